@@ -1,0 +1,14 @@
+import type { DatabaseHandle } from "./db/index.ts";
+import type { AppConfig } from "./env.ts";
+import type { Mailer } from "./lib/mail/mailer.ts";
+import type { Storage } from "./lib/storage/storage.ts";
+import type { Auth } from "./modules/auth/auth.ts";
+
+/** What every route module receives: the providers chosen for this process. */
+export interface AppContext {
+  config: AppConfig;
+  database: DatabaseHandle;
+  auth: Auth;
+  mailer: Mailer;
+  storage: Storage;
+}

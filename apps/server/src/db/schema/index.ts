@@ -1,0 +1,3 @@
+export * from "./auth.ts";
+export * from "./mailbox.ts";
+export * from "./users.ts";

@@ -1,0 +1,48 @@
+import {
+  DEFAULT_EMAIL_PREFERENCES,
+  type EmailPreferences,
+  FREE_PLAN_LIMITS,
+  type Limits,
+} from "@redline/shared";
+import { boolean, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+
+/**
+ * The User record (SPEC §3). The auth library owns id, displayName (its `name`), email, emailVerified,
+ * photoURL (its `image`) and the timestamps; the rest are ours and start at their spec defaults.
+ */
+export const users = pgTable("users", {
+  id: text("id").primaryKey(),
+  displayName: text("display_name").notNull().default(""),
+  email: text("email").notNull().unique(),
+  emailVerified: boolean("email_verified").notNull().default(false),
+  photoURL: text("photo_url"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  pendingEmail: text("pending_email"),
+  phoneNumber: text("phone_number"),
+  signupSource: text("signup_source"),
+  onboarding: jsonb("onboarding").$type<Record<string, true>>().notNull().default({}),
+  emailPreferences: jsonb("email_preferences")
+    .$type<EmailPreferences>()
+    .notNull()
+    .default(DEFAULT_EMAIL_PREFERENCES),
+  notificationSound: boolean("notification_sound").notNull().default(true),
+  isDeleted: boolean("is_deleted").notNull().default(false),
+  isAnonymous: boolean("is_anonymous").notNull().default(false),
+  privilege: text("privilege"),
+  stripeCustomerId: text("stripe_customer_id"),
+  lifetimeDeal: jsonb("lifetime_deal").$type<{ isDisabled: boolean; invoices: { plan: string }[] }>(),
+  partnerPlan: text("partner_plan"),
+  paypalSubscriptionId: text("paypal_subscription_id"),
+  slackConnected: boolean("slack_connected").notNull().default(false),
+  trelloConnected: boolean("trello_connected").notNull().default(false),
+  asanaConnected: boolean("asana_connected").notNull().default(false),
+  limits: jsonb("limits").$type<Limits>().notNull().default(FREE_PLAN_LIMITS),
+  projectsCount: integer("projects_count").notNull().default(0),
+  projectPagesCount: integer("project_pages_count").notNull().default(0),
+  projectShareCount: integer("project_share_count").notNull().default(0),
+  projectEditorsCount: integer("project_editors_count").notNull().default(0),
+  projectsEditors: integer("projects_editors").notNull().default(0),
+});
+
+export type UserRow = typeof users.$inferSelect;

@@ -1,0 +1,99 @@
+/**
+ * The only reader of process.env. Validates the environment once and turns it into the AppConfig
+ * that everything else receives; a bad value stops the process with a message naming the variable.
+ */
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+const bool = z.enum(["true", "false", "1", "0"]).transform((value) => value === "true" || value === "1");
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  HOST: z.string().default("localhost"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  APP_URL: z.url().optional(),
+  DATABASE_URL: z.string().optional(),
+  DATA_DIR: z.string().default(path.join(repoRoot, "data")),
+  AUTH_SECRET: z.string().min(32, "AUTH_SECRET must be at least 32 characters").optional(),
+  AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+  RATE_LIMIT_ENABLED: bool.default(true),
+  AUTH_FRESH_AGE_SECONDS: z.coerce.number().int().positive().default(600),
+  TRUST_PROXY: bool.default(false),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default("Redline <no-reply@localhost>"),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  WEB_DIST: z.string().default(path.join(repoRoot, "apps/web/dist")),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export interface AppConfig {
+  isProduction: boolean;
+  host: string;
+  port: number;
+  appUrl: string;
+  /** PostgreSQL connection string; absent → embedded PGlite at `pgliteDir`. */
+  databaseUrl?: string;
+  pgliteDir: string;
+  filesDir: string;
+  authSecret: string;
+  authRateLimit: number;
+  rateLimitEnabled: boolean;
+  authFreshAgeSeconds: number;
+  trustProxy: boolean;
+  smtpUrl?: string;
+  mailFrom: string;
+  google?: { clientId: string; clientSecret: string };
+  webDist: string;
+  logLevel: string;
+}
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  const env = parsed.data;
+  const isProduction = env.NODE_ENV === "production";
+  if (isProduction && !env.AUTH_SECRET)
+    throw new Error("Invalid environment:\n  AUTH_SECRET: required in production");
+  const dataDir = path.resolve(env.DATA_DIR);
+  return {
+    isProduction,
+    host: env.HOST,
+    port: env.PORT,
+    appUrl: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ""),
+    databaseUrl: env.DATABASE_URL || undefined,
+    pgliteDir: path.join(dataDir, "pglite"),
+    filesDir: path.join(dataDir, "files"),
+    authSecret: env.AUTH_SECRET ?? localSecret(dataDir),
+    authRateLimit: env.AUTH_RATE_LIMIT,
+    rateLimitEnabled: env.RATE_LIMIT_ENABLED,
+    authFreshAgeSeconds: env.AUTH_FRESH_AGE_SECONDS,
+    trustProxy: env.TRUST_PROXY,
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM,
+    google:
+      env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
+        ? { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET }
+        : undefined,
+    webDist: path.resolve(env.WEB_DIST),
+    logLevel: env.LOG_LEVEL,
+  };
+}
+
+/** Outside production a secret is made once and kept under DATA_DIR, so sessions survive restarts. */
+function localSecret(dataDir: string): string {
+  const file = path.join(dataDir, "auth-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("hex");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

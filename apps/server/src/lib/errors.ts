@@ -1,0 +1,36 @@
+/** Typed errors, mapped to HTTP once in the app's error handler. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class BadRequestError extends HttpError {
+  constructor(message = "Bad request", code = "bad-request") {
+    super(400, code, message);
+  }
+}
+export class UnauthorizedError extends HttpError {
+  constructor(message = "Sign in to continue.", code = "unauthenticated") {
+    super(401, code, message);
+  }
+}
+export class ForbiddenError extends HttpError {
+  constructor(message = "You are not allowed to do that.", code = "forbidden") {
+    super(403, code, message);
+  }
+}
+export class NotFoundError extends HttpError {
+  constructor(message = "Not found", code = "not-found") {
+    super(404, code, message);
+  }
+}
+export class PayloadTooLargeError extends HttpError {
+  constructor(message: string, code = "payload-too-large") {
+    super(413, code, message);
+  }
+}

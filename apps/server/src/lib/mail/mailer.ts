@@ -1,0 +1,37 @@
+/**
+ * Mail provider: SMTP through nodemailer when SMTP_URL is set, otherwise an outbox table that a
+ * local user reads at /dev/mailbox. Both behind one interface.
+ */
+import nodemailer from "nodemailer";
+import type { Database } from "../../db/index.ts";
+import { mailboxMessages } from "../../db/schema/index.ts";
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface Mailer {
+  readonly kind: "smtp" | "outbox";
+  send(mail: Mail): Promise<void>;
+}
+
+export function createMailer(options: { smtpUrl?: string; from: string; db: Database }): Mailer {
+  if (options.smtpUrl) {
+    const transport = nodemailer.createTransport(options.smtpUrl);
+    return {
+      kind: "smtp",
+      async send(mail) {
+        await transport.sendMail({ from: options.from, ...mail });
+      },
+    };
+  }
+  return {
+    kind: "outbox",
+    async send(mail) {
+      await options.db.insert(mailboxMessages).values({ ...mail, html: mail.html ?? null });
+    },
+  };
+}

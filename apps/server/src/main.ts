@@ -1,0 +1,22 @@
+import { buildApp } from "./app.ts";
+import { loadConfig } from "./env.ts";
+
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig();
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
+
+const { app, ctx } = await buildApp(config);
+await app.listen({ host: config.host, port: config.port });
+app.log.info(
+  `Redline at ${config.appUrl} (database: ${ctx.database.kind}, mail: ${ctx.mailer.kind === "smtp" ? "SMTP" : `outbox at ${config.appUrl}/dev/mailbox`})`,
+);
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    app.close().then(() => process.exit(0));
+  });
+}

@@ -1,0 +1,113 @@
+/**
+ * Accounts through better-auth: e-mail + password (scrypt), e-mail verification, password reset,
+ * account deletion with the password, Google when configured, database-backed rate limits.
+ * Links in mails point at the SPA's /user-action route, which hands the code back to the API.
+ */
+import { APIError, betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
+import type { Database } from "../../db/index.ts";
+import { accounts, rateLimits, sessions, users, verifications } from "../../db/schema/index.ts";
+import type { AppConfig } from "../../env.ts";
+import type { Mailer } from "../../lib/mail/mailer.ts";
+import { resetPasswordMail, verificationMail } from "../../lib/mail/templates.ts";
+
+/** Header carrying the client IP as Fastify resolved it (client-sent values are overwritten). */
+export const CLIENT_IP_HEADER = "x-redline-client-ip";
+
+export function userActionUrl(appUrl: string, mode: "verifyEmail" | "resetPassword", code: string): string {
+  const url = new URL("/user-action", appUrl);
+  url.searchParams.set("mode", mode);
+  url.searchParams.set("oobCode", code);
+  return url.toString();
+}
+
+export function createAuth(config: AppConfig, db: Database, mailer: Mailer) {
+  const perMinute = { window: 60, max: config.authRateLimit };
+  return betterAuth({
+    appName: "Redline",
+    baseURL: config.appUrl,
+    basePath: "/api/auth",
+    secret: config.authSecret,
+    trustedOrigins: [config.appUrl],
+    telemetry: { enabled: false },
+    database: drizzleAdapter(db, {
+      provider: "pg",
+      schema: { users, sessions, accounts, verifications, rate_limits: rateLimits },
+    }),
+    user: {
+      modelName: "users",
+      fields: { name: "displayName", image: "photoURL" },
+      additionalFields: { signupSource: { type: "string", required: false, input: false } },
+      deleteUser: { enabled: true },
+    },
+    session: { modelName: "sessions", freshAge: config.authFreshAgeSeconds },
+    account: { modelName: "accounts" },
+    verification: { modelName: "verifications" },
+    rateLimit: {
+      enabled: config.rateLimitEnabled,
+      storage: "database",
+      modelName: "rate_limits",
+      window: 60,
+      max: 100,
+      customRules: {
+        "/sign-in/email": perMinute,
+        "/sign-up/email": perMinute,
+        "/request-password-reset": perMinute,
+        "/reset-password": perMinute,
+        "/change-password": perMinute,
+        "/delete-user": perMinute,
+        "/send-verification-email": perMinute,
+      },
+    },
+    advanced: { ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] } },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: 8,
+      autoSignIn: true,
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: async ({ user, token }) => {
+        await mailer.send(
+          resetPasswordMail(user.email, userActionUrl(config.appUrl, "resetPassword", token)),
+        );
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      autoSignInAfterVerification: true,
+      expiresIn: 60 * 60 * 24,
+      sendVerificationEmail: async ({ user, token }) => {
+        await mailer.send(verificationMail(user.email, userActionUrl(config.appUrl, "verifyEmail", token)));
+      },
+    },
+    socialProviders: config.google
+      ? { google: { clientId: config.google.clientId, clientSecret: config.google.clientSecret } }
+      : {},
+    databaseHooks: {
+      user: {
+        create: {
+          before: async (user, ctx) => ({
+            data: { ...user, signupSource: ctx?.path?.startsWith("/sign-up") ? "email" : "google" },
+          }),
+        },
+      },
+    },
+    hooks: {
+      // A password change needs a recent sign-in (SPEC §5): older sessions must sign in again.
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== "/change-password") return;
+        const session = await getSessionFromCtx(ctx);
+        if (!session) return;
+        const age = Date.now() - new Date(session.session.createdAt).getTime();
+        if (age > config.authFreshAgeSeconds * 1000) {
+          throw new APIError("UNAUTHORIZED", {
+            code: "REQUIRES_RECENT_LOGIN",
+            message: "Sign in again to change your password.",
+          });
+        }
+      }),
+    },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

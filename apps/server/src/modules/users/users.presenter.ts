@@ -1,0 +1,31 @@
+import type { User } from "@redline/shared";
+import type { UserRow } from "../../db/schema/index.ts";
+
+export function presentUser(row: UserRow): User {
+  return {
+    uid: row.id,
+    displayName: row.displayName,
+    email: row.email,
+    emailVerified: row.emailVerified,
+    pendingEmail: row.pendingEmail,
+    phoneNumber: row.phoneNumber,
+    photoURL: row.photoURL,
+    createdAt: row.createdAt.toISOString(),
+    signupSource: row.signupSource,
+    onboarding: row.onboarding,
+    emailPreferences: row.emailPreferences,
+    notificationSound: row.notificationSound,
+    isDeleted: row.isDeleted,
+    isAnonymous: row.isAnonymous,
+    privilege: row.privilege,
+    limits: row.limits,
+    counters: {
+      projectsCount: row.projectsCount,
+      projectPagesCount: row.projectPagesCount,
+      projectShareCount: row.projectShareCount,
+      projectEditorsCount: row.projectEditorsCount,
+      projectsEditors: row.projectsEditors,
+    },
+    connected: { slack: row.slackConnected, trello: row.trelloConnected, asana: row.asanaConnected },
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * Starts the real app on a free port with its own database (and optionally a real SMTP inbox), for
+ * API and end-to-end tests. Requests go through the HTTP layer like a browser's.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "../app.ts";
+import type { AppContext } from "../context.ts";
+import { type AppConfig, loadConfig } from "../env.ts";
+import { type SmtpInbox, startSmtpInbox } from "./smtp-inbox.ts";
+import { createTestDatabase, type TestDriver } from "./test-db.ts";
+
+export interface TestApp {
+  url: string;
+  app: FastifyInstance;
+  ctx: AppContext;
+  inbox: SmtpInbox | null;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  driver?: TestDriver;
+  /** true → mail goes over SMTP to a test inbox; false → the embedded outbox. */
+  smtp?: boolean;
+  config?: Partial<AppConfig>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const database = await createTestDatabase(options.driver);
+  const inbox = options.smtp === false ? null : await startSmtpInbox();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), "redline-test-"));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const config: AppConfig = {
+    ...loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn" }),
+    appUrl: url,
+    host: "127.0.0.1",
+    databaseUrl: database.databaseUrl,
+    pgliteDir: database.pgliteDir,
+    smtpUrl: inbox?.url,
+    authRateLimit: 1000,
+    ...options.config,
+  };
+  const { app, ctx } = await buildApp(config);
+  await app.listen({ host: "127.0.0.1", port });
+  return {
+    url,
+    app,
+    ctx,
+    inbox,
+    async close() {
+      await app.close();
+      await inbox?.close();
+      await database.release();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

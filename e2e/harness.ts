@@ -1,0 +1,57 @@
+/**
+ * End-to-end harness: the real app (own database, real SMTP inbox) plus Debian's Chromium driven by
+ * playwright-core. One per test file; pages are fresh contexts so tests do not share cookies.
+ */
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { startTestApp, type TestApp, type TestAppOptions } from "../apps/server/src/testing/test-app.ts";
+
+export interface E2E {
+  app: TestApp;
+  baseUrl: string;
+  browser: Browser;
+  newPage(): Promise<Page>;
+  close(): Promise<void>;
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+export async function startE2E(options: TestAppOptions = {}): Promise<E2E> {
+  const [app, browser] = await Promise.all([startTestApp(options), launchBrowser()]);
+  const contexts: BrowserContext[] = [];
+  return {
+    app,
+    baseUrl: app.url,
+    browser,
+    async newPage() {
+      const context = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 800 } });
+      contexts.push(context);
+      return context.newPage();
+    },
+    async close() {
+      await Promise.all(contexts.map((context) => context.close().catch(() => {})));
+      await browser.close();
+      await app.close();
+    },
+  };
+}
+
+let counter = 0;
+/** A unique e-mail address per call, so tests never collide. */
+export function uniqueEmail(prefix = "user"): string {
+  counter += 1;
+  return `${prefix}-${Date.now().toString(36)}-${counter}@example.com`;
+}

@@ -1,0 +1,27 @@
+/** Small API contracts shared by server and web. */
+export interface HealthResponse {
+  status: "ok";
+  database: "pglite" | "postgres";
+}
+
+/** GET /api/config: what the client needs to know about this deployment. */
+export interface PublicConfig {
+  googleSignIn: boolean;
+  mailbox: boolean;
+}
+
+export interface MailboxMessage {
+  id: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string | null;
+  createdAt: string;
+}
+
+/** Every API error body. `code` is machine-readable ('auth/…' for authentication errors). */
+export interface ApiErrorBody {
+  error: string;
+  code: string;
+  message: string;
+}

@@ -1,0 +1,25 @@
+/** Per-product limits (SPEC §3, §5, §9). -1 means unlimited. */
+export const UNLIMITED = -1;
+export const DEFAULT_PAGE_LIMIT = 5;
+export const DEMO_PROJECT_MAX_PAGES = 5;
+
+export const PRODUCTS = ["web", "browse"] as const;
+export type Product = (typeof PRODUCTS)[number];
+
+export interface ProductLimits {
+  projects: number;
+  pages: number;
+}
+export type Limits = Record<Product, ProductLimits>;
+
+/** Free-plan limits: web 1 project, 5 pages; browse 2 projects, 5 pages per project. */
+export const FREE_PLAN_LIMITS: Limits = {
+  web: { projects: 1, pages: DEFAULT_PAGE_LIMIT },
+  browse: { projects: 2, pages: DEFAULT_PAGE_LIMIT },
+};
+
+/** A page may be added while the owner's limit is -1 or the count is below it (default 5). */
+export function canAddPage(pageLimit: number | undefined, pageCount: number): boolean {
+  const limit = pageLimit ?? DEFAULT_PAGE_LIMIT;
+  return limit === UNLIMITED || pageCount < limit;
+}

@@ -1,0 +1,101 @@
+import { z } from "zod";
+import { MIN_PASSWORD_LENGTH } from "./constants.ts";
+import type { Limits } from "./limits.ts";
+
+/** E-mail preference flags (SPEC §3), all default true. */
+export const EMAIL_PREFERENCE_KEYS = [
+  "comments",
+  "mentions",
+  "commentResolve",
+  "edits",
+  "pagesApproved",
+  "pagesUnapproved",
+  "marketing",
+  "blogUpdatesBugFixes",
+] as const;
+export type EmailPreferenceKey = (typeof EMAIL_PREFERENCE_KEYS)[number];
+export type EmailPreferences = Record<EmailPreferenceKey, boolean>;
+
+export const DEFAULT_EMAIL_PREFERENCES: EmailPreferences = Object.fromEntries(
+  EMAIL_PREFERENCE_KEYS.map((key) => [key, true]),
+) as EmailPreferences;
+
+export const EMAIL_PREFERENCE_LABELS: Record<EmailPreferenceKey, string> = {
+  comments: "New comments",
+  mentions: "Mentions",
+  commentResolve: "Resolved comments",
+  edits: "Edit suggestions",
+  pagesApproved: "Pages approved",
+  pagesUnapproved: "Pages unapproved",
+  marketing: "Offers and news",
+  blogUpdatesBugFixes: "Blog updates and bug fixes",
+};
+
+export const ONBOARDING_FLAGS = [
+  "introduceProductSplitting",
+  "provideFeedbackWT",
+  "provideFeedbackModal",
+] as const;
+
+export interface UserCounters {
+  projectsCount: number;
+  projectPagesCount: number;
+  projectShareCount: number;
+  projectEditorsCount: number;
+  projectsEditors: number;
+}
+
+/** The signed-in user as the API presents it (GET /api/me). */
+export interface User {
+  uid: string;
+  displayName: string;
+  email: string;
+  emailVerified: boolean;
+  pendingEmail: string | null;
+  phoneNumber: string | null;
+  photoURL: string | null;
+  createdAt: string;
+  signupSource: string | null;
+  onboarding: Record<string, true>;
+  emailPreferences: EmailPreferences;
+  notificationSound: boolean;
+  isDeleted: boolean;
+  isAnonymous: boolean;
+  privilege: string | null;
+  limits: Limits;
+  counters: UserCounters;
+  connected: { slack: boolean; trello: boolean; asana: boolean };
+}
+
+/** PATCH /api/me: only the provided fields change. */
+export const profileUpdateSchema = z
+  .object({
+    displayName: z.string().trim().min(1).max(100),
+    photoURL: z.string().max(2048).nullable(),
+    emailPreferences: z
+      .object(
+        Object.fromEntries(EMAIL_PREFERENCE_KEYS.map((key) => [key, z.boolean().optional()])) as Record<
+          EmailPreferenceKey,
+          z.ZodOptional<z.ZodBoolean>
+        >,
+      )
+      .strict(),
+    notificationSound: z.boolean(),
+    onboarding: z.record(z.enum(ONBOARDING_FLAGS), z.literal(true)),
+    signupSource: z.string().max(100),
+  })
+  .partial()
+  .strict();
+export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
+
+/** POST /api/me/photo: a data URL of an image, uploaded before the profile update. */
+export const photoUploadSchema = z.object({
+  dataUrl: z.string().regex(/^data:image\/(png|jpeg|webp|gif);base64,/, "Expected an image data URL"),
+});
+
+export const newPasswordSchema = z.string().min(MIN_PASSWORD_LENGTH);
+
+/** A new password must be at least 8 characters; otherwise nothing happens (SPEC §5). */
+export function isValidNewPassword(password: string): boolean {
+  return newPasswordSchema.safeParse(password).success;
+}
