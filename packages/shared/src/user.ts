@@ -81,7 +81,7 @@ export const profileUpdateSchema = z
       )
       .strict(),
     notificationSound: z.boolean(),
-    onboarding: z.record(z.enum(ONBOARDING_FLAGS), z.literal(true)),
+    onboarding: z.partialRecord(z.enum(ONBOARDING_FLAGS), z.literal(true)),
     signupSource: z.string().max(100),
   })
   .partial()

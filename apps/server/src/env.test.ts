@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "./env.ts";
+
+describe("environment", () => {
+  it("runs on embedded defaults with nothing set", () => {
+    const config = loadConfig({ DATA_DIR: "/tmp/redline-env-test" });
+    expect(config).toMatchObject({
+      port: 3000,
+      appUrl: "http://localhost:3000",
+      databaseUrl: undefined,
+      pgliteDir: "/tmp/redline-env-test/pglite",
+      smtpUrl: undefined,
+      google: undefined,
+      isProduction: false,
+    });
+    expect(config.authSecret.length).toBeGreaterThanOrEqual(32);
+    expect(loadConfig({ DATA_DIR: "/tmp/redline-env-test" }).authSecret).toBe(config.authSecret);
+  });
+
+  it("fails fast, naming the variable", () => {
+    expect(() => loadConfig({ PORT: "eighty" })).toThrow(/PORT/);
+    expect(() => loadConfig({ NODE_ENV: "production" })).toThrow(/AUTH_SECRET: required in production/);
+    expect(() => loadConfig({ AUTH_SECRET: "short" })).toThrow(/AUTH_SECRET/);
+  });
+
+  it("enables Google sign-in only with both id and secret", () => {
+    expect(loadConfig({ DATA_DIR: "/tmp/redline-env-test", GOOGLE_CLIENT_ID: "id" }).google).toBeUndefined();
+    expect(
+      loadConfig({ DATA_DIR: "/tmp/redline-env-test", GOOGLE_CLIENT_ID: "id", GOOGLE_CLIENT_SECRET: "s" }).google,
+    ).toEqual({ clientId: "id", clientSecret: "s" });
+  });
+});

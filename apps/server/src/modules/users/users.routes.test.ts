@@ -1,0 +1,108 @@
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
+import { startTestApp, type TestApp } from "../../testing/test-app.ts";
+import { drivers } from "../../testing/test-db.ts";
+
+let counter = 0;
+const email = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}@example.com`;
+
+async function pngDataUrl(width: number, height: number): Promise<string> {
+  const png = await sharp({ create: { width, height, channels: 3, background: "#e5383b" } }).png().toBuffer();
+  return `data:image/png;base64,${png.toString("base64")}`;
+}
+
+describe.each(drivers())("the user's own record (%s)", (driver) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ driver });
+  });
+  afterAll(() => t.close());
+
+  it("answers 401 when signed out", async () => {
+    const me = await new ApiClient(t.url).get("/api/me");
+    expect(me.status).toBe(401);
+    expect(me.body.code).toBe("unauthenticated");
+  });
+
+  it("updates only the fields provided", async () => {
+    const client = await signUpVerified(t.url, t.inbox!, email("patch"));
+    const first = await client.patch("/api/me", { displayName: "Grace Hopper" });
+    expect(first.status).toBe(200);
+    expect(first.body.message).toBe("Profile updated.");
+    const second = await client.patch("/api/me", { notificationSound: false, emailPreferences: { marketing: false } });
+    expect(second.body.data).toMatchObject({ displayName: "Grace Hopper", notificationSound: false });
+    expect(second.body.data.emailPreferences).toMatchObject({ marketing: false, comments: true, mentions: true });
+  });
+
+  it("rejects bad input with 400 and changes nothing", async () => {
+    const client = await signUpVerified(t.url, t.inbox!, email("invalid"), undefined, "Original");
+    for (const body of [
+      { displayName: "" },
+      { notificationSound: "yes" },
+      { emailPreferences: { notAFlag: true } },
+      { isDeleted: true },
+      { limits: { web: { projects: -1, pages: -1 } } },
+      { displayName: "Ok", privilege: "team" },
+    ]) {
+      const response = await client.patch("/api/me", body);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(response.body.code).toBe("validation");
+    }
+    const me = (await client.get("/api/me")).body.data;
+    expect(me.displayName).toBe("Original");
+    expect(me.notificationSound).toBe(true);
+    expect(me.limits.web.projects).toBe(1);
+    expect(me.privilege).toBeNull();
+  });
+
+  it("keeps both of two concurrent preference changes", async () => {
+    const client = await signUpVerified(t.url, t.inbox!, email("concurrent"));
+    const flags = ["comments", "mentions", "edits", "marketing", "pagesApproved", "pagesUnapproved"] as const;
+    await Promise.all(flags.map((flag) => client.patch("/api/me", { emailPreferences: { [flag]: false } })));
+    const prefs = (await client.get("/api/me")).body.data.emailPreferences;
+    for (const flag of flags) expect(prefs[flag], flag).toBe(false);
+    expect(prefs.commentResolve).toBe(true);
+  });
+
+  it("uploads a photo as a 500×500 JPEG and serves it", async () => {
+    const client = await signUpVerified(t.url, t.inbox!, email("photo"));
+    const upload = await client.post("/api/me/photo", { dataUrl: await pngDataUrl(800, 600) });
+    expect(upload.status).toBe(200);
+    const photoURL: string = upload.body.data.photoURL;
+    expect(photoURL).toMatch(/^\/files\/avatars\/.+\.jpg$/);
+
+    const file = await fetch(t.url + photoURL);
+    expect(file.status).toBe(200);
+    expect(file.headers.get("content-type")).toBe("image/jpeg");
+    expect(file.headers.get("cache-control")).toBe("private, max-age=31536000");
+    const meta = await sharp(Buffer.from(await file.arrayBuffer())).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(["jpeg", 500, 500]);
+
+    await client.patch("/api/me", { photoURL });
+    expect((await client.get("/api/me")).body.data.photoURL).toBe(photoURL);
+  });
+
+  it("refuses photos over 5 MB, non-images and anonymous uploads", async () => {
+    const client = await signUpVerified(t.url, t.inbox!, email("bigphoto"));
+    const big = `data:image/png;base64,${Buffer.alloc(5 * 1024 * 1024 + 10, 7).toString("base64")}`;
+    const tooBig = await client.post("/api/me/photo", { dataUrl: big });
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.body.message).toBe("Max file size is 5 MB.");
+
+    const notImage = await client.post("/api/me/photo", {
+      dataUrl: `data:image/png;base64,${Buffer.from("<script>alert(1)</script>").toString("base64")}`,
+    });
+    expect(notImage.status).toBe(400);
+    expect(notImage.body.code).toBe("invalid-image");
+
+    const anonymous = await new ApiClient(t.url).post("/api/me/photo", { dataUrl: await pngDataUrl(10, 10) });
+    expect(anonymous.status).toBe(401);
+  });
+
+  it("does not serve paths outside the storage root", async () => {
+    for (const path of ["/files/../auth-secret", "/files/avatars/%2e%2e/%2e%2e/auth-secret", "/files/avatars/x.txt"]) {
+      expect((await fetch(t.url + path)).status, path).toBe(404);
+    }
+  });
+});
