@@ -6,6 +6,7 @@ export default defineConfig({
       {
         test: {
           name: "unit",
+          sequence: { groupOrder: 0 },
           include: ["packages/**/src/**/*.test.ts", "apps/server/src/**/*.test.ts"],
           environment: "node",
           testTimeout: 30_000,
@@ -15,6 +16,8 @@ export default defineConfig({
       {
         test: {
           name: "e2e",
+          // After the unit project, so the two never compete for the 2 cores.
+          sequence: { groupOrder: 1 },
           include: ["e2e/**/*.e2e.test.ts"],
           environment: "node",
           globalSetup: ["e2e/global-setup.ts"],

@@ -22,7 +22,14 @@ rmSync(results, { force: true });
 console.log("\n▶ tests");
 const tests = spawnSync(
   "npx",
-  ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${results}`, ...process.argv.slice(2)],
+  [
+    "vitest",
+    "run",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${results}`,
+    ...process.argv.slice(2),
+  ],
   { stdio: "inherit", env: process.env },
 );
 if (existsSync(results)) {

@@ -3,7 +3,9 @@
  * history fallback for every other GET. Which providers run is decided by the config.
  */
 import { existsSync } from "node:fs";
+import { STATUS_CODES } from "node:http";
 import path from "node:path";
+import fastifyMultipart from "@fastify/multipart";
 import fastifyStatic from "@fastify/static";
 import type { ApiErrorBody } from "@redline/shared";
 import Fastify, { type FastifyInstance } from "fastify";
@@ -13,29 +15,60 @@ import { openDatabase } from "./db/index.ts";
 import type { AppConfig } from "./env.ts";
 import { ForbiddenError, HttpError } from "./lib/errors.ts";
 import { createMailer } from "./lib/mail/mailer.ts";
+import { startQueue } from "./lib/queue.ts";
 import { createLocalStorage } from "./lib/storage/storage.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { createAuth } from "./modules/auth/auth.ts";
+import { createCaptureQueue } from "./modules/captures/capture.queue.ts";
+import { startCaptureWorker } from "./modules/captures/capture.worker.ts";
+import { buildContentServer } from "./modules/content/content.server.ts";
 import { filesRoutes } from "./modules/files/files.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { mailboxRoutes } from "./modules/mailbox/mailbox.routes.ts";
+import { membersRoutes } from "./modules/members/members.routes.ts";
+import { pagesRoutes } from "./modules/pages/pages.routes.ts";
+import { projectsRoutes } from "./modules/projects/projects.routes.ts";
+import { sharingRoutes } from "./modules/sharing/sharing.routes.ts";
 import { usersRoutes } from "./modules/users/users.routes.ts";
+import { versionsRoutes } from "./modules/versions/versions.routes.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-export async function buildApp(config: AppConfig): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+export interface BuiltApp {
+  app: FastifyInstance;
+  /** Every "METHOD /url" the app registers (for the authorization matrix). */
+  routes: string[];
+  /** The content origin's server; `listen` it on config.contentPort. */
+  content: FastifyInstance;
+  ctx: AppContext;
+}
+
+export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   const database = await openDatabase(config);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: database.db });
   const storage = createLocalStorage(config.filesDir);
   const auth = createAuth(config, database.db, mailer);
-  const ctx: AppContext = { config, database, auth, mailer, storage };
+  const queue = await startQueue(database);
+  await createCaptureQueue(queue);
+  const ctx: AppContext = { config, database, auth, mailer, storage, queue };
+  const worker = config.captureWorker ? await startCaptureWorker(ctx) : null;
+  const content = buildContentServer(ctx);
 
   const app = Fastify({
     logger: { level: config.logLevel },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
   });
-  app.addHook("onClose", () => database.close());
+  const routes: string[] = [];
+  app.addHook("onRoute", (route) => {
+    for (const method of [route.method].flat()) if (method !== "HEAD") routes.push(`${method} ${route.url}`);
+  });
+  app.addHook("onClose", async () => {
+    await worker?.stop();
+    await queue.stop({ graceful: false, wait: true });
+    await content.close();
+    await database.close();
+  });
 
   // CSRF: a state-changing API call must come from our own origin. Cookies are SameSite=Lax too.
   const appOrigin = new URL(config.appUrl).origin;
@@ -69,10 +102,16 @@ export async function buildApp(config: AppConfig): Promise<{ app: FastifyInstanc
     return reply.status(500).send(body(500, "internal", "Something went wrong"));
   });
 
+  await app.register(fastifyMultipart);
   await app.register(authRoutes, { auth });
   await app.register(healthRoutes, { ctx });
   await app.register(usersRoutes, { ctx });
   await app.register(filesRoutes, { ctx });
+  await app.register(projectsRoutes, { ctx });
+  await app.register(pagesRoutes, { ctx });
+  await app.register(versionsRoutes, { ctx });
+  await app.register(membersRoutes, { ctx });
+  await app.register(sharingRoutes, { ctx });
   if (!config.isProduction) await app.register(mailboxRoutes, { ctx });
 
   const hasWeb = existsSync(path.join(config.webDist, "index.html"));
@@ -87,15 +126,17 @@ export async function buildApp(config: AppConfig): Promise<{ app: FastifyInstanc
     });
   }
   app.setNotFoundHandler((request, reply) => {
+    // A built asset that does not exist (an old chunk after a deploy) must 404, so the SPA can reload.
     const isPage =
-      request.method === "GET" && !request.url.startsWith("/api/") && !request.url.startsWith("/files/");
+      request.method === "GET" &&
+      !["/api/", "/files/", "/assets/"].some((prefix) => request.url.startsWith(prefix));
     if (isPage && hasWeb) return reply.header("cache-control", "no-cache").sendFile("index.html");
     return reply
       .status(404)
       .send({ error: "Not Found", code: "not-found", message: "Not found" } satisfies ApiErrorBody);
   });
 
-  return { app, ctx };
+  return { app, routes, content, ctx };
 }
 
 function refererOrigin(referer: string | undefined): string | undefined {
@@ -108,14 +149,5 @@ function refererOrigin(referer: string | undefined): string | undefined {
 }
 
 function statusText(status: number): string {
-  return (
-    {
-      400: "Bad Request",
-      401: "Unauthorized",
-      403: "Forbidden",
-      404: "Not Found",
-      413: "Payload Too Large",
-      429: "Too Many Requests",
-    }[status] ?? "Internal Server Error"
-  );
+  return STATUS_CODES[status] ?? "Error";
 }

@@ -1,6 +1,7 @@
 import type { DatabaseHandle } from "./db/index.ts";
 import type { AppConfig } from "./env.ts";
 import type { Mailer } from "./lib/mail/mailer.ts";
+import type { Queue } from "./lib/queue.ts";
 import type { Storage } from "./lib/storage/storage.ts";
 import type { Auth } from "./modules/auth/auth.ts";
 
@@ -11,4 +12,5 @@ export interface AppContext {
   auth: Auth;
   mailer: Mailer;
   storage: Storage;
+  queue: Queue;
 }

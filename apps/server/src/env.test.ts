@@ -26,7 +26,8 @@ describe("environment", () => {
   it("enables Google sign-in only with both id and secret", () => {
     expect(loadConfig({ DATA_DIR: "/tmp/redline-env-test", GOOGLE_CLIENT_ID: "id" }).google).toBeUndefined();
     expect(
-      loadConfig({ DATA_DIR: "/tmp/redline-env-test", GOOGLE_CLIENT_ID: "id", GOOGLE_CLIENT_SECRET: "s" }).google,
+      loadConfig({ DATA_DIR: "/tmp/redline-env-test", GOOGLE_CLIENT_ID: "id", GOOGLE_CLIENT_SECRET: "s" })
+        .google,
     ).toEqual({ clientId: "id", clientSecret: "s" });
   });
 });

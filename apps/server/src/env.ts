@@ -28,6 +28,11 @@ const envSchema = z.object({
   MAIL_FROM: z.string().default("Redline <no-reply@localhost>"),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
+  CONTENT_ORIGIN: z.url().optional(),
+  CONTENT_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
+  ALLOW_PRIVATE_URLS: bool.optional(),
+  CAPTURE_WORKER: bool.default(true),
+  CHROMIUM_PATH: z.string().default("/usr/bin/chromium"),
   WEB_DIST: z.string().default(path.join(repoRoot, "apps/web/dist")),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
@@ -51,6 +56,14 @@ export interface AppConfig {
   google?: { clientId: string; clientSecret: string };
   webDist: string;
   logLevel: string;
+  /** Origin that serves captured pages and uploads; never the app's origin. */
+  contentOrigin: string;
+  contentPort: number;
+  /** Whether captures may reach private, loopback and link-local addresses (SSRF guard off). */
+  allowPrivateUrls: boolean;
+  /** Whether this process works capture jobs (any number of processes may). */
+  captureWorker: boolean;
+  chromiumPath: string;
 }
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -85,6 +98,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
         : undefined,
     webDist: path.resolve(env.WEB_DIST),
     logLevel: env.LOG_LEVEL,
+    contentOrigin: (env.CONTENT_ORIGIN ?? `http://localhost:${env.CONTENT_PORT}`).replace(/\/$/, ""),
+    contentPort: env.CONTENT_PORT,
+    allowPrivateUrls: env.ALLOW_PRIVATE_URLS ?? !isProduction,
+    captureWorker: env.CAPTURE_WORKER,
+    chromiumPath: env.CHROMIUM_PATH,
   };
 }
 

@@ -9,10 +9,11 @@ try {
   process.exit(1);
 }
 
-const { app, ctx } = await buildApp(config);
+const { app, content, ctx } = await buildApp(config);
+await content.listen({ host: config.host, port: config.contentPort });
 await app.listen({ host: config.host, port: config.port });
 app.log.info(
-  `Redline at ${config.appUrl} (database: ${ctx.database.kind}, mail: ${ctx.mailer.kind === "smtp" ? "SMTP" : `outbox at ${config.appUrl}/dev/mailbox`})`,
+  `Redline at ${config.appUrl} (content origin ${config.contentOrigin}, database: ${ctx.database.kind}, mail: ${ctx.mailer.kind === "smtp" ? "SMTP" : `outbox at ${config.appUrl}/dev/mailbox`})`,
 );
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

@@ -23,3 +23,20 @@ export const MESSAGES = {
 } as const;
 
 export const errorTitle = (code: number | string = 404) => `Error: ${code}`;
+
+/** Project and page texts (SPEC §8). */
+export const PROJECT_MESSAGES = {
+  creating: "Creating new project...",
+  created: "New project created.",
+  deleted: "Project deleted.",
+  thumbnailUpdated: "Project thumbnail updated.",
+  fetchingPage: "Fetching page...",
+  pageDeleted: "Page deleted.",
+  fileDeleted: "File deleted.",
+  pageDoesNotExist: "Page does not exist.",
+  loadPageError: "Error: Something went wrong while loading that page.",
+} as const;
+
+/** '[i/n] New page added to your project.' */
+export const pageAddedMessage = (index: number, total: number) =>
+  `[${index}/${total}] New page added to your project.`;

@@ -56,7 +56,9 @@ describe("user rules", () => {
   it("accepts only known profile fields", () => {
     expect(profileUpdateSchema.safeParse({ displayName: "Ann" }).success).toBe(true);
     expect(profileUpdateSchema.safeParse({ emailVerified: true }).success).toBe(false);
-    expect(profileUpdateSchema.safeParse({ onboarding: { introduceProductSplitting: true } }).success).toBe(true);
+    expect(profileUpdateSchema.safeParse({ onboarding: { introduceProductSplitting: true } }).success).toBe(
+      true,
+    );
     expect(profileUpdateSchema.safeParse({ onboarding: { somethingElse: true } }).success).toBe(false);
   });
 });

@@ -16,9 +16,13 @@ import * as schema from "./schema/index.ts";
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type DatabaseKind = "pglite" | "postgres";
 
+/** Plain SQL on the same connection(s), for libraries that bring their own SQL (the job queue). */
+export type ExecuteSql = (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }>;
+
 export interface DatabaseHandle {
   db: Database;
   kind: DatabaseKind;
+  executeSql: ExecuteSql;
   close(): Promise<void>;
 }
 
@@ -33,12 +37,19 @@ export async function openDatabase(options: {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     const db = drizzlePg(pool, { schema });
     await migratePg(db, { migrationsFolder });
-    return { db: db as unknown as Database, kind: "postgres", close: () => pool.end() };
+    const executeSql: ExecuteSql = async (text, values) => ({ rows: (await pool.query(text, values)).rows });
+    return { db: db as unknown as Database, kind: "postgres", executeSql, close: () => pool.end() };
   }
   const client = new PGlite(options.pgliteDir);
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });
-  return { db: db as unknown as Database, kind: "pglite", close: () => client.close() };
+  // PGlite's query() takes one statement; parameterless SQL may hold several (exec()).
+  const executeSql: ExecuteSql = async (text, values) => {
+    if (values && values.length > 0) return { rows: (await client.query(text, values)).rows };
+    const results = await client.exec(text);
+    return { rows: results.at(-1)?.rows ?? [] };
+  };
+  return { db: db as unknown as Database, kind: "pglite", executeSql, close: () => client.close() };
 }
 
 export { schema };

@@ -11,15 +11,16 @@ export class ApiClient {
   constructor(readonly baseUrl: string) {}
 
   async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    const isForm = body instanceof FormData;
     const response = await fetch(this.baseUrl + path, {
       method,
       headers: {
         origin: this.baseUrl,
-        ...(body !== undefined && { "content-type": "application/json" }),
+        ...(body !== undefined && !isForm && { "content-type": "application/json" }),
         ...(this.cookies.size > 0 && { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ") }),
         ...headers,
       },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
       redirect: "manual",
     });
     for (const cookie of response.headers.getSetCookie()) {
@@ -45,6 +46,21 @@ export class ApiClient {
   }
   patch<T = any>(path: string, body?: unknown) {
     return this.request<T>("PATCH", path, body ?? {});
+  }
+
+  /** Sends one file as multipart/form-data, as a browser's file input would. */
+  upload<T = any>(path: string, file: { name: string; type: string; bytes: Buffer }) {
+    const form = new FormData();
+    form.append("file", new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
+    return this.request<T>("POST", path, form);
+  }
+
+  put<T = any>(path: string, body?: unknown) {
+    return this.request<T>("PUT", path, body ?? {});
+  }
+
+  delete<T = any>(path: string) {
+    return this.request<T>("DELETE", path);
   }
 
   hasSession(): boolean {

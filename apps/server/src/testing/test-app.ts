@@ -15,6 +15,8 @@ import { createTestDatabase, type TestDriver } from "./test-db.ts";
 
 export interface TestApp {
   url: string;
+  routes: string[];
+  contentUrl: string;
   app: FastifyInstance;
   ctx: AppContext;
   inbox: SmtpInbox | null;
@@ -45,6 +47,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const inbox = options.smtp === false ? null : await startSmtpInbox();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "redline-test-"));
   const port = await freePort();
+  const contentPort = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const config: AppConfig = {
     ...loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn" }),
@@ -54,12 +57,18 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     pgliteDir: database.pgliteDir,
     smtpUrl: inbox?.url,
     authRateLimit: 1000,
+    contentPort,
+    contentOrigin: `http://127.0.0.1:${contentPort}`,
+    captureWorker: false,
     ...options.config,
   };
-  const { app, ctx } = await buildApp(config);
+  const { app, routes, content, ctx } = await buildApp(config);
+  await content.listen({ host: "127.0.0.1", port: contentPort });
   await app.listen({ host: "127.0.0.1", port });
   return {
     url,
+    contentUrl: config.contentOrigin,
+    routes,
     app,
     ctx,
     inbox,

@@ -1,13 +1,16 @@
 /** The texts of the account mails. Plain text first; the HTML is the same words with a button. */
 import type { Mail } from "./mailer.ts";
 
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
 function actionMail(to: string, subject: string, intro: string, action: string, url: string): Mail {
-  const escaped = url.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
+  const [introHtml, actionHtml, urlHtml] = [intro, action, url].map(escapeHtml);
   return {
     to,
     subject,
     text: `${intro}\n\n${action}: ${url}\n\nIf you did not ask for this, you can ignore this e-mail.\n\n— Redline`,
-    html: `<p>${intro}</p><p><a href="${escaped}" style="background:#e5383b;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">${action}</a></p><p style="color:#666">Or open this link: <a href="${escaped}">${escaped}</a></p><p style="color:#666">If you did not ask for this, you can ignore this e-mail.</p>`,
+    html: `<p>${introHtml}</p><p><a href="${urlHtml}" style="background:#e5383b;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">${actionHtml}</a></p><p style="color:#666">Or open this link: <a href="${urlHtml}">${urlHtml}</a></p><p style="color:#666">If you did not ask for this, you can ignore this e-mail.</p>`,
   };
 }
 
@@ -28,3 +31,26 @@ export const resetPasswordMail = (to: string, url: string) =>
     "Reset password",
     url,
   );
+
+export function projectInviteMail(options: {
+  to: string;
+  inviter: string;
+  projectTitle: string;
+  access: string;
+  url: string;
+  isNewUser: boolean;
+}) {
+  const intro = `${options.inviter} invited you to a project: “${options.projectTitle}” (${options.access} access).`;
+  const action = options.isNewUser ? "Sign up and open the project" : "Open the project";
+  return actionMail(options.to, `${options.inviter} invited you to a project`, intro, action, options.url);
+}
+
+export function approverMail(options: { to: string; ownerName: string; projectTitle: string; url: string }) {
+  return actionMail(
+    options.to,
+    `You are an approver of “${options.projectTitle}”`,
+    `${options.ownerName} made you an approver of “${options.projectTitle}”: you can mark its pages as approved.`,
+    "Open the project",
+    options.url,
+  );
+}

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { drivers } from "../../testing/test-db.ts";
@@ -18,7 +18,11 @@ describe.each(drivers())("accounts over HTTP (%s)", (driver) => {
   it("signs up, sends the verification mail over SMTP, and verifies through the /user-action link", async () => {
     const client = new ApiClient(t.url);
     const address = email("signup");
-    const signUp = await client.post("/api/auth/sign-up/email", { email: address, password: PASSWORD, name: "Ann" });
+    const signUp = await client.post("/api/auth/sign-up/email", {
+      email: address,
+      password: PASSWORD,
+      name: "Ann",
+    });
     expect(signUp.status).toBe(200);
     expect((await client.get("/api/me")).body.data).toMatchObject({ email: address, emailVerified: false });
 
@@ -46,7 +50,13 @@ describe.each(drivers())("accounts over HTTP (%s)", (driver) => {
       signupSource: "email",
       onboarding: {},
       limits: { web: { projects: 1, pages: 5 }, browse: { projects: 2, pages: 5 } },
-      counters: { projectsCount: 0, projectPagesCount: 0, projectShareCount: 0, projectEditorsCount: 0, projectsEditors: 0 },
+      counters: {
+        projectsCount: 0,
+        projectPagesCount: 0,
+        projectShareCount: 0,
+        projectEditorsCount: 0,
+        projectsEditors: 0,
+      },
     });
     expect(Object.values(data.emailPreferences)).toHaveLength(8);
     expect(Object.values(data.emailPreferences).every((value) => value === true)).toBe(true);
@@ -54,13 +64,21 @@ describe.each(drivers())("accounts over HTTP (%s)", (driver) => {
 
   it("refuses a short password and a taken e-mail with auth codes", async () => {
     const client = new ApiClient(t.url);
-    const short = await client.post("/api/auth/sign-up/email", { email: email("short"), password: "1234567", name: "A" });
+    const short = await client.post("/api/auth/sign-up/email", {
+      email: email("short"),
+      password: "1234567",
+      name: "A",
+    });
     expect(short.status).toBe(400);
     expect(short.body.code).toBe("PASSWORD_TOO_SHORT");
 
     const address = email("taken");
     await client.post("/api/auth/sign-up/email", { email: address, password: PASSWORD, name: "A" });
-    const again = await new ApiClient(t.url).post("/api/auth/sign-up/email", { email: address, password: PASSWORD, name: "B" });
+    const again = await new ApiClient(t.url).post("/api/auth/sign-up/email", {
+      email: address,
+      password: PASSWORD,
+      name: "B",
+    });
     expect(again.status).toBe(422);
     expect(again.body.code).toMatch(/USER_ALREADY_EXISTS/);
   });
@@ -69,7 +87,10 @@ describe.each(drivers())("accounts over HTTP (%s)", (driver) => {
     const address = email("remember");
     await signUpVerified(t.url, t.inbox!, address);
 
-    const wrong = await new ApiClient(t.url).post("/api/auth/sign-in/email", { email: address, password: "nope-nope-nope" });
+    const wrong = await new ApiClient(t.url).post("/api/auth/sign-in/email", {
+      email: address,
+      password: "nope-nope-nope",
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.body.code).toBe("INVALID_EMAIL_OR_PASSWORD");
 
@@ -85,7 +106,11 @@ describe.each(drivers())("accounts over HTTP (%s)", (driver) => {
     expect(sessionCookie(remembered)).toMatch(/SameSite=Lax/i);
 
     const client = new ApiClient(t.url);
-    const forgetful = await client.post("/api/auth/sign-in/email", { email: address, password: PASSWORD, rememberMe: false });
+    const forgetful = await client.post("/api/auth/sign-in/email", {
+      email: address,
+      password: PASSWORD,
+      rememberMe: false,
+    });
     expect(sessionCookie(forgetful)).not.toMatch(/Max-Age/);
     expect((await client.get("/api/me")).status).toBe(200);
 
@@ -97,21 +122,38 @@ describe.each(drivers())("accounts over HTTP (%s)", (driver) => {
     const address = email("forgot");
     await signUpVerified(t.url, t.inbox!, address);
     const anonymous = new ApiClient(t.url);
-    const request = await anonymous.post("/api/auth/request-password-reset", { email: address, redirectTo: "/" });
+    const request = await anonymous.post("/api/auth/request-password-reset", {
+      email: address,
+      redirectTo: "/",
+    });
     expect(request.status).toBe(200);
-    const mail = await t.inbox!.waitFor((m) => m.to.includes(address) && Boolean(m.link?.includes("resetPassword")));
+    const mail = await t.inbox!.waitFor(
+      (m) => m.to.includes(address) && Boolean(m.link?.includes("resetPassword")),
+    );
     const token = new URL(mail.link!).searchParams.get("oobCode")!;
 
     const tooShort = await anonymous.post("/api/auth/reset-password", { token, newPassword: "short" });
     expect(tooShort.status).toBe(400);
-    const reset = await anonymous.post("/api/auth/reset-password", { token, newPassword: "a brand new secret" });
+    const reset = await anonymous.post("/api/auth/reset-password", {
+      token,
+      newPassword: "a brand new secret",
+    });
     expect(reset.status).toBe(200);
-    const reused = await anonymous.post("/api/auth/reset-password", { token, newPassword: "another new secret" });
+    const reused = await anonymous.post("/api/auth/reset-password", {
+      token,
+      newPassword: "another new secret",
+    });
     expect(reused.status).toBe(400);
 
-    const old = await new ApiClient(t.url).post("/api/auth/sign-in/email", { email: address, password: PASSWORD });
+    const old = await new ApiClient(t.url).post("/api/auth/sign-in/email", {
+      email: address,
+      password: PASSWORD,
+    });
     expect(old.status).toBe(401);
-    const fresh = await new ApiClient(t.url).post("/api/auth/sign-in/email", { email: address, password: "a brand new secret" });
+    const fresh = await new ApiClient(t.url).post("/api/auth/sign-in/email", {
+      email: address,
+      password: "a brand new secret",
+    });
     expect(fresh.status).toBe(200);
   });
 
@@ -134,7 +176,10 @@ describe.each(drivers())("accounts over HTTP (%s)", (driver) => {
     });
     expect(stale.status).toBe(401);
     expect(stale.body.code).toBe("REQUIRES_RECENT_LOGIN");
-    const signIn = await new ApiClient(t.url).post("/api/auth/sign-in/email", { email: address, password: "changed password 1" });
+    const signIn = await new ApiClient(t.url).post("/api/auth/sign-in/email", {
+      email: address,
+      password: "changed password 1",
+    });
     expect(signIn.status).toBe(200);
   });
 
@@ -148,15 +193,28 @@ describe.each(drivers())("accounts over HTTP (%s)", (driver) => {
     const deleted = await client.post("/api/auth/delete-user", { password: PASSWORD });
     expect(deleted.status).toBe(200);
     expect((await client.get("/api/me")).status).toBe(401);
-    const signIn = await new ApiClient(t.url).post("/api/auth/sign-in/email", { email: address, password: PASSWORD });
+    const signIn = await new ApiClient(t.url).post("/api/auth/sign-in/email", {
+      email: address,
+      password: PASSWORD,
+    });
     expect(signIn.status).toBe(401);
   });
 
   it("refuses a state-changing request from another origin (CSRF)", async () => {
     const client = await signUpVerified(t.url, t.inbox!, email("csrf"));
-    const forged = await client.request("PATCH", "/api/me", { displayName: "Hacked" }, { origin: "https://evil.example" });
+    const forged = await client.request(
+      "PATCH",
+      "/api/me",
+      { displayName: "Hacked" },
+      { origin: "https://evil.example" },
+    );
     expect(forged.status).toBe(403);
-    const signOut = await client.request("POST", "/api/auth/sign-out", {}, { origin: "https://evil.example" });
+    const signOut = await client.request(
+      "POST",
+      "/api/auth/sign-out",
+      {},
+      { origin: "https://evil.example" },
+    );
     expect(signOut.status).toBe(403);
     expect((await client.get("/api/me")).body.data.displayName).toBe("Test User");
   });
@@ -173,7 +231,10 @@ describe("rate limits on sign-in", () => {
     const client = new ApiClient(t.url);
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) {
-      statuses.push((await client.post("/api/auth/sign-in/email", { email: "x@example.com", password: "wrong password" })).status);
+      statuses.push(
+        (await client.post("/api/auth/sign-in/email", { email: "x@example.com", password: "wrong password" }))
+          .status,
+      );
     }
     expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
     expect(statuses.slice(3)).toEqual([429, 429]);

@@ -6,11 +6,13 @@
 import { APIError, betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
+import { eq } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { accounts, rateLimits, sessions, users, verifications } from "../../db/schema/index.ts";
 import type { AppConfig } from "../../env.ts";
 import type { Mailer } from "../../lib/mail/mailer.ts";
 import { resetPasswordMail, verificationMail } from "../../lib/mail/templates.ts";
+import { claimInvitations } from "../members/members.load.ts";
 
 /** Header carrying the client IP as Fastify resolved it (client-sent values are overwritten). */
 export const CLIENT_IP_HEADER = "x-redline-client-ip";
@@ -74,6 +76,8 @@ export function createAuth(config: AppConfig, db: Database, mailer: Mailer) {
     },
     emailVerification: {
       sendOnSignUp: true,
+      // An invitation sent to this e-mail becomes the user's project entry once the address is proven.
+      afterEmailVerification: (user) => claimInvitations(db, user),
       autoSignInAfterVerification: true,
       expiresIn: 60 * 60 * 24,
       sendVerificationEmail: async ({ user, token }) => {
@@ -84,6 +88,14 @@ export function createAuth(config: AppConfig, db: Database, mailer: Mailer) {
       ? { google: { clientId: config.google.clientId, clientSecret: config.google.clientSecret } }
       : {},
     databaseHooks: {
+      session: {
+        create: {
+          after: async (session) => {
+            const [user] = await db.select().from(users).where(eq(users.id, session.userId));
+            if (user?.emailVerified) await claimInvitations(db, user);
+          },
+        },
+      },
       user: {
         create: {
           before: async (user, ctx) => ({

@@ -17,7 +17,10 @@ describe.each(drivers())("health and public config (%s)", (driver) => {
   });
 
   it("says Google sign-in is off when no client id is configured", async () => {
-    expect((await new ApiClient(t.url).get("/api/config")).body).toEqual({ googleSignIn: false, mailbox: true });
+    expect((await new ApiClient(t.url).get("/api/config")).body).toEqual({
+      googleSignIn: false,
+      mailbox: true,
+    });
   });
 
   it("answers unknown API paths with a JSON 404", async () => {

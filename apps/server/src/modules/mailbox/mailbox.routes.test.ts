@@ -11,7 +11,11 @@ describe("the embedded outbox", () => {
 
   it("keeps every mail when no SMTP server is configured, newest first", async () => {
     const client = new ApiClient(t.url);
-    await client.post("/api/auth/sign-up/email", { email: "first@example.com", password: "long enough pw", name: "A" });
+    await client.post("/api/auth/sign-up/email", {
+      email: "first@example.com",
+      password: "long enough pw",
+      name: "A",
+    });
     await client.post("/api/auth/request-password-reset", { email: "first@example.com", redirectTo: "/" });
     const mailbox = await client.get("/api/dev/mailbox");
     expect(mailbox.status).toBe(200);

@@ -1,18 +1,9 @@
-import { createHash } from "node:crypto";
-import {
-  AVATAR_JPEG_QUALITY,
-  AVATAR_SIZE_PX,
-  MAX_UPLOAD_BYTES,
-  MESSAGES,
-  photoUploadSchema,
-  profileUpdateSchema,
-} from "@redline/shared";
+import { MAX_UPLOAD_BYTES, MESSAGES, photoUploadSchema, profileUpdateSchema } from "@redline/shared";
 import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import sharp from "sharp";
 import type { AppContext } from "../../context.ts";
 import { users } from "../../db/schema/index.ts";
-import { BadRequestError, PayloadTooLargeError } from "../../lib/errors.ts";
+import { toJpeg } from "../../lib/images.ts";
 import { requireActor } from "../auth/session.ts";
 import { presentUser } from "./users.presenter.ts";
 
@@ -53,20 +44,10 @@ export async function usersRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   app.post("/api/me/photo", { bodyLimit: Math.ceil(MAX_UPLOAD_BYTES * 1.4) + 1024 }, async (request) => {
     const actor = await requireActor(auth, db, request, { allowUnverified: true });
     const { dataUrl } = photoUploadSchema.parse(request.body);
-    const bytes = Buffer.from(dataUrl.slice(dataUrl.indexOf(",") + 1), "base64");
-    if (bytes.length > MAX_UPLOAD_BYTES)
-      throw new PayloadTooLargeError(MESSAGES.maxFileSize, "max-file-size");
-    let jpeg: Buffer;
-    try {
-      jpeg = await sharp(bytes)
-        .rotate()
-        .resize(AVATAR_SIZE_PX, AVATAR_SIZE_PX, { fit: "cover" })
-        .jpeg({ quality: AVATAR_JPEG_QUALITY })
-        .toBuffer();
-    } catch {
-      throw new BadRequestError("The file is not an image we can read.", "invalid-image");
-    }
-    const hash = createHash("sha256").update(jpeg).digest("hex").slice(0, 32);
+    const { jpeg, hash } = await toJpeg(
+      Buffer.from(dataUrl.slice(dataUrl.indexOf(",") + 1), "base64"),
+      "avatar",
+    );
     const key = `avatars/${actor.user.id}/${hash}.jpg`;
     await storage.put(key, jpeg);
     return { data: { photoURL: `/files/${key}` } };

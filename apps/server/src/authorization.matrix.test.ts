@@ -1,0 +1,396 @@
+/**
+ * The authorization matrix: every route the server registers × every kind of actor, with the answer the
+ * product's permission model requires. "deny" means 401/403/404 AND no row or file changed. The test fails
+ * when a route exists that this table does not cover, so every new route must be added here.
+ *
+ * Reading guide — actors:
+ *   owner         signed in, verified, owns the fixture project
+ *   edit/comment/view  signed in, verified, in the project's users with that access
+ *   stranger      signed in, verified, not part of the project
+ *   unverified    signed in, e-mail not verified yet
+ *   guestComment  no account, has the public link; the link allows comments
+ *   guestView     no account, has the public link; the link does not allow comments
+ *   nobody        no session, no link
+ * The fixture project's public link is on (canComment off for guestView's cells).
+ */
+
+import { normalizeSharing } from "@redline/shared";
+import { eq } from "drizzle-orm";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pages, projectMembers, projects, users, versions } from "./db/schema/index.ts";
+import { newId } from "./lib/ids.ts";
+import { digest } from "./testing/db-digest.ts";
+import { ApiClient, signUpVerified } from "./testing/http-client.ts";
+import { startTestApp, type TestApp } from "./testing/test-app.ts";
+import { drivers } from "./testing/test-db.ts";
+
+type Actor =
+  | "owner"
+  | "edit"
+  | "comment"
+  | "view"
+  | "stranger"
+  | "unverified"
+  | "guestComment"
+  | "guestView"
+  | "nobody";
+type Verdict = "allow" | "deny";
+const ACTORS: Actor[] = [
+  "owner",
+  "edit",
+  "comment",
+  "view",
+  "stranger",
+  "unverified",
+  "guestComment",
+  "guestView",
+  "nobody",
+];
+const Y = "allow" as const;
+const N = "deny" as const;
+
+// prettier-ignore
+//                            owner edit comment view stranger unverified guestC guestV nobody
+const PUBLIC = verdicts(Y, Y, Y, Y, Y, Y, Y, Y, Y);
+const SIGNED_IN = verdicts(Y, Y, Y, Y, Y, Y, N, N, N);
+const VERIFIED = verdicts(Y, Y, Y, Y, Y, N, N, N, N);
+const MEMBERS = verdicts(Y, Y, Y, Y, N, N, N, N, N);
+const EDITORS = verdicts(Y, Y, N, N, N, N, N, N, N);
+const OWNER = verdicts(Y, N, N, N, N, N, N, N, N);
+/** Reads through the public link: anyone holding it while it is on. */
+const LINK = verdicts(Y, Y, Y, Y, Y, Y, Y, Y, Y);
+
+interface Fixture {
+  projectId: string;
+  /** The pending invitation's entry id (target of member changes). */
+  inviteId: string;
+  commentUid: string;
+  editUid: string;
+  pageId: string;
+  versionId: string;
+  secondVersionId: string;
+  imagePageId: string;
+  fileKey: string;
+}
+
+interface Call {
+  path: string;
+  body?: unknown;
+  upload?: { name: string; type: string; bytes: Buffer };
+}
+
+interface Row {
+  route: string;
+  who: Record<Actor, Verdict>;
+  call(f: Fixture): Call | Promise<Call>;
+}
+
+const png = async () =>
+  sharp({ create: { width: 40, height: 30, channels: 3, background: "#e5383b" } })
+    .png()
+    .toBuffer();
+const pngDataUrl = async () => `data:image/png;base64,${(await png()).toString("base64")}`;
+
+const MATRIX: Row[] = [
+  // Public: deployment facts and the developer outbox (not registered in production).
+  { route: "GET /api/health", who: PUBLIC, call: () => ({ path: "/api/health" }) },
+  { route: "GET /api/config", who: PUBLIC, call: () => ({ path: "/api/config" }) },
+  { route: "GET /api/dev/mailbox", who: PUBLIC, call: () => ({ path: "/api/dev/mailbox" }) },
+  // Stored avatars and thumbnails: unguessable content-hash keys, readable by anyone who has the URL.
+  { route: "GET /files/*", who: PUBLIC, call: (f) => ({ path: `/files/${f.fileKey}` }) },
+
+  // One's own account: any signed-in user, verified or not, acts on their own record only.
+  { route: "GET /api/me", who: SIGNED_IN, call: () => ({ path: "/api/me" }) },
+  {
+    route: "PATCH /api/me",
+    who: SIGNED_IN,
+    call: () => ({ path: "/api/me", body: { displayName: "Changed" } }),
+  },
+  {
+    route: "POST /api/me/photo",
+    who: SIGNED_IN,
+    call: async () => ({ path: "/api/me/photo", body: { dataUrl: await pngDataUrl() } }),
+  },
+
+  // Projects: listing and creating need a verified e-mail; a project is its members' only.
+  { route: "GET /api/projects", who: VERIFIED, call: () => ({ path: "/api/projects" }) },
+  {
+    route: "POST /api/projects",
+    who: VERIFIED,
+    call: () => ({ path: "/api/projects", body: { title: "New" } }),
+  },
+  {
+    route: "GET /api/projects/:projectId",
+    who: MEMBERS,
+    call: (f) => ({ path: `/api/projects/${f.projectId}` }),
+  },
+  {
+    route: "PATCH /api/projects/:projectId",
+    who: EDITORS,
+    call: (f) => ({ path: `/api/projects/${f.projectId}`, body: { title: "Renamed" } }),
+  },
+  {
+    route: "DELETE /api/projects/:projectId",
+    who: OWNER,
+    call: (f) => ({ path: `/api/projects/${f.projectId}` }),
+  },
+  {
+    route: "POST /api/projects/:projectId/thumbnail",
+    who: EDITORS,
+    call: async (f) => ({
+      path: `/api/projects/${f.projectId}/thumbnail`,
+      body: { dataUrl: await pngDataUrl() },
+    }),
+  },
+
+  // Pages and versions follow their project.
+  {
+    route: "POST /api/projects/:projectId/pages",
+    who: EDITORS,
+    call: (f) => ({ path: `/api/projects/${f.projectId}/pages`, body: { url: "https://example.com/new" } }),
+  },
+  {
+    route: "POST /api/projects/:projectId/uploads",
+    who: EDITORS,
+    call: async (f) => ({
+      path: `/api/projects/${f.projectId}/uploads`,
+      upload: { name: "a.png", type: "image/png", bytes: await png() },
+    }),
+  },
+  {
+    route: "POST /api/pages/:pageId/versions",
+    who: EDITORS,
+    call: (f) => ({ path: `/api/pages/${f.pageId}/versions`, body: {} }),
+  },
+  {
+    route: "PATCH /api/pages/:pageId",
+    who: EDITORS,
+    call: (f) => ({ path: `/api/pages/${f.pageId}`, body: { title: "Renamed" } }),
+  },
+  {
+    route: "DELETE /api/pages/:pageId",
+    who: EDITORS,
+    call: (f) => ({ path: `/api/pages/${f.imagePageId}` }),
+  },
+  {
+    route: "GET /api/versions/:versionId",
+    who: MEMBERS,
+    call: (f) => ({ path: `/api/versions/${f.versionId}` }),
+  },
+  {
+    route: "GET /api/versions/:versionId/view",
+    who: MEMBERS,
+    call: (f) => ({ path: `/api/versions/${f.versionId}/view` }),
+  },
+  {
+    route: "PATCH /api/versions/:versionId",
+    who: EDITORS,
+    call: (f) => ({ path: `/api/versions/${f.versionId}`, body: { title: "V" } }),
+  },
+  {
+    route: "DELETE /api/versions/:versionId",
+    who: EDITORS,
+    call: (f) => ({ path: `/api/versions/${f.secondVersionId}` }),
+  },
+
+  // People, approvals and the public link.
+  {
+    route: "GET /api/projects/:projectId/members",
+    who: MEMBERS,
+    call: (f) => ({ path: `/api/projects/${f.projectId}/members` }),
+  },
+  {
+    route: "POST /api/projects/:projectId/members",
+    who: EDITORS,
+    call: (f) => ({
+      path: `/api/projects/${f.projectId}/members`,
+      body: { email: `new-${f.projectId}@example.com`, access: "view" },
+    }),
+  },
+  {
+    route: "PATCH /api/projects/:projectId/members/:memberId",
+    who: EDITORS,
+    call: (f) => ({ path: `/api/projects/${f.projectId}/members/${f.inviteId}`, body: { access: "edit" } }),
+  },
+  {
+    route: "DELETE /api/projects/:projectId/members/:memberId",
+    who: EDITORS,
+    call: (f) => ({ path: `/api/projects/${f.projectId}/members/${f.inviteId}` }),
+  },
+  {
+    route: "POST /api/projects/:projectId/transfer",
+    who: OWNER,
+    call: (f) => ({ path: `/api/projects/${f.projectId}/transfer`, body: { to: f.editUid } }),
+  },
+  {
+    route: "PUT /api/projects/:projectId/approvers/:userId",
+    who: EDITORS,
+    call: (f) => ({
+      path: `/api/projects/${f.projectId}/approvers/${f.commentUid}`,
+      body: { isApprover: true },
+    }),
+  },
+  {
+    route: "PUT /api/pages/:pageId/approval",
+    who: EDITORS,
+    call: (f) => ({ path: `/api/pages/${f.pageId}/approval`, body: { approved: true } }),
+  },
+  {
+    route: "PATCH /api/projects/:projectId/sharing",
+    who: EDITORS,
+    call: (f) => ({ path: `/api/projects/${f.projectId}/sharing`, body: { showEdits: true } }),
+  },
+  { route: "GET /api/share/:projectId", who: LINK, call: (f) => ({ path: `/api/share/${f.projectId}` }) },
+  {
+    route: "GET /api/share/:projectId/versions/:versionId/view",
+    who: LINK,
+    call: (f) => ({ path: `/api/share/${f.projectId}/versions/${f.secondVersionId}/view` }),
+  },
+  {
+    route: "POST /api/share/:projectId/join",
+    who: VERIFIED,
+    call: (f) => ({ path: `/api/share/${f.projectId}/join` }),
+  },
+];
+
+/** Routes outside the table, each with the reason. */
+const EXEMPT: Record<string, string> = {
+  "GET /api/auth/*":
+    "better-auth's own endpoints: sessions, verification links; tested in auth.routes.test.ts",
+  "POST /api/auth/*": "better-auth's own endpoints: sign-in/up, reset, delete; tested in auth.routes.test.ts",
+  "GET /*": "the built single-page app (static files, history fallback): no data",
+};
+
+function verdicts(...answers: Verdict[]): Record<Actor, Verdict> {
+  return Object.fromEntries(ACTORS.map((actor, i) => [actor, answers[i]!])) as Record<Actor, Verdict>;
+}
+
+function methodOf(route: string) {
+  return route.split(" ")[0]!;
+}
+
+describe.each(drivers())("authorization matrix (%s)", (driver) => {
+  let t: TestApp;
+  let clients: Record<Actor, ApiClient>;
+  let ownerId: string;
+
+  let uids: Record<"edit" | "comment" | "view", string>;
+
+  /** A fresh project per cell: owner, three members, a pending invitation, two pages, public link on. */
+  async function fixture(actor: Actor): Promise<Fixture> {
+    const { db } = t.ctx.database;
+    const projectId = newId();
+    const [pageId, imagePageId, versionId, secondVersionId, imageVersionId, inviteId] = [
+      1, 2, 3, 4, 5, 6,
+    ].map(() => newId()) as [string, string, string, string, string, string];
+    const sharing = { ...normalizeSharing(true), canComment: actor !== "guestView" };
+    await db.insert(projects).values({ id: projectId, title: "Fixture", type: "web", ownerId, sharing });
+    await db.insert(projectMembers).values([
+      ...(["edit", "comment", "view"] as const).map((access) => ({
+        id: newId(),
+        projectId,
+        userId: uids[access],
+        access,
+      })),
+      { id: inviteId, projectId, email: `invited-${projectId}@example.com`, access: "view" as const },
+    ]);
+    await db.insert(pages).values([
+      { id: pageId, projectId, url: "https://example.com/fixture", title: "Fixture page" },
+      { id: imagePageId, projectId, url: "image", title: "image" },
+    ]);
+    const base = { projectId, kind: "snapshot" as const, status: "ready" as const, createdBy: ownerId };
+    const source = { sourceUrl: "https://example.com/fixture" };
+    await db.insert(versions).values([
+      { ...base, ...source, id: versionId, pageId, number: 1, title: "Version 1" },
+      { ...base, ...source, id: secondVersionId, pageId, number: 2, title: "Version 2" },
+      { ...base, id: imageVersionId, pageId: imagePageId, number: 1, title: "Version 1", kind: "image" },
+    ]);
+    const fileKey = `avatars/${ownerId}/${newId()}.jpg`;
+    await t.ctx.storage.put(
+      fileKey,
+      await sharp(await png())
+        .jpeg()
+        .toBuffer(),
+    );
+    return {
+      projectId,
+      inviteId,
+      commentUid: uids.comment,
+      editUid: uids.edit,
+      pageId,
+      versionId,
+      secondVersionId,
+      imagePageId,
+      fileKey,
+    };
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp({ driver });
+    let n = 0;
+    const email = (name: string) => `${name}-matrix-${Date.now().toString(36)}-${++n}@example.com`;
+    const unverified = new ApiClient(t.url);
+    await unverified.post("/api/auth/sign-up/email", {
+      email: email("unverified"),
+      password: "long enough pw",
+      name: "U",
+    });
+    const [owner, edit, comment, view, stranger] = await Promise.all(
+      ["owner", "edit", "comment", "view", "stranger"].map((name) =>
+        signUpVerified(t.url, t.inbox!, email(name)),
+      ),
+    );
+    const uidOf = async (client: ApiClient) => (await client.get("/api/me")).body.data.uid as string;
+    clients = {
+      owner: owner!,
+      edit: edit!,
+      comment: comment!,
+      view: view!,
+      stranger: stranger!,
+      unverified,
+      guestComment: new ApiClient(t.url),
+      guestView: new ApiClient(t.url),
+      nobody: new ApiClient(t.url),
+    };
+    ownerId = await uidOf(owner!);
+    uids = { edit: await uidOf(edit!), comment: await uidOf(comment!), view: await uidOf(view!) };
+  });
+  afterAll(() => t.close());
+
+  it("covers every route the server registers", () => {
+    const covered = new Set([...MATRIX.map((row) => row.route), ...Object.keys(EXEMPT)]);
+    const uncovered = t.routes.filter((route) => !covered.has(route));
+    expect(uncovered, "routes missing from the authorization matrix").toEqual([]);
+    const stale = MATRIX.map((row) => row.route).filter((route) => !t.routes.includes(route));
+    expect(stale, "matrix rows for routes that do not exist").toEqual([]);
+  });
+
+  for (const row of MATRIX) {
+    for (const actor of ACTORS) {
+      const verdict = row.who[actor];
+      it(`${row.route} — ${actor}: ${verdict}`, async () => {
+        const f = await fixture(actor);
+        const call = await row.call(f);
+        const loadOwner = async () =>
+          (await t.ctx.database.db.select().from(users).where(eq(users.id, ownerId)))[0];
+        const [before, ownerBefore] = await Promise.all([
+          verdict === "deny" ? digest(t.ctx) : null,
+          loadOwner(),
+        ]);
+        const client = clients[actor];
+        const response = call.upload
+          ? await client.upload(call.path, call.upload)
+          : await client.request(methodOf(row.route), call.path, call.body);
+        if (verdict === "allow") {
+          expect(response.status, JSON.stringify(response.body)).toBeLessThan(400);
+        } else {
+          expect([401, 403, 404], JSON.stringify(response.body)).toContain(response.status);
+          expect(await digest(t.ctx)).toEqual(before);
+        }
+        // Whatever another actor may do, the project owner's own record stays as it was.
+        if (actor !== "owner") expect(await loadOwner()).toEqual(ownerBefore);
+      });
+    }
+  }
+});

@@ -1,0 +1,138 @@
+import type { MemberAccess, ProjectSharing, ProjectType, VersionKind, VersionStatus } from "@redline/shared";
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import { users } from "./users.ts";
+
+/** Projects hold pages, pages hold versions (SPEC §3). */
+export const projects = pgTable(
+  "projects",
+  {
+    id: text("id").primaryKey(),
+    title: text("title").notNull(),
+    type: text("type").$type<ProjectType>().notNull(),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    teamId: text("team_id"),
+    domain: text("domain"),
+    source: text("source"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    modifiedAt: timestamp("modified_at", { withTimezone: true }).notNull().defaultNow(),
+    isArchived: boolean("is_archived").notNull().default(false),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    isPluginDisabled: boolean("is_plugin_disabled").notNull().default(false),
+    thumbnailKey: text("thumbnail_key"),
+    sortOrder: integer("sort_order").notNull().default(0),
+    approvers: text("approvers").array().notNull().default(sql`'{}'::text[]`),
+    /** The public link's settings (SPEC §3 isShared); null = never shared by link. */
+    sharing: jsonb("sharing").$type<ProjectSharing>(),
+  },
+  (table) => [index("projects_owner_idx").on(table.ownerId)],
+);
+
+export const pages = pgTable(
+  "pages",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    title: text("title").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    modifiedAt: timestamp("modified_at", { withTimezone: true }).notNull().defaultNow(),
+    isArchived: boolean("is_archived").notNull().default(false),
+    isPDF: boolean("is_pdf").notNull().default(false),
+    approved: jsonb("approved").$type<{ uid: string; date: string }>(),
+    isDemo: boolean("is_demo").notNull().default(false),
+    source: text("source"),
+    screenshotSource: text("screenshot_source"),
+    sortOrder: integer("sort_order").notNull().default(0),
+    thumbnailKey: text("thumbnail_key"),
+  },
+  (table) => [index("pages_project_idx").on(table.projectId)],
+);
+
+export const versions = pgTable(
+  "versions",
+  {
+    id: text("id").primaryKey(),
+    pageId: text("page_id")
+      .notNull()
+      .references(() => pages.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    number: integer("number").notNull(),
+    title: text("title").notNull(),
+    kind: text("kind").$type<VersionKind>().notNull(),
+    status: text("status").$type<VersionStatus>().notNull(),
+    stage: text("stage"),
+    failureReason: text("failure_reason"),
+    /** For URL captures: the address captured; for uploads: null. */
+    sourceUrl: text("source_url"),
+    width: integer("width").notNull().default(1280),
+    snapshotKey: text("snapshot_key"),
+    screenshotKey: text("screenshot_key"),
+    fileKey: text("file_key"),
+    viewport: jsonb("viewport").$type<{ width: number; height: number }>(),
+    capture: jsonb("capture").$type<{ timings: Record<string, number>; bytes: Record<string, number> }>(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdBy: text("created_by"),
+    modifiedAt: timestamp("modified_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("versions_page_idx").on(table.pageId),
+    unique("versions_page_number").on(table.pageId, table.number),
+  ],
+);
+
+/**
+ * The project's users besides its owner (SPEC §3 `users`): a user id once known, or an e-mail while the
+ * invitation waits for that person to sign up. Invitations are claimed by the user id on verified sign-in.
+ */
+export const projectMembers = pgTable(
+  "project_members",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    email: text("email"),
+    access: text("access").$type<MemberAccess>().notNull(),
+    addedBy: text("added_by"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("project_members_user_idx").on(table.projectId, table.userId),
+    uniqueIndex("project_members_email_idx").on(table.projectId, table.email),
+    index("project_members_by_user_idx").on(table.userId),
+    index("project_members_by_email_idx").on(table.email),
+  ],
+);
+
+/** Snapshot assets, content-addressed by SHA-256 and shared by every version that uses them. */
+export const assets = pgTable("assets", {
+  sha256: text("sha256").primaryKey(),
+  contentType: text("content_type").notNull(),
+  ext: text("ext").notNull(),
+  size: bigint("size", { mode: "number" }).notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export type ProjectRow = typeof projects.$inferSelect;
+export type PageRow = typeof pages.$inferSelect;
+export type VersionRow = typeof versions.$inferSelect;
+export type ProjectMemberRow = typeof projectMembers.$inferSelect;

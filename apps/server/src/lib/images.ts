@@ -1,0 +1,58 @@
+/** Image normalisation with sharp: every stored picture is re-encoded, so no upload is served as-is. */
+import { createHash } from "node:crypto";
+import { AVATAR_JPEG_QUALITY, AVATAR_SIZE_PX, MAX_UPLOAD_BYTES, MESSAGES } from "@redline/shared";
+import sharp from "sharp";
+import { BadRequestError, PayloadTooLargeError } from "./errors.ts";
+
+export const THUMBNAIL = { width: 500, height: 350 } as const;
+
+const SHAPES = {
+  /** Avatars and resized sources: 500×500 JPEG quality 50 (SPEC §9). */
+  avatar: { width: AVATAR_SIZE_PX, height: AVATAR_SIZE_PX, quality: AVATAR_JPEG_QUALITY, position: "centre" },
+  /** Thumbnails: 500×350 JPEG, from the top of the page. */
+  thumbnail: { ...THUMBNAIL, quality: 70, position: "top" },
+} as const;
+
+export async function toJpeg(
+  bytes: Buffer,
+  shape: keyof typeof SHAPES,
+): Promise<{ jpeg: Buffer; hash: string }> {
+  if (bytes.length > MAX_UPLOAD_BYTES) throw new PayloadTooLargeError(MESSAGES.maxFileSize, "max-file-size");
+  const { width, height, quality, position } = SHAPES[shape];
+  let jpeg: Buffer;
+  try {
+    jpeg = await sharp(bytes, { limitInputPixels: 100_000_000 })
+      .rotate()
+      .resize(width, height, { fit: "cover", position })
+      .flatten({ background: "#ffffff" })
+      .jpeg({ quality })
+      .toBuffer();
+  } catch {
+    throw new BadRequestError("The file is not an image we can read.", "invalid-image");
+  }
+  return { jpeg, hash: createHash("sha256").update(jpeg).digest("hex").slice(0, 32) };
+}
+
+/** The image formats accepted for image pages, recognised by content, never by name. */
+export const IMAGE_FORMATS = {
+  jpeg: "image/jpeg",
+  png: "image/png",
+  webp: "image/webp",
+  gif: "image/gif",
+} as const;
+
+export async function detectImage(
+  bytes: Buffer,
+): Promise<{ format: keyof typeof IMAGE_FORMATS; width: number; height: number } | null> {
+  try {
+    const meta = await sharp(bytes, { limitInputPixels: 100_000_000 }).metadata();
+    if (!meta.format || !(meta.format in IMAGE_FORMATS) || !meta.width || !meta.height) return null;
+    return { format: meta.format as keyof typeof IMAGE_FORMATS, width: meta.width, height: meta.height };
+  } catch {
+    return null;
+  }
+}
+
+export function isPdf(bytes: Buffer): boolean {
+  return bytes.subarray(0, 5).toString("latin1") === "%PDF-";
+}

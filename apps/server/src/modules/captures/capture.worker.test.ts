@@ -1,0 +1,144 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { count } from "drizzle-orm";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assets } from "../../db/schema/index.ts";
+import { type ApiClient, signUpVerified } from "../../testing/http-client.ts";
+import { startTestApp, type TestApp } from "../../testing/test-app.ts";
+
+/** A tiny live site: a page with a stylesheet and an image, and a page that never answers well. */
+async function startSite() {
+  // Large enough to be stored as its own asset (tiny payloads stay inline in the snapshot).
+  const noise = Buffer.from(Array.from({ length: 64 * 64 * 3 }, (_, i) => (i * 7919) % 251));
+  const pixel = await sharp(noise, { raw: { width: 64, height: 64, channels: 3 } })
+    .png()
+    .toBuffer();
+  const server = http.createServer((request, response) => {
+    if (request.url === "/style.css") {
+      response.writeHead(200, { "content-type": "text/css" }).end("h1 { color: rgb(229, 56, 59); }");
+    } else if (request.url === "/dot.gif") {
+      response.writeHead(200, { "content-type": "image/png" }).end(pixel);
+    } else if (request.url === "/broken") {
+      request.socket.destroy();
+    } else {
+      response
+        .writeHead(200, { "content-type": "text/html" })
+        .end(
+          `<!doctype html><html><head><title>Fixture home</title><link rel="stylesheet" href="/style.css"></head><body><h1>Hello reviewers</h1><img src="/dot.gif" width="20" height="20"><script>document.body.insertAdjacentHTML("beforeend", "<p>Added by script</p>")</script></body></html>`,
+        );
+    }
+  });
+  return new Promise<{ url: string; close(): Promise<void> }>((resolve) =>
+    server.listen(0, "127.0.0.1", () =>
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        close: () => new Promise((done) => server.close(() => done())),
+      }),
+    ),
+  );
+}
+
+async function waitForVersion(client: ApiClient, versionId: string) {
+  for (let i = 0; i < 120; i++) {
+    const { data } = (await client.get(`/api/versions/${versionId}`)).body;
+    if (data.status === "ready" || data.status === "failed") return data;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error("capture did not finish");
+}
+
+describe("the capture worker", () => {
+  let t: TestApp;
+  let site: Awaited<ReturnType<typeof startSite>>;
+  let owner: ApiClient;
+  beforeAll(async () => {
+    [t, site] = await Promise.all([startTestApp({ config: { captureWorker: true } }), startSite()]);
+    owner = await signUpVerified(t.url, t.inbox!, `worker-${Date.now()}@example.com`);
+  });
+  afterAll(async () => {
+    await t.close();
+    await site.close();
+  });
+
+  it("captures a page into a snapshot served from the content origin", async () => {
+    const projectId = (await owner.post("/api/projects", { title: "Site" })).body.data.id;
+    const { pageID, versionID } = (
+      await owner.post(`/api/projects/${projectId}/pages`, { url: `${site.url}/` })
+    ).body.data;
+    const version = await waitForVersion(owner, versionID);
+    expect(version).toMatchObject({ status: "ready", failureReason: null });
+    expect(version.viewport.width).toBe(1280);
+
+    const view = (await owner.get(`/api/versions/${versionID}/view`)).body.data;
+    expect(view.page).toMatchObject({ id: pageID, title: "Fixture home" });
+    expect(view.page.thumbnail).toMatch(/^\/files\/thumbnails\//);
+    expect(view.contentUrl.startsWith(`${t.contentUrl}/v/${versionID}/index.html?`)).toBe(true);
+
+    const snapshot = await fetch(view.contentUrl);
+    expect(snapshot.status).toBe(200);
+    const csp = snapshot.headers.get("content-security-policy")!;
+    expect(csp).toContain("sandbox allow-scripts");
+    expect(csp).toContain("script-src 'none'");
+    expect(csp).toContain(`frame-ancestors ${t.url}`);
+    const html = await snapshot.text();
+    expect(html).toContain("Hello reviewers");
+    expect(html).toContain("Added by script");
+    expect(html).not.toContain("<script");
+    expect(html).not.toContain(site.url);
+    const assetPaths = [...html.matchAll(/\/a\/[0-9a-f]{64}\.[a-z0-9]+/g)].map((match) => match[0]);
+    for (const assetPath of assetPaths)
+      expect((await fetch(t.contentUrl + assetPath)).status, assetPath).toBe(200);
+
+    expect((await fetch(view.screenshotUrl)).headers.get("content-type")).toBe("image/png");
+  });
+
+  it("re-captures into version 2 sharing the unchanged assets", async () => {
+    const projectId = (await owner.post("/api/projects", { title: "Again" })).body.data.id;
+    const { pageID, versionID } = (
+      await owner.post(`/api/projects/${projectId}/pages`, { url: `${site.url}/` })
+    ).body.data;
+    await waitForVersion(owner, versionID);
+    const second = (await owner.post(`/api/pages/${pageID}/versions`, {})).body.data;
+    expect((await waitForVersion(owner, second.id)).number).toBe(2);
+    const [stored] = await t.ctx.database.db.select({ n: count() }).from(assets);
+    const html = async (id: string) =>
+      (await fetch((await owner.get(`/api/versions/${id}/view`)).body.data.contentUrl)).text();
+    const refs = (text: string) => [...text.matchAll(/\/a\/([0-9a-f]{64})/g)].map((m) => m[1]).sort();
+    expect(refs(await html(second.id))).toEqual(refs(await html(versionID)));
+    expect(refs(await html(versionID)).length).toBeGreaterThan(0);
+    expect(stored!.n).toBe(new Set(refs(await html(versionID))).size);
+  });
+
+  it("marks a version failed, with the reason, when the page cannot be loaded", async () => {
+    const projectId = (await owner.post("/api/projects", { title: "Broken" })).body.data.id;
+    const { versionID } = (
+      await owner.post(`/api/projects/${projectId}/pages`, { url: `${site.url}/broken` })
+    ).body.data;
+    const version = await waitForVersion(owner, versionID);
+    expect(version.status).toBe("failed");
+    expect(version.failureReason).toBeTruthy();
+  });
+});
+
+describe("the capture worker in production", () => {
+  let t: TestApp;
+  let owner: ApiClient;
+  beforeAll(async () => {
+    t = await startTestApp({ config: { captureWorker: true, allowPrivateUrls: false } });
+    owner = await signUpVerified(t.url, t.inbox!, `ssrf-${Date.now()}@example.com`);
+  });
+  afterAll(() => t.close());
+
+  it("refuses to capture private addresses", async () => {
+    const projectId = (await owner.post("/api/projects", { title: "SSRF" })).body.data.id;
+    const { versionID } = (
+      await owner.post(`/api/projects/${projectId}/pages`, { url: `${t.url}/api/health` })
+    ).body.data;
+    const version = await waitForVersion(owner, versionID);
+    expect(version.status).toBe("failed");
+    expect(version.failureReason).toBe(
+      "This address points to a private network, which Redline may not capture.",
+    );
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * Works capture jobs: URL → snapshot (packages/capture) → assets stored once by SHA-256, snapshot HTML
+ * and the live screenshot through the storage provider → version ready (or failed, with the reason).
+ * The browser is launched on the first job and kept warm; each job gets a fresh context inside it.
+ */
+// Type-only: the capture package (and Chromium) load on the first job, never in processes that work no jobs.
+import type { Capturer } from "@redline/capture";
+import { eq } from "drizzle-orm";
+import type { AppContext } from "../../context.ts";
+import { assets, pages, versions } from "../../db/schema/index.ts";
+import { setPageThumbnail } from "../pages/thumbnails.ts";
+import { CAPTURE_QUEUE, enqueueUnfinished } from "./capture.queue.ts";
+
+const REASONS: Record<string, string> = {
+  "blocked-url": "This address points to a private network, which Redline may not capture.",
+  timeout: "The page took too long to load.",
+  "load-failed": "The page could not be loaded.",
+  "too-large": "The page is too large to capture.",
+};
+
+export interface CaptureWorker {
+  stop(): Promise<void>;
+}
+
+export async function startCaptureWorker(ctx: AppContext): Promise<CaptureWorker> {
+  let capturer: Promise<Capturer> | null = null;
+  const getCapturer = () => {
+    capturer ??= import("@redline/capture").then(({ Capturer }) =>
+      Capturer.launch({ chromiumPath: ctx.config.chromiumPath }),
+    );
+    return capturer;
+  };
+  await ctx.queue.work<{ versionId: string }>(
+    CAPTURE_QUEUE,
+    { batchSize: 1, pollingIntervalSeconds: 0.5 },
+    async ([job]) => {
+      if (job) await runCapture(ctx, getCapturer, job.data.versionId);
+    },
+  );
+  await enqueueUnfinished(ctx);
+  return {
+    async stop() {
+      await ctx.queue.offWork(CAPTURE_QUEUE);
+      if (capturer) await (await capturer).close();
+    },
+  };
+}
+
+export async function runCapture(ctx: AppContext, getCapturer: () => Promise<Capturer>, versionId: string) {
+  const { db } = ctx.database;
+  const [version] = await db.select().from(versions).where(eq(versions.id, versionId));
+  if (!version || version.status === "ready" || !version.sourceUrl) return;
+  const setVersion = (values: Partial<typeof versions.$inferInsert>) =>
+    db
+      .update(versions)
+      .set({ ...values, modifiedAt: new Date() })
+      .where(eq(versions.id, versionId));
+
+  await setVersion({ status: "capturing", stage: "Loading page", failureReason: null });
+  try {
+    const result = await (await getCapturer()).capture({
+      url: version.sourceUrl,
+      width: version.width,
+      allowPrivateUrls: ctx.config.allowPrivateUrls,
+      assetUrl: (asset) => `/a/${asset.sha256}.${asset.ext}`,
+    });
+    await setVersion({ stage: "Saving snapshot" });
+    const isSnapshot = version.kind === "snapshot";
+    if (isSnapshot) {
+      for (const asset of result.assets) {
+        const [known] = await db
+          .select({ sha: assets.sha256 })
+          .from(assets)
+          .where(eq(assets.sha256, asset.sha256));
+        if (known) continue;
+        await ctx.storage.put(`assets/${asset.sha256}.${asset.ext}`, asset.bytes);
+        await db
+          .insert(assets)
+          .values({
+            sha256: asset.sha256,
+            contentType: asset.contentType,
+            ext: asset.ext,
+            size: asset.bytes.length,
+          })
+          .onConflictDoNothing();
+      }
+      await ctx.storage.put(`snapshots/${versionId}.html`, Buffer.from(result.html, "utf8"));
+    }
+    await ctx.storage.put(`screenshots/${versionId}.png`, result.screenshot);
+    await setPageThumbnail(ctx, version.pageId, result.screenshot);
+    await setVersion({
+      status: "ready",
+      stage: null,
+      viewport: result.viewport,
+      capture: { timings: result.timings, bytes: result.bytes },
+      snapshotKey: isSnapshot ? `snapshots/${versionId}.html` : null,
+      screenshotKey: `screenshots/${versionId}.png`,
+    });
+    const [page] = await db.select().from(pages).where(eq(pages.id, version.pageId));
+    if (page && page.title === page.url && result.title.trim()) {
+      await db
+        .update(pages)
+        .set({ title: result.title.trim().slice(0, 200) })
+        .where(eq(pages.id, page.id));
+    }
+  } catch (error) {
+    const known = captureErrorReason(error);
+    const reason = known ? (REASONS[known] ?? (error as Error).message) : "The page could not be captured.";
+    if (!known) console.error("capture failed", error);
+    await setVersion({ status: "failed", stage: null, failureReason: reason });
+  }
+}
+
+function captureErrorReason(error: unknown): string | null {
+  if (error instanceof Error && error.name === "CaptureError" && "reason" in error)
+    return String(error.reason);
+  return null;
+}

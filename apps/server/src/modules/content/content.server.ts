@@ -1,0 +1,109 @@
+/**
+ * The content origin: a second listener that serves captured pages, their assets and uploaded files,
+ * never on the app's origin. Documents need a signed URL from the app; assets are content-addressed and
+ * public. Every snapshot is sandboxed by CSP too (opaque origin, no scripts but ours, no network but its
+ * own assets), so even opened outside our iframe it can touch nothing of the app.
+ */
+import { eq } from "drizzle-orm";
+import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
+import type { AppContext } from "../../context.ts";
+import { assets, versions } from "../../db/schema/index.ts";
+import { verifyPath } from "../../lib/signed-url.ts";
+import { contentSecret } from "./content.urls.ts";
+
+export function snapshotCsp(appOrigin: string): string {
+  return [
+    "sandbox allow-scripts",
+    "default-src 'none'",
+    "img-src 'self' data: blob:",
+    "style-src 'self' 'unsafe-inline'",
+    "font-src 'self' data:",
+    "media-src 'self' data: blob:",
+    "frame-src 'self' data: blob:",
+    "script-src 'none'",
+    "connect-src 'none'",
+    "form-action 'none'",
+    "base-uri 'none'",
+    `frame-ancestors ${appOrigin}`,
+  ].join("; ");
+}
+
+export function buildContentServer(ctx: AppContext): FastifyInstance {
+  const { config, storage } = ctx;
+  const { db } = ctx.database;
+  const appOrigin = new URL(config.appUrl).origin;
+  const server = Fastify({ logger: { level: config.logLevel } });
+
+  const notFound = (reply: FastifyReply) => reply.status(404).type("text/plain").send("Not found");
+  const signed = (path: string, query: unknown) => {
+    const { exp, sig } = (query ?? {}) as Record<string, unknown>;
+    return verifyPath(contentSecret(config), path, exp, sig);
+  };
+  const loadVersion = async (id: string) => (await db.select().from(versions).where(eq(versions.id, id)))[0];
+  const send = async (reply: FastifyReply, key: string | null, type: string, cache: string) => {
+    const file = key ? await storage.get(key) : null;
+    if (!file) return notFound(reply);
+    return reply
+      .header("content-type", type)
+      .header("content-length", file.size)
+      .header("cache-control", cache)
+      .header("x-content-type-options", "nosniff")
+      .header("cross-origin-resource-policy", "cross-origin")
+      .send(file.stream);
+  };
+
+  server.get<{ Params: { versionId: string } }>("/v/:versionId/index.html", async (request, reply) => {
+    if (!signed(`/v/${request.params.versionId}/index.html`, request.query))
+      return reply.status(403).send("Link expired");
+    const version = await loadVersion(request.params.versionId);
+    if (!version?.snapshotKey) return notFound(reply);
+    reply.header("content-security-policy", snapshotCsp(appOrigin)).header("referrer-policy", "no-referrer");
+    return send(reply, version.snapshotKey, "text/html; charset=utf-8", "private, max-age=3600");
+  });
+
+  server.get<{ Params: { versionId: string } }>("/f/:versionId", async (request, reply) => {
+    if (!signed(`/f/${request.params.versionId}`, request.query))
+      return reply.status(403).send("Link expired");
+    const version = await loadVersion(request.params.versionId);
+    if (!version?.fileKey) return notFound(reply);
+    const type = version.kind === "pdf" ? "application/pdf" : imageType(version.fileKey);
+    reply
+      .header("access-control-allow-origin", appOrigin)
+      .header("content-security-policy", "sandbox; default-src 'none'");
+    return send(reply, version.fileKey, type, "private, max-age=31536000");
+  });
+
+  server.get<{ Params: { versionId: string } }>("/s/:versionId", async (request, reply) => {
+    if (!signed(`/s/${request.params.versionId}`, request.query))
+      return reply.status(403).send("Link expired");
+    const version = await loadVersion(request.params.versionId);
+    reply.header("access-control-allow-origin", appOrigin);
+    return send(reply, version?.screenshotKey ?? null, "image/png", "private, max-age=31536000");
+  });
+
+  server.get<{ Params: { file: string } }>("/a/:file", async (request, reply) => {
+    const match = /^([0-9a-f]{64})\.[a-z0-9]{1,8}$/.exec(request.params.file);
+    if (!match) return notFound(reply);
+    const [asset] = await db.select().from(assets).where(eq(assets.sha256, match[1]!));
+    if (!asset) return notFound(reply);
+    // Fonts are fetched in CORS mode from the sandboxed (opaque-origin) snapshot.
+    reply.header("access-control-allow-origin", "*");
+    return send(
+      reply,
+      `assets/${asset.sha256}.${asset.ext}`,
+      asset.contentType,
+      "public, max-age=31536000, immutable",
+    );
+  });
+
+  server.setNotFoundHandler((_request, reply) => notFound(reply));
+  return server;
+}
+
+function imageType(key: string): string {
+  const ext = key.split(".").pop();
+  return (
+    { jpg: "image/jpeg", png: "image/png", webp: "image/webp", gif: "image/gif" }[ext ?? ""] ??
+    "application/octet-stream"
+  );
+}

@@ -1,0 +1,238 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
+import { startTestApp, type TestApp } from "../../testing/test-app.ts";
+import { drivers } from "../../testing/test-db.ts";
+
+let counter = 0;
+const email = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}@example.com`;
+
+describe.each(drivers())("sharing, roles and approvals (%s)", (driver) => {
+  let t: TestApp;
+  let owner: ApiClient;
+  let ownerEmail: string;
+
+  const newProject = async (title = "Shared") =>
+    (await owner.post("/api/projects", { title })).body.data.id as string;
+  const person = async (name: string) => {
+    const address = email(name);
+    const client = await signUpVerified(t.url, t.inbox!, address);
+    const uid = (await client.get("/api/me")).body.data.uid as string;
+    return { client, address, uid };
+  };
+  const members = async (projectId: string, client = owner) =>
+    (await client.get(`/api/projects/${projectId}/members`)).body.data as {
+      id: string | null;
+      uid: string | null;
+      email: string;
+      access: string;
+      isPending: boolean;
+      isApprover: boolean;
+    }[];
+
+  beforeAll(async () => {
+    t = await startTestApp({ driver });
+    ownerEmail = email("owner");
+    owner = await signUpVerified(t.url, t.inbox!, ownerEmail);
+  });
+  afterAll(() => t.close());
+
+  it("shares with an existing user who then sees the project with comment access only", async () => {
+    const projectId = await newProject();
+    await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/a" });
+    const bob = await person("bob");
+    const shared = await owner.post(`/api/projects/${projectId}/members`, {
+      email: bob.address.toUpperCase(),
+      access: "comment",
+    });
+    expect(shared.status).toBe(201);
+    expect(shared.body.message).toBe("Project shared with the user.");
+    const mail = await t.inbox!.waitFor(
+      (m) => m.to.includes(bob.address) && m.subject.includes("invited you to a project"),
+    );
+    expect(mail.link).toBe(`${t.url}/project/${projectId}`);
+
+    const listed = (await bob.client.get("/api/projects")).body.data.find(
+      (p: { id: string }) => p.id === projectId,
+    );
+    expect(listed).toMatchObject({
+      access: "comment",
+      abilities: { read: true, addPages: false, manageMembers: false },
+    });
+    const detail = (await bob.client.get(`/api/projects/${projectId}`)).body.data;
+    expect(detail.pages).toHaveLength(1);
+
+    expect(
+      (await bob.client.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/b" })).status,
+    ).toBe(403);
+    expect(
+      (await bob.client.post(`/api/projects/${projectId}/members`, { email: email("x"), access: "view" }))
+        .status,
+    ).toBe(403);
+    expect((await bob.client.patch(`/api/projects/${projectId}`, { title: "Mine" })).status).toBe(403);
+    expect((await owner.get(`/api/projects/${projectId}`)).body.data.title).toBe("Shared");
+  });
+
+  it("invites an unknown e-mail: the mail arrives, and the invitee sees the project after signing up", async () => {
+    const projectId = await newProject("Invite");
+    const invitee = email("invitee");
+    const shared = await owner.post(`/api/projects/${projectId}/members`, { email: invitee, access: "edit" });
+    expect(shared.body.data.isPending).toBe(true);
+    const mail = await t.inbox!.waitFor((m) => m.to.includes(invitee));
+    expect(mail.text).toContain("Sign up and open the project");
+    expect((await members(projectId)).find((m) => m.email === invitee)).toMatchObject({
+      isPending: true,
+      uid: null,
+    });
+
+    const client = await signUpVerified(t.url, t.inbox!, invitee);
+    const project = (await client.get(`/api/projects/${projectId}`)).body.data;
+    expect(project).toMatchObject({ access: "edit", abilities: { addPages: true } });
+    expect((await members(projectId)).find((m) => m.email === invitee)).toMatchObject({ isPending: false });
+  });
+
+  it("never shares with one's own e-mail, and validates input", async () => {
+    const projectId = await newProject();
+    expect(
+      (await owner.post(`/api/projects/${projectId}/members`, { email: ownerEmail, access: "edit" })).status,
+    ).toBe(400);
+    expect(
+      (await owner.post(`/api/projects/${projectId}/members`, { email: "nope", access: "edit" })).status,
+    ).toBe(400);
+    expect(
+      (await owner.post(`/api/projects/${projectId}/members`, { email: email("z"), access: "owner" })).status,
+    ).toBe(400);
+    expect(await members(projectId)).toHaveLength(1);
+  });
+
+  it("lets a viewer read but change nothing", async () => {
+    const projectId = await newProject();
+    const viewer = await person("viewer");
+    await owner.post(`/api/projects/${projectId}/members`, { email: viewer.address, access: "view" });
+    const project = (await viewer.client.get(`/api/projects/${projectId}`)).body.data;
+    expect(project.access).toBe("view");
+    expect(Object.entries(project.abilities).filter(([, allowed]) => allowed)).toEqual([["read", true]]);
+    expect((await viewer.client.delete(`/api/projects/${projectId}`)).status).toBe(403);
+  });
+
+  it("changes access, removes people, and lets a member leave", async () => {
+    const projectId = await newProject();
+    const [carol, dave] = [await person("carol"), await person("dave")];
+    await owner.post(`/api/projects/${projectId}/members`, { email: carol.address, access: "view" });
+    await owner.post(`/api/projects/${projectId}/members`, { email: dave.address, access: "comment" });
+    const entry = (uid: string) => members(projectId).then((list) => list.find((m) => m.uid === uid)!);
+
+    const updated = await owner.patch(`/api/projects/${projectId}/members/${(await entry(carol.uid)).id}`, {
+      access: "edit",
+    });
+    expect(updated.body.message).toBe("User access updated.");
+    expect((await entry(carol.uid)).access).toBe("edit");
+
+    const removed = await owner.delete(`/api/projects/${projectId}/members/${(await entry(carol.uid)).id}`);
+    expect(removed.body.message).toBe("User removed from the project.");
+    expect((await carol.client.get(`/api/projects/${projectId}`)).status).toBe(404);
+
+    const daveEntry = await entry(dave.uid);
+    const left = await dave.client.delete(`/api/projects/${projectId}/members/${daveEntry.id}`);
+    expect(left.body.message).toBe("You have successfully removed yourself from the project.");
+    expect(await members(projectId)).toHaveLength(1);
+  });
+
+  it("transfers ownership; the old owner keeps edit access", async () => {
+    const projectId = await newProject("Transfer");
+    const erin = await person("erin");
+    const outsider = await person("outsider");
+    expect((await owner.post(`/api/projects/${projectId}/transfer`, { to: outsider.uid })).status).toBe(409);
+    await owner.post(`/api/projects/${projectId}/members`, { email: erin.address, access: "edit" });
+    expect((await erin.client.post(`/api/projects/${projectId}/transfer`, { to: erin.uid })).status).toBe(
+      403,
+    );
+
+    expect((await owner.post(`/api/projects/${projectId}/transfer`, { to: erin.uid })).status).toBe(200);
+    expect((await erin.client.get(`/api/projects/${projectId}`)).body.data.access).toBe("owner");
+    const mine = (await owner.get(`/api/projects/${projectId}`)).body.data;
+    expect(mine).toMatchObject({
+      access: "edit",
+      owner: erin.uid,
+      abilities: { delete: false, transfer: false },
+    });
+  });
+
+  it("chooses approvers, mails the new approver, and lets approvers toggle page approval", async () => {
+    const projectId = await newProject("Approvals");
+    const { pageID } = (
+      await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/a" })
+    ).body.data;
+    const [frank, gina] = [await person("frank"), await person("gina")];
+    await owner.post(`/api/projects/${projectId}/members`, { email: frank.address, access: "comment" });
+    await owner.post(`/api/projects/${projectId}/members`, { email: gina.address, access: "comment" });
+
+    expect((await gina.client.put(`/api/pages/${pageID}/approval`, { approved: true })).status).toBe(403);
+    const toggled = await owner.put(`/api/projects/${projectId}/approvers/${frank.uid}`, {
+      isApprover: true,
+    });
+    expect(toggled.body.message).toBe("Project approver updated.");
+    const mail = await t.inbox!.waitFor(
+      (m) => m.to.includes(frank.address) && m.subject.includes("approver"),
+    );
+    expect(mail.text).toContain("Test User made you an approver");
+    expect((await members(projectId)).find((m) => m.uid === frank.uid)?.isApprover).toBe(true);
+
+    const approved = await frank.client.put(`/api/pages/${pageID}/approval`, { approved: true });
+    expect(approved.body.message).toBe("This page is marked as approved");
+    expect(approved.body.data.isApproved).toMatchObject({ uid: frank.uid });
+    const unapproved = await owner.put(`/api/pages/${pageID}/approval`, { approved: false });
+    expect(unapproved.body.message).toBe("This page is marked as not approved");
+    expect(unapproved.body.data.isApproved).toBe(false);
+
+    const selfMails = t.inbox!.mails.length;
+    await owner.put(`/api/projects/${projectId}/approvers/${(await owner.get("/api/me")).body.data.uid}`, {
+      isApprover: true,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(t.inbox!.mails.length).toBe(selfMails);
+  });
+
+  it("serves the public link exactly as its settings allow, and nothing once it is off", async () => {
+    const projectId = await newProject("Public");
+    const first = (await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/one" }))
+      .body.data;
+    await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/two" });
+    const v2 = (await owner.post(`/api/pages/${first.pageID}/versions`, {})).body.data;
+    const visitor = new ApiClient(t.url);
+    expect((await visitor.get(`/api/share/${projectId}`)).status).toBe(404);
+
+    await owner.patch(`/api/projects/${projectId}/sharing`, { public: true });
+    let shared = (await visitor.get(`/api/share/${projectId}`)).body.data;
+    expect(shared).toMatchObject({ access: "comment", title: "Public" });
+    expect(shared.pages).toHaveLength(2);
+    expect(shared.pages[0].versions).toHaveLength(2);
+
+    await owner.patch(`/api/projects/${projectId}/sharing`, {
+      showAllPages: false,
+      showPageVersions: false,
+      canComment: false,
+    });
+    shared = (await visitor.get(`/api/share/${projectId}`)).body.data;
+    expect(shared.access).toBe("view");
+    expect(shared.pages.map((p: { url: string }) => p.url)).toEqual(["https://example.com/one"]);
+    expect(shared.pages[0].versions.map((v: { id: string }) => v.id)).toEqual([v2.id]);
+    expect((await visitor.get(`/api/share/${projectId}/versions/${first.versionID}/view`)).status).toBe(404);
+    expect((await visitor.get(`/api/share/${projectId}/versions/${v2.id}/view`)).status).toBe(200);
+
+    await owner.patch(`/api/projects/${projectId}/sharing`, { public: false });
+    const off = await visitor.get(`/api/share/${projectId}`);
+    expect(off.status).toBe(404);
+    expect(off.body.message).toBe("Project is not found or accessible. Redirecting to all projects.");
+    expect((await owner.patch(`/api/projects/${projectId}/sharing`, { public: "yes" })).status).toBe(400);
+  });
+
+  it("adds a signed-in visitor arriving by the link with comment access", async () => {
+    const projectId = await newProject("Joinable");
+    const henry = await person("henry");
+    expect((await henry.client.post(`/api/share/${projectId}/join`)).status).toBe(404);
+    await owner.patch(`/api/projects/${projectId}/sharing`, { public: true });
+    expect((await henry.client.post(`/api/share/${projectId}/join`)).body.data.access).toBe("comment");
+    expect((await henry.client.get(`/api/projects/${projectId}`)).body.data.access).toBe("comment");
+    expect((await owner.post(`/api/share/${projectId}/join`)).body.data.access).toBe("owner");
+  });
+});

@@ -1,0 +1,184 @@
+/**
+ * A project's people: list, share by e-mail (existing user or invitation), change access, remove (or
+ * leave), transfer ownership, choose approvers. Every write goes through projects.policy.ts.
+ */
+import {
+  addMemberSchema,
+  approverSchema,
+  type ProjectMember,
+  SHARING_MESSAGES,
+  transferProjectSchema,
+  updateMemberSchema,
+} from "@redline/shared";
+import { and, eq, sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { AppContext } from "../../context.ts";
+import { projectMembers, projects, users } from "../../db/schema/index.ts";
+import { BadRequestError, HttpError, NotFoundError } from "../../lib/errors.ts";
+import { newId } from "../../lib/ids.ts";
+import { approverMail, projectInviteMail } from "../../lib/mail/templates.ts";
+import { requireActor } from "../auth/session.ts";
+import { loadProject } from "../projects/projects.load.ts";
+import { authorize } from "../projects/projects.policy.ts";
+import { findUserByEmail, listMembers } from "./members.load.ts";
+
+const projectParams = z.object({ projectId: z.string().min(1).max(64) });
+const memberParams = projectParams.extend({ memberId: z.string().min(1).max(64) });
+const approverParams = projectParams.extend({ userId: z.string().min(1).max(64) });
+
+export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { auth, mailer, config } = ctx;
+  const { db } = ctx.database;
+  const projectLink = (projectId: string) => `${config.appUrl}/project/${projectId}`;
+
+  app.get("/api/projects/:projectId/members", async (request): Promise<{ data: ProjectMember[] }> => {
+    const actor = await requireActor(auth, db, request);
+    const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
+    authorize(access, "members.read");
+    return { data: await listMembers(db, project) };
+  });
+
+  app.post("/api/projects/:projectId/members", async (request, reply) => {
+    const actor = await requireActor(auth, db, request);
+    const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
+    authorize(access, "members.manage");
+    const input = addMemberSchema.parse(request.body);
+    const email = input.email.trim().toLowerCase();
+    if (email === actor.user.email.toLowerCase()) {
+      throw new BadRequestError("You cannot share a project with yourself.", "share-self");
+    }
+    const user = await findUserByEmail(db, email);
+    if (user?.id === project.ownerId)
+      throw new BadRequestError("This person owns the project.", "share-owner");
+    const values = user
+      ? { userId: user.id, email: null, target: projectMembers.userId }
+      : { userId: null, email, target: projectMembers.email };
+    const [member] = await db
+      .insert(projectMembers)
+      .values({
+        id: newId(),
+        projectId: project.id,
+        userId: values.userId,
+        email: values.email,
+        access: input.access,
+        addedBy: actor.user.id,
+      })
+      .onConflictDoUpdate({
+        target: [projectMembers.projectId, values.target],
+        set: { access: input.access },
+      })
+      .returning();
+    await mailer.send(
+      projectInviteMail({
+        to: user?.email ?? email,
+        inviter: actor.user.displayName || actor.user.email,
+        projectTitle: project.title,
+        access: input.access,
+        url: projectLink(project.id),
+        isNewUser: !user,
+      }),
+    );
+    reply.status(201);
+    return { data: { id: member!.id, isPending: !user }, message: SHARING_MESSAGES.shared };
+  });
+
+  app.patch("/api/projects/:projectId/members/:memberId", async (request) => {
+    const actor = await requireActor(auth, db, request);
+    const { projectId, memberId } = memberParams.parse(request.params);
+    const { project, access } = await loadProject(db, actor, projectId);
+    authorize(access, "members.manage");
+    const input = updateMemberSchema.parse(request.body);
+    const [updated] = await db
+      .update(projectMembers)
+      .set({ access: input.access })
+      .where(and(eq(projectMembers.id, memberId), eq(projectMembers.projectId, project.id)))
+      .returning();
+    if (!updated) throw new NotFoundError("This person is not in the project.", "member-not-found");
+    return { message: SHARING_MESSAGES.accessUpdated };
+  });
+
+  app.delete("/api/projects/:projectId/members/:memberId", async (request) => {
+    const actor = await requireActor(auth, db, request);
+    const { projectId, memberId } = memberParams.parse(request.params);
+    const { project, access } = await loadProject(db, actor, projectId);
+    authorize(access, "projects.read");
+    const [member] = await db
+      .select()
+      .from(projectMembers)
+      .where(and(eq(projectMembers.id, memberId), eq(projectMembers.projectId, project.id)));
+    if (!member) throw new NotFoundError("This person is not in the project.", "member-not-found");
+    const isSelf = member.userId === actor.user.id;
+    if (!isSelf) authorize(access, "members.manage");
+    await db.transaction(async (tx) => {
+      await tx.delete(projectMembers).where(eq(projectMembers.id, member.id));
+      if (member.userId) {
+        await tx
+          .update(projects)
+          .set({ approvers: sql`array_remove(${projects.approvers}, ${member.userId})` })
+          .where(eq(projects.id, project.id));
+      }
+    });
+    return { message: isSelf ? SHARING_MESSAGES.removedSelf : SHARING_MESSAGES.removed };
+  });
+
+  app.post("/api/projects/:projectId/transfer", async (request) => {
+    const actor = await requireActor(auth, db, request);
+    const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
+    authorize(access, "projects.transfer");
+    const { to } = transferProjectSchema.parse(request.body);
+    await db.transaction(async (tx) => {
+      await tx.select({ id: projects.id }).from(projects).where(eq(projects.id, project.id)).for("update");
+      const [target] = await tx
+        .select()
+        .from(projectMembers)
+        .where(and(eq(projectMembers.projectId, project.id), eq(projectMembers.userId, to)));
+      if (!target) throw new HttpError(409, "not-a-member", "Share the project with this person first.");
+      await tx.delete(projectMembers).where(eq(projectMembers.id, target.id));
+      // The old owner keeps the project, with edit access (SPEC §4).
+      await tx.insert(projectMembers).values({
+        id: newId(),
+        projectId: project.id,
+        userId: project.ownerId,
+        access: "edit",
+        addedBy: actor.user.id,
+      });
+      await tx
+        .update(projects)
+        .set({ ownerId: to, modifiedAt: new Date() })
+        .where(eq(projects.id, project.id));
+    });
+    return { data: { owner: to } };
+  });
+
+  app.put("/api/projects/:projectId/approvers/:userId", async (request) => {
+    const actor = await requireActor(auth, db, request);
+    const { projectId, userId } = approverParams.parse(request.params);
+    const { project, access } = await loadProject(db, actor, projectId);
+    authorize(access, "approvers.manage");
+    const { isApprover } = approverSchema.parse(request.body);
+    const people = await listMembers(db, project);
+    const person = people.find((p) => p.uid === userId);
+    if (!person) throw new NotFoundError("This person is not in the project.", "member-not-found");
+    await db
+      .update(projects)
+      .set({
+        approvers: isApprover
+          ? sql`array_append(array_remove(${projects.approvers}, ${userId}), ${userId})`
+          : sql`array_remove(${projects.approvers}, ${userId})`,
+      })
+      .where(eq(projects.id, project.id));
+    if (isApprover && userId !== actor.user.id && person.email) {
+      const [owner] = await db.select().from(users).where(eq(users.id, project.ownerId));
+      await mailer.send(
+        approverMail({
+          to: person.email,
+          ownerName: owner?.displayName || owner?.email || "The owner",
+          projectTitle: project.title,
+          url: projectLink(project.id),
+        }),
+      );
+    }
+    return { message: SHARING_MESSAGES.approverUpdated };
+  });
+}

@@ -1,0 +1,122 @@
+/**
+ * Adding a page (by URL, screenshot, image or PDF) and adding a version to a page. Both write the page,
+ * its version and the project's modifiedAt in one transaction; the page limit is checked under a lock
+ * on the project row, so two concurrent adds can never exceed it.
+ */
+import { canAddPage, DEMO_PROJECT_MAX_PAGES, productOf, type VersionKind } from "@redline/shared";
+import { count, eq, max } from "drizzle-orm";
+import type { Database } from "../../db/index.ts";
+import {
+  type PageRow,
+  type ProjectRow,
+  pages,
+  projects,
+  users,
+  type VersionRow,
+  versions,
+} from "../../db/schema/index.ts";
+import { HttpError } from "../../lib/errors.ts";
+import { newId } from "../../lib/ids.ts";
+
+export class PageLimitError extends HttpError {
+  constructor(limit: number) {
+    super(402, "page-limit", `This project has reached its limit of ${limit} pages. Upgrade to add more.`);
+  }
+}
+
+export interface NewVersionInput {
+  kind: VersionKind;
+  status: VersionRow["status"];
+  sourceUrl?: string;
+  fileKey?: string;
+  width?: number;
+  createdBy: string;
+}
+
+export interface NewPageInput {
+  url: string;
+  title: string;
+  isPDF?: boolean;
+  screenshotSource?: string | null;
+  version: NewVersionInput;
+}
+
+export async function addPage(
+  db: Database,
+  project: ProjectRow,
+  input: NewPageInput,
+): Promise<{ page: PageRow; version: VersionRow }> {
+  return db.transaction(async (tx) => {
+    await tx.select({ id: projects.id }).from(projects).where(eq(projects.id, project.id)).for("update");
+    const [{ pageCount } = { pageCount: 0 }] = await tx
+      .select({ pageCount: count() })
+      .from(pages)
+      .where(eq(pages.projectId, project.id));
+    const [owner] = await tx
+      .select({ limits: users.limits })
+      .from(users)
+      .where(eq(users.id, project.ownerId));
+    const limit =
+      project.type === "demo" ? DEMO_PROJECT_MAX_PAGES : (owner?.limits[productOf(project.type)].pages ?? 5);
+    if (!canAddPage(limit, pageCount)) throw new PageLimitError(limit);
+
+    const now = new Date();
+    const [page] = await tx
+      .insert(pages)
+      .values({
+        id: newId(),
+        projectId: project.id,
+        url: input.url,
+        title: input.title,
+        isPDF: input.isPDF ?? false,
+        screenshotSource: input.screenshotSource ?? null,
+        sortOrder: pageCount,
+        createdAt: now,
+        modifiedAt: now,
+      })
+      .returning();
+    const [version] = await tx
+      .insert(versions)
+      .values(versionValues(page!, 1, input.version, now))
+      .returning();
+    await tx.update(projects).set({ modifiedAt: now }).where(eq(projects.id, project.id));
+    return { page: page!, version: version! };
+  });
+}
+
+export async function addVersion(db: Database, page: PageRow, input: NewVersionInput): Promise<VersionRow> {
+  return db.transaction(async (tx) => {
+    await tx.select({ id: pages.id }).from(pages).where(eq(pages.id, page.id)).for("update");
+    const [{ last } = { last: 0 }] = await tx
+      .select({ last: max(versions.number) })
+      .from(versions)
+      .where(eq(versions.pageId, page.id));
+    const now = new Date();
+    const [version] = await tx
+      .insert(versions)
+      .values(versionValues(page, (last ?? 0) + 1, input, now))
+      .returning();
+    await tx.update(pages).set({ modifiedAt: now }).where(eq(pages.id, page.id));
+    await tx.update(projects).set({ modifiedAt: now }).where(eq(projects.id, page.projectId));
+    return version!;
+  });
+}
+
+function versionValues(page: PageRow, number: number, input: NewVersionInput, now: Date) {
+  return {
+    id: newId(),
+    pageId: page.id,
+    projectId: page.projectId,
+    number,
+    title: `Version ${number}`,
+    kind: input.kind,
+    status: input.status,
+    stage: input.status === "queued" ? "Queued" : null,
+    sourceUrl: input.sourceUrl ?? null,
+    fileKey: input.fileKey ?? null,
+    width: input.width ?? 1280,
+    createdBy: input.createdBy,
+    createdAt: now,
+    modifiedAt: now,
+  };
+}

@@ -1,0 +1,162 @@
+import { createHash } from "node:crypto";
+import {
+  addPageSchema,
+  PROJECT_MESSAGES,
+  pageApprovalSchema,
+  SHARING_MESSAGES,
+  updatePageSchema,
+} from "@redline/shared";
+import { eq } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { AppContext } from "../../context.ts";
+import { pages, projects } from "../../db/schema/index.ts";
+import { BadRequestError, ForbiddenError } from "../../lib/errors.ts";
+import { requireActor } from "../auth/session.ts";
+import { enqueueCapture } from "../captures/capture.queue.ts";
+import { loadPage, loadPagesWithVersions, loadProject } from "../projects/projects.load.ts";
+import { authorize, canApprovePage } from "../projects/projects.policy.ts";
+import { presentPage, presentVersion } from "../projects/projects.presenter.ts";
+import { addPage, addVersion } from "./add-page.ts";
+import { setPageThumbnail } from "./thumbnails.ts";
+import { readUpload, type Upload } from "./uploads.ts";
+
+const projectParams = z.object({ projectId: z.string().min(1).max(64) });
+const pageParams = z.object({ pageId: z.string().min(1).max(64) });
+
+/** Upload bytes are stored by content hash; image pages get a 500×350 thumbnail. */
+async function storeUpload(ctx: AppContext, upload: Upload) {
+  const hash = createHash("sha256").update(upload.bytes).digest("hex");
+  const fileKey = `uploads/${hash}.${upload.ext}`;
+  await ctx.storage.put(fileKey, upload.bytes);
+  return fileKey;
+}
+
+export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { auth } = ctx;
+  const { db } = ctx.database;
+
+  app.post("/api/projects/:projectId/pages", async (request, reply) => {
+    const actor = await requireActor(auth, db, request);
+    const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
+    authorize(access, "pages.create");
+    const input = addPageSchema.parse(request.body);
+    const { page, version } = await addPage(db, project, {
+      url: input.url,
+      title: input.title || input.url,
+      screenshotSource: input.isScreenshot ? input.url : null,
+      version: {
+        kind: input.isScreenshot ? "screenshot" : "snapshot",
+        status: "queued",
+        sourceUrl: input.url,
+        createdBy: actor.user.id,
+      },
+    });
+    await enqueueCapture(ctx, version.id);
+    reply.status(202);
+    return {
+      data: { projectID: project.id, pageID: page.id, versionID: version.id },
+      message: PROJECT_MESSAGES.fetchingPage,
+    };
+  });
+
+  app.post("/api/projects/:projectId/uploads", async (request, reply) => {
+    const actor = await requireActor(auth, db, request);
+    const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
+    authorize(access, "pages.create");
+    const upload = await readUpload(request);
+    const fileKey = await storeUpload(ctx, upload);
+    const isPDF = upload.kind === "pdf";
+    const { page, version } = await addPage(db, project, {
+      url: "image",
+      title: upload.filename.replace(/\.[^.]+$/, "") || (isPDF ? "PDF" : "image"),
+      isPDF,
+      version: { kind: upload.kind, status: "ready", fileKey, createdBy: actor.user.id },
+    });
+    if (!isPDF) await setPageThumbnail(ctx, page.id, upload.bytes);
+    reply.status(201);
+    return { data: { projectID: project.id, pageID: page.id, versionID: version.id } };
+  });
+
+  app.post("/api/pages/:pageId/versions", async (request, reply) => {
+    const actor = await requireActor(auth, db, request);
+    const { page, access } = await loadPage(db, actor, pageParams.parse(request.params).pageId);
+    authorize(access, "versions.create");
+    if (request.isMultipart()) {
+      const upload = await readUpload(request);
+      if (upload.kind !== "image" || page.isPDF) {
+        throw new BadRequestError("A new version of this page must be an image.", "unsupported-file");
+      }
+      const fileKey = await storeUpload(ctx, upload);
+      const version = await addVersion(db, page, {
+        kind: "image",
+        status: "ready",
+        fileKey,
+        createdBy: actor.user.id,
+      });
+      await setPageThumbnail(ctx, page.id, upload.bytes);
+      reply.status(201);
+      return { data: presentVersion(version) };
+    }
+    z.object({})
+      .strict()
+      .parse(request.body ?? {});
+    if (page.url === "image")
+      throw new BadRequestError("Upload an image to add a version to this page.", "not-a-url-page");
+    const version = await addVersion(db, page, {
+      kind: page.screenshotSource ? "screenshot" : "snapshot",
+      status: "queued",
+      sourceUrl: page.url,
+      createdBy: actor.user.id,
+    });
+    await enqueueCapture(ctx, version.id);
+    reply.status(202);
+    return { data: presentVersion(version), message: PROJECT_MESSAGES.fetchingPage };
+  });
+
+  app.patch("/api/pages/:pageId", async (request) => {
+    const actor = await requireActor(auth, db, request);
+    const { page, access } = await loadPage(db, actor, pageParams.parse(request.params).pageId);
+    authorize(access, "pages.update");
+    const input = updatePageSchema.parse(request.body);
+    const [updated] = await db
+      .update(pages)
+      .set({ ...input, modifiedAt: new Date() })
+      .where(eq(pages.id, page.id))
+      .returning();
+    const { versionRows } = await loadPagesWithVersions(db, page.projectId);
+    return { data: presentPage(updated!, versionRows) };
+  });
+
+  app.put("/api/pages/:pageId/approval", async (request) => {
+    const actor = await requireActor(auth, db, request);
+    const { page, project, access } = await loadPage(db, actor, pageParams.parse(request.params).pageId);
+    authorize(access, "projects.read");
+    if (!canApprovePage(access, actor.user.id, project.approvers)) throw new ForbiddenError();
+    const { approved } = pageApprovalSchema.parse(request.body);
+    const [updated] = await db
+      .update(pages)
+      .set({
+        approved: approved ? { uid: actor.user.id, date: new Date().toISOString() } : null,
+        modifiedAt: new Date(),
+      })
+      .where(eq(pages.id, page.id))
+      .returning();
+    const { versionRows } = await loadPagesWithVersions(db, page.projectId);
+    return {
+      data: presentPage(updated!, versionRows),
+      message: approved ? SHARING_MESSAGES.approved : SHARING_MESSAGES.unapproved,
+    };
+  });
+
+  app.delete("/api/pages/:pageId", async (request) => {
+    const actor = await requireActor(auth, db, request);
+    const { page, access } = await loadPage(db, actor, pageParams.parse(request.params).pageId);
+    authorize(access, "pages.delete");
+    await db.transaction(async (tx) => {
+      await tx.delete(pages).where(eq(pages.id, page.id));
+      await tx.update(projects).set({ modifiedAt: new Date() }).where(eq(projects.id, page.projectId));
+    });
+    return { message: page.url === "image" ? PROJECT_MESSAGES.fileDeleted : PROJECT_MESSAGES.pageDeleted };
+  });
+}

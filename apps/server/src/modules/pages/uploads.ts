@@ -1,0 +1,41 @@
+/**
+ * Reads one uploaded file (multipart) of at most 5 MB and recognises it by its bytes: JPEG, PNG, WebP
+ * or GIF images, or PDF. Anything else, or anything larger, is refused before it is stored.
+ */
+import { MAX_UPLOAD_BYTES, MESSAGES } from "@redline/shared";
+import type { FastifyRequest } from "fastify";
+import { BadRequestError, PayloadTooLargeError } from "../../lib/errors.ts";
+import { detectImage, IMAGE_FORMATS, isPdf } from "../../lib/images.ts";
+
+export interface Upload {
+  bytes: Buffer;
+  filename: string;
+  kind: "image" | "pdf";
+  contentType: string;
+  ext: string;
+}
+
+export async function readUpload(request: FastifyRequest): Promise<Upload> {
+  if (!request.isMultipart())
+    throw new BadRequestError("Send the file as multipart/form-data.", "expected-file");
+  const file = await request.file({ limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } });
+  if (!file) throw new BadRequestError("No file was sent.", "expected-file");
+  const bytes = await file.toBuffer().catch((error: { code?: string }) => {
+    if (error.code === "FST_REQ_FILE_TOO_LARGE")
+      throw new PayloadTooLargeError(MESSAGES.maxFileSize, "max-file-size");
+    throw error;
+  });
+  if (file.file.truncated) throw new PayloadTooLargeError(MESSAGES.maxFileSize, "max-file-size");
+  const filename = file.filename.slice(0, 200);
+  if (isPdf(bytes)) return { bytes, filename, kind: "pdf", contentType: "application/pdf", ext: "pdf" };
+  const image = await detectImage(bytes);
+  if (!image)
+    throw new BadRequestError("Upload a JPEG, PNG, WebP or GIF image, or a PDF.", "unsupported-file");
+  return {
+    bytes,
+    filename,
+    kind: "image",
+    contentType: IMAGE_FORMATS[image.format],
+    ext: image.format === "jpeg" ? "jpg" : image.format,
+  };
+}

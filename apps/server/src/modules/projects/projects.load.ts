@@ -1,0 +1,71 @@
+import type { Access } from "@redline/shared";
+import { productOf } from "@redline/shared";
+import { and, eq } from "drizzle-orm";
+import type { Database } from "../../db/index.ts";
+import {
+  type PageRow,
+  type ProjectRow,
+  pages,
+  projectMembers,
+  projects,
+  users,
+  type VersionRow,
+  versions,
+} from "../../db/schema/index.ts";
+import { NotFoundError } from "../../lib/errors.ts";
+import type { Actor } from "../auth/session.ts";
+import { projectAccess } from "./projects.policy.ts";
+
+export interface LoadedProject {
+  project: ProjectRow;
+  access: Access | null;
+}
+
+/** Loads a project and the actor's access to it; a missing project is a 404 like an inaccessible one. */
+export async function loadProject(
+  db: Database,
+  actor: Actor | null,
+  projectId: string,
+): Promise<LoadedProject> {
+  const userId = actor?.user.id ?? null;
+  const [row] = await db
+    .select({ project: projects, memberAccess: projectMembers.access })
+    .from(projects)
+    .leftJoin(
+      projectMembers,
+      and(eq(projectMembers.projectId, projects.id), eq(projectMembers.userId, userId ?? "")),
+    )
+    .where(eq(projects.id, projectId));
+  if (!row) throw new NotFoundError("Project not found.", "project-not-found");
+  const access = projectAccess(userId, { ownerId: row.project.ownerId, memberAccess: row.memberAccess });
+  return { project: row.project, access };
+}
+
+export async function loadPage(db: Database, actor: Actor | null, pageId: string) {
+  const [page] = await db.select().from(pages).where(eq(pages.id, pageId));
+  if (!page) throw new NotFoundError("Page does not exist.", "page-not-found");
+  return { page, ...(await loadProject(db, actor, page.projectId)) };
+}
+
+export async function loadVersion(db: Database, actor: Actor | null, versionId: string) {
+  const [version] = await db.select().from(versions).where(eq(versions.id, versionId));
+  if (!version) throw new NotFoundError("Version not found.", "version-not-found");
+  return { version, ...(await loadPage(db, actor, version.pageId)) };
+}
+
+/** The owner's page limit for the project's product (default 5, -1 unlimited). */
+export async function ownerPageLimit(db: Database, project: ProjectRow): Promise<number> {
+  const [owner] = await db.select({ limits: users.limits }).from(users).where(eq(users.id, project.ownerId));
+  return owner?.limits[productOf(project.type)]?.pages ?? 5;
+}
+
+export async function loadPagesWithVersions(
+  db: Database,
+  projectId: string,
+): Promise<{ pageRows: PageRow[]; versionRows: VersionRow[] }> {
+  const [pageRows, versionRows] = await Promise.all([
+    db.select().from(pages).where(eq(pages.projectId, projectId)).orderBy(pages.sortOrder, pages.createdAt),
+    db.select().from(versions).where(eq(versions.projectId, projectId)),
+  ]);
+  return { pageRows, versionRows };
+}

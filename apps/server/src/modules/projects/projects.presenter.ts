@@ -1,0 +1,68 @@
+import type { Access, Page, ProjectSummary, Version } from "@redline/shared";
+import type { PageRow, ProjectRow, VersionRow } from "../../db/schema/index.ts";
+import { projectAbilities } from "./projects.policy.ts";
+
+export const fileUrl = (key: string | null) => (key ? `/files/${key}` : null);
+
+export function presentVersion(row: VersionRow): Version {
+  return {
+    id: row.id,
+    pageId: row.pageId,
+    number: row.number,
+    title: row.title,
+    kind: row.kind,
+    status: row.status,
+    stage: row.stage,
+    failureReason: row.failureReason,
+    createdAt: row.createdAt.toISOString(),
+    createdBy: row.createdBy,
+    modifiedAt: row.modifiedAt.toISOString(),
+    viewport: row.viewport,
+    numberOfComments: 0,
+    numberOfSuggestions: 0,
+  };
+}
+
+export function presentPage(row: PageRow, versions: VersionRow[]): Page {
+  const ordered = versions.filter((version) => version.pageId === row.id).sort((a, b) => a.number - b.number);
+  return {
+    id: row.id,
+    projectId: row.projectId,
+    url: row.url,
+    title: row.title,
+    isPDF: row.isPDF,
+    isArchived: row.isArchived,
+    isApproved: row.approved ?? false,
+    isDemo: row.isDemo,
+    screenshotSource: row.screenshotSource,
+    sortOrder: row.sortOrder,
+    thumbnail: fileUrl(row.thumbnailKey),
+    createdAt: row.createdAt.toISOString(),
+    modifiedAt: row.modifiedAt.toISOString(),
+    numberOfVersions: ordered.length,
+    versions: ordered.map(presentVersion),
+  };
+}
+
+export function presentProject(
+  row: ProjectRow,
+  access: Access,
+  counts: { pageCount: number; pageLimit: number },
+): ProjectSummary {
+  return {
+    id: row.id,
+    title: row.title,
+    type: row.type,
+    owner: row.ownerId,
+    access,
+    isArchived: row.isArchived,
+    createdAt: row.createdAt.toISOString(),
+    modifiedAt: row.modifiedAt.toISOString(),
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    thumbnail: fileUrl(row.thumbnailKey),
+    sortOrder: row.sortOrder,
+    pageCount: counts.pageCount,
+    pageLimit: counts.pageLimit,
+    abilities: projectAbilities(access),
+  };
+}

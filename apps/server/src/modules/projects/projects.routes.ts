@@ -1,0 +1,168 @@
+import {
+  createProjectSchema,
+  DEFAULT_PROJECT_TITLE,
+  MAX_UPLOAD_BYTES,
+  PROJECT_MESSAGES,
+  photoUploadSchema,
+  productOf,
+  projectExpiresAt,
+  projectListQuerySchema,
+  updateProjectSchema,
+} from "@redline/shared";
+import { and, asc, count, desc, eq, ilike, inArray, or, type SQL } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { AppContext } from "../../context.ts";
+import { pages, projectMembers, projects, users } from "../../db/schema/index.ts";
+import { newId } from "../../lib/ids.ts";
+import { toJpeg } from "../../lib/images.ts";
+import { requireActor } from "../auth/session.ts";
+import { loadPagesWithVersions, loadProject, ownerPageLimit } from "./projects.load.ts";
+import { authorize, projectAccess } from "./projects.policy.ts";
+import { presentPage, presentProject } from "./projects.presenter.ts";
+
+const params = z.object({ projectId: z.string().min(1).max(64) });
+const WEB_TYPES = ["web", "webapp", "image", "demo"] as const;
+
+export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { auth, storage } = ctx;
+  const { db } = ctx.database;
+
+  app.get("/api/projects", async (request) => {
+    const actor = await requireActor(auth, db, request);
+    const query = projectListQuerySchema.parse(request.query);
+    const userId = actor.user.id;
+    const filters: SQL[] = [or(eq(projects.ownerId, userId), eq(projectMembers.userId, userId))!];
+    filters.push(eq(projects.isArchived, query.list === "archived"));
+    if (query.list === "web") filters.push(inArray(projects.type, [...WEB_TYPES]));
+    if (query.list === "illustration") filters.push(eq(projects.type, "illustration"));
+    if (query.q) filters.push(ilike(projects.title, `%${query.q.replace(/[%_\\]/g, "\\$&")}%`));
+    const order = {
+      modifiedAt: desc(projects.modifiedAt),
+      createdAt: desc(projects.createdAt),
+      title: asc(projects.title),
+      sortOrder: asc(projects.sortOrder),
+    }[query.sort];
+    const pageCounts = db
+      .select({ projectId: pages.projectId, n: count().as("n") })
+      .from(pages)
+      .groupBy(pages.projectId)
+      .as("page_counts");
+    const rows = await db
+      .select({
+        project: projects,
+        memberAccess: projectMembers.access,
+        pageCount: pageCounts.n,
+        limits: users.limits,
+      })
+      .from(projects)
+      .innerJoin(users, eq(users.id, projects.ownerId))
+      .leftJoin(
+        projectMembers,
+        and(eq(projectMembers.projectId, projects.id), eq(projectMembers.userId, userId)),
+      )
+      .leftJoin(pageCounts, eq(pageCounts.projectId, projects.id))
+      .where(and(...filters))
+      .orderBy(order, asc(projects.id));
+    return {
+      data: rows.map(({ project, memberAccess, pageCount, limits }) =>
+        presentProject(project, projectAccess(userId, { ownerId: project.ownerId, memberAccess })!, {
+          pageCount: pageCount ?? 0,
+          pageLimit: limits[productOf(project.type)].pages,
+        }),
+      ),
+    };
+  });
+
+  app.post("/api/projects", async (request, reply) => {
+    const actor = await requireActor(auth, db, request);
+    const input = createProjectSchema.parse(request.body);
+    const now = new Date();
+    const [project] = await db
+      .insert(projects)
+      .values({
+        id: newId(),
+        title: input.title || DEFAULT_PROJECT_TITLE,
+        type: input.type,
+        ownerId: actor.user.id,
+        createdAt: now,
+        modifiedAt: now,
+        expiresAt: projectExpiresAt(input.type, now, actor.user.limits[productOf(input.type)].projects),
+      })
+      .returning();
+    const pageLimit = actor.user.limits[productOf(input.type)].pages;
+    reply.status(201);
+    return {
+      data: presentProject(project!, "owner", { pageCount: 0, pageLimit }),
+      message: PROJECT_MESSAGES.created,
+    };
+  });
+
+  app.get("/api/projects/:projectId", async (request) => {
+    const actor = await requireActor(auth, db, request);
+    const { project, access } = await loadProject(db, actor, params.parse(request.params).projectId);
+    authorize(access, "projects.read");
+    const { pageRows, versionRows } = await loadPagesWithVersions(db, project.id);
+    const pageLimit = await ownerPageLimit(db, project);
+    return {
+      data: {
+        ...presentProject(project, access, { pageCount: pageRows.length, pageLimit }),
+        pages: pageRows.map((page) => presentPage(page, versionRows)),
+      },
+    };
+  });
+
+  app.patch("/api/projects/:projectId", async (request) => {
+    const actor = await requireActor(auth, db, request);
+    const { project, access } = await loadProject(db, actor, params.parse(request.params).projectId);
+    const input = updateProjectSchema.parse(request.body);
+    authorize(access, input.isArchived === undefined ? "projects.update" : "projects.archive");
+    const [updated] = await db
+      .update(projects)
+      .set({
+        ...(input.title !== undefined && { title: input.title || DEFAULT_PROJECT_TITLE }),
+        ...(input.isArchived !== undefined && { isArchived: input.isArchived }),
+        ...(input.sortOrder !== undefined && { sortOrder: input.sortOrder }),
+        modifiedAt: new Date(),
+      })
+      .where(eq(projects.id, project.id))
+      .returning();
+    const [{ pageCount } = { pageCount: 0 }] = await db
+      .select({ pageCount: count() })
+      .from(pages)
+      .where(eq(pages.projectId, project.id));
+    return {
+      data: presentProject(updated!, access, { pageCount, pageLimit: await ownerPageLimit(db, project) }),
+    };
+  });
+
+  app.delete("/api/projects/:projectId", async (request) => {
+    const actor = await requireActor(auth, db, request);
+    const { project, access } = await loadProject(db, actor, params.parse(request.params).projectId);
+    authorize(access, "projects.delete");
+    await db.delete(projects).where(eq(projects.id, project.id));
+    return { message: PROJECT_MESSAGES.deleted };
+  });
+
+  app.post(
+    "/api/projects/:projectId/thumbnail",
+    { bodyLimit: Math.ceil(MAX_UPLOAD_BYTES * 1.4) + 1024 },
+    async (request) => {
+      const actor = await requireActor(auth, db, request);
+      const { project, access } = await loadProject(db, actor, params.parse(request.params).projectId);
+      authorize(access, "projects.update");
+      const { dataUrl } = photoUploadSchema.parse(request.body);
+      const { jpeg, hash } = await toJpeg(
+        Buffer.from(dataUrl.slice(dataUrl.indexOf(",") + 1), "base64"),
+        "thumbnail",
+      );
+      const key = `thumbnails/${project.id}/${hash}.jpg`;
+      await storage.put(key, jpeg);
+      await db
+        .update(projects)
+        .set({ thumbnailKey: key, modifiedAt: new Date() })
+        .where(eq(projects.id, project.id));
+      return { data: { thumbnail: `/files/${key}` }, message: PROJECT_MESSAGES.thumbnailUpdated };
+    },
+  );
+}

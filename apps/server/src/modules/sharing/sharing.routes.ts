@@ -1,0 +1,124 @@
+/**
+ * The public share link (SPEC §2 /share, /embed, /preview): its settings, what a visitor without an
+ * account may read through it, and joining it as a signed-in visitor (added with comment access).
+ */
+import {
+  type Access,
+  normalizeSharing,
+  type ProjectSharing,
+  SHARING_MESSAGES,
+  sharingUpdateSchema,
+  type VersionView,
+} from "@redline/shared";
+import { and, eq } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { AppContext } from "../../context.ts";
+import { type PageRow, projectMembers, projects, type VersionRow } from "../../db/schema/index.ts";
+import { NotFoundError } from "../../lib/errors.ts";
+import { newId } from "../../lib/ids.ts";
+import { requireActor } from "../auth/session.ts";
+import { contentUrls } from "../content/content.urls.ts";
+import { loadPagesWithVersions, loadProject } from "../projects/projects.load.ts";
+import { authorize, guestAccess } from "../projects/projects.policy.ts";
+import { presentPage, presentVersion } from "../projects/projects.presenter.ts";
+
+const projectParams = z.object({ projectId: z.string().min(1).max(64) });
+const versionParams = projectParams.extend({ versionId: z.string().min(1).max(64) });
+
+/** What the link shows: every page or only the first; every version or only each page's latest. */
+export function visibleThroughLink(sharing: ProjectSharing, pageRows: PageRow[], versionRows: VersionRow[]) {
+  const live = pageRows.filter((page) => !page.isArchived);
+  const shownPages = sharing.showAllPages ? live : live.slice(0, 1);
+  const shownVersions = versionRows.filter((version) => {
+    if (!shownPages.some((page) => page.id === version.pageId)) return false;
+    if (sharing.showPageVersions) return true;
+    const latest = Math.max(...versionRows.filter((v) => v.pageId === version.pageId).map((v) => v.number));
+    return version.number === latest;
+  });
+  return { pages: shownPages, versions: shownVersions };
+}
+
+export async function sharingRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { auth } = ctx;
+  const { db } = ctx.database;
+
+  const loadShared = async (projectId: string) => {
+    const [project] = await db.select().from(projects).where(eq(projects.id, projectId));
+    const sharing = normalizeSharing(project?.sharing);
+    const access = guestAccess(project ? sharing : null);
+    if (!project || !access || project.isArchived) {
+      throw new NotFoundError(SHARING_MESSAGES.notAccessible, "project-not-accessible");
+    }
+    return { project, sharing, access };
+  };
+
+  app.patch("/api/projects/:projectId/sharing", async (request) => {
+    const actor = await requireActor(auth, db, request);
+    const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
+    authorize(access, "members.manage");
+    const input = sharingUpdateSchema.parse(request.body);
+    const sharing = { ...normalizeSharing(project.sharing), ...input };
+    await db.update(projects).set({ sharing }).where(eq(projects.id, project.id));
+    return { data: sharing };
+  });
+
+  app.get("/api/share/:projectId", async (request) => {
+    const { project, sharing, access } = await loadShared(projectParams.parse(request.params).projectId);
+    const { pageRows, versionRows } = await loadPagesWithVersions(db, project.id);
+    const visible = visibleThroughLink(sharing, pageRows, versionRows);
+    return {
+      data: {
+        id: project.id,
+        title: project.title,
+        type: project.type,
+        access: access satisfies Access,
+        sharing,
+        pages: visible.pages.map((page) => presentPage(page, visible.versions)),
+      },
+    };
+  });
+
+  app.get(
+    "/api/share/:projectId/versions/:versionId/view",
+    async (request): Promise<{ data: VersionView }> => {
+      const { projectId, versionId } = versionParams.parse(request.params);
+      const { project, sharing } = await loadShared(projectId);
+      const { pageRows, versionRows } = await loadPagesWithVersions(db, project.id);
+      const visible = visibleThroughLink(sharing, pageRows, versionRows);
+      const version = visible.versions.find((v) => v.id === versionId);
+      const page = version && visible.pages.find((p) => p.id === version.pageId);
+      if (!version || !page) throw new NotFoundError("Page does not exist.", "page-not-found");
+      return {
+        data: {
+          version: presentVersion(version),
+          page: presentPage(page, visible.versions),
+          ...contentUrls(ctx.config, version),
+        },
+      };
+    },
+  );
+
+  app.post("/api/share/:projectId/join", async (request) => {
+    const actor = await requireActor(auth, db, request);
+    const { projectId } = projectParams.parse(request.params);
+    const { project } = await loadShared(projectId);
+    const { access } = await loadProject(db, actor, project.id);
+    if (access) return { data: { access } };
+    await db
+      .insert(projectMembers)
+      .values({
+        id: newId(),
+        projectId: project.id,
+        userId: actor.user.id,
+        access: "comment",
+        addedBy: actor.user.id,
+      })
+      .onConflictDoNothing();
+    const [member] = await db
+      .select({ access: projectMembers.access })
+      .from(projectMembers)
+      .where(and(eq(projectMembers.projectId, project.id), eq(projectMembers.userId, actor.user.id)));
+    return { data: { access: member?.access ?? "comment" } };
+  });
+}

@@ -1,0 +1,28 @@
+/**
+ * A fingerprint of everything a request could change: every row of every application table, and every
+ * stored file. Equal digests before and after a refused request prove the refusal changed nothing.
+ */
+import { readdir } from "node:fs/promises";
+import { sql } from "drizzle-orm";
+import type { AppContext } from "../context.ts";
+
+/** Tables a refused request may legitimately touch: the auth library's own bookkeeping. */
+const VOLATILE = new Set(["sessions", "rate_limits", "__drizzle_migrations"]);
+
+export async function digest(ctx: AppContext): Promise<Record<string, string>> {
+  const { db } = ctx.database;
+  const tables = (await db.execute(
+    sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`,
+  )) as unknown as { rows: { table_name: string }[] };
+  const result: Record<string, string> = {};
+  for (const { table_name: table } of tables.rows) {
+    if (VOLATILE.has(table)) continue;
+    const rows = (await db.execute(
+      sql.raw(`select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as h from "${table}" t`),
+    )) as unknown as { rows: { h: string }[] };
+    result[table] = rows.rows[0]!.h;
+  }
+  const files = await readdir(ctx.config.filesDir, { recursive: true }).catch(() => [] as string[]);
+  result["(files)"] = [...files].sort().join("\n");
+  return result;
+}

@@ -1,0 +1,51 @@
+/** A yes/no question in the shared Modal: Cancel, and one (usually destructive) confirm button. */
+import { useRef } from "react";
+import { Modal } from "./modal.tsx";
+
+export function ConfirmModal({
+  open,
+  onOpenChange,
+  title,
+  description,
+  confirmLabel,
+  pendingLabel = "Please wait...",
+  isPending = false,
+  isDanger = true,
+  onConfirm,
+}: {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  title: string;
+  description: string;
+  confirmLabel: string;
+  pendingLabel?: string;
+  isPending?: boolean;
+  isDanger?: boolean;
+  onConfirm(): void;
+}) {
+  const cancel = useRef<HTMLButtonElement>(null);
+  return (
+    <Modal
+      open={open}
+      onOpenChange={onOpenChange}
+      title={title}
+      description={description}
+      initialFocusRef={cancel}
+      footer={
+        <>
+          <button ref={cancel} type="button" className="btn" onClick={() => onOpenChange(false)}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className={isDanger ? "btn btn--danger" : "btn btn--primary"}
+            disabled={isPending}
+            onClick={onConfirm}
+          >
+            {isPending ? pendingLabel : confirmLabel}
+          </button>
+        </>
+      }
+    />
+  );
+}

@@ -1,0 +1,84 @@
+/**
+ * Click-to-rename text (SPEC §1: "rename a project by clicking the card title"). Shows the value as a
+ * button; clicking turns it into a labelled input. Enter or leaving the field saves, Escape cancels.
+ * Without `onSave` it is plain text.
+ */
+import { Pencil } from "lucide-react";
+import { type KeyboardEvent, useEffect, useRef, useState } from "react";
+import "./inline-edit.css";
+
+export function InlineEdit({
+  value,
+  label,
+  onSave,
+  className = "",
+  maxLength = 200,
+  allowEmpty = false,
+}: {
+  value: string;
+  /** Accessible name of the button and the input, e.g. 'Rename project'. */
+  label: string;
+  onSave?: (value: string) => void;
+  className?: string;
+  maxLength?: number;
+  /** An empty value is sent as is (the server applies the default title). */
+  allowEmpty?: boolean;
+}) {
+  const [draft, setDraft] = useState<string | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const isEditing = draft !== null;
+
+  useEffect(() => {
+    if (isEditing) input.current?.select();
+  }, [isEditing]);
+
+  if (!onSave) return <span className={`inline-edit__text ${className}`}>{value}</span>;
+
+  const finish = (save: boolean) => {
+    if (draft === null) return;
+    const next = draft.trim();
+    setDraft(null);
+    if (save && next !== value && (next || allowEmpty)) onSave(next);
+    requestAnimationFrame(() => button.current?.focus());
+  };
+
+  const handleKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === "Enter") {
+      event.preventDefault();
+      finish(true);
+    } else if (event.key === "Escape") {
+      event.preventDefault();
+      event.stopPropagation();
+      finish(false);
+    }
+  };
+
+  if (isEditing)
+    return (
+      <input
+        ref={input}
+        className={`input inline-edit__input ${className}`}
+        aria-label={label}
+        value={draft}
+        maxLength={maxLength}
+        onChange={(event) => setDraft(event.target.value)}
+        onKeyDown={handleKeyDown}
+        onBlur={() => finish(true)}
+      />
+    );
+
+  return (
+    <button
+      ref={button}
+      type="button"
+      className={`inline-edit__button ${className}`}
+      title={label}
+      onClick={() => setDraft(value)}
+    >
+      <span className="inline-edit__text">{value}</span>
+      <Pencil className="inline-edit__icon" size={13} aria-hidden />
+      <span className="visually-hidden">, {label}</span>
+    </button>
+  );
+}

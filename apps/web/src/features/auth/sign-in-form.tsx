@@ -1,0 +1,99 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useId, useState } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { authCall, authClient, errorMessage } from "../../lib/auth-client.ts";
+import { safeGoto } from "../../lib/safe-redirect.ts";
+import { resetSignedOutFlag } from "../session/sign-out.ts";
+import { refreshMe } from "../session/use-me.ts";
+import { GoogleButton } from "./google-button.tsx";
+
+/** E-mail and password sign-in; afterwards the visitor goes to `?goto=` (when safe) or `/projects`. */
+export function SignInForm() {
+  const id = useId();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [params] = useSearchParams();
+  const goto = safeGoto(params.get("goto"));
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [rememberMe, setRememberMe] = useState(true);
+
+  const signIn = useMutation({
+    mutationFn: async () => {
+      await authCall(authClient.signIn.email({ email: email.trim(), password, rememberMe }));
+      resetSignedOutFlag();
+      return refreshMe(queryClient);
+    },
+    onSuccess: (me) => navigate(me && !me.emailVerified ? "/signup" : goto, { replace: true }),
+  });
+
+  const handleSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    signIn.mutate();
+  };
+
+  const signUpPath = params.get("goto") ? `/signup?${new URLSearchParams({ goto })}` : "/signup";
+
+  return (
+    <>
+      <GoogleButton callbackPath={goto} />
+      <form className="auth__form" onSubmit={handleSubmit}>
+        <div className="field">
+          <label className="field__label" htmlFor={`${id}-email`}>
+            Email
+          </label>
+          <input
+            id={`${id}-email`}
+            className="input"
+            type="email"
+            autoComplete="email"
+            required
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label className="field__label" htmlFor={`${id}-password`}>
+            Password
+          </label>
+          <input
+            id={`${id}-password`}
+            className="input"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+        </div>
+        <div className="auth__row">
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={rememberMe}
+              onChange={(event) => setRememberMe(event.target.checked)}
+            />
+            Remember me
+          </label>
+          <Link className="link" to="/forgot-password">
+            Forgot password?
+          </Link>
+        </div>
+        {signIn.isError ? (
+          <p className="form-error" role="alert">
+            {errorMessage(signIn.error)}
+          </p>
+        ) : null}
+        <button type="submit" className="btn btn--primary btn--block" disabled={signIn.isPending}>
+          {signIn.isPending ? "Signing in..." : "Sign in"}
+        </button>
+      </form>
+      <p className="auth__alt">
+        New to Redline?{" "}
+        <Link className="link" to={signUpPath}>
+          Create an account
+        </Link>
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,54 @@
+import { MESSAGES } from "@redline/shared";
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import { Link, useNavigate } from "react-router";
+import { LoadingView } from "../../components/loading-view.tsx";
+import { snackbar } from "../../components/snackbar-store.ts";
+import { authCall, authClient, errorMessage } from "../../lib/auth-client.ts";
+import { refreshMe } from "../session/use-me.ts";
+
+/**
+ * Applies a verification code from the mail. The server signs the user in as it verifies, so
+ * normally they continue straight to `/projects`; otherwise the message asks them to sign in.
+ */
+export function VerifyEmailAction({ token }: { token: string }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const started = useRef(false);
+
+  useEffect(() => {
+    // A code works once; never send it twice (React may run effects twice in development).
+    if (started.current) return;
+    started.current = true;
+    (async () => {
+      try {
+        await authCall(authClient.verifyEmail({ query: { token } }));
+        const me = await refreshMe(queryClient);
+        const isSignedIn = Boolean(me?.emailVerified);
+        snackbar.success(isSignedIn ? MESSAGES.emailVerified : MESSAGES.emailVerifiedSignedOut);
+        navigate(isSignedIn ? "/projects" : "/?goto=%2Fprojects", { replace: true });
+      } catch (caught) {
+        setError(errorMessage(caught));
+      }
+    })();
+  }, [token, navigate, queryClient]);
+
+  if (!error) return <LoadingView text="Verifying your e-mail..." />;
+  return (
+    <div className="auth__notice">
+      <p className="form-error" role="alert">
+        {error}. This verification link is invalid or has expired.
+      </p>
+      <p className="auth__text">Sign in and ask for a new verification e-mail from the sign-up page.</p>
+      <div className="auth__actions">
+        <Link className="btn btn--primary" to="/signup">
+          Send a new link
+        </Link>
+        <Link className="btn" to="/">
+          Back to sign in
+        </Link>
+      </div>
+    </div>
+  );
+}

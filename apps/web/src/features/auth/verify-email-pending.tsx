@@ -1,0 +1,47 @@
+import { MESSAGES } from "@redline/shared";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { MailCheck } from "lucide-react";
+import { useNavigate } from "react-router";
+import { snackbar } from "../../components/snackbar-store.ts";
+import { authCall, authClient, errorMessage } from "../../lib/auth-client.ts";
+import { endSession } from "../session/sign-out.ts";
+
+/** Signed in, e-mail not verified yet: say where the link went, offer to send it again. */
+export function VerifyEmailPending({ email }: { email: string }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+
+  const resend = useMutation({
+    mutationFn: () => authCall(authClient.sendVerificationEmail({ email })),
+    onSuccess: () => snackbar.success(MESSAGES.verificationEmailSent),
+    onError: (error) => snackbar.error(errorMessage(error)),
+  });
+
+  const handleUseAnotherAccount = async () => {
+    await endSession(queryClient);
+    navigate("/", { replace: true });
+  };
+
+  return (
+    <div className="auth__notice">
+      <MailCheck className="auth__notice-icon" size={28} aria-hidden />
+      <p>
+        We sent a verification link to <strong>{email}</strong>. Open it to start using Redline.
+      </p>
+      <p className="auth__text">Can't find it? Check your spam folder or send the link again.</p>
+      <div className="auth__actions">
+        <button
+          type="button"
+          className="btn btn--primary"
+          disabled={resend.isPending}
+          onClick={() => resend.mutate()}
+        >
+          {resend.isPending ? "Sending..." : "Resend verification email"}
+        </button>
+        <button type="button" className="btn btn--ghost" onClick={handleUseAnotherAccount}>
+          Use another account
+        </button>
+      </div>
+    </div>
+  );
+}

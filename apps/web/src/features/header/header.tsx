@@ -1,0 +1,48 @@
+/** The app header (SPEC §2): 55 px, logo, Projects and Team links, inbox icons, help and profile menus. */
+import type { User } from "@redline/shared";
+import { useState } from "react";
+import { Link, NavLink } from "react-router";
+import { ComingSoonModal } from "../../components/coming-soon-modal.tsx";
+import { HelpMenu } from "./help-menu.tsx";
+import { InboxButtons } from "./inbox-buttons.tsx";
+import { KeyboardShortcuts } from "./keyboard-shortcuts.tsx";
+import { ProfileMenu } from "./profile-menu.tsx";
+import "./header.css";
+
+export interface Feature {
+  title: string;
+  text: string;
+}
+
+export function Header({ user }: { user: User }) {
+  const [feature, setFeature] = useState<Feature | null>(null);
+  const [isShortcutsOpen, setShortcutsOpen] = useState(false);
+
+  return (
+    <header className="header">
+      <div className="header__left">
+        <Link to="/projects" className="header__logo" aria-label="Redline, go to projects">
+          <span className="header__logo-mark" aria-hidden>
+            R
+          </span>
+          <span className="header__logo-text">Redline</span>
+        </Link>
+        <nav className="header__nav" aria-label="Main">
+          <NavLink to="/projects" className="header__nav-link">
+            Projects
+          </NavLink>
+          <NavLink to="/team" className="header__nav-link">
+            Team
+          </NavLink>
+        </nav>
+      </div>
+      <div className="header__right">
+        <InboxButtons />
+        <HelpMenu onFeature={setFeature} onShortcuts={() => setShortcutsOpen(true)} />
+        <ProfileMenu user={user} onFeature={setFeature} />
+      </div>
+      <KeyboardShortcuts open={isShortcutsOpen} onOpenChange={setShortcutsOpen} />
+      <ComingSoonModal feature={feature} onClose={() => setFeature(null)} />
+    </header>
+  );
+}

@@ -1,0 +1,84 @@
+import type { User } from "@redline/shared";
+import { useQueryClient } from "@tanstack/react-query";
+import { ChevronDown, CreditCard, Gift, LifeBuoy, LogOut, Settings, Tag } from "lucide-react";
+import { DropdownMenu } from "radix-ui";
+import { Link, useNavigate } from "react-router";
+import { Avatar } from "../../components/avatar.tsx";
+import { endSession } from "../session/sign-out.ts";
+import type { Feature } from "./header.tsx";
+
+/** Offers appear only for users without a paid or privileged plan and with limited projects (SPEC §2). */
+function showsOffers(user: User): boolean {
+  return !user.privilege && user.limits.web.projects !== -1;
+}
+
+export function ProfileMenu({ user, onFeature }: { user: User; onFeature(feature: Feature): void }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+
+  const handleSignOut = async () => {
+    await endSession(queryClient);
+    navigate("/", { replace: true });
+  };
+
+  return (
+    <DropdownMenu.Root>
+      <DropdownMenu.Trigger className="header__profile" aria-label="Profile menu">
+        <Avatar name={user.displayName || user.email} photoURL={user.photoURL} size={30} />
+        <ChevronDown size={14} aria-hidden />
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content className="menu" align="end" sideOffset={8}>
+          <div className="menu__user">
+            <Avatar name={user.displayName || user.email} photoURL={user.photoURL} size={36} />
+            <div className="menu__user-text">
+              <p className="menu__user-name">{user.displayName || "Unnamed user"}</p>
+              <p className="menu__user-email">{user.email}</p>
+            </div>
+          </div>
+          <DropdownMenu.Separator className="menu__separator" />
+          <DropdownMenu.Item className="menu__item" asChild>
+            <Link to="/profile">
+              <Settings size={16} aria-hidden /> Account Settings
+            </Link>
+          </DropdownMenu.Item>
+          <DropdownMenu.Item className="menu__item" asChild>
+            <Link to="/billing">
+              <CreditCard size={16} aria-hidden /> My Plan
+            </Link>
+          </DropdownMenu.Item>
+          {showsOffers(user) ? (
+            <DropdownMenu.Item className="menu__item" asChild>
+              <Link to="/offers">
+                <Tag size={16} aria-hidden /> Offers
+              </Link>
+            </DropdownMenu.Item>
+          ) : null}
+          <DropdownMenu.Item
+            className="menu__item"
+            onSelect={() =>
+              onFeature({ title: "Refer & Earn", text: "The referral program is coming soon." })
+            }
+          >
+            <Gift size={16} aria-hidden /> Refer &amp; Earn
+          </DropdownMenu.Item>
+          <DropdownMenu.Item
+            className="menu__item"
+            onSelect={() =>
+              onFeature({
+                title: "Contact Us",
+                text: "The contact form is coming soon. Reach the people who run this Redline installation directly in the meantime.",
+              })
+            }
+          >
+            <LifeBuoy size={16} aria-hidden /> Contact Us
+          </DropdownMenu.Item>
+          <DropdownMenu.Separator className="menu__separator" />
+          <DropdownMenu.Item className="menu__item" onSelect={handleSignOut}>
+            <LogOut size={16} aria-hidden /> Sign Out
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}

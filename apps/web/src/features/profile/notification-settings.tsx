@@ -1,0 +1,32 @@
+import { EMAIL_PREFERENCE_KEYS, EMAIL_PREFERENCE_LABELS, type User } from "@redline/shared";
+import { Switch } from "../../components/switch.tsx";
+import { usePreferenceUpdate } from "./use-preference-update.ts";
+
+/** Which e-mail alerts to receive (SPEC §3 flags) and the in-app notification sound. */
+export function EmailPreferences({ user }: { user: User }) {
+  const update = usePreferenceUpdate();
+  return (
+    <div>
+      {EMAIL_PREFERENCE_KEYS.map((key) => (
+        <Switch
+          key={key}
+          label={EMAIL_PREFERENCE_LABELS[key]}
+          checked={user.emailPreferences[key]}
+          onCheckedChange={(checked) => update.mutate({ emailPreferences: { [key]: checked } })}
+        />
+      ))}
+    </div>
+  );
+}
+
+export function NotificationSound({ user }: { user: User }) {
+  const update = usePreferenceUpdate();
+  return (
+    <Switch
+      label="Notification sound"
+      description="Play a sound when a new notification arrives."
+      checked={user.notificationSound}
+      onCheckedChange={(checked) => update.mutate({ notificationSound: checked })}
+    />
+  );
+}

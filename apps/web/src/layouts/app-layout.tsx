@@ -1,0 +1,39 @@
+/** Signed-in dashboard routes: the header, the page, and the floating 'Need help?' button. */
+import { Suspense, useState } from "react";
+import { Outlet } from "react-router";
+import { ComingSoonModal } from "../components/coming-soon-modal.tsx";
+import { LoadingView } from "../components/loading-view.tsx";
+import { Header } from "../features/header/header.tsx";
+import { useMe } from "../features/session/use-me.ts";
+import "./app-layout.css";
+
+export function AppLayout() {
+  const { data: me } = useMe();
+  const [isHelpOpen, setHelpOpen] = useState(false);
+  // RequireUser renders this only with a verified user.
+  if (!me) return <LoadingView />;
+  return (
+    <div className="app-layout">
+      <Header user={me} />
+      <div className="app-layout__main">
+        <Suspense fallback={<LoadingView />}>
+          <Outlet />
+        </Suspense>
+      </div>
+      <button type="button" className="need-help" onClick={() => setHelpOpen(true)}>
+        Need help?
+      </button>
+      <ComingSoonModal
+        feature={
+          isHelpOpen
+            ? {
+                title: "Need help?",
+                text: "Live chat is coming soon. Until then, use Help → Keyboard Shortcuts in the header, or contact the people who run this Redline installation.",
+              }
+            : null
+        }
+        onClose={() => setHelpOpen(false)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,109 @@
+/**
+ * Routes whose screens arrive in later work. Each says what will be there, honestly, with no sample
+ * data. One module so they share a single small chunk.
+ */
+import { useLocation, useParams } from "react-router";
+import { ComingSoon } from "../components/coming-soon.tsx";
+import { ErrorPage } from "../components/error-page.tsx";
+
+const PROJECT_LISTS: Record<string, string> = {
+  "/projects": "Projects",
+  "/projects/web": "Web projects",
+  "/projects/illustration": "Illustration projects",
+  "/projects/archived": "Archived projects",
+};
+
+export function ProjectsPage() {
+  const { pathname } = useLocation();
+  return (
+    <ComingSoon title={PROJECT_LISTS[pathname] ?? "Projects"} tabTitle="Projects">
+      Your projects will be listed here, ready to add websites, screenshots, images and PDFs for review.
+    </ComingSoon>
+  );
+}
+
+export function ProjectPage() {
+  const { currentView } = useParams();
+  return (
+    <ComingSoon title="Project" tabTitle="Project">
+      {currentView === "inspect"
+        ? "Suggesting edits on live pages is coming soon."
+        : "Reviewing pages with pinned comments, versions and approvals is coming soon."}
+    </ComingSoon>
+  );
+}
+
+export function TeamPage() {
+  return (
+    <ComingSoon title="Team">
+      Inviting members and managers, and setting up team branding, is coming soon.
+    </ComingSoon>
+  );
+}
+
+export function BillingPage() {
+  return (
+    <ComingSoon title="Billing">Your plan, payment method and invoices will be managed here.</ComingSoon>
+  );
+}
+
+export function UpgradePage() {
+  return (
+    <ComingSoon title="Upgrade">
+      Choosing a plan with more projects and collaborators is coming soon.
+    </ComingSoon>
+  );
+}
+
+export function PaymentSummaryPage() {
+  return <ComingSoon title="Payment summary">The summary of your plan change will be shown here.</ComingSoon>;
+}
+
+export function OffersPage() {
+  return <ComingSoon title="Offers">Discounts on annual and monthly plans will be listed here.</ComingSoon>;
+}
+
+export function SharePage() {
+  return (
+    <ComingSoon title="Shared project">
+      Opening projects shared by link, and commenting as a guest, is coming soon.
+    </ComingSoon>
+  );
+}
+
+export function EmbedPage() {
+  return (
+    <ComingSoon title="Embedded project">Embedding a project in another site is coming soon.</ComingSoon>
+  );
+}
+
+export function PreviewPage() {
+  return <ComingSoon title="Preview">Previewing a shared page version is coming soon.</ComingSoon>;
+}
+
+export function RequestReviewPage() {
+  return (
+    <ComingSoon title="Request a review">Asking someone to review your website is coming soon.</ComingSoon>
+  );
+}
+
+function appName(app: string | undefined): string {
+  if (!app) return "Integration";
+  return app.charAt(0).toUpperCase() + app.slice(1);
+}
+
+export function IntegrationPage() {
+  const { app } = useParams();
+  return (
+    <ComingSoon title={`${appName(app)} integration`}>
+      Connecting {appName(app)} to your projects is coming soon.
+    </ComingSoon>
+  );
+}
+
+/** `/integration/{app}` without a project id is a bad request (SPEC §2). */
+export function IntegrationMissingProjectPage() {
+  return (
+    <ErrorPage code={400} detail="This integration link has no project. Open it again from the project." />
+  );
+}

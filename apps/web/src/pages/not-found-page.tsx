@@ -1,0 +1,5 @@
+import { ErrorPage } from "../components/error-page.tsx";
+
+export function NotFoundPage() {
+  return <ErrorPage code={404} />;
+}

@@ -1,0 +1,115 @@
+/**
+ * Every route of SPEC §2. Pages load lazily (a failed chunk reloads the page, see chunk-reload.ts);
+ * guards and layouts stay in the main bundle so the first paint never waits for two round trips.
+ */
+import type { ComponentType } from "react";
+import { createBrowserRouter, Navigate, type RouteObject } from "react-router";
+import { LoadingView } from "./components/loading-view.tsx";
+import { RouteError } from "./components/route-error.tsx";
+import { RedirectVerifiedUser, RequireUser } from "./features/session/guards.tsx";
+import { AppLayout } from "./layouts/app-layout.tsx";
+import { PublicLayout } from "./layouts/public-layout.tsx";
+import { RootLayout } from "./layouts/root-layout.tsx";
+
+type PageModule = Record<string, unknown>;
+
+/** A lazy route whose module exports `name` as a component. */
+function page(load: () => Promise<PageModule>, name: string): Pick<RouteObject, "lazy"> {
+  return {
+    lazy: async () => {
+      const module = await load();
+      return { Component: module[name] as ComponentType };
+    },
+  };
+}
+
+const soon = () => import("./pages/coming-soon-pages.tsx");
+
+export const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    errorElement: <RouteError />,
+    hydrateFallbackElement: <LoadingView />,
+    children: [
+      {
+        errorElement: <RouteError />,
+        children: [
+          {
+            element: <RedirectVerifiedUser />,
+            children: [
+              { path: "/", ...page(() => import("./pages/landing-page.tsx"), "LandingPage") },
+              { path: "/signup", ...page(() => import("./pages/signup-page.tsx"), "SignUpPage") },
+              {
+                path: "/signup/start-privilege/team",
+                ...page(() => import("./pages/signup-page.tsx"), "SignUpPage"),
+              },
+            ],
+          },
+          {
+            path: "/forgot-password",
+            ...page(() => import("./pages/forgot-password-page.tsx"), "ForgotPasswordPage"),
+          },
+          { path: "/user-action", ...page(() => import("./pages/user-action-page.tsx"), "UserActionPage") },
+          { path: "/dev/mailbox", ...page(() => import("./pages/mailbox-page.tsx"), "MailboxPage") },
+
+          // Public views
+          {
+            element: <PublicLayout />,
+            children: [
+              { path: "/share", element: <Navigate to="/" replace /> },
+              { path: "/share/:projectId", ...page(soon, "SharePage") },
+              { path: "/embed/:projectId", ...page(soon, "EmbedPage") },
+              { path: "/preview", element: <Navigate to="/" replace /> },
+              { path: "/preview/:projectId/:pageId/:versionId", ...page(soon, "PreviewPage") },
+              { path: "/request-review", ...page(soon, "RequestReviewPage") },
+            ],
+          },
+
+          // Signed-in, verified users only
+          {
+            element: <RequireUser />,
+            children: [
+              {
+                element: <AppLayout />,
+                children: [
+                  { path: "/projects", ...page(soon, "ProjectsPage") },
+                  { path: "/projects/web", ...page(soon, "ProjectsPage") },
+                  { path: "/projects/illustration", ...page(soon, "ProjectsPage") },
+                  { path: "/projects/archived", ...page(soon, "ProjectsPage") },
+                  { path: "/project/:projectId", ...page(soon, "ProjectPage") },
+                  { path: "/project/:projectId/archived", ...page(soon, "ProjectPage") },
+                  { path: "/project/:projectId/:pageId", ...page(soon, "ProjectPage") },
+                  {
+                    path: "/project/:projectId/:pageId/:versionId/:currentView",
+                    ...page(soon, "ProjectPage"),
+                  },
+                  { path: "/team", ...page(soon, "TeamPage") },
+                  { path: "/team/:teamId", ...page(soon, "TeamPage") },
+                  { path: "/profile", ...page(() => import("./pages/profile-page.tsx"), "ProfilePage") },
+                  {
+                    path: "/profile/checkout-complete",
+                    ...page(() => import("./pages/profile-page.tsx"), "ProfilePage"),
+                  },
+                  { path: "/billing", ...page(soon, "BillingPage") },
+                  { path: "/upgrade", ...page(soon, "UpgradePage") },
+                  { path: "/upgrade/confirm/:plan", ...page(soon, "PaymentSummaryPage") },
+                  {
+                    path: "/payment-success/:planId",
+                    element: <Navigate to="/billing?payment_status=success" replace />,
+                  },
+                  { path: "/offers", ...page(soon, "OffersPage") },
+                  { path: "/integration/:app", ...page(soon, "IntegrationMissingProjectPage") },
+                  { path: "/integration/:app/:projectId", ...page(soon, "IntegrationPage") },
+                ],
+              },
+            ],
+          },
+
+          { path: "*", ...page(() => import("./pages/not-found-page.tsx"), "NotFoundPage") },
+        ],
+      },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);

@@ -1,0 +1,25 @@
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+/**
+ * Dev: the Vite server proxies /api and /files to the API server (`npm run dev` at the root, port
+ * 3000). Start that server with APP_URL=http://localhost:5173 so its same-origin check and the links
+ * in its mails match the address you browse.
+ */
+const apiTarget = process.env.REDLINE_API_URL ?? "http://localhost:3000";
+
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    port: 5173,
+    proxy: {
+      "/api": { target: apiTarget, changeOrigin: false },
+      "/files": { target: apiTarget, changeOrigin: false },
+    },
+  },
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    sourcemap: true,
+  },
+});

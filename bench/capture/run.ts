@@ -1,0 +1,220 @@
+/**
+ * Capture benchmark: `node --import tsx bench/capture/run.ts [--runs 3] [--keep]`.
+ *
+ * Serves bench/fixtures/capture from two local servers (two origins, for cross-origin frames) and,
+ * per page: times a bare Chromium load + full-page screenshot against a full capture (medians of
+ * interleaved runs, both browsers warm), records the snapshot's size, and renders the snapshot
+ * offline (file://, network refused) at 1280 and 375 px to count the pixels identical to the live
+ * screenshot (pixelmatch, threshold 0.1). Prints a table and rewrites the "Capture" section of
+ * docs/PERFORMANCE.md. Not a test: nothing here fails on a slow machine.
+ */
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import {
+  type CaptureResult,
+  Capturer,
+  CHROMIUM_ARGS,
+  chromiumPath,
+  writeSnapshotDir,
+} from "@redline/capture";
+import { comparePngs, renderOffline, startFixtureServer } from "@redline/capture/testing";
+import { type Browser, chromium } from "playwright-core";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const CORPUS = path.join(ROOT, "bench/fixtures/capture");
+const DOC = path.join(ROOT, "docs/PERFORMANCE.md");
+const PAGES = [
+  "fonts",
+  "lazy",
+  "srcset",
+  "cssinjs",
+  "adopted",
+  "shadow",
+  "canvas",
+  "iframes",
+  "bootstrap",
+  "landing",
+];
+const WIDTHS = [1280, 375] as const;
+const STAGES = ["load", "settle", "sweep", "fonts", "screenshot", "serialize"];
+
+interface Row {
+  page: string;
+  bareMs: number;
+  captureMs: number;
+  ratio: number;
+  bytes: number;
+  assets: number;
+  identical: Record<number, number>;
+  stages: Record<string, number>;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+async function bareLoad(browser: Browser, url: string, width: number): Promise<number> {
+  const started = performance.now();
+  const context = await browser.newContext({ viewport: { width, height: 800 }, deviceScaleFactor: 1 });
+  try {
+    const page = await context.newPage();
+    await page.goto(url, { waitUntil: "load" });
+    await page.screenshot({ fullPage: true, type: "png" });
+    return performance.now() - started;
+  } finally {
+    await context.close();
+  }
+}
+
+async function fidelity(
+  capturer: Capturer,
+  result: CaptureResult,
+  width: number,
+  dir: string,
+): Promise<number> {
+  await writeSnapshotDir(result, dir);
+  const offline = await renderOffline(capturer.browser, dir, width);
+  const comparison = comparePngs(result.screenshot, offline);
+  await writeFile(path.join(dir, "offline.png"), offline);
+  await writeFile(path.join(dir, "diff.png"), comparison.diff);
+  return comparison.identical;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { runs: { type: "string", default: "3" }, keep: { type: "boolean" } },
+  });
+  const runs = Math.max(1, Number(values.runs));
+  const other = await startFixtureServer({ root: CORPUS });
+  const server = await startFixtureServer({ root: CORPUS, vars: () => ({ OTHER_ORIGIN: other.url }) });
+  const bare = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+  const capturer = await Capturer.launch();
+  const work = await mkdtemp(path.join(os.tmpdir(), "redline-bench-capture-"));
+  const rows: Row[] = [];
+  try {
+    const warmUp = `${server.url}/fonts.html`;
+    await bareLoad(bare, warmUp, 1280);
+    await capturer.capture({ url: warmUp, allowPrivateUrls: true });
+    for (const name of PAGES) {
+      const url = `${server.url}/${name}.html`;
+      const bareTimes: number[] = [];
+      const results: CaptureResult[] = [];
+      for (let run = 0; run < runs; run++) {
+        bareTimes.push(await bareLoad(bare, url, 1280));
+        results.push(await capturer.capture({ url, width: 1280, allowPrivateUrls: true }));
+      }
+      const first = results[0]!;
+      const identical: Record<number, number> = {};
+      for (const width of WIDTHS) {
+        const result =
+          width === 1280 ? first : await capturer.capture({ url, width, allowPrivateUrls: true });
+        identical[width] = await fidelity(capturer, result, width, path.join(work, `${name}-${width}`));
+      }
+      const captureMs = median(results.map((r) => r.timings.total ?? 0));
+      const bareMs = median(bareTimes);
+      const stages = Object.fromEntries(
+        STAGES.map((s) => [s, median(results.map((r) => r.timings[s] ?? 0))]),
+      );
+      const row: Row = {
+        page: name,
+        bareMs,
+        captureMs,
+        ratio: captureMs / bareMs,
+        bytes: first.bytes.html + first.bytes.assets,
+        assets: first.assets.length,
+        identical,
+        stages,
+      };
+      rows.push(row);
+      console.log(formatRow(row));
+    }
+  } finally {
+    await capturer.close();
+    await bare.close();
+    await server.close();
+    await other.close();
+    if (values.keep) console.log(`snapshots, offline renders and diffs kept in ${work}`);
+    else await rm(work, { recursive: true, force: true });
+  }
+  const section = renderSection(rows, runs);
+  console.log(`\n${section}`);
+  await writeSection(section);
+}
+
+function formatRow(row: Row): string {
+  const pct = (value: number) => `${(value * 100).toFixed(2)} %`;
+  return [
+    row.page.padEnd(10),
+    `bare ${row.bareMs.toFixed(0).padStart(5)} ms`,
+    `capture ${row.captureMs.toFixed(0).padStart(5)} ms`,
+    `${row.ratio.toFixed(2)}×`,
+    `${(row.bytes / 1024).toFixed(0).padStart(5)} kB`,
+    `1280: ${pct(row.identical[1280]!)}`,
+    `375: ${pct(row.identical[375]!)}`,
+  ].join("  ");
+}
+
+function renderSection(rows: Row[], runs: number): string {
+  const pct = (value: number) => `${(value * 100).toFixed(2)} %`;
+  const lines = [
+    "## Capture",
+    "",
+    `Measured by \`npm run bench:capture\` on ${new Date().toISOString().slice(0, 10)}; machine: ${os.cpus().length} cores ` +
+      `(${os.cpus()[0]?.model.trim() ?? "unknown CPU"}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ` +
+      `Debian Chromium, load average ${os.loadavg()[0]?.toFixed(1)} at the end of the run.`,
+    `Corpus: \`bench/fixtures/capture/\` (${rows.length} pages) served from 127.0.0.1 on two ports. "Bare" is a new context, ` +
+      `\`goto\` until the load event and a full-page screenshot; "capture" is \`Capturer.capture\` end to end ` +
+      `(SSRF-guarded routing, settle, sweep, fonts, screenshot, SingleFile, sanitize, assets). Times are medians of ${runs} ` +
+      "interleaved runs at 1280 px. Identical pixels: live screenshot vs the snapshot opened from disk with the servers' " +
+      "content unreachable (pixelmatch threshold 0.1; rows missing in either image count as different).",
+    "",
+    "| Page | Bare (ms) | Capture (ms) | Ratio | Snapshot (kB) | Assets | Identical 1280 | Identical 375 |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ...rows.map(
+      (r) =>
+        `| ${r.page} | ${r.bareMs.toFixed(0)} | ${r.captureMs.toFixed(0)} | ${r.ratio.toFixed(2)}× | ` +
+        `${(r.bytes / 1024).toFixed(0)} | ${r.assets} | ${pct(r.identical[1280]!)} | ${pct(r.identical[375]!)} |`,
+    ),
+  ];
+  const fidelities = rows.flatMap((r) => WIDTHS.map((w) => r.identical[w]!));
+  const ratios = rows.map((r) => r.ratio);
+  const bytes = rows.map((r) => r.bytes);
+  lines.push(
+    `| **median** | ${median(rows.map((r) => r.bareMs)).toFixed(0)} | ${median(rows.map((r) => r.captureMs)).toFixed(0)} | ` +
+      `${median(ratios).toFixed(2)}× | ${(median(bytes) / 1024).toFixed(0)} | | ${pct(median(fidelities))} (both widths) | |`,
+    `| **worst** | | | ${Math.max(...ratios).toFixed(2)}× | ${(Math.max(...bytes) / 1024).toFixed(0)} | | ` +
+      `${pct(Math.min(...fidelities))} (both widths) | |`,
+    "",
+    `Median time per stage (ms): ${STAGES.map((s) => `${s} ${median(rows.map((r) => r.stages[s] ?? 0)).toFixed(0)}`).join(", ")}.`,
+    "",
+    `Targets: median identical ≥ 99.5 % — ${median(fidelities) >= 0.995 ? "met" : "**not met**"}; ` +
+      `worst ≥ 98 % — ${Math.min(...fidelities) >= 0.98 ? "met" : "**not met**"}; ` +
+      `capture ≤ 1.3× bare — ${median(ratios) <= 1.3 ? "met" : "**not met**"} (median ${median(ratios).toFixed(2)}×).`,
+    "",
+  );
+  return lines.join("\n");
+}
+
+async function writeSection(section: string): Promise<void> {
+  let doc =
+    "# Performance\n\nMeasured numbers, one section per benchmark. Each section is rewritten by its benchmark.\n\n";
+  try {
+    doc = await readFile(DOC, "utf8");
+  } catch {
+    // first run: start the file
+  }
+  const start = doc.indexOf("## Capture");
+  if (start === -1) doc = `${doc.trimEnd()}\n\n${section}`;
+  else {
+    const next = doc.indexOf("\n## ", start + 1);
+    doc = doc.slice(0, start) + section + (next === -1 ? "" : `\n${doc.slice(next + 1)}`);
+  }
+  await writeFile(DOC, `${doc.trimEnd()}\n`);
+  console.log(`updated ${path.relative(ROOT, DOC)}`);
+}
+
+await main();

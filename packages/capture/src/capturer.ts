@@ -1,0 +1,266 @@
+/**
+ * URL → self-contained snapshot, one warm Chromium and a fresh BrowserContext per job.
+ *
+ * Why SingleFile (single-file-core, AGPL like us) does the serializing: it is the fidelity
+ * reference for exactly this job and already handles the long tail a home-grown serializer would
+ * take months to reach — CSSOM-inserted rules and adoptedStyleSheets, open (and, with our hook,
+ * closed) shadow roots as declarative shadow DOM, frames of any origin via postMessage, canvases,
+ * currentSrc of picture/srcset, @font-face incl. FontFace() objects, @import, form values, CSS
+ * variables, invalid nesting. We keep what it is weak at for a review tool on our side: the network
+ * (every byte through the SSRF-guarded Fetcher), lazy-content sweeping, sanitizing in a clean page
+ * (sanitize.ts), and content-addressed assets instead of one huge HTML with data: URIs (assets.ts).
+ *
+ * Stages (timings in ms): load (goto until the load event), settle (network quiet, capped),
+ * sweep (scroll for lazy content), fonts (document.fonts.ready), screenshot (full page, live),
+ * serialize (SingleFile + sanitize + assets), total.
+ */
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { assertPublicUrl, parseHttpUrl, type Resolver } from "./addresses.ts";
+import { type AssetUrl, type CapturedAsset, defaultAssetUrl, extractAssets } from "./assets.ts";
+import { CaptureError } from "./errors.ts";
+import { Fetcher } from "./fetcher.ts";
+import { inPage } from "./in-page.ts";
+import { fontsReady, pageFacts, serializeWithSingleFile, sweep } from "./page-steps.ts";
+import { RoutedNetwork } from "./routing.ts";
+import { sanitizeSnapshot } from "./sanitize.ts";
+import { singleFileInitScript } from "./single-file-script.ts";
+
+export interface CaptureOptions {
+  url: string;
+  /** Viewport width in CSS px; default 1280. */
+  width?: number;
+  /** Cap for the whole job in ms; default 45000. */
+  timeoutMs?: number;
+  /** False for anything a user typed: refuses private, loopback, link-local and metadata addresses. */
+  allowPrivateUrls: boolean;
+  /** Cap for html + assets in bytes; default 50 MB. */
+  maxBytes?: number;
+}
+
+export interface CaptureResult {
+  url: string;
+  finalUrl: string;
+  title: string;
+  /** Width used, and the full document height. */
+  viewport: { width: number; height: number };
+  /** Self-contained snapshot; asset references are written through `assetUrl`. */
+  html: string;
+  /** Content-addressed by SHA-256, deduplicated. */
+  assets: CapturedAsset[];
+  /** Full-page PNG of the live page at that width. */
+  screenshot: Buffer;
+  /** ms per stage: load, settle, sweep, fonts, screenshot, serialize, total. */
+  timings: Record<string, number>;
+  bytes: { html: number; assets: number };
+  /** Requests refused by the SSRF guard (their content is missing from the snapshot). */
+  blocked: string[];
+}
+
+export interface LaunchOptions {
+  chromiumPath?: string;
+  /** Test hooks for the SSRF guard: fake DNS and a different notion of "private". */
+  network?: { resolve?: Resolver; isBlocked?: (ip: string) => boolean };
+}
+
+/** The flags every Chromium of ours runs with (no outside network, no background traffic). */
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/**
+ * Defence in depth for the capture browser: every legitimate byte is fetched by Node, so Chromium's
+ * own resolver answers "not found" for every host, IP literals included (checked). Anything that
+ * escapes interception — a redirect Chromium follows by itself, a preconnect, WebRTC — goes nowhere.
+ */
+const CAPTURE_ARGS = [
+  ...CHROMIUM_ARGS,
+  "--host-resolver-rules=MAP * ~NOTFOUND",
+  "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+];
+
+const DOCUMENT_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+
+export function chromiumPath(explicit?: string): string {
+  return explicit ?? process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+}
+
+const VIEWPORT_HEIGHT = 800;
+const MB = 1024 * 1024;
+
+export class Capturer {
+  private sanitizer: Page;
+
+  private constructor(
+    /** The warm browser, for callers that render snapshots (thumbnails, fidelity checks). */
+    readonly browser: Browser,
+    private readonly utility: BrowserContext,
+    sanitizer: Page,
+    private readonly userAgent: string,
+    private readonly options: LaunchOptions,
+  ) {
+    this.sanitizer = sanitizer;
+  }
+
+  static async launch(options: LaunchOptions = {}): Promise<Capturer> {
+    const [browser] = await Promise.all([
+      chromium.launch({ executablePath: chromiumPath(options.chromiumPath), args: CAPTURE_ARGS }),
+      singleFileInitScript(),
+    ]);
+    // A blank page in its own offline context, kept warm: the sanitizer runs there, never in the
+    // captured page. It also tells us the user agent the capture contexts will send.
+    const utility = await browser.newContext({ offline: true });
+    const sanitizer = await utility.newPage();
+    const userAgent = String(await sanitizer.evaluate("navigator.userAgent"));
+    return new Capturer(browser, utility, sanitizer, userAgent, options);
+  }
+
+  private async sanitize(html: string): Promise<string> {
+    if (this.sanitizer.isClosed()) this.sanitizer = await this.utility.newPage();
+    try {
+      return await this.sanitizer.evaluate<string>(inPage(sanitizeSnapshot, html));
+    } catch (error) {
+      await this.sanitizer.close().catch(() => {}); // a crashed page is replaced by the next job
+      throw new CaptureError("serialize-failed", "Could not sanitize the snapshot", { cause: error });
+    }
+  }
+
+  async capture(options: CaptureOptions & { assetUrl?: AssetUrl }): Promise<CaptureResult> {
+    const started = performance.now();
+    const timeoutMs = options.timeoutMs ?? 45_000;
+    const network = this.options.network ?? {};
+    const fetcher = new Fetcher({ allowPrivate: options.allowPrivateUrls, ...network });
+    let context: BrowserContext | undefined;
+    let timedOut = false;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        timedOut = true;
+        reject(new CaptureError("timeout", `Capture did not finish within ${timeoutMs} ms`));
+        context?.close().catch(() => {});
+        fetcher.close().catch(() => {});
+      }, timeoutMs);
+    });
+    const job = (async () => {
+      if (options.allowPrivateUrls) parseHttpUrl(options.url);
+      else await assertPublicUrl(options.url, network);
+      const created = await this.browser.newContext({
+        viewport: { width: options.width ?? 1280, height: VIEWPORT_HEIGHT },
+        deviceScaleFactor: 1,
+        serviceWorkers: "block",
+        acceptDownloads: false,
+      });
+      context = created;
+      if (timedOut) {
+        await created.close(); // the deadline passed while the context was being created
+        throw new CaptureError("timeout", "Capture timed out");
+      }
+      return this.run(created, fetcher, options, started);
+    })();
+    job.catch(() => {}); // after a timeout the job fails too; only the deadline's error is reported
+    try {
+      return await Promise.race([job, deadline]);
+    } catch (error) {
+      if (error instanceof CaptureError) throw error;
+      throw new CaptureError("load-failed", `Capture of ${options.url} failed`, { cause: error });
+    } finally {
+      clearTimeout(timer);
+      await (context as BrowserContext | undefined)?.close().catch(() => {});
+      await fetcher.close().catch(() => {});
+    }
+  }
+
+  private async run(
+    context: BrowserContext,
+    fetcher: Fetcher,
+    options: CaptureOptions & { assetUrl?: AssetUrl },
+    started: number,
+  ): Promise<CaptureResult> {
+    const maxBytes = options.maxBytes ?? 50 * MB;
+    const width = options.width ?? 1280;
+    const timings: Record<string, number> = {};
+    let mark = performance.now();
+    const stage = (name: string) => {
+      const now = performance.now();
+      timings[name] = Math.round(now - mark);
+      mark = now;
+    };
+
+    const network = new RoutedNetwork(fetcher, maxBytes);
+    await network.attach(context);
+    await context.addInitScript(await singleFileInitScript());
+    const page = await context.newPage();
+    network.watch(page);
+    context.on("page", (popup) => void popup.close().catch(() => {}));
+    let entry: string;
+    try {
+      entry = await network.resolveEntry(options.url, {
+        accept: DOCUMENT_ACCEPT,
+        "user-agent": this.userAgent,
+      });
+    } catch (error) {
+      if (error instanceof CaptureError) throw error;
+      throw new CaptureError("load-failed", `Could not load ${options.url}`, { cause: error });
+    }
+    try {
+      await page.goto(entry, { waitUntil: "load", timeout: 30_000 });
+    } catch (error) {
+      throw new CaptureError("load-failed", `Could not load ${options.url}`, { cause: error });
+    }
+    stage("load");
+    await network.quiet(250, 5_000);
+    stage("settle");
+    const sweepStart = performance.now();
+    await sweep(page, 4_000);
+    // Only a sweep that triggered requests (lazy content) needs to wait for them.
+    if (network.lastActivityAt > sweepStart) await network.quiet(300, 3_000);
+    stage("sweep");
+    await fontsReady(page, 3_000);
+    stage("fonts");
+    const facts = await pageFacts(page);
+    // A page taller than the compositor can paint in one go falls back to its first screen.
+    const screenshot = await page
+      .screenshot({ fullPage: true, type: "png", caret: "hide" })
+      .catch(() => page.screenshot({ type: "png", caret: "hide" }));
+    stage("screenshot");
+
+    let raw: string;
+    try {
+      raw = await serializeWithSingleFile(page, Math.ceil(maxBytes / MB));
+    } catch (error) {
+      throw new CaptureError("serialize-failed", `Could not serialize ${options.url}`, { cause: error });
+    }
+    const clean = await this.sanitize(raw);
+    const { html, assets } = extractAssets(clean, options.assetUrl ?? defaultAssetUrl);
+    stage("serialize");
+
+    const bytes = {
+      html: Buffer.byteLength(html),
+      assets: assets.reduce((sum, asset) => sum + asset.bytes.length, 0),
+    };
+    if (bytes.html + bytes.assets > maxBytes)
+      throw new CaptureError("too-large", `Snapshot is ${bytes.html + bytes.assets} bytes (cap ${maxBytes})`);
+    timings.total = Math.round(performance.now() - started);
+    return {
+      url: options.url,
+      finalUrl: page.url(),
+      title: facts.title,
+      viewport: { width, height: facts.height },
+      html,
+      assets,
+      screenshot,
+      timings,
+      bytes,
+      blocked: network.blocked,
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.browser.close();
+  }
+}

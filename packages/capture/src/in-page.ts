@@ -1,0 +1,8 @@
+/**
+ * A function plus its argument as a self-contained expression for `page.evaluate`. Under tsx,
+ * esbuild's keepNames wraps inner functions in `__name(...)`, a helper that does not exist in the
+ * page; the expression brings a local no-op one, so the same code runs under tsx and Vitest.
+ */
+export function inPage<A, R>(fn: (arg: A) => R, arg: A): string {
+  return `(() => { const __name = (f) => f; return (${fn.toString()})(${JSON.stringify(arg)}); })()`;
+}

@@ -1,0 +1,118 @@
+/**
+ * The in-page stages of a capture, each a function evaluated in the captured page. They run in the
+ * page's main world, so they only read and scroll; nothing here is trusted for sanitizing.
+ */
+import type { Page } from "playwright-core";
+import { inPage } from "./in-page.ts";
+
+/**
+ * Scrolls down a viewport at a time so lazy loaders (loading=lazy, IntersectionObserver) fire,
+ * then back to the top. Native lazy images and iframes are switched to eager first, which loads
+ * them without waiting for the scroll to reach them.
+ */
+export async function sweep(page: Page, capMs: number): Promise<void> {
+  await page.evaluate(
+    inPage(async (cap: number) => {
+      for (const element of document.querySelectorAll<HTMLImageElement | HTMLIFrameElement>(
+        "img[loading=lazy], iframe[loading=lazy]",
+      ))
+        element.loading = "eager";
+      const start = performance.now();
+      const root = document.scrollingElement ?? document.documentElement;
+      const step = Math.max(200, innerHeight - 50);
+      let y = 0;
+      while (y + innerHeight < root.scrollHeight && performance.now() - start < cap) {
+        y += step;
+        scrollTo(0, y);
+        await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 40)));
+      }
+      if (y > 0) {
+        scrollTo(0, 0);
+        await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      }
+    }, capMs),
+  );
+}
+
+/** Waits for web fonts (document.fonts.ready) in the page and its same-origin frames. */
+export async function fontsReady(page: Page, capMs: number): Promise<void> {
+  await Promise.all(
+    page
+      .frames()
+      .map((frame) =>
+        frame
+          .evaluate(
+            inPage(
+              (cap: number) =>
+                Promise.race([
+                  document.fonts.ready.then(() => undefined),
+                  new Promise((resolve) => setTimeout(resolve, cap)),
+                ]),
+              capMs,
+            ),
+          )
+          .catch(() => undefined),
+      ),
+  );
+}
+
+export interface PageFacts {
+  title: string;
+  height: number;
+}
+
+export function pageFacts(page: Page): Promise<PageFacts> {
+  return page.evaluate(
+    inPage(
+      () => ({
+        title: document.title,
+        height: Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0),
+      }),
+      null,
+    ),
+  );
+}
+
+/** SingleFile options: fidelity first, then size (see the header of capturer.ts). */
+const SINGLE_FILE_OPTIONS = {
+  removeHiddenElements: false, // a menu hidden now is shown on hover in the snapshot
+  removeUnusedStyles: false, // :hover / :focus / later-toggled classes must keep working
+  removeUnusedFonts: true,
+  removeAlternativeFonts: true, // woff2 wins over woff/ttf
+  removeAlternativeMedias: true, // print stylesheets
+  removeAlternativeImages: true, // keep the displayed srcset/picture source (currentSrc)
+  groupDuplicateImages: false, // assets are deduplicated by hash already
+  removeFrames: false,
+  removeImports: true,
+  blockScripts: true,
+  blockVideos: true, // a video becomes its current frame as poster, not a 100 MB asset
+  blockAudios: true,
+  saveFavicon: false,
+  compressHTML: false,
+  compressCSS: false,
+  loadDeferredImages: false, // our own sweep already ran
+  insertSingleFileComment: false,
+  insertMetaCSP: false,
+  saveOriginalURLs: false,
+  resolveFragmentIdentifierURLs: false,
+  networkTimeout: 15_000,
+};
+
+/** Runs SingleFile in the page and returns its HTML (resources inlined as data: URIs). */
+export async function serializeWithSingleFile(page: Page, maxResourceMb: number): Promise<string> {
+  return page.evaluate(
+    inPage(
+      async (options: Record<string, unknown>) => {
+        const singlefile = (globalThis as unknown as { singlefile?: SingleFileApi }).singlefile;
+        if (!singlefile) throw new Error("SingleFile is not loaded in the page");
+        const data = await singlefile.getPageData({ ...options, url: document.documentURI });
+        return data.content;
+      },
+      { ...SINGLE_FILE_OPTIONS, maxResourceSizeEnabled: true, maxResourceSize: maxResourceMb },
+    ),
+  );
+}
+
+interface SingleFileApi {
+  getPageData(options: Record<string, unknown>): Promise<{ content: string }>;
+}

@@ -1,0 +1,165 @@
+/**
+ * Wires a capture's BrowserContext to the Fetcher: every request is fulfilled from Node (the SSRF
+ * guard), WebSockets are refused (they bypass routing), and every response body is kept so that
+ * SingleFile's downloads during serialization are answered from memory with the very bytes the page
+ * rendered. The in-flight count drives "network quiet".
+ *
+ * Redirects never reach Chromium: a request fulfilled with a 3xx is followed by Chromium *without*
+ * interception (verified with playwright-core 1.65), which would bypass the guard. So Node follows
+ * them (re-checking each hop) and answers with the final response. Where the final URL matters:
+ * the main document is resolved before navigation (`resolveEntry`), a frame gets a tiny page that
+ * navigates it to the final URL (a new, routed request), and a stylesheet has its relative url()s
+ * made absolute against the final URL.
+ */
+import type { BrowserContext, Page, Route } from "playwright-core";
+import { CaptureError } from "./errors.ts";
+import type { FetchedResource, Fetcher } from "./fetcher.ts";
+import { FETCH_BINDING } from "./single-file-script.ts";
+
+const EMPTY_DOCUMENT = "<!doctype html><html><head></head><body></body></html>";
+
+export class RoutedNetwork {
+  private readonly refused = new Set<string>();
+  private readonly responses = new Map<string, FetchedResource>();
+  private readonly primed = new Map<string, FetchedResource>();
+  private inflight = 0;
+  private lastActivity = performance.now();
+  private page: Page | undefined;
+
+  constructor(
+    private readonly fetcher: Fetcher,
+    private readonly maxBytes: number,
+  ) {}
+
+  async attach(context: BrowserContext): Promise<void> {
+    await context.routeWebSocket(/.*/, (ws) =>
+      ws.close({ code: 1008, reason: "Not available in a capture" }),
+    );
+    await context.route("**/*", (route) => this.handle(route));
+    await context.exposeBinding(FETCH_BINDING, (_source, url: unknown) => this.answerSingleFile(String(url)));
+  }
+
+  /** Every URL the SSRF guard refused during this job. */
+  get blocked(): string[] {
+    return [...this.refused];
+  }
+
+  watch(page: Page): void {
+    this.page = page;
+  }
+
+  /**
+   * Fetches the page's own URL, following redirects, and keeps the response for the browser's
+   * first request to the final URL. Returns the final URL, which the browser then navigates to, so
+   * relative URLs in the document resolve as they do live.
+   */
+  async resolveEntry(url: string, headers: Record<string, string>): Promise<string> {
+    const response = await this.fetcher.fetchFollowingRedirects(url, { headers, maxBytes: this.maxBytes });
+    this.primed.set(withoutHash(response.url), response);
+    return response.url + (new URL(url).hash ?? "");
+  }
+
+  /** When the last routed request started or ended (performance.now()). */
+  get lastActivityAt(): number {
+    return this.lastActivity;
+  }
+
+  /** Resolves once no routed request has been in flight for `idleMs`, or after `capMs`. */
+  async quiet(idleMs: number, capMs: number): Promise<void> {
+    const end = performance.now() + capMs;
+    while (performance.now() < end) {
+      if (this.inflight === 0 && performance.now() - this.lastActivity >= idleMs) return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  private async handle(route: Route): Promise<void> {
+    const request = route.request();
+    const url = request.url();
+    const key = withoutHash(url);
+    const isFrame = request.isNavigationRequest() && request.frame() !== this.page?.mainFrame();
+    this.inflight++;
+    this.lastActivity = performance.now();
+    try {
+      let response = this.primed.get(key);
+      this.primed.delete(key);
+      response ??= await this.fetcher.fetchFollowingRedirects(url, {
+        method: request.method(),
+        // headers(), not allHeaders(): the latter waits for Chromium's extra-info event on every
+        // request. Cookies are therefore not forwarded to subresources, which rendering rarely needs.
+        headers: request.headers(),
+        body: request.postDataBuffer(),
+        maxBytes: this.maxBytes,
+      });
+      let body = response.body;
+      if (response.url !== key) {
+        if (request.isNavigationRequest()) {
+          this.primed.set(response.url, response);
+          const target = response.url.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
+          const redirect = `<!doctype html><meta http-equiv="refresh" content="0;url=${target}">`;
+          await route.fulfill({ status: 200, contentType: "text/html", body: redirect });
+          return;
+        }
+        if (request.resourceType() === "stylesheet")
+          body = Buffer.from(absolutizeCssUrls(body.toString("utf8"), response.url));
+      }
+      if (request.method() === "GET" && response.status < 400) this.responses.set(key, { ...response, body });
+      await route.fulfill({ status: response.status, headers: response.headers, body });
+    } catch (error) {
+      const isBlocked = error instanceof CaptureError && error.reason === "blocked-url";
+      if (isBlocked) this.refused.add(error.url ?? url);
+      // A frame that cannot load stays empty rather than showing Chromium's error page.
+      if (isFrame) await route.fulfill({ status: 200, contentType: "text/html", body: EMPTY_DOCUMENT });
+      else await route.abort(isBlocked ? "blockedbyclient" : "failed");
+    } finally {
+      this.inflight--;
+      this.lastActivity = performance.now();
+    }
+  }
+
+  /** SingleFile's fetch: the cached response if the page loaded it, else a guarded download. */
+  private async answerSingleFile(url: string) {
+    const key = withoutHash(url);
+    let response = this.responses.get(key);
+    if (!response) {
+      try {
+        response = await this.fetcher.fetchFollowingRedirects(url, { maxBytes: this.maxBytes });
+      } catch (error) {
+        if (error instanceof CaptureError && error.reason === "blocked-url")
+          this.refused.add(error.url ?? url);
+        return null;
+      }
+      if (response.status < 400) this.responses.set(key, response);
+    }
+    return {
+      url: response.url,
+      status: response.status,
+      headers: response.headers,
+      body: response.body.toString("base64"),
+    };
+  }
+}
+
+function withoutHash(url: string): string {
+  const index = url.indexOf("#");
+  return index === -1 ? url : url.slice(0, index);
+}
+
+/** Rewrites relative url(...) and @import targets of a stylesheet to absolute URLs. */
+export function absolutizeCssUrls(css: string, base: string): string {
+  const absolute = (reference: string) => {
+    if (/^(?:[a-z][a-z0-9+.-]*:|#)/i.test(reference)) return reference;
+    try {
+      return new URL(reference, base).href;
+    } catch {
+      return reference;
+    }
+  };
+  return css
+    .replace(/url\(\s*(["']?)([^"')]+)\1\s*\)/gi, (_m, quote: string, ref: string) => {
+      return `url(${quote}${absolute(ref.trim())}${quote})`;
+    })
+    .replace(/@import\s+(["'])([^"']+)\1/gi, (_m, quote: string, ref: string) => {
+      return `@import ${quote}${absolute(ref)}${quote}`;
+    });
+}

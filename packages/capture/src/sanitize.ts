@@ -1,0 +1,108 @@
+/**
+ * Makes SingleFile's output inert and self-contained. It runs in a blank page of a separate browser
+ * context (never in the captured page, whose scripts could have patched DOMParser), so the parsing
+ * is the browser's own and the same the viewer will do.
+ *
+ * Removed: scripts, noscript, <base>, meta refresh / CSP / set-cookie, on* handlers, javascript:
+ * URLs (links become "#", so they keep their link styling), <link> hints to the live site, ping.
+ * `loading=lazy` becomes eager. Any resource reference that still points at the network (http(s),
+ * protocol-relative) is dropped, so the snapshot can never load from the live site; <a href> and
+ * <form action> keep their absolute URLs: they are navigations a reviewer may inspect, not loads.
+ * Iframes carry their snapshot in `srcdoc` (sanitized recursively). Declarative shadow roots
+ * (<template shadowrootmode>) are walked through `.content`. A canvas keeps its element (so CSS
+ * that targets `canvas` still applies) with its pixels as a background image (SingleFile's way).
+ *
+ * The viewer must render snapshots with scripting enabled — e.g. served with CSP
+ * `script-src 'none'` rather than in an iframe sandbox without allow-scripts — because a <canvas>
+ * in a document without scripting renders its fallback content instead of its background.
+ */
+
+/** Returns the sanitized document. Serialized into a page with toString(): self-contained. */
+export function sanitizeSnapshot(html: string): string {
+  const REMOTE = /^\s*(?:https?:)?\/\//i;
+  const CSS_REMOTE_URL = /url\(\s*(["']?)\s*((?:https?:)?\/\/[^"')]*)\1\s*\)/gi;
+  const CSS_REMOTE_IMPORT = /@import\s+(["'])\s*(?:https?:)?\/\/[^"']*\1[^;]*;?/gi;
+  const RESOURCE_ATTRIBUTES = ["src", "poster", "data", "background", "lowsrc"];
+  // A srcset candidate list; a data: candidate may itself contain ",//" (base64), so only a URL at
+  // the start or after whitespace counts.
+  const REMOTE_IN_SRCSET = /(?:^|\s)(?:https?:)?\/\/|,\s*https?:\/\//i;
+  const KEEP_HTTP_EQUIV = new Set(["content-type", "x-ua-compatible"]);
+  const EMBEDDERS = new Set(["iframe", "frame", "embed", "object"]);
+  const isScriptUrl = (value: string) =>
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: browsers drop C0 controls inside a URL scheme
+    /^(?:javascript|vbscript):/i.test(value.replace(/[\u0000-\u0020]/g, ""));
+
+  const cleanCss = (css: string): string =>
+    css.replace(CSS_REMOTE_IMPORT, "").replace(CSS_REMOTE_URL, "none");
+
+  const cleanElement = (element: Element) => {
+    const tag = element.localName;
+    for (const attribute of Array.from(element.attributes)) {
+      const name = attribute.name.toLowerCase();
+      const value = attribute.value;
+      if (name.startsWith("on") || name === "ping" || name === "nonce")
+        element.removeAttribute(attribute.name);
+      else if (isScriptUrl(value) || (/^(?:to|from|values|by)$/.test(name) && /script:/i.test(value)))
+        if (name === "href" && (tag === "a" || tag === "area")) element.setAttribute(attribute.name, "#");
+        else element.removeAttribute(attribute.name);
+      else if (name === "style") element.setAttribute("style", cleanCss(value));
+      // A data: document in a frame or plugin element could run script; SingleFile uses srcdoc.
+      else if (EMBEDDERS.has(tag) && (name === "src" || name === "data") && /^\s*data:/i.test(value))
+        element.removeAttribute(attribute.name);
+      else if (
+        (RESOURCE_ATTRIBUTES.includes(name) && REMOTE.test(value)) ||
+        ((name === "srcset" || name === "imagesrcset") && REMOTE_IN_SRCSET.test(value))
+      ) {
+        element.removeAttribute(attribute.name);
+      } else if (
+        (name === "href" || name === "xlink:href") &&
+        tag !== "a" &&
+        tag !== "area" &&
+        REMOTE.test(value)
+      ) {
+        element.removeAttribute(attribute.name);
+      }
+    }
+    if (tag === "style") element.textContent = cleanCss(element.textContent ?? "");
+    if (element.getAttribute("loading") === "lazy") element.setAttribute("loading", "eager");
+    if (tag === "iframe" || tag === "frame") {
+      const srcdoc = element.getAttribute("srcdoc");
+      if (srcdoc !== null) element.setAttribute("srcdoc", sanitizeDocument(srcdoc));
+      else if (!element.hasAttribute("src")) element.setAttribute("srcdoc", "");
+      // No scripts are left to run. Scripting stays enabled (a <canvas> only paints its background,
+      // which holds its pixels, while scripting is enabled) and same-origin lets the viewer's overlay
+      // reach into the frame; the sandbox still blocks top navigation, popups and forms.
+      element.setAttribute("sandbox", "allow-same-origin allow-scripts");
+    }
+    if (tag === "template") cleanTree((element as HTMLTemplateElement).content);
+  };
+
+  const cleanTree = (root: ParentNode) => {
+    for (const element of Array.from(
+      root.querySelectorAll("script, noscript, base, link, meta[http-equiv]"),
+    )) {
+      const tag = element.localName;
+      if (tag === "meta") {
+        if (!KEEP_HTTP_EQUIV.has((element.getAttribute("http-equiv") ?? "").toLowerCase())) element.remove();
+      } else if (tag === "link") {
+        const href = element.getAttribute("href") ?? "";
+        if (REMOTE.test(href) || !/\bstylesheet\b/i.test(element.getAttribute("rel") ?? "")) element.remove();
+      } else element.remove();
+    }
+    for (const element of Array.from(root.querySelectorAll("*"))) cleanElement(element);
+  };
+
+  const sanitizeDocument = (source: string): string => {
+    const doc = new DOMParser().parseFromString(source, "text/html");
+    cleanTree(doc);
+    const type = doc.doctype;
+    const doctype = type
+      ? `<!DOCTYPE ${type.name}${type.publicId ? ` PUBLIC "${type.publicId}"` : ""}${
+          type.systemId ? `${type.publicId ? "" : " SYSTEM"} "${type.systemId}"` : ""
+        }>`
+      : "";
+    return doctype + doc.documentElement.outerHTML;
+  };
+
+  return sanitizeDocument(html);
+}

@@ -1,0 +1,105 @@
+/**
+ * The script injected into every frame of the captured page, before the page's own scripts:
+ * SingleFile's hooks (they record FontFace objects and worklets created by script), a hook that
+ * keeps closed shadow roots reachable for the serializer, and SingleFile itself, bundled once per
+ * process with esbuild from the `single-file-core` package (its ES modules are not browser-loadable
+ * as a classic init script).
+ *
+ * SingleFile downloads stylesheets, images and fonts again while it serializes. Its `fetch` is
+ * pointed at a binding (`FETCH_BINDING`) answered by Node from the bytes the page already received
+ * (see capturer.ts), so serialization costs no second download, is not subject to CORS, and goes
+ * through the same SSRF guard as everything else.
+ */
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { build } from "esbuild";
+
+export const FETCH_BINDING = "__redlineFetch";
+
+const require = createRequire(import.meta.url);
+
+let script: Promise<string> | undefined;
+
+/** The init script source (cached for the life of the process). */
+export function singleFileInitScript(): Promise<string> {
+  script ??= buildInitScript();
+  return script;
+}
+
+async function buildInitScript(): Promise<string> {
+  const hooks = await readFile(
+    require.resolve("single-file-core/processors/hooks/content/content-hooks-frames-web.js"),
+    "utf8",
+  );
+  const bundle = await build({
+    stdin: {
+      contents: `import * as singlefile from "single-file-core/single-file.js"; globalThis.singlefile = singlefile;`,
+      resolveDir: import.meta.dirname,
+    },
+    bundle: true,
+    format: "iife",
+    minify: true,
+    write: false,
+    logLevel: "silent",
+    target: "chrome120",
+  });
+  const singleFile = bundle.outputFiles[0]?.text ?? "";
+  // Runs in every frame at document start; a frame that cannot run it (sandboxed) is skipped.
+  return `(() => {
+if (globalThis.__redlineCapture) return;
+globalThis.__redlineCapture = true;
+const __name = (f) => f;
+${closedShadowRootHook}
+try { ${hooks} } catch {}
+${singleFile}
+(${initSingleFile.toString()})(${JSON.stringify(FETCH_BINDING)});
+})();`;
+}
+
+/** Closed shadow roots stay closed to the page but visible to SingleFile's getShadowRoot. */
+const closedShadowRootHook = `{
+const roots = new WeakMap();
+const attach = Element.prototype.attachShadow;
+Element.prototype.attachShadow = function (init) {
+  const root = attach.call(this, init);
+  roots.set(this, root);
+  return root;
+};
+Object.defineProperty(Element.prototype, "openOrClosedShadowRoot", {
+  configurable: true,
+  get() { return roots.get(this) || this.shadowRoot; },
+});
+}`;
+
+interface BindingResult {
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+  body: string; // base64
+}
+
+// Serialized with toString() into the page: no closures, no imports.
+function initSingleFile(bindingName: string): void {
+  const scope = globalThis as unknown as Record<string, unknown>;
+  const sf = scope.singlefile as { init: (options: unknown) => void };
+  const decode = (base64: string): Uint8Array => {
+    const binary = atob(base64);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return bytes;
+  };
+  sf.init({
+    fetch: async (url: string) => {
+      const binding = scope[bindingName] as ((url: string) => Promise<BindingResult | null>) | undefined;
+      const result = binding ? await binding(url) : null;
+      if (!result) throw new TypeError(`Failed to fetch ${url}`);
+      const bytes = decode(result.body);
+      return {
+        url: result.url,
+        status: result.status,
+        headers: new Headers(result.headers),
+        arrayBuffer: async () => bytes.buffer,
+      };
+    },
+  });
+}

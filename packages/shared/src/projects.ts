@@ -1,0 +1,281 @@
+import { z } from "zod";
+import { DEFAULT_PAGE_LIMIT, type Product, UNLIMITED } from "./limits.ts";
+
+/** Project types (SPEC §3). */
+export const PROJECT_TYPES = ["web", "webapp", "image", "illustration", "demo", "browse", "mobile"] as const;
+export type ProjectType = (typeof PROJECT_TYPES)[number];
+
+export const DEFAULT_PROJECT_TITLE = "Untitled project";
+/** New browse and webapp projects expire after 2 days (SPEC §9) unless the owner's project limit is -1. */
+export const EXPIRING_PROJECT_TYPES: readonly ProjectType[] = ["browse", "webapp"];
+export const PROJECT_EXPIRY_MS = 2 * 24 * 60 * 60 * 1000;
+
+export function productOf(type: ProjectType): Product {
+  return type === "browse" || type === "mobile" ? "browse" : "web";
+}
+
+/** Which viewer `/project/{id}` opens (SPEC §2). */
+export function viewerOf(type: ProjectType): "review" | "board" | "slides" {
+  if (type === "browse" || type === "mobile") return "board";
+  if (type === "illustration") return "slides";
+  return "review";
+}
+
+export function projectExpiresAt(type: ProjectType, createdAt: Date, ownerProjectLimit: number): Date | null {
+  if (!EXPIRING_PROJECT_TYPES.includes(type) || ownerProjectLimit === UNLIMITED) return null;
+  return new Date(createdAt.getTime() + PROJECT_EXPIRY_MS);
+}
+
+/** 'Expired' when past, 'Expires in {n}m' under 60 minutes, else 'Expires in {n}h' (SPEC §4). */
+export function expiryLabel(expiresAt: Date, now: Date = new Date()): string {
+  const ms = expiresAt.getTime() - now.getTime();
+  if (ms <= 0) return "Expired";
+  const minutes = Math.ceil(ms / 60_000);
+  if (minutes < 60) return `Expires in ${minutes}m`;
+  return `Expires in ${Math.floor(minutes / 60)}h`;
+}
+
+export type Access = "owner" | "edit" | "comment" | "view";
+
+/** 'Owner', else '{Access} access' (SPEC §4). */
+export function accessLabel(access: Access): string {
+  if (access === "owner") return "Owner";
+  return `${access.charAt(0).toUpperCase()}${access.slice(1)} access`;
+}
+
+/** 'Free Plan', becoming 'Limit reached' when the page count reaches the plan's page limit. */
+export function freePlanTag(pageCount: number, pageLimit: number = DEFAULT_PAGE_LIMIT): string | null {
+  if (pageLimit === UNLIMITED) return null;
+  return pageCount >= pageLimit ? "Limit reached" : "Free Plan";
+}
+
+/** Page-like only with no query string, no trailing '/' and no dot in the last segment (SPEC §5). */
+export function isPageLikeUrl(url: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (parsed.search !== "" || url.endsWith("?")) return false;
+  if (url.endsWith("/")) return false;
+  const lastSegment = parsed.pathname.split("/").pop() ?? "";
+  return !lastSegment.includes(".");
+}
+
+export const PROJECT_SORTS = {
+  modifiedAt: "Last updated",
+  createdAt: "By date added",
+  title: "By name",
+  sortOrder: "By sort order",
+} as const;
+export type ProjectSort = keyof typeof PROJECT_SORTS;
+
+/** The four lists of SPEC §2: /projects, /projects/web, /projects/illustration, /projects/archived. */
+export const PROJECT_LISTS = ["all", "web", "illustration", "archived"] as const;
+export type ProjectList = (typeof PROJECT_LISTS)[number];
+
+export const projectListQuerySchema = z.object({
+  list: z.enum(PROJECT_LISTS).default("all"),
+  sort: z.enum(Object.keys(PROJECT_SORTS) as [ProjectSort, ...ProjectSort[]]).default("modifiedAt"),
+  q: z.string().trim().max(200).optional(),
+});
+
+export const createProjectSchema = z
+  .object({
+    title: z.string().trim().max(200).optional(),
+    type: z.enum(PROJECT_TYPES).default("web"),
+  })
+  .strict();
+
+export const updateProjectSchema = z
+  .object({
+    title: z.string().trim().max(200),
+    isArchived: z.boolean(),
+    sortOrder: z.number().int(),
+  })
+  .partial()
+  .strict();
+
+const httpUrl = z
+  .url({ protocol: /^https?$/, message: "Enter a web address starting with http:// or https://" })
+  .max(2048);
+
+export const addPageSchema = z
+  .object({
+    url: httpUrl,
+    isScreenshot: z.boolean().default(false),
+    title: z.string().trim().max(200).optional(),
+  })
+  .strict();
+
+export const updatePageSchema = z
+  .object({ title: z.string().trim().min(1).max(200), sortOrder: z.number().int() })
+  .partial()
+  .strict();
+
+export const updateVersionSchema = z.object({ title: z.string().trim().min(1).max(200) }).strict();
+
+export type VersionKind = "snapshot" | "screenshot" | "image" | "pdf";
+export type VersionStatus = "queued" | "capturing" | "ready" | "failed";
+
+export interface Version {
+  id: string;
+  pageId: string;
+  number: number;
+  title: string;
+  kind: VersionKind;
+  status: VersionStatus;
+  stage: string | null;
+  failureReason: string | null;
+  createdAt: string;
+  createdBy: string | null;
+  modifiedAt: string;
+  viewport: { width: number; height: number } | null;
+  numberOfComments: number;
+  numberOfSuggestions: number;
+}
+
+export interface Page {
+  id: string;
+  projectId: string;
+  url: string;
+  title: string;
+  isPDF: boolean;
+  isArchived: boolean;
+  isApproved: { uid: string; date: string } | false;
+  isDemo: boolean;
+  screenshotSource: string | null;
+  sortOrder: number;
+  thumbnail: string | null;
+  createdAt: string;
+  modifiedAt: string;
+  numberOfVersions: number;
+  versions: Version[];
+}
+
+export interface ProjectAbilities {
+  read: boolean;
+  update: boolean;
+  delete: boolean;
+  addPages: boolean;
+  updatePages: boolean;
+  deletePages: boolean;
+  manageMembers: boolean;
+  transfer: boolean;
+  manageApprovers: boolean;
+}
+
+export interface ProjectSummary {
+  id: string;
+  title: string;
+  type: ProjectType;
+  owner: string;
+  access: Access;
+  isArchived: boolean;
+  createdAt: string;
+  modifiedAt: string;
+  expiresAt: string | null;
+  thumbnail: string | null;
+  sortOrder: number;
+  pageCount: number;
+  pageLimit: number;
+  abilities: ProjectAbilities;
+}
+
+export interface ProjectDetail extends ProjectSummary {
+  pages: Page[];
+}
+
+/** POST /api/projects/{id}/pages answer (SPEC §7 add-page). */
+export interface AddPageResponse {
+  projectID: string;
+  pageID: string;
+  versionID: string;
+}
+
+/** GET /api/versions/{id}/view: where the viewer loads the version from (the content origin). */
+export interface VersionView {
+  version: Version;
+  page: Page;
+  /** Snapshot document, image or PDF on the content origin; signed, short-lived. */
+  contentUrl: string | null;
+  /** Full-page screenshot of the live page, if any. */
+  screenshotUrl: string | null;
+}
+
+/** Access a project user other than the owner can hold. */
+export const MEMBER_ACCESS = ["edit", "comment", "view"] as const;
+export type MemberAccess = (typeof MEMBER_ACCESS)[number];
+
+/** Public-link settings (SPEC §3 isShared). */
+export interface ProjectSharing {
+  public: boolean;
+  canComment: boolean;
+  showAllPages: boolean;
+  showPageVersions: boolean;
+  showEdits: boolean;
+  hideDeviceToolbar: boolean;
+}
+
+export const DEFAULT_SHARING: ProjectSharing = {
+  public: false,
+  canComment: true,
+  showAllPages: true,
+  showPageVersions: true,
+  showEdits: false,
+  hideDeviceToolbar: false,
+};
+
+/** A legacy boolean isShared becomes the settings object: true → public with defaults. */
+export function normalizeSharing(
+  value: boolean | Partial<ProjectSharing> | null | undefined,
+): ProjectSharing {
+  if (value === true) return { ...DEFAULT_SHARING, public: true };
+  if (!value) return { ...DEFAULT_SHARING };
+  return { ...DEFAULT_SHARING, ...value };
+}
+
+export const addMemberSchema = z
+  .object({ email: z.email().max(320), access: z.enum(MEMBER_ACCESS) })
+  .strict();
+export const updateMemberSchema = z.object({ access: z.enum(MEMBER_ACCESS) }).strict();
+export const transferProjectSchema = z.object({ to: z.string().min(1).max(64) }).strict();
+export const approverSchema = z.object({ isApprover: z.boolean() }).strict();
+export const pageApprovalSchema = z.object({ approved: z.boolean() }).strict();
+export const sharingUpdateSchema = z
+  .object({
+    public: z.boolean(),
+    canComment: z.boolean(),
+    showAllPages: z.boolean(),
+    showPageVersions: z.boolean(),
+    showEdits: z.boolean(),
+    hideDeviceToolbar: z.boolean(),
+  })
+  .partial()
+  .strict();
+
+/** One person of a project as the share modal lists them. */
+export interface ProjectMember {
+  /** Member entry id; null for the owner (who has no entry). */
+  id: string | null;
+  uid: string | null;
+  email: string | null;
+  displayName: string;
+  photoURL: string | null;
+  access: Access;
+  /** Invited by e-mail, not signed up yet. */
+  isPending: boolean;
+  isApprover: boolean;
+}
+
+export const SHARING_MESSAGES = {
+  shared: "Project shared with the user.",
+  accessUpdated: "User access updated.",
+  removed: "User removed from the project.",
+  removedSelf: "You have successfully removed yourself from the project.",
+  approverUpdated: "Project approver updated.",
+  approved: "This page is marked as approved",
+  unapproved: "This page is marked as not approved",
+  notAccessible: "Project is not found or accessible. Redirecting to all projects.",
+} as const;
