@@ -7,6 +7,7 @@ import { STATUS_CODES } from "node:http";
 import path from "node:path";
 import fastifyMultipart from "@fastify/multipart";
 import fastifyStatic from "@fastify/static";
+import fastifyWebsocket from "@fastify/websocket";
 import type { ApiErrorBody } from "@redline/shared";
 import Fastify, { type FastifyInstance } from "fastify";
 import { ZodError } from "zod";
@@ -16,11 +17,15 @@ import type { AppConfig } from "./env.ts";
 import { ForbiddenError, HttpError } from "./lib/errors.ts";
 import { createMailer } from "./lib/mail/mailer.ts";
 import { startQueue } from "./lib/queue.ts";
+import { startRealtimeHub } from "./lib/realtime.ts";
 import { createLocalStorage } from "./lib/storage/storage.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { createAuth } from "./modules/auth/auth.ts";
 import { createCaptureQueue } from "./modules/captures/capture.queue.ts";
 import { startCaptureWorker } from "./modules/captures/capture.worker.ts";
+import { attachmentsRoutes } from "./modules/comments/attachments.routes.ts";
+import { commentsGuestRoutes } from "./modules/comments/comments.guest.routes.ts";
+import { commentsRoutes } from "./modules/comments/comments.routes.ts";
 import { buildContentServer } from "./modules/content/content.server.ts";
 import { filesRoutes } from "./modules/files/files.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
@@ -28,6 +33,7 @@ import { mailboxRoutes } from "./modules/mailbox/mailbox.routes.ts";
 import { membersRoutes } from "./modules/members/members.routes.ts";
 import { pagesRoutes } from "./modules/pages/pages.routes.ts";
 import { projectsRoutes } from "./modules/projects/projects.routes.ts";
+import { realtimeRoutes } from "./modules/realtime/realtime.routes.ts";
 import { sharingRoutes } from "./modules/sharing/sharing.routes.ts";
 import { usersRoutes } from "./modules/users/users.routes.ts";
 import { versionsRoutes } from "./modules/versions/versions.routes.ts";
@@ -52,6 +58,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await createCaptureQueue(queue);
   const ctx: AppContext = { config, database, auth, mailer, storage, queue };
   const worker = config.captureWorker ? await startCaptureWorker(ctx) : null;
+  const hub = await startRealtimeHub(database);
   const content = buildContentServer(ctx);
 
   const app = Fastify({
@@ -65,6 +72,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   });
   app.addHook("onClose", async () => {
     await worker?.stop();
+    await hub.stop();
     await queue.stop({ graceful: false, wait: true });
     await content.close();
     await database.close();
@@ -103,6 +111,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   });
 
   await app.register(fastifyMultipart);
+  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(authRoutes, { auth });
   await app.register(healthRoutes, { ctx });
   await app.register(usersRoutes, { ctx });
@@ -112,6 +121,10 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(versionsRoutes, { ctx });
   await app.register(membersRoutes, { ctx });
   await app.register(sharingRoutes, { ctx });
+  await app.register(commentsRoutes, { ctx });
+  await app.register(commentsGuestRoutes, { ctx });
+  await app.register(attachmentsRoutes, { ctx });
+  await app.register(realtimeRoutes, { ctx, hub });
   if (!config.isProduction) await app.register(mailboxRoutes, { ctx });
 
   const hasWeb = existsSync(path.join(config.webDist, "index.html"));

@@ -18,7 +18,15 @@ import { normalizeSharing } from "@redline/shared";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pages, projectMembers, projects, users, versions } from "./db/schema/index.ts";
+import {
+  commentEntries,
+  comments,
+  pages,
+  projectMembers,
+  projects,
+  users,
+  versions,
+} from "./db/schema/index.ts";
 import { newId } from "./lib/ids.ts";
 import { digest } from "./testing/db-digest.ts";
 import { ApiClient, signUpVerified } from "./testing/http-client.ts";
@@ -50,19 +58,48 @@ const ACTORS: Actor[] = [
 const Y = "allow" as const;
 const N = "deny" as const;
 
-// prettier-ignore
-//                            owner edit comment view stranger unverified guestC guestV nobody
-const PUBLIC = verdicts(Y, Y, Y, Y, Y, Y, Y, Y, Y);
-const SIGNED_IN = verdicts(Y, Y, Y, Y, Y, Y, N, N, N);
-const VERIFIED = verdicts(Y, Y, Y, Y, Y, N, N, N, N);
-const MEMBERS = verdicts(Y, Y, Y, Y, N, N, N, N, N);
-const EDITORS = verdicts(Y, Y, N, N, N, N, N, N, N);
-const OWNER = verdicts(Y, N, N, N, N, N, N, N, N);
-/** Reads through the public link: anyone holding it while it is on. */
-const LINK = verdicts(Y, Y, Y, Y, Y, Y, Y, Y, Y);
+// The presets, one column per actor. Read a row as "who may call a route of this kind".
+// biome-ignore format: aligned as a table
+const PRESETS = {
+  //                  owner edit comment view stranger unverified guestC guestV nobody
+  PUBLIC:            [Y,    Y,   Y,      Y,   Y,       Y,         Y,     Y,     Y],
+  SIGNED_IN:         [Y,    Y,   Y,      Y,   Y,       Y,         N,     N,     N],
+  VERIFIED:          [Y,    Y,   Y,      Y,   Y,       N,         N,     N,     N],
+  MEMBERS:           [Y,    Y,   Y,      Y,   N,       N,         N,     N,     N],
+  COMMENTERS:        [Y,    Y,   Y,      N,   N,       N,         N,     N,     N],
+  EDITORS:           [Y,    Y,   N,      N,   N,       N,         N,     N,     N],
+  OWNER:             [Y,    N,   N,      N,   N,       N,         N,     N,     N],
+  // The fixture comment's entries are written by the "comment" member.
+  AUTHOR:            [N,    N,   Y,      N,   N,       N,         N,     N,     N],
+  AUTHOR_OR_EDITORS: [Y,    Y,   Y,      N,   N,       N,         N,     N,     N],
+  // Reads through the public link: anyone holding it while it is on.
+  LINK:              [Y,    Y,   Y,      Y,   Y,       Y,         Y,     Y,     Y],
+  // Writes through the public link need its canComment (off in guestView's fixture).
+  LINK_COMMENT:      [Y,    Y,   Y,      Y,   Y,       Y,         Y,     N,     Y],
+} satisfies Record<string, Verdict[]>;
+const {
+  PUBLIC,
+  SIGNED_IN,
+  VERIFIED,
+  MEMBERS,
+  COMMENTERS,
+  EDITORS,
+  OWNER,
+  AUTHOR,
+  AUTHOR_OR_EDITORS,
+  LINK,
+  LINK_COMMENT,
+} = Object.fromEntries(Object.entries(PRESETS).map(([name, row]) => [name, verdicts(...row)])) as Record<
+  keyof typeof PRESETS,
+  Record<Actor, Verdict>
+>;
 
 interface Fixture {
   projectId: string;
+  commentId: string;
+  entryId: string;
+  replyId: string;
+  attachmentSha: string;
   /** The pending invitation's entry id (target of member changes). */
   inviteId: string;
   commentUid: string;
@@ -76,6 +113,7 @@ interface Fixture {
 
 interface Call {
   path: string;
+  headers?: Record<string, string>;
   body?: unknown;
   upload?: { name: string; type: string; bytes: Buffer };
 }
@@ -254,12 +292,91 @@ const MATRIX: Row[] = [
   },
 ];
 
+/** Routes outside the table (see below) and the comment rows, appended to keep the table readable. */
+const GUEST = { "x-redline-guest": "guest__1__Gail__gail@example.com" };
+const comment = { dotPosition: { x: 0.5, y: 0.5 }, deviceWidth: 1280, comment: "Matrix" };
+MATRIX.push(
+  {
+    route: "GET /api/versions/:versionId/comments",
+    who: MEMBERS,
+    call: (f) => ({ path: `/api/versions/${f.versionId}/comments` }),
+  },
+  {
+    route: "POST /api/versions/:versionId/comments",
+    who: COMMENTERS,
+    call: (f) => ({ path: `/api/versions/${f.versionId}/comments`, body: comment }),
+  },
+  {
+    route: "POST /api/comments/:commentId/replies",
+    who: COMMENTERS,
+    call: (f) => ({ path: `/api/comments/${f.commentId}/replies`, body: { comment: "Re" } }),
+  },
+  {
+    route: "PATCH /api/comments/:commentId",
+    who: COMMENTERS,
+    call: (f) => ({ path: `/api/comments/${f.commentId}`, body: { isResolved: true } }),
+  },
+  {
+    route: "PATCH /api/comments/:commentId/entries/:entryId",
+    who: AUTHOR,
+    call: (f) => ({ path: `/api/comments/${f.commentId}/entries/${f.entryId}`, body: { comment: "Edited" } }),
+  },
+  {
+    route: "DELETE /api/comments/:commentId/entries/:entryId",
+    who: AUTHOR_OR_EDITORS,
+    call: (f) => ({ path: `/api/comments/${f.commentId}/entries/${f.replyId}` }),
+  },
+  {
+    route: "POST /api/versions/:versionId/comments/copy-unresolved",
+    who: EDITORS,
+    call: (f) => ({ path: `/api/versions/${f.secondVersionId}/comments/copy-unresolved` }),
+  },
+  {
+    route: "POST /api/projects/:projectId/attachments",
+    who: COMMENTERS,
+    call: (f) => ({
+      path: `/api/projects/${f.projectId}/attachments`,
+      upload: { name: "a.txt", type: "text/plain", bytes: Buffer.from("hi") },
+    }),
+  },
+  {
+    route: "GET /api/projects/:projectId/attachments/:sha",
+    who: MEMBERS,
+    call: (f) => ({ path: `/api/projects/${f.projectId}/attachments/${f.attachmentSha}` }),
+  },
+  {
+    route: "GET /api/share/:projectId/versions/:versionId/comments",
+    who: LINK,
+    call: (f) => ({ path: `/api/share/${f.projectId}/versions/${f.versionId}/comments` }),
+  },
+  {
+    route: "POST /api/share/:projectId/versions/:versionId/comments",
+    who: LINK_COMMENT,
+    call: (f) => ({
+      path: `/api/share/${f.projectId}/versions/${f.versionId}/comments`,
+      body: comment,
+      headers: GUEST,
+    }),
+  },
+  {
+    route: "POST /api/share/:projectId/comments/:commentId/replies",
+    who: LINK_COMMENT,
+    call: (f) => ({
+      path: `/api/share/${f.projectId}/comments/${f.commentId}/replies`,
+      body: { comment: "Re" },
+      headers: GUEST,
+    }),
+  },
+);
+
 /** Routes outside the table, each with the reason. */
 const EXEMPT: Record<string, string> = {
   "GET /api/auth/*":
     "better-auth's own endpoints: sessions, verification links; tested in auth.routes.test.ts",
   "POST /api/auth/*": "better-auth's own endpoints: sign-in/up, reset, delete; tested in auth.routes.test.ts",
   "GET /*": "the built single-page app (static files, history fallback): no data",
+  "GET /api/realtime":
+    "WebSocket: its room joins go through the same policy (comments.read), tested in modules/realtime/realtime.test.ts",
 };
 
 function verdicts(...answers: Verdict[]): Record<Actor, Verdict> {
@@ -306,6 +423,22 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
       { ...base, ...source, id: secondVersionId, pageId, number: 2, title: "Version 2" },
       { ...base, id: imageVersionId, pageId: imagePageId, number: 1, title: "Version 1", kind: "image" },
     ]);
+    const [commentId, entryId, replyId] = [newId(), newId(), newId()];
+    await db.insert(comments).values({
+      id: commentId,
+      projectId,
+      pageId,
+      versionId,
+      dotPosition: { x: 0.5, y: 0.5 },
+      deviceSize: "default",
+      deviceWidth: 1280,
+    });
+    await db.insert(commentEntries).values([
+      { id: entryId, commentId, userId: uids.comment, body: "First", createdAt: new Date(Date.now() - 1000) },
+      { id: replyId, commentId, userId: uids.comment, body: "Reply" },
+    ]);
+    const attachmentSha = "a".repeat(64);
+    await t.ctx.storage.put(`attachments/${projectId}/${attachmentSha}`, Buffer.from("attachment"));
     const fileKey = `avatars/${ownerId}/${newId()}.jpg`;
     await t.ctx.storage.put(
       fileKey,
@@ -315,6 +448,10 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
     );
     return {
       projectId,
+      commentId,
+      entryId,
+      replyId,
+      attachmentSha,
       inviteId,
       commentUid: uids.comment,
       editUid: uids.edit,
@@ -381,7 +518,7 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
         const client = clients[actor];
         const response = call.upload
           ? await client.upload(call.path, call.upload)
-          : await client.request(methodOf(row.route), call.path, call.body);
+          : await client.request(methodOf(row.route), call.path, call.body, call.headers);
         if (verdict === "allow") {
           expect(response.status, JSON.stringify(response.body)).toBeLessThan(400);
         } else {

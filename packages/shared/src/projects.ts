@@ -164,6 +164,7 @@ export interface ProjectAbilities {
   manageMembers: boolean;
   transfer: boolean;
   manageApprovers: boolean;
+  comment: boolean;
 }
 
 export interface ProjectSummary {

@@ -23,6 +23,8 @@ export interface DatabaseHandle {
   db: Database;
   kind: DatabaseKind;
   executeSql: ExecuteSql;
+  /** LISTEN on a channel; returns the function that stops listening. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -38,7 +40,26 @@ export async function openDatabase(options: {
     const db = drizzlePg(pool, { schema });
     await migratePg(db, { migrationsFolder });
     const executeSql: ExecuteSql = async (text, values) => ({ rows: (await pool.query(text, values)).rows });
-    return { db: db as unknown as Database, kind: "postgres", executeSql, close: () => pool.end() };
+    const listeners: pg.Client[] = [];
+    // LISTEN needs a connection of its own, outside the pool, for as long as it listens.
+    const listen = async (channel: string, onPayload: (payload: string) => void) => {
+      const client = new pg.Client({ connectionString: options.databaseUrl });
+      await client.connect();
+      client.on("notification", (message) => {
+        if (message.channel === channel && message.payload) onPayload(message.payload);
+      });
+      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      listeners.push(client);
+      return async () => {
+        listeners.splice(listeners.indexOf(client), 1);
+        await client.end();
+      };
+    };
+    const close = async () => {
+      await Promise.all(listeners.map((client) => client.end()));
+      await pool.end();
+    };
+    return { db: db as unknown as Database, kind: "postgres", executeSql, listen, close };
   }
   const client = new PGlite(options.pgliteDir);
   const db = drizzlePglite(client, { schema });
@@ -49,7 +70,11 @@ export async function openDatabase(options: {
     const results = await client.exec(text);
     return { rows: results.at(-1)?.rows ?? [] };
   };
-  return { db: db as unknown as Database, kind: "pglite", executeSql, close: () => client.close() };
+  const listen = async (channel: string, onPayload: (payload: string) => void) => {
+    const stop = await client.listen(channel, onPayload);
+    return async () => stop();
+  };
+  return { db: db as unknown as Database, kind: "pglite", executeSql, listen, close: () => client.close() };
 }
 
 export { schema };

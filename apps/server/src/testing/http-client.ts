@@ -63,6 +63,11 @@ export class ApiClient {
     return this.request<T>("DELETE", path);
   }
 
+  /** The Cookie header this client sends (for a WebSocket opened as the same user). */
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  }
+
   hasSession(): boolean {
     return [...this.cookies.keys()].some((name) => name.includes("session_token"));
   }

@@ -25,7 +25,11 @@ export type ProjectAction =
   | "members.manage"
   | "projects.transfer"
   | "approvers.manage"
-  | "pages.approve";
+  | "pages.approve"
+  | "comments.read"
+  | "comments.create"
+  | "comments.resolve"
+  | "comments.moderate";
 
 const RULES: Record<ProjectAction, readonly Access[]> = {
   "projects.read": ["owner", "edit", "comment", "view"],
@@ -43,6 +47,11 @@ const RULES: Record<ProjectAction, readonly Access[]> = {
   "projects.transfer": ["owner"],
   "approvers.manage": ["owner", "edit"],
   "pages.approve": ["owner", "edit"],
+  "comments.read": ["owner", "edit", "comment", "view"],
+  "comments.create": ["owner", "edit", "comment"],
+  "comments.resolve": ["owner", "edit", "comment"],
+  /** Deleting other people's entries. */
+  "comments.moderate": ["owner", "edit"],
 };
 
 export type TeamRole = "owner" | "manager" | "member" | "collaborator";
@@ -106,5 +115,6 @@ export function projectAbilities(access: Access | null): ProjectAbilities {
     manageMembers: can(access, "members.manage"),
     transfer: can(access, "projects.transfer"),
     manageApprovers: can(access, "approvers.manage"),
+    comment: can(access, "comments.create"),
   };
 }

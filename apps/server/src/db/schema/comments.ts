@@ -1,0 +1,63 @@
+import type { AnchorData, AnchorStatus, Attachment, DeviceSize } from "@redline/shared";
+import { boolean, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { pages, projects, versions } from "./projects.ts";
+
+/** A pinned comment (SPEC §3 Comment). Its thread lives in `comment_entries`, one row per entry. */
+export const comments = pgTable(
+  "comments",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    pageId: text("page_id")
+      .notNull()
+      .references(() => pages.id, { onDelete: "cascade" }),
+    versionId: text("version_id")
+      .notNull()
+      .references(() => versions.id, { onDelete: "cascade" }),
+    querySelector: text("query_selector"),
+    anchor: jsonb("anchor").$type<AnchorData>(),
+    anchorStatus: text("anchor_status").$type<AnchorStatus>(),
+    dotPosition: jsonb("dot_position").$type<{ x: number; y: number }>().notNull(),
+    pdfPage: integer("pdf_page"),
+    deviceSize: text("device_size").$type<DeviceSize>().notNull(),
+    deviceWidth: integer("device_width").notNull(),
+    isResolved: boolean("is_resolved").notNull().default(false),
+    resolvedBy: text("resolved_by"),
+    copiedFromVersion: text("copied_from_version"),
+    /** The comment this one was copied from, so a second copy skips what is already present. */
+    copiedFromComment: text("copied_from_comment"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    modifiedAt: timestamp("modified_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("comments_version_idx").on(table.versionId),
+    index("comments_project_idx").on(table.projectId),
+  ],
+);
+
+/**
+ * One entry of a thread: the first is the comment itself, the rest are replies. Rows, not an array in
+ * one record, so any number of people replying at once never overwrite each other.
+ */
+export const commentEntries = pgTable(
+  "comment_entries",
+  {
+    id: text("id").primaryKey(),
+    commentId: text("comment_id")
+      .notNull()
+      .references(() => comments.id, { onDelete: "cascade" }),
+    /** The author's user id; null for a guest (then `guestIdentity` says who). */
+    userId: text("user_id"),
+    guestIdentity: text("guest_identity"),
+    body: text("body").notNull(),
+    attachments: jsonb("attachments").$type<Attachment[]>().notNull().default([]),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    editedAt: timestamp("edited_at", { withTimezone: true }),
+  },
+  (table) => [index("comment_entries_comment_idx").on(table.commentId, table.createdAt)],
+);
+
+export type CommentRow = typeof comments.$inferSelect;
+export type CommentEntryRow = typeof commentEntries.$inferSelect;

@@ -1,0 +1,70 @@
+/**
+ * Comment attachments: uploaded first (≤ 5 MB, any type), referenced by the comment entry, downloaded
+ * by the project's readers. Served only as downloads (`attachment`, octet-stream, nosniff), so a
+ * hostile file never renders on the app's origin.
+ */
+import { createHash } from "node:crypto";
+import { type Attachment, MAX_UPLOAD_BYTES, MESSAGES } from "@redline/shared";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { AppContext } from "../../context.ts";
+import { BadRequestError, NotFoundError, PayloadTooLargeError } from "../../lib/errors.ts";
+import { requireActor } from "../auth/session.ts";
+import { loadProject } from "../projects/projects.load.ts";
+import { authorize } from "../projects/projects.policy.ts";
+
+const projectParams = z.object({ projectId: z.string().min(1).max(64) });
+const fileParams = projectParams.extend({ sha: z.string().regex(/^[0-9a-f]{64}$/) });
+
+export async function attachmentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { auth, storage } = ctx;
+  const { db } = ctx.database;
+
+  app.post("/api/projects/:projectId/attachments", async (request, reply) => {
+    const actor = await requireActor(auth, db, request);
+    const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
+    authorize(access, "comments.create");
+    if (!request.isMultipart())
+      throw new BadRequestError("Send the file as multipart/form-data.", "expected-file");
+    const file = await request.file({ limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } });
+    if (!file) throw new BadRequestError("No file was sent.", "expected-file");
+    const bytes = await file.toBuffer().catch((error: { code?: string }) => {
+      if (error.code === "FST_REQ_FILE_TOO_LARGE")
+        throw new PayloadTooLargeError(MESSAGES.maxFileSize, "max-file-size");
+      throw error;
+    });
+    const sha = createHash("sha256").update(bytes).digest("hex");
+    const path = `attachments/${project.id}/${sha}`;
+    await storage.put(path, bytes);
+    reply.status(201);
+    return {
+      data: {
+        name: file.filename.slice(0, 200) || "file",
+        size: bytes.length,
+        type: file.mimetype.slice(0, 200),
+        path,
+      } satisfies Attachment,
+    };
+  });
+
+  app.get("/api/projects/:projectId/attachments/:sha", async (request, reply) => {
+    const actor = await requireActor(auth, db, request);
+    const { projectId, sha } = fileParams.parse(request.params);
+    const { project, access } = await loadProject(db, actor, projectId);
+    authorize(access, "comments.read");
+    const stored = await storage.get(`attachments/${project.id}/${sha}`);
+    if (!stored) throw new NotFoundError();
+    const name = z
+      .string()
+      .max(200)
+      .catch("file")
+      .parse((request.query as { name?: unknown }).name ?? "file");
+    return reply
+      .header("content-type", "application/octet-stream")
+      .header("content-length", stored.size)
+      .header("content-disposition", `attachment; filename*=UTF-8''${encodeURIComponent(name)}`)
+      .header("x-content-type-options", "nosniff")
+      .header("cache-control", "private, max-age=31536000")
+      .send(stored.stream);
+  });
+}

@@ -1,0 +1,91 @@
+/**
+ * Comments through the public link, for visitors without an account. A guest names themselves once
+ * (kept in their browser) and sends that identity with each write (`x-redline-guest`, SPEC §3 guest
+ * identity, or `public` for 'Anonymous'). Writing needs the link's canComment; reading only the link.
+ */
+import {
+  createCommentSchema,
+  normalizeSharing,
+  parseGuestIdentity,
+  replySchema,
+  SHARING_MESSAGES,
+} from "@redline/shared";
+import { eq } from "drizzle-orm";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { z } from "zod";
+import type { AppContext } from "../../context.ts";
+import { comments, projects } from "../../db/schema/index.ts";
+import { BadRequestError, ForbiddenError, NotFoundError } from "../../lib/errors.ts";
+import { loadPagesWithVersions } from "../projects/projects.load.ts";
+import { guestAccess } from "../projects/projects.policy.ts";
+import { visibleThroughLink } from "../sharing/sharing.routes.ts";
+import { addReply, createComment, listComments } from "./comments.service.ts";
+
+export const GUEST_HEADER = "x-redline-guest";
+const versionParams = z.object({
+  projectId: z.string().min(1).max(64),
+  versionId: z.string().min(1).max(64),
+});
+const commentParams = z.object({
+  projectId: z.string().min(1).max(64),
+  commentId: z.string().min(1).max(64),
+});
+
+export async function commentsGuestRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { db } = ctx.database;
+
+  /** The version, if the public link is on and shows it. */
+  const loadVisibleVersion = async (projectId: string, versionId: string) => {
+    const [project] = await db.select().from(projects).where(eq(projects.id, projectId));
+    const sharing = normalizeSharing(project?.sharing);
+    const access = guestAccess(project && !project.isArchived ? sharing : null);
+    if (!project || !access)
+      throw new NotFoundError(SHARING_MESSAGES.notAccessible, "project-not-accessible");
+    const { pageRows, versionRows } = await loadPagesWithVersions(db, project.id);
+    const version = visibleThroughLink(sharing, pageRows, versionRows).versions.find(
+      (v) => v.id === versionId,
+    );
+    if (!version) throw new NotFoundError("Page does not exist.", "page-not-found");
+    return { version, access };
+  };
+
+  const guestOf = (request: FastifyRequest) => {
+    const raw = request.headers[GUEST_HEADER];
+    const identity = typeof raw === "string" ? raw : undefined;
+    if (!identity || !parseGuestIdentity(identity)) {
+      throw new BadRequestError("Tell us your name before commenting.", "guest-identity");
+    }
+    return identity;
+  };
+
+  app.get("/api/share/:projectId/versions/:versionId/comments", async (request) => {
+    const { projectId, versionId } = versionParams.parse(request.params);
+    const { version } = await loadVisibleVersion(projectId, versionId);
+    return { data: await listComments(db, version.id) };
+  });
+
+  app.post("/api/share/:projectId/versions/:versionId/comments", async (request, reply) => {
+    const { projectId, versionId } = versionParams.parse(request.params);
+    const { version, access } = await loadVisibleVersion(projectId, versionId);
+    if (access !== "comment")
+      throw new ForbiddenError("This link does not allow comments.", "link-comments-off");
+    const guestIdentity = guestOf(request);
+    const input = createCommentSchema.parse(request.body);
+    reply.status(201);
+    return { data: await createComment(db, version, { guestIdentity }, { ...input, attachments: [] }) };
+  });
+
+  app.post("/api/share/:projectId/comments/:commentId/replies", async (request, reply) => {
+    const { projectId, commentId } = commentParams.parse(request.params);
+    const [comment] = await db.select().from(comments).where(eq(comments.id, commentId));
+    if (!comment || comment.projectId !== projectId)
+      throw new NotFoundError("Comment not found.", "comment-not-found");
+    const { access } = await loadVisibleVersion(projectId, comment.versionId);
+    if (access !== "comment")
+      throw new ForbiddenError("This link does not allow comments.", "link-comments-off");
+    const guestIdentity = guestOf(request);
+    const input = replySchema.parse(request.body);
+    reply.status(201);
+    return { data: await addReply(db, comment, { guestIdentity }, { ...input, attachments: [] }) };
+  });
+}

@@ -1,0 +1,85 @@
+import { type Comment, type CommentAuthor, DELETED_USER_NAME, parseGuestIdentity } from "@redline/shared";
+import { inArray } from "drizzle-orm";
+import type { Database } from "../../db/index.ts";
+import { type CommentEntryRow, type CommentRow, users } from "../../db/schema/index.ts";
+
+/** Authors of the given entries: users by id, guests by their identity, gone users as 'Deleted User'. */
+export async function loadAuthors(
+  db: Database,
+  entries: CommentEntryRow[],
+): Promise<Map<string, CommentAuthor>> {
+  const ids = [...new Set(entries.map((entry) => entry.userId).filter((id): id is string => Boolean(id)))];
+  const rows = ids.length
+    ? await db
+        .select({ id: users.id, displayName: users.displayName, photoURL: users.photoURL })
+        .from(users)
+        .where(inArray(users.id, ids))
+    : [];
+  const authors = new Map<string, CommentAuthor>();
+  for (const row of rows) {
+    authors.set(row.id, {
+      uid: row.id,
+      displayName: row.displayName,
+      photoURL: row.photoURL,
+      isGuest: false,
+    });
+  }
+  return authors;
+}
+
+function authorOf(entry: CommentEntryRow, authors: Map<string, CommentAuthor>): CommentAuthor {
+  if (entry.userId) {
+    return (
+      authors.get(entry.userId) ?? {
+        uid: null,
+        displayName: DELETED_USER_NAME,
+        photoURL: null,
+        isGuest: false,
+      }
+    );
+  }
+  const guest = parseGuestIdentity(entry.guestIdentity);
+  return {
+    uid: null,
+    displayName: guest?.name ?? "Anonymous",
+    photoURL: guest?.avatar ?? null,
+    isGuest: true,
+  };
+}
+
+export function presentComment(
+  row: CommentRow,
+  entries: CommentEntryRow[],
+  authors: Map<string, CommentAuthor>,
+): Comment {
+  return {
+    id: row.id,
+    projectId: row.projectId,
+    pageId: row.pageId,
+    versionId: row.versionId,
+    querySelector: row.querySelector,
+    anchor: row.anchor,
+    anchorStatus: row.anchorStatus,
+    dotPosition: row.dotPosition,
+    pdfPage: row.pdfPage,
+    deviceSize: row.deviceSize,
+    deviceWidth: row.deviceWidth,
+    isResolved: row.isResolved,
+    resolvedBy: row.resolvedBy,
+    copiedFromVersion: row.copiedFromVersion,
+    createdAt: row.createdAt.toISOString(),
+    modifiedAt: row.modifiedAt.toISOString(),
+    thread: entries
+      .filter((entry) => entry.commentId === row.id)
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id))
+      .map((entry) => ({
+        id: entry.id,
+        createdAt: entry.createdAt.toISOString(),
+        editedAt: entry.editedAt?.toISOString() ?? null,
+        userID: entry.userId,
+        author: authorOf(entry, authors),
+        comment: entry.body,
+        attachments: entry.attachments,
+      })),
+  };
+}

@@ -1,0 +1,261 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
+import { startTestApp, type TestApp } from "../../testing/test-app.ts";
+import { drivers } from "../../testing/test-db.ts";
+
+let counter = 0;
+const email = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}@example.com`;
+const anchor = (selector: string) => ({
+  v: 1,
+  querySelector: selector,
+  selectors: { css: selector, xpath: "/html/body/h1", idPath: null },
+  fingerprint: { tag: "h1", text: "Hello" },
+  dot: { x: 0.25, y: 0.5 },
+});
+const newComment = (text: string, width = 1280) => ({
+  anchor: anchor("h1"),
+  dotPosition: { x: 0.25, y: 0.5 },
+  deviceWidth: width,
+  comment: text,
+});
+
+describe.each(drivers())("comments (%s)", (driver) => {
+  let t: TestApp;
+  let owner: ApiClient;
+  let commenter: ApiClient;
+  let viewer: ApiClient;
+  let projectId: string;
+  let pageId: string;
+  let versionId: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({ driver });
+    const addresses = { commenter: email("commenter"), viewer: email("viewer") };
+    [owner, commenter, viewer] = await Promise.all([
+      signUpVerified(t.url, t.inbox!, email("owner"), undefined, "Olivia Owner"),
+      signUpVerified(t.url, t.inbox!, addresses.commenter, undefined, "Carl Commenter"),
+      signUpVerified(t.url, t.inbox!, addresses.viewer, undefined, "Vera Viewer"),
+    ]);
+    projectId = (await owner.post("/api/projects", { title: "Comments" })).body.data.id;
+    await owner.post(`/api/projects/${projectId}/members`, { email: addresses.commenter, access: "comment" });
+    await owner.post(`/api/projects/${projectId}/members`, { email: addresses.viewer, access: "view" });
+    ({ pageID: pageId, versionID: versionId } = (
+      await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/c" })
+    ).body.data);
+  });
+  afterAll(() => t.close());
+
+  it("pins a comment with its anchor, device size and author", async () => {
+    const created = await commenter.post(
+      `/api/versions/${versionId}/comments`,
+      newComment("The heading is too big", 375),
+    );
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({
+      querySelector: "h1",
+      anchorStatus: "exact",
+      deviceSize: "mobile",
+      deviceWidth: 375,
+      isResolved: false,
+      thread: [
+        { comment: "The heading is too big", author: { displayName: "Carl Commenter", isGuest: false } },
+      ],
+    });
+    const listed = (await viewer.get(`/api/versions/${versionId}/comments`)).body.data;
+    expect(listed.map((c: { id: string }) => c.id)).toContain(created.body.data.id);
+  });
+
+  it("replies, edits only one's own entry, resolves, and deletes", async () => {
+    const { id } = (await owner.post(`/api/versions/${versionId}/comments`, newComment("First"))).body.data;
+    const replied = await commenter.post(`/api/comments/${id}/replies`, { comment: "Agreed {@someone}" });
+    expect(replied.body.data.thread.map((e: { comment: string }) => e.comment)).toEqual([
+      "First",
+      "Agreed {@someone}",
+    ]);
+    const [first, reply] = replied.body.data.thread;
+
+    expect(
+      (await owner.patch(`/api/comments/${id}/entries/${reply.id}`, { comment: "Hijacked" })).status,
+    ).toBe(403);
+    const edited = await commenter.patch(`/api/comments/${id}/entries/${reply.id}`, {
+      comment: "Agreed, fix it",
+    });
+    expect(edited.body.data.thread[1]).toMatchObject({ comment: "Agreed, fix it" });
+    expect(edited.body.data.thread[1].editedAt).toBeTruthy();
+
+    const resolved = await commenter.patch(`/api/comments/${id}`, { isResolved: true });
+    expect(resolved.body.data).toMatchObject({ isResolved: true, resolvedBy: expect.any(String) });
+    expect((await commenter.patch(`/api/comments/${id}`, { isResolved: false })).body.data.isResolved).toBe(
+      false,
+    );
+
+    expect((await commenter.delete(`/api/comments/${id}/entries/${first.id}`)).status).toBe(403);
+    expect((await commenter.delete(`/api/comments/${id}/entries/${reply.id}`)).body.data.commentDeleted).toBe(
+      false,
+    );
+    expect((await owner.delete(`/api/comments/${id}/entries/${first.id}`)).body.data.commentDeleted).toBe(
+      true,
+    );
+    const ids = (await owner.get(`/api/versions/${versionId}/comments`)).body.data.map(
+      (c: { id: string }) => c.id,
+    );
+    expect(ids).not.toContain(id);
+  });
+
+  it("lets a viewer read but not comment, and hides everything from strangers", async () => {
+    expect((await viewer.post(`/api/versions/${versionId}/comments`, newComment("Nope"))).status).toBe(403);
+    const stranger = await signUpVerified(t.url, t.inbox!, email("stranger"));
+    expect((await stranger.get(`/api/versions/${versionId}/comments`)).status).toBe(404);
+    expect((await stranger.post(`/api/versions/${versionId}/comments`, newComment("Nope"))).status).toBe(404);
+  });
+
+  it("refuses bad input and changes nothing", async () => {
+    const before = (await owner.get(`/api/versions/${versionId}/comments`)).body.data.length;
+    for (const body of [
+      { ...newComment(""), comment: "   " },
+      { ...newComment("x"), dotPosition: { x: 2, y: 0 } },
+      { ...newComment("x"), anchor: { v: 2 } },
+      { ...newComment("x"), comment: "a".repeat(5001) },
+      { ...newComment("x"), attachments: [{ name: "a", size: 1, type: "x", path: "../../etc/passwd" }] },
+    ]) {
+      expect(
+        (await owner.post(`/api/versions/${versionId}/comments`, body)).status,
+        JSON.stringify(body).slice(0, 80),
+      ).toBe(400);
+    }
+    expect((await owner.get(`/api/versions/${versionId}/comments`)).body.data.length).toBe(before);
+  });
+
+  it("keeps all of 200 replies posted at once", async () => {
+    const { id } = (await owner.post(`/api/versions/${versionId}/comments`, newComment("Busy thread"))).body
+      .data;
+    const clients = [owner, commenter];
+    await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        clients[i % 2]!.post(`/api/comments/${id}/replies`, { comment: `reply ${i}` }),
+      ),
+    );
+    const thread = (await owner.get(`/api/versions/${versionId}/comments`)).body.data.find(
+      (c: { id: string }) => c.id === id,
+    ).thread;
+    expect(thread).toHaveLength(201);
+    expect(new Set(thread.map((e: { comment: string }) => e.comment)).size).toBe(201);
+  });
+
+  it("copies the previous version's unresolved comments once, in creation order", async () => {
+    const v1 = (await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/copy" }))
+      .body.data;
+    const a = (await owner.post(`/api/versions/${v1.versionID}/comments`, newComment("A"))).body.data;
+    const b = (await owner.post(`/api/versions/${v1.versionID}/comments`, newComment("B"))).body.data;
+    const c = (await owner.post(`/api/versions/${v1.versionID}/comments`, newComment("C"))).body.data;
+    await owner.post(`/api/comments/${a.id}/replies`, { comment: "A reply" });
+    await owner.patch(`/api/comments/${b.id}`, { isResolved: true });
+
+    const first = await owner.post(`/api/versions/${v1.versionID}/comments/copy-unresolved`);
+    expect(first.status).toBe(400);
+    expect(first.body.message).toBe("Error occured while pulling comments.");
+
+    const v2 = (await owner.post(`/api/pages/${v1.pageID}/versions`, {})).body.data;
+    expect((await owner.post(`/api/versions/${v2.id}/comments/copy-unresolved`)).body.data.copied).toBe(2);
+    const copied = (await owner.get(`/api/versions/${v2.id}/comments`)).body.data;
+    expect(copied.map((x: { thread: { comment: string }[] }) => x.thread[0]!.comment)).toEqual(["A", "C"]);
+    expect(copied[0]).toMatchObject({
+      copiedFromVersion: v1.versionID,
+      anchorStatus: null,
+      querySelector: "h1",
+    });
+    expect(copied[0].thread.map((e: { comment: string }) => e.comment)).toEqual(["A", "A reply"]);
+    expect(c.id).not.toBe(copied[1].id);
+
+    const again = await owner.post(`/api/versions/${v2.id}/comments/copy-unresolved`);
+    expect(again.body).toMatchObject({
+      data: { copied: 0 },
+      message: "No unresolved comments found on previous version.",
+    });
+    expect((await commenter.post(`/api/versions/${v2.id}/comments/copy-unresolved`)).status).toBe(403);
+  });
+
+  it("lets guests comment through a public link only while it allows comments", async () => {
+    const guest = new ApiClient(t.url);
+    const path = `/api/share/${projectId}/versions/${versionId}/comments`;
+    const asGuest = (identity: string) =>
+      guest.request("POST", path, newComment("From a client"), { "x-redline-guest": identity });
+    expect((await asGuest("guest__2__Gail__gail@example.com")).status).toBe(404);
+
+    await owner.patch(`/api/projects/${projectId}/sharing`, { public: true, canComment: true });
+    const created = await asGuest("guest__2__Gail__gail@example.com");
+    expect(created.status).toBe(201);
+    expect(created.body.data.thread[0].author).toMatchObject({
+      displayName: "Gail",
+      isGuest: true,
+      photoURL: "avatar-share-2",
+    });
+    const anonymous = await asGuest("public");
+    expect(anonymous.body.data.thread[0].author.displayName).toBe("Anonymous");
+    expect((await guest.post(path, newComment("No name"))).status).toBe(400);
+    const reply = await guest.request(
+      "POST",
+      `/api/share/${projectId}/comments/${created.body.data.id}/replies`,
+      { comment: "Me again" },
+      { "x-redline-guest": "public" },
+    );
+    expect(reply.status).toBe(201);
+    expect((await guest.get(path)).body.data.length).toBeGreaterThan(0);
+
+    await owner.patch(`/api/projects/${projectId}/sharing`, { canComment: false });
+    expect((await asGuest("public")).status).toBe(403);
+    await owner.patch(`/api/projects/${projectId}/sharing`, { public: false });
+    expect((await guest.get(path)).status).toBe(404);
+  });
+
+  it("uploads attachments for members and serves them only as downloads", async () => {
+    const uploaded = await commenter.upload(`/api/projects/${projectId}/attachments`, {
+      name: "notes.html",
+      type: "text/html",
+      bytes: Buffer.from("<script>alert(1)</script>"),
+    });
+    expect(uploaded.status).toBe(201);
+    const attachment = uploaded.body.data;
+    const created = await commenter.post(`/api/versions/${versionId}/comments`, {
+      ...newComment("See file"),
+      attachments: [attachment],
+    });
+    expect(created.body.data.thread[0].attachments).toEqual([attachment]);
+
+    const sha = attachment.path.split("/").pop();
+    const download = await viewer.get(`/api/projects/${projectId}/attachments/${sha}?name=notes.html`);
+    expect(download.status).toBe(200);
+    expect(download.headers.get("content-type")).toBe("application/octet-stream");
+    expect(download.headers.get("content-disposition")).toContain("attachment");
+    const stranger = await signUpVerified(t.url, t.inbox!, email("stranger2"));
+    expect((await stranger.get(`/api/projects/${projectId}/attachments/${sha}`)).status).toBe(404);
+    expect(
+      (
+        await viewer.upload(`/api/projects/${projectId}/attachments`, {
+          name: "a",
+          type: "text/plain",
+          bytes: Buffer.from("x"),
+        })
+      ).status,
+    ).toBe(403);
+    const big = await commenter.upload(`/api/projects/${projectId}/attachments`, {
+      name: "big.bin",
+      type: "application/octet-stream",
+      bytes: Buffer.alloc(5 * 1024 * 1024 + 1),
+    });
+    expect(big.status).toBe(413);
+  });
+
+  it("keeps a deleted author's comments, shown as 'Deleted User'", async () => {
+    const leaving = email("leaving");
+    const client = await signUpVerified(t.url, t.inbox!, leaving);
+    await owner.post(`/api/projects/${projectId}/members`, { email: leaving, access: "comment" });
+    const { id } = (await client.post(`/api/versions/${versionId}/comments`, newComment("Bye"))).body.data;
+    await client.post("/api/auth/delete-user", { password: "correct horse battery" });
+    const comment = (await owner.get(`/api/versions/${versionId}/comments`)).body.data.find(
+      (c: { id: string }) => c.id === id,
+    );
+    expect(comment.thread[0].author).toMatchObject({ displayName: "Deleted User", uid: null });
+    expect(pageId).toBeTruthy();
+  });
+});

@@ -1,0 +1,127 @@
+import {
+  COMMENT_MESSAGES,
+  createCommentSchema,
+  editEntrySchema,
+  replySchema,
+  updateCommentSchema,
+} from "@redline/shared";
+import { eq } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { AppContext } from "../../context.ts";
+import { commentEntries, comments } from "../../db/schema/index.ts";
+import { BadRequestError, ForbiddenError } from "../../lib/errors.ts";
+import { requireActor } from "../auth/session.ts";
+import { loadVersion } from "../projects/projects.load.ts";
+import { authorize, can } from "../projects/projects.policy.ts";
+import { loadComment, loadEntry } from "./comments.load.ts";
+import {
+  addReply,
+  copyUnresolved,
+  createComment,
+  deleteEntry,
+  listComments,
+  presentOne,
+  previousVersion,
+  publishChanged,
+} from "./comments.service.ts";
+
+const versionParams = z.object({ versionId: z.string().min(1).max(64) });
+const commentParams = z.object({ commentId: z.string().min(1).max(64) });
+const entryParams = commentParams.extend({ entryId: z.string().min(1).max(64) });
+
+export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { auth } = ctx;
+  const { db } = ctx.database;
+
+  app.get("/api/versions/:versionId/comments", async (request) => {
+    const actor = await requireActor(auth, db, request);
+    const { version, access } = await loadVersion(db, actor, versionParams.parse(request.params).versionId);
+    authorize(access, "comments.read");
+    return { data: await listComments(db, version.id) };
+  });
+
+  app.post("/api/versions/:versionId/comments", async (request, reply) => {
+    const actor = await requireActor(auth, db, request);
+    const { version, access } = await loadVersion(db, actor, versionParams.parse(request.params).versionId);
+    authorize(access, "comments.create");
+    const input = createCommentSchema.parse(request.body);
+    reply.status(201);
+    return { data: await createComment(db, version, { userId: actor.user.id }, input) };
+  });
+
+  app.post("/api/comments/:commentId/replies", async (request, reply) => {
+    const actor = await requireActor(auth, db, request);
+    const { comment, access } = await loadComment(db, actor, commentParams.parse(request.params).commentId);
+    authorize(access, "comments.create");
+    const input = replySchema.parse(request.body);
+    reply.status(201);
+    return { data: await addReply(db, comment, { userId: actor.user.id }, input) };
+  });
+
+  app.patch("/api/comments/:commentId", async (request) => {
+    const actor = await requireActor(auth, db, request);
+    const { comment, access } = await loadComment(db, actor, commentParams.parse(request.params).commentId);
+    authorize(access, "comments.resolve");
+    const input = updateCommentSchema.parse(request.body);
+    await db.transaction(async (tx) => {
+      await tx
+        .update(comments)
+        .set({
+          ...(input.isResolved !== undefined && {
+            isResolved: input.isResolved,
+            resolvedBy: input.isResolved ? actor.user.id : null,
+          }),
+          ...(input.dotPosition && { dotPosition: input.dotPosition }),
+          ...(input.anchor && { anchor: input.anchor, querySelector: input.anchor.querySelector }),
+          ...(input.anchorStatus && { anchorStatus: input.anchorStatus }),
+          modifiedAt: new Date(),
+        })
+        .where(eq(comments.id, comment.id));
+      await publishChanged(tx, comment);
+    });
+    return { data: await presentOne(db, comment.id) };
+  });
+
+  /** An edit replaces the text of one entry, and only its author may make it (SPEC §4). */
+  app.patch("/api/comments/:commentId/entries/:entryId", async (request) => {
+    const actor = await requireActor(auth, db, request);
+    const params = entryParams.parse(request.params);
+    const { comment, access } = await loadComment(db, actor, params.commentId);
+    authorize(access, "comments.read");
+    const entry = await loadEntry(db, comment.id, params.entryId);
+    if (entry.userId !== actor.user.id) throw new ForbiddenError("Only its author can edit a comment.");
+    const input = editEntrySchema.parse(request.body);
+    await db.transaction(async (tx) => {
+      await tx
+        .update(commentEntries)
+        .set({ body: input.comment, editedAt: new Date() })
+        .where(eq(commentEntries.id, entry.id));
+      await publishChanged(tx, comment);
+    });
+    return { data: await presentOne(db, comment.id) };
+  });
+
+  app.delete("/api/comments/:commentId/entries/:entryId", async (request) => {
+    const actor = await requireActor(auth, db, request);
+    const params = entryParams.parse(request.params);
+    const { comment, access } = await loadComment(db, actor, params.commentId);
+    authorize(access, "comments.read");
+    const entry = await loadEntry(db, comment.id, params.entryId);
+    if (entry.userId !== actor.user.id && !can(access, "comments.moderate")) {
+      throw new ForbiddenError("Only its author can delete a comment.");
+    }
+    const commentDeleted = await deleteEntry(db, comment, entry);
+    return { data: { commentDeleted } };
+  });
+
+  app.post("/api/versions/:versionId/comments/copy-unresolved", async (request) => {
+    const actor = await requireActor(auth, db, request);
+    const { version, access } = await loadVersion(db, actor, versionParams.parse(request.params).versionId);
+    authorize(access, "versions.create");
+    const previous = await previousVersion(db, version);
+    if (!previous) throw new BadRequestError(COMMENT_MESSAGES.pullFailed, "no-previous-version");
+    const copied = await copyUnresolved(db, previous, version);
+    return { data: { copied }, ...(copied === 0 && { message: COMMENT_MESSAGES.noUnresolved }) };
+  });
+}

@@ -1,0 +1,225 @@
+/**
+ * Comment operations, shared by the members' routes and the public link's guest routes. Each write runs
+ * in one transaction and publishes its realtime event inside it (delivered on commit).
+ */
+import { type Comment, type createCommentSchema, deviceSizeOf, type replySchema } from "@redline/shared";
+import { and, asc, desc, eq, inArray, lt } from "drizzle-orm";
+import type { z } from "zod";
+import type { Database } from "../../db/index.ts";
+import {
+  type CommentEntryRow,
+  type CommentRow,
+  commentEntries,
+  comments,
+  type VersionRow,
+  versions,
+} from "../../db/schema/index.ts";
+import { newId } from "../../lib/ids.ts";
+import { publish } from "../../lib/realtime.ts";
+import { loadAuthors, presentComment } from "./comments.presenter.ts";
+
+export type Author =
+  | { userId: string; guestIdentity?: undefined }
+  | { userId?: undefined; guestIdentity: string };
+
+export async function listComments(db: Database, versionId: string): Promise<Comment[]> {
+  const rows = await db
+    .select()
+    .from(comments)
+    .where(eq(comments.versionId, versionId))
+    .orderBy(asc(comments.createdAt));
+  return presentMany(db, rows);
+}
+
+export async function presentMany(db: Database, rows: CommentRow[]): Promise<Comment[]> {
+  if (rows.length === 0) return [];
+  const entries = await db
+    .select()
+    .from(commentEntries)
+    .where(
+      inArray(
+        commentEntries.commentId,
+        rows.map((row) => row.id),
+      ),
+    );
+  const authors = await loadAuthors(db, entries);
+  return rows
+    .map((row) => presentComment(row, entries, authors))
+    .filter((comment) => comment.thread.length > 0);
+}
+
+export async function presentOne(db: Database, commentId: string): Promise<Comment | null> {
+  const [row] = await db.select().from(comments).where(eq(comments.id, commentId));
+  return row ? ((await presentMany(db, [row]))[0] ?? null) : null;
+}
+
+export async function createComment(
+  db: Database,
+  version: VersionRow,
+  author: Author,
+  input: z.infer<typeof createCommentSchema>,
+): Promise<Comment> {
+  const commentId = newId();
+  await db.transaction(async (tx) => {
+    const now = new Date();
+    await tx.insert(comments).values({
+      id: commentId,
+      projectId: version.projectId,
+      pageId: version.pageId,
+      versionId: version.id,
+      querySelector: input.anchor?.querySelector ?? null,
+      anchor: input.anchor ?? null,
+      anchorStatus: input.anchor ? "exact" : null,
+      dotPosition: input.dotPosition,
+      pdfPage: input.pdfPage ?? null,
+      deviceSize: deviceSizeOf(input.deviceWidth),
+      deviceWidth: input.deviceWidth,
+      createdAt: now,
+      modifiedAt: now,
+    });
+    await tx.insert(commentEntries).values({
+      id: newId(),
+      commentId,
+      userId: author.userId ?? null,
+      guestIdentity: author.guestIdentity ?? null,
+      body: input.comment,
+      attachments: input.attachments,
+      createdAt: now,
+    });
+    await publish(tx, `project:${version.projectId}`, {
+      type: "comments.created",
+      projectId: version.projectId,
+      versionId: version.id,
+      commentId,
+    });
+  });
+  return (await presentOne(db, commentId))!;
+}
+
+export async function addReply(
+  db: Database,
+  comment: CommentRow,
+  author: Author,
+  input: z.infer<typeof replySchema>,
+): Promise<Comment> {
+  await db.transaction(async (tx) => {
+    await tx.insert(commentEntries).values({
+      id: newId(),
+      commentId: comment.id,
+      userId: author.userId ?? null,
+      guestIdentity: author.guestIdentity ?? null,
+      body: input.comment,
+      attachments: input.attachments,
+    });
+    await tx.update(comments).set({ modifiedAt: new Date() }).where(eq(comments.id, comment.id));
+    await publishChanged(tx, comment);
+  });
+  return (await presentOne(db, comment.id))!;
+}
+
+type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+export function publishChanged(
+  tx: Tx,
+  comment: CommentRow,
+  type: "comments.changed" | "comments.deleted" = "comments.changed",
+) {
+  return publish(tx, `project:${comment.projectId}`, {
+    type,
+    projectId: comment.projectId,
+    versionId: comment.versionId,
+    commentId: comment.id,
+  });
+}
+
+/**
+ * Deleting a reply removes it; deleting the first or only entry removes the whole comment (SPEC §4).
+ * Returns whether the comment itself is gone.
+ */
+export async function deleteEntry(
+  db: Database,
+  comment: CommentRow,
+  entry: CommentEntryRow,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [first] = await tx
+      .select({ id: commentEntries.id })
+      .from(commentEntries)
+      .where(eq(commentEntries.commentId, comment.id))
+      .orderBy(asc(commentEntries.createdAt), asc(commentEntries.id))
+      .limit(1);
+    const removesComment = first?.id === entry.id;
+    if (removesComment) await tx.delete(comments).where(eq(comments.id, comment.id));
+    else await tx.delete(commentEntries).where(eq(commentEntries.id, entry.id));
+    await publishChanged(tx, comment, removesComment ? "comments.deleted" : "comments.changed");
+    return removesComment;
+  });
+}
+
+/** The version before this one on the same page, if any. */
+export async function previousVersion(db: Database, version: VersionRow): Promise<VersionRow | null> {
+  const [previous] = await db
+    .select()
+    .from(versions)
+    .where(and(eq(versions.pageId, version.pageId), lt(versions.number, version.number)))
+    .orderBy(desc(versions.number))
+    .limit(1);
+  return previous ?? null;
+}
+
+/**
+ * Copies the previous version's unresolved comments that are not already here, in creation order, with
+ * their threads, marked copiedFromVersion. Their anchors travel as they were: the viewer re-anchors
+ * them against the new document and records the outcome (exact, fuzzy, needs review, orphaned).
+ */
+export async function copyUnresolved(db: Database, from: VersionRow, to: VersionRow): Promise<number> {
+  return db.transaction(async (tx) => {
+    const source = await tx
+      .select()
+      .from(comments)
+      .where(and(eq(comments.versionId, from.id), eq(comments.isResolved, false)))
+      .orderBy(asc(comments.createdAt), asc(comments.id));
+    const present = new Set(
+      (
+        await tx
+          .select({ from: comments.copiedFromComment })
+          .from(comments)
+          .where(eq(comments.versionId, to.id))
+      ).map((row) => row.from),
+    );
+    const toCopy = source.filter((comment) => !present.has(comment.id));
+    if (toCopy.length === 0) return 0;
+    const entries = await tx
+      .select()
+      .from(commentEntries)
+      .where(
+        inArray(
+          commentEntries.commentId,
+          toCopy.map((comment) => comment.id),
+        ),
+      );
+    for (const comment of toCopy) {
+      const id = newId();
+      await tx.insert(comments).values({
+        ...comment,
+        id,
+        versionId: to.id,
+        anchorStatus: null,
+        copiedFromVersion: from.id,
+        copiedFromComment: comment.id,
+      });
+      const thread = entries.filter((entry) => entry.commentId === comment.id);
+      if (thread.length > 0)
+        await tx
+          .insert(commentEntries)
+          .values(thread.map((entry) => ({ ...entry, id: newId(), commentId: id })));
+      await publish(tx, `project:${to.projectId}`, {
+        type: "comments.created",
+        projectId: to.projectId,
+        versionId: to.id,
+        commentId: id,
+      });
+    }
+    return toCopy.length;
+  });
+}

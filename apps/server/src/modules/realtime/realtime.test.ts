@@ -1,0 +1,164 @@
+import type { RealtimeServerMessage } from "@redline/shared";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { type ApiClient, signUpVerified } from "../../testing/http-client.ts";
+import { startTestApp, type TestApp } from "../../testing/test-app.ts";
+import { createTestDatabase, defaultDriver, type TestDatabase } from "../../testing/test-db.ts";
+
+let counter = 0;
+const email = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}@example.com`;
+const comment = { dotPosition: { x: 0.5, y: 0.5 }, deviceWidth: 1280, comment: "Live!" };
+
+/** A realtime socket as a browser tab opens it, with a queue of what it received. */
+async function openSocket(app: TestApp, client: ApiClient | null, origin = app.url) {
+  const socket = new WebSocket(`${app.url.replace("http", "ws")}/api/realtime`, {
+    headers: { origin, ...(client && { cookie: client.cookieHeader() }) },
+  });
+  const received: RealtimeServerMessage[] = [];
+  const waiters: (() => void)[] = [];
+  socket.on("message", (data) => {
+    received.push(JSON.parse(data.toString()));
+    for (const wake of waiters.splice(0)) wake();
+  });
+  const closed = new Promise<number>((resolve) => socket.on("close", (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    socket.once("open", () => resolve());
+    socket.once("error", reject);
+  });
+  return {
+    socket,
+    closed,
+    send: (message: unknown) => socket.send(JSON.stringify(message)),
+    async next(
+      predicate: (m: RealtimeServerMessage) => boolean,
+      timeoutMs = 5000,
+    ): Promise<RealtimeServerMessage> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = received.find(predicate);
+        if (found) {
+          received.splice(received.indexOf(found), 1);
+          return found;
+        }
+        if (Date.now() > deadline) throw new Error(`no matching message; got ${JSON.stringify(received)}`);
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 100);
+        });
+      }
+    },
+  };
+}
+
+describe("realtime", () => {
+  let t: TestApp;
+  let owner: ApiClient;
+  let member: ApiClient;
+  let stranger: ApiClient;
+  let projectId: string;
+  let versionId: string;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const memberEmail = email("member");
+    [owner, member, stranger] = await Promise.all([
+      signUpVerified(t.url, t.inbox!, email("owner")),
+      signUpVerified(t.url, t.inbox!, memberEmail),
+      signUpVerified(t.url, t.inbox!, email("stranger")),
+    ]);
+    projectId = (await owner.post("/api/projects", { title: "Live" })).body.data.id;
+    await owner.post(`/api/projects/${projectId}/members`, { email: memberEmail, access: "comment" });
+    versionId = (await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/live" }))
+      .body.data.versionID;
+  });
+  afterAll(() => t.close());
+
+  it("brings every comment change to another reviewer's socket", async () => {
+    const tab = await openSocket(t, member);
+    tab.send({ type: "join", projectId });
+    await tab.next((m) => m.type === "joined");
+
+    const created = (await owner.post(`/api/versions/${versionId}/comments`, comment)).body.data;
+    const event = await tab.next((m) => m.type === "event" && m.event.type === "comments.created");
+    expect(event).toMatchObject({
+      room: `project:${projectId}`,
+      event: { commentId: created.id, versionId },
+    });
+
+    await owner.post(`/api/comments/${created.id}/replies`, { comment: "And a reply" });
+    await tab.next(
+      (m) => m.type === "event" && m.event.type === "comments.changed" && m.event.commentId === created.id,
+    );
+    await owner.patch(`/api/comments/${created.id}`, { isResolved: true });
+    await tab.next((m) => m.type === "event" && m.event.type === "comments.changed");
+    await owner.delete(`/api/comments/${created.id}/entries/${created.thread[0].id}`);
+    await tab.next(
+      (m) => m.type === "event" && m.event.type === "comments.deleted" && m.event.commentId === created.id,
+    );
+
+    tab.send({ type: "leave", projectId });
+    await tab.next((m) => m.type === "left");
+    await owner.post(`/api/versions/${versionId}/comments`, comment);
+    await expect(tab.next((m) => m.type === "event", 700)).rejects.toThrow();
+    tab.socket.close();
+  });
+
+  it("lets a socket join only a room its user may read", async () => {
+    const tab = await openSocket(t, stranger);
+    tab.send({ type: "join", projectId });
+    expect(await tab.next((m) => m.type === "error")).toEqual({
+      type: "error",
+      code: "forbidden",
+      projectId,
+    });
+    await owner.post(`/api/versions/${versionId}/comments`, comment);
+    await expect(tab.next((m) => m.type === "event", 700)).rejects.toThrow();
+    tab.send({ type: "shout" });
+    expect(await tab.next((m) => m.type === "error")).toEqual({ type: "error", code: "bad-message" });
+    tab.socket.close();
+  });
+
+  it("refuses sockets without a session or from another origin", async () => {
+    expect(await (await openSocket(t, null)).closed).toBe(4401);
+    expect(await (await openSocket(t, member, "https://evil.example")).closed).toBe(4403);
+  });
+});
+
+describe.runIf(defaultDriver() === "postgres")("realtime across two server processes", () => {
+  let database: TestDatabase;
+  let a: TestApp;
+  let b: TestApp;
+  beforeAll(async () => {
+    database = await createTestDatabase("postgres");
+    // Two apps on one database, as two processes behind a load balancer (each has its own LISTEN).
+    a = await startTestApp({ config: { databaseUrl: database.databaseUrl } });
+    b = await startTestApp({
+      config: { databaseUrl: database.databaseUrl, authSecret: a.ctx.config.authSecret },
+    });
+  });
+  afterAll(async () => {
+    await b.close();
+    await a.close();
+    await database.release();
+  });
+
+  it("delivers a write made on one process to a socket on the other", async () => {
+    const ownerOnA = await signUpVerified(a.url, a.inbox!, email("cross"));
+    const projectId = (await ownerOnA.post("/api/projects", { title: "Cross" })).body.data.id;
+    const versionId = (
+      await ownerOnA.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/x" })
+    ).body.data.versionID;
+    // The same session cookie is valid on B: sessions live in the shared database.
+    const sessionOnB = Object.assign(Object.create(Object.getPrototypeOf(ownerOnA)), ownerOnA, {
+      baseUrl: b.url,
+    }) as ApiClient;
+    const tab = await openSocket(b, sessionOnB);
+    tab.send({ type: "join", projectId });
+    await tab.next((m) => m.type === "joined");
+    const created = (await ownerOnA.post(`/api/versions/${versionId}/comments`, comment)).body.data;
+    expect(await tab.next((m) => m.type === "event")).toMatchObject({
+      event: { type: "comments.created", commentId: created.id },
+    });
+    tab.socket.close();
+  });
+});

@@ -1,0 +1,149 @@
+import { z } from "zod";
+
+/** Mentions are written as `{@uid}` in a comment's text (SPEC §5). */
+export const MENTION_PATTERN = /\{@([A-Za-z0-9_-]{1,64})\}/g;
+
+export function extractMentions(text: string): string[] {
+  return [...new Set([...text.matchAll(MENTION_PATTERN)].map((match) => match[1]!))];
+}
+
+/** Below 741 px a comment or edit belongs to the mobile layout (SPEC §9 edits breakpoint 741/740). */
+export const MOBILE_DEVICE_MAX_WIDTH = 740;
+export type DeviceSize = "default" | "mobile";
+export function deviceSizeOf(width: number): DeviceSize {
+  return width <= MOBILE_DEVICE_MAX_WIDTH ? "mobile" : "default";
+}
+
+export const MAX_COMMENT_LENGTH = 5000;
+export const MAX_ATTACHMENTS = 5;
+
+/**
+ * The element anchor from packages/anchoring, stored as the client sends it. The server checks its
+ * shape and size, never its meaning: anchoring runs in the browser, against the real document.
+ */
+export const anchorSchema = z
+  .object({
+    v: z.literal(1),
+    querySelector: z.string().min(1).max(2000),
+    selectors: z.object({
+      css: z.string().max(2000),
+      xpath: z.string().max(4000),
+      idPath: z.string().max(2000).nullable(),
+    }),
+    fingerprint: z.record(z.string(), z.unknown()),
+    dot: z.object({ x: z.number(), y: z.number() }).nullable(),
+  })
+  .refine((anchor) => JSON.stringify(anchor).length <= 16_384, "Anchor too large");
+export type AnchorData = z.infer<typeof anchorSchema>;
+
+const fraction = z.number().min(0).max(1);
+
+export const attachmentSchema = z
+  .object({
+    name: z.string().min(1).max(200),
+    size: z.number().int().min(0),
+    type: z.string().max(200),
+    path: z.string().regex(/^attachments\/[A-Za-z0-9_-]+\/[0-9a-f]{64}$/),
+  })
+  .strict();
+export type Attachment = z.infer<typeof attachmentSchema>;
+
+const body = z.string().trim().min(1).max(MAX_COMMENT_LENGTH);
+
+export const createCommentSchema = z
+  .object({
+    /** Web pages: the element and the click point inside it. */
+    anchor: anchorSchema.optional(),
+    /** Where the pin sits: a fraction of the element's box (web) or of the image / PDF page. */
+    dotPosition: z.object({ x: fraction, y: fraction }),
+    /** PDF pages are numbered from 1. */
+    pdfPage: z.number().int().min(1).max(10_000).optional(),
+    deviceWidth: z.number().int().min(100).max(10_000),
+    comment: body,
+    attachments: z.array(attachmentSchema).max(MAX_ATTACHMENTS).default([]),
+  })
+  .strict();
+
+export const replySchema = z
+  .object({ comment: body, attachments: z.array(attachmentSchema).max(MAX_ATTACHMENTS).default([]) })
+  .strict();
+export const editEntrySchema = z.object({ comment: body }).strict();
+export const updateCommentSchema = z
+  .object({
+    isResolved: z.boolean(),
+    dotPosition: z.object({ x: fraction, y: fraction }),
+    anchor: anchorSchema,
+    anchorStatus: z.enum(["exact", "fuzzy", "needs-review", "orphaned"]),
+  })
+  .partial()
+  .strict();
+
+export type AnchorStatus = "exact" | "fuzzy" | "needs-review" | "orphaned";
+
+export interface CommentAuthor {
+  uid: string | null;
+  displayName: string;
+  photoURL: string | null;
+  isGuest: boolean;
+}
+
+export interface CommentEntry {
+  id: string;
+  createdAt: string;
+  editedAt: string | null;
+  userID: string | null;
+  author: CommentAuthor;
+  comment: string;
+  attachments: Attachment[];
+}
+
+export interface Comment {
+  id: string;
+  projectId: string;
+  pageId: string;
+  versionId: string;
+  querySelector: string | null;
+  anchor: AnchorData | null;
+  anchorStatus: AnchorStatus | null;
+  dotPosition: { x: number; y: number };
+  pdfPage: number | null;
+  deviceSize: DeviceSize;
+  deviceWidth: number;
+  isResolved: boolean;
+  resolvedBy: string | null;
+  copiedFromVersion: string | null;
+  createdAt: string;
+  modifiedAt: string;
+  thread: CommentEntry[];
+}
+
+/** Shown for authors whose account is gone (SPEC §6). */
+export const DELETED_USER_NAME = "Deleted User";
+
+export const COMMENT_MESSAGES = {
+  noUnresolved: "No unresolved comments found on previous version.",
+  pullFailed: "Error occured while pulling comments.",
+  noPagesToUpdate: "No pages to update, please open your web app & add it using our Chrome extension.",
+} as const;
+
+/** Server → client realtime events (room `project:{id}`). New comments carry the full comment. */
+export type RealtimeEvent =
+  | { type: "comments.created"; projectId: string; versionId: string; commentId: string; comment?: Comment }
+  | { type: "comments.changed"; projectId: string; versionId: string; commentId: string }
+  | { type: "comments.deleted"; projectId: string; versionId: string; commentId: string };
+
+/** Client → server messages on the realtime socket. */
+export const realtimeClientMessageSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("join"), projectId: z.string().min(1).max(64) }),
+  z.object({ type: z.literal("leave"), projectId: z.string().min(1).max(64) }),
+  z.object({ type: z.literal("ping") }),
+]);
+export type RealtimeClientMessage = z.infer<typeof realtimeClientMessageSchema>;
+
+/** Server → client messages on the realtime socket. */
+export type RealtimeServerMessage =
+  | { type: "joined"; projectId: string }
+  | { type: "left"; projectId: string }
+  | { type: "pong" }
+  | { type: "error"; code: string; projectId?: string }
+  | { type: "event"; room: string; event: RealtimeEvent };
