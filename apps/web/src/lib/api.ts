@@ -38,7 +38,9 @@ export async function api<T>(
       signal,
       credentials: "same-origin",
       headers:
-        body === undefined || isForm ? { accept: "application/json" } : { "content-type": "application/json" },
+        body === undefined || isForm
+          ? { accept: "application/json" }
+          : { "content-type": "application/json" },
       body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
     });
   } catch (error) {
