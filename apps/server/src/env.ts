@@ -33,6 +33,7 @@ const envSchema = z.object({
   ALLOW_PRIVATE_URLS: bool.optional(),
   CAPTURE_WORKER: bool.default(true),
   CHROMIUM_PATH: z.string().default("/usr/bin/chromium"),
+  OVERLAY_SCRIPT: z.string().default(path.join(repoRoot, "packages/overlay/dist/overlay.js")),
   WEB_DIST: z.string().default(path.join(repoRoot, "apps/web/dist")),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
@@ -64,6 +65,8 @@ export interface AppConfig {
   /** Whether this process works capture jobs (any number of processes may). */
   captureWorker: boolean;
   chromiumPath: string;
+  /** The built overlay script injected into every snapshot the content origin serves. */
+  overlayScript: string;
 }
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -103,6 +106,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     allowPrivateUrls: env.ALLOW_PRIVATE_URLS ?? !isProduction,
     captureWorker: env.CAPTURE_WORKER,
     chromiumPath: env.CHROMIUM_PATH,
+    overlayScript: path.resolve(env.OVERLAY_SCRIPT),
   };
 }
 

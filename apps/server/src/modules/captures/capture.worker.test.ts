@@ -1,5 +1,8 @@
+import { writeFile } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
 import { count } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -39,6 +42,9 @@ async function startSite() {
   );
 }
 
+const OVERLAY = "/* the overlay */";
+const overlayPath = path.join(os.tmpdir(), `redline-overlay-${process.pid}.js`);
+
 async function waitForVersion(client: ApiClient, versionId: string) {
   for (let i = 0; i < 120; i++) {
     const { data } = (await client.get(`/api/versions/${versionId}`)).body;
@@ -53,7 +59,11 @@ describe("the capture worker", () => {
   let site: Awaited<ReturnType<typeof startSite>>;
   let owner: ApiClient;
   beforeAll(async () => {
-    [t, site] = await Promise.all([startTestApp({ config: { captureWorker: true } }), startSite()]);
+    await writeFile(overlayPath, OVERLAY);
+    [t, site] = await Promise.all([
+      startTestApp({ config: { captureWorker: true, overlayScript: overlayPath } }),
+      startSite(),
+    ]);
     owner = await signUpVerified(t.url, t.inbox!, `worker-${Date.now()}@example.com`);
   });
   afterAll(async () => {
@@ -79,12 +89,15 @@ describe("the capture worker", () => {
     expect(snapshot.status).toBe(200);
     const csp = snapshot.headers.get("content-security-policy")!;
     expect(csp).toContain("sandbox allow-scripts");
-    expect(csp).toContain("script-src 'none'");
+    // The only script a snapshot may run is our overlay, injected when served.
+    expect(csp).toContain(`script-src ${t.contentUrl}/overlay.js;`);
     expect(csp).toContain(`frame-ancestors ${t.url}`);
     const html = await snapshot.text();
     expect(html).toContain("Hello reviewers");
     expect(html).toContain("Added by script");
-    expect(html).not.toContain("<script");
+    const scripts = html.match(/<script[^>]*>/g) ?? [];
+    expect(scripts).toEqual([`<script src="/overlay.js" data-app-origin="${t.url}" defer>`]);
+    expect(await (await fetch(`${t.contentUrl}/overlay.js`)).text()).toBe(OVERLAY);
     expect(html).not.toContain(site.url);
     const assetPaths = [...html.matchAll(/\/a\/[0-9a-f]{64}\.[a-z0-9]+/g)].map((match) => match[0]);
     for (const assetPath of assetPaths)

@@ -4,6 +4,8 @@
  * public. Every snapshot is sandboxed by CSP too (opaque origin, no scripts but ours, no network but its
  * own assets), so even opened outside our iframe it can touch nothing of the app.
  */
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { eq } from "drizzle-orm";
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import type { AppContext } from "../../context.ts";
@@ -11,7 +13,7 @@ import { assets, versions } from "../../db/schema/index.ts";
 import { verifyPath } from "../../lib/signed-url.ts";
 import { contentSecret } from "./content.urls.ts";
 
-export function snapshotCsp(appOrigin: string): string {
+export function snapshotCsp(appOrigin: string, contentOrigin: string): string {
   return [
     "sandbox allow-scripts",
     "default-src 'none'",
@@ -20,7 +22,8 @@ export function snapshotCsp(appOrigin: string): string {
     "font-src 'self' data:",
     "media-src 'self' data: blob:",
     "frame-src 'self' data: blob:",
-    "script-src 'none'",
+    // Our overlay is the only script a snapshot may run.
+    `script-src ${contentOrigin}/overlay.js`,
     "connect-src 'none'",
     "form-action 'none'",
     "base-uri 'none'",
@@ -52,13 +55,33 @@ export function buildContentServer(ctx: AppContext): FastifyInstance {
       .send(file.stream);
   };
 
+  // The overlay is injected when the snapshot is served, not when it is stored, so every version —
+  // old ones too — runs the current overlay.
+  const hasOverlay = existsSync(config.overlayScript);
+
   server.get<{ Params: { versionId: string } }>("/v/:versionId/index.html", async (request, reply) => {
     if (!signed(`/v/${request.params.versionId}/index.html`, request.query))
       return reply.status(403).send("Link expired");
     const version = await loadVersion(request.params.versionId);
-    if (!version?.snapshotKey) return notFound(reply);
-    reply.header("content-security-policy", snapshotCsp(appOrigin)).header("referrer-policy", "no-referrer");
-    return send(reply, version.snapshotKey, "text/html; charset=utf-8", "private, max-age=3600");
+    const file = version?.snapshotKey ? await storage.get(version.snapshotKey) : null;
+    if (!file) return notFound(reply);
+    const html = await text(file.stream);
+    return reply
+      .header("content-type", "text/html; charset=utf-8")
+      .header("content-security-policy", snapshotCsp(appOrigin, config.contentOrigin))
+      .header("referrer-policy", "no-referrer")
+      .header("x-content-type-options", "nosniff")
+      .header("cache-control", "private, no-cache")
+      .send(withOverlay(html, appOrigin, hasOverlay));
+  });
+
+  server.get("/overlay.js", async (_request, reply) => {
+    if (!hasOverlay) return notFound(reply);
+    return reply
+      .header("content-type", "text/javascript; charset=utf-8")
+      .header("cache-control", "no-cache")
+      .header("x-content-type-options", "nosniff")
+      .send(await readFile(config.overlayScript));
   });
 
   server.get<{ Params: { versionId: string } }>("/f/:versionId", async (request, reply) => {
@@ -98,6 +121,19 @@ export function buildContentServer(ctx: AppContext): FastifyInstance {
 
   server.setNotFoundHandler((_request, reply) => notFound(reply));
   return server;
+}
+
+export function withOverlay(html: string, appOrigin: string, enabled: boolean): string {
+  if (!enabled) return html;
+  const tag = `<script src="/overlay.js" data-app-origin="${appOrigin.replace(/"/g, "&quot;")}" defer></script>`;
+  const end = html.lastIndexOf("</body>");
+  return end === -1 ? html + tag : html.slice(0, end) + tag + html.slice(end);
+}
+
+async function text(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 function imageType(key: string): string {
