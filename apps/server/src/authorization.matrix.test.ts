@@ -297,6 +297,11 @@ const GUEST = { "x-redline-guest": "guest__1__Gail__gail@example.com" };
 const comment = { dotPosition: { x: 0.5, y: 0.5 }, deviceWidth: 1280, comment: "Matrix" };
 MATRIX.push(
   {
+    route: "POST /api/projects/:projectId/update-all",
+    who: EDITORS,
+    call: (f) => ({ path: `/api/projects/${f.projectId}/update-all`, body: {} }),
+  },
+  {
     route: "GET /api/versions/:versionId/comments",
     who: MEMBERS,
     call: (f) => ({ path: `/api/versions/${f.versionId}/comments` }),

@@ -72,3 +72,24 @@ describe("project rules", () => {
     expect(addPageSchema.safeParse({ url: "file:///etc/passwd" }).success).toBe(false);
   });
 });
+
+describe("update all pages", () => {
+  const page = {
+    url: "https://example.com",
+    isApproved: false,
+    isArchived: false,
+    isDemo: false,
+    source: null,
+    screenshotSource: null,
+  };
+  it("updates ordinary URL pages and screenshot-backed image pages only", async () => {
+    const { isUpdatablePage } = await import("./projects.ts");
+    expect(isUpdatablePage(page)).toBe(true);
+    expect(isUpdatablePage({ ...page, isApproved: { uid: "u", date: "d" } })).toBe(false);
+    expect(isUpdatablePage({ ...page, isArchived: true })).toBe(false);
+    expect(isUpdatablePage({ ...page, isDemo: true })).toBe(false);
+    expect(isUpdatablePage({ ...page, source: "extension" })).toBe(false);
+    expect(isUpdatablePage({ ...page, url: "image" })).toBe(false);
+    expect(isUpdatablePage({ ...page, url: "image", screenshotSource: "https://example.com" })).toBe(true);
+  });
+});

@@ -280,3 +280,22 @@ export const SHARING_MESSAGES = {
   unapproved: "This page is marked as not approved",
   notAccessible: "Project is not found or accessible. Redirecting to all projects.",
 } as const;
+
+/**
+ * Update-all-pages skips pages that are approved, archived, demo or added by the extension, and image
+ * pages without a screenshot source (SPEC §4).
+ */
+export function isUpdatablePage(page: {
+  url: string;
+  isApproved: unknown;
+  isArchived: boolean;
+  isDemo: boolean;
+  source: string | null;
+  screenshotSource: string | null;
+}): boolean {
+  if (page.isApproved || page.isArchived || page.isDemo || page.source === "extension") return false;
+  return page.url !== "image" || Boolean(page.screenshotSource);
+}
+
+export const updateAllPagesSchema = z.object({ copyUnresolvedComments: z.boolean().default(false) }).strict();
+export const recaptureSchema = z.object({ copyUnresolvedComments: z.boolean().default(false) }).strict();

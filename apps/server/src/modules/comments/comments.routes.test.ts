@@ -1,3 +1,5 @@
+import { sql } from "drizzle-orm";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
@@ -257,5 +259,62 @@ describe.each(drivers())("comments (%s)", (driver) => {
     );
     expect(comment.thread[0].author).toMatchObject({ displayName: "Deleted User", uid: null });
     expect(pageId).toBeTruthy();
+  });
+});
+
+describe("updating every page to a new version", () => {
+  let t: TestApp;
+  let owner: ApiClient;
+  beforeAll(async () => {
+    t = await startTestApp();
+    owner = await signUpVerified(t.url, t.inbox!, email("update-all"));
+  });
+  afterAll(() => t.close());
+
+  it("re-captures only the pages §4 allows, copying unresolved comments when asked", async () => {
+    const projectId = (await owner.post("/api/projects", { title: "Update all" })).body.data.id;
+    const empty = await owner.post(`/api/projects/${projectId}/update-all`, { copyUnresolvedComments: true });
+    expect(empty.body).toMatchObject({
+      data: { updated: 0 },
+      message: "No pages to update, please open your web app & add it using our Chrome extension.",
+    });
+
+    const add = async (url: string) =>
+      (await owner.post(`/api/projects/${projectId}/pages`, { url })).body.data;
+    const plain = await add("https://example.com/plain");
+    const approved = await add("https://example.com/approved");
+    const archived = await add("https://example.com/archived");
+    await owner.put(`/api/pages/${approved.pageID}/approval`, { approved: true });
+    await t.ctx.database.db.execute(sql`update pages set is_archived = true where id = ${archived.pageID}`);
+    const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: "#fff" } })
+      .png()
+      .toBuffer();
+    await owner.upload(`/api/projects/${projectId}/uploads`, {
+      name: "mock.png",
+      type: "image/png",
+      bytes: png,
+    });
+    await owner.post(`/api/versions/${plain.versionID}/comments`, newComment("Carry me over"));
+
+    const updated = await owner.post(`/api/projects/${projectId}/update-all`, {
+      copyUnresolvedComments: true,
+    });
+    expect(updated.body.data.updated).toBe(1);
+    const project = (await owner.get(`/api/projects/${projectId}`)).body.data;
+    const versionsOf = (pageId: string) =>
+      project.pages.find((p: { id: string }) => p.id === pageId).versions;
+    expect(versionsOf(plain.pageID)).toHaveLength(2);
+    expect(versionsOf(approved.pageID)).toHaveLength(1);
+    expect(versionsOf(archived.pageID)).toHaveLength(1);
+    const newest = versionsOf(plain.pageID)[1];
+    const carried = (await owner.get(`/api/versions/${newest.id}/comments`)).body.data;
+    expect(carried.map((c: { thread: { comment: string }[] }) => c.thread[0]!.comment)).toEqual([
+      "Carry me over",
+    ]);
+
+    const recaptured = await owner.post(`/api/pages/${plain.pageID}/versions`, {
+      copyUnresolvedComments: false,
+    });
+    expect((await owner.get(`/api/versions/${recaptured.body.data.id}/comments`)).body.data).toEqual([]);
   });
 });

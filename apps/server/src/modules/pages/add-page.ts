@@ -4,7 +4,7 @@
  * on the project row, so two concurrent adds can never exceed it.
  */
 import { canAddPage, DEMO_PROJECT_MAX_PAGES, productOf, type VersionKind } from "@redline/shared";
-import { count, eq, max } from "drizzle-orm";
+import { count, desc, eq, max } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import {
   type PageRow,
@@ -17,6 +17,7 @@ import {
 } from "../../db/schema/index.ts";
 import { HttpError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
+import { copyUnresolved } from "../comments/comments.service.ts";
 
 export class PageLimitError extends HttpError {
   constructor(limit: number) {
@@ -119,4 +120,27 @@ function versionValues(page: PageRow, number: number, input: NewVersionInput, no
     createdAt: now,
     modifiedAt: now,
   };
+}
+
+/** A new queued capture of a URL page, optionally carrying over the latest version's unresolved comments. */
+export async function recapture(
+  db: Database,
+  page: PageRow,
+  userId: string,
+  copyUnresolvedComments: boolean,
+) {
+  const [latest] = await db
+    .select()
+    .from(versions)
+    .where(eq(versions.pageId, page.id))
+    .orderBy(desc(versions.number))
+    .limit(1);
+  const version = await addVersion(db, page, {
+    kind: page.screenshotSource ? "screenshot" : "snapshot",
+    status: "queued",
+    sourceUrl: page.screenshotSource ?? page.url,
+    createdBy: userId,
+  });
+  if (copyUnresolvedComments && latest) await copyUnresolved(db, latest, version);
+  return version;
 }

@@ -1,9 +1,13 @@
 import { createHash } from "node:crypto";
 import {
   addPageSchema,
+  COMMENT_MESSAGES,
+  isUpdatablePage,
   PROJECT_MESSAGES,
   pageApprovalSchema,
+  recaptureSchema,
   SHARING_MESSAGES,
+  updateAllPagesSchema,
   updatePageSchema,
 } from "@redline/shared";
 import { eq } from "drizzle-orm";
@@ -17,7 +21,7 @@ import { enqueueCapture } from "../captures/capture.queue.ts";
 import { loadPage, loadPagesWithVersions, loadProject } from "../projects/projects.load.ts";
 import { authorize, canApprovePage } from "../projects/projects.policy.ts";
 import { presentPage, presentVersion } from "../projects/projects.presenter.ts";
-import { addPage, addVersion } from "./add-page.ts";
+import { addPage, addVersion, recapture } from "./add-page.ts";
 import { setPageThumbnail } from "./thumbnails.ts";
 import { readUpload, type Upload } from "./uploads.ts";
 
@@ -98,20 +102,29 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       reply.status(201);
       return { data: presentVersion(version) };
     }
-    z.object({})
-      .strict()
-      .parse(request.body ?? {});
-    if (page.url === "image")
+    const { copyUnresolvedComments } = recaptureSchema.parse(request.body ?? {});
+    if (page.url === "image" && !page.screenshotSource) {
       throw new BadRequestError("Upload an image to add a version to this page.", "not-a-url-page");
-    const version = await addVersion(db, page, {
-      kind: page.screenshotSource ? "screenshot" : "snapshot",
-      status: "queued",
-      sourceUrl: page.url,
-      createdBy: actor.user.id,
-    });
+    }
+    const version = await recapture(db, page, actor.user.id, copyUnresolvedComments);
     await enqueueCapture(ctx, version.id);
     reply.status(202);
     return { data: presentVersion(version), message: PROJECT_MESSAGES.fetchingPage };
+  });
+
+  app.post("/api/projects/:projectId/update-all", async (request) => {
+    const actor = await requireActor(auth, db, request);
+    const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
+    authorize(access, "versions.create");
+    const { copyUnresolvedComments } = updateAllPagesSchema.parse(request.body ?? {});
+    const { pageRows } = await loadPagesWithVersions(db, project.id);
+    const updatable = pageRows.filter((page) => isUpdatablePage({ ...page, isApproved: page.approved }));
+    if (updatable.length === 0) return { data: { updated: 0 }, message: COMMENT_MESSAGES.noPagesToUpdate };
+    for (const page of updatable) {
+      const version = await recapture(db, page, actor.user.id, copyUnresolvedComments);
+      await enqueueCapture(ctx, version.id);
+    }
+    return { data: { updated: updatable.length } };
   });
 
   app.patch("/api/pages/:pageId", async (request) => {
