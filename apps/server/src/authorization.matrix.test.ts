@@ -95,6 +95,8 @@ const {
 >;
 
 interface Fixture {
+  /** A local page with links, for the similar-pages picker. */
+  siteUrl: string;
   projectId: string;
   commentId: string;
   entryId: string;
@@ -296,6 +298,12 @@ const MATRIX: Row[] = [
 const GUEST = { "x-redline-guest": "guest__1__Gail__gail@example.com" };
 const comment = { dotPosition: { x: 0.5, y: 0.5 }, deviceWidth: 1280, comment: "Matrix" };
 MATRIX.push(
+  // Reads another site's links through the SSRF guard: any verified user (no project data involved).
+  {
+    route: "GET /api/similar-pages",
+    who: VERIFIED,
+    call: (f) => ({ path: `/api/similar-pages?url=${encodeURIComponent(f.siteUrl)}` }),
+  },
   {
     route: "POST /api/projects/:projectId/update-all",
     who: EDITORS,
@@ -452,6 +460,7 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
         .toBuffer(),
     );
     return {
+      siteUrl: t.url + "/api/health",
       projectId,
       commentId,
       entryId,

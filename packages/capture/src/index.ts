@@ -29,4 +29,5 @@ export {
   type LaunchOptions,
 } from "./capturer.ts";
 export { CaptureError, type CaptureErrorReason } from "./errors.ts";
+export { type FetchedResource, Fetcher } from "./fetcher.ts";
 export { writeSnapshotDir } from "./snapshot-dir.ts";

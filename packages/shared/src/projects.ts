@@ -299,3 +299,11 @@ export function isUpdatablePage(page: {
 
 export const updateAllPagesSchema = z.object({ copyUnresolvedComments: z.boolean().default(false) }).strict();
 export const recaptureSchema = z.object({ copyUnresolvedComments: z.boolean().default(false) }).strict();
+
+export const similarPagesQuerySchema = z.object({ url: httpUrl }).strict();
+
+/** Same-site, page-like links of one page, offered by the similar-pages picker. */
+export interface SimilarPages {
+  url: string;
+  pages: string[];
+}

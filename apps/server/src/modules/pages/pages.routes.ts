@@ -7,6 +7,7 @@ import {
   pageApprovalSchema,
   recaptureSchema,
   SHARING_MESSAGES,
+  similarPagesQuerySchema,
   updateAllPagesSchema,
   updatePageSchema,
 } from "@redline/shared";
@@ -22,6 +23,7 @@ import { loadPage, loadPagesWithVersions, loadProject } from "../projects/projec
 import { authorize, canApprovePage } from "../projects/projects.policy.ts";
 import { presentPage, presentVersion } from "../projects/projects.presenter.ts";
 import { addPage, addVersion, recapture } from "./add-page.ts";
+import { findSimilarPages } from "./similar-pages.ts";
 import { setPageThumbnail } from "./thumbnails.ts";
 import { readUpload, type Upload } from "./uploads.ts";
 
@@ -125,6 +127,12 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       await enqueueCapture(ctx, version.id);
     }
     return { data: { updated: updatable.length } };
+  });
+
+  app.get("/api/similar-pages", async (request) => {
+    await requireActor(auth, db, request);
+    const { url } = similarPagesQuerySchema.parse(request.query);
+    return { data: await findSimilarPages(ctx.config, url) };
   });
 
   app.patch("/api/pages/:pageId", async (request) => {
