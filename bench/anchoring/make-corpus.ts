@@ -1,0 +1,75 @@
+/**
+ * Regenerates the anchoring corpus: `node --import tsx bench/anchoring/make-corpus.ts`.
+ *
+ * For each hand-written page in bench/fixtures/anchoring/pages/, opens it in Chromium at 1280 px,
+ * marks every visible interactive or text element with a `data-truth` id, writes that as
+ * pairs/<page>.original.html, applies the page's recipe (recipes.ts) and writes
+ * pairs/<page>.mutated.html. The truth ids travel with the elements through the edits, so they are
+ * the ground truth; copies made by the recipe carry none. The held-out edit set (holdout.ts) is
+ * applied to the same marked original and written as pairs/<page>.holdout.html.
+ */
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { closePage, launchChromium, openPage, TRUTH_ATTRIBUTE } from "@redline/anchoring/testing";
+import { HOLDOUT } from "./holdout.ts";
+import { applyMutations, type Mutation } from "./mutations.ts";
+import { RECIPES } from "./recipes.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const CORPUS = path.join(ROOT, "bench/fixtures/anchoring");
+
+/** In the page: mark visible interactive elements and elements with their own text. */
+function markTargets(attribute: string): number {
+  const selector =
+    "a,button,input,select,textarea,summary,img,label,h1,h2,h3,h4,h5,h6,p,li,td,th,blockquote,figcaption,dt,dd,span,strong,em,small,time,code,legend,div";
+  let count = 0;
+  for (const element of Array.from(document.body.querySelectorAll(selector))) {
+    const box = element.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0 || getComputedStyle(element).visibility === "hidden") continue;
+    const interactive = /^(a|button|input|select|textarea|summary|img)$/.test(element.localName);
+    const hasText = Array.from(element.childNodes).some(
+      (node) => node.nodeType === 3 && (node.nodeValue ?? "").trim() !== "",
+    );
+    if (!interactive && !hasText) continue;
+    count++;
+    element.setAttribute(attribute, `t${count}`);
+  }
+  return count;
+}
+
+const serialise = () => `<!doctype html>\n${document.documentElement.outerHTML}\n`;
+
+const browser = await launchChromium();
+try {
+  const names = (await readdir(path.join(CORPUS, "pages"))).filter((name) => name.endsWith(".html")).sort();
+  for (const file of names) {
+    const name = file.replace(/\.html$/, "");
+    const recipe = RECIPES[name];
+    if (!recipe) throw new Error(`no recipe for ${name}`);
+    const page = await openPage(browser, await readFile(path.join(CORPUS, "pages", file), "utf8"), 1280);
+    const targets = await page.evaluate(markTargets, TRUTH_ATTRIBUTE);
+    const original = await page.evaluate(serialise);
+    await closePage(page);
+    await writeFile(path.join(CORPUS, "pairs", `${name}.original.html`), original);
+    const mutate = async (mutations: Mutation[], suffix: string) => {
+      const copy = await openPage(browser, original, 1280);
+      const problems = await copy.evaluate(applyMutations, { mutations, truth: TRUTH_ATTRIBUTE });
+      const html = await copy.evaluate(serialise);
+      const kept = await copy.evaluate(
+        (attribute) => document.querySelectorAll(`[${attribute}]`).length,
+        TRUTH_ATTRIBUTE,
+      );
+      await closePage(copy);
+      if (problems.length > 0) throw new Error(`${name} ${suffix}: ${problems.join("; ")}`);
+      await writeFile(path.join(CORPUS, "pairs", `${name}.${suffix}.html`), html);
+      return targets - kept;
+    };
+    const removed = await mutate(recipe, "mutated");
+    const heldOutRemoved = await mutate(HOLDOUT[name] ?? [], "holdout");
+    console.log(
+      `${name}: ${targets} targets, ${removed} removed (holdout: ${heldOutRemoved}), ${recipe.length} edits`,
+    );
+  }
+} finally {
+  await browser.close();
+}

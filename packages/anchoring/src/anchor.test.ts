@@ -1,0 +1,165 @@
+/**
+ * anchor() against HTML fixture pairs in real Chromium: every target is described in the original
+ * and anchored in the changed page (or the same page at another width). Removed targets must come
+ * back null or needs-review; no target may ever land on a wrong element.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { anchorTruth, closePage, describeTruth, launchChromium, openPage, verdict } from "./testing/index.ts";
+import type { Anchor } from "./types.ts";
+
+const FIXTURES = path.join(import.meta.dirname, "fixtures");
+const fixture = (name: string) => readFileSync(path.join(FIXTURES, name), "utf8");
+const TRUTH = "data-t";
+
+let browser: Browser;
+let anchors: Record<string, Anchor>;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  const page = await openPage(browser, fixture("catalog.original.html"), 1280);
+  anchors = await describeTruth(page, TRUTH);
+  await closePage(page);
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function anchorIn(html: string, width: number) {
+  const page = await openPage(browser, html, width);
+  try {
+    return await anchorTruth(page, anchors, TRUTH);
+  } finally {
+    await closePage(page);
+  }
+}
+
+describe("anchor", () => {
+  it("produces JSON-serialisable anchors with the documented shape", () => {
+    const anchor = anchors.title!;
+    expect(JSON.parse(JSON.stringify(anchor))).toEqual(anchor);
+    expect(anchor.v).toBe(1);
+    expect(anchor.fingerprint.tag).toBe("h1");
+    expect(anchor.fingerprint.text).toBe("spring collection");
+    expect(anchor.dot).toEqual({ x: 0.25, y: 0.5 });
+    expect(Object.keys(anchors)).toContain("buy-1");
+  });
+
+  it("finds every target exactly in the same document at 375 px", async () => {
+    const { outcomes } = await anchorIn(fixture("catalog.original.html"), 375);
+    for (const [truth, outcome] of Object.entries(outcomes)) {
+      expect(outcome.found, truth).toBe(truth);
+      expect(outcome.status, truth).toBe("exact");
+    }
+  });
+
+  it("follows targets through banners, wrappers, re-sorting, re-hashing and edits — and never guesses", async () => {
+    const { outcomes, present } = await anchorIn(fixture("catalog.mutated.html"), 1280);
+    const exists = new Set(present);
+    const verdicts = Object.fromEntries(
+      Object.entries(outcomes).map(([truth, outcome]) => [truth, verdict(truth, outcome, exists.has(truth))]),
+    );
+    expect(Object.values(verdicts)).not.toContain("wrong");
+    // Removed: the contact link and the whole "Linen shirt" card.
+    for (const removed of ["nav-contact", "name-2", "price-2", "buy-2"]) {
+      expect(exists.has(removed)).toBe(false);
+      expect(["needs-review", null]).toContain(outcomes[removed]!.status);
+    }
+    // Moved, wrapped, re-hashed or edited, but still there.
+    for (const kept of [
+      "logo",
+      "nav-shop",
+      "nav-about",
+      "cart",
+      "title",
+      "intro",
+      "name-1",
+      "price-1",
+      "buy-1",
+      "name-4",
+      "price-4",
+      "buy-4",
+      "buy-3",
+      "email-label",
+      "email",
+      "subscribe",
+      "legal",
+    ]) {
+      expect(verdicts[kept], kept).toBe("correct");
+    }
+    // The legacy selector loses several of them.
+    const baselineRight = Object.entries(outcomes).filter(([truth, outcome]) => outcome.baseline === truth);
+    expect(baselineRight.length).toBeLessThan(Object.keys(outcomes).length - 4);
+  });
+
+  it("does not move a comment to a look-alike in another row", async () => {
+    const rows = `<!doctype html><html><body><table><tbody>
+      <tr><td>Alice</td><td>alice@example.com</td><td><button type="button">Remove</button></td></tr>
+      <tr><td>Bob</td><td>bob@example.com</td><td><button type="button">Remove</button></td></tr>
+      </tbody></table></body></html>`;
+    const page = await openPage(browser, rows, 1280);
+    try {
+      const result = await page.evaluate(() => {
+        const { anchor, describe } = window.RedlineAnchoring;
+        const stored = describe(document.querySelector("button")!);
+        // Alice leaves, Carol joins: Bob's button now stands where Alice's stood.
+        document.querySelector("tr")!.remove();
+        document
+          .querySelector("tbody")!
+          .insertAdjacentHTML(
+            "beforeend",
+            '<tr><td>Carol</td><td>carol@example.com</td><td><button type="button">Remove</button></td></tr>',
+          );
+        const found = anchor(document, stored);
+        return { status: found?.status ?? null, candidates: found?.candidates?.length ?? 0 };
+      });
+      expect(result.status === null || result.status === "needs-review").toBe(true);
+    } finally {
+      await closePage(page);
+    }
+  });
+
+  it("returns null when nothing plausible is left", async () => {
+    const page = await openPage(browser, fixture("catalog.original.html"), 1280);
+    try {
+      const result = await page.evaluate(() => {
+        const { anchor, describe } = window.RedlineAnchoring;
+        const stored = describe(document.querySelector("h1")!);
+        document.body.innerHTML = "<p>Maintenance</p>";
+        return anchor(document, stored);
+      });
+      expect(result).toBeNull();
+    } finally {
+      await closePage(page);
+    }
+  });
+
+  it("puts the dot back on the same spot of the element at another width", async () => {
+    const page = await openPage(browser, fixture("catalog.original.html"), 1280);
+    try {
+      const stored = await page.evaluate(() => {
+        const element = document.querySelector("h1")!;
+        const box = element.getBoundingClientRect();
+        return window.RedlineAnchoring.describe(element, { x: box.left + 30, y: box.top + box.height / 4 });
+      });
+      expect(stored.dot!.y).toBeCloseTo(0.25, 3);
+      await page.setViewportSize({ width: 375, height: 800 });
+      const placed = await page.evaluate((stored) => {
+        const { anchor, dotPosition } = window.RedlineAnchoring;
+        const found = anchor(document, stored)!;
+        const box = found.element.getBoundingClientRect();
+        return {
+          point: dotPosition(found.element, stored),
+          box: { left: box.left, top: box.top, width: box.width, height: box.height },
+        };
+      }, stored);
+      expect(placed.point.x).toBeCloseTo(placed.box.left + stored.dot!.x * placed.box.width, 3);
+      expect(placed.point.y).toBeCloseTo(placed.box.top + placed.box.height / 4, 1);
+    } finally {
+      await closePage(page);
+    }
+  });
+});

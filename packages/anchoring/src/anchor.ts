@@ -1,0 +1,327 @@
+/**
+ * anchor(): find the element a stored Anchor meant in a (possibly changed) document.
+ *
+ * 1. The stored selectors are resolved; each that finds exactly one element is a vote for it.
+ * 2. Candidates are prefiltered by tag family (a link may have become a button, an h2 an h3) plus
+ *    anything carrying the stored test id, id or name, and scored on the cheap fingerprint parts.
+ * 3. Every candidate that could still win once layout and neighbourhood are counted gets the full
+ *    score (an exact bound, so the cut loses nothing).
+ * 4. The best is accepted only above a threshold, with a margin over the runner-up, and when it
+ *    passes an identity check (similar text, or an agreeing identifier for text-less elements);
+ *    "exact" additionally needs a stored selector to agree. Anything less is "needs-review" with the
+ *    candidates, or null: a wrong pin is worse than an orphaned one.
+ *
+ * Per-document work (element lists, attributes and text of each element) is cached and dropped as
+ * soon as a MutationObserver reports any change, so anchoring many comments on one page is cheap.
+ */
+import {
+  type Basic,
+  basicOfFingerprint,
+  type Context,
+  readBasic,
+  readContext,
+  SKIPPED_TAGS,
+  tagOf,
+} from "./fingerprint.ts";
+import {
+  type BasicScore,
+  hrefSimilarity,
+  scoreBasic,
+  scoreFull,
+  type Target,
+  VALUE_WEIGHTS,
+  type Votes,
+  WEIGHTS,
+} from "./score.ts";
+import { cssString, resolveCss, resolveXpath } from "./selectors.ts";
+import { isValueLike, trigrams } from "./text.ts";
+import type { Anchor, AnchorResult } from "./types.ts";
+
+/** Below this nothing is offered at all (the comment is orphaned). */
+export const FLOOR = 0.5;
+/** At or above this, with the margin and the identity check, an element is accepted. */
+export const ACCEPT = 0.7;
+/** Required lead of the best over the runner-up: absolute, or relative to the runner-up's gap to 1. */
+export const MARGIN = 0.08;
+export const RELATIVE_MARGIN = 0.4;
+const MIN_LEAD = 0.015;
+/** "exact": a stored selector agrees and the fingerprint barely changed. */
+export const EXACT = 0.9;
+const REVIEW_CANDIDATES = 5;
+const MAX_FULL = 80;
+
+const FAMILIES: Record<string, string[]> = {
+  action: ["a", "button", "summary"],
+  field: ["input", "select", "textarea"],
+  heading: ["h1", "h2", "h3", "h4", "h5", "h6"],
+  media: ["img", "picture", "svg", "video", "canvas", "iframe", "object", "embed"],
+  cell: ["td", "th"],
+  item: ["li", "dt", "dd"],
+  text: ["p", "blockquote", "figcaption", "pre"],
+};
+const FAMILY_OF = new Map<string, string[]>();
+for (const tags of Object.values(FAMILIES)) for (const tag of tags) FAMILY_OF.set(tag, tags);
+
+interface DocIndex {
+  observer: MutationObserver | null;
+  dirty: boolean;
+  /** Layout-dependent values are valid for one viewport size. */
+  viewport: string;
+  byTag: Map<string, Element[]>;
+  basics: Map<Element, Basic>;
+  grams: Map<Element, Set<string>>;
+  contexts: Map<Element, Context>;
+  neighbourGrams: Map<Element, Set<string>>;
+}
+
+const indexes = new WeakMap<Document, DocIndex>();
+
+const viewportOf = (root: Document) =>
+  `${root.defaultView?.innerWidth ?? 0}x${root.defaultView?.innerHeight ?? 0}`;
+
+function buildIndex(root: Document): DocIndex {
+  const byTag = new Map<string, Element[]>();
+  const scope = root.body ?? root.documentElement;
+  if (scope) {
+    for (const element of Array.from(scope.getElementsByTagName("*"))) {
+      const tag = tagOf(element);
+      if (SKIPPED_TAGS.has(tag)) continue;
+      memo(byTag, tag, () => [] as Element[]).push(element);
+    }
+  }
+  const index: DocIndex = {
+    observer: null,
+    dirty: false,
+    viewport: viewportOf(root),
+    byTag,
+    basics: new Map(),
+    grams: new Map(),
+    contexts: new Map(),
+    neighbourGrams: new Map(),
+  };
+  const Observer = root.defaultView?.MutationObserver;
+  if (Observer && root.documentElement) {
+    index.observer = new Observer(() => {
+      index.dirty = true;
+    });
+    index.observer.observe(root.documentElement, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      characterData: true,
+    });
+  } else {
+    index.dirty = true; // nothing tells us about changes: use once
+  }
+  return index;
+}
+
+function indexOf(root: Document): DocIndex {
+  const cached = indexes.get(root);
+  if (
+    cached &&
+    !cached.dirty &&
+    (cached.observer?.takeRecords().length ?? 0) === 0 &&
+    cached.viewport === viewportOf(root)
+  ) {
+    return cached;
+  }
+  cached?.observer?.disconnect();
+  const fresh = buildIndex(root);
+  indexes.set(root, fresh);
+  return fresh;
+}
+
+function memo<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  const found = map.get(key);
+  if (found !== undefined) return found;
+  const made = make();
+  map.set(key, made);
+  return made;
+}
+
+function gatherCandidates(root: Document, index: DocIndex, basic: Basic): Set<Element> {
+  const found = new Set<Element>();
+  for (const tag of FAMILY_OF.get(basic.tag) ?? [basic.tag]) {
+    for (const element of index.byTag.get(tag) ?? []) found.add(element);
+  }
+  const extra: Element[] = [];
+  if (basic.testId) {
+    const [name, ...rest] = basic.testId.split("=");
+    extra.push(...resolveCss(root, `[${name}=${cssString(rest.join("="))}]`));
+  }
+  if (basic.stableId) {
+    const byId = root.getElementById(basic.stableId);
+    if (byId) extra.push(byId);
+  }
+  if (basic.name) extra.push(...Array.from(root.getElementsByName(basic.name)));
+  for (const element of extra) if (!SKIPPED_TAGS.has(tagOf(element))) found.add(element);
+  return found;
+}
+
+const isPositional = (selector: string) => /:nth-|\[\d+\]/.test(selector);
+
+/** Stored selectors that find exactly one element, counted per element and kind. */
+function selectorVotes(root: Document, stored: Anchor) {
+  const votes = new Map<Element, Votes>();
+  const selectors = new Set([stored.querySelector, stored.selectors.css, stored.selectors.idPath]);
+  selectors.delete(null);
+  selectors.delete("");
+  let robust = 0;
+  let positional = 0;
+  const vote = (found: Element[], kind: keyof Votes) => {
+    if (found.length !== 1) return;
+    const entry = votes.get(found[0]!) ?? { robust: 0, positional: 0 };
+    entry[kind]++;
+    votes.set(found[0]!, entry);
+  };
+  for (const selector of selectors) {
+    if (!selector) continue;
+    const kind = isPositional(selector) ? "positional" : "robust";
+    if (kind === "robust") robust++;
+    else positional++;
+    vote(resolveCss(root, selector), kind);
+  }
+  if (stored.selectors.xpath) {
+    positional++;
+    vote(resolveXpath(root, stored.selectors.xpath), "positional");
+  }
+  return { votes, robust, positional };
+}
+
+interface Scored {
+  element: Element;
+  basic: Basic;
+  partial: BasicScore;
+  score: number;
+  neighbourSim: number;
+}
+
+const CONTEXT_WEIGHT =
+  Math.max(WEIGHTS.neighbourText, VALUE_WEIGHTS.neighbourText) +
+  WEIGHTS.ancestors +
+  WEIGHTS.robustSelector +
+  WEIGHTS.rect +
+  WEIGHTS.index +
+  WEIGHTS.positionalSelectors;
+
+const isNested = (a: Element, b: Element) => a.contains(b) || b.contains(a);
+
+const HEADINGS = new Set(FAMILIES.heading);
+const isShortText = (text: string) => text.length <= 24 && text.split(" ").length <= 3;
+
+/** Evidence that the candidate is the same thing, not just something alike. */
+function identityHolds(target: Target, candidate: Scored, textIsShared: boolean): boolean {
+  const stored = target.basic;
+  const { partial, neighbourSim, basic } = candidate;
+  if (partial.strongId) return true;
+  // Conflicting identifiers: another form field, another test id, a link elsewhere.
+  const conflict =
+    (stored.testId !== null && basic.testId !== null && stored.testId !== basic.testId) ||
+    (stored.name !== null && basic.name !== null && stored.name !== basic.name) ||
+    (stored.href !== null && basic.href !== null && hrefSimilarity(stored.href, basic.href) < 0.8);
+  if (conflict && (partial.textSim < 0.9 || neighbourSim < 0.8)) return false;
+  if (!stored.text) {
+    const named =
+      stored.ariaLabel ||
+      stored.alt ||
+      stored.src ||
+      stored.href ||
+      stored.attributes.placeholder ||
+      stored.attributes.title;
+    return named ? partial.namesIt : neighbourSim >= 0.7;
+  }
+  if (target.valueLike) return neighbourSim >= 0.7 || (partial.textSim >= 0.9 && neighbourSim >= 0.4);
+  if (partial.textSim >= 0.8) {
+    // Short labels ("Reply", "Overdue", "Add to cart") repeat: the surroundings, a link target or
+    // a label must agree too. A longer text that no other element has is enough on its own.
+    if (neighbourSim >= 0.6 || partial.namesIt) return true;
+    // Headings name their section, so a unique one may be short; elsewhere short text is a label.
+    return !textIsShared && (!isShortText(stored.text) || HEADINGS.has(stored.tag));
+  }
+  return partial.textSim >= 0.6 && neighbourSim >= 0.5;
+}
+
+/** Clearly ahead: by an absolute margin, or by closing most of the runner-up's gap to a perfect match. */
+function isClearLead(best: number, runnerUp: number): boolean {
+  const lead = best - runnerUp;
+  return lead >= MARGIN || (lead >= MIN_LEAD && lead / (1 - runnerUp) >= RELATIVE_MARGIN);
+}
+
+export function anchor(root: Document, stored: Anchor): AnchorResult | null {
+  const fingerprint = stored.fingerprint;
+  const index = indexOf(root);
+  const storedBasic = basicOfFingerprint(fingerprint);
+  const { votes, robust, positional } = selectorVotes(root, stored);
+  const target: Target = {
+    basic: storedBasic,
+    grams: trigrams(storedBasic.text),
+    context: {
+      neighbourText: fingerprint.neighbourText,
+      rect: fingerprint.rect,
+      ancestors: fingerprint.ancestors,
+      index: fingerprint.index,
+    },
+    neighbourGrams: trigrams(fingerprint.neighbourText),
+    valueLike: isValueLike(storedBasic.text),
+    robustSelectors: robust,
+    positionalSelectors: positional,
+  };
+
+  const candidates = gatherCandidates(root, index, storedBasic);
+  for (const element of votes.keys()) candidates.add(element);
+
+  const partials: Omit<Scored, "score" | "neighbourSim">[] = [];
+  let similarTexts = 0;
+  for (const element of candidates) {
+    const basic = memo(index.basics, element, () => readBasic(element));
+    const partial = scoreBasic(target, basic, () => memo(index.grams, element, () => trigrams(basic.text)));
+    if (storedBasic.text && partial.textSim >= 0.8) similarTexts++;
+    partials.push({ element, basic, partial });
+  }
+  if (partials.length === 0) return null;
+
+  // Exact pruning: a candidate whose best possible full score is below the leader's worst possible
+  // full score (less the margin) can neither win nor be the runner-up that decides the margin.
+  const lowest = (p: BasicScore) => p.num / (p.den + CONTEXT_WEIGHT);
+  const highest = (p: BasicScore) => (p.num + CONTEXT_WEIGHT) / (p.den + CONTEXT_WEIGHT);
+  let bar = 0;
+  for (const entry of partials) bar = Math.max(bar, lowest(entry.partial));
+  const shortlist = partials
+    .filter((entry) => highest(entry.partial) >= bar - MARGIN || votes.has(entry.element))
+    .sort((a, b) => highest(b.partial) - highest(a.partial))
+    .slice(0, MAX_FULL);
+
+  const noVotes: Votes = { robust: 0, positional: 0 };
+  const scored: Scored[] = shortlist.map((entry) => {
+    const context = memo(index.contexts, entry.element, () => readContext(entry.element));
+    const grams = memo(index.neighbourGrams, entry.element, () => trigrams(context.neighbourText));
+    const full = scoreFull(target, entry.partial, context, grams, votes.get(entry.element) ?? noVotes);
+    return { ...entry, score: full.score, neighbourSim: full.neighbourSim };
+  });
+  scored.sort((a, b) => b.score - a.score);
+
+  const best = scored[0];
+  if (!best || best.score < FLOOR) return null;
+  const rival = scored.find(
+    (other) =>
+      other !== best && !(isNested(other.element, best.element) && other.basic.text === best.basic.text),
+  );
+  if (
+    best.score >= ACCEPT &&
+    isClearLead(best.score, rival?.score ?? 0) &&
+    identityHolds(target, best, similarTexts > 1)
+  ) {
+    const exact = votes.has(best.element) && best.score >= EXACT;
+    return { element: best.element, score: round(best.score), status: exact ? "exact" : "fuzzy" };
+  }
+  const plausible = scored.filter((entry) => entry.score >= FLOOR).slice(0, REVIEW_CANDIDATES);
+  return {
+    element: best.element,
+    score: round(best.score),
+    status: "needs-review",
+    candidates: plausible.map((entry) => entry.element),
+  };
+}
+
+const round = (value: number) => Math.round(value * 1000) / 1000;

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { isValueLike, levenshtein, normaliseText, textSimilarity, trigrams, wordSimilarity } from "./text.ts";
+
+describe("normaliseText", () => {
+  it("collapses whitespace, lower-cases, folds compatibility forms and cuts", () => {
+    expect(normaliseText("  Sign\n\t up  ")).toBe("sign up");
+    expect(normaliseText("ﬁle Ｆｕｌｌ")).toBe("file full");
+    expect(normaliseText("a".repeat(500))).toHaveLength(160);
+    expect(normaliseText(null)).toBe("");
+  });
+});
+
+describe("similarity", () => {
+  it("levenshtein, with an early exit", () => {
+    expect(levenshtein("kitten", "sitting")).toBe(3);
+    expect(levenshtein("", "abc")).toBe(3);
+    expect(levenshtein("abcdef", "uvwxyz", 2)).toBe(3);
+  });
+
+  it("scores equal, edited and unrelated texts in that order", () => {
+    expect(textSimilarity("pricing", "pricing")).toBe(1);
+    const typo = textSimilarity("how we cut our build times", "how we cut our buld times");
+    const reworded = textSimilarity("start free trial", "start your free trial");
+    const unrelated = textSimilarity("start free trial", "read the documentation");
+    expect(typo).toBeGreaterThan(0.9);
+    expect(reworded).toBeGreaterThan(0.7);
+    expect(unrelated).toBeLessThan(0.35);
+    expect(textSimilarity("", "x")).toBe(0);
+  });
+
+  it("treats a label that gained words as the same label", () => {
+    expect(textSimilarity("work e-mail", "work e-mail address")).toBeGreaterThan(0.8);
+  });
+
+  it("uses edit distance for short values and trigrams for long text", () => {
+    expect(textSimilarity("$29", "$39")).toBeCloseTo(2 / 3, 5);
+    const long = "the first thing we did was measure every step of the pipeline and export it";
+    expect(textSimilarity(long, `${long} to our metrics stack`)).toBeGreaterThan(0.8);
+    expect(trigrams("ab").size).toBe(2);
+  });
+
+  it("word similarity notices which words changed", () => {
+    expect(wordSimilarity("inv-2039 paid $860.00", "inv-2032 paid $860.00")).toBeCloseTo(2 / 3, 5);
+  });
+
+  it("recognises values", () => {
+    for (const value of ["$29", "4.6 ★ (212)", "07:30", "oct 10, 2026", "—", "1 gb"]) {
+      expect(isValueLike(value), value).toBe(true);
+    }
+    for (const name of ["pricing", "add to cart", "+12.4% vs last month", "string"]) {
+      expect(isValueLike(name), name).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,119 @@
+/**
+ * Text normalisation and similarity. Visible text is the strongest evidence that two elements are
+ * "the same thing" across versions, so it gets a forgiving similarity: exact after normalisation,
+ * otherwise the better of an edit-distance ratio (good for short labels and changed numbers) and a
+ * trigram Dice coefficient (good for longer, partly rewritten text).
+ */
+
+/** Longest text kept in a fingerprint; enough to tell paragraphs apart, small enough to store. */
+export const MAX_TEXT = 160;
+
+const WHITESPACE = /\s+/g;
+
+/** NFKC, lower case, whitespace collapsed, trimmed, cut to `max` characters. */
+export function normaliseText(value: string | null | undefined, max = MAX_TEXT): string {
+  if (!value) return "";
+  const text = value.normalize("NFKC").replace(WHITESPACE, " ").trim().toLowerCase();
+  return text.length > max ? text.slice(0, max) : text;
+}
+
+/** Levenshtein distance with an early exit once it exceeds `limit`. */
+export function levenshtein(a: string, b: string, limit = Number.POSITIVE_INFINITY): number {
+  if (a === b) return 0;
+  if (a.length > b.length) [a, b] = [b, a];
+  if (b.length - a.length > limit) return limit + 1;
+  let previous = new Array<number>(a.length + 1);
+  let current = new Array<number>(a.length + 1);
+  for (let i = 0; i <= a.length; i++) previous[i] = i;
+  for (let j = 1; j <= b.length; j++) {
+    current[0] = j;
+    let rowMin = j;
+    const bj = b.charCodeAt(j - 1);
+    for (let i = 1; i <= a.length; i++) {
+      const cost = a.charCodeAt(i - 1) === bj ? 0 : 1;
+      const value = Math.min(previous[i]! + 1, current[i - 1]! + 1, previous[i - 1]! + cost);
+      current[i] = value;
+      if (value < rowMin) rowMin = value;
+    }
+    if (rowMin > limit) return limit + 1;
+    [previous, current] = [current, previous];
+  }
+  return previous[a.length]!;
+}
+
+/** The set of character trigrams of " text " (padded, so one- and two-letter words count). */
+export function trigrams(text: string): Set<string> {
+  const padded = ` ${text} `;
+  const grams = new Set<string>();
+  for (let i = 0; i + 3 <= padded.length; i++) grams.add(padded.slice(i, i + 3));
+  return grams;
+}
+
+const gramCache = new Map<string, Set<string>>();
+
+/** trigrams(), memoised: the same labels, alts and paths are compared against many stored anchors. */
+export function cachedTrigrams(text: string): Set<string> {
+  const cached = gramCache.get(text);
+  if (cached) return cached;
+  if (gramCache.size > 20_000) gramCache.clear();
+  const grams = trigrams(text);
+  gramCache.set(text, grams);
+  return grams;
+}
+
+export function diceOfSets(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 && b.size === 0) return 1;
+  if (a.size === 0 || b.size === 0) return 0;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  let shared = 0;
+  for (const gram of small) if (large.has(gram)) shared++;
+  return (2 * shared) / (a.size + b.size);
+}
+
+/**
+ * Similarity of two normalised texts in [0, 1]. Both empty → 1; one empty → 0. Pass cached trigram
+ * sets when comparing one text against many.
+ */
+export function textSimilarity(
+  a: string,
+  b: string,
+  gramsA?: ReadonlySet<string>,
+  gramsB?: ReadonlySet<string>,
+): number {
+  if (a === b) return 1;
+  if (!a || !b) return 0;
+  const longest = Math.max(a.length, b.length);
+  const dice = diceOfSets(gramsA ?? cachedTrigrams(a), gramsB ?? cachedTrigrams(b));
+  // A label that gained or lost words ("Sign up" → "Sign up free") is still the same label.
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  const contained =
+    short.length >= 3 && ` ${long} `.includes(` ${short} `) ? 0.6 + (0.4 * short.length) / long.length : 0;
+  const floor = Math.max(dice, contained);
+  // Beyond a dozen characters, texts with few shared trigrams are not one edit apart.
+  if (longest > 64 || (longest > 12 && floor < 0.3)) return floor;
+  // Edit distance only where it is cheap and meaningful (labels, prices, headings), and only as far
+  // as it could still beat the trigram score: most candidates exit after a few rows.
+  const limit = Math.floor(longest * (1 - floor));
+  const distance = levenshtein(a, b, limit);
+  return distance > limit ? floor : Math.max(floor, 1 - distance / longest);
+}
+
+/** Dice coefficient of the word sets: stricter than trigrams about which words changed. */
+export function wordSimilarity(a: string, b: string): number {
+  if (a === b) return 1;
+  if (!a || !b) return 0;
+  return diceOfSets(new Set(a.split(" ")), new Set(b.split(" ")));
+}
+
+/**
+ * Text that is a value rather than a name: numbers, prices, dates, times, dashes ("$29",
+ * "4.6 ★ (212)", "07:30", "oct 10, 2026", "—"). Values change between versions while the element
+ * stays the same, and the same value repeats across unrelated elements, so for these the
+ * surroundings say more than the text.
+ */
+export function isValueLike(text: string): boolean {
+  if (!text || text.length > 40) return false;
+  if (!/[\d\p{Pd}]/u.test(text) && !/^\p{S}+$/u.test(text)) return false;
+  const letters = text.replace(/[^\p{L}]/gu, "");
+  return letters.length <= 3 || (/\d/.test(text) && letters.length <= 6 && text.split(" ").length <= 4);
+}
