@@ -24,6 +24,8 @@ function page(load: () => Promise<PageModule>, name: string): Pick<RouteObject, 
 }
 
 const soon = () => import("./pages/coming-soon-pages.tsx");
+const projectsPage = () => import("./pages/projects-page.tsx");
+const projectPage = () => import("./pages/project-page.tsx");
 
 export const routes: RouteObject[] = [
   {
@@ -72,16 +74,19 @@ export const routes: RouteObject[] = [
               {
                 element: <AppLayout />,
                 children: [
-                  { path: "/projects", ...page(soon, "ProjectsPage") },
-                  { path: "/projects/web", ...page(soon, "ProjectsPage") },
-                  { path: "/projects/illustration", ...page(soon, "ProjectsPage") },
-                  { path: "/projects/archived", ...page(soon, "ProjectsPage") },
-                  { path: "/project/:projectId", ...page(soon, "ProjectPage") },
-                  { path: "/project/:projectId/archived", ...page(soon, "ProjectPage") },
-                  { path: "/project/:projectId/:pageId", ...page(soon, "ProjectPage") },
+                  { path: "/projects", ...page(projectsPage, "ProjectsPage") },
+                  { path: "/projects/web", ...page(projectsPage, "ProjectsPage") },
+                  { path: "/projects/illustration", ...page(projectsPage, "ProjectsPage") },
+                  { path: "/projects/archived", ...page(projectsPage, "ProjectsPage") },
                   {
-                    path: "/project/:projectId/:pageId/:versionId/:currentView",
-                    ...page(soon, "ProjectPage"),
+                    path: "/project/:projectId",
+                    ...page(projectPage, "ProjectLayout"),
+                    children: [
+                      { index: true, ...page(projectPage, "ProjectHomePage") },
+                      { path: "archived", ...page(projectPage, "ProjectArchivedPage") },
+                      { path: ":pageId", ...page(projectPage, "ProjectHomePage") },
+                      { path: ":pageId/:versionId/:currentView", ...page(projectPage, "ReviewPage") },
+                    ],
                   },
                   { path: "/team", ...page(soon, "TeamPage") },
                   { path: "/team/:teamId", ...page(soon, "TeamPage") },

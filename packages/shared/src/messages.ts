@@ -34,6 +34,8 @@ export const PROJECT_MESSAGES = {
   pageDeleted: "Page deleted.",
   fileDeleted: "File deleted.",
   pageDoesNotExist: "Page does not exist.",
+  /** Not in SPEC §8 (which has no text for it); worded like its neighbours. */
+  versionDeleted: "Version deleted.",
   loadPageError: "Error: Something went wrong while loading that page.",
 } as const;
 

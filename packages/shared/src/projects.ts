@@ -157,6 +157,7 @@ export interface Page {
 export interface ProjectAbilities {
   read: boolean;
   update: boolean;
+  archive: boolean;
   delete: boolean;
   addPages: boolean;
   updatePages: boolean;

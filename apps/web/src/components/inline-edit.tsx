@@ -74,11 +74,11 @@ export function InlineEdit({
       type="button"
       className={`inline-edit__button ${className}`}
       title={label}
+      aria-label={`${label}: ${value}`}
       onClick={() => setDraft(value)}
     >
       <span className="inline-edit__text">{value}</span>
       <Pencil className="inline-edit__icon" size={13} aria-hidden />
-      <span className="visually-hidden">, {label}</span>
     </button>
   );
 }

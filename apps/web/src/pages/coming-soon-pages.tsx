@@ -2,36 +2,9 @@
  * Routes whose screens arrive in later work. Each says what will be there, honestly, with no sample
  * data. One module so they share a single small chunk.
  */
-import { useLocation, useParams } from "react-router";
+import { useParams } from "react-router";
 import { ComingSoon } from "../components/coming-soon.tsx";
 import { ErrorPage } from "../components/error-page.tsx";
-
-const PROJECT_LISTS: Record<string, string> = {
-  "/projects": "Projects",
-  "/projects/web": "Web projects",
-  "/projects/illustration": "Illustration projects",
-  "/projects/archived": "Archived projects",
-};
-
-export function ProjectsPage() {
-  const { pathname } = useLocation();
-  return (
-    <ComingSoon title={PROJECT_LISTS[pathname] ?? "Projects"} tabTitle="Projects">
-      Your projects will be listed here, ready to add websites, screenshots, images and PDFs for review.
-    </ComingSoon>
-  );
-}
-
-export function ProjectPage() {
-  const { currentView } = useParams();
-  return (
-    <ComingSoon title="Project" tabTitle="Project">
-      {currentView === "inspect"
-        ? "Suggesting edits on live pages is coming soon."
-        : "Reviewing pages with pinned comments, versions and approvals is coming soon."}
-    </ComingSoon>
-  );
-}
 
 export function TeamPage() {
   return (

@@ -108,6 +108,7 @@ export function projectAbilities(access: Access | null): ProjectAbilities {
   return {
     read: can(access, "projects.read"),
     update: can(access, "projects.update"),
+    archive: can(access, "projects.archive"),
     delete: can(access, "projects.delete"),
     addPages: can(access, "pages.create"),
     updatePages: can(access, "pages.update"),

@@ -47,7 +47,7 @@ export function presentPage(row: PageRow, versions: VersionRow[]): Page {
 export function presentProject(
   row: ProjectRow,
   access: Access,
-  counts: { pageCount: number; pageLimit: number },
+  counts: { pageCount: number; pageLimit: number; firstPageThumbnail?: string | null },
 ): ProjectSummary {
   return {
     id: row.id,
@@ -59,7 +59,8 @@ export function presentProject(
     createdAt: row.createdAt.toISOString(),
     modifiedAt: row.modifiedAt.toISOString(),
     expiresAt: row.expiresAt?.toISOString() ?? null,
-    thumbnail: fileUrl(row.thumbnailKey),
+    // A project without its own picture shows its first captured page.
+    thumbnail: fileUrl(row.thumbnailKey ?? counts.firstPageThumbnail ?? null),
     sortOrder: row.sortOrder,
     pageCount: counts.pageCount,
     pageLimit: counts.pageLimit,

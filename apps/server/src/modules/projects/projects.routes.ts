@@ -9,7 +9,7 @@ import {
   projectListQuerySchema,
   updateProjectSchema,
 } from "@redline/shared";
-import { and, asc, count, desc, eq, ilike, inArray, or, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
@@ -54,6 +54,9 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         memberAccess: projectMembers.access,
         pageCount: pageCounts.n,
         limits: users.limits,
+        firstPageThumbnail: sql<
+          string | null
+        >`(select ${pages.thumbnailKey} from ${pages} where ${pages.projectId} = ${projects.id} and ${pages.thumbnailKey} is not null order by ${pages.sortOrder}, ${pages.createdAt} limit 1)`,
       })
       .from(projects)
       .innerJoin(users, eq(users.id, projects.ownerId))
@@ -65,10 +68,11 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       .where(and(...filters))
       .orderBy(order, asc(projects.id));
     return {
-      data: rows.map(({ project, memberAccess, pageCount, limits }) =>
+      data: rows.map(({ project, memberAccess, pageCount, limits, firstPageThumbnail }) =>
         presentProject(project, projectAccess(userId, { ownerId: project.ownerId, memberAccess })!, {
           pageCount: pageCount ?? 0,
           pageLimit: limits[productOf(project.type)].pages,
+          firstPageThumbnail,
         }),
       ),
     };
@@ -106,7 +110,11 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     const pageLimit = await ownerPageLimit(db, project);
     return {
       data: {
-        ...presentProject(project, access, { pageCount: pageRows.length, pageLimit }),
+        ...presentProject(project, access, {
+          pageCount: pageRows.length,
+          pageLimit,
+          firstPageThumbnail: pageRows.find((page) => page.thumbnailKey)?.thumbnailKey,
+        }),
         pages: pageRows.map((page) => presentPage(page, versionRows)),
       },
     };

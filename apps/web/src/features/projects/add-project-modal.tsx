@@ -1,0 +1,115 @@
+/**
+ * The add-project modal (SPEC §2): an optional title ('Untitled project' when empty) and the project
+ * type. 'Creating new project...' while it runs, then 'New project created.' and the new project opens.
+ */
+import { DEFAULT_PROJECT_TITLE, PROJECT_MESSAGES, type ProjectType } from "@redline/shared";
+import { type FormEvent, useId, useRef, useState } from "react";
+import { useNavigate } from "react-router";
+import { Modal } from "../../components/modal.tsx";
+import { showSnackbar } from "../../components/snackbar-store.ts";
+import { errorMessage } from "../../lib/auth-client.ts";
+import { useCreateProject } from "./project-queries.ts";
+import { CREATABLE_TYPES, PROJECT_TYPE_INFO } from "./project-types.ts";
+
+const SNACKBAR_ID = "create-project";
+
+export function AddProjectModal({
+  open,
+  onOpenChange,
+}: {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+}) {
+  const id = useId();
+  const navigate = useNavigate();
+  const titleInput = useRef<HTMLInputElement>(null);
+  const [title, setTitle] = useState("");
+  const [type, setType] = useState<ProjectType>("web");
+  const create = useCreateProject();
+
+  const handleOpenChange = (next: boolean) => {
+    onOpenChange(next);
+    if (!next) {
+      setTitle("");
+      setType("web");
+      create.reset();
+    }
+  };
+
+  const handleSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (create.isPending) return;
+    showSnackbar("info", PROJECT_MESSAGES.creating, { id: SNACKBAR_ID, durationMs: null });
+    create.mutate(
+      { title: title.trim(), type },
+      {
+        onSuccess: ({ data, message }) => {
+          showSnackbar("success", message || PROJECT_MESSAGES.created, { id: SNACKBAR_ID });
+          handleOpenChange(false);
+          navigate(`/project/${data.id}`);
+        },
+        onError: (error) => showSnackbar("error", errorMessage(error), { id: SNACKBAR_ID }),
+      },
+    );
+  };
+
+  return (
+    <Modal
+      open={open}
+      onOpenChange={handleOpenChange}
+      title="New project"
+      description="Give it a name and choose what you will review."
+      initialFocusRef={titleInput}
+      footer={
+        <>
+          <button type="button" className="btn" onClick={() => handleOpenChange(false)}>
+            Cancel
+          </button>
+          <button type="submit" form={`${id}-form`} className="btn btn--primary" disabled={create.isPending}>
+            {create.isPending ? "Creating..." : "Create project"}
+          </button>
+        </>
+      }
+    >
+      <form id={`${id}-form`} className="add-project" onSubmit={handleSubmit}>
+        <div className="field">
+          <label className="field__label" htmlFor={`${id}-title`}>
+            Project title
+          </label>
+          <input
+            ref={titleInput}
+            id={`${id}-title`}
+            className="input"
+            placeholder={DEFAULT_PROJECT_TITLE}
+            maxLength={200}
+            value={title}
+            onChange={(event) => setTitle(event.target.value)}
+          />
+        </div>
+        <fieldset className="add-project__types">
+          <legend className="field__label">Project type</legend>
+          {CREATABLE_TYPES.map((option) => {
+            const info = PROJECT_TYPE_INFO[option];
+            const Icon = info.icon;
+            return (
+              <label key={option} className="add-project__type">
+                <input
+                  type="radio"
+                  name={`${id}-type`}
+                  value={option}
+                  checked={type === option}
+                  onChange={() => setType(option)}
+                />
+                <Icon size={18} aria-hidden className="add-project__type-icon" />
+                <span className="add-project__type-text">
+                  <span className="add-project__type-label">{info.label}</span>
+                  <span className="add-project__type-description">{info.description}</span>
+                </span>
+              </label>
+            );
+          })}
+        </fieldset>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,36 @@
+/** The project's title bar on the page view: back to the lists, the title (click to rename), labels. */
+import { accessLabel, EXPIRING_PROJECT_TYPES, expiryLabel, type ProjectDetail } from "@redline/shared";
+import { ArrowLeft } from "lucide-react";
+import { Link } from "react-router";
+import { InlineEdit } from "../../components/inline-edit.tsx";
+import { useUpdateProject } from "./project-queries.ts";
+import { PROJECT_TYPE_INFO } from "./project-types.ts";
+import "./project-home.css";
+
+export function ProjectBar({ project }: { project: ProjectDetail }) {
+  const update = useUpdateProject();
+  const expiry =
+    project.expiresAt && EXPIRING_PROJECT_TYPES.includes(project.type)
+      ? expiryLabel(new Date(project.expiresAt))
+      : null;
+  return (
+    <div className="project-bar">
+      <Link to="/projects" className="icon-btn" aria-label="All projects">
+        <ArrowLeft size={18} aria-hidden />
+      </Link>
+      <h1 className="project-bar__title">
+        <InlineEdit
+          value={project.title}
+          label="Rename project"
+          allowEmpty
+          onSave={project.abilities.update ? (title) => update.mutate({ id: project.id, title }) : undefined}
+        />
+      </h1>
+      <span className="tag">{PROJECT_TYPE_INFO[project.type].label}</span>
+      <span className="tag">{accessLabel(project.access)}</span>
+      {expiry ? (
+        <span className={expiry === "Expired" ? "tag tag--danger" : "tag tag--warning"}>{expiry}</span>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+/**
+ * One project in the lists: thumbnail (or a neutral placeholder), the title (click to rename), access,
+ * expiry and Free Plan labels, and the project menu.
+ */
+import {
+  accessLabel,
+  EXPIRING_PROJECT_TYPES,
+  expiryLabel,
+  freePlanTag,
+  type ProjectSummary,
+} from "@redline/shared";
+import { Link } from "react-router";
+import { InlineEdit } from "../../components/inline-edit.tsx";
+import { ProjectMenu } from "./project-menu.tsx";
+import { useUpdateProject } from "./project-queries.ts";
+import { PROJECT_TYPE_INFO } from "./project-types.ts";
+
+function pagesLabel(count: number): string {
+  return count === 1 ? "1 page" : `${count} pages`;
+}
+
+export function ProjectCard({ project }: { project: ProjectSummary }) {
+  const update = useUpdateProject();
+  const info = PROJECT_TYPE_INFO[project.type];
+  const Icon = info.icon;
+  const href = `/project/${project.id}`;
+  const expiry =
+    project.expiresAt && EXPIRING_PROJECT_TYPES.includes(project.type)
+      ? expiryLabel(new Date(project.expiresAt))
+      : null;
+  const planTag = freePlanTag(project.pageCount, project.pageLimit);
+
+  return (
+    <li className="project-card">
+      <Link to={href} className="project-card__thumb" tabIndex={-1} aria-hidden>
+        {project.thumbnail ? (
+          <img src={project.thumbnail} alt="" loading="lazy" />
+        ) : (
+          <span className="project-card__placeholder">
+            <Icon size={28} />
+          </span>
+        )}
+      </Link>
+      <div className="project-card__body">
+        <div className="project-card__title-row">
+          <h2 className="project-card__title">
+            {project.abilities.update ? (
+              <InlineEdit
+                value={project.title}
+                label="Rename project"
+                allowEmpty
+                onSave={(title) => update.mutate({ id: project.id, title })}
+              />
+            ) : (
+              <Link to={href} className="project-card__title-link">
+                {project.title}
+              </Link>
+            )}
+          </h2>
+          <ProjectMenu project={project} />
+        </div>
+        <p className="project-card__meta">
+          {info.label} · {pagesLabel(project.pageCount)}
+        </p>
+        <div className="project-card__tags">
+          <span className="tag">{accessLabel(project.access)}</span>
+          {expiry ? (
+            <span className={expiry === "Expired" ? "tag tag--danger" : "tag tag--warning"}>{expiry}</span>
+          ) : null}
+          {planTag ? (
+            <span className={planTag === "Limit reached" ? "tag tag--warning" : "tag"}>{planTag}</span>
+          ) : null}
+        </div>
+        <Link to={href} className="btn btn--ghost project-card__open">
+          Open<span className="visually-hidden"> {project.title}</span>
+        </Link>
+      </div>
+    </li>
+  );
+}

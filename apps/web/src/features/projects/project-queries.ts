@@ -1,0 +1,112 @@
+/**
+ * Server state of projects, keyed after the API routes: ['api', 'projects', {list, sort, q}] for
+ * GET /api/projects and ['api', 'projects', id] for GET /api/projects/{id}. Every write invalidates
+ * ['api', 'projects'], so lists and the open project agree.
+ */
+import {
+  PROJECT_MESSAGES,
+  type ProjectDetail,
+  type ProjectList,
+  type ProjectSort,
+  type ProjectSummary,
+  type ProjectType,
+} from "@redline/shared";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { snackbar } from "../../components/snackbar-store.ts";
+import { api } from "../../lib/api.ts";
+import { errorMessage } from "../../lib/auth-client.ts";
+
+export const PROJECTS_KEY = ["api", "projects"] as const;
+
+export interface ProjectsQuery {
+  list: ProjectList;
+  sort: ProjectSort;
+  q: string;
+}
+
+export const projectsKey = (query: ProjectsQuery) => [...PROJECTS_KEY, query] as const;
+export const projectKey = (projectId: string) => [...PROJECTS_KEY, projectId] as const;
+
+export function useProjects(query: ProjectsQuery) {
+  return useQuery({
+    queryKey: projectsKey(query),
+    queryFn: async ({ signal }) => {
+      const params = new URLSearchParams({ list: query.list, sort: query.sort });
+      if (query.q) params.set("q", query.q);
+      return (await api<{ data: ProjectSummary[] }>(`/api/projects?${params}`, { signal })).data;
+    },
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** True while any page's latest version is still being captured. */
+export function hasPendingCapture(project: ProjectDetail | undefined): boolean {
+  return Boolean(
+    project?.pages.some((page) => {
+      const latest = page.versions.at(-1);
+      return latest?.status === "queued" || latest?.status === "capturing";
+    }),
+  );
+}
+
+export function useProject(projectId: string) {
+  return useQuery({
+    queryKey: projectKey(projectId),
+    queryFn: async ({ signal }) =>
+      (await api<{ data: ProjectDetail }>(`/api/projects/${encodeURIComponent(projectId)}`, { signal })).data,
+    // Page titles, thumbnails and statuses change while captures run.
+    refetchInterval: (query) => (hasPendingCapture(query.state.data) ? 1500 : false),
+  });
+}
+
+export function useInvalidateProjects() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: PROJECTS_KEY });
+}
+
+export function useCreateProject() {
+  const invalidate = useInvalidateProjects();
+  return useMutation({
+    mutationFn: (input: { title: string; type: ProjectType }) =>
+      api<{ data: ProjectSummary; message: string }>("/api/projects", { method: "POST", body: input }),
+    onSettled: invalidate,
+  });
+}
+
+export function useUpdateProject() {
+  const invalidate = useInvalidateProjects();
+  return useMutation({
+    mutationFn: ({ id, ...patch }: { id: string; title?: string; isArchived?: boolean }) =>
+      api<{ data: ProjectSummary }>(`/api/projects/${encodeURIComponent(id)}`, {
+        method: "PATCH",
+        body: patch,
+      }),
+    onError: (error) => snackbar.error(errorMessage(error)),
+    onSettled: invalidate,
+  });
+}
+
+export function useDeleteProject() {
+  const invalidate = useInvalidateProjects();
+  return useMutation({
+    mutationFn: (id: string) =>
+      api<{ message: string }>(`/api/projects/${encodeURIComponent(id)}`, { method: "DELETE" }),
+    onSuccess: ({ message }) => snackbar.success(message || PROJECT_MESSAGES.deleted),
+    onError: (error) => snackbar.error(errorMessage(error)),
+    onSettled: invalidate,
+  });
+}
+
+export function useSetProjectThumbnail() {
+  const invalidate = useInvalidateProjects();
+  return useMutation({
+    mutationFn: ({ id, dataUrl }: { id: string; dataUrl: string }) =>
+      api<{ data: { thumbnail: string }; message: string }>(
+        `/api/projects/${encodeURIComponent(id)}/thumbnail`,
+        { method: "POST", body: { dataUrl } },
+      ),
+    onSuccess: ({ message }) => snackbar.success(message || PROJECT_MESSAGES.thumbnailUpdated),
+    onError: (error) => snackbar.error(errorMessage(error)),
+    onSettled: invalidate,
+  });
+}

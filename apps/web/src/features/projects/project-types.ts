@@ -1,0 +1,43 @@
+/** How each project type (SPEC §3) is named and drawn in the lists and the add-project modal. */
+import type { ProjectType } from "@redline/shared";
+import {
+  AppWindow,
+  Bug,
+  FileImage,
+  Globe,
+  type LucideIcon,
+  PenTool,
+  Smartphone,
+  Sparkles,
+} from "lucide-react";
+
+export interface ProjectTypeInfo {
+  label: string;
+  description: string;
+  icon: LucideIcon;
+}
+
+export const PROJECT_TYPE_INFO: Record<ProjectType, ProjectTypeInfo> = {
+  web: { label: "Website", description: "Review live web pages and screenshots.", icon: Globe },
+  image: {
+    label: "Images & PDFs",
+    description: "Upload images or PDFs and comment on them.",
+    icon: FileImage,
+  },
+  webapp: {
+    label: "Web app",
+    description: "Pages behind a sign-in, added from the browser. Free projects expire after 2 days.",
+    icon: AppWindow,
+  },
+  illustration: { label: "Illustration", description: "Slides of images and text.", icon: PenTool },
+  browse: {
+    label: "Bug tracking",
+    description: "Lists and tickets. Free projects expire after 2 days.",
+    icon: Bug,
+  },
+  mobile: { label: "Mobile app", description: "Bug tracking for mobile apps.", icon: Smartphone },
+  demo: { label: "Demo", description: "A sample project to try things out.", icon: Sparkles },
+};
+
+/** The types a user can create from the add-project modal, in the order shown. */
+export const CREATABLE_TYPES: readonly ProjectType[] = ["web", "image", "webapp", "illustration", "browse"];

@@ -1,0 +1,100 @@
+/**
+ * What a version shows: its capture progress while queued or capturing, the failure reason with a retry
+ * for editors, or the content — a sandboxed snapshot, an image, a screenshot or a PDF.
+ */
+import { MESSAGES, PROJECT_MESSAGES } from "@redline/shared";
+import { RotateCw, TriangleAlert } from "lucide-react";
+import { LoadingView } from "../../components/loading-view.tsx";
+import { isApiError } from "../../lib/api.ts";
+import { CaptureProgress } from "../pages/capture-progress.tsx";
+import { isCapturing } from "../pages/page-queries.ts";
+import { PdfView } from "./pdf-view.tsx";
+import { SnapshotFrame } from "./snapshot-frame.tsx";
+import { useVersionView } from "./version-queries.ts";
+
+export function VersionContent({
+  versionId,
+  width,
+  height = null,
+  onRetry,
+  isRetrying = false,
+}: {
+  versionId: string;
+  /** Device size for snapshots. */
+  width: number;
+  height?: number | null;
+  /** Shown on a failed capture for those who may re-capture. */
+  onRetry?: () => void;
+  isRetrying?: boolean;
+}) {
+  const { data: view, isPending, isError, error, refetch, live: version } = useVersionView(versionId);
+
+  if (isPending) return <LoadingView />;
+  if (isError || !version)
+    return (
+      <div className="viewer-message" role="alert">
+        <TriangleAlert size={28} aria-hidden className="viewer-message__icon" />
+        <p className="viewer-message__title">
+          {isApiError(error) && error.status === 404
+            ? PROJECT_MESSAGES.pageDoesNotExist
+            : PROJECT_MESSAGES.loadPageError}
+        </p>
+        <button type="button" className="btn" onClick={() => refetch()}>
+          <RotateCw size={16} aria-hidden /> Try again
+        </button>
+      </div>
+    );
+
+  if (isCapturing(version))
+    return (
+      <div className="viewer-message">
+        <div className="viewer-message__progress">
+          <CaptureProgress
+            label="Capturing page"
+            status={version.status}
+            stage={version.stage}
+            detail={view.page.url}
+          />
+        </div>
+      </div>
+    );
+
+  if (version.status === "failed")
+    return (
+      <div className="viewer-message" role="alert">
+        <TriangleAlert size={28} aria-hidden className="viewer-message__icon" />
+        {version.failureReason ? <p className="viewer-message__reason">{version.failureReason}</p> : null}
+        <p className="viewer-message__title">{MESSAGES.pageLoadFailed}</p>
+        {onRetry ? (
+          <button type="button" className="btn btn--primary" onClick={onRetry} disabled={isRetrying}>
+            <RotateCw size={16} aria-hidden /> {isRetrying ? "Retrying..." : "Try again"}
+          </button>
+        ) : null}
+      </div>
+    );
+
+  const src = view.contentUrl;
+  if (!src)
+    return (
+      <div className="viewer-message" role="alert">
+        <p className="viewer-message__title">{PROJECT_MESSAGES.loadPageError}</p>
+      </div>
+    );
+
+  switch (version.kind) {
+    case "snapshot":
+      return <SnapshotFrame src={src} width={width} maxHeight={height} />;
+    case "pdf":
+      return <PdfView url={src} title={view.page.title} />;
+    default:
+      return (
+        <div className="image-view">
+          <img
+            className="image-view__img"
+            src={src}
+            alt={version.kind === "screenshot" ? `Screenshot of ${view.page.title}` : view.page.title}
+          />
+        </div>
+      );
+  }
+}

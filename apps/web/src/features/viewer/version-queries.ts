@@ -1,0 +1,105 @@
+/**
+ * Versions in the viewer. ['api', 'versions', id, 'view'] is GET /api/versions/{id}/view (signed
+ * content URLs, kept for an hour so the frame does not reload on every window focus);
+ * ['api', 'versions', id] is GET /api/versions/{id}, polled while a capture runs.
+ */
+import { PROJECT_MESSAGES, type Version, type VersionView } from "@redline/shared";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { snackbar } from "../../components/snackbar-store.ts";
+import { api } from "../../lib/api.ts";
+import { errorMessage } from "../../lib/auth-client.ts";
+import { fileForm } from "../../lib/files.ts";
+import { isCapturing, POLL_MS, versionKey } from "../pages/page-queries.ts";
+import { PROJECTS_KEY } from "../projects/project-queries.ts";
+
+export const viewKey = (versionId: string) => [...versionKey(versionId), "view"] as const;
+const versionPath = (versionId: string) => `/api/versions/${encodeURIComponent(versionId)}`;
+
+/** The version's view, refreshed once its capture finishes. */
+export function useVersionView(versionId: string) {
+  const queryClient = useQueryClient();
+  const view = useQuery({
+    queryKey: viewKey(versionId),
+    queryFn: async ({ signal }) =>
+      (await api<{ data: VersionView }>(`${versionPath(versionId)}/view`, { signal })).data,
+    staleTime: 60 * 60 * 1000,
+    refetchOnWindowFocus: false,
+  });
+  const isPending = isCapturing(view.data?.version);
+  const status = useQuery({
+    queryKey: versionKey(versionId),
+    queryFn: async ({ signal }) => (await api<{ data: Version }>(versionPath(versionId), { signal })).data,
+    enabled: isPending,
+    refetchInterval: (query) => (isCapturing(query.state.data) ? POLL_MS : false),
+  });
+  const live = status.data;
+  const viewStatus = view.data?.version.status;
+  const { refetch } = view;
+  useEffect(() => {
+    if (!live || !viewStatus || live.status === viewStatus || isCapturing(live)) return;
+    void refetch();
+    void queryClient.invalidateQueries({ queryKey: PROJECTS_KEY });
+  }, [live, viewStatus, refetch, queryClient]);
+  // While capturing, the polled version carries the newest stage.
+  return { ...view, live: isPending && live ? live : view.data?.version };
+}
+
+function useInvalidateAfterVersionChange() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: PROJECTS_KEY });
+}
+
+/** A new version of a URL page (a fresh capture) — POST /api/pages/{id}/versions with {}. */
+export function useRecapture() {
+  const invalidate = useInvalidateAfterVersionChange();
+  return useMutation({
+    mutationFn: (pageId: string) =>
+      api<{ data: Version; message: string }>(`/api/pages/${encodeURIComponent(pageId)}/versions`, {
+        method: "POST",
+        body: {},
+      }),
+    onSuccess: ({ message }) => snackbar.info(message || PROJECT_MESSAGES.fetchingPage),
+    onError: (error) => snackbar.error(errorMessage(error)),
+    onSettled: invalidate,
+  });
+}
+
+/** A new image version of an image page — the same route with a multipart file. */
+export function useUploadVersion() {
+  const invalidate = useInvalidateAfterVersionChange();
+  return useMutation({
+    mutationFn: ({ pageId, file }: { pageId: string; file: File }) =>
+      api<{ data: Version }>(`/api/pages/${encodeURIComponent(pageId)}/versions`, {
+        method: "POST",
+        body: fileForm(file),
+      }),
+    onError: (error) => snackbar.error(errorMessage(error)),
+    onSettled: invalidate,
+  });
+}
+
+export function useRenameVersion() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ versionId, title }: { versionId: string; title: string }) =>
+      api<{ data: Version }>(versionPath(versionId), { method: "PATCH", body: { title } }),
+    onError: (error) => snackbar.error(errorMessage(error)),
+    onSettled: (_data, _error, { versionId }) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: PROJECTS_KEY }),
+        queryClient.invalidateQueries({ queryKey: viewKey(versionId) }),
+      ]),
+  });
+}
+
+export function useDeleteVersion() {
+  const invalidate = useInvalidateAfterVersionChange();
+  return useMutation({
+    mutationFn: (versionId: string) =>
+      api<{ data: { projectID: string; pageID: string } }>(versionPath(versionId), { method: "DELETE" }),
+    onSuccess: () => snackbar.success("Version deleted."),
+    onError: (error) => snackbar.error(errorMessage(error)),
+    onSettled: invalidate,
+  });
+}

@@ -1,0 +1,106 @@
+/** `/projects`, `/projects/web`, `/projects/illustration`, `/projects/archived` (SPEC §2), title 'Projects'. */
+import { PROJECT_SORTS, type ProjectList, type ProjectSort } from "@redline/shared";
+import { Plus, Search } from "lucide-react";
+import { useId, useState } from "react";
+import { Link, NavLink, useLocation, useSearchParams } from "react-router";
+import { AddProjectModal } from "../features/projects/add-project-modal.tsx";
+import { ProjectGrid } from "../features/projects/project-grid.tsx";
+import { useMe } from "../features/session/use-me.ts";
+import { useDebouncedValue } from "../lib/use-debounced-value.ts";
+import { useDocumentTitle } from "../lib/use-document-title.ts";
+import "../features/projects/projects.css";
+
+const LISTS: { list: ProjectList; path: string; label: string }[] = [
+  { list: "all", path: "/projects", label: "All projects" },
+  { list: "web", path: "/projects/web", label: "Web" },
+  { list: "illustration", path: "/projects/illustration", label: "Illustration" },
+  { list: "archived", path: "/projects/archived", label: "Archived" },
+];
+
+function isSort(value: string | null): value is ProjectSort {
+  return value !== null && value in PROJECT_SORTS;
+}
+
+export function ProjectsPage() {
+  useDocumentTitle("Projects");
+  const id = useId();
+  const { pathname } = useLocation();
+  const { data: me } = useMe();
+  const [params, setParams] = useSearchParams();
+  const [filter, setFilter] = useState(params.get("q") ?? "");
+  const [isAddOpen, setAddOpen] = useState(false);
+  const list = LISTS.find((entry) => entry.path === pathname.replace(/\/$/, ""))?.list ?? "all";
+  const sortParam = params.get("sort");
+  const sort: ProjectSort = isSort(sortParam) ? sortParam : "modifiedAt";
+  const q = useDebouncedValue(filter.trim());
+  const isLimited = me ? me.limits.web.projects !== -1 && !me.privilege : false;
+
+  const handleSort = (next: string) => {
+    const nextParams = new URLSearchParams(params);
+    if (next === "modifiedAt") nextParams.delete("sort");
+    else nextParams.set("sort", next);
+    setParams(nextParams, { replace: true });
+  };
+
+  return (
+    <main className="projects-page">
+      <div className="projects-page__head">
+        <div>
+          <h1 className="projects-page__title">Projects</h1>
+          {isLimited ? (
+            <p className="projects-page__upsell">
+              Get unlimited projects.{" "}
+              <Link className="link" to="/upgrade">
+                Upgrade now
+              </Link>
+            </p>
+          ) : null}
+        </div>
+        <button type="button" className="btn btn--primary" onClick={() => setAddOpen(true)}>
+          <Plus size={16} aria-hidden /> New project
+        </button>
+      </div>
+
+      <div className="projects-page__bar">
+        <nav className="projects-tabs" aria-label="Project lists">
+          {LISTS.map((entry) => (
+            <NavLink key={entry.list} to={entry.path} end className="projects-tabs__tab">
+              {entry.label}
+            </NavLink>
+          ))}
+        </nav>
+        <div className="projects-page__tools">
+          <div className="projects-search">
+            <Search size={16} aria-hidden className="projects-search__icon" />
+            <input
+              className="input projects-search__input"
+              type="search"
+              aria-label="Filter projects"
+              placeholder="Filter projects"
+              value={filter}
+              onChange={(event) => setFilter(event.target.value)}
+            />
+          </div>
+          <label className="visually-hidden" htmlFor={`${id}-sort`}>
+            Sort projects
+          </label>
+          <select
+            id={`${id}-sort`}
+            className="input projects-page__sort"
+            value={sort}
+            onChange={(event) => handleSort(event.target.value)}
+          >
+            {Object.entries(PROJECT_SORTS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+
+      <ProjectGrid query={{ list, sort, q }} onCreate={() => setAddOpen(true)} />
+      <AddProjectModal open={isAddOpen} onOpenChange={setAddOpen} />
+    </main>
+  );
+}

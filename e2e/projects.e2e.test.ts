@@ -1,0 +1,323 @@
+/**
+ * Projects, pages and uploads in a real browser against the real app: the project lists (filter, sort,
+ * rename, thumbnail, archive, delete), a missing project, images and PDFs in the viewer, the 5 MB limit,
+ * the page limit's upgrade prompt, and what a viewer may not do. Captures of live pages are in
+ * viewer.e2e.test.ts.
+ */
+import { mkdir } from "node:fs/promises";
+import { MESSAGES, PROJECT_MESSAGES, pageAddedMessage } from "@redline/shared";
+import type { Page } from "playwright-core";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiClient, signUpVerified } from "../apps/server/src/testing/http-client.ts";
+import { type E2E, startE2E, uniqueEmail } from "./harness.ts";
+
+const PASSWORD = "correct horse battery";
+/** Set E2E_SCREENSHOTS=/some/dir to keep screenshots of the screens for a visual check. */
+const SHOTS = process.env.E2E_SCREENSHOTS;
+
+let e2e: E2E;
+
+/** A small valid PDF with two pages of text, its cross-reference table computed here. */
+function twoPagePdf(): Buffer {
+  const objects = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 5 0 R /Resources << /Font << /F1 7 0 R >> >> >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 6 0 R /Resources << /Font << /F1 7 0 R >> >> >>",
+    "BT /F1 24 Tf 40 100 Td (Page one) Tj ET",
+    "BT /F1 24 Tf 40 100 Td (Page two) Tj ET",
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+  ];
+  let body = "%PDF-1.4\n";
+  const offsets: number[] = [];
+  objects.forEach((object, index) => {
+    offsets.push(body.length);
+    const isStream = object.startsWith("BT");
+    body += isStream
+      ? `${index + 1} 0 obj\n<< /Length ${object.length} >>\nstream\n${object}\nendstream\nendobj\n`
+      : `${index + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) body += `${String(offset).padStart(10, "0")} 00000 n \n`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, "latin1");
+}
+
+const png = (width = 640, height = 400, background = "#e5383b") =>
+  sharp({ create: { width, height, channels: 3, background } })
+    .png()
+    .toBuffer();
+
+async function shot(page: Page, name: string): Promise<void> {
+  if (!SHOTS) return;
+  await mkdir(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/${name}.png` });
+}
+
+/** Signs up and verifies through the API, then signs in through the UI. Returns the API client too. */
+async function signedIn(prefix: string): Promise<{ page: Page; api: ApiClient; email: string }> {
+  const email = uniqueEmail(prefix);
+  const api = await signUpVerified(e2e.baseUrl, e2e.app.inbox!, email, PASSWORD, "Ada Lovelace");
+  const page = await e2e.newPage();
+  await page.goto("/");
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.waitForURL((url) => url.pathname === "/projects");
+  return { page, api, email };
+}
+
+async function newProject(api: ApiClient, title: string, type = "web"): Promise<string> {
+  const created = await api.post("/api/projects", { title, type });
+  expect(created.status).toBe(201);
+  return created.body.data.id as string;
+}
+
+beforeAll(async () => {
+  e2e = await startE2E({ config: { captureWorker: true } });
+});
+
+afterAll(() => e2e.close());
+
+describe("projects", () => {
+  it("lists, filters, sorts, renames, archives and deletes projects", async () => {
+    const { page, api } = await signedIn("lists");
+    await newProject(api, "Alpha site");
+    await newProject(api, "Beta app", "webapp");
+    await newProject(api, "Gamma slides", "illustration");
+    await page.reload();
+    const list = page.getByRole("list", { name: "Projects" });
+    await list.getByRole("heading", { name: /Gamma slides/ }).waitFor();
+    expect(await list.getByRole("listitem").count()).toBe(3);
+    await list
+      .getByRole("listitem")
+      .filter({ hasText: "Beta app" })
+      .getByText(/^Expires in \d+h$/)
+      .waitFor();
+    await list.getByRole("listitem").filter({ hasText: "Alpha site" }).getByText("Free Plan").waitFor();
+    await list.getByRole("listitem").filter({ hasText: "Alpha site" }).getByText("Owner").waitFor();
+
+    // Sort by name, then filter.
+    await page.getByLabel("Sort projects").selectOption("title");
+    await expect
+      .poll(() => list.getByRole("heading").allInnerTexts())
+      .toEqual(["Alpha site", "Beta app", "Gamma slides"]);
+    await page.getByLabel("Filter projects").fill("bet");
+    await expect.poll(() => list.getByRole("heading").allInnerTexts()).toEqual(["Beta app"]);
+    await page.getByLabel("Filter projects").fill("zzz");
+    await page.getByRole("heading", { name: "No projects match “zzz”" }).waitFor();
+    await page.getByLabel("Filter projects").fill("");
+    await list.getByRole("heading", { name: /Gamma slides/ }).waitFor();
+
+    // The illustration list holds only illustration projects.
+    await page.getByRole("link", { name: "Illustration", exact: true }).click();
+    await page.waitForURL((url) => url.pathname === "/projects/illustration");
+    await expect.poll(() => list.getByRole("heading").allInnerTexts()).toEqual(["Gamma slides"]);
+    await page.getByRole("link", { name: "All projects", exact: true }).click();
+    await list.getByRole("heading", { name: /Beta app/ }).waitFor();
+    await shot(page, "07-projects-list");
+
+    // Rename by clicking the card title.
+    await list.getByRole("button", { name: "Rename project: Alpha site" }).click();
+    const titleInput = list.getByRole("textbox", { name: "Rename project" });
+    await titleInput.fill("Alpha website");
+    await titleInput.press("Enter");
+    await list.getByRole("button", { name: "Rename project: Alpha website" }).waitFor();
+
+    // A thumbnail from an image file.
+    await list.getByRole("button", { name: "Project actions for Alpha website" }).click();
+    const chooser = page.waitForEvent("filechooser");
+    await page.getByRole("menuitem", { name: "Set thumbnail" }).click();
+    await (await chooser).setFiles({
+      name: "thumb.png",
+      mimeType: "image/png",
+      buffer: await png(800, 560, "#2f5fb3"),
+    });
+    await page.getByText(PROJECT_MESSAGES.thumbnailUpdated, { exact: true }).waitFor();
+    await list.locator('img[src^="/files/thumbnails/"]').waitFor();
+
+    // Archive → it moves to the archived list; unarchive it back.
+    await list.getByRole("button", { name: "Project actions for Beta app" }).click();
+    await page.getByRole("menuitem", { name: "Archive" }).click();
+    await list.getByRole("heading", { name: /Beta app/ }).waitFor({ state: "detached" });
+    await page.getByRole("link", { name: "Archived", exact: true }).click();
+    await list.getByRole("heading", { name: /Beta app/ }).waitFor();
+    await list.getByRole("button", { name: "Project actions for Beta app" }).click();
+    await page.getByRole("menuitem", { name: "Unarchive" }).click();
+    await page.getByRole("heading", { name: "No archived projects" }).waitFor();
+    await page.getByRole("link", { name: "All projects", exact: true }).click();
+
+    // Delete with a confirmation.
+    await list.getByRole("button", { name: "Project actions for Gamma slides" }).click();
+    await page.getByRole("menuitem", { name: "Delete" }).click();
+    const confirm = page.getByRole("dialog", { name: "Delete this project?" });
+    await confirm.getByRole("button", { name: "Delete project" }).click();
+    await page.getByText(PROJECT_MESSAGES.deleted, { exact: true }).waitFor();
+    await list.getByRole("heading", { name: /Gamma slides/ }).waitFor({ state: "detached" });
+    expect((await api.get("/api/projects")).body.data).toHaveLength(2);
+  });
+
+  it("sends a missing project back to the lists, and opens board and slide projects honestly", async () => {
+    const { page, api } = await signedIn("missing");
+    await page.goto("/project/no-such-project");
+    await page.getByText(MESSAGES.projectNotFound, { exact: true }).waitFor();
+    await page.waitForURL((url) => url.pathname === "/projects");
+
+    const board = await newProject(api, "Bug hunt", "browse");
+    await page.goto(`/project/${board}`);
+    await page.getByRole("heading", { name: "Bug hunt" }).waitFor();
+    await page.getByText("Coming soon", { exact: true }).waitFor();
+  });
+});
+
+describe("uploads", () => {
+  it("adds an image and a PDF, both shown in the viewer", async () => {
+    const { page, api } = await signedIn("uploads");
+    const projectId = await newProject(api, "Artwork", "image");
+    await page.goto(`/project/${projectId}`);
+
+    await page
+      .getByLabel("Upload image or PDF")
+      .setInputFiles({ name: "poster.png", mimeType: "image/png", buffer: await png(1600, 900) });
+    await page.getByText(pageAddedMessage(1, 1), { exact: true }).waitFor();
+    await page.waitForURL((url) => url.pathname.endsWith("/comment"));
+    const image = page.getByRole("img", { name: "poster" });
+    await image.waitFor();
+    await expect.poll(() => image.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(1600);
+    // Scaled to fit the width of the stage.
+    expect(await image.evaluate((el) => el.getBoundingClientRect().width)).toBeLessThan(1280);
+    await shot(page, "08-image-view");
+
+    // A new image version of the same page opens in its comment view.
+    await page.getByRole("button", { name: /^Versions: Version 1/ }).click();
+    await page
+      .getByLabel("Upload new version")
+      .setInputFiles({ name: "poster-2.png", mimeType: "image/png", buffer: await png(800, 600, "#1f7a4d") });
+    await page.getByRole("button", { name: /^Versions: Version 2/ }).waitFor();
+    await expect.poll(() => image.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(800);
+
+    await page.getByRole("link", { name: "Back to project" }).click();
+    await page.getByLabel("Upload image or PDF").setInputFiles({
+      name: "brief.pdf",
+      mimeType: "application/pdf",
+      buffer: twoPagePdf(),
+    });
+    await page.getByText(pageAddedMessage(1, 1), { exact: true }).waitFor();
+    await page.waitForURL((url) => url.pathname.endsWith("/comment"));
+    await page.locator('canvas[aria-label="Page 1"][data-rendered="true"]').waitFor();
+    await page.locator('canvas[aria-label="Page 2"][data-rendered="true"]').waitFor();
+    await page.getByText("Page 2", { exact: true }).waitFor();
+    const size = await page.getByRole("img", { name: "Page 1" }).evaluate((el) => ({
+      width: (el as HTMLCanvasElement).width,
+      height: (el as HTMLCanvasElement).height,
+    }));
+    expect(size.width).toBeGreaterThan(0);
+    expect(size.width / size.height).toBeCloseTo(1.5, 1);
+    await shot(page, "09-pdf-view");
+
+    await page.getByRole("link", { name: "Back to project" }).click();
+    const pages = page.getByRole("list", { name: "Pages of this project" });
+    await pages.getByText("PDF", { exact: true }).waitFor();
+    await pages.getByText("image", { exact: true }).waitFor();
+
+    // Deleting an uploaded page says 'File deleted.'.
+    await pages.getByRole("button", { name: "Delete file brief" }).click();
+    await page
+      .getByRole("dialog", { name: "Delete this file?" })
+      .getByRole("button", { name: "Delete file" })
+      .click();
+    await page.getByText(PROJECT_MESSAGES.fileDeleted, { exact: true }).waitFor();
+    await pages.getByText("brief").waitFor({ state: "detached" });
+  });
+
+  it("refuses a file over 5 MB before uploading it", async () => {
+    const { page, api } = await signedIn("huge");
+    const projectId = await newProject(api, "Big files", "image");
+    await page.goto(`/project/${projectId}`);
+    await page.getByLabel("Upload image or PDF").setInputFiles({
+      name: "huge.png",
+      mimeType: "image/png",
+      buffer: Buffer.alloc(5 * 1024 * 1024 + 1),
+    });
+    await page.getByText(MESSAGES.maxFileSize, { exact: true }).waitFor();
+    expect((await api.get(`/api/projects/${projectId}`)).body.data.pages).toHaveLength(0);
+    await page.getByText("No pages yet").first().waitFor();
+  });
+
+  it("shows the upgrade prompt at the page limit, from the count and from the server's 402", async () => {
+    const { page, api } = await signedIn("limit");
+    const projectId = await newProject(api, "Full house", "image");
+    for (let i = 0; i < 4; i++) {
+      const added = await api.upload(`/api/projects/${projectId}/uploads`, {
+        name: `shot-${i}.png`,
+        type: "image/png",
+        bytes: await png(40 + i, 40),
+      });
+      expect(added.status).toBe(201);
+    }
+    await page.goto(`/project/${projectId}`);
+    await page.getByText("4 / 5").waitFor();
+
+    // Someone else fills the last slot; this tab still shows the form and learns it from the server.
+    await api.upload(`/api/projects/${projectId}/uploads`, {
+      name: "last.png",
+      type: "image/png",
+      bytes: await png(50, 50),
+    });
+    await page.getByLabel("Page URL").fill("https://example.com/pricing");
+    await page.getByRole("button", { name: "Add page", exact: true }).click();
+    const prompt = page.getByRole("dialog", {
+      name: "You have reached the limit of 5 pages on the Free Plan",
+    });
+    await prompt.getByRole("link", { name: "Upgrade" }).waitFor();
+    await shot(page, "10-upgrade-modal");
+    await prompt.getByRole("button", { name: "Not now" }).click();
+
+    await page.reload();
+    await page.getByText("You have reached the limit of 5 pages on the Free Plan").waitFor();
+    await page.getByText("Limit reached").waitFor();
+    expect(await page.getByLabel("Page URL").count()).toBe(0);
+    await shot(page, "11-limit-reached");
+  });
+});
+
+describe("abilities", () => {
+  it("shows a viewer no editing control", async () => {
+    const owner = await signUpVerified(e2e.baseUrl, e2e.app.inbox!, uniqueEmail("owner"), PASSWORD);
+    const projectId = await newProject(owner, "Read only");
+    const upload = await owner.upload(`/api/projects/${projectId}/uploads`, {
+      name: "mockup.png",
+      type: "image/png",
+      bytes: await png(),
+    });
+    const { pageID, versionID } = upload.body.data;
+    const { page, email } = await signedIn("viewer");
+    const shared = await owner.post(`/api/projects/${projectId}/members`, { email, access: "view" });
+    expect(shared.status).toBeLessThan(300);
+
+    await page.reload();
+    const card = page.getByRole("list", { name: "Projects" }).getByRole("listitem");
+    await card.getByText("View access").waitFor();
+    expect(await card.getByRole("button", { name: /Rename project/ }).count()).toBe(0);
+    await card.getByRole("button", { name: "Project actions for Read only" }).click();
+    expect(await page.getByRole("menuitem").allInnerTexts()).toEqual(["Open"]);
+    await page.keyboard.press("Escape");
+
+    await page.goto(`/project/${projectId}`);
+    await page.getByRole("heading", { name: "mockup" }).waitFor();
+    expect(await page.getByLabel("Page URL").count()).toBe(0);
+    expect(await page.getByLabel("Upload image or PDF").count()).toBe(0);
+    expect(await page.getByRole("button", { name: /^Delete/ }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: /^Rename/ }).count()).toBe(0);
+
+    await page.goto(`/project/${projectId}/${pageID}/${versionID}/comment`);
+    await page.getByRole("img", { name: "mockup" }).waitFor();
+    await page.getByRole("button", { name: /^Versions: Version 1/ }).click();
+    const panel = page.getByRole("complementary", { name: "Versions" });
+    await panel.getByRole("link", { name: /Version 1/ }).waitFor();
+    expect(await panel.getByRole("button").allInnerTexts()).toEqual([""]); // only 'Close versions'
+    expect(await page.getByLabel("Upload new version").count()).toBe(0);
+  });
+});
