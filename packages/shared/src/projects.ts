@@ -165,6 +165,8 @@ export interface ProjectAbilities {
   manageMembers: boolean;
   transfer: boolean;
   manageApprovers: boolean;
+  /** Toggle page approval: editors, and the project's chosen approvers. */
+  approvePages: boolean;
   comment: boolean;
 }
 

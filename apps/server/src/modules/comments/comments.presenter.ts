@@ -1,22 +1,40 @@
 import { type Comment, type CommentAuthor, DELETED_USER_NAME, parseGuestIdentity } from "@redline/shared";
-import { inArray } from "drizzle-orm";
+import { and, inArray } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
-import { type CommentEntryRow, type CommentRow, users } from "../../db/schema/index.ts";
+import {
+  type CommentEntryRow,
+  type CommentRow,
+  projectMembers,
+  projects,
+  users,
+} from "../../db/schema/index.ts";
 
-/** Authors of the given entries: users by id, guests by their identity, gone users as 'Deleted User'. */
+/**
+ * Authors of the given entries: users by id, guests by their identity. A user whose account is gone, or
+ * who is no longer among the project's people, shows as 'Deleted User' (SPEC §6).
+ */
 export async function loadAuthors(
   db: Database,
   entries: CommentEntryRow[],
+  projectIds: string[],
 ): Promise<Map<string, CommentAuthor>> {
   const ids = [...new Set(entries.map((entry) => entry.userId).filter((id): id is string => Boolean(id)))];
-  const rows = ids.length
-    ? await db
-        .select({ id: users.id, displayName: users.displayName, photoURL: users.photoURL })
-        .from(users)
-        .where(inArray(users.id, ids))
-    : [];
+  if (ids.length === 0) return new Map();
+  const [rows, owners, members] = await Promise.all([
+    db
+      .select({ id: users.id, displayName: users.displayName, photoURL: users.photoURL })
+      .from(users)
+      .where(inArray(users.id, ids)),
+    db.select({ id: projects.ownerId }).from(projects).where(inArray(projects.id, projectIds)),
+    db
+      .select({ id: projectMembers.userId })
+      .from(projectMembers)
+      .where(and(inArray(projectMembers.projectId, projectIds), inArray(projectMembers.userId, ids))),
+  ]);
+  const people = new Set([...owners, ...members].map((row) => row.id));
   const authors = new Map<string, CommentAuthor>();
   for (const row of rows) {
+    if (!people.has(row.id)) continue;
     authors.set(row.id, {
       uid: row.id,
       displayName: row.displayName,

@@ -248,6 +248,24 @@ describe.each(drivers())("comments (%s)", (driver) => {
     expect(big.status).toBe(413);
   });
 
+  it("shows a removed member's comments as 'Deleted User'", async () => {
+    const leaving = email("removed");
+    const client = await signUpVerified(t.url, t.inbox!, leaving, undefined, "Rita Removed");
+    const shared = await owner.post(`/api/projects/${projectId}/members`, {
+      email: leaving,
+      access: "comment",
+    });
+    const { id } = (await client.post(`/api/versions/${versionId}/comments`, newComment("Still here"))).body
+      .data;
+    const author = async () =>
+      (await owner.get(`/api/versions/${versionId}/comments`)).body.data.find(
+        (c: { id: string }) => c.id === id,
+      ).thread[0].author;
+    expect((await author()).displayName).toBe("Rita Removed");
+    await owner.delete(`/api/projects/${projectId}/members/${shared.body.data.id}`);
+    expect(await author()).toMatchObject({ displayName: "Deleted User", uid: null });
+  });
+
   it("keeps a deleted author's comments, shown as 'Deleted User'", async () => {
     const leaving = email("leaving");
     const client = await signUpVerified(t.url, t.inbox!, leaving);

@@ -42,7 +42,7 @@ export async function presentMany(db: Database, rows: CommentRow[]): Promise<Com
         rows.map((row) => row.id),
       ),
     );
-  const authors = await loadAuthors(db, entries);
+  const authors = await loadAuthors(db, entries, [...new Set(rows.map((row) => row.projectId))]);
   return rows
     .map((row) => presentComment(row, entries, authors))
     .filter((comment) => comment.thread.length > 0);

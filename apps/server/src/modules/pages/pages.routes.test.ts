@@ -106,7 +106,9 @@ describe.each(drivers())("pages and versions (%s)", (driver) => {
     expect(file.headers.get("content-type")).toBe("image/png");
     const unsigned = await fetch(view.contentUrl.split("?")[0]);
     expect(unsigned.status).toBe(403);
-    const listed = (await owner.get("/api/projects")).body.data.find((p: { id: string }) => p.id === projectId);
+    const listed = (await owner.get("/api/projects")).body.data.find(
+      (p: { id: string }) => p.id === projectId,
+    );
     expect(listed.thumbnail).toBe(view.page.thumbnail);
     expect((await owner.get(`/api/projects/${projectId}`)).body.data.thumbnail).toBe(view.page.thumbnail);
     const thumbnail = await fetch(t.url + view.page.thumbnail);

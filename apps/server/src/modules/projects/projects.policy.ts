@@ -104,7 +104,10 @@ export function authorize(access: Access | null, action: ProjectAction): asserts
   if (!can(access, action)) throw new ForbiddenError();
 }
 
-export function projectAbilities(access: Access | null): ProjectAbilities {
+export function projectAbilities(
+  access: Access | null,
+  viewer: { userId: string | null; approvers: readonly string[] } = { userId: null, approvers: [] },
+): ProjectAbilities {
   return {
     read: can(access, "projects.read"),
     update: can(access, "projects.update"),
@@ -116,6 +119,7 @@ export function projectAbilities(access: Access | null): ProjectAbilities {
     manageMembers: can(access, "members.manage"),
     transfer: can(access, "projects.transfer"),
     manageApprovers: can(access, "approvers.manage"),
+    approvePages: canApprovePage(access, viewer.userId, viewer.approvers),
     comment: can(access, "comments.create"),
   };
 }

@@ -47,7 +47,7 @@ export function presentPage(row: PageRow, versions: VersionRow[]): Page {
 export function presentProject(
   row: ProjectRow,
   access: Access,
-  counts: { pageCount: number; pageLimit: number; firstPageThumbnail?: string | null },
+  counts: { pageCount: number; pageLimit: number; firstPageThumbnail?: string | null; viewerId: string },
 ): ProjectSummary {
   return {
     id: row.id,
@@ -64,6 +64,6 @@ export function presentProject(
     sortOrder: row.sortOrder,
     pageCount: counts.pageCount,
     pageLimit: counts.pageLimit,
-    abilities: projectAbilities(access),
+    abilities: projectAbilities(access, { userId: counts.viewerId, approvers: row.approvers }),
   };
 }

@@ -73,6 +73,7 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
           pageCount: pageCount ?? 0,
           pageLimit: limits[productOf(project.type)].pages,
           firstPageThumbnail,
+          viewerId: userId,
         }),
       ),
     };
@@ -97,7 +98,7 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     const pageLimit = actor.user.limits[productOf(input.type)].pages;
     reply.status(201);
     return {
-      data: presentProject(project!, "owner", { pageCount: 0, pageLimit }),
+      data: presentProject(project!, "owner", { pageCount: 0, pageLimit, viewerId: actor.user.id }),
       message: PROJECT_MESSAGES.created,
     };
   });
@@ -114,6 +115,7 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
           pageCount: pageRows.length,
           pageLimit,
           firstPageThumbnail: pageRows.find((page) => page.thumbnailKey)?.thumbnailKey,
+          viewerId: actor.user.id,
         }),
         pages: pageRows.map((page) => presentPage(page, versionRows)),
       },
@@ -140,7 +142,11 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       .from(pages)
       .where(eq(pages.projectId, project.id));
     return {
-      data: presentProject(updated!, access, { pageCount, pageLimit: await ownerPageLimit(db, project) }),
+      data: presentProject(updated!, access, {
+        pageCount,
+        pageLimit: await ownerPageLimit(db, project),
+        viewerId: actor.user.id,
+      }),
     };
   });
 
