@@ -460,7 +460,7 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
         .toBuffer(),
     );
     return {
-      siteUrl: t.url + "/api/health",
+      siteUrl: `${t.url}/api/health`,
       projectId,
       commentId,
       entryId,

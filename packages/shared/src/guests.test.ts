@@ -33,7 +33,7 @@ describe("guest identity", () => {
       "guest__1____",
       "guest__1__Bob__not-an-email",
       "user__1__Bob__",
-      "guest__1__" + "a".repeat(81) + "__",
+      `guest__1__${"a".repeat(81)}__`,
     ]) {
       expect(parseGuestIdentity(value), value).toBeNull();
     }

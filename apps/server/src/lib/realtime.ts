@@ -64,8 +64,8 @@ export async function startRealtimeHub(database: DatabaseHandle): Promise<Realti
   });
   return {
     join(room, socket) {
-      let members = rooms.get(room);
-      if (!members) rooms.set(room, (members = new Set()));
+      const members = rooms.get(room) ?? new Set<RealtimeSocket>();
+      rooms.set(room, members);
       members.add(socket);
     },
     leave(room, socket) {
