@@ -189,6 +189,9 @@ export interface ProjectSummary {
 
 export interface ProjectDetail extends ProjectSummary {
   pages: Page[];
+  /** The public link's settings (always present; `public: false` when the link is off). */
+  sharing: ProjectSharing;
+  approvers: string[];
 }
 
 /** POST /api/projects/{id}/pages answer (SPEC §7 add-page). */

@@ -202,6 +202,10 @@ describe.each(drivers())("sharing, roles and approvals (%s)", (driver) => {
     expect((await visitor.get(`/api/share/${projectId}`)).status).toBe(404);
 
     await owner.patch(`/api/projects/${projectId}/sharing`, { public: true });
+    expect((await owner.get(`/api/projects/${projectId}`)).body.data.sharing).toMatchObject({
+      public: true,
+      canComment: true,
+    });
     let shared = (await visitor.get(`/api/share/${projectId}`)).body.data;
     expect(shared).toMatchObject({ access: "comment", title: "Public" });
     expect(shared.pages).toHaveLength(2);

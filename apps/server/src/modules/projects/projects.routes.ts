@@ -2,7 +2,9 @@ import {
   createProjectSchema,
   DEFAULT_PROJECT_TITLE,
   MAX_UPLOAD_BYTES,
+  normalizeSharing,
   PROJECT_MESSAGES,
+  type ProjectDetail,
   photoUploadSchema,
   productOf,
   projectExpiresAt,
@@ -118,7 +120,9 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
           viewerId: actor.user.id,
         }),
         pages: pageRows.map((page) => presentPage(page, versionRows)),
-      },
+        sharing: normalizeSharing(project.sharing),
+        approvers: project.approvers,
+      } satisfies ProjectDetail,
     };
   });
 
