@@ -34,6 +34,7 @@ import { membersRoutes } from "./modules/members/members.routes.ts";
 import { pagesRoutes } from "./modules/pages/pages.routes.ts";
 import { projectsRoutes } from "./modules/projects/projects.routes.ts";
 import { realtimeRoutes } from "./modules/realtime/realtime.routes.ts";
+import { ensureDemoProject } from "./modules/sharing/demo.ts";
 import { sharingRoutes } from "./modules/sharing/sharing.routes.ts";
 import { usersRoutes } from "./modules/users/users.routes.ts";
 import { versionsRoutes } from "./modules/versions/versions.routes.ts";
@@ -59,6 +60,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   const ctx: AppContext = { config, database, auth, mailer, storage, queue };
   const worker = config.captureWorker ? await startCaptureWorker(ctx) : null;
   const hub = await startRealtimeHub(database);
+  await ensureDemoProject(ctx);
   const content = buildContentServer(ctx);
 
   const app = Fastify({

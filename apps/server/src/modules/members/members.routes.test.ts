@@ -230,6 +230,19 @@ describe.each(drivers())("sharing, roles and approvals (%s)", (driver) => {
     expect((await owner.patch(`/api/projects/${projectId}/sharing`, { public: "yes" })).status).toBe(400);
   });
 
+  it("opens the demo project through /share/demo for anyone", async () => {
+    const demo = (await new ApiClient(t.url).get("/api/share/demo")).body.data;
+    expect(demo).toMatchObject({ id: "demo", title: "Redline demo", type: "demo", access: "comment" });
+    expect(demo.pages).toHaveLength(1);
+    const view = await new ApiClient(t.url).get(
+      `/api/share/demo/versions/${demo.pages[0].versions[0].id}/view`,
+    );
+    expect((await fetch(view.body.data.contentUrl)).headers.get("content-type")).toBe("image/png");
+    const visitor = await person("demo-visitor");
+    expect((await visitor.client.post("/api/share/demo/join")).body.data.access).toBe("comment");
+    expect((await visitor.client.get("/api/projects")).body.data).toEqual([]);
+  });
+
   it("adds a signed-in visitor arriving by the link with comment access", async () => {
     const projectId = await newProject("Joinable");
     const henry = await person("henry");

@@ -105,6 +105,8 @@ export async function sharingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     const { project } = await loadShared(projectId);
     const { access } = await loadProject(db, actor, project.id);
     if (access) return { data: { access } };
+    // Visiting the demo never puts it among one's own projects.
+    if (project.type === "demo") return { data: { access: "comment" } };
     await db
       .insert(projectMembers)
       .values({
