@@ -18,6 +18,7 @@ import { ForbiddenError, HttpError } from "./lib/errors.ts";
 import { createMailer } from "./lib/mail/mailer.ts";
 import { startQueue } from "./lib/queue.ts";
 import { startRealtimeHub } from "./lib/realtime.ts";
+import { createS3Storage } from "./lib/storage/s3-storage.ts";
 import { createLocalStorage } from "./lib/storage/storage.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { createAuth } from "./modules/auth/auth.ts";
@@ -53,7 +54,7 @@ export interface BuiltApp {
 export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   const database = await openDatabase(config);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: database.db });
-  const storage = createLocalStorage(config.filesDir);
+  const storage = config.s3 ? createS3Storage(config.s3) : createLocalStorage(config.filesDir);
   const auth = createAuth(config, database.db, mailer);
   const queue = await startQueue(database);
   await createCaptureQueue(queue);

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import type { S3Options } from "./lib/storage/s3-storage.ts";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -34,6 +35,12 @@ const envSchema = z.object({
   CAPTURE_WORKER: bool.default(true),
   CHROMIUM_PATH: z.string().default("/usr/bin/chromium"),
   OVERLAY_SCRIPT: z.string().default(path.join(repoRoot, "packages/overlay/dist/overlay.js")),
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().default("us-east-1"),
+  S3_ENDPOINT: z.url().optional(),
+  S3_FORCE_PATH_STYLE: bool.optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
   WEB_DIST: z.string().default(path.join(repoRoot, "apps/web/dist")),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
@@ -67,6 +74,8 @@ export interface AppConfig {
   chromiumPath: string;
   /** The built overlay script injected into every snapshot the content origin serves. */
   overlayScript: string;
+  /** S3 storage when configured; otherwise files live under `filesDir`. */
+  s3?: S3Options;
 }
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -107,6 +116,18 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     captureWorker: env.CAPTURE_WORKER,
     chromiumPath: env.CHROMIUM_PATH,
     overlayScript: path.resolve(env.OVERLAY_SCRIPT),
+    s3: env.S3_BUCKET
+      ? {
+          bucket: env.S3_BUCKET,
+          region: env.S3_REGION,
+          endpoint: env.S3_ENDPOINT,
+          forcePathStyle: env.S3_FORCE_PATH_STYLE ?? Boolean(env.S3_ENDPOINT),
+          credentials:
+            env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY
+              ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY }
+              : undefined,
+        }
+      : undefined,
   };
 }
 

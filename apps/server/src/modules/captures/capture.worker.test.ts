@@ -1,12 +1,12 @@
-import { writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { count } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assets } from "../../db/schema/index.ts";
+import { assets, versions } from "../../db/schema/index.ts";
 import { type ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 
@@ -153,5 +153,42 @@ describe("the capture worker in production", () => {
     expect(version.failureReason).toBe(
       "This address points to a private network, which Redline may not capture.",
     );
+  });
+});
+
+describe("a queued capture across a restart", () => {
+  it("is captured by the next process that starts, after the first stopped with the job waiting", async () => {
+    const site = await startSite();
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "redline-restart-"));
+    // A database on disk, shared by the two app lifetimes (PGlite persists like PostgreSQL would).
+    const config = { pgliteDir: path.join(dataDir, "pglite"), filesDir: path.join(dataDir, "files") };
+    try {
+      const first = await startTestApp({ driver: "pglite", config: { ...config, captureWorker: false } });
+      const owner = await signUpVerified(first.url, first.inbox!, `restart-${Date.now()}@example.com`);
+      const projectId = (await owner.post("/api/projects", { title: "Restart" })).body.data.id;
+      const { versionID } = (await owner.post(`/api/projects/${projectId}/pages`, { url: `${site.url}/` }))
+        .body.data;
+      expect((await owner.get(`/api/versions/${versionID}`)).body.data.status).toBe("queued");
+      await first.close();
+
+      const second = await startTestApp({ driver: "pglite", config: { ...config, captureWorker: true } });
+      try {
+        let status = "queued";
+        for (let i = 0; i < 120 && status !== "ready" && status !== "failed"; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 250));
+          const [row] = await second.ctx.database.db
+            .select()
+            .from(versions)
+            .where(eq(versions.id, versionID));
+          status = row!.status;
+        }
+        expect(status).toBe("ready");
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await site.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,0 +1,60 @@
+/**
+ * S3 (or any S3-compatible service) behind the Storage interface, through the official AWS SDK. Chosen
+ * when S3_BUCKET is set; S3_ENDPOINT points it at a compatible service (MinIO, R2, a local test server).
+ */
+import type { Readable } from "node:stream";
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  NoSuchKey,
+  PutObjectCommand,
+  S3Client,
+} from "@aws-sdk/client-s3";
+import { isValidKey, type Storage } from "./storage.ts";
+
+export interface S3Options {
+  bucket: string;
+  region: string;
+  endpoint?: string;
+  forcePathStyle: boolean;
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+}
+
+export function createS3Storage(options: S3Options): Storage {
+  const client = new S3Client({
+    region: options.region,
+    endpoint: options.endpoint,
+    forcePathStyle: options.forcePathStyle,
+    credentials: options.credentials,
+  });
+  const checked = (key: string) => {
+    if (!isValidKey(key)) throw new Error(`Invalid storage key: ${key}`);
+    return key;
+  };
+  return {
+    async put(key, data) {
+      await client.send(
+        new PutObjectCommand({
+          Bucket: options.bucket,
+          Key: checked(key),
+          Body: data,
+          ContentLength: data.length,
+          CacheControl: "private, max-age=31536000",
+        }),
+      );
+    },
+    async get(key) {
+      if (!isValidKey(key)) return null;
+      try {
+        const object = await client.send(new GetObjectCommand({ Bucket: options.bucket, Key: key }));
+        return { stream: object.Body as Readable, size: object.ContentLength ?? 0 };
+      } catch (error) {
+        if (error instanceof NoSuchKey || (error as { name?: string }).name === "NoSuchKey") return null;
+        throw error;
+      }
+    },
+    async delete(key) {
+      await client.send(new DeleteObjectCommand({ Bucket: options.bucket, Key: checked(key) }));
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import S3rver from "s3rver";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signUpVerified } from "../../testing/http-client.ts";
+import { startTestApp, type TestApp } from "../../testing/test-app.ts";
+
+describe("files on S3 when S3 is configured", () => {
+  let s3: S3rver;
+  let s3Dir: string;
+  let t: TestApp;
+  beforeAll(async () => {
+    s3Dir = await mkdtemp(path.join(os.tmpdir(), "redline-s3-app-"));
+    s3 = new S3rver({
+      port: 0,
+      address: "127.0.0.1",
+      silent: true,
+      directory: s3Dir,
+      configureBuckets: [{ name: "files", configs: [] }],
+    });
+    const { port } = (await s3.run()) as AddressInfo;
+    t = await startTestApp({
+      config: {
+        s3: {
+          bucket: "files",
+          region: "us-east-1",
+          endpoint: `http://127.0.0.1:${port}`,
+          forcePathStyle: true,
+          credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
+        },
+      },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await s3.close();
+    await rm(s3Dir, { recursive: true, force: true });
+  });
+
+  it("stores uploads and thumbnails in the bucket and serves them back", async () => {
+    const owner = await signUpVerified(t.url, t.inbox!, `s3-${Date.now()}@example.com`);
+    const projectId = (await owner.post("/api/projects", { title: "S3" })).body.data.id;
+    const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: "#3a86ff" } })
+      .png()
+      .toBuffer();
+    const { versionID } = (
+      await owner.upload(`/api/projects/${projectId}/uploads`, {
+        name: "s3.png",
+        type: "image/png",
+        bytes: png,
+      })
+    ).body.data;
+    const view = (await owner.get(`/api/versions/${versionID}/view`)).body.data;
+    expect(Buffer.from(await (await fetch(view.contentUrl)).arrayBuffer())).toEqual(png);
+    expect((await fetch(t.url + view.page.thumbnail)).status).toBe(200);
+
+    const stored = await readdir(s3Dir, { recursive: true });
+    expect(stored.some((name) => String(name).includes("uploads"))).toBe(true);
+    const localFiles = await readdir(t.ctx.config.filesDir, { recursive: true }).catch(() => []);
+    expect(localFiles).toEqual([]);
+  });
+});
