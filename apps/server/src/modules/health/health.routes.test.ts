@@ -29,3 +29,29 @@ describe.each(drivers())("health and public config (%s)", (driver) => {
     expect(missing.body.code).toBe("not-found");
   });
 });
+
+describe("Google sign-in when configured", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({
+      smtp: false,
+      config: { google: { clientId: "redline-test.apps.example", clientSecret: "s3cret" } },
+    });
+  });
+  afterAll(() => t.close());
+
+  it("is offered, and starts Google's OAuth flow with our client id and callback", async () => {
+    const client = new ApiClient(t.url);
+    expect((await client.get("/api/config")).body.googleSignIn).toBe(true);
+    const started = await client.post("/api/auth/sign-in/social", {
+      provider: "google",
+      callbackURL: "/projects",
+    });
+    expect(started.status).toBe(200);
+    const redirect = new URL(started.body.url);
+    expect(redirect.origin).toBe("https://accounts.google.com");
+    expect(redirect.searchParams.get("client_id")).toBe("redline-test.apps.example");
+    expect(redirect.searchParams.get("redirect_uri")).toBe(`${t.url}/api/auth/callback/google`);
+    expect(redirect.searchParams.get("state")).toBeTruthy();
+  });
+});
