@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { type FrameAnchor, frameAnchorSchema } from "./frame-messages.ts";
 
 /** Mentions are written as `{@uid}` in a comment's text (SPEC §5). */
 export const MENTION_PATTERN = /\{@([A-Za-z0-9_-]{1,64})\}/g;
@@ -18,23 +19,11 @@ export const MAX_COMMENT_LENGTH = 5000;
 export const MAX_ATTACHMENTS = 5;
 
 /**
- * The element anchor from packages/anchoring, stored as the client sends it. The server checks its
- * shape and size, never its meaning: anchoring runs in the browser, against the real document.
+ * The element anchor from packages/anchoring, stored as the client sends it: one schema with the frame
+ * protocol's. The server checks its shape and size, never its meaning — anchoring runs in the browser.
  */
-export const anchorSchema = z
-  .object({
-    v: z.literal(1),
-    querySelector: z.string().min(1).max(2000),
-    selectors: z.object({
-      css: z.string().max(2000),
-      xpath: z.string().max(4000),
-      idPath: z.string().max(2000).nullable(),
-    }),
-    fingerprint: z.record(z.string(), z.unknown()),
-    dot: z.object({ x: z.number(), y: z.number() }).nullable(),
-  })
-  .refine((anchor) => JSON.stringify(anchor).length <= 16_384, "Anchor too large");
-export type AnchorData = z.infer<typeof anchorSchema>;
+export const anchorSchema = frameAnchorSchema;
+export type AnchorData = FrameAnchor;
 
 const fraction = z.number().min(0).max(1);
 
@@ -53,7 +42,7 @@ const body = z.string().trim().min(1).max(MAX_COMMENT_LENGTH);
 export const createCommentSchema = z
   .object({
     /** Web pages: the element and the click point inside it. */
-    anchor: anchorSchema.optional(),
+    anchor: z.optional(anchorSchema),
     /** Where the pin sits: a fraction of the element's box (web) or of the image / PDF page. */
     dotPosition: z.object({ x: fraction, y: fraction }),
     /** PDF pages are numbered from 1. */

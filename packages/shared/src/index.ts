@@ -2,6 +2,7 @@ export * from "./api.ts";
 export * from "./auth-errors.ts";
 export * from "./comments.ts";
 export * from "./constants.ts";
+export * from "./frame-messages.ts";
 export * from "./guests.ts";
 export * from "./limits.ts";
 export * from "./messages.ts";

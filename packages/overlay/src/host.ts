@@ -1,0 +1,38 @@
+/** The one element the overlay adds to the page: <redline-overlay>, with all its UI in a shadow root. */
+import { OVERLAY_CSS } from "./styles.ts";
+
+export const HOST_TAG = "redline-overlay";
+
+export interface OverlayHost {
+  host: HTMLElement;
+  root: ShadowRoot;
+  /** Document-sized, clipping container of everything drawn. */
+  clip: HTMLDivElement;
+  pins: HTMLDivElement;
+  highlight: HTMLDivElement;
+}
+
+export function createHost(doc: Document): OverlayHost {
+  const host = doc.createElement(HOST_TAG);
+  // Open: the page has no scripts of its own (CSP), and tests and debugging can look inside.
+  const root = host.attachShadow({ mode: "open" });
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(OVERLAY_CSS);
+  root.adoptedStyleSheets = [sheet];
+
+  const clip = div(doc, "clip");
+  const pins = div(doc, "pins");
+  const highlight = div(doc, "highlight");
+  highlight.hidden = true;
+  clip.append(highlight, pins);
+  root.append(clip);
+  // Outside <body>: the page's `body > *` rules and the anchoring index never see us.
+  doc.documentElement.append(host);
+  return { host, root, clip, pins, highlight };
+}
+
+function div(doc: Document, className: string): HTMLDivElement {
+  const element = doc.createElement("div");
+  element.className = className;
+  return element;
+}

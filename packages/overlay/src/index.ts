@@ -1,0 +1,50 @@
+/**
+ * @redline/overlay — the one script a captured page runs (bundled to dist/overlay.js by build.mjs and
+ * injected by the content server as `<script src="/overlay.js" data-app-origin="…" defer>`).
+ *
+ * It lets the reviewer pick elements and shows comment pins; the app, in the parent window, owns
+ * every thread and all other UI and talks to it through the frame protocol in @redline/shared
+ * (frame-messages.ts). The page is treated as hostile: our UI lives in the shadow root of one
+ * <redline-overlay> element, we add one frozen global (`__redlineOverlay`, for tests and debugging),
+ * and we listen only to the parent window at the app origin.
+ */
+import { FRAME_PROTOCOL } from "@redline/shared";
+import { readAppOrigin } from "./config.ts";
+import { type OverlayState, type OverlayStats, startOverlay } from "./overlay.ts";
+
+export interface OverlayGlobal {
+  readonly protocol: typeof FRAME_PROTOCOL;
+  readonly appOrigin: string;
+  state(): OverlayState;
+  stats(): OverlayStats;
+}
+
+declare global {
+  interface Window {
+    __redlineOverlay?: OverlayGlobal;
+  }
+}
+
+function main(): void {
+  // Injected twice, or the page is not in a frame (opened directly): nothing to do.
+  if (window.__redlineOverlay || window.parent === window) return;
+  const appOrigin = readAppOrigin(document);
+  if (!appOrigin) {
+    console.warn("[redline] overlay not started: no valid data-app-origin on its script tag");
+    return;
+  }
+  const start = () => {
+    const overlay = startOverlay(appOrigin);
+    const api: OverlayGlobal = Object.freeze({
+      protocol: FRAME_PROTOCOL,
+      appOrigin,
+      state: overlay.state,
+      stats: overlay.stats,
+    });
+    Object.defineProperty(window, "__redlineOverlay", { value: api, writable: false, configurable: false });
+  };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start, { once: true });
+  else start();
+}
+
+main();

@@ -1,0 +1,125 @@
+/**
+ * Comment and inspect modes: the element under the pointer is outlined, and a click picks it at the
+ * exact point. While picking, the page gets no presses or clicks and none of their default actions
+ * (links do not navigate, forms do not submit, nothing takes focus or starts a selection or a drag);
+ * our listeners sit on `window` in the capture phase, ahead of anything in the page. Hover still
+ * reaches the page, so a menu that opens on :hover can be commented on. Our own pins pass through.
+ */
+import { type Anchor, describe } from "@redline/anchoring";
+
+export interface Pick {
+  anchor: Anchor;
+  rect: DOMRect;
+}
+
+/** Swallowed while picking: their default actions are what a reviewer's click must not trigger. */
+const BLOCKED = [
+  "pointerdown",
+  "pointerup",
+  "mousedown",
+  "mouseup",
+  "dblclick",
+  "auxclick",
+  "dragstart",
+  "selectstart",
+  "submit",
+] as const;
+
+export class Picker {
+  private hovered: Element | null = null;
+  private pointer: { x: number; y: number } | null = null;
+  private isActive = false;
+
+  constructor(
+    private readonly host: Element,
+    private readonly highlight: HTMLElement,
+    private readonly onPick: (pick: Pick) => void,
+    private readonly requestFrame: () => void,
+  ) {}
+
+  setActive(active: boolean): void {
+    if (active === this.isActive) return;
+    this.isActive = active;
+    const options = { capture: true };
+    if (active) {
+      window.addEventListener("pointermove", this.handleMove, options);
+      window.addEventListener("pointerout", this.handleOut, options);
+      window.addEventListener("click", this.handleClick, options);
+      for (const type of BLOCKED) window.addEventListener(type, this.handleBlocked, options);
+    } else {
+      window.removeEventListener("pointermove", this.handleMove, options);
+      window.removeEventListener("pointerout", this.handleOut, options);
+      window.removeEventListener("click", this.handleClick, options);
+      for (const type of BLOCKED) window.removeEventListener(type, this.handleBlocked, options);
+      this.setHovered(null);
+    }
+  }
+
+  /** Positions the outline; `origin` is our host's client position. Called once per frame at most. */
+  layout(origin: { x: number; y: number }, scrolled: boolean): void {
+    if (!this.isActive) return;
+    // After a scroll another element is under a pointer that did not move.
+    if (scrolled && this.pointer) {
+      const element = document.elementFromPoint(this.pointer.x, this.pointer.y);
+      this.hovered = element === this.host ? null : element;
+    }
+    const element = this.hovered;
+    const rect = element?.isConnected ? element.getBoundingClientRect() : null;
+    if (!rect || (rect.width === 0 && rect.height === 0)) {
+      this.highlight.hidden = true;
+      return;
+    }
+    const style = this.highlight.style;
+    style.transform = `translate(${rect.left - origin.x}px, ${rect.top - origin.y}px)`;
+    style.width = `${rect.width}px`;
+    style.height = `${rect.height}px`;
+    this.highlight.hidden = false;
+  }
+
+  private isOurs(event: Event): boolean {
+    return event.composedPath().includes(this.host);
+  }
+
+  private setHovered(element: Element | null): void {
+    if (element === this.hovered && (element !== null || this.highlight.hidden)) return;
+    this.hovered = element;
+    if (!element) this.highlight.hidden = true;
+    this.requestFrame();
+  }
+
+  private handleMove = (event: PointerEvent) => {
+    this.pointer = { x: event.clientX, y: event.clientY };
+    const target = event.target;
+    this.setHovered(this.isOurs(event) || !(target instanceof Element) ? null : target);
+  };
+
+  private handleOut = (event: PointerEvent) => {
+    // Leaving the document (into the parent window): nothing is under the pointer any more.
+    if (event.relatedTarget === null) {
+      this.pointer = null;
+      this.setHovered(null);
+    }
+  };
+
+  private handleBlocked = (event: Event) => {
+    if (this.isOurs(event)) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  };
+
+  private handleClick = (event: MouseEvent) => {
+    if (this.isOurs(event)) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    const element = event.target;
+    if (!(element instanceof Element)) return;
+    let anchor: Anchor;
+    try {
+      anchor = describe(element, { x: event.clientX, y: event.clientY });
+    } catch (error) {
+      console.warn("[redline] could not describe the picked element", error);
+      return;
+    }
+    this.onPick({ anchor, rect: element.getBoundingClientRect() });
+  };
+}
