@@ -123,7 +123,10 @@ describe("accounts", () => {
     await signOut(page);
 
     await page.getByRole("link", { name: "Forgot password?" }).click();
-    await page.getByLabel("Email", { exact: true }).fill(email);
+    await page.waitForURL((url) => url.pathname === "/forgot-password");
+    const emailField = page.getByLabel("Email", { exact: true });
+    await emailField.fill(email);
+    expect(await emailField.inputValue()).toBe(email);
     await page.getByRole("button", { name: "Send reset link" }).click();
     await page.getByText("If an account exists for").waitFor();
 

@@ -37,26 +37,41 @@ export async function openDatabase(options: {
 }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection the server drops (restart, failover) must not crash the process.
+    pool.on("error", (error) => console.error(`database connection lost: ${error.message}`));
     const db = drizzlePg(pool, { schema });
     await migratePg(db, { migrationsFolder });
     const executeSql: ExecuteSql = async (text, values) => ({ rows: (await pool.query(text, values)).rows });
-    const listeners: pg.Client[] = [];
-    // LISTEN needs a connection of its own, outside the pool, for as long as it listens.
+    const listeners = new Set<() => Promise<void>>();
+    // LISTEN needs a connection of its own, outside the pool, for as long as it listens; if the
+    // connection is lost it is opened again (events sent meanwhile are missed: clients resync on reconnect).
     const listen = async (channel: string, onPayload: (payload: string) => void) => {
-      const client = new pg.Client({ connectionString: options.databaseUrl });
-      await client.connect();
-      client.on("notification", (message) => {
-        if (message.channel === channel && message.payload) onPayload(message.payload);
-      });
-      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-      listeners.push(client);
-      return async () => {
-        listeners.splice(listeners.indexOf(client), 1);
-        await client.end();
+      let client: pg.Client | null = null;
+      let stopped = false;
+      const open = async (): Promise<void> => {
+        const next = new pg.Client({ connectionString: options.databaseUrl });
+        next.on("notification", (message) => {
+          if (message.channel === channel && message.payload) onPayload(message.payload);
+        });
+        next.on("error", (error) => {
+          console.error(`LISTEN connection lost: ${error.message}`);
+          if (!stopped) setTimeout(() => void open().catch(() => {}), 1000);
+        });
+        await next.connect();
+        await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        client = next;
       };
+      await open();
+      const stop = async () => {
+        stopped = true;
+        listeners.delete(stop);
+        await client?.end().catch(() => {});
+      };
+      listeners.add(stop);
+      return stop;
     };
     const close = async () => {
-      await Promise.all(listeners.map((client) => client.end()));
+      await Promise.all([...listeners].map((stop) => stop()));
       await pool.end();
     };
     return { db: db as unknown as Database, kind: "postgres", executeSql, listen, close };
