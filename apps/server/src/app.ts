@@ -89,6 +89,13 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     if (origin !== appOrigin) throw new ForbiddenError("Cross-site request refused.", "csrf");
   });
 
+  // Nothing of the app may be framed by another site (clickjacking), except the /embed view.
+  app.addHook("onSend", async (request, reply) => {
+    if (request.url.startsWith("/embed/")) return;
+    reply.header("x-frame-options", "SAMEORIGIN");
+    reply.header("content-security-policy", "frame-ancestors 'self'");
+  });
+
   app.setErrorHandler((error, request, reply) => {
     const body = (status: number, code: string, message: string): ApiErrorBody => ({
       error: statusText(status),

@@ -26,6 +26,7 @@ function page(load: () => Promise<PageModule>, name: string): Pick<RouteObject, 
 const soon = () => import("./pages/coming-soon-pages.tsx");
 const projectsPage = () => import("./pages/projects-page.tsx");
 const projectPage = () => import("./pages/project-page.tsx");
+const sharePages = () => import("./pages/share-pages.tsx");
 
 export const routes: RouteObject[] = [
   {
@@ -54,18 +55,18 @@ export const routes: RouteObject[] = [
           { path: "/user-action", ...page(() => import("./pages/user-action-page.tsx"), "UserActionPage") },
           { path: "/dev/mailbox", ...page(() => import("./pages/mailbox-page.tsx"), "MailboxPage") },
 
-          // Public views
+          // Public views; an embed has no chrome of its own (it sits inside someone else's page).
           {
             element: <PublicLayout />,
             children: [
               { path: "/share", element: <Navigate to="/" replace /> },
-              { path: "/share/:projectId", ...page(soon, "SharePage") },
-              { path: "/embed/:projectId", ...page(soon, "EmbedPage") },
+              { path: "/share/:projectId", ...page(sharePages, "SharePage") },
               { path: "/preview", element: <Navigate to="/" replace /> },
-              { path: "/preview/:projectId/:pageId/:versionId", ...page(soon, "PreviewPage") },
+              { path: "/preview/:projectId/:pageId/:versionId", ...page(sharePages, "PreviewPage") },
               { path: "/request-review", ...page(soon, "RequestReviewPage") },
             ],
           },
+          { path: "/embed/:projectId", ...page(sharePages, "EmbedPage") },
 
           // Signed-in, verified users only
           {

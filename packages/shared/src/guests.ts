@@ -12,20 +12,20 @@ export interface GuestIdentity {
   avatar: string;
 }
 
-const GUEST_PATTERN = /^guest__(-1|\d{1,2})__([^_\n]{1,80}(?:_[^_\n]+)*)__([^\s_]{0,320})$/;
-
+/** The four parts are joined by "__", so no part may contain "__" (a single "_" is fine, in names and e-mails). */
 export function parseGuestIdentity(value: string | null | undefined): GuestIdentity | null {
   if (!value) return null;
   if (value === PUBLIC_GUEST)
     return { name: ANONYMOUS_GUEST.name, email: null, avatar: ANONYMOUS_GUEST.avatar };
-  const match = GUEST_PATTERN.exec(value);
-  if (!match) return null;
-  const [, avatarIndex, name, email] = match as unknown as [string, string, string, string];
-  if (email && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) return null;
-  const trimmed = name.trim();
-  if (!trimmed) return null;
+  const parts = value.split("__");
+  if (parts.length !== 4) return null;
+  const [prefix, avatarIndex, rawName, email] = parts as [string, string, string, string];
+  if (prefix !== GUEST_PREFIX || !/^(-1|\d{1,2})$/.test(avatarIndex)) return null;
+  const name = rawName.trim();
+  if (!name || name.length > 80 || /[\n\r]/.test(name)) return null;
+  if (email && (email.length > 320 || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email))) return null;
   return {
-    name: trimmed,
+    name,
     email: email || null,
     avatar: avatarIndex === "-1" ? ANONYMOUS_GUEST.avatar : `avatar-share-${avatarIndex}`,
   };

@@ -36,27 +36,12 @@ export function OffersPage() {
   return <ComingSoon title="Offers">Discounts on annual and monthly plans will be listed here.</ComingSoon>;
 }
 
-export function SharePage() {
-  return (
-    <ComingSoon title="Shared project">
-      Opening projects shared by link, and commenting as a guest, is coming soon.
-    </ComingSoon>
-  );
-}
-
-export function EmbedPage() {
-  return (
-    <ComingSoon title="Embedded project">Embedding a project in another site is coming soon.</ComingSoon>
-  );
-}
-
-export function PreviewPage() {
-  return <ComingSoon title="Preview">Previewing a shared page version is coming soon.</ComingSoon>;
-}
-
 export function RequestReviewPage() {
   return (
-    <ComingSoon title="Request a review">Asking someone to review your website is coming soon.</ComingSoon>
+    <ComingSoon title="Request a review">
+      Asking someone outside Redline to review your website is coming soon. Until then, share a project from
+      its card or its title bar, or turn on its public link.
+    </ComingSoon>
   );
 }
 

@@ -7,7 +7,7 @@ import { count, eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assets, versions } from "../../db/schema/index.ts";
-import { type ApiClient, signUpVerified } from "../../testing/http-client.ts";
+import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 
 /** A tiny live site: a page with a stylesheet and an image, and a page that never answers well. */
@@ -104,6 +104,17 @@ describe("the capture worker", () => {
       expect((await fetch(t.contentUrl + assetPath)).status, assetPath).toBe(200);
 
     expect((await fetch(view.screenshotUrl)).headers.get("content-type")).toBe("image/png");
+
+    // Through the public link the snapshot may sit in an /embed on any site; for members only in the app.
+    await owner.patch(`/api/projects/${projectId}/sharing`, { public: true });
+    const shared = (await new ApiClient(t.url).get(`/api/share/${projectId}/versions/${versionID}/view`)).body
+      .data;
+    expect(shared.contentUrl.startsWith(`${t.contentUrl}/pv/${versionID}/index.html?`)).toBe(true);
+    const embeddable = await fetch(shared.contentUrl);
+    expect(embeddable.headers.get("content-security-policy")).toContain("frame-ancestors *");
+    expect(embeddable.headers.get("content-security-policy")).toContain("sandbox allow-scripts");
+    const tampered = shared.contentUrl.replace("/pv/", "/v/");
+    expect((await fetch(tampered)).status).toBe(403);
   });
 
   it("re-captures into version 2 sharing the unchanged assets", async () => {

@@ -13,7 +13,7 @@ import { assets, versions } from "../../db/schema/index.ts";
 import { verifyPath } from "../../lib/signed-url.ts";
 import { contentSecret } from "./content.urls.ts";
 
-export function snapshotCsp(appOrigin: string, contentOrigin: string): string {
+export function snapshotCsp(frameAncestors: string, contentOrigin: string): string {
   return [
     "sandbox allow-scripts",
     "default-src 'none'",
@@ -27,7 +27,7 @@ export function snapshotCsp(appOrigin: string, contentOrigin: string): string {
     "connect-src 'none'",
     "form-action 'none'",
     "base-uri 'none'",
-    `frame-ancestors ${appOrigin}`,
+    `frame-ancestors ${frameAncestors}`,
   ].join("; ");
 }
 
@@ -59,21 +59,30 @@ export function buildContentServer(ctx: AppContext): FastifyInstance {
   // old ones too — runs the current overlay.
   const hasOverlay = existsSync(config.overlayScript);
 
-  server.get<{ Params: { versionId: string } }>("/v/:versionId/index.html", async (request, reply) => {
-    if (!signed(`/v/${request.params.versionId}/index.html`, request.query))
-      return reply.status(403).send("Link expired");
-    const version = await loadVersion(request.params.versionId);
-    const file = version?.snapshotKey ? await storage.get(version.snapshotKey) : null;
-    if (!file) return notFound(reply);
-    const html = await text(file.stream);
-    return reply
-      .header("content-type", "text/html; charset=utf-8")
-      .header("content-security-policy", snapshotCsp(appOrigin, config.contentOrigin))
-      .header("referrer-policy", "no-referrer")
-      .header("x-content-type-options", "nosniff")
-      .header("cache-control", "private, no-cache")
-      .send(withOverlay(html, appOrigin, hasOverlay));
-  });
+  for (const [prefix, frameAncestors] of [
+    ["v", appOrigin],
+    ["pv", "*"],
+  ] as const) {
+    server.get<{ Params: { versionId: string } }>(
+      `/${prefix}/:versionId/index.html`,
+      async (request, reply) => {
+        const { versionId } = request.params;
+        if (!signed(`/${prefix}/${versionId}/index.html`, request.query))
+          return reply.status(403).send("Link expired");
+        const version = await loadVersion(versionId);
+        const file = version?.snapshotKey ? await storage.get(version.snapshotKey) : null;
+        if (!file) return notFound(reply);
+        const html = await text(file.stream);
+        return reply
+          .header("content-type", "text/html; charset=utf-8")
+          .header("content-security-policy", snapshotCsp(frameAncestors, config.contentOrigin))
+          .header("referrer-policy", "no-referrer")
+          .header("x-content-type-options", "nosniff")
+          .header("cache-control", "private, no-cache")
+          .send(withOverlay(html, appOrigin, hasOverlay));
+      },
+    );
+  }
 
   server.get("/overlay.js", async (_request, reply) => {
     if (!hasOverlay) return notFound(reply);

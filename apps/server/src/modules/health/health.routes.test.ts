@@ -23,6 +23,14 @@ describe.each(drivers())("health and public config (%s)", (driver) => {
     });
   });
 
+  it("may be framed only by itself, except the /embed view", async () => {
+    const api = await fetch(`${t.url}/api/health`);
+    expect(api.headers.get("x-frame-options")).toBe("SAMEORIGIN");
+    expect(api.headers.get("content-security-policy")).toBe("frame-ancestors 'self'");
+    const embed = await fetch(`${t.url}/embed/some-project`);
+    expect(embed.headers.get("x-frame-options")).toBeNull();
+  });
+
   it("answers unknown API paths with a JSON 404", async () => {
     const missing = await new ApiClient(t.url).get("/api/nope");
     expect(missing.status).toBe(404);

@@ -93,7 +93,7 @@ export async function sharingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
         data: {
           version: presentVersion(version),
           page: presentPage(page, visible.versions),
-          ...contentUrls(ctx.config, version),
+          ...contentUrls(ctx.config, version, { embeddable: true }),
         },
       };
     },

@@ -16,7 +16,7 @@ import { pageLimitText } from "./upgrade-modal.tsx";
 
 export function AddPageForm() {
   const id = useId();
-  const { job, limit, isAtLimit, addUrls, upload } = useAddPages();
+  const { job, limit, remaining, isAtLimit, addUrls, upload } = useAddPages();
   const [url, setUrl] = useState("");
   const [isScreenshot, setScreenshot] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -65,7 +65,10 @@ export function AddPageForm() {
       </section>
     );
 
-  const base = normalizeUrl(url);
+  const typed = normalizeUrl(url);
+  // The site's root reads best as its origin; any other page is where the picker looks for links.
+  const base =
+    typed && new URL(typed).pathname === "/" && !new URL(typed).search ? new URL(typed).origin : typed;
   return (
     <section className="add-page" aria-label="Add pages">
       <form className="add-page__form" onSubmit={handleSubmit} noValidate>
@@ -136,7 +139,8 @@ export function AddPageForm() {
       <AddSeveralPagesModal
         open={isSeveralOpen}
         onOpenChange={setSeveralOpen}
-        initialBase={base ? new URL(base).origin : ""}
+        initialBase={base ?? ""}
+        remaining={remaining}
         onAdd={addUrls}
       />
     </section>

@@ -14,6 +14,7 @@ import {
   type ProjectDetail,
   pageAddedMessage,
   SNACKBAR_MS,
+  UNLIMITED,
   type VersionStatus,
 } from "@redline/shared";
 import { useQueryClient } from "@tanstack/react-query";
@@ -40,6 +41,8 @@ interface AddPages {
   job: AddJob | null;
   /** The page limit that applies to this project (-1: none). */
   limit: number;
+  /** How many more pages fit (null: no limit). */
+  remaining: number | null;
   isAtLimit: boolean;
   addUrls(urls: string[], isScreenshot: boolean): void;
   upload(file: File): void;
@@ -61,6 +64,7 @@ export function AddPagesProvider({ project, children }: { project: ProjectDetail
   const running = useRef<AbortController | null>(null);
   const limit = project.type === "demo" ? DEMO_PROJECT_MAX_PAGES : project.pageLimit;
   const isAtLimit = !canAddPage(limit, project.pageCount);
+  const remaining = limit === UNLIMITED ? null : Math.max(0, limit - project.pageCount);
   const projectId = project.id;
 
   // Leaving the project stops following its captures (they go on on the server).
@@ -170,7 +174,10 @@ export function AddPagesProvider({ project, children }: { project: ProjectDetail
     return { addUrls, upload, showLimitPrompt: () => setLimitOpen(true) };
   }, [projectId, navigate, queryClient]);
 
-  const value = useMemo<AddPages>(() => ({ job, limit, isAtLimit, ...api }), [job, limit, isAtLimit, api]);
+  const value = useMemo<AddPages>(
+    () => ({ job, limit, remaining, isAtLimit, ...api }),
+    [job, limit, remaining, isAtLimit, api],
+  );
 
   return (
     <AddPagesContext.Provider value={value}>

@@ -1,39 +1,72 @@
 /**
- * "Add several pages from the same URL by entering the URL and using the dropdown" (SPEC §1): the site
- * address and a list of paths; they are added one after the other.
+ * "Add several pages from the same URL by entering the URL and using the dropdown" (SPEC §1): the
+ * address typed in the form, the pages it links to on the same site as checkboxes (the similar-pages
+ * picker, shown only when matches exist), and paths typed by hand. No more than the project's owner
+ * may still add (the page limit); they are added one after the other.
  */
+import { LoaderCircle } from "lucide-react";
 import { type FormEvent, useId, useRef, useState } from "react";
 import { Modal } from "../../components/modal.tsx";
-import { urlsFromPaths } from "./page-urls.ts";
+import { errorMessage } from "../../lib/auth-client.ts";
+import { useDebouncedValue } from "../../lib/use-debounced-value.ts";
+import { useSimilarPages } from "./page-queries.ts";
+import { normalizeUrl, urlsFromPaths } from "./page-urls.ts";
+
+function pagesText(count: number): string {
+  return count === 1 ? "1 page" : `${count} pages`;
+}
+
+/** The link as the picker shows it: its path on the site. */
+function pathOf(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.pathname}${parsed.search}`;
+}
 
 export function AddSeveralPagesModal({
   open,
   onOpenChange,
   initialBase,
+  remaining,
   onAdd,
 }: {
   open: boolean;
   onOpenChange(open: boolean): void;
   initialBase: string;
+  /** How many more pages fit; null: no limit. */
+  remaining: number | null;
   onAdd(urls: string[], isScreenshot: boolean): void;
 }) {
   const id = useId();
   const pathsInput = useRef<HTMLTextAreaElement>(null);
   const [base, setBase] = useState(initialBase);
   const [paths, setPaths] = useState("");
+  const [picked, setPicked] = useState<string[]>([]);
   const [isScreenshot, setScreenshot] = useState(false);
   const [wasOpen, setWasOpen] = useState(open);
   if (open !== wasOpen) {
     setWasOpen(open);
-    if (open) setBase(initialBase);
+    if (open) {
+      setBase(initialBase);
+      setPicked([]);
+    }
   }
-  const urls = urlsFromPaths(base, paths);
+  const lookup = normalizeUrl(useDebouncedValue(base, 400));
+  const similar = useSimilarPages(open ? lookup : null);
+  const found = similar.data?.pages ?? [];
+  const chosen = picked.filter((url) => found.includes(url));
+  const urls = [...new Set([...chosen, ...urlsFromPaths(base, paths)])];
+  const isOverLimit = remaining !== null && urls.length > remaining;
+  const canPickMore = remaining === null || urls.length < remaining;
+
+  const togglePicked = (url: string, checked: boolean) =>
+    setPicked((current) => (checked ? [...current, url] : current.filter((entry) => entry !== url)));
 
   const handleSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (urls.length === 0) return;
+    if (urls.length === 0 || isOverLimit) return;
     onAdd(urls, isScreenshot);
     setPaths("");
+    setPicked([]);
     onOpenChange(false);
   };
 
@@ -42,15 +75,20 @@ export function AddSeveralPagesModal({
       open={open}
       onOpenChange={onOpenChange}
       title="Add several pages"
-      description="Enter the site's address and the paths of its pages, one per line. They are captured one after the other."
+      description="Enter the site's address: the pages it links to are offered below. Or type their paths, one per line. They are captured one after the other."
       initialFocusRef={initialBase ? pathsInput : undefined}
       footer={
         <>
           <button type="button" className="btn" onClick={() => onOpenChange(false)}>
             Cancel
           </button>
-          <button type="submit" form={`${id}-form`} className="btn btn--primary" disabled={urls.length === 0}>
-            {urls.length === 1 ? "Add 1 page" : `Add ${urls.length} pages`}
+          <button
+            type="submit"
+            form={`${id}-form`}
+            className="btn btn--primary"
+            disabled={urls.length === 0 || isOverLimit}
+          >
+            Add {pagesText(urls.length)}
           </button>
         </>
       }
@@ -68,7 +106,45 @@ export function AddSeveralPagesModal({
             value={base}
             onChange={(event) => setBase(event.target.value)}
           />
+          {similar.isFetching && !similar.data ? (
+            <p className="field__hint add-several__status" role="status">
+              <LoaderCircle size={12} className="spin" aria-hidden /> Looking for pages linked from this
+              address...
+            </p>
+          ) : similar.isError ? (
+            <p className="field__hint">No pages could be found there: {errorMessage(similar.error)}</p>
+          ) : similar.data && found.length === 0 ? (
+            <p className="field__hint">This address links to no other pages of the site.</p>
+          ) : null}
         </div>
+        {found.length > 0 ? (
+          <fieldset className="similar-pages">
+            <legend className="field__label">Pages found on this site</legend>
+            <p className="field__hint">
+              {remaining === null
+                ? "Choose the pages to add."
+                : `Choose up to ${pagesText(remaining)}: the project's page limit allows no more.`}
+            </p>
+            <ul className="similar-pages__list">
+              {found.map((url) => {
+                const isChecked = chosen.includes(url);
+                return (
+                  <li key={url}>
+                    <label className="checkbox similar-pages__item" title={url}>
+                      <input
+                        type="checkbox"
+                        checked={isChecked}
+                        disabled={!isChecked && !canPickMore}
+                        onChange={(event) => togglePicked(url, event.target.checked)}
+                      />
+                      <span className="similar-pages__path">{pathOf(url)}</span>
+                    </label>
+                  </li>
+                );
+              })}
+            </ul>
+          </fieldset>
+        ) : null}
         <div className="field">
           <label className="field__label" htmlFor={`${id}-paths`}>
             Paths, one per line
@@ -77,7 +153,7 @@ export function AddSeveralPagesModal({
             ref={pathsInput}
             id={`${id}-paths`}
             className="input add-several__paths"
-            rows={5}
+            rows={found.length > 0 ? 3 : 5}
             placeholder={"/\n/pricing\n/about"}
             value={paths}
             onChange={(event) => setPaths(event.target.value)}
@@ -91,7 +167,11 @@ export function AddSeveralPagesModal({
           />
           Full-page screenshot
         </label>
-        {urls.length > 0 ? (
+        {isOverLimit ? (
+          <p className="form-error" role="alert">
+            Only {pagesText(remaining ?? 0)} more fit in this project. Remove some to go on.
+          </p>
+        ) : urls.length > 0 ? (
           <ul className="add-several__preview" aria-label="Pages to add">
             {urls.map((url) => (
               <li key={url}>{url}</li>

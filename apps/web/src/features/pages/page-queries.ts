@@ -1,9 +1,16 @@
 /**
  * Pages and their capture jobs. Keys follow the API routes: ['api', 'versions', id] for
- * GET /api/versions/{id}, polled while a capture runs.
+ * GET /api/versions/{id}, polled while a capture runs; ['api', 'similar-pages', url] for
+ * GET /api/similar-pages?url= (the similar-pages picker).
  */
-import { type AddPageResponse, type Page, PROJECT_MESSAGES, type Version } from "@redline/shared";
-import { type QueryClient, useMutation, useQueryClient } from "@tanstack/react-query";
+import {
+  type AddPageResponse,
+  type Page,
+  PROJECT_MESSAGES,
+  type SimilarPages,
+  type Version,
+} from "@redline/shared";
+import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { api } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
@@ -87,5 +94,21 @@ export function useDeletePage() {
       ),
     onError: (error) => snackbar.error(errorMessage(error)),
     onSettled: () => queryClient.invalidateQueries({ queryKey: PROJECTS_KEY }),
+  });
+}
+
+/** Same-site, page-like links of a page (the server fetches it through its SSRF guard). */
+export function useSimilarPages(url: string | null) {
+  return useQuery({
+    queryKey: ["api", "similar-pages", url] as const,
+    queryFn: async ({ signal }) =>
+      (
+        await api<{ data: SimilarPages }>(`/api/similar-pages?url=${encodeURIComponent(url ?? "")}`, {
+          signal,
+        })
+      ).data,
+    enabled: url !== null,
+    staleTime: 5 * 60 * 1000,
+    retry: false,
   });
 }

@@ -6,6 +6,7 @@ import { Link, useNavigate } from "react-router";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
 import { AddPageForm } from "./add-page-form.tsx";
 import { useAddPages } from "./add-pages-context.tsx";
+import { ApprovedBadge } from "./page-approval.tsx";
 import { useDeletePage } from "./page-queries.ts";
 import { isUploadPage, pageSource, VersionStatusTag, versionsLabel } from "./page-status.tsx";
 import "./pages.css";
@@ -91,6 +92,7 @@ function PageItem({
           <span className="page-item__meta">
             {versionsLabel(page.numberOfVersions)}
             <VersionStatusTag version={latest} />
+            <ApprovedBadge page={page} />
           </span>
         </span>
       </Link>

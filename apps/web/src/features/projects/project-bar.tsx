@@ -1,8 +1,12 @@
-/** The project's title bar on the page view: back to the lists, the title (click to rename), labels. */
+/**
+ * The project's title bar on the page view: back to the lists, the title (click to rename), labels, and
+ * the share button.
+ */
 import { accessLabel, EXPIRING_PROJECT_TYPES, expiryLabel, type ProjectDetail } from "@redline/shared";
 import { ArrowLeft } from "lucide-react";
 import { Link } from "react-router";
 import { InlineEdit } from "../../components/inline-edit.tsx";
+import { ShareButton } from "../sharing/share-modal.tsx";
 import { useUpdateProject } from "./project-queries.ts";
 import { PROJECT_TYPE_INFO } from "./project-types.ts";
 import "./project-home.css";
@@ -31,6 +35,7 @@ export function ProjectBar({ project }: { project: ProjectDetail }) {
       {expiry ? (
         <span className={expiry === "Expired" ? "tag tag--danger" : "tag tag--warning"}>{expiry}</span>
       ) : null}
+      <ShareButton project={project} variant="bar" />
     </div>
   );
 }

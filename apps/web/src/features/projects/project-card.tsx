@@ -1,6 +1,6 @@
 /**
- * One project in the lists: thumbnail (or a neutral placeholder), the title (click to rename), access,
- * expiry and Free Plan labels, and the project menu.
+ * One project in the lists: thumbnail (or a neutral placeholder), the share button in its top right
+ * corner, the title (click to rename), access, expiry and Free Plan labels, and the project menu.
  */
 import {
   accessLabel,
@@ -11,6 +11,7 @@ import {
 } from "@redline/shared";
 import { Link } from "react-router";
 import { InlineEdit } from "../../components/inline-edit.tsx";
+import { ShareButton } from "../sharing/share-modal.tsx";
 import { ProjectMenu } from "./project-menu.tsx";
 import { useUpdateProject } from "./project-queries.ts";
 import { PROJECT_TYPE_INFO } from "./project-types.ts";
@@ -32,6 +33,7 @@ export function ProjectCard({ project }: { project: ProjectSummary }) {
 
   return (
     <li className="project-card">
+      <ShareButton project={project} variant="card" />
       <Link to={href} className="project-card__thumb" tabIndex={-1} aria-hidden>
         {project.thumbnail ? (
           <img src={project.thumbnail} alt="" loading="lazy" />

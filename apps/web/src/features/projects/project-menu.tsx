@@ -17,8 +17,7 @@ export function ProjectMenu({ project }: { project: ProjectSummary }) {
   const update = useUpdateProject();
   const remove = useDeleteProject();
   const thumbnail = useSetProjectThumbnail();
-  // Archiving is the owner's, like deleting (projects.archive and projects.delete share one rule).
-  const canArchive = project.abilities.delete;
+  const canArchive = project.abilities.archive;
 
   const handleThumbnail = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];

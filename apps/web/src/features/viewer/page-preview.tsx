@@ -6,6 +6,7 @@ import type { Page, ProjectDetail } from "@redline/shared";
 import { ExternalLink, MessageSquare } from "lucide-react";
 import { Link, useNavigate } from "react-router";
 import { InlineEdit } from "../../components/inline-edit.tsx";
+import { ApprovedBadge } from "../pages/page-approval.tsx";
 import { useRenamePage } from "../pages/page-queries.ts";
 import { isUploadPage, pageSource, VersionStatusTag, versionsLabel } from "../pages/page-status.tsx";
 import { VersionContent } from "./version-content.tsx";
@@ -45,6 +46,7 @@ export function PagePreview({ project, page }: { project: ProjectDetail; page: P
             <span aria-hidden>·</span>
             <span>{versionsLabel(page.numberOfVersions)}</span>
             <VersionStatusTag version={latest} />
+            <ApprovedBadge page={page} />
           </p>
         </div>
         {reviewHref ? (

@@ -1,12 +1,13 @@
 /**
  * Page review (`/project/{p}/{page}/{version}/{currentView}`): a top bar (back to the project, page
- * title, version switcher, device toolbar, review mode), the version in the middle, and the pages or
+ * title, version switcher, page approval, device toolbar, review mode), the version in the middle, and the pages or
  * versions panel beside it. Controls follow the project's abilities.
  */
 import type { Page, ProjectDetail } from "@redline/shared";
 import { ArrowLeft, ChevronDown, PanelLeft } from "lucide-react";
 import { useState } from "react";
 import { Link, NavLink, useNavigate, useSearchParams } from "react-router";
+import { PageApproval } from "../pages/page-approval.tsx";
 import { pageSource } from "../pages/page-status.tsx";
 import { PagesPanel } from "../pages/pages-panel.tsx";
 import { DeviceToolbar } from "./device-toolbar.tsx";
@@ -92,6 +93,7 @@ export function ReviewView({
           <ChevronDown size={16} aria-hidden />
         </button>
         <div className="review__spacer" />
+        <PageApproval project={project} page={page} />
         {version?.kind === "snapshot" ? <DeviceToolbar device={device} onChange={handleDevice} /> : null}
         <nav className="review-modes" aria-label="Review mode">
           {REVIEW_VIEWS.map((entry) => (

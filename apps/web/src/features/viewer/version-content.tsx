@@ -18,8 +18,11 @@ export function VersionContent({
   height = null,
   onRetry,
   isRetrying = false,
+  shareProjectId,
 }: {
   versionId: string;
+  /** Read through this project's public link (no session needed). */
+  shareProjectId?: string;
   /** Device size for snapshots. */
   width: number;
   height?: number | null;
@@ -27,7 +30,14 @@ export function VersionContent({
   onRetry?: () => void;
   isRetrying?: boolean;
 }) {
-  const { data: view, isPending, isError, error, refetch, live: version } = useVersionView(versionId);
+  const {
+    data: view,
+    isPending,
+    isError,
+    error,
+    refetch,
+    live: version,
+  } = useVersionView(versionId, shareProjectId);
 
   if (isPending) return <LoadingView />;
   if (isError || !version)

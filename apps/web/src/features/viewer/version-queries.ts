@@ -16,17 +16,33 @@ import { PROJECTS_KEY } from "../projects/project-queries.ts";
 export const viewKey = (versionId: string) => [...versionKey(versionId), "view"] as const;
 const versionPath = (versionId: string) => `/api/versions/${encodeURIComponent(versionId)}`;
 
-/** The version's view, refreshed once its capture finishes. */
-export function useVersionView(versionId: string) {
+/** GET /api/share/{project}/versions/{id}/view: the same, for a visitor of the public link. */
+export const sharedViewKey = (projectId: string, versionId: string) =>
+  ["api", "share", projectId, "versions", versionId, "view"] as const;
+
+/**
+ * The version's view, refreshed once its capture finishes. With `shareProjectId` it is read through
+ * the public link; a visitor cannot poll the version itself, so the view is re-read while it captures.
+ */
+export function useVersionView(versionId: string, shareProjectId?: string) {
   const queryClient = useQueryClient();
+  const isShared = shareProjectId !== undefined;
   const view = useQuery({
-    queryKey: viewKey(versionId),
+    queryKey: isShared ? sharedViewKey(shareProjectId, versionId) : viewKey(versionId),
     queryFn: async ({ signal }) =>
-      (await api<{ data: VersionView }>(`${versionPath(versionId)}/view`, { signal })).data,
+      (
+        await api<{ data: VersionView }>(
+          isShared
+            ? `/api/share/${encodeURIComponent(shareProjectId)}/versions/${encodeURIComponent(versionId)}/view`
+            : `${versionPath(versionId)}/view`,
+          { signal },
+        )
+      ).data,
     staleTime: 60 * 60 * 1000,
     refetchOnWindowFocus: false,
+    refetchInterval: (query) => (isShared && isCapturing(query.state.data?.version) ? 2 * POLL_MS : false),
   });
-  const isPending = isCapturing(view.data?.version);
+  const isPending = !isShared && isCapturing(view.data?.version);
   const status = useQuery({
     queryKey: versionKey(versionId),
     queryFn: async ({ signal }) => (await api<{ data: Version }>(versionPath(versionId), { signal })).data,

@@ -1,0 +1,183 @@
+/**
+ * A project seen through its public link (`/share`, `/embed`, `/preview`): the pages list (only when
+ * the link shows more than one page), the chosen page and version in the viewer, the device toolbar
+ * unless the link hides it, the version switcher only when it shows versions. Read-only: no editing
+ * control. The position lives in the query (`?page=&version=&device=`) so a reload keeps it.
+ */
+import type { Page } from "@redline/shared";
+import { ExternalLink, FileText, Globe, Image as ImageIcon } from "lucide-react";
+import { Link, useSearchParams } from "react-router";
+import { Avatar } from "../../components/avatar.tsx";
+import { ApprovedBadge } from "../pages/page-approval.tsx";
+import { isUploadPage, pageSource, versionsLabel } from "../pages/page-status.tsx";
+import { DeviceToolbar } from "../viewer/device-toolbar.tsx";
+import { type DeviceId, deviceSize, isDeviceId } from "../viewer/devices.ts";
+import { VersionContent } from "../viewer/version-content.tsx";
+import type { Guest } from "./guest-store.ts";
+import type { SharedProject } from "./shared-queries.ts";
+import "../pages/pages.css";
+import "../viewer/viewer.css";
+import "./shared-view.css";
+
+export function SharedProjectView({
+  project,
+  guest,
+  variant,
+  only,
+}: {
+  project: SharedProject;
+  guest: Guest | null;
+  variant: "share" | "embed" | "preview";
+  /** `/preview`: this one version, nothing else. */
+  only?: { pageId: string; versionId: string };
+}) {
+  const [params, setParams] = useSearchParams();
+  const { sharing } = project;
+  const pageId = only?.pageId ?? params.get("page");
+  const page = project.pages.find((entry) => entry.id === pageId) ?? (only ? undefined : project.pages[0]);
+  const versionId = only?.versionId ?? params.get("version");
+  const version =
+    page?.versions.find((entry) => entry.id === versionId) ?? (only ? undefined : page?.versions.at(-1));
+  const deviceParam = params.get("device");
+  const device: DeviceId = isDeviceId(deviceParam) && !sharing.hideDeviceToolbar ? deviceParam : "desktop";
+  const showPages = !only && project.pages.length > 1;
+  const showVersions = !only && sharing.showPageVersions && page !== undefined && page.versions.length > 1;
+  const showDevices = !sharing.hideDeviceToolbar && version?.kind === "snapshot";
+
+  const setParam = (name: string, value: string | null) => {
+    const next = new URLSearchParams(params);
+    if (value === null) next.delete(name);
+    else next.set(name, value);
+    setParams(next, { replace: true });
+  };
+
+  return (
+    <div className={`review shared shared--${variant}`}>
+      <div className="review__bar">
+        <div className="review__titles shared__titles">
+          {page ? <p className="shared__project">{project.title}</p> : null}
+          <h1 className="review__title">{page?.title ?? project.title}</h1>
+        </div>
+        {showVersions && page && version ? (
+          <select
+            className="input shared__versions"
+            aria-label="Version"
+            value={version.id}
+            onChange={(event) => setParam("version", event.target.value)}
+          >
+            {[...page.versions].reverse().map((entry) => (
+              <option key={entry.id} value={entry.id}>
+                {entry.title}
+              </option>
+            ))}
+          </select>
+        ) : version && (only || page?.versions.length === 1) ? (
+          <span className="tag">{version.title}</span>
+        ) : null}
+        {page ? <ApprovedBadge page={page} /> : null}
+        <div className="review__spacer" />
+        {showDevices ? (
+          <DeviceToolbar
+            device={device}
+            onChange={(next) => setParam("device", next === "desktop" ? null : next)}
+          />
+        ) : null}
+        {guest ? (
+          <span className="shared__guest" title={`You are viewing as ${guest.name}`}>
+            <Avatar name={guest.name} photoURL={null} size={28} />
+            <span className="shared__guest-name">{guest.name}</span>
+          </span>
+        ) : null}
+        {variant === "embed" ? (
+          <a
+            className="btn btn--ghost shared__open"
+            href={`/share/${project.id}`}
+            target="_blank"
+            rel="noopener"
+          >
+            Open in Redline <ExternalLink size={14} aria-hidden />
+            <span className="visually-hidden"> (opens in a new tab)</span>
+          </a>
+        ) : null}
+      </div>
+      <div className="review__body">
+        {showPages ? <SharedPagesList project={project} selectedPageId={page?.id} /> : null}
+        <main className="review__stage">
+          {version ? (
+            <VersionContent
+              key={version.id}
+              versionId={version.id}
+              shareProjectId={project.id}
+              width={deviceSize(device).width}
+              height={deviceSize(device).height}
+            />
+          ) : (
+            <div className="viewer-message" role={only ? "alert" : undefined}>
+              <p className="viewer-message__title">
+                {only || pageId ? "Page does not exist." : "No pages yet"}
+              </p>
+              <p className="viewer-message__text">
+                {only
+                  ? "It may have been deleted, or the link no longer shows it."
+                  : "Pages added to this project will show here."}
+              </p>
+            </div>
+          )}
+        </main>
+      </div>
+    </div>
+  );
+}
+
+function SharedPagesList({ project, selectedPageId }: { project: SharedProject; selectedPageId?: string }) {
+  const [params] = useSearchParams();
+  const hrefFor = (page: Page) => {
+    const next = new URLSearchParams();
+    next.set("page", page.id);
+    const device = params.get("device");
+    if (device) next.set("device", device);
+    return `?${next}`;
+  };
+  return (
+    <aside className="pages-panel shared__pages" aria-labelledby="shared-pages-title">
+      <div className="pages-panel__head">
+        <h2 id="shared-pages-title" className="pages-panel__title">
+          Pages
+        </h2>
+        <span className="pages-panel__count">{project.pages.length}</span>
+      </div>
+      <ul className="pages-list" aria-label="Pages of this project">
+        {project.pages.map((page) => {
+          const isSelected = page.id === selectedPageId;
+          const Icon = isUploadPage(page) ? (page.isPDF ? FileText : ImageIcon) : Globe;
+          return (
+            <li key={page.id} className={isSelected ? "page-item page-item--selected" : "page-item"}>
+              <Link
+                to={hrefFor(page)}
+                replace
+                className="page-item__link"
+                aria-current={isSelected ? "page" : undefined}
+              >
+                <span className="page-item__thumb">
+                  {page.thumbnail ? (
+                    <img src={page.thumbnail} alt="" loading="lazy" />
+                  ) : (
+                    <Icon size={20} aria-hidden />
+                  )}
+                </span>
+                <span className="page-item__text">
+                  <span className="page-item__title">{page.title}</span>
+                  <span className="page-item__source">{pageSource(page)}</span>
+                  <span className="page-item__meta">
+                    {project.sharing.showPageVersions ? versionsLabel(page.versions.length) : null}
+                    <ApprovedBadge page={page} />
+                  </span>
+                </span>
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </aside>
+  );
+}
