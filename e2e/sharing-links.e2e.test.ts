@@ -191,6 +191,25 @@ describe("public link", () => {
     await visitor.waitForURL((url) => url.pathname === "/");
   });
 
+  it("copies a version's external link, which opens for a signed-out visitor", async () => {
+    const { page, api } = await signedIn("linker", "Lena Linker");
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: e2e.baseUrl });
+    const projectId = await newProject(api, "Linked");
+    await upload(api, projectId, "banner.png");
+    await api.patch(`/api/projects/${projectId}/sharing`, { public: true });
+    const shared = (await api.get(`/api/projects/${projectId}`)).body.data.pages[0];
+    await page.goto(`/project/${projectId}/${shared.id}/${shared.versions[0].id}/comment`);
+    await page.getByRole("button", { name: /^Versions: Version 1/ }).click();
+    await page.getByRole("button", { name: "Copy external link to Version 1" }).click();
+    await page.getByText("Link copied.", { exact: false }).waitFor();
+    const link = await page.evaluate(() => navigator.clipboard.readText());
+    expect(link).toBe(`${e2e.baseUrl}/preview/${projectId}/${shared.id}/${shared.versions[0].id}`);
+
+    const visitor = await e2e.newPage();
+    await visitor.goto(link);
+    await visitor.getByRole("img", { name: "banner" }).waitFor();
+  });
+
   it("asks nothing of a preview, offers 'Continue as Anonymous', and opens the demo project", async () => {
     const owner = await signUpVerified(e2e.baseUrl, e2e.app.inbox!, uniqueEmail("owner"), PASSWORD);
     const projectId = await newProject(owner, "Previewed");

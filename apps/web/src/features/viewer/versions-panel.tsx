@@ -2,9 +2,10 @@
  * The versions panel (SPEC §2: review, rename, delete versions): newest first, the shown one marked.
  * Editors rename inline, delete any but the last remaining one, and add a version — a fresh capture for
  * a URL page, an uploaded image for an image page (which then opens in the comment view, SPEC §4).
+ * Anyone may copy a version's external link (`/preview/…`), which opens while the public link is on.
  */
 import { MESSAGES, type Page, type Version } from "@redline/shared";
-import { Camera, Pencil, RotateCw, Trash2, Upload, X } from "lucide-react";
+import { Camera, Link2, Pencil, RotateCw, Trash2, Upload, X } from "lucide-react";
 import { type ChangeEvent, type KeyboardEvent, useId, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
@@ -92,6 +93,7 @@ export function VersionsPanel({
             key={version.id}
             version={version}
             href={`/project/${projectId}/${page.id}/${version.id}/${view}`}
+            externalLink={`${window.location.origin}/preview/${projectId}/${page.id}/${version.id}`}
             isCurrent={version.id === currentVersionId}
             canEdit={canEdit}
             canDelete={canEdit && versions.length > 1}
@@ -106,6 +108,7 @@ export function VersionsPanel({
 function VersionRow({
   version,
   href,
+  externalLink,
   isCurrent,
   canEdit,
   canDelete,
@@ -113,6 +116,7 @@ function VersionRow({
 }: {
   version: Version;
   href: string;
+  externalLink: string;
   isCurrent: boolean;
   canEdit: boolean;
   canDelete: boolean;
@@ -159,6 +163,16 @@ function VersionRow({
           </span>
         </Link>
       )}
+      {draft === null ? (
+        <button
+          type="button"
+          className="icon-btn"
+          aria-label={`Copy external link to ${version.title}`}
+          onClick={() => copyExternalLink(externalLink)}
+        >
+          <Link2 size={15} aria-hidden />
+        </button>
+      ) : null}
       {canEdit && draft === null ? (
         <button
           type="button"
@@ -198,4 +212,13 @@ function VersionRow({
       />
     </li>
   );
+}
+
+async function copyExternalLink(link: string) {
+  try {
+    await navigator.clipboard.writeText(link);
+    snackbar.success("Link copied. It opens for anyone while the project's public link is on.");
+  } catch {
+    snackbar.info(link, null);
+  }
 }
