@@ -5,7 +5,7 @@
  * viewer.e2e.test.ts.
  */
 import { mkdir } from "node:fs/promises";
-import { MESSAGES, PROJECT_MESSAGES, pageAddedMessage } from "@redline/shared";
+import { MESSAGES, PROJECT_MESSAGES, pageAddedMessage, SHARING_MESSAGES } from "@redline/shared";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -163,6 +163,18 @@ describe("projects", () => {
     const { page, api } = await signedIn("missing");
     await page.goto("/project/no-such-project");
     await page.getByText(MESSAGES.projectNotFound, { exact: true }).waitFor();
+    await page.waitForURL((url) => url.pathname === "/projects");
+
+    // Someone else's project: it exists, but not for this user.
+    const stranger = await signUpVerified(
+      e2e.baseUrl,
+      e2e.app.inbox!,
+      uniqueEmail("someone-else"),
+      "correct horse battery",
+    );
+    const private_ = await newProject(stranger, "Not yours");
+    await page.goto(`/project/${private_}`);
+    await page.getByText(SHARING_MESSAGES.notAccessible, { exact: true }).waitFor();
     await page.waitForURL((url) => url.pathname === "/projects");
 
     const board = await newProject(api, "Bug hunt", "browse");

@@ -3,7 +3,15 @@
  * missing or inaccessible one back to `/projects`, titles the tab, and opens the viewer by type:
  * review for web, webapp, image and demo; the board and slide editor are not built yet.
  */
-import { MESSAGES, PROJECT_MESSAGES, type ProjectDetail, projectTabTitle, viewerOf } from "@redline/shared";
+import {
+  MESSAGES,
+  PROJECT_MESSAGES,
+  type ProjectDetail,
+  projectTabTitle,
+  SHARING_MESSAGES,
+  SNACKBAR_MS,
+  viewerOf,
+} from "@redline/shared";
 import { RotateCw, TriangleAlert } from "lucide-react";
 import { useEffect } from "react";
 import { Link, Navigate, Outlet, useNavigate, useOutletContext, useParams } from "react-router";
@@ -34,7 +42,12 @@ export function ProjectLayout() {
 
   useEffect(() => {
     if (!isNotFound(error)) return;
-    snackbar.error(MESSAGES.projectNotFound);
+    // A project that exists but is not shared with this user gets its own message (SPEC §4, §8), for 5 s.
+    if (isApiError(error) && error.code === "project-not-accessible") {
+      snackbar.error(SHARING_MESSAGES.notAccessible, SNACKBAR_MS.default);
+    } else {
+      snackbar.error(MESSAGES.projectNotFound);
+    }
     navigate("/projects", { replace: true });
   }, [error, navigate]);
 

@@ -114,6 +114,19 @@ describe.each(drivers())("sharing, roles and approvals (%s)", (driver) => {
     expect((await viewer.client.delete(`/api/projects/${projectId}`)).status).toBe(403);
   });
 
+  it("tells an outsider the project is not accessible, and a missing one that it is not found", async () => {
+    const projectId = await newProject("Private");
+    const outsider = await person("outsider-msg");
+    const hidden = await outsider.client.get(`/api/projects/${projectId}`);
+    expect(hidden.status).toBe(404);
+    expect(hidden.body).toMatchObject({
+      code: "project-not-accessible",
+      message: "Project is not found or accessible. Redirecting to all projects.",
+    });
+    const missing = await outsider.client.get("/api/projects/no-such-project");
+    expect(missing.body).toMatchObject({ code: "project-not-found", message: "Project not found." });
+  });
+
   it("changes access, removes people, and lets a member leave", async () => {
     const projectId = await newProject();
     const [carol, dave] = [await person("carol"), await person("dave")];

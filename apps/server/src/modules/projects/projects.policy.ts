@@ -7,7 +7,13 @@
  * relation (team projects give team members edit and collaborators comment — teams arrive later, the
  * relation is already an input); a public share link (guests: comment or view as the link allows).
  */
-import type { Access, MemberAccess, ProjectAbilities, ProjectSharing } from "@redline/shared";
+import {
+  type Access,
+  type MemberAccess,
+  type ProjectAbilities,
+  type ProjectSharing,
+  SHARING_MESSAGES,
+} from "@redline/shared";
 import { ForbiddenError, NotFoundError } from "../../lib/errors.ts";
 
 export type ProjectAction =
@@ -100,7 +106,11 @@ export function can(access: Access | null, action: ProjectAction): boolean {
 
 /** Throws 404 for outsiders (a project's existence is not revealed) and 403 for members lacking the right. */
 export function authorize(access: Access | null, action: ProjectAction): asserts access is Access {
-  if (!can(access, "projects.read")) throw new NotFoundError("Project not found.", "project-not-found");
+  if (!can(access, "projects.read")) {
+    // The project exists (loading it succeeded) but not for this actor (SPEC §4, §8). Ids are 128-bit
+    // random, so saying so reveals nothing guessable; a missing project stays 'Project not found.'.
+    throw new NotFoundError(SHARING_MESSAGES.notAccessible, "project-not-accessible");
+  }
   if (!can(access, action)) throw new ForbiddenError();
 }
 
