@@ -1,20 +1,9 @@
-/**
- * Projects, pages and uploads in a real browser against the real app: the project lists (filter, sort,
- * rename, thumbnail, archive, delete), a missing project, images and PDFs in the viewer, the 5 MB limit,
- * the page limit's upgrade prompt, and what a viewer may not do. Captures of live pages are in
- * viewer.e2e.test.ts.
- */
-import { mkdir } from "node:fs/promises";
 import { MESSAGES, PROJECT_MESSAGES, pageAddedMessage, SHARING_MESSAGES } from "@redline/shared";
-import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiClient, signUpVerified } from "../apps/server/src/testing/http-client.ts";
+import { signUpVerified } from "../apps/server/src/testing/http-client.ts";
 import { type E2E, startE2E, uniqueEmail } from "./harness.ts";
-
-const PASSWORD = "correct horse battery";
-/** Set E2E_SCREENSHOTS=/some/dir to keep screenshots of the screens for a visual check. */
-const SHOTS = process.env.E2E_SCREENSHOTS;
+import { newProject, PASSWORD, shot, signedIn } from "./helpers.ts";
 
 let e2e: E2E;
 
@@ -50,31 +39,6 @@ const png = (width = 640, height = 400, background = "#e5383b") =>
     .png()
     .toBuffer();
 
-async function shot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  await mkdir(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/${name}.png` });
-}
-
-/** Signs up and verifies through the API, then signs in through the UI. Returns the API client too. */
-async function signedIn(prefix: string): Promise<{ page: Page; api: ApiClient; email: string }> {
-  const email = uniqueEmail(prefix);
-  const api = await signUpVerified(e2e.baseUrl, e2e.app.inbox!, email, PASSWORD, "Ada Lovelace");
-  const page = await e2e.newPage();
-  await page.goto("/");
-  await page.getByLabel("Email", { exact: true }).fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL((url) => url.pathname === "/projects");
-  return { page, api, email };
-}
-
-async function newProject(api: ApiClient, title: string, type = "web"): Promise<string> {
-  const created = await api.post("/api/projects", { title, type });
-  expect(created.status).toBe(201);
-  return created.body.data.id as string;
-}
-
 beforeAll(async () => {
   e2e = await startE2E({ config: { captureWorker: true } });
 });
@@ -83,7 +47,7 @@ afterAll(() => e2e.close());
 
 describe("projects", () => {
   it("lists, filters, sorts, renames, archives and deletes projects", async () => {
-    const { page, api } = await signedIn("lists");
+    const { page, api } = await signedIn(e2e, "lists");
     await newProject(api, "Alpha site");
     await newProject(api, "Beta app", "webapp");
     await newProject(api, "Gamma slides", "illustration");
@@ -160,7 +124,7 @@ describe("projects", () => {
   });
 
   it("sends a missing project back to the lists, and opens board and slide projects honestly", async () => {
-    const { page, api } = await signedIn("missing");
+    const { page, api } = await signedIn(e2e, "missing");
     await page.goto("/project/no-such-project");
     await page.getByText(MESSAGES.projectNotFound, { exact: true }).waitFor();
     await page.waitForURL((url) => url.pathname === "/projects");
@@ -186,7 +150,7 @@ describe("projects", () => {
 
 describe("uploads", () => {
   it("adds an image and a PDF, both shown in the viewer", async () => {
-    const { page, api } = await signedIn("uploads");
+    const { page, api } = await signedIn(e2e, "uploads");
     const projectId = await newProject(api, "Artwork", "image");
     await page.goto(`/project/${projectId}`);
 
@@ -245,7 +209,7 @@ describe("uploads", () => {
   });
 
   it("refuses a file over 5 MB before uploading it", async () => {
-    const { page, api } = await signedIn("huge");
+    const { page, api } = await signedIn(e2e, "huge");
     const projectId = await newProject(api, "Big files", "image");
     await page.goto(`/project/${projectId}`);
     await page.getByLabel("Upload image or PDF").setInputFiles({
@@ -259,7 +223,7 @@ describe("uploads", () => {
   });
 
   it("shows the upgrade prompt at the page limit, from the count and from the server's 402", async () => {
-    const { page, api } = await signedIn("limit");
+    const { page, api } = await signedIn(e2e, "limit");
     const projectId = await newProject(api, "Full house", "image");
     for (let i = 0; i < 4; i++) {
       const added = await api.upload(`/api/projects/${projectId}/uploads`, {
@@ -305,7 +269,7 @@ describe("abilities", () => {
       bytes: await png(),
     });
     const { pageID, versionID } = upload.body.data;
-    const { page, email } = await signedIn("viewer");
+    const { page, email } = await signedIn(e2e, "viewer");
     const shared = await owner.post(`/api/projects/${projectId}/members`, { email, access: "view" });
     expect(shared.status).toBeLessThan(300);
 
@@ -329,7 +293,11 @@ describe("abilities", () => {
     await page.getByRole("button", { name: /^Versions: Version 1/ }).click();
     const panel = page.getByRole("complementary", { name: "Versions" });
     await panel.getByRole("link", { name: /Version 1/ }).waitFor();
-    expect(await panel.getByRole("button").allInnerTexts()).toEqual([""]); // only 'Close versions'
+    // A viewer may close the panel and copy a version's external link, nothing else.
+    const buttons = await panel
+      .getByRole("button")
+      .evaluateAll((els) => els.map((el) => el.getAttribute("aria-label")));
+    expect(buttons).toEqual(["Close versions", "Copy external link to Version 1"]);
     expect(await page.getByLabel("Upload new version").count()).toBe(0);
   });
 });

@@ -1,10 +1,3 @@
-/**
- * Public links and the similar-pages picker in a real browser against the real app and its capture
- * worker: an anonymous visitor names themself once and sees exactly what the link's settings allow; a
- * signed-in visitor joins by the link; a link turned off sends the visitor away. The picker lists the
- * pages a fixture site links to, capped by the page limit, and adds the chosen ones one after the other.
- */
-import { mkdir } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { accessLabel, pageAddedMessage, SHARING_MESSAGES } from "@redline/shared";
@@ -13,10 +6,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiClient, signUpVerified } from "../apps/server/src/testing/http-client.ts";
 import { type E2E, startE2E, uniqueEmail } from "./harness.ts";
-
-const PASSWORD = "correct horse battery";
-/** Set E2E_SCREENSHOTS=/some/dir to keep screenshots of the screens for a visual check. */
-const SHOTS = process.env.E2E_SCREENSHOTS;
+import { newProject, PASSWORD, shot, signedIn } from "./helpers.ts";
 
 let e2e: E2E;
 let site: { url: string; close(): Promise<void> };
@@ -49,33 +39,6 @@ async function startSite() {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => new Promise<void>((done) => server.close(() => done())),
   };
-}
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  await mkdir(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/${name}.png` });
-}
-
-async function signedIn(
-  prefix: string,
-  name: string,
-): Promise<{ page: Page; api: ApiClient; email: string }> {
-  const email = uniqueEmail(prefix);
-  const api = await signUpVerified(e2e.baseUrl, e2e.app.inbox!, email, PASSWORD, name);
-  const page = await e2e.newPage();
-  await page.goto("/");
-  await page.getByLabel("Email", { exact: true }).fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL((url) => url.pathname === "/projects");
-  return { page, api, email };
-}
-
-async function newProject(api: ApiClient, title: string): Promise<string> {
-  const created = await api.post("/api/projects", { title, type: "web" });
-  expect(created.status).toBe(201);
-  return created.body.data.id as string;
 }
 
 async function waitReady(api: ApiClient, versionId: string): Promise<void> {
@@ -121,7 +84,7 @@ describe("public link", () => {
   it("shows an anonymous visitor what the settings allow, until the link is turned off", {
     timeout: 120_000,
   }, async () => {
-    const owner = await signedIn("owner", "Olive Owner");
+    const owner = await signedIn(e2e, "owner", "Olive Owner");
     const projectId = await newProject(owner.api, "Public site");
     const added = await owner.api.post(`/api/projects/${projectId}/pages`, { url: `${site.url}/about` });
     expect(added.status).toBe(202);
@@ -179,7 +142,7 @@ describe("public link", () => {
     await shot(visitor, "25-public-share-narrow");
 
     // A signed-in visitor joins by the link with comment access.
-    const member = await signedIn("joiner", "Jo Joiner");
+    const member = await signedIn(e2e, "joiner", "Jo Joiner");
     await member.page.goto(`/share/${projectId}`);
     await member.page.waitForURL((url) => url.pathname === `/project/${projectId}`);
     await member.page.getByText(accessLabel("comment"), { exact: true }).waitFor();
@@ -192,7 +155,7 @@ describe("public link", () => {
   });
 
   it("copies a version's external link, which opens for a signed-out visitor", async () => {
-    const { page, api } = await signedIn("linker", "Lena Linker");
+    const { page, api } = await signedIn(e2e, "linker", "Lena Linker");
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: e2e.baseUrl });
     const projectId = await newProject(api, "Linked");
     await upload(api, projectId, "banner.png");
@@ -243,7 +206,7 @@ describe("similar-pages picker", () => {
   it("lists the pages a site links to, caps them by the page limit, and adds the chosen ones", {
     timeout: 120_000,
   }, async () => {
-    const { page, api } = await signedIn("picker", "Pia Picker");
+    const { page, api } = await signedIn(e2e, "picker", "Pia Picker");
     const projectId = await newProject(api, "Picked pages");
     for (const name of ["one.png", "two.png", "three.png"]) await upload(api, projectId, name);
     await page.goto(`/project/${projectId}`);

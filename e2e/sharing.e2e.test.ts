@@ -1,20 +1,10 @@
-/**
- * Sharing with people, roles and approvals in a real browser against the real app: sharing through the
- * modal (an existing user, and an unknown address whose invitation arrives over SMTP), what commenters
- * and viewers may not do (and the API refusing it), leaving, transferring ownership, approvers, and
- * approving pages. Public links and the similar-pages picker are in sharing-links.e2e.test.ts.
- */
-import { mkdir } from "node:fs/promises";
 import { accessLabel, MESSAGES, SHARING_MESSAGES } from "@redline/shared";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiClient, signUpVerified } from "../apps/server/src/testing/http-client.ts";
 import { type E2E, startE2E, uniqueEmail } from "./harness.ts";
-
-const PASSWORD = "correct horse battery";
-/** Set E2E_SCREENSHOTS=/some/dir to keep screenshots of the screens for a visual check. */
-const SHOTS = process.env.E2E_SCREENSHOTS;
+import { newProject, PASSWORD, shot, signedIn } from "./helpers.ts";
 
 let e2e: E2E;
 
@@ -23,36 +13,10 @@ const png = (background = "#e5383b") =>
     .png()
     .toBuffer();
 
-async function shot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  await mkdir(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/${name}.png` });
-}
-
 async function signInUi(page: Page, email: string): Promise<void> {
   await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
-}
-
-/** Signs up and verifies through the API, then signs in through the UI (a browser context of its own). */
-async function signedIn(
-  prefix: string,
-  name: string,
-): Promise<{ page: Page; api: ApiClient; email: string }> {
-  const email = uniqueEmail(prefix);
-  const api = await signUpVerified(e2e.baseUrl, e2e.app.inbox!, email, PASSWORD, name);
-  const page = await e2e.newPage();
-  await page.goto("/");
-  await signInUi(page, email);
-  await page.waitForURL((url) => url.pathname === "/projects");
-  return { page, api, email };
-}
-
-async function newProject(api: ApiClient, title: string): Promise<string> {
-  const created = await api.post("/api/projects", { title, type: "image" });
-  expect(created.status).toBe(201);
-  return created.body.data.id as string;
 }
 
 async function uploadPage(api: ApiClient, projectId: string, name: string, color?: string) {
@@ -86,8 +50,8 @@ afterAll(() => e2e.close());
 
 describe("sharing with people", () => {
   it("shares with an existing user and invites an unknown address; both then see the project", async () => {
-    const owner = await signedIn("owner", "Olive Owner");
-    const projectId = await newProject(owner.api, "Launch site");
+    const owner = await signedIn(e2e, "owner", "Olive Owner");
+    const projectId = await newProject(owner.api, "Launch site", "image");
     const commenterEmail = uniqueEmail("commenter");
     await signUpVerified(e2e.baseUrl, e2e.app.inbox!, commenterEmail, PASSWORD, "Grace Hopper");
 
@@ -147,9 +111,9 @@ describe("sharing with people", () => {
 
   it("gives a commenter no way to add pages or share, and the API refuses both", async () => {
     const owner = await signUpVerified(e2e.baseUrl, e2e.app.inbox!, uniqueEmail("owner"), PASSWORD, "Olive");
-    const projectId = await newProject(owner, "Client review");
+    const projectId = await newProject(owner, "Client review", "image");
     await uploadPage(owner, projectId, "homepage");
-    const commenter = await signedIn("commenter", "Carl Commenter");
+    const commenter = await signedIn(e2e, "commenter", "Carl Commenter");
     await share(owner, projectId, commenter.email, "comment");
 
     const { page, api } = commenter;
@@ -182,12 +146,12 @@ describe("sharing with people", () => {
 
   it("shows a viewer the pages and no editing control; a viewer may leave", async () => {
     const owner = await signUpVerified(e2e.baseUrl, e2e.app.inbox!, uniqueEmail("owner"), PASSWORD, "Olive");
-    const projectId = await newProject(owner, "Read only");
+    const projectId = await newProject(owner, "Read only", "image");
     const first = await uploadPage(owner, projectId, "landing", "#1f7a4d");
     await uploadPage(owner, projectId, "checkout");
     const approved = await owner.put(`/api/pages/${first.pageID}/approval`, { approved: true });
     expect(approved.status).toBe(200);
-    const viewer = await signedIn("viewer", "Vera Viewer");
+    const viewer = await signedIn(e2e, "viewer", "Vera Viewer");
     await share(owner, projectId, viewer.email, "view");
 
     const { page } = viewer;
@@ -222,9 +186,9 @@ describe("sharing with people", () => {
 
 describe("ownership and approvals", () => {
   it("transfers ownership through the modal: the new owner is 'Owner', the old one has edit access", async () => {
-    const owner = await signedIn("owner", "Olive Owner");
-    const projectId = await newProject(owner.api, "Handover");
-    const heir = await signedIn("heir", "Hal Heir");
+    const owner = await signedIn(e2e, "owner", "Olive Owner");
+    const projectId = await newProject(owner.api, "Handover", "image");
+    const heir = await signedIn(e2e, "heir", "Hal Heir");
     await share(owner.api, projectId, heir.email, "comment");
 
     await owner.page.goto(`/project/${projectId}`);
@@ -258,8 +222,8 @@ describe("ownership and approvals", () => {
   });
 
   it("approves and unapproves a page, and lets a chosen approver do it too", async () => {
-    const owner = await signedIn("owner", "Olive Owner");
-    const projectId = await newProject(owner.api, "Sign-off");
+    const owner = await signedIn(e2e, "owner", "Olive Owner");
+    const projectId = await newProject(owner.api, "Sign-off", "image");
     const { pageID, versionID } = await uploadPage(owner.api, projectId, "pricing");
     const reviewUrl = `/project/${projectId}/${pageID}/${versionID}/comment`;
 
@@ -279,7 +243,7 @@ describe("ownership and approvals", () => {
     );
 
     // A commenter made an approver through the modal's switch may approve.
-    const client = await signedIn("client", "Cleo Client");
+    const client = await signedIn(e2e, "client", "Cleo Client");
     await share(owner.api, projectId, client.email, "comment");
     await client.page.goto(reviewUrl);
     await client.page.getByRole("img", { name: "pricing" }).waitFor();

@@ -5,19 +5,14 @@
  * A small fixture site is served from the test itself.
  */
 
-import { mkdir } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { MESSAGES, PROJECT_MESSAGES, pageAddedMessage } from "@redline/shared";
 import type { Frame, Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiClient, signUpVerified } from "../apps/server/src/testing/http-client.ts";
-import { type E2E, startE2E, uniqueEmail } from "./harness.ts";
-
-const PASSWORD = "correct horse battery";
-/** Set E2E_SCREENSHOTS=/some/dir to keep screenshots of the screens for a visual check. */
-const SHOTS = process.env.E2E_SCREENSHOTS;
+import { type E2E, startE2E } from "./harness.ts";
+import { newProject, shot, signedIn } from "./helpers.ts";
 
 let e2e: E2E;
 let site: { url: string; close(): Promise<void> };
@@ -65,31 +60,6 @@ async function startSite() {
   };
 }
 
-async function shot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  await mkdir(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/${name}.png` });
-}
-
-/** Signs up and verifies through the API, then signs in through the UI. Returns the API client too. */
-async function signedIn(prefix: string): Promise<{ page: Page; api: ApiClient; email: string }> {
-  const email = uniqueEmail(prefix);
-  const api = await signUpVerified(e2e.baseUrl, e2e.app.inbox!, email, PASSWORD, "Ada Lovelace");
-  const page = await e2e.newPage();
-  await page.goto("/");
-  await page.getByLabel("Email", { exact: true }).fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL((url) => url.pathname === "/projects");
-  return { page, api, email };
-}
-
-async function newProject(api: ApiClient, title: string, type = "web"): Promise<string> {
-  const created = await api.post("/api/projects", { title, type });
-  expect(created.status).toBe(201);
-  return created.body.data.id as string;
-}
-
 async function snapshotFrame(page: Page): Promise<Frame> {
   const iframe = page.locator('iframe[title="Page snapshot"]');
   await iframe.waitFor();
@@ -128,7 +98,7 @@ describe("pages by URL", () => {
   it("creates a project, adds a page by URL with visible progress, and re-flows the snapshot per device", {
     timeout: 120_000,
   }, async () => {
-    const { page } = await signedIn("capture");
+    const { page } = await signedIn(e2e, "capture");
     await page.getByRole("heading", { name: "No projects yet" }).waitFor();
     await shot(page, "01-projects-empty");
 
@@ -194,7 +164,7 @@ describe("pages by URL", () => {
 
 describe("failed captures", () => {
   it("shows why a capture failed and lets an editor try again", async () => {
-    const { page, api } = await signedIn("broken");
+    const { page, api } = await signedIn(e2e, "broken");
     const projectId = await newProject(api, "Broken");
     await page.goto(`/project/${projectId}`);
     await page.getByLabel("Page URL").fill(`${site.url}/broken`);
@@ -216,7 +186,7 @@ describe("failed captures", () => {
 
 describe("versions", () => {
   it("re-captures into Version 2, renames it, and deleting a version lands on the page", async () => {
-    const { page, api } = await signedIn("versions");
+    const { page, api } = await signedIn(e2e, "versions");
     const projectId = await newProject(api, "Versioned");
     const added = await api.post(`/api/projects/${projectId}/pages`, { url: `${site.url}/pricing` });
     expect(added.status).toBe(202);
@@ -264,7 +234,7 @@ describe("versions", () => {
 
 describe("the sandbox around captured pages", () => {
   it("keeps a captured page away from the app's cookies and API", async () => {
-    const { page, api } = await signedIn("sandbox");
+    const { page, api } = await signedIn(e2e, "sandbox");
     const projectId = await newProject(api, "Hostile");
     const { pageID, versionID } = (
       await api.post(`/api/projects/${projectId}/pages`, { url: `${site.url}/` })

@@ -4,12 +4,13 @@
  * hostile file never renders on the app's origin.
  */
 import { createHash } from "node:crypto";
-import { type Attachment, MAX_UPLOAD_BYTES, MESSAGES } from "@redline/shared";
+import type { Attachment } from "@redline/shared";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
-import { BadRequestError, NotFoundError, PayloadTooLargeError } from "../../lib/errors.ts";
+import { NotFoundError } from "../../lib/errors.ts";
 import { requireActor } from "../auth/session.ts";
+import { readFile } from "../pages/uploads.ts";
 import { loadProject } from "../projects/projects.load.ts";
 import { authorize } from "../projects/projects.policy.ts";
 
@@ -24,24 +25,16 @@ export async function attachmentsRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
     const actor = await requireActor(auth, db, request);
     const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
     authorize(access, "comments.create");
-    if (!request.isMultipart())
-      throw new BadRequestError("Send the file as multipart/form-data.", "expected-file");
-    const file = await request.file({ limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } });
-    if (!file) throw new BadRequestError("No file was sent.", "expected-file");
-    const bytes = await file.toBuffer().catch((error: { code?: string }) => {
-      if (error.code === "FST_REQ_FILE_TOO_LARGE")
-        throw new PayloadTooLargeError(MESSAGES.maxFileSize, "max-file-size");
-      throw error;
-    });
+    const { bytes, filename, mimetype } = await readFile(request);
     const sha = createHash("sha256").update(bytes).digest("hex");
     const path = `attachments/${project.id}/${sha}`;
     await storage.put(path, bytes);
     reply.status(201);
     return {
       data: {
-        name: file.filename.slice(0, 200) || "file",
+        name: filename || "file",
         size: bytes.length,
-        type: file.mimetype.slice(0, 200),
+        type: mimetype,
         path,
       } satisfies Attachment,
     };

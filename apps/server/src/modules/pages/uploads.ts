@@ -15,7 +15,10 @@ export interface Upload {
   ext: string;
 }
 
-export async function readUpload(request: FastifyRequest): Promise<Upload> {
+/** One multipart file of at most 5 MB, whatever its type (413 'Max file size is 5 MB.' past that). */
+export async function readFile(
+  request: FastifyRequest,
+): Promise<{ bytes: Buffer; filename: string; mimetype: string }> {
   if (!request.isMultipart())
     throw new BadRequestError("Send the file as multipart/form-data.", "expected-file");
   const file = await request.file({ limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } });
@@ -26,7 +29,11 @@ export async function readUpload(request: FastifyRequest): Promise<Upload> {
     throw error;
   });
   if (file.file.truncated) throw new PayloadTooLargeError(MESSAGES.maxFileSize, "max-file-size");
-  const filename = file.filename.slice(0, 200);
+  return { bytes, filename: file.filename.slice(0, 200), mimetype: file.mimetype.slice(0, 200) };
+}
+
+export async function readUpload(request: FastifyRequest): Promise<Upload> {
+  const { bytes, filename } = await readFile(request);
   if (isPdf(bytes)) return { bytes, filename, kind: "pdf", contentType: "application/pdf", ext: "pdf" };
   const image = await detectImage(bytes);
   if (!image)
