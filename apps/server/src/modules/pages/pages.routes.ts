@@ -19,7 +19,12 @@ import { pages, projects } from "../../db/schema/index.ts";
 import { BadRequestError, ForbiddenError } from "../../lib/errors.ts";
 import { requireActor } from "../auth/session.ts";
 import { enqueueCapture } from "../captures/capture.queue.ts";
-import { loadPage, loadPagesWithVersions, loadProject } from "../projects/projects.load.ts";
+import {
+  loadCountedVersion,
+  loadPage,
+  loadPagesWithVersions,
+  loadProject,
+} from "../projects/projects.load.ts";
 import { authorize, canApprovePage } from "../projects/projects.policy.ts";
 import { presentPage, presentVersion } from "../projects/projects.presenter.ts";
 import { addPage, addVersion, recapture } from "./add-page.ts";
@@ -111,7 +116,11 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     const version = await recapture(db, page, actor.user.id, copyUnresolvedComments);
     await enqueueCapture(ctx, version.id);
     reply.status(202);
-    return { data: presentVersion(version), message: PROJECT_MESSAGES.fetchingPage };
+    // Re-read with its count: copied comments already belong to it.
+    return {
+      data: presentVersion((await loadCountedVersion(db, version.id))!),
+      message: PROJECT_MESSAGES.fetchingPage,
+    };
   });
 
   app.post("/api/projects/:projectId/update-all", async (request) => {

@@ -1,6 +1,6 @@
 import type { Access } from "@redline/shared";
 import { productOf } from "@redline/shared";
-import { and, eq } from "drizzle-orm";
+import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import {
   type PageRow,
@@ -47,8 +47,24 @@ export async function loadPage(db: Database, actor: Actor | null, pageId: string
   return { page, ...(await loadProject(db, actor, page.projectId)) };
 }
 
+/** A version row with its number of comments (SPEC §3 numberOfComments), counted by the database. */
+export type CountedVersionRow = VersionRow & { commentCount: number };
+const countedVersion = {
+  ...getTableColumns(versions),
+  // Written out qualified: Drizzle leaves column names bare in a one-table select, which would bind
+  // "id" to comments.id inside the subquery.
+  commentCount: sql<number>`(select count(*) from "comments" where "comments"."version_id" = "versions"."id")::int`,
+};
+
+export async function loadCountedVersion(
+  db: Database,
+  versionId: string,
+): Promise<CountedVersionRow | undefined> {
+  return (await db.select(countedVersion).from(versions).where(eq(versions.id, versionId)))[0];
+}
+
 export async function loadVersion(db: Database, actor: Actor | null, versionId: string) {
-  const [version] = await db.select().from(versions).where(eq(versions.id, versionId));
+  const version = await loadCountedVersion(db, versionId);
   if (!version) throw new NotFoundError("Version not found.", "version-not-found");
   return { version, ...(await loadPage(db, actor, version.pageId)) };
 }
@@ -62,10 +78,10 @@ export async function ownerPageLimit(db: Database, project: ProjectRow): Promise
 export async function loadPagesWithVersions(
   db: Database,
   projectId: string,
-): Promise<{ pageRows: PageRow[]; versionRows: VersionRow[] }> {
+): Promise<{ pageRows: PageRow[]; versionRows: CountedVersionRow[] }> {
   const [pageRows, versionRows] = await Promise.all([
     db.select().from(pages).where(eq(pages.projectId, projectId)).orderBy(pages.sortOrder, pages.createdAt),
-    db.select().from(versions).where(eq(versions.projectId, projectId)),
+    db.select(countedVersion).from(versions).where(eq(versions.projectId, projectId)),
   ]);
   return { pageRows, versionRows };
 }

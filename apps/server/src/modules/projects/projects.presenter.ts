@@ -4,7 +4,8 @@ import { projectAbilities } from "./projects.policy.ts";
 
 export const fileUrl = (key: string | null) => (key ? `/files/${key}` : null);
 
-export function presentVersion(row: VersionRow): Version {
+/** Without a count (a version just created), it has no comments yet. */
+export function presentVersion(row: VersionRow & { commentCount?: number }): Version {
   return {
     id: row.id,
     pageId: row.pageId,
@@ -18,12 +19,13 @@ export function presentVersion(row: VersionRow): Version {
     createdBy: row.createdBy,
     modifiedAt: row.modifiedAt.toISOString(),
     viewport: row.viewport,
-    numberOfComments: 0,
+    numberOfComments: row.commentCount ?? 0,
+    // Edit suggestions arrive with inspect mode; until then there are none.
     numberOfSuggestions: 0,
   };
 }
 
-export function presentPage(row: PageRow, versions: VersionRow[]): Page {
+export function presentPage(row: PageRow, versions: (VersionRow & { commentCount?: number })[]): Page {
   const ordered = versions.filter((version) => version.pageId === row.id).sort((a, b) => a.number - b.number);
   return {
     id: row.id,

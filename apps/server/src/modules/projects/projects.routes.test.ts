@@ -57,7 +57,7 @@ describe.each(drivers())("projects (%s)", (driver) => {
     const make = async (title: string, type: string) =>
       (await client.post("/api/projects", { title, type })).body.data.id;
     const banana = await make("Banana", "web");
-    const apple = await make("Apple", "illustration");
+    await make("Apple", "illustration");
     const cherry = await make("Cherry", "image");
     await client.patch(`/api/projects/${cherry}`, { isArchived: true });
 
@@ -72,7 +72,6 @@ describe.each(drivers())("projects (%s)", (driver) => {
 
     await client.patch(`/api/projects/${banana}`, { title: "Banana split" });
     expect(await titles("list=all&sort=modifiedAt")).toEqual(["Banana split", "Apple"]);
-    expect(apple).toBeTruthy();
   });
 
   it("renames, and falls back to 'Untitled project' for an empty title", async () => {

@@ -48,7 +48,7 @@ export async function versionsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       .set({ title: input.title, modifiedAt: new Date() })
       .where(eq(versions.id, version.id))
       .returning();
-    return { data: presentVersion(updated!) };
+    return { data: presentVersion({ ...updated!, commentCount: version.commentCount }) };
   });
 
   app.delete("/api/versions/:versionId", async (request) => {
