@@ -56,7 +56,7 @@ describe("accounts", () => {
     const email = uniqueEmail("signup");
     await page.goto("/signup");
     await page.getByRole("heading", { name: "Create your account" }).waitFor();
-    expect(await page.title()).toBe("Sign up | Redline");
+    await expect.poll(() => page.title()).toBe("Sign up | Redline");
     await page.getByLabel("Full name").fill("Grace Hopper");
     await page.getByLabel("Email", { exact: true }).fill(email);
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
@@ -80,7 +80,7 @@ describe("accounts", () => {
     expect(await header.evaluate((element) => element.getBoundingClientRect().height)).toBe(55);
     await header.getByRole("button", { name: "Notifications" }).waitFor();
     await header.getByRole("button", { name: "Messages" }).waitFor();
-    expect(await page.title()).toBe("Projects | Redline");
+    await expect.poll(() => page.title()).toBe("Projects | Redline");
 
     // A verified user visiting / or /signup goes on to the app.
     await page.goto("/signup");
@@ -96,12 +96,12 @@ describe("accounts", () => {
     await page.goto("/profile");
     await page.waitForURL((url) => url.pathname === "/" && url.searchParams.get("goto") === "/profile");
     expect(pathOf(page)).toMatch(/^\/\?goto=(%2F|\/)profile$/);
-    expect(await page.title()).toBe("Sign in | Redline");
+    await expect.poll(() => page.title()).toBe("Sign in | Redline");
 
     await signIn(page, email, PASSWORD);
     await page.waitForURL((url) => url.pathname === "/profile");
     await page.getByRole("heading", { name: "Account Settings" }).waitFor();
-    expect(await page.title()).toBe("Account Settings | Redline");
+    await expect.poll(() => page.title()).toBe("Account Settings | Redline");
   });
 
   it("never follows an off-site ?goto= after sign-in", async () => {
@@ -170,7 +170,7 @@ describe("accounts", () => {
     for (const [path, title] of titled) {
       await page.goto(path);
       await page.getByRole("heading", { level: 1 }).first().waitFor();
-      expect(await page.title(), path).toBe(`${title} | Redline`);
+      await expect.poll(() => page.title(), { message: path }).toBe(`${title} | Redline`);
     }
 
     await page.goto("/payment-success/pro");
@@ -203,7 +203,7 @@ describe("accounts", () => {
     const page = await e2e.newPage();
     await page.goto("/no/such/path");
     await page.getByRole("heading", { name: "Error: 404" }).waitFor();
-    expect(await page.title()).toBe("Error: 404 | Redline");
+    await expect.poll(() => page.title()).toBe("Error: 404 | Redline");
 
     // Home is /projects; signed out, that asks for sign-in first.
     await page.getByRole("link", { name: "Take me home" }).click();

@@ -1,6 +1,11 @@
-/** Steps the journeys share: a signed-in browser page for a fresh user, a project, a screenshot. */
+/**
+ * Steps the journeys share: a signed-in browser page for a fresh user, a project, a captured page, a
+ * member, a fixture site on a free port, a screenshot.
+ */
 import { mkdir } from "node:fs/promises";
-import type { Page } from "playwright-core";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Frame, Page } from "playwright-core";
 import { expect } from "vitest";
 import { type ApiClient, signUpVerified } from "../apps/server/src/testing/http-client.ts";
 import { type E2E, uniqueEmail } from "./harness.ts";
@@ -32,8 +37,110 @@ export async function signedIn(
   return { page, api, email };
 }
 
+/**
+ * The mode the overlay inside a snapshot frame is in: null before its script has started, "browse"
+ * until the app's `overlay:mode` message reaches it. A click in the frame is only picked (comment or
+ * inspect) once this says so; the frame's content is visible well before that.
+ */
+export function overlayMode(frame: Frame): Promise<string | null> {
+  return frame.evaluate(
+    () =>
+      (window as unknown as { __redlineOverlay?: { state(): { mode: string } } }).__redlineOverlay?.state()
+        .mode ?? null,
+  );
+}
+
 export async function newProject(api: ApiClient, title: string, type = "web"): Promise<string> {
   const created = await api.post("/api/projects", { title, type });
   expect(created.status).toBe(201);
   return created.body.data.id as string;
+}
+
+/** A small valid PDF with two pages of text, its cross-reference table computed here. */
+export function twoPagePdf(): Buffer {
+  const objects = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 5 0 R /Resources << /Font << /F1 7 0 R >> >> >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 6 0 R /Resources << /Font << /F1 7 0 R >> >> >>",
+    "BT /F1 24 Tf 40 100 Td (Page one) Tj ET",
+    "BT /F1 24 Tf 40 100 Td (Page two) Tj ET",
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+  ];
+  let body = "%PDF-1.4\n";
+  const offsets: number[] = [];
+  objects.forEach((object, index) => {
+    offsets.push(body.length);
+    const isStream = object.startsWith("BT");
+    body += isStream
+      ? `${index + 1} 0 obj\n<< /Length ${object.length} >>\nstream\n${object}\nendstream\nendobj\n`
+      : `${index + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) body += `${String(offset).padStart(10, "0")} 00000 n \n`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, "latin1");
+}
+
+export interface Site {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** A fixture site on a free port of 127.0.0.1, answered by `listener`. */
+export function serveSite(listener: http.RequestListener): Promise<Site> {
+  const server = http.createServer(listener);
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () =>
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        close: () => new Promise<void>((done) => server.close(() => done())),
+      }),
+    ),
+  );
+}
+
+/** Waits until the capture worker has made the version's snapshot. */
+export async function waitForCapture(api: ApiClient, versionId: string): Promise<void> {
+  await expect
+    .poll(async () => (await api.get(`/api/versions/${versionId}`)).body.data.status, { timeout: 60_000 })
+    .toBe("ready");
+}
+
+/** A new project with `url` added as a page and captured; where its review view is. */
+export async function capturedProject(api: ApiClient, url: string, title = "Acme") {
+  const projectId = await newProject(api, title);
+  const added = await api.post(`/api/projects/${projectId}/pages`, { url });
+  expect(added.status).toBe(202);
+  const { pageID, versionID } = added.body.data as { pageID: string; versionID: string };
+  await waitForCapture(api, versionID);
+  return {
+    projectId,
+    pageId: pageID,
+    versionId: versionID,
+    path: `/project/${projectId}/${pageID}/${versionID}`,
+  };
+}
+
+export async function addMember(owner: ApiClient, projectId: string, email: string, access: string) {
+  expect((await owner.post(`/api/projects/${projectId}/members`, { email, access })).status).toBe(201);
+}
+
+/**
+ * Opens a review path for the fixture's "Acme shoes" page, wide enough that the 1280 px snapshot is
+ * shown at full size beside the panel, and returns the snapshot's frame. With `mode`, also waits until
+ * the overlay is in that mode: before the app's message reaches it, a click in the frame goes to the
+ * page and is not picked.
+ */
+export async function openSnapshot(page: Page, path: string, mode?: "comment" | "inspect"): Promise<Frame> {
+  await page.setViewportSize({ width: 1760, height: 1000 });
+  await page.goto(path);
+  const iframe = page.locator('iframe[title="Page snapshot"]');
+  await iframe.waitFor();
+  const frame = await (await iframe.elementHandle())!.contentFrame();
+  if (!frame) throw new Error("no snapshot frame");
+  await frame.getByRole("heading", { name: "Acme shoes" }).waitFor();
+  if (mode) await expect.poll(() => overlayMode(frame)).toBe(mode);
+  return frame;
 }

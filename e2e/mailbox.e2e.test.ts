@@ -26,7 +26,7 @@ describe("outbox", () => {
 
     await page.goto("/dev/mailbox");
     await page.getByRole("heading", { name: "Mailbox", level: 1 }).waitFor();
-    expect(await page.title()).toBe("Mailbox | Redline");
+    await expect.poll(() => page.title()).toBe("Mailbox | Redline");
     const mail = page.getByRole("article").filter({ hasText: `To: ${email}` });
     await mail.getByRole("heading", { name: "Verify your e-mail for Redline" }).waitFor();
 

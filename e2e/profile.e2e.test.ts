@@ -55,6 +55,23 @@ function bodyOverflow(page: Page): Promise<string> {
   });
 }
 
+/**
+ * Resolves once a visible element whose whole text is `text` has been on the page. Checked in the page
+ * at every animation frame, from before the action that shows it: a message shown for one second can
+ * fall between two checks of a locator's waitFor(), which backs off to 500 ms plus its round trips.
+ */
+function watchForText(page: Page, text: string): Promise<unknown> {
+  return page.waitForFunction(
+    (expected) =>
+      Array.from(document.body.querySelectorAll("*")).some(
+        (element) =>
+          element.textContent?.replace(/\s+/g, " ").trim() === expected && element.checkVisibility(),
+      ),
+    text,
+    { polling: "raf" },
+  );
+}
+
 async function signUpAndVerify(page: Page, email: string): Promise<void> {
   await page.goto("/signup");
   await page.getByLabel("Full name").fill("Katherine Johnson");
@@ -118,8 +135,10 @@ describe("account settings", () => {
 
     const toggle = page.getByRole("switch", { name: EMAIL_PREFERENCE_LABELS.marketing });
     expect(await toggle.getAttribute("aria-checked")).toBe("true");
+    // Shown for SNACKBAR_MS.successFlash (1 s) only.
+    const saved = watchForText(page, MESSAGES.profileUpdated);
     await toggle.click();
-    await page.getByText(MESSAGES.profileUpdated, { exact: true }).waitFor();
+    await saved;
     await page.reload();
     await page.getByRole("switch", { name: EMAIL_PREFERENCE_LABELS.marketing, checked: false }).waitFor();
     expect(
@@ -164,7 +183,7 @@ describe("account settings", () => {
         (element) => (globalThis as unknown as BrowserGlobals).getComputedStyle(element).maxWidth,
       ),
     ).toBe("580px");
-    expect(await bodyOverflow(page)).toBe("hidden");
+    await expect.poll(() => bodyOverflow(page)).toBe("hidden");
 
     const password = dialog.getByLabel("Password");
     await password.fill("half typed");
@@ -175,7 +194,7 @@ describe("account settings", () => {
     await dialog.getByRole("button", { name: "Cancel" }).focus();
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached" });
-    expect(await bodyOverflow(page)).not.toBe("hidden");
+    await expect.poll(() => bodyOverflow(page)).not.toBe("hidden");
 
     // The close button and a click on the dimmed background close it too.
     await page.getByRole("button", { name: "Delete account" }).click();

@@ -3,36 +3,9 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUpVerified } from "../apps/server/src/testing/http-client.ts";
 import { type E2E, startE2E, uniqueEmail } from "./harness.ts";
-import { newProject, PASSWORD, shot, signedIn } from "./helpers.ts";
+import { newProject, PASSWORD, shot, signedIn, twoPagePdf } from "./helpers.ts";
 
 let e2e: E2E;
-
-/** A small valid PDF with two pages of text, its cross-reference table computed here. */
-function twoPagePdf(): Buffer {
-  const objects = [
-    "<< /Type /Catalog /Pages 2 0 R >>",
-    "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
-    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 5 0 R /Resources << /Font << /F1 7 0 R >> >> >>",
-    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 6 0 R /Resources << /Font << /F1 7 0 R >> >> >>",
-    "BT /F1 24 Tf 40 100 Td (Page one) Tj ET",
-    "BT /F1 24 Tf 40 100 Td (Page two) Tj ET",
-    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-  ];
-  let body = "%PDF-1.4\n";
-  const offsets: number[] = [];
-  objects.forEach((object, index) => {
-    offsets.push(body.length);
-    const isStream = object.startsWith("BT");
-    body += isStream
-      ? `${index + 1} 0 obj\n<< /Length ${object.length} >>\nstream\n${object}\nendstream\nendobj\n`
-      : `${index + 1} 0 obj\n${object}\nendobj\n`;
-  });
-  const xref = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) body += `${String(offset).padStart(10, "0")} 00000 n \n`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(body, "latin1");
-}
 
 const png = (width = 640, height = 400, background = "#e5383b") =>
   sharp({ create: { width, height, channels: 3, background } })
@@ -54,7 +27,7 @@ describe("projects", () => {
     await page.reload();
     const list = page.getByRole("list", { name: "Projects" });
     await list.getByRole("heading", { name: /Gamma slides/ }).waitFor();
-    expect(await list.getByRole("listitem").count()).toBe(3);
+    await expect.poll(() => list.getByRole("listitem").count()).toBe(3);
     await list
       .getByRole("listitem")
       .filter({ hasText: "Beta app" })
@@ -278,7 +251,7 @@ describe("abilities", () => {
     await card.getByText("View access").waitFor();
     expect(await card.getByRole("button", { name: /Rename project/ }).count()).toBe(0);
     await card.getByRole("button", { name: "Project actions for Read only" }).click();
-    expect(await page.getByRole("menuitem").allInnerTexts()).toEqual(["Open"]);
+    await expect.poll(() => page.getByRole("menuitem").allInnerTexts()).toEqual(["Open"]);
     await page.keyboard.press("Escape");
 
     await page.goto(`/project/${projectId}`);
@@ -294,10 +267,11 @@ describe("abilities", () => {
     const panel = page.getByRole("complementary", { name: "Versions" });
     await panel.getByRole("link", { name: /Version 1/ }).waitFor();
     // A viewer may close the panel and copy a version's external link, nothing else.
-    const buttons = await panel
-      .getByRole("button")
-      .evaluateAll((els) => els.map((el) => el.getAttribute("aria-label")));
-    expect(buttons).toEqual(["Close versions", "Copy external link to Version 1"]);
+    await expect
+      .poll(() =>
+        panel.getByRole("button").evaluateAll((els) => els.map((el) => el.getAttribute("aria-label"))),
+      )
+      .toEqual(["Close versions", "Copy external link to Version 1"]);
     expect(await page.getByLabel("Upload new version").count()).toBe(0);
   });
 });

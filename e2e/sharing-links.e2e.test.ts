@@ -114,12 +114,11 @@ describe("public link", () => {
     await visitor.getByRole("button", { name: "Continue", exact: true }).click();
     const pages = visitor.getByRole("list", { name: "Pages of this project" });
     await pages.getByText("moodboard").waitFor();
-    expect(await pages.getByRole("listitem").count()).toBe(2);
+    await expect.poll(() => pages.getByRole("listitem").count()).toBe(2);
     await visitor.getByRole("heading", { name: "Fixture about", level: 1 }).waitFor();
-    expect(await visitor.getByLabel("Version").locator("option").allInnerTexts()).toEqual([
-      "Version 2",
-      "Version 1",
-    ]);
+    await expect
+      .poll(() => visitor.getByLabel("Version").locator("option").allInnerTexts())
+      .toEqual(["Version 2", "Version 1"]);
     await visitor.getByRole("button", { name: "Tablet" }).waitFor();
     await visitor.locator('iframe[title="Page snapshot"]').waitFor();
     const stored = await visitor.evaluate(() => localStorage.getItem("redline.guest"));
@@ -218,13 +217,14 @@ describe("similar-pages picker", () => {
     const dialog = page.getByRole("dialog", { name: "Add several pages" });
     const picker = dialog.getByRole("group", { name: "Pages found on this site" });
     await picker.getByRole("checkbox", { name: "/about" }).waitFor();
-    const labels = await picker.locator("label").allInnerTexts();
-    expect(labels).toEqual(["/about", "/blog/launch", "/pricing"]);
+    await expect
+      .poll(() => picker.locator("label").allInnerTexts())
+      .toEqual(["/about", "/blog/launch", "/pricing"]);
     await picker.getByText("Choose up to 2 pages").waitFor();
 
     await picker.getByRole("checkbox", { name: "/about" }).check();
     await picker.getByRole("checkbox", { name: "/pricing" }).check();
-    expect(await picker.getByRole("checkbox", { name: "/blog/launch" }).isDisabled()).toBe(true);
+    await expect.poll(() => picker.getByRole("checkbox", { name: "/blog/launch" }).isDisabled()).toBe(true);
     await shot(page, "26-similar-pages-picker");
     await dialog.getByRole("button", { name: "Add 2 pages" }).click();
     await page.getByText(pageAddedMessage(1, 2), { exact: true }).waitFor({ timeout: 30_000 });

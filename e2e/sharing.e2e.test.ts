@@ -71,7 +71,8 @@ describe("sharing with people", () => {
     const grace = people.getByRole("listitem").filter({ hasText: "Grace Hopper" });
     expect(await grace.getByLabel("Access for Grace Hopper").inputValue()).toBe("comment");
 
-    // Sharing with oneself is refused, under the field.
+    // The form empties itself once the person is added; then sharing with oneself is refused.
+    await expect.poll(() => dialog.getByLabel("Email address").inputValue()).toBe("");
     await dialog.getByLabel("Email address").fill(owner.email);
     await dialog.getByRole("button", { name: "Share", exact: true }).click();
     await dialog.getByRole("alert").getByText("You cannot share a project with yourself.").waitFor();

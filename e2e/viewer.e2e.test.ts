@@ -78,9 +78,9 @@ function frameLayout(frame: Frame) {
 
 async function chooseDevice(page: Page, frame: Frame, label: string, width: number): Promise<void> {
   await page.getByRole("button", { name: label, exact: true }).click();
-  expect(await page.getByRole("button", { name: label, exact: true }).getAttribute("aria-pressed")).toBe(
-    "true",
-  );
+  await expect
+    .poll(() => page.getByRole("button", { name: label, exact: true }).getAttribute("aria-pressed"))
+    .toBe("true");
   await frame.waitForFunction((expected) => document.documentElement.clientWidth === expected, width);
 }
 
@@ -158,7 +158,7 @@ describe("pages by URL", () => {
     await page.getByRole("heading", { name: "Fixture team", level: 1 }).waitFor();
     await page.getByRole("link", { name: "Back to project" }).click();
     await pages.getByText("Fixture pricing").waitFor();
-    expect(await pages.getByRole("listitem").count()).toBe(3);
+    await expect.poll(() => pages.getByRole("listitem").count()).toBe(3);
   });
 });
 
@@ -203,10 +203,9 @@ describe("versions", () => {
       .getByRole("heading", { name: "Fixture pricing" })
       .waitFor({ timeout: 30_000 });
     const versions = panel.getByRole("list", { name: "Versions of this page" });
-    expect(await versions.getByRole("link").allInnerTexts()).toEqual([
-      expect.stringContaining("Version 2"),
-      expect.stringContaining("Version 1"),
-    ]);
+    await expect
+      .poll(() => versions.getByRole("link").allInnerTexts())
+      .toEqual([expect.stringContaining("Version 2"), expect.stringContaining("Version 1")]);
     await shot(page, "12-versions-panel");
     await page.getByRole("button", { name: "Pages", exact: true }).click();
     await page.getByRole("complementary", { name: "Pages" }).getByText("Fixture pricing").waitFor();

@@ -13,7 +13,8 @@ export default defineConfig({
   server: {
     port: 5173,
     proxy: {
-      "/api": { target: apiTarget, changeOrigin: false },
+      // ws: the realtime socket (/api/realtime) goes through the same proxy.
+      "/api": { target: apiTarget, changeOrigin: false, ws: true },
       "/files": { target: apiTarget, changeOrigin: false },
     },
   },

@@ -30,8 +30,15 @@ import { commentsRoutes } from "./modules/comments/comments.routes.ts";
 import { buildContentServer } from "./modules/content/content.server.ts";
 import { filesRoutes } from "./modules/files/files.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
+import { inspectRoutes } from "./modules/inspect/inspect.routes.ts";
 import { mailboxRoutes } from "./modules/mailbox/mailbox.routes.ts";
 import { membersRoutes } from "./modules/members/members.routes.ts";
+import {
+  createNotificationMailQueue,
+  enqueueNotificationMail,
+  startNotificationMailer,
+} from "./modules/notifications/notification-mail.ts";
+import { notificationsRoutes } from "./modules/notifications/notifications.routes.ts";
 import { pagesRoutes } from "./modules/pages/pages.routes.ts";
 import { projectsRoutes } from "./modules/projects/projects.routes.ts";
 import { realtimeRoutes } from "./modules/realtime/realtime.routes.ts";
@@ -39,7 +46,10 @@ import { ensureDemoProject } from "./modules/sharing/demo.ts";
 import { sharingRoutes } from "./modules/sharing/sharing.routes.ts";
 import { usersRoutes } from "./modules/users/users.routes.ts";
 import { versionsRoutes } from "./modules/versions/versions.routes.ts";
+import { openApiDocument, type RegisteredRoute } from "./openapi.ts";
 
+/** The API's version in its OpenAPI document. */
+const API_VERSION = "0.1.0";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export interface BuiltApp {
@@ -58,9 +68,16 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   const auth = createAuth(config, database.db, mailer);
   const queue = await startQueue(database);
   await createCaptureQueue(queue);
+  await createNotificationMailQueue(queue);
   const ctx: AppContext = { config, database, auth, mailer, storage, queue };
   const worker = config.captureWorker ? await startCaptureWorker(ctx) : null;
-  const hub = await startRealtimeHub(database);
+  const hub = await startRealtimeHub(database, (_room, event) => {
+    if (event.type === "notifications.created")
+      enqueueNotificationMail(queue, event.notificationId).catch((error: unknown) =>
+        app.log.error({ err: error }, "could not enqueue a notification mail"),
+      );
+  });
+  await startNotificationMailer(ctx);
   await ensureDemoProject(ctx);
   const content = buildContentServer(ctx);
 
@@ -70,8 +87,13 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     bodyLimit: 1024 * 1024,
   });
   const routes: string[] = [];
+  const registered: RegisteredRoute[] = [];
   app.addHook("onRoute", (route) => {
-    for (const method of [route.method].flat()) if (method !== "HEAD") routes.push(`${method} ${route.url}`);
+    for (const method of [route.method].flat()) {
+      if (method === "HEAD") continue;
+      routes.push(`${method} ${route.url}`);
+      registered.push({ method, url: route.url });
+    }
   });
   app.addHook("onClose", async () => {
     await worker?.stop();
@@ -134,7 +156,14 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(commentsRoutes, { ctx });
   await app.register(commentsGuestRoutes, { ctx });
   await app.register(attachmentsRoutes, { ctx });
+  await app.register(inspectRoutes, { ctx });
+  await app.register(notificationsRoutes, { ctx });
   await app.register(realtimeRoutes, { ctx, hub });
+  let openApi: ReturnType<typeof openApiDocument> | undefined;
+  app.get("/api/openapi.json", async () => {
+    openApi ??= openApiDocument(registered, { version: API_VERSION, serverUrl: config.appUrl });
+    return openApi;
+  });
   if (!config.isProduction) await app.register(mailboxRoutes, { ctx });
 
   const hasWeb = existsSync(path.join(config.webDist, "index.html"));

@@ -11,7 +11,7 @@
  *   guestComment  no account, has the public link; the link allows comments
  *   guestView     no account, has the public link; the link does not allow comments
  *   nobody        no session, no link
- * The fixture project's public link is on (canComment off for guestView's cells).
+ * The fixture project's public link is on, showing suggested edits (canComment off for guestView's cells).
  */
 
 import { normalizeSharing } from "@redline/shared";
@@ -21,6 +21,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   commentEntries,
   comments,
+  inspectChanges,
+  notifications,
   pages,
   projectMembers,
   projects,
@@ -72,6 +74,8 @@ const PRESETS = {
   // The fixture comment's entries are written by the "comment" member.
   AUTHOR:            [N,    N,   Y,      N,   N,       N,         N,     N,     N],
   AUTHOR_OR_EDITORS: [Y,    Y,   Y,      N,   N,       N,         N,     N,     N],
+  // The fixture notification is the "comment" member's: one's own notifications are nobody else's.
+  RECIPIENT:         [N,    N,   Y,      N,   N,       N,         N,     N,     N],
   // Reads through the public link: anyone holding it while it is on.
   LINK:              [Y,    Y,   Y,      Y,   Y,       Y,         Y,     Y,     Y],
   // Writes through the public link need its canComment (off in guestView's fixture).
@@ -87,6 +91,7 @@ const {
   OWNER,
   AUTHOR,
   AUTHOR_OR_EDITORS,
+  RECIPIENT,
   LINK,
   LINK_COMMENT,
 } = Object.fromEntries(Object.entries(PRESETS).map(([name, row]) => [name, verdicts(...row)])) as Record<
@@ -111,6 +116,10 @@ interface Fixture {
   secondVersionId: string;
   imagePageId: string;
   fileKey: string;
+  /** An inspect change (suggested edit) on versionId. */
+  changeId: string;
+  /** A notification of the "comment" member's. */
+  notificationId: string;
 }
 
 interface Call {
@@ -136,6 +145,7 @@ const MATRIX: Row[] = [
   // Public: deployment facts and the developer outbox (not registered in production).
   { route: "GET /api/health", who: PUBLIC, call: () => ({ path: "/api/health" }) },
   { route: "GET /api/config", who: PUBLIC, call: () => ({ path: "/api/config" }) },
+  { route: "GET /api/openapi.json", who: PUBLIC, call: () => ({ path: "/api/openapi.json" }) },
   { route: "GET /api/dev/mailbox", who: PUBLIC, call: () => ({ path: "/api/dev/mailbox" }) },
   // Stored avatars and thumbnails: unguessable content-hash keys, readable by anyone who has the URL.
   { route: "GET /files/*", who: PUBLIC, call: (f) => ({ path: `/files/${f.fileKey}` }) },
@@ -382,6 +392,84 @@ MATRIX.push(
   },
 );
 
+/** Inspect changes (suggested edits): read like comments, written with edit access only (SPEC §6). */
+const changeAnchor = {
+  v: 1 as const,
+  querySelector: "h1",
+  selectors: { css: "h1", xpath: "/html/body/h1", idPath: null },
+  fingerprint: { tag: "h1" },
+  dot: null,
+};
+MATRIX.push(
+  {
+    route: "GET /api/versions/:versionId/changes",
+    who: MEMBERS,
+    call: (f) => ({ path: `/api/versions/${f.versionId}/changes` }),
+  },
+  {
+    route: "POST /api/versions/:versionId/changes",
+    who: EDITORS,
+    call: (f) => ({
+      path: `/api/versions/${f.versionId}/changes`,
+      body: {
+        changes: [
+          { changeType: "style", anchor: changeAnchor, deviceWidth: 1280, property: "color", value: "blue" },
+        ],
+      },
+    }),
+  },
+  {
+    route: "PATCH /api/changes/:changeId",
+    who: EDITORS,
+    call: (f) => ({ path: `/api/changes/${f.changeId}`, body: { isResolved: true } }),
+  },
+  {
+    route: "DELETE /api/versions/:versionId/changes",
+    who: EDITORS,
+    call: (f) => ({ path: `/api/versions/${f.versionId}/changes`, body: { ids: [f.changeId] } }),
+  },
+  {
+    route: "GET /api/versions/:versionId/changes.css",
+    who: MEMBERS,
+    call: (f) => ({ path: `/api/versions/${f.versionId}/changes.css` }),
+  },
+  {
+    route: "POST /api/versions/:versionId/changes/images",
+    who: EDITORS,
+    call: async (f) => ({
+      path: `/api/versions/${f.versionId}/changes/images`,
+      upload: { name: "a.png", type: "image/png", bytes: await png() },
+    }),
+  },
+  // Through the public link only while it shows edits (on in the fixture; off is tested in inspect).
+  {
+    route: "GET /api/share/:projectId/versions/:versionId/changes",
+    who: LINK,
+    call: (f) => ({ path: `/api/share/${f.projectId}/versions/${f.versionId}/changes` }),
+  },
+);
+
+/** One's own notifications: any verified user, on their own rows only (another's is a 404). */
+MATRIX.push(
+  { route: "GET /api/notifications", who: VERIFIED, call: () => ({ path: "/api/notifications" }) },
+  {
+    route: "GET /api/notifications/counts",
+    who: VERIFIED,
+    call: () => ({ path: "/api/notifications/counts" }),
+  },
+  {
+    route: "PATCH /api/notifications/:notificationId",
+    who: RECIPIENT,
+    call: (f) => ({ path: `/api/notifications/${f.notificationId}`, body: { isSeen: true } }),
+  },
+  { route: "POST /api/notifications/seen", who: VERIFIED, call: () => ({ path: "/api/notifications/seen" }) },
+  {
+    route: "POST /api/notifications/notified",
+    who: VERIFIED,
+    call: () => ({ path: "/api/notifications/notified" }),
+  },
+);
+
 /** Routes outside the table, each with the reason. */
 const EXEMPT: Record<string, string> = {
   "GET /api/auth/*":
@@ -389,7 +477,7 @@ const EXEMPT: Record<string, string> = {
   "POST /api/auth/*": "better-auth's own endpoints: sign-in/up, reset, delete; tested in auth.routes.test.ts",
   "GET /*": "the built single-page app (static files, history fallback): no data",
   "GET /api/realtime":
-    "WebSocket: its room joins go through the same policy (comments.read), tested in modules/realtime/realtime.test.ts",
+    "WebSocket: its project room joins go through the same policy (comments.read), its own user room only; tested in modules/realtime/realtime.test.ts and notifications.routes.test.ts",
 };
 
 function verdicts(...answers: Verdict[]): Record<Actor, Verdict> {
@@ -414,7 +502,7 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
     const [pageId, imagePageId, versionId, secondVersionId, imageVersionId, inviteId] = [
       1, 2, 3, 4, 5, 6,
     ].map(() => newId()) as [string, string, string, string, string, string];
-    const sharing = { ...normalizeSharing(true), canComment: actor !== "guestView" };
+    const sharing = { ...normalizeSharing(true), canComment: actor !== "guestView", showEdits: true };
     await db.insert(projects).values({ id: projectId, title: "Fixture", type: "web", ownerId, sharing });
     await db.insert(projectMembers).values([
       ...(["edit", "comment", "view"] as const).map((access) => ({
@@ -450,6 +538,32 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
       { id: entryId, commentId, userId: uids.comment, body: "First", createdAt: new Date(Date.now() - 1000) },
       { id: replyId, commentId, userId: uids.comment, body: "Reply" },
     ]);
+    const changeId = newId();
+    await db.insert(inspectChanges).values({
+      id: changeId,
+      projectId,
+      pageId,
+      versionId,
+      changeType: "style",
+      querySelector: "h1",
+      anchor: changeAnchor,
+      property: "color",
+      value: "red",
+      deviceSize: "default",
+      userId: uids.edit,
+    });
+    const notificationId = newId();
+    await db.insert(notifications).values({
+      id: notificationId,
+      userId: uids.comment,
+      type: "web-comment",
+      projectId,
+      pageId,
+      versionId,
+      commentId,
+      actorId: ownerId,
+      context: { projectTitle: "Fixture", pageTitle: "Fixture page" },
+    });
     const attachmentSha = "a".repeat(64);
     await t.ctx.storage.put(`attachments/${projectId}/${attachmentSha}`, Buffer.from("attachment"));
     const fileKey = `avatars/${ownerId}/${newId()}.jpg`;
@@ -474,6 +588,8 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
       secondVersionId,
       imagePageId,
       fileKey,
+      changeId,
+      notificationId,
     };
   }
 

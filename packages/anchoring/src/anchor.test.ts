@@ -162,4 +162,31 @@ describe("anchor", () => {
       await closePage(page);
     }
   });
+
+  it("follows a page's only 'Buy now' button into another section, and a kept class name", async () => {
+    const style =
+      "<style>body { margin: 0; font-family: sans-serif; } header { padding: 24px; } .banner { padding: 12px 24px; }" +
+      " section { padding: 32px 24px; min-height: 240px; } button { padding: 12px 28px; font-size: 18px; }</style>";
+    const before =
+      `${style}<header><h1>Acme shoes</h1></header><main><section class="hero"><p class="lead" data-t="lead">Light and fast.</p>` +
+      `<button class="buy-a1b2c3" type="button" data-t="buy">Buy now</button></section>` +
+      `<section class="details"><h2>Details</h2><p>Made of recycled materials.</p></section></main>`;
+    const after =
+      `${style}<div class="banner">Free shipping this week</div><header><h1>Acme shoes</h1></header><main>` +
+      `<section class="hero"><p class="lead" data-t="lead">Light and fast.</p></section>` +
+      `<section class="details"><h2>Details</h2><p>Made of recycled materials.</p>` +
+      `<div class="actions"><button class="buy-z9y8x7" type="button" data-t="buy">Buy now</button></div></section></main>`;
+    const original = await openPage(browser, before, 1280);
+    const stored = await describeTruth(original, TRUTH);
+    await closePage(original);
+    const page = await openPage(browser, after, 1280);
+    try {
+      const { outcomes } = await anchorTruth(page, stored, TRUTH);
+      expect(outcomes.buy).toMatchObject({ found: "buy", status: "fuzzy" });
+      expect(outcomes.lead?.found).toBe("lead");
+      expect(outcomes.lead?.status).not.toBe("needs-review");
+    } finally {
+      await closePage(page);
+    }
+  });
 });

@@ -211,7 +211,15 @@ const HEADINGS = new Set(FAMILIES.heading);
 const isShortText = (text: string) => text.length <= 24 && text.split(" ").length <= 3;
 
 /** Evidence that the candidate is the same thing, not just something alike. */
-function identityHolds(target: Target, candidate: Scored, textIsShared: boolean): boolean {
+function identityHolds(
+  target: Target,
+  candidate: Scored,
+  textIsShared: boolean,
+  /** A stored class- or id-based selector still finds exactly this element. */
+  hasRobustVote: boolean,
+  /** No other candidate is even plausible (none reaches FLOOR). */
+  isAlone: boolean,
+): boolean {
   const stored = target.basic;
   const { partial, neighbourSim, basic } = candidate;
   if (partial.strongId) return true;
@@ -236,6 +244,9 @@ function identityHolds(target: Target, candidate: Scored, textIsShared: boolean)
     // Short labels ("Reply", "Overdue", "Add to cart") repeat: the surroundings, a link target or
     // a label must agree too. A longer text that no other element has is enough on its own.
     if (neighbourSim >= 0.6 || partial.namesIt) return true;
+    // The page kept its own name for the element (a class or id selector finds exactly it), or the
+    // text is the page's only one of its kind and nothing else comes close: moved, not replaced.
+    if (hasRobustVote || (isAlone && !textIsShared)) return true;
     // Headings name their section, so a unique one may be short; elsewhere short text is a label.
     return !textIsShared && (!isShortText(stored.text) || HEADINGS.has(stored.tag));
   }
@@ -310,7 +321,13 @@ export function anchor(root: Document, stored: Anchor): AnchorResult | null {
   if (
     best.score >= ACCEPT &&
     isClearLead(best.score, rival?.score ?? 0) &&
-    identityHolds(target, best, similarTexts > 1)
+    identityHolds(
+      target,
+      best,
+      similarTexts > 1,
+      (votes.get(best.element)?.robust ?? 0) > 0,
+      !rival || rival.score < FLOOR,
+    )
   ) {
     const exact = votes.has(best.element) && best.score >= EXACT;
     return { element: best.element, score: round(best.score), status: exact ? "exact" : "fuzzy" };

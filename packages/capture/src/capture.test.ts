@@ -14,6 +14,9 @@ let server: FixtureServer;
 let capturer: Capturer;
 let workDir: string;
 const results = new Map<number, CaptureResult>();
+let late: CaptureResult | undefined;
+let onScroll: CaptureResult | undefined;
+let fontFace: CaptureResult | undefined;
 
 /** The snapshot's text plus every iframe srcdoc, unescaped, at any depth. */
 function allDocuments(html: string): string[] {
@@ -42,6 +45,9 @@ beforeAll(async () => {
     results.set(width, result);
     await writeSnapshotDir(result, path.join(workDir, String(width)));
   }
+  late = await capturer.capture({ url: `${server.url}/pages/late.html`, allowPrivateUrls: true });
+  onScroll = await capturer.capture({ url: `${server.url}/pages/on-scroll.html`, allowPrivateUrls: true });
+  fontFace = await capturer.capture({ url: `${server.url}/pages/font-face.html`, allowPrivateUrls: true });
   await server.close(); // everything below must work without the live site
 });
 
@@ -57,7 +63,7 @@ describe("capture of the fixture site", () => {
     expect(result.finalUrl).toBe(`${server.url}/pages/index.html`);
     expect(result.viewport.width).toBe(1280);
     expect(result.viewport.height).toBeGreaterThan(1400);
-    for (const stage of ["load", "settle", "sweep", "fonts", "serialize", "screenshot", "total"])
+    for (const stage of ["load", "settle", "sweep", "fonts", "serialize", "screenshot", "sanitize", "total"])
       expect(result.timings[stage]).toBeTypeOf("number");
     expect(result.bytes.html).toBe(Buffer.byteLength(result.html));
   });
@@ -135,6 +141,27 @@ describe("capture of the fixture site", () => {
       const uses = (sha: string) => result.html.split(sha).length - 1;
       expect(Math.max(...shared.map((asset) => uses(asset.sha256)))).toBeGreaterThanOrEqual(3);
     }
+  });
+
+  it("waits for content a timer adds after load, and for content loaded on scroll", () => {
+    const has = (result: CaptureResult, size: string, colour: string) => {
+      const [w, h] = size.split("x").map(Number);
+      const sha = createHash("sha256")
+        .update(gradientPng(w!, h!, colour))
+        .digest("hex");
+      return result.assets.some((asset) => asset.sha256 === sha);
+    };
+    expect(late!.html).toContain("arrived after a timer");
+    expect(has(late!, "90x45", "117744")).toBe(true); // inserted by the timer
+    expect(has(onScroll!, "160x80", "aa5500")).toBe(true); // IntersectionObserver, 2400 px down
+  });
+
+  it("keeps a font face the page's script made with new FontFace()", () => {
+    const woff2 = fontFace!.assets.find((asset) => asset.contentType === "font/woff2");
+    expect(woff2).toBeDefined();
+    expect(fontFace!.html).toMatch(
+      new RegExp(`@font-face\\s*\\{[^}]*Made By Script[^}]*assets/${woff2!.sha256}\\.woff2`),
+    );
   });
 
   it.each(WIDTHS)("renders offline, with the site stopped, like the live page at %i px", async (width) => {

@@ -10,9 +10,10 @@
  * (every byte through the SSRF-guarded Fetcher), lazy-content sweeping, sanitizing in a clean page
  * (sanitize.ts), and content-addressed assets instead of one huge HTML with data: URIs (assets.ts).
  *
- * Stages (timings in ms): load (goto until the load event), settle (network quiet, capped),
- * sweep (scroll for lazy content), fonts (document.fonts.ready), screenshot (full page, live),
- * serialize (SingleFile + sanitize + assets), total.
+ * Stages (timings in ms): load (goto until the load event), settle (network quiet and no timer
+ * due soon, capped: page-activity.ts), sweep (scroll for lazy content when the page could react),
+ * fonts (document.fonts.ready), serialize (SingleFile in the page), then side by side screenshot
+ * (full page, live) and sanitize (clean page + content-addressed assets); total.
  */
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { assertPublicUrl, parseHttpUrl, type Resolver } from "./addresses.ts";
@@ -20,6 +21,7 @@ import { type AssetUrl, type CapturedAsset, defaultAssetUrl, extractAssets } fro
 import { CaptureError } from "./errors.ts";
 import { Fetcher } from "./fetcher.ts";
 import { inPage } from "./in-page.ts";
+import { activityHook, reactsToScroll, settle } from "./page-activity.ts";
 import { fontsReady, pageFacts, serializeWithSingleFile, sweep } from "./page-steps.ts";
 import { RoutedNetwork } from "./routing.ts";
 import { sanitizeSnapshot } from "./sanitize.ts";
@@ -49,7 +51,7 @@ export interface CaptureResult {
   assets: CapturedAsset[];
   /** Full-page PNG of the live page at that width. */
   screenshot: Buffer;
-  /** ms per stage: load, settle, sweep, fonts, screenshot, serialize, total. */
+  /** ms per stage: load, settle, sweep, fonts, serialize, screenshot ∥ sanitize, total. */
   timings: Record<string, number>;
   bytes: { html: number; assets: number };
   /** Requests refused by the SSRF guard (their content is missing from the snapshot). */
@@ -91,7 +93,19 @@ export function chromiumPath(explicit?: string): string {
 }
 
 const VIEWPORT_HEIGHT = 800;
+/** After load: network quiet for 100 ms and no timer due within a second (page-activity.ts). */
+const SETTLE = { idleMs: 100, timersCapMs: 1_500, capMs: 5_000 };
 const MB = 1024 * 1024;
+
+/** Runs `task`, recording its duration in ms under `name`. */
+async function timed<T>(timings: Record<string, number>, name: string, task: () => Promise<T>): Promise<T> {
+  const start = performance.now();
+  try {
+    return await task();
+  } finally {
+    timings[name] = Math.round(performance.now() - start);
+  }
+}
 
 export class Capturer {
   private sanitizer: Page;
@@ -193,6 +207,7 @@ export class Capturer {
 
     const network = new RoutedNetwork(fetcher, maxBytes);
     await network.attach(context);
+    await context.addInitScript(activityHook);
     await context.addInitScript(await singleFileInitScript());
     const page = await context.newPage();
     network.watch(page);
@@ -213,31 +228,34 @@ export class Capturer {
       throw new CaptureError("load-failed", `Could not load ${options.url}`, { cause: error });
     }
     stage("load");
-    await network.quiet(250, 5_000);
+    await settle(page, network, SETTLE);
     stage("settle");
-    const sweepStart = performance.now();
-    await sweep(page, 4_000);
-    // Only a sweep that triggered requests (lazy content) needs to wait for them.
-    if (network.lastActivityAt > sweepStart) await network.quiet(300, 3_000);
+    await sweep(page, { scroll: await reactsToScroll(page), capMs: 4_000 });
+    await settle(page, network, { ...SETTLE, capMs: 3_000 }); // what the sweep made load
     stage("sweep");
     await fontsReady(page, 3_000);
     stage("fonts");
     const facts = await pageFacts(page);
-    // A page taller than the compositor can paint in one go falls back to its first screen.
-    const screenshot = await page
-      .screenshot({ fullPage: true, type: "png", caret: "hide" })
-      .catch(() => page.screenshot({ type: "png", caret: "hide" }));
-    stage("screenshot");
-
     let raw: string;
     try {
       raw = await serializeWithSingleFile(page, Math.ceil(maxBytes / MB));
     } catch (error) {
       throw new CaptureError("serialize-failed", `Could not serialize ${options.url}`, { cause: error });
     }
-    const clean = await this.sanitize(raw);
-    const { html, assets } = extractAssets(clean, options.assetUrl ?? defaultAssetUrl);
     stage("serialize");
+    // SingleFile leaves the live page as it found it, so the screenshot (this page's renderer) and
+    // sanitizing (the utility page's) run side by side.
+    const [screenshot, { html, assets }] = await Promise.all([
+      timed(timings, "screenshot", () =>
+        page
+          .screenshot({ fullPage: true, type: "png", caret: "hide" })
+          // A page taller than the compositor can paint in one go falls back to its first screen.
+          .catch(() => page.screenshot({ type: "png", caret: "hide" })),
+      ),
+      timed(timings, "sanitize", async () =>
+        extractAssets(await this.sanitize(raw), options.assetUrl ?? defaultAssetUrl),
+      ),
+    ]);
 
     const bytes = {
       html: Buffer.byteLength(html),

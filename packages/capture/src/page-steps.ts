@@ -6,22 +6,24 @@ import type { Page } from "playwright-core";
 import { inPage } from "./in-page.ts";
 
 /**
- * Scrolls down a viewport at a time so lazy loaders (loading=lazy, IntersectionObserver) fire,
- * then back to the top. Native lazy images and iframes are switched to eager first, which loads
- * them without waiting for the scroll to reach them.
+ * Switches native lazy images and iframes to eager (which loads them without any scrolling), then,
+ * when the page could load content on scroll (`scroll`: an IntersectionObserver or scroll listener
+ * exists, see page-activity.ts), scrolls down a viewport at a time so those loaders fire, and back
+ * to the top.
  */
-export async function sweep(page: Page, capMs: number): Promise<void> {
+export async function sweep(page: Page, options: { scroll: boolean; capMs: number }): Promise<void> {
   await page.evaluate(
-    inPage(async (cap: number) => {
+    inPage(async ({ scroll, capMs }: { scroll: boolean; capMs: number }) => {
       for (const element of document.querySelectorAll<HTMLImageElement | HTMLIFrameElement>(
         "img[loading=lazy], iframe[loading=lazy]",
       ))
         element.loading = "eager";
+      if (!scroll) return;
       const start = performance.now();
       const root = document.scrollingElement ?? document.documentElement;
       const step = Math.max(200, innerHeight - 50);
       let y = 0;
-      while (y + innerHeight < root.scrollHeight && performance.now() - start < cap) {
+      while (y + innerHeight < root.scrollHeight && performance.now() - start < capMs) {
         y += step;
         scrollTo(0, y);
         await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 40)));
@@ -30,7 +32,7 @@ export async function sweep(page: Page, capMs: number): Promise<void> {
         scrollTo(0, 0);
         await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
       }
-    }, capMs),
+    }, options),
   );
 }
 
@@ -79,7 +81,7 @@ const SINGLE_FILE_OPTIONS = {
   removeUnusedStyles: false, // :hover / :focus / later-toggled classes must keep working
   removeUnusedFonts: true,
   removeAlternativeFonts: true, // woff2 wins over woff/ttf
-  removeAlternativeMedias: true, // print stylesheets
+  removeAlternativeMedias: false, // keeping print rules costs bytes; removing them parses every sheet twice
   removeAlternativeImages: true, // keep the displayed srcset/picture source (currentSrc)
   groupDuplicateImages: false, // assets are deduplicated by hash already
   removeFrames: false,

@@ -2,7 +2,7 @@
  * Wires a capture's BrowserContext to the Fetcher: every request is fulfilled from Node (the SSRF
  * guard), WebSockets are refused (they bypass routing), and every response body is kept so that
  * SingleFile's downloads during serialization are answered from memory with the very bytes the page
- * rendered. The in-flight count drives "network quiet".
+ * rendered. The in-flight count drives "network quiet" (page-activity.ts).
  *
  * Redirects never reach Chromium: a request fulfilled with a 3xx is followed by Chromium *without*
  * interception (verified with playwright-core 1.65), which would bypass the guard. So Node follows
@@ -59,18 +59,9 @@ export class RoutedNetwork {
     return response.url + (new URL(url).hash ?? "");
   }
 
-  /** When the last routed request started or ended (performance.now()). */
-  get lastActivityAt(): number {
-    return this.lastActivity;
-  }
-
-  /** Resolves once no routed request has been in flight for `idleMs`, or after `capMs`. */
-  async quiet(idleMs: number, capMs: number): Promise<void> {
-    const end = performance.now() + capMs;
-    while (performance.now() < end) {
-      if (this.inflight === 0 && performance.now() - this.lastActivity >= idleMs) return;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+  /** True when no routed request is in flight and none started or ended within `idleMs`. */
+  isQuiet(idleMs: number): boolean {
+    return this.inflight === 0 && performance.now() - this.lastActivity >= idleMs;
   }
 
   private async handle(route: Route): Promise<void> {

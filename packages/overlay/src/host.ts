@@ -10,6 +10,9 @@ export interface OverlayHost {
   clip: HTMLDivElement;
   pins: HTMLDivElement;
   highlight: HTMLDivElement;
+  /** Inspect mode: the selected element's outline, and the Cmd/Ctrl+hover distances. */
+  selection: HTMLDivElement;
+  distances: HTMLDivElement;
 }
 
 export function createHost(doc: Document): OverlayHost {
@@ -23,12 +26,14 @@ export function createHost(doc: Document): OverlayHost {
   const clip = div(doc, "clip");
   const pins = div(doc, "pins");
   const highlight = div(doc, "highlight");
-  highlight.hidden = true;
-  clip.append(highlight, pins);
+  const selection = div(doc, "selection");
+  const distances = div(doc, "distances");
+  highlight.hidden = selection.hidden = distances.hidden = true;
+  clip.append(highlight, selection, distances, pins);
   root.append(clip);
   // Outside <body>: the page's `body > *` rules and the anchoring index never see us.
   doc.documentElement.append(host);
-  return { host, root, clip, pins, highlight };
+  return { host, root, clip, pins, highlight, selection, distances };
 }
 
 function div(doc: Document, className: string): HTMLDivElement {

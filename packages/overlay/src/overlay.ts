@@ -3,10 +3,13 @@
  * everything drawn in place. Anything that can move an element (scrolling the page or an inner
  * scroller, resizing the frame, fonts and images arriving, an observed element changing size) asks
  * for one update in the next animation frame; the update measures the document when its layout may
- * have changed, then moves the pins and the outline.
+ * have changed, then moves the pins and the outlines. Inspect mode (selection, in-place edits,
+ * moves) lives in inspector.ts; the changes the app shows, in inspect mode and preview, in changes.ts.
  */
 import type { OverlayMode, ParentToOverlayMessage } from "@redline/shared";
+import { Changes } from "./changes.ts";
 import { createHost } from "./host.ts";
+import { Inspector, toFrameAnchor } from "./inspector.ts";
 import { connect } from "./messenger.ts";
 import { Picker } from "./picker.ts";
 import { type LayoutContext, Pins } from "./pins.ts";
@@ -81,18 +84,32 @@ export function startOverlay(appOrigin: string): Overlay {
     (element) => resizeObserver.observe(element),
     requestFrame,
   );
-  const picker = new Picker(
+  const changes = new Changes();
+  const picker: Picker = new Picker(
     ui.host,
     ui.highlight,
-    ({ anchor, rect }) => {
+    ({ element, anchor, rect }) => {
+      const frameAnchor = toFrameAnchor(anchor);
       messenger.post("pick:element", {
-        anchor: { ...anchor, fingerprint: { ...anchor.fingerprint } },
+        anchor: frameAnchor,
         dotPosition: anchor.dot ?? { x: 0.5, y: 0.5 },
         rect: { x: rect.x, y: rect.y, width: rect.width, height: rect.height },
         deviceWidth: window.innerWidth,
       });
+      if (mode === "inspect") inspector.select(element, frameAnchor);
     },
     requestFrame,
+    {
+      isPassThrough: (event): boolean => inspector.editor.isInside(event),
+      onDoubleClick: (element, point) => inspector.handleDoubleClick(element, point),
+    },
+  );
+  const inspector: Inspector = new Inspector(
+    ui,
+    changes,
+    messenger.post,
+    requestFrame,
+    (): Element | null => picker.hoveredElement,
   );
 
   function handleMessage(message: ParentToOverlayMessage): void {
@@ -100,6 +117,13 @@ export function startOverlay(appOrigin: string): Overlay {
       case "overlay:mode":
         mode = message.payload.mode;
         picker.setActive(mode !== "browse");
+        inspector.setActive(mode === "inspect");
+        break;
+      case "inspect:apply":
+        inspector.afterApply(changes.set(message.payload.changes));
+        break;
+      case "inspect:select":
+        inspector.selectAnchor(message.payload?.anchor ?? null);
         break;
       case "pins:set": {
         const start = performance.now();
@@ -113,6 +137,12 @@ export function startOverlay(appOrigin: string): Overlay {
       case "pin:focus":
         pins.focus(message.payload.id, context());
         break;
+      case "pin:candidate": {
+        const { id, index } = message.payload;
+        const shown = pins.showCandidate(id, index, context());
+        if (shown) messenger.post("pin:candidate", { id, index, ...shown });
+        break;
+      }
       case "pins:visible":
         visible = message.payload.visible;
         pins.setVisible(visible);
@@ -154,6 +184,7 @@ export function startOverlay(appOrigin: string): Overlay {
     const current = context();
     pins.layout(current);
     picker.layout(current.origin, scrolled);
+    inspector.layout(current.origin);
     scrolled = false;
     if (window.scrollX !== scroll.x || window.scrollY !== scroll.y) {
       scroll = { x: window.scrollX, y: window.scrollY };
@@ -171,7 +202,11 @@ export function startOverlay(appOrigin: string): Overlay {
   };
   // Capture: scroll events of inner scrollers do not bubble, but they do pass the document.
   document.addEventListener("scroll", handleScroll, { capture: true, passive: true });
-  window.addEventListener("resize", requestLayout);
+  window.addEventListener("resize", () => {
+    // Mobile changes come and go at the breakpoint.
+    inspector.afterApply(changes.handleResize());
+    requestLayout();
+  });
   window.addEventListener("load", requestLayout);
   // Images, media and frames finishing loading anywhere in the page (load does not bubble).
   document.addEventListener("load", requestLayout, { capture: true });

@@ -8,8 +8,16 @@
 import { type Anchor, describe } from "@redline/anchoring";
 
 export interface Pick {
+  element: Element;
   anchor: Anchor;
   rect: DOMRect;
+}
+
+export interface PickerOptions {
+  /** Events the page should get after all (inside the element being edited). */
+  isPassThrough?: (event: Event) => boolean;
+  /** A double click on a page element while picking. */
+  onDoubleClick?: (element: Element, point: { x: number; y: number }) => void;
 }
 
 /** Swallowed while picking: their default actions are what a reviewer's click must not trigger. */
@@ -35,7 +43,13 @@ export class Picker {
     private readonly highlight: HTMLElement,
     private readonly onPick: (pick: Pick) => void,
     private readonly requestFrame: () => void,
+    private readonly options: PickerOptions = {},
   ) {}
+
+  /** The page element under the pointer while picking. */
+  get hoveredElement(): Element | null {
+    return this.isActive ? this.hovered : null;
+  }
 
   setActive(active: boolean): void {
     if (active === this.isActive) return;
@@ -80,6 +94,13 @@ export class Picker {
     return event.composedPath().includes(this.host);
   }
 
+  /** Not ours to stop: our own UI, a Cmd/Ctrl+click meant for the page, or what the owner lets through. */
+  private isLetThrough(event: Event): boolean {
+    if (this.isOurs(event)) return true;
+    if (event instanceof MouseEvent && (event.ctrlKey || event.metaKey)) return true;
+    return this.options.isPassThrough?.(event) ?? false;
+  }
+
   private setHovered(element: Element | null): void {
     if (element === this.hovered && (element !== null || this.highlight.hidden)) return;
     this.hovered = element;
@@ -102,13 +123,17 @@ export class Picker {
   };
 
   private handleBlocked = (event: Event) => {
-    if (this.isOurs(event)) return;
+    if (this.isLetThrough(event)) return;
     event.preventDefault();
     event.stopImmediatePropagation();
+    if (event.type === "dblclick" && event.target instanceof Element) {
+      const { clientX: x, clientY: y } = event as MouseEvent;
+      this.options.onDoubleClick?.(event.target, { x, y });
+    }
   };
 
   private handleClick = (event: MouseEvent) => {
-    if (this.isOurs(event)) return;
+    if (this.isLetThrough(event)) return;
     event.preventDefault();
     event.stopImmediatePropagation();
     const element = event.target;
@@ -120,6 +145,6 @@ export class Picker {
       console.warn("[redline] could not describe the picked element", error);
       return;
     }
-    this.onPick({ anchor, rect: element.getBoundingClientRect() });
+    this.onPick({ element, anchor, rect: element.getBoundingClientRect() });
   };
 }

@@ -3,8 +3,21 @@ import { PRICING_PAGE } from "./testing/fixtures.ts";
 import { type Harness, type Message, startHarness, type View } from "./testing/harness.ts";
 
 let harness: Harness;
+/** A team table before and after Alice left and Carol joined: a pin on Alice's button needs review. */
+const team = (names: string[]) =>
+  `<!doctype html><html><head><title>Team</title></head><body><h1>Team</h1><table><tbody>${names
+    .map(
+      (name) =>
+        `<tr><td>${name}</td><td>${name.toLowerCase()}@example.com</td><td><button type="button">Remove</button></td></tr>`,
+    )
+    .join("")}</tbody></table></body></html>`;
+
 beforeAll(async () => {
-  harness = await startHarness({ pricing: PRICING_PAGE });
+  harness = await startHarness({
+    pricing: PRICING_PAGE,
+    teamBefore: team(["Alice", "Bob"]),
+    teamAfter: team(["Bob", "Carol"]),
+  });
 });
 afterAll(async () => {
   await harness?.close();
@@ -266,6 +279,58 @@ describe("pins", () => {
     expect(anchored.payload.results).toEqual([{ id: "x", status: "orphaned", score: 0 }]);
     await view.settle();
     expect(await drawnPins(view)).toMatchObject([{ id: "x", hidden: true }]);
+    await view.page.context().close();
+  });
+
+  it("offers the candidates of a pin that needs review, and describes the one chosen", async () => {
+    const before = await harness.open("teamBefore");
+    await before.waitFor("overlay:ready");
+    await before.send("overlay:mode", { mode: "comment" });
+    const picked = await pick(before, "tr:nth-child(1) button", { x: 0.25, y: 0.5 });
+    await before.page.context().close();
+
+    const view = await harness.open("teamAfter");
+    await view.waitFor("overlay:ready");
+    const show = async (anchor: unknown) => {
+      const since = await view.mark();
+      await view.send("pins:set", {
+        pins: [
+          {
+            id: "r",
+            number: 1,
+            anchor,
+            dotPosition: picked.payload.dotPosition,
+            isResolved: false,
+            isSelected: false,
+          },
+        ],
+      });
+      return (await view.waitFor("pins:anchored", since)).payload.results;
+    };
+    expect(await show(picked.payload.anchor)).toEqual([
+      { id: "r", status: "needs-review", score: expect.any(Number), candidates: 2 },
+    ]);
+    await view.settle();
+    const dot = picked.payload.dotPosition;
+    expectAt((await drawnPins(view))[0], await expected(view, "tr:nth-child(1) button", dot)); // Bob's
+
+    let since = await view.mark();
+    await view.send("pin:candidate", { id: "r", index: 1 });
+    const chosen = (await view.waitFor("pin:candidate", since)).payload;
+    expect(chosen).toMatchObject({ id: "r", index: 1, dotPosition: dot });
+    await view.settle();
+    expectAt((await drawnPins(view))[0], await expected(view, "tr:nth-child(2) button", dot)); // Carol's
+
+    // What "Keep here" saves finds Carol's button for certain.
+    expect(await show(chosen.anchor)).toEqual([{ id: "r", status: "exact", score: expect.any(Number) }]);
+    await view.settle();
+    expectAt((await drawnPins(view))[0], await expected(view, "tr:nth-child(2) button", dot));
+
+    // No such candidate: nothing moves, nothing is described.
+    since = await view.mark();
+    await view.send("pin:candidate", { id: "r", index: 3 });
+    await view.settle();
+    expect(await view.messages("pin:candidate")).toHaveLength(1);
     await view.page.context().close();
   });
 

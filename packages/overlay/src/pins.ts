@@ -5,14 +5,22 @@
  * once per distinct anchor (the snapshot does not change); positions are recomputed by `layout()`,
  * which the overlay calls at most once per frame when anything may have moved.
  */
-import { type Anchor, dotPosition, anchor as findAnchor } from "@redline/anchoring";
-import type { AnchoredStatus, FrameAnchor, FramePin, OverlayToParent } from "@redline/shared";
+import { type Anchor, describe, dotPosition, anchor as findAnchor } from "@redline/anchoring";
+import {
+  type AnchoredStatus,
+  type FrameAnchor,
+  type FramePin,
+  MAX_PIN_CANDIDATES,
+  type OverlayToParent,
+} from "@redline/shared";
 
 type AnchoredResult = OverlayToParent["pins:anchored"]["results"][number];
 interface Found {
   element: Element;
   status: AnchoredStatus;
   score: number;
+  /** needs-review: the plausible elements, best first (the pin starts on the first). */
+  candidates: Element[];
 }
 interface Placed {
   button: HTMLButtonElement;
@@ -116,7 +124,14 @@ export class Pins {
       this.onChange();
       onAnchored(
         queue.map(([id, { found }]) =>
-          found ? { id, status: found.status, score: found.score } : { id, status: "orphaned", score: 0 },
+          found
+            ? {
+                id,
+                status: found.status,
+                score: found.score,
+                ...(found.status === "needs-review" ? { candidates: found.candidates.length } : {}),
+              }
+            : { id, status: "orphaned", score: 0 },
         ),
       );
     };
@@ -164,6 +179,32 @@ export class Pins {
     return true;
   }
 
+  /**
+   * Puts a pin that needs review on its candidate number `index` and scrolls to it. Returns the
+   * anchor of that element with the pin's point on it (what "Keep here" saves), or null when there is
+   * no such pin or candidate.
+   */
+  showCandidate(
+    id: string,
+    index: number,
+    context: LayoutContext,
+  ): { anchor: FrameAnchor; dotPosition: { x: number; y: number } } | null {
+    const placed = this.placed.get(id);
+    const found = placed?.found;
+    const element = found?.candidates[index];
+    if (!placed || !found || found.status !== "needs-review" || !element) return null;
+    found.element = element;
+    this.observe(element);
+    this.onChange();
+    this.focus(id, context);
+    const box = element.getBoundingClientRect();
+    const anchor = describe(element, {
+      x: box.left + placed.dot.x * box.width,
+      y: box.top + placed.dot.y * box.height,
+    });
+    return { anchor: anchor as unknown as FrameAnchor, dotPosition: anchor.dot ?? placed.dot };
+  }
+
   /** Moves every pin to its element's current box: all reads first, then all writes. */
   layout(context: LayoutContext): void {
     // Hidden pins keep their last position; they are placed again when shown.
@@ -196,7 +237,16 @@ export class Pins {
     let found: Found | null = null;
     try {
       const result = findAnchor(document, anchor);
-      if (result) found = { element: result.element, status: result.status, score: result.score };
+      if (result) {
+        const candidates = (result.candidates ?? []).slice(0, MAX_PIN_CANDIDATES);
+        if (!candidates.includes(result.element)) candidates.unshift(result.element);
+        found = {
+          element: result.element,
+          status: result.status,
+          score: result.score,
+          candidates: candidates.slice(0, MAX_PIN_CANDIDATES),
+        };
+      }
     } catch (error) {
       // A fingerprint that passed the protocol's shape check but not anchoring's expectations.
       console.warn("[redline] could not anchor a pin", error);

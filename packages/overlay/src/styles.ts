@@ -55,6 +55,35 @@ export const OVERLAY_CSS = `
   pointer-events: none;
 }
 
+/* Inspect: the selected element keeps a solid outline without the hover tint; dashed while its text
+   is being edited. Distances are thin lines with a px label at their middle. */
+.selection {
+  position: absolute;
+  top: 0;
+  left: 0;
+  box-sizing: border-box;
+  border: 2px solid ${ACCENT};
+  box-shadow: 0 0 0 1px #fff;
+  pointer-events: none;
+}
+.selection.is-editing { border-style: dashed; }
+.distances { position: absolute; top: 0; left: 0; pointer-events: none; }
+.distance { position: absolute; top: 0; left: 0; background: ${ACCENT}; }
+.distance-label {
+  position: absolute;
+  top: 50%;
+  left: 50%;
+  transform: translate(-50%, -50%);
+  padding: 0 4px;
+  border-radius: 2px;
+  background: ${ACCENT};
+  color: #fff;
+  font: 600 10px/16px Inter, ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif;
+  white-space: nowrap;
+}
+.distance.is-horizontal .distance-label { top: -10px; }
+.distance.is-vertical .distance-label { left: 14px; }
+
 .pin {
   position: absolute;
   top: 0;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type FrameAnchor, frameAnchorSchema } from "./frame-messages.ts";
+import type { Notification } from "./notifications.ts";
 
 /** Mentions are written as `{@uid}` in a comment's text (SPEC §5). */
 export const MENTION_PATTERN = /\{@([A-Za-z0-9_-]{1,64})\}/g;
@@ -52,6 +53,9 @@ export const createCommentSchema = z
     attachments: z.array(attachmentSchema).max(MAX_ATTACHMENTS).default([]),
   })
   .strict();
+
+/** What a client sends to create a comment (before defaults). */
+export type CreateCommentInput = z.input<typeof createCommentSchema>;
 
 export const replySchema = z
   .object({ comment: body, attachments: z.array(attachmentSchema).max(MAX_ATTACHMENTS).default([]) })
@@ -115,11 +119,20 @@ export const COMMENT_MESSAGES = {
   noPagesToUpdate: "No pages to update, please open your web app & add it using our Chrome extension.",
 } as const;
 
-/** Server → client realtime events (room `project:{id}`). New comments carry the full comment. */
+/**
+ * Server → client realtime events (rooms `project:{id}` and `user:{id}`). New comments carry the full
+ * comment, new notifications the full notification (either may be left out when too large: refetch).
+ */
 export type RealtimeEvent =
   | { type: "comments.created"; projectId: string; versionId: string; commentId: string; comment?: Comment }
   | { type: "comments.changed"; projectId: string; versionId: string; commentId: string }
-  | { type: "comments.deleted"; projectId: string; versionId: string; commentId: string };
+  | { type: "comments.deleted"; projectId: string; versionId: string; commentId: string }
+  /** Inspect changes of the version were saved, hidden, resolved or deleted: refetch them. */
+  | { type: "changes.changed"; projectId: string; versionId: string }
+  /** Room `user:{id}`: a notification for this user. */
+  | { type: "notifications.created"; projectId: string; notificationId: string; notification?: Notification }
+  /** Room `user:{id}`: the user's notifications were marked seen or notified (another tab): refetch. */
+  | { type: "notifications.changed" };
 
 /** Client → server messages on the realtime socket. */
 export const realtimeClientMessageSchema = z.discriminatedUnion("type", [
@@ -131,6 +144,8 @@ export type RealtimeClientMessage = z.infer<typeof realtimeClientMessageSchema>;
 
 /** Server → client messages on the realtime socket. */
 export type RealtimeServerMessage =
+  /** The socket's user is known and it is in its own room (`user:{id}`): refetch what it shows. */
+  | { type: "ready" }
   | { type: "joined"; projectId: string }
   | { type: "left"; projectId: string }
   | { type: "pong" }

@@ -27,6 +27,9 @@ export const FRAME_PROTOCOL = "redline/1";
 
 const MAX_ANCHOR_JSON = 16_384;
 const MAX_PINS = 2000;
+/** At most this many candidates are offered for a pin that needs review. */
+export const MAX_PIN_CANDIDATES = 5;
+const candidateIndex = z.number().check(z.int(), z.minimum(0), z.maximum(MAX_PIN_CANDIDATES - 1));
 
 const coordinate = z.number();
 const fraction = z.number().check(z.minimum(0), z.maximum(1));
@@ -70,6 +73,55 @@ export const framePinSchema = z.object({
 });
 export type FramePin = z.infer<typeof framePinSchema>;
 
+/** An element's new text in inspect mode: plain text plus bold/italic/underline ranges (inspect.ts RichText). */
+export const frameRichTextSchema = z.object({
+  text: z.string().check(z.maxLength(10_000)),
+  marks: z
+    .array(
+      z.object({
+        mark: z.enum(["b", "i", "u"]),
+        start: z.int().check(z.minimum(0)),
+        end: z.int().check(z.minimum(1)),
+      }),
+    )
+    .check(z.maxLength(500)),
+});
+
+/**
+ * A suggested edit to show in the page (inspect and preview): saved ones and those not saved yet.
+ * style: `property` a CSS property, `value` its value (applied inline, !important); text: `after`
+ * replaces the element's content; image: `value` is the new image's path on the content origin.
+ * "default" changes apply at every width, "mobile" ones only at ≤ 740 px and win there (like the
+ * `.css` patch's media query).
+ */
+export const frameChangeSchema = z.object({
+  id: z.string().check(z.minLength(1), z.maxLength(100)),
+  anchor: frameAnchorSchema,
+  changeType: z.enum(["style", "text", "image"]),
+  property: z.string().check(z.maxLength(64)),
+  value: z.nullable(z.string().check(z.maxLength(2000))),
+  after: z.nullable(frameRichTextSchema),
+  deviceSize: z.enum(["default", "mobile"]),
+});
+export type FrameChange = z.infer<typeof frameChangeSchema>;
+
+/** What the edit panel needs to know of the element picked in inspect mode. */
+const inspectedElement = {
+  anchor: frameAnchorSchema,
+  /** Border box in the frame's viewport. */
+  rect,
+  deviceWidth: size,
+  tag: z.string().check(z.maxLength(64)),
+  /** An <img> (or picture/svg image) whose picture can be replaced. */
+  isImage: z.boolean(),
+  /** Holds text that can be edited in place. */
+  hasText: z.boolean(),
+  /** Its visible text (innerText), for the text change's `before`. */
+  text: z.string().check(z.maxLength(10_000)),
+  /** Computed values of the edit panel's properties (font-size "16px", color "rgb(…)", …). */
+  styles: z.record(z.string().check(z.maxLength(64)), z.string().check(z.maxLength(2000))),
+};
+
 export const ANCHORED_STATUSES = ["exact", "fuzzy", "needs-review", "orphaned"] as const;
 export type AnchoredStatus = (typeof ANCHORED_STATUSES)[number];
 
@@ -81,9 +133,15 @@ export const parentToOverlaySchemas = {
   "pins:set": z.object({ pins: z.array(framePinSchema).check(z.maxLength(MAX_PINS)) }),
   /** Scroll a pin into view and mark it. */
   "pin:focus": z.object({ id: z.string().check(z.maxLength(100)) }),
+  /** A pin that needs review: put it on its candidate number `index` (0 = the best) and show it. */
+  "pin:candidate": z.object({ id: z.string().check(z.maxLength(100)), index: candidateIndex }),
   "pins:visible": z.object({ visible: z.boolean() }),
   /** The comment being written (after `pick:element`), or null when it is sent or cancelled. */
   "pending:set": z.nullable(z.object({ anchor: frameAnchorSchema, dotPosition: fractionPoint })),
+  /** Inspect / preview: the full set of changes to show; replaces the previous set (others are undone). */
+  "inspect:apply": z.object({ changes: z.array(frameChangeSchema).check(z.maxLength(MAX_PINS)) }),
+  /** Inspect: select this element (as if clicked), or clear the selection with null. */
+  "inspect:select": z.nullable(z.object({ anchor: frameAnchorSchema })),
 } as const;
 
 /** Messages the overlay sends to the app. */
@@ -106,14 +164,38 @@ export const overlayToParentSchemas = {
           id: z.string().check(z.maxLength(100)),
           status: z.enum(ANCHORED_STATUSES),
           score: fraction,
+          /** needs-review: how many candidate elements can be offered (`pin:candidate`). */
+          candidates: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(MAX_PIN_CANDIDATES))),
         }),
       )
       .check(z.maxLength(MAX_PINS)),
+  }),
+  /** After `pin:candidate`: the pin now sits on that element; its anchor, to save if the reviewer agrees. */
+  "pin:candidate": z.object({
+    id: z.string().check(z.maxLength(100)),
+    index: candidateIndex,
+    anchor: frameAnchorSchema,
+    dotPosition: fractionPoint,
   }),
   /** The document's scroll size changed (the app may size the frame to it). */
   "document:size": z.object({ width: size, height: size }),
   /** The frame's own scroll position changed. */
   "document:scroll": point,
+  /** Inspect mode: an element was clicked (selected) — or re-measured after a change was applied. */
+  "inspect:selected": z.object(inspectedElement),
+  /** Inspect mode: the selection was cleared (Escape, or a click outside the page's elements). */
+  "inspect:cleared": z.object({}),
+  /** Inspect mode: in-place text editing of the selected element ended with a different text. */
+  "inspect:text": z.object({
+    anchor: frameAnchorSchema,
+    deviceWidth: size,
+    before: z.string().check(z.maxLength(10_000)),
+    after: frameRichTextSchema,
+  }),
+  /** Inspect mode: the selected element was moved with the arrow keys; its total offset in px. */
+  "inspect:move": z.object({ anchor: frameAnchorSchema, deviceWidth: size, translate: point }),
+  /** A shortcut pressed while the page had the keyboard: Cmd/Ctrl+Z, Cmd/Ctrl+J (SPEC §2 shortcuts). */
+  "inspect:shortcut": z.object({ action: z.enum(["undo", "toggle-edit"]) }),
 } as const;
 
 type PayloadsOf<S extends Record<string, z.ZodMiniType>> = { [K in keyof S]: z.infer<S[K]> };

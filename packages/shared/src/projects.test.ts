@@ -7,6 +7,7 @@ import {
   isPageLikeUrl,
   productOf,
   projectExpiresAt,
+  updatePageSchema,
   viewerOf,
 } from "./projects.ts";
 
@@ -70,6 +71,12 @@ describe("project rules", () => {
     expect(addPageSchema.safeParse({ url: "https://example.com" }).success).toBe(true);
     expect(addPageSchema.safeParse({ url: "javascript:alert(1)" }).success).toBe(false);
     expect(addPageSchema.safeParse({ url: "file:///etc/passwd" }).success).toBe(false);
+  });
+
+  it("lets a page update archive or unarchive, and nothing unknown", () => {
+    expect(updatePageSchema.parse({ isArchived: true })).toEqual({ isArchived: true });
+    expect(updatePageSchema.safeParse({ isArchived: "yes" }).success).toBe(false);
+    expect(updatePageSchema.safeParse({ isApproved: true }).success).toBe(false);
   });
 });
 

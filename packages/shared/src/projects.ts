@@ -110,9 +110,15 @@ export const addPageSchema = z
   .strict();
 
 export const updatePageSchema = z
-  .object({ title: z.string().trim().min(1).max(200), sortOrder: z.number().int() })
+  .object({ title: z.string().trim().min(1).max(200), sortOrder: z.number().int(), isArchived: z.boolean() })
   .partial()
   .strict();
+
+/** Not in SPEC §8 (which has no text for archiving a page); worded like 'Page deleted.'. */
+export const PAGE_ARCHIVE_MESSAGES = {
+  archived: "Page archived.",
+  unarchived: "Page unarchived.",
+} as const;
 
 export const updateVersionSchema = z.object({ title: z.string().trim().min(1).max(200) }).strict();
 
@@ -168,6 +174,8 @@ export interface ProjectAbilities {
   /** Toggle page approval: editors, and the project's chosen approvers. */
   approvePages: boolean;
   comment: boolean;
+  /** Inspect mode: save, hide, resolve and delete suggested edits (edit access). */
+  suggestEdits: boolean;
 }
 
 export interface ProjectSummary {

@@ -14,10 +14,10 @@ const MAX_PAYLOAD = 7500;
 
 export type Room = `project:${string}` | `user:${string}`;
 
-interface Envelope {
-  room: Room;
-  event: RealtimeEvent;
-}
+/** An event for a room's sockets, or a revocation: those sockets (of one user, or all) leave the room. */
+type Envelope =
+  | { room: Room; event: RealtimeEvent; revoke?: undefined }
+  | { room: Room; event?: undefined; revoke: { userId: string | null } };
 
 type Executor = Pick<Database, "execute">;
 
@@ -28,7 +28,19 @@ export async function publish(tx: Executor, room: Room, event: RealtimeEvent): P
   await tx.execute(sql`select pg_notify(${REALTIME_CHANNEL}, ${payload})`);
 }
 
+/**
+ * Someone lost access to a project (removed, left, or the project is gone): every process drops that
+ * user's sockets — or all of them, with `userId` null — from the room, inside the same transaction
+ * as the change. Joining checked the policy once; this keeps the answer true afterwards.
+ */
+export async function revokeRoom(tx: Executor, room: Room, userId: string | null): Promise<void> {
+  const payload = JSON.stringify({ room, revoke: { userId } } satisfies Envelope);
+  await tx.execute(sql`select pg_notify(${REALTIME_CHANNEL}, ${payload})`);
+}
+
 function shrink(event: RealtimeEvent): RealtimeEvent {
+  if (event.type === "notifications.created") return { ...event, notification: undefined };
+  if (!("commentId" in event)) return event;
   return {
     type: "comments.changed",
     projectId: event.projectId,
@@ -46,9 +58,18 @@ export interface RealtimeHub {
 
 export interface RealtimeSocket {
   send(data: string): void;
+  /** The signed-in user behind the socket, once known (revocations match on it). */
+  userId?: string | null;
 }
 
-export async function startRealtimeHub(database: DatabaseHandle): Promise<RealtimeHub> {
+/**
+ * `onEvent` sees every event this process hears, whether or not a socket here is in its room (the
+ * notification mailer starts from them).
+ */
+export async function startRealtimeHub(
+  database: DatabaseHandle,
+  onEvent?: (room: Room, event: RealtimeEvent) => void,
+): Promise<RealtimeHub> {
   const rooms = new Map<Room, Set<RealtimeSocket>>();
   const unlisten = await database.listen(REALTIME_CHANNEL, (payload) => {
     let envelope: Envelope;
@@ -57,8 +78,20 @@ export async function startRealtimeHub(database: DatabaseHandle): Promise<Realti
     } catch {
       return;
     }
+    if (!envelope.revoke && envelope.event) onEvent?.(envelope.room, envelope.event);
     const members = rooms.get(envelope.room);
     if (!members) return;
+    if (envelope.revoke) {
+      const { userId } = envelope.revoke;
+      const left = JSON.stringify({ type: "left", projectId: envelope.room.replace(/^project:/, "") });
+      for (const socket of [...members]) {
+        if (userId !== null && socket.userId !== userId) continue;
+        members.delete(socket);
+        socket.send(left);
+      }
+      if (members.size === 0) rooms.delete(envelope.room);
+      return;
+    }
     const message = JSON.stringify({ type: "event", room: envelope.room, event: envelope.event });
     for (const socket of members) socket.send(message);
   });

@@ -8,6 +8,8 @@ import type { AppContext } from "../context.ts";
 
 /** Tables a refused request may legitimately touch: the auth library's own bookkeeping. */
 const VOLATILE = new Set(["sessions", "rate_limits", "__drizzle_migrations"]);
+/** Columns written by background jobs at any moment, not by requests: the mailer's claim on a notification. */
+const BACKGROUND_COLUMNS: Record<string, string[]> = { notifications: ["email_sent"] };
 
 export async function digest(ctx: AppContext): Promise<Record<string, string>> {
   const { db } = ctx.database;
@@ -17,8 +19,12 @@ export async function digest(ctx: AppContext): Promise<Record<string, string>> {
   const result: Record<string, string> = {};
   for (const { table_name: table } of tables.rows) {
     if (VOLATILE.has(table)) continue;
+    const skipped = BACKGROUND_COLUMNS[table] ?? [];
+    const row = skipped.length
+      ? `(to_jsonb(t) - ${skipped.map((c) => `'${c}'`).join(" - ")})::text`
+      : "t::text";
     const rows = (await db.execute(
-      sql.raw(`select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as h from "${table}" t`),
+      sql.raw(`select md5(coalesce(string_agg(${row}, '|' order by ${row}), '')) as h from "${table}" t`),
     )) as unknown as { rows: { h: string }[] };
     result[table] = rows.rows[0]!.h;
   }

@@ -46,37 +46,47 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const database = await createTestDatabase(options.driver);
   const inbox = options.smtp === false ? null : await startSmtpInbox();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "redline-test-"));
-  const port = await freePort();
-  const contentPort = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const config: AppConfig = {
-    ...loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn" }),
-    appUrl: url,
-    host: "127.0.0.1",
-    databaseUrl: database.databaseUrl,
-    pgliteDir: database.pgliteDir,
-    smtpUrl: inbox?.url,
-    authRateLimit: 1000,
-    contentPort,
-    contentOrigin: `http://127.0.0.1:${contentPort}`,
-    captureWorker: false,
-    ...options.config,
-  };
-  const { app, routes, content, ctx } = await buildApp(config);
-  await content.listen({ host: "127.0.0.1", port: contentPort });
-  await app.listen({ host: "127.0.0.1", port });
-  return {
-    url,
-    contentUrl: config.contentOrigin,
-    routes,
-    app,
-    ctx,
-    inbox,
-    async close() {
-      await app.close();
-      await inbox?.close();
-      await database.release();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
+  // The app must know its own URLs before it is built, so its ports are chosen first and bound after
+  // the build; another process may take one in between (seen under load). Then: new ports, again.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const contentPort = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const config: AppConfig = {
+      ...loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn" }),
+      appUrl: url,
+      host: "127.0.0.1",
+      databaseUrl: database.databaseUrl,
+      pgliteDir: database.pgliteDir,
+      smtpUrl: inbox?.url,
+      authRateLimit: 1000,
+      contentPort,
+      contentOrigin: `http://127.0.0.1:${contentPort}`,
+      captureWorker: false,
+      ...options.config,
+    };
+    const { app, routes, content, ctx } = await buildApp(config);
+    try {
+      await content.listen({ host: "127.0.0.1", port: contentPort });
+      await app.listen({ host: "127.0.0.1", port });
+    } catch (error) {
+      await app.close(); // closes the content server and the database handle too
+      if ((error as NodeJS.ErrnoException).code === "EADDRINUSE" && attempt < 5) continue;
+      throw error;
+    }
+    return {
+      url,
+      contentUrl: config.contentOrigin,
+      routes,
+      app,
+      ctx,
+      inbox,
+      async close() {
+        await app.close();
+        await inbox?.close();
+        await database.release();
+        await rm(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
 }

@@ -23,11 +23,13 @@ interface RequestOptions {
   method?: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
   body?: unknown;
   signal?: AbortSignal;
+  /** Extra request headers (the public link's guest identity). */
+  headers?: Record<string, string>;
 }
 
 export async function api<T>(
   path: string,
-  { method = "GET", body, signal }: RequestOptions = {},
+  { method = "GET", body, signal, headers }: RequestOptions = {},
 ): Promise<T> {
   let response: Response;
   // A FormData body (file uploads) sets its own multipart content type and boundary.
@@ -37,10 +39,12 @@ export async function api<T>(
       method,
       signal,
       credentials: "same-origin",
-      headers:
-        body === undefined || isForm
+      headers: {
+        ...(body === undefined || isForm
           ? { accept: "application/json" }
-          : { "content-type": "application/json" },
+          : { "content-type": "application/json" }),
+        ...headers,
+      },
       body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
     });
   } catch (error) {

@@ -5,6 +5,7 @@
  */
 import {
   MESSAGES,
+  type Page,
   PROJECT_MESSAGES,
   type ProjectDetail,
   projectTabTitle,
@@ -12,14 +13,24 @@ import {
   SNACKBAR_MS,
   viewerOf,
 } from "@redline/shared";
-import { RotateCw, TriangleAlert } from "lucide-react";
-import { useEffect } from "react";
-import { Link, Navigate, Outlet, useNavigate, useOutletContext, useParams } from "react-router";
+import { Archive, ArchiveRestore, FolderArchive, LayoutGrid, RotateCw, TriangleAlert } from "lucide-react";
+import { type ComponentProps, useEffect } from "react";
+import {
+  Link,
+  Navigate,
+  Outlet,
+  useNavigate,
+  useOutletContext,
+  useParams,
+  useSearchParams,
+} from "react-router";
 import { ComingSoon } from "../components/coming-soon.tsx";
 import { LoadingView } from "../components/loading-view.tsx";
 import { snackbar } from "../components/snackbar-store.ts";
 import { AddPagesProvider } from "../features/pages/add-pages-context.tsx";
-import { PagesPanel } from "../features/pages/pages-panel.tsx";
+import { PageGridSection } from "../features/pages/page-grid.tsx";
+import { useSetPageArchived } from "../features/pages/page-queries.ts";
+import { PagesPanel, type PagesView } from "../features/pages/pages-panel.tsx";
 import { ProjectBar } from "../features/projects/project-bar.tsx";
 import { useProject } from "../features/projects/project-queries.ts";
 import { PagePreview } from "../features/viewer/page-preview.tsx";
@@ -94,17 +105,25 @@ function useProjectContext(): ProjectDetail {
   return useOutletContext<ProjectDetail>();
 }
 
-/** `/project/{p}` and `/project/{p}/{page}`: the pages panel and the chosen page. */
+/**
+ * `/project/{p}` and `/project/{p}/{page}`: the pages panel and the chosen page (the first one not
+ * archived by default); `/project/{p}?view=grid` shows every page that is not archived as cards.
+ */
 export function ProjectHomePage() {
   const project = useProjectContext();
   const { pageId } = useParams();
-  const page = pageId ? project.pages.find((entry) => entry.id === pageId) : project.pages[0];
+  const [searchParams] = useSearchParams();
+  if (!pageId && searchParams.get("view") === "grid") return <ProjectGridPage project={project} />;
+  const page = pageId
+    ? project.pages.find((entry) => entry.id === pageId)
+    : project.pages.find((entry) => !entry.isArchived);
   return (
     <div className="project-home">
       <ProjectBar project={project} />
       <div className="project-home__body">
         <PagesPanel project={project} selectedPageId={page?.id} />
         <div className="project-home__main">
+          {page?.isArchived ? <ArchivedNotice project={project} page={page} /> : null}
           {page ? (
             <PagePreview key={page.id} project={project} page={page} />
           ) : (
@@ -146,12 +165,96 @@ export function ReviewPage() {
   return <ReviewView project={project} page={page} versionId={versionId} mode={currentView as ReviewMode} />;
 }
 
-/** `/project/{p}/archived`. */
+/** An archived page opened from the archived list: it says so, and editors can bring it back. */
+function ArchivedNotice({ project, page }: { project: ProjectDetail; page: Page }) {
+  const setArchived = useSetPageArchived();
+  return (
+    <div className="archived-notice">
+      <Archive size={16} aria-hidden />
+      <span className="archived-notice__text">
+        This page is archived: it is hidden from the pages list.{" "}
+        <Link className="link" to={`/project/${project.id}/archived`}>
+          See archived pages
+        </Link>
+      </span>
+      {project.abilities.updatePages ? (
+        <button
+          type="button"
+          className="btn"
+          disabled={setArchived.isPending}
+          onClick={() => setArchived.mutate({ page, isArchived: false })}
+        >
+          <ArchiveRestore size={16} aria-hidden /> Unarchive
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+/** The project's shell (bar, pages panel) around one of the card views. */
+function ProjectCardsPage({
+  project,
+  view,
+  ...section
+}: { project: ProjectDetail; view: PagesView } & Omit<ComponentProps<typeof PageGridSection>, "project">) {
+  return (
+    <div className="project-home">
+      <ProjectBar project={project} />
+      <div className="project-home__body">
+        <PagesPanel project={project} view={view} />
+        <div className="project-home__main">
+          <PageGridSection project={project} {...section} />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** `/project/{p}?view=grid`: every page that is not archived, as cards of the chosen size. */
+function ProjectGridPage({ project }: { project: ProjectDetail }) {
+  return (
+    <ProjectCardsPage
+      project={project}
+      view="grid"
+      pages={project.pages.filter((page) => !page.isArchived)}
+      title="All pages"
+      description="Every page, image and PDF of this project that is not archived."
+      empty={
+        <div className="empty-state">
+          <LayoutGrid size={28} aria-hidden className="empty-state__icon" />
+          <h3 className="empty-state__title">No pages to show</h3>
+          <p className="empty-state__text">
+            {project.abilities.addPages
+              ? "Add a page by its address, or upload an image or PDF, and it shows here as a card."
+              : "Pages added to this project will show here as cards."}
+          </p>
+        </div>
+      }
+    />
+  );
+}
+
+/** `/project/{p}/archived` (SPEC §2 "Archived items of a project"): the archived pages, as cards. */
 export function ProjectArchivedPage() {
   const project = useProjectContext();
   return (
-    <ComingSoon title="Archived items" tabTitle={projectTabTitle(project.title)}>
-      Pages and versions archived in “{project.title}” will be listed here.
-    </ComingSoon>
+    <ProjectCardsPage
+      project={project}
+      view="archived"
+      pages={project.pages.filter((page) => page.isArchived)}
+      title="Archived pages"
+      description="Hidden from the pages list and skipped when all pages are updated; they still count toward the page limit."
+      empty={
+        <div className="empty-state">
+          <FolderArchive size={28} aria-hidden className="empty-state__icon" />
+          <h3 className="empty-state__title">No archived pages</h3>
+          <p className="empty-state__text">
+            {project.abilities.updatePages
+              ? "Pages you archive are kept here, out of the way, until you unarchive them."
+              : "Pages archived in this project will be listed here."}
+          </p>
+        </div>
+      }
+    />
   );
 }

@@ -44,12 +44,17 @@ export async function startFixtureServer(options: {
   port?: number;
   routes?: Record<string, ExtraRoute>;
   vars?: () => Record<string, string>;
+  /** Added before every response, like a network round trip (the capture bench's second pass). */
+  latencyMs?: number;
 }): Promise<FixtureServer> {
   const host = options.host ?? "127.0.0.1";
   const server = createServer((request, response) => {
-    handle(request, response, options).catch(() => {
-      response.writeHead(500).end();
-    });
+    const respond = () =>
+      handle(request, response, options).catch(() => {
+        response.writeHead(500).end();
+      });
+    if (options.latencyMs) setTimeout(respond, options.latencyMs);
+    else void respond();
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve));
   const { port } = server.address() as AddressInfo;

@@ -56,3 +56,25 @@ export const HOSTILE_PAGE = `<!doctype html>
   <p id="target">A paragraph to hover.</p>
   <div>hidden</div>
 </body></html>`;
+
+/** Inspect mode: text to edit, an element with an inline style to restore exactly, a picture, boxes to measure. */
+export const INSPECT_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Inspect</title>
+<style>
+  body { margin: 0; padding: 24px; font: 16px/1.5 sans-serif; }
+  #box { width: 200px; height: 100px; background: #ddd; }
+  #other { width: 100px; height: 50px; margin: 30px 0 0 300px; background: #bbb; }
+  #copy { font-size: 18px; padding: 2px 3px 4px 5px; border: 1px solid rgb(1, 2, 3); }
+  .spacer { height: 1500px; }
+</style></head>
+<body>
+  <div id="box">Box</div>
+  <div id="other">Other</div>
+  <p id="copy" style="color:  blue ;margin-top:4px">Hello <em>brave</em>
+    world</p>
+  <p id="plain">Plain text here</p>
+  <picture id="pic"><source srcset="/img/a.webp" type="image/webp"><img id="photo" src="/img/a.png"
+    srcset="/img/a.png 1x, /img/a2.png 2x" alt="A" width="100" height="60"></picture>
+  <details id="more"><summary id="summary">More</summary><p>Hidden</p></details>
+  <div class="spacer"></div>
+</body></html>`;

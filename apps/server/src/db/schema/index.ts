@@ -1,5 +1,7 @@
 export * from "./auth.ts";
 export * from "./comments.ts";
+export * from "./inspect.ts";
 export * from "./mailbox.ts";
+export * from "./notifications.ts";
 export * from "./projects.ts";
 export * from "./users.ts";

@@ -54,3 +54,29 @@ export function approverMail(options: { to: string; ownerName: string; projectTi
     options.url,
   );
 }
+
+/** A notification by e-mail: "Ada Lovelace commented on page “Homepage”" with a link to it. */
+export function notificationMail(options: {
+  to: string;
+  actor: string;
+  message: string;
+  about: string;
+  projectTitle: string;
+  url: string;
+  settingsUrl: string;
+}): Mail {
+  const subject = `${options.actor} ${options.message} “${options.about}”`;
+  const footer = `You get this e-mail because of your notification settings: ${options.settingsUrl}`;
+  const [subjectHtml, projectHtml, urlHtml, settingsHtml] = [
+    subject,
+    options.projectTitle,
+    options.url,
+    options.settingsUrl,
+  ].map(escapeHtml);
+  return {
+    to: options.to,
+    subject,
+    text: `${subject} in ${options.projectTitle}.\n\nOpen it: ${options.url}\n\n${footer}\n\n— Redline`,
+    html: `<p>${subjectHtml} in <strong>${projectHtml}</strong>.</p><p><a href="${urlHtml}" style="background:#e5383b;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">Open it</a></p><p style="color:#666">You get this e-mail because of your <a href="${settingsHtml}">notification settings</a>.</p>`,
+  };
+}

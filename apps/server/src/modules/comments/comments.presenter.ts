@@ -15,10 +15,10 @@ import {
  */
 export async function loadAuthors(
   db: Database,
-  entries: CommentEntryRow[],
+  userIds: readonly (string | null)[],
   projectIds: string[],
 ): Promise<Map<string, CommentAuthor>> {
-  const ids = [...new Set(entries.map((entry) => entry.userId).filter((id): id is string => Boolean(id)))];
+  const ids = [...new Set(userIds.filter((id): id is string => Boolean(id)))];
   if (ids.length === 0) return new Map();
   const [rows, owners, members] = await Promise.all([
     db
@@ -45,17 +45,16 @@ export async function loadAuthors(
   return authors;
 }
 
+/** An author whose account is gone or who left the project (SPEC §6). */
+export const DELETED_AUTHOR: CommentAuthor = {
+  uid: null,
+  displayName: DELETED_USER_NAME,
+  photoURL: null,
+  isGuest: false,
+};
+
 function authorOf(entry: CommentEntryRow, authors: Map<string, CommentAuthor>): CommentAuthor {
-  if (entry.userId) {
-    return (
-      authors.get(entry.userId) ?? {
-        uid: null,
-        displayName: DELETED_USER_NAME,
-        photoURL: null,
-        isGuest: false,
-      }
-    );
-  }
+  if (entry.userId) return authors.get(entry.userId) ?? DELETED_AUTHOR;
   const guest = parseGuestIdentity(entry.guestIdentity);
   return {
     uid: null,

@@ -341,4 +341,24 @@ describe("updating every page to a new version", () => {
     });
     expect((await owner.get(`/api/versions/${recaptured.body.data.id}/comments`)).body.data).toEqual([]);
   });
+
+  it("copies, when two re-captures run at once, each from the version it follows", async () => {
+    const projectId = (await owner.post("/api/projects", { title: "Racing" })).body.data.id;
+    const page = (await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/race" }))
+      .body.data;
+    await owner.post(`/api/versions/${page.versionID}/comments`, newComment("Keep me"));
+    const [a, b] = await Promise.all(
+      [1, 2].map(() => owner.post(`/api/pages/${page.pageID}/versions`, { copyUnresolvedComments: true })),
+    );
+    const created = [a!.body.data, b!.body.data].sort((x, y) => x.number - y.number);
+    expect(created.map((version) => version.number)).toEqual([2, 3]);
+    const follows = { 2: page.versionID as string, 3: created[0].id as string };
+    for (const version of created) {
+      // Seen with its comment at once, copied from the version just before it.
+      const comments = (await owner.get(`/api/versions/${version.id}/comments`)).body.data;
+      expect(comments.map((c: { copiedFromVersion: string }) => c.copiedFromVersion)).toEqual([
+        follows[version.number as 2 | 3],
+      ]);
+    }
+  });
 });

@@ -12,6 +12,7 @@ import type { AppContext } from "../../context.ts";
 import { commentEntries, comments } from "../../db/schema/index.ts";
 import { BadRequestError, ForbiddenError } from "../../lib/errors.ts";
 import { requireActor } from "../auth/session.ts";
+import { notify } from "../notifications/notify.ts";
 import { loadVersion } from "../projects/projects.load.ts";
 import { authorize, can } from "../projects/projects.policy.ts";
 import { loadComment, loadEntry } from "./comments.load.ts";
@@ -79,6 +80,8 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         })
         .where(eq(comments.id, comment.id));
       await publishChanged(tx, comment);
+      if (input.isResolved && !comment.isResolved)
+        await notify(tx, { on: "comment.resolved", actor: { userId: actor.user.id }, comment });
     });
     return { data: await presentOne(db, comment.id) };
   });

@@ -16,6 +16,7 @@ import {
 } from "../../db/schema/index.ts";
 import { newId } from "../../lib/ids.ts";
 import { publish } from "../../lib/realtime.ts";
+import { notify } from "../notifications/notify.ts";
 import { loadAuthors, presentComment } from "./comments.presenter.ts";
 
 export type Author =
@@ -42,7 +43,11 @@ export async function presentMany(db: Database, rows: CommentRow[]): Promise<Com
         rows.map((row) => row.id),
       ),
     );
-  const authors = await loadAuthors(db, entries, [...new Set(rows.map((row) => row.projectId))]);
+  const authors = await loadAuthors(
+    db,
+    entries.map((entry) => entry.userId),
+    [...new Set(rows.map((row) => row.projectId))],
+  );
   return rows
     .map((row) => presentComment(row, entries, authors))
     .filter((comment) => comment.thread.length > 0);
@@ -60,6 +65,12 @@ export async function createComment(
   input: z.infer<typeof createCommentSchema>,
 ): Promise<Comment> {
   const commentId = newId();
+  const commentRef = {
+    id: commentId,
+    projectId: version.projectId,
+    pageId: version.pageId,
+    versionId: version.id,
+  };
   await db.transaction(async (tx) => {
     const now = new Date();
     await tx.insert(comments).values({
@@ -92,6 +103,7 @@ export async function createComment(
       versionId: version.id,
       commentId,
     });
+    await notify(tx, { on: "comment.created", actor: author, comment: commentRef, text: input.comment });
   });
   return (await presentOne(db, commentId))!;
 }
@@ -113,6 +125,7 @@ export async function addReply(
     });
     await tx.update(comments).set({ modifiedAt: new Date() }).where(eq(comments.id, comment.id));
     await publishChanged(tx, comment);
+    await notify(tx, { on: "comment.replied", actor: author, comment, text: input.comment });
   });
   return (await presentOne(db, comment.id))!;
 }

@@ -18,7 +18,9 @@ import { projectMembers, projects, users } from "../../db/schema/index.ts";
 import { BadRequestError, HttpError, NotFoundError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { approverMail, projectInviteMail } from "../../lib/mail/templates.ts";
+import { revokeRoom } from "../../lib/realtime.ts";
 import { requireActor } from "../auth/session.ts";
+import { notify } from "../notifications/notify.ts";
 import { loadProject } from "../projects/projects.load.ts";
 import { authorize } from "../projects/projects.policy.ts";
 import { findUserByEmail, listMembers } from "./members.load.ts";
@@ -54,21 +56,32 @@ export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     const values = user
       ? { userId: user.id, email: null, target: projectMembers.userId }
       : { userId: null, email, target: projectMembers.email };
-    const [member] = await db
-      .insert(projectMembers)
-      .values({
-        id: newId(),
-        projectId: project.id,
-        userId: values.userId,
-        email: values.email,
-        access: input.access,
-        addedBy: actor.user.id,
-      })
-      .onConflictDoUpdate({
-        target: [projectMembers.projectId, values.target],
-        set: { access: input.access },
-      })
-      .returning();
+    const member = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(projectMembers)
+        .values({
+          id: newId(),
+          projectId: project.id,
+          userId: values.userId,
+          email: values.email,
+          access: input.access,
+          addedBy: actor.user.id,
+        })
+        .onConflictDoUpdate({
+          target: [projectMembers.projectId, values.target],
+          set: { access: input.access },
+        })
+        // xmax is 0 on a row this statement inserted (not on one it updated): only a newcomer is told.
+        .returning({ id: projectMembers.id, isNew: sql<boolean>`(xmax = 0)` });
+      if (user && row?.isNew)
+        await notify(tx, {
+          on: "member.added",
+          actor: { userId: actor.user.id },
+          projectId: project.id,
+          userId: user.id,
+        });
+      return row;
+    });
     await mailer.send(
       projectInviteMail({
         to: user?.email ?? email,
@@ -117,6 +130,8 @@ export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
           .update(projects)
           .set({ approvers: sql`array_remove(${projects.approvers}, ${member.userId})` })
           .where(eq(projects.id, project.id));
+        // Their open tabs stop hearing about the project at once.
+        await revokeRoom(tx, `project:${project.id}`, member.userId);
       }
     });
     return { message: isSelf ? SHARING_MESSAGES.removedSelf : SHARING_MESSAGES.removed };

@@ -129,18 +129,23 @@ export async function recapture(
   userId: string,
   copyUnresolvedComments: boolean,
 ) {
-  const [latest] = await db
-    .select()
-    .from(versions)
-    .where(eq(versions.pageId, page.id))
-    .orderBy(desc(versions.number))
-    .limit(1);
-  const version = await addVersion(db, page, {
-    kind: page.screenshotSource ? "screenshot" : "snapshot",
-    status: "queued",
-    sourceUrl: page.screenshotSource ?? page.url,
-    createdBy: userId,
+  // One transaction under the page's row lock: a new version is never seen without its copied
+  // comments, and two re-captures at once copy from the version each follows, not both from the same.
+  return db.transaction(async (tx) => {
+    await tx.select({ id: pages.id }).from(pages).where(eq(pages.id, page.id)).for("update");
+    const [latest] = await tx
+      .select()
+      .from(versions)
+      .where(eq(versions.pageId, page.id))
+      .orderBy(desc(versions.number))
+      .limit(1);
+    const version = await addVersion(tx, page, {
+      kind: page.screenshotSource ? "screenshot" : "snapshot",
+      status: "queued",
+      sourceUrl: page.screenshotSource ?? page.url,
+      createdBy: userId,
+    });
+    if (copyUnresolvedComments && latest) await copyUnresolved(tx, latest, version);
+    return version;
   });
-  if (copyUnresolvedComments && latest) await copyUnresolved(db, latest, version);
-  return version;
 }

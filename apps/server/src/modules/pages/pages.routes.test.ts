@@ -216,6 +216,47 @@ describe.each(drivers())("pages and versions (%s)", (driver) => {
     expect((await owner.get(`/api/versions/${url.versionID}`)).status).toBe(404);
   });
 
+  it("archives and unarchives a page; comment and view members get 403 and change nothing", async () => {
+    const projectId = await newProject();
+    const { pageID } = (
+      await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/archive-me" })
+    ).body.data;
+    const member = async (access: string) => {
+      const address = email(access);
+      const client = await signUpVerified(t.url, t.inbox!, address);
+      const shared = await owner.post(`/api/projects/${projectId}/members`, { email: address, access });
+      expect(shared.status).toBe(201);
+      return client;
+    };
+    const editor = await member("edit");
+    const commenter = await member("comment");
+    const viewer = await member("view");
+    const pageRow = async () =>
+      (await t.ctx.database.db.select().from(pages).where(eq(pages.id, pageID)))[0]!;
+
+    const archived = await editor.patch(`/api/pages/${pageID}`, { isArchived: true });
+    expect(archived.status).toBe(200);
+    expect(archived.body.message).toBe("Page archived.");
+    expect(archived.body.data).toMatchObject({ id: pageID, isArchived: true });
+    const project = (await owner.get(`/api/projects/${projectId}`)).body.data;
+    expect(project.pages[0]).toMatchObject({ id: pageID, isArchived: true });
+    // Still counted toward the page limit, and left alone by update-all.
+    expect(project.pageCount).toBe(1);
+    expect((await owner.post(`/api/projects/${projectId}/update-all`, {})).body.data).toEqual({ updated: 0 });
+
+    const before = await pageRow();
+    for (const client of [commenter, viewer]) {
+      expect((await client.patch(`/api/pages/${pageID}`, { isArchived: false })).status).toBe(403);
+    }
+    expect(await pageRow()).toEqual(before);
+    expect((await owner.patch(`/api/pages/${pageID}`, { isArchived: "no" })).status).toBe(400);
+
+    const restored = await owner.patch(`/api/pages/${pageID}`, { isArchived: false });
+    expect(restored.body.message).toBe("Page unarchived.");
+    expect(restored.body.data.isArchived).toBe(false);
+    expect((await commenter.get(`/api/projects/${projectId}`)).body.data.pages[0].isArchived).toBe(false);
+  });
+
   it("hides pages and versions from strangers", async () => {
     const projectId = await newProject();
     const { pageID, versionID } = (

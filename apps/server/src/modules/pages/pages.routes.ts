@@ -3,6 +3,7 @@ import {
   addPageSchema,
   COMMENT_MESSAGES,
   isUpdatablePage,
+  PAGE_ARCHIVE_MESSAGES,
   PROJECT_MESSAGES,
   pageApprovalSchema,
   recaptureSchema,
@@ -27,6 +28,7 @@ import {
 } from "../projects/projects.load.ts";
 import { authorize, canApprovePage } from "../projects/projects.policy.ts";
 import { presentPage, presentVersion } from "../projects/projects.presenter.ts";
+import { ownedFiles, removeOwnedFiles } from "../versions/owned-files.ts";
 import { addPage, addVersion, recapture } from "./add-page.ts";
 import { findSimilarPages } from "./similar-pages.ts";
 import { setPageThumbnail } from "./thumbnails.ts";
@@ -155,7 +157,13 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       .where(eq(pages.id, page.id))
       .returning();
     const { versionRows } = await loadPagesWithVersions(db, page.projectId);
-    return { data: presentPage(updated!, versionRows) };
+    const data = presentPage(updated!, versionRows);
+    if (input.isArchived === undefined) return { data };
+    // Archiving only hides the page; it keeps counting toward the page limit and can come back.
+    return {
+      data,
+      message: input.isArchived ? PAGE_ARCHIVE_MESSAGES.archived : PAGE_ARCHIVE_MESSAGES.unarchived,
+    };
   });
 
   app.put("/api/pages/:pageId/approval", async (request) => {
@@ -183,10 +191,13 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     const actor = await requireActor(auth, db, request);
     const { page, access } = await loadPage(db, actor, pageParams.parse(request.params).pageId);
     authorize(access, "pages.delete");
-    await db.transaction(async (tx) => {
+    const files = await db.transaction(async (tx) => {
+      const owned = await ownedFiles(tx, { pageIds: [page.id] });
       await tx.delete(pages).where(eq(pages.id, page.id));
       await tx.update(projects).set({ modifiedAt: new Date() }).where(eq(projects.id, page.projectId));
+      return owned;
     });
+    await removeOwnedFiles(ctx, files, request.log);
     return { message: page.url === "image" ? PROJECT_MESSAGES.fileDeleted : PROJECT_MESSAGES.pageDeleted };
   });
 }

@@ -3,10 +3,27 @@ import type { AppContext } from "../../context.ts";
 import { pages } from "../../db/schema/index.ts";
 import { toJpeg } from "../../lib/images.ts";
 
-/** A page's card picture: 500×350 JPEG of the top of its latest image or screenshot (SPEC §9). */
+/**
+ * A page's card picture: 500×350 JPEG of the top of its latest image or screenshot (SPEC §9). The
+ * picture it replaces belonged to this page alone and is removed.
+ */
 export async function setPageThumbnail(ctx: AppContext, pageId: string, image: Buffer): Promise<void> {
   const { jpeg, hash } = await toJpeg(image, "thumbnail");
   const key = `thumbnails/pages/${pageId}/${hash}.jpg`;
   await ctx.storage.put(key, jpeg);
-  await ctx.database.db.update(pages).set({ thumbnailKey: key }).where(eq(pages.id, pageId));
+  const replaced = await ctx.database.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ old: pages.thumbnailKey })
+      .from(pages)
+      .where(eq(pages.id, pageId))
+      .for("update");
+    await tx.update(pages).set({ thumbnailKey: key }).where(eq(pages.id, pageId));
+    return row?.old ?? null;
+  });
+  await removeReplaced(ctx, replaced, key);
+}
+
+/** Removes a thumbnail that was just replaced (a failed removal only leaves a file behind). */
+export async function removeReplaced(ctx: AppContext, old: string | null, current: string): Promise<void> {
+  if (old && old !== current) await ctx.storage.delete(old).catch(() => undefined);
 }

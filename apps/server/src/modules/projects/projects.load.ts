@@ -47,13 +47,17 @@ export async function loadPage(db: Database, actor: Actor | null, pageId: string
   return { page, ...(await loadProject(db, actor, page.projectId)) };
 }
 
-/** A version row with its number of comments (SPEC §3 numberOfComments), counted by the database. */
-export type CountedVersionRow = VersionRow & { commentCount: number };
+/**
+ * A version row with its numbers of comments and of suggested edits (SPEC §3 numberOfComments,
+ * numberOfSuggestions), counted by the database.
+ */
+export type CountedVersionRow = VersionRow & { commentCount: number; suggestionCount: number };
 const countedVersion = {
   ...getTableColumns(versions),
   // Written out qualified: Drizzle leaves column names bare in a one-table select, which would bind
   // "id" to comments.id inside the subquery.
   commentCount: sql<number>`(select count(*) from "comments" where "comments"."version_id" = "versions"."id")::int`,
+  suggestionCount: sql<number>`(select count(*) from "inspect_changes" where "inspect_changes"."version_id" = "versions"."id")::int`,
 };
 
 export async function loadCountedVersion(

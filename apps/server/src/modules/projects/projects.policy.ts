@@ -35,7 +35,11 @@ export type ProjectAction =
   | "comments.read"
   | "comments.create"
   | "comments.resolve"
-  | "comments.moderate";
+  | "comments.moderate"
+  | "changes.read"
+  | "changes.create"
+  | "changes.resolve"
+  | "changes.delete";
 
 const RULES: Record<ProjectAction, readonly Access[]> = {
   "projects.read": ["owner", "edit", "comment", "view"],
@@ -58,6 +62,11 @@ const RULES: Record<ProjectAction, readonly Access[]> = {
   "comments.resolve": ["owner", "edit", "comment"],
   /** Deleting other people's entries. */
   "comments.moderate": ["owner", "edit"],
+  /** Inspect changes (suggested edits): read like comments; made and managed with edit access (SPEC §6). */
+  "changes.read": ["owner", "edit", "comment", "view"],
+  "changes.create": ["owner", "edit"],
+  "changes.resolve": ["owner", "edit"],
+  "changes.delete": ["owner", "edit"],
 };
 
 export type TeamRole = "owner" | "manager" | "member" | "collaborator";
@@ -131,5 +140,6 @@ export function projectAbilities(
     manageApprovers: can(access, "approvers.manage"),
     approvePages: canApprovePage(access, viewer.userId, viewer.approvers),
     comment: can(access, "comments.create"),
+    suggestEdits: can(access, "changes.create"),
   };
 }

@@ -4,8 +4,11 @@ import { projectAbilities } from "./projects.policy.ts";
 
 export const fileUrl = (key: string | null) => (key ? `/files/${key}` : null);
 
-/** Without a count (a version just created), it has no comments yet. */
-export function presentVersion(row: VersionRow & { commentCount?: number }): Version {
+/** Counted by the database (`loadCountedVersion`). */
+type VersionCounts = { commentCount?: number; suggestionCount?: number };
+
+/** Without a count (a version just created), it has no comments or suggestions yet. */
+export function presentVersion(row: VersionRow & VersionCounts): Version {
   return {
     id: row.id,
     pageId: row.pageId,
@@ -20,12 +23,11 @@ export function presentVersion(row: VersionRow & { commentCount?: number }): Ver
     modifiedAt: row.modifiedAt.toISOString(),
     viewport: row.viewport,
     numberOfComments: row.commentCount ?? 0,
-    // Edit suggestions arrive with inspect mode; until then there are none.
-    numberOfSuggestions: 0,
+    numberOfSuggestions: row.suggestionCount ?? 0,
   };
 }
 
-export function presentPage(row: PageRow, versions: (VersionRow & { commentCount?: number })[]): Page {
+export function presentPage(row: PageRow, versions: (VersionRow & VersionCounts)[]): Page {
   const ordered = versions.filter((version) => version.pageId === row.id).sort((a, b) => a.number - b.number);
   return {
     id: row.id,

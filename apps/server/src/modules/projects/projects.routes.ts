@@ -18,7 +18,10 @@ import type { AppContext } from "../../context.ts";
 import { pages, projectMembers, projects, users } from "../../db/schema/index.ts";
 import { newId } from "../../lib/ids.ts";
 import { toJpeg } from "../../lib/images.ts";
+import { revokeRoom } from "../../lib/realtime.ts";
 import { requireActor } from "../auth/session.ts";
+import { removeReplaced } from "../pages/thumbnails.ts";
+import { ownedFiles, removeOwnedFiles } from "../versions/owned-files.ts";
 import { loadPagesWithVersions, loadProject, ownerPageLimit } from "./projects.load.ts";
 import { authorize, projectAccess } from "./projects.policy.ts";
 import { presentPage, presentProject } from "./projects.presenter.ts";
@@ -158,7 +161,13 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     const actor = await requireActor(auth, db, request);
     const { project, access } = await loadProject(db, actor, params.parse(request.params).projectId);
     authorize(access, "projects.delete");
-    await db.delete(projects).where(eq(projects.id, project.id));
+    const files = await db.transaction(async (tx) => {
+      const owned = await ownedFiles(tx, { projectId: project.id });
+      await tx.delete(projects).where(eq(projects.id, project.id));
+      await revokeRoom(tx, `project:${project.id}`, null);
+      return owned;
+    });
+    await removeOwnedFiles(ctx, files, request.log);
     return { message: PROJECT_MESSAGES.deleted };
   });
 
@@ -176,10 +185,19 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       );
       const key = `thumbnails/${project.id}/${hash}.jpg`;
       await storage.put(key, jpeg);
-      await db
-        .update(projects)
-        .set({ thumbnailKey: key, modifiedAt: new Date() })
-        .where(eq(projects.id, project.id));
+      const replaced = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .select({ old: projects.thumbnailKey })
+          .from(projects)
+          .where(eq(projects.id, project.id))
+          .for("update");
+        await tx
+          .update(projects)
+          .set({ thumbnailKey: key, modifiedAt: new Date() })
+          .where(eq(projects.id, project.id));
+        return row?.old ?? null;
+      });
+      await removeReplaced(ctx, replaced, key);
       return { data: { thumbnail: `/files/${key}` }, message: PROJECT_MESSAGES.thumbnailUpdated };
     },
   );

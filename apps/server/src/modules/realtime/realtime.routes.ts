@@ -1,6 +1,8 @@
 /**
  * The realtime socket: one per signed-in tab at /api/realtime. A socket joins a project's room only
- * after the same policy that guards the HTTP read says yes; events arrive from lib/realtime.ts.
+ * after the same policy that guards the HTTP read says yes; it is in its own user's room
+ * (`user:{id}`, notifications) as soon as the session is known, and is told `ready`. Events arrive from
+ * lib/realtime.ts.
  */
 import { type RealtimeServerMessage, realtimeClientMessageSchema } from "@redline/shared";
 import type { FastifyInstance } from "fastify";
@@ -22,12 +24,24 @@ export async function realtimeRoutes(
     // Cross-site WebSocket hijacking: only our own pages may open a socket with the user's cookie.
     if (request.headers.origin !== appOrigin) return socket.close(4403, "origin");
     // Handlers attach at once (messages may arrive while the session loads); each waits for it.
+    const member: RealtimeSocket = { send: (data) => socket.send(data), userId: null };
+    let isClosed = false;
     const actor = getActor(ctx.auth, db, request).then((found) => {
-      if (!found?.user.emailVerified) socket.close(4401, "unauthenticated");
-      return found?.user.emailVerified ? found : null;
+      if (!found?.user.emailVerified) {
+        socket.close(4401, "unauthenticated");
+        return null;
+      }
+      member.userId = found.user.id;
+      if (!isClosed) {
+        hub.join(`user:${found.user.id}`, member);
+        send({ type: "ready" });
+      }
+      return found;
     });
-    const member: RealtimeSocket = { send: (data) => socket.send(data) };
-    socket.on("close", () => hub.leaveAll(member));
+    socket.on("close", () => {
+      isClosed = true;
+      hub.leaveAll(member);
+    });
     socket.on("message", async (raw) => {
       const user = await actor;
       if (!user) return;

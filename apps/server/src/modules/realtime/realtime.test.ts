@@ -99,7 +99,11 @@ describe("realtime", () => {
     tab.send({ type: "leave", projectId });
     await tab.next((m) => m.type === "left");
     await owner.post(`/api/versions/${versionId}/comments`, comment);
-    await expect(tab.next((m) => m.type === "event", 700)).rejects.toThrow();
+    // Out of the project's room; the member's own notification of it still arrives in their user room.
+    await expect(
+      tab.next((m) => m.type === "event" && m.room === `project:${projectId}`, 700),
+    ).rejects.toThrow();
+    await tab.next((m) => m.type === "event" && m.event.type === "notifications.created");
     tab.socket.close();
   });
 
@@ -116,6 +120,37 @@ describe("realtime", () => {
     tab.send({ type: "shout" });
     expect(await tab.next((m) => m.type === "error")).toEqual({ type: "error", code: "bad-message" });
     tab.socket.close();
+  });
+
+  it("drops a removed member's sockets from the room, and everyone's when the project is deleted", async () => {
+    const leaverEmail = email("leaver");
+    const leaver = await signUpVerified(t.url, t.inbox!, leaverEmail);
+    await owner.post(`/api/projects/${projectId}/members`, { email: leaverEmail, access: "comment" });
+    const [leaverTab, ownerTab] = await Promise.all([openSocket(t, leaver), openSocket(t, owner)]);
+    for (const tab of [leaverTab, ownerTab]) {
+      tab.send({ type: "join", projectId });
+      await tab.next((m) => m.type === "joined");
+    }
+    const members = (await owner.get(`/api/projects/${projectId}/members`)).body.data as {
+      id: string;
+      email: string;
+    }[];
+    const entry = members.find((m) => m.email === leaverEmail)!;
+    expect((await owner.delete(`/api/projects/${projectId}/members/${entry.id}`)).status).toBe(200);
+    expect(await leaverTab.next((m) => m.type === "left")).toEqual({ type: "left", projectId });
+
+    // The owner still hears a new comment; the removed member's socket hears nothing more.
+    await owner.post(`/api/versions/${versionId}/comments`, comment);
+    await ownerTab.next((m) => m.type === "event");
+    await expect(leaverTab.next((m) => m.type === "event", 500)).rejects.toThrow("no matching message");
+
+    const doomed = (await owner.post("/api/projects", { title: "Doomed" })).body.data.id as string;
+    ownerTab.send({ type: "join", projectId: doomed });
+    await ownerTab.next((m) => m.type === "joined" && m.projectId === doomed);
+    expect((await owner.delete(`/api/projects/${doomed}`)).status).toBe(200);
+    expect(await ownerTab.next((m) => m.type === "left")).toEqual({ type: "left", projectId: doomed });
+    leaverTab.socket.close();
+    ownerTab.socket.close();
   });
 
   it("refuses sockets without a session or from another origin", async () => {

@@ -10,6 +10,7 @@ import { contentUrls } from "../content/content.urls.ts";
 import { loadPagesWithVersions, loadVersion } from "../projects/projects.load.ts";
 import { authorize } from "../projects/projects.policy.ts";
 import { presentPage, presentVersion } from "../projects/projects.presenter.ts";
+import { ownedFiles, removeOwnedFiles } from "./owned-files.ts";
 
 const params = z.object({ versionId: z.string().min(1).max(64) });
 
@@ -48,14 +49,20 @@ export async function versionsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       .set({ title: input.title, modifiedAt: new Date() })
       .where(eq(versions.id, version.id))
       .returning();
-    return { data: presentVersion({ ...updated!, commentCount: version.commentCount }) };
+    return {
+      data: presentVersion({
+        ...updated!,
+        commentCount: version.commentCount,
+        suggestionCount: version.suggestionCount,
+      }),
+    };
   });
 
   app.delete("/api/versions/:versionId", async (request) => {
     const actor = await requireActor(auth, db, request);
     const { version, page, access } = await loadVersion(db, actor, params.parse(request.params).versionId);
     authorize(access, "versions.delete");
-    await db.transaction(async (tx) => {
+    const files = await db.transaction(async (tx) => {
       await tx.select({ id: pages.id }).from(pages).where(eq(pages.id, page.id)).for("update");
       const [{ total } = { total: 0 }] = await tx
         .select({ total: count() })
@@ -68,8 +75,11 @@ export async function versionsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
           "A page keeps at least one version: delete the page instead.",
         );
       }
+      const owned = await ownedFiles(tx, { versionIds: [version.id] });
       await tx.delete(versions).where(eq(versions.id, version.id));
+      return owned;
     });
+    await removeOwnedFiles(ctx, files, request.log);
     return { data: { projectID: page.projectId, pageID: page.id } };
   });
 }

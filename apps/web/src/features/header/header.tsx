@@ -37,7 +37,7 @@ export function Header({ user }: { user: User }) {
         </nav>
       </div>
       <div className="header__right">
-        <InboxButtons />
+        <InboxButtons notificationSound={user.notificationSound} />
         <HelpMenu onFeature={setFeature} onShortcuts={() => setShortcutsOpen(true)} />
         <ProfileMenu user={user} onFeature={setFeature} />
       </div>

@@ -1,10 +1,11 @@
 /**
- * Notifications and messages entry points. Both areas arrive in later work, so the panels say so
- * plainly: no badge, no invented count.
+ * Notifications and messages entry points. Notifications are live (features/notifications); messages
+ * arrive in later work, so that panel says so plainly: no badge, no invented count.
  */
-import { Bell, MessageSquare } from "lucide-react";
+import { MessageSquare } from "lucide-react";
 import { Popover } from "radix-ui";
 import type { ReactNode } from "react";
+import { NotificationsBell } from "../notifications/notifications-bell.tsx";
 
 function InboxPanel({ label, icon, empty }: { label: string; icon: ReactNode; empty: string }) {
   return (
@@ -22,14 +23,10 @@ function InboxPanel({ label, icon, empty }: { label: string; icon: ReactNode; em
   );
 }
 
-export function InboxButtons() {
+export function InboxButtons({ notificationSound }: { notificationSound: boolean }) {
   return (
     <>
-      <InboxPanel
-        label="Notifications"
-        icon={<Bell size={18} aria-hidden />}
-        empty="You have no notifications. Activity on your projects will show up here."
-      />
+      <NotificationsBell notificationSound={notificationSound} />
       <InboxPanel
         label="Messages"
         icon={<MessageSquare size={18} aria-hidden />}

@@ -4,6 +4,7 @@ import { ChevronDown, CreditCard, Gift, LifeBuoy, LogOut, Settings, Tag } from "
 import { DropdownMenu } from "radix-ui";
 import { Link, useNavigate } from "react-router";
 import { Avatar } from "../../components/avatar.tsx";
+import { confirmLeave } from "../session/leave-guard.ts";
 import { endSession } from "../session/sign-out.ts";
 import type { Feature } from "./header.tsx";
 
@@ -17,6 +18,8 @@ export function ProfileMenu({ user, onFeature }: { user: User; onFeature(feature
   const navigate = useNavigate();
 
   const handleSignOut = async () => {
+    // Unsaved edits ask first: save and exit, exit without saving, or stay.
+    if (!(await confirmLeave())) return;
     await endSession(queryClient);
     navigate("/", { replace: true });
   };

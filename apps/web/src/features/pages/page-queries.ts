@@ -5,8 +5,10 @@
  */
 import {
   type AddPageResponse,
+  PAGE_ARCHIVE_MESSAGES,
   type Page,
   PROJECT_MESSAGES,
+  type ProjectDetail,
   type SimilarPages,
   type Version,
 } from "@redline/shared";
@@ -15,7 +17,7 @@ import { snackbar } from "../../components/snackbar-store.ts";
 import { api } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { fileForm } from "../../lib/files.ts";
-import { PROJECTS_KEY } from "../projects/project-queries.ts";
+import { PROJECTS_KEY, projectKey } from "../projects/project-queries.ts";
 
 export const POLL_MS = 700;
 export const versionKey = (versionId: string) => ["api", "versions", versionId] as const;
@@ -78,6 +80,30 @@ export function useRenamePage() {
   return useMutation({
     mutationFn: ({ pageId, title }: { pageId: string; title: string }) =>
       api<{ data: Page }>(`/api/pages/${encodeURIComponent(pageId)}`, { method: "PATCH", body: { title } }),
+    onError: (error) => snackbar.error(errorMessage(error)),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: PROJECTS_KEY }),
+  });
+}
+
+/** PATCH /api/pages/{id} {isArchived}: the page moves between the pages list and the archived list. */
+export function useSetPageArchived() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ page, isArchived }: { page: Page; isArchived: boolean }) =>
+      api<{ data: Page; message?: string }>(`/api/pages/${encodeURIComponent(page.id)}`, {
+        method: "PATCH",
+        body: { isArchived },
+      }),
+    onSuccess: ({ data, message }, { isArchived }) => {
+      queryClient.setQueryData<ProjectDetail>(projectKey(data.projectId), (project) =>
+        project
+          ? { ...project, pages: project.pages.map((page) => (page.id === data.id ? data : page)) }
+          : project,
+      );
+      snackbar.success(
+        message || (isArchived ? PAGE_ARCHIVE_MESSAGES.archived : PAGE_ARCHIVE_MESSAGES.unarchived),
+      );
+    },
     onError: (error) => snackbar.error(errorMessage(error)),
     onSettled: () => queryClient.invalidateQueries({ queryKey: PROJECTS_KEY }),
   });

@@ -1,19 +1,36 @@
-/** The pages panel (SPEC §2): every page, image or PDF of the project, and the add-page form. */
+/**
+ * The pages panel (SPEC §2): every page, image or PDF of the project that is not archived, the add-page
+ * form, and the ways to the card views (all pages as a grid, the archived pages).
+ */
 import { freePlanTag, type Page, type ProjectDetail } from "@redline/shared";
-import { FileText, Globe, Image as ImageIcon, Trash2 } from "lucide-react";
+import { Archive, FileText, Globe, Image as ImageIcon, LayoutGrid, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
 import { AddPageForm } from "./add-page-form.tsx";
 import { useAddPages } from "./add-pages-context.tsx";
 import { ApprovedBadge } from "./page-approval.tsx";
-import { useDeletePage } from "./page-queries.ts";
+import { useDeletePage, useSetPageArchived } from "./page-queries.ts";
 import { isUploadPage, pageSource, VersionStatusTag, versionsLabel } from "./page-status.tsx";
+import { UpdateAllPagesButton } from "./update-all-modal.tsx";
 import "./pages.css";
 
-export function PagesPanel({ project, selectedPageId }: { project: ProjectDetail; selectedPageId?: string }) {
+/** Which card view the main area shows, if any: its link in the panel is marked current. */
+export type PagesView = "grid" | "archived";
+
+export function PagesPanel({
+  project,
+  selectedPageId,
+  view,
+}: {
+  project: ProjectDetail;
+  selectedPageId?: string;
+  view?: PagesView;
+}) {
   const { limit } = useAddPages();
   const planTag = freePlanTag(project.pageCount, limit);
+  const pages = project.pages.filter((page) => !page.isArchived);
+  const archivedCount = project.pages.length - pages.length;
   return (
     <aside className="pages-panel" aria-labelledby="pages-panel-title">
       <div className="pages-panel__head">
@@ -28,18 +45,43 @@ export function PagesPanel({ project, selectedPageId }: { project: ProjectDetail
         ) : null}
       </div>
       {project.abilities.addPages ? <AddPageForm /> : null}
-      {project.pages.length === 0 ? (
+      {project.abilities.updatePages && pages.length > 0 ? (
+        <UpdateAllPagesButton projectId={project.id} />
+      ) : null}
+      <nav className="pages-panel__views" aria-label="Page views">
+        <Link
+          to={`/project/${project.id}?view=grid`}
+          className="pages-panel__view"
+          aria-current={view === "grid" ? "page" : undefined}
+        >
+          <LayoutGrid size={16} aria-hidden /> All pages
+        </Link>
+        <Link
+          to={`/project/${project.id}/archived`}
+          className="pages-panel__view"
+          aria-current={view === "archived" ? "page" : undefined}
+          aria-label={`Archived pages (${archivedCount})`}
+        >
+          <Archive size={16} aria-hidden /> Archived
+          <span className="pages-panel__view-count">{archivedCount}</span>
+        </Link>
+      </nav>
+      {pages.length === 0 ? (
         <div className="pages-panel__empty">
-          <p className="pages-panel__empty-title">No pages yet</p>
+          <p className="pages-panel__empty-title">
+            {archivedCount > 0 ? "Every page is archived" : "No pages yet"}
+          </p>
           <p className="pages-panel__empty-text">
-            {project.abilities.addPages
-              ? "Add a page by its address, or upload an image or PDF."
-              : "Pages added to this project will be listed here."}
+            {archivedCount > 0
+              ? "Archived pages are listed under Archived, where they can be brought back."
+              : project.abilities.addPages
+                ? "Add a page by its address, or upload an image or PDF."
+                : "Pages added to this project will be listed here."}
           </p>
         </div>
       ) : (
         <ul className="pages-list" aria-label="Pages of this project">
-          {project.pages.map((page) => (
+          {pages.map((page) => (
             <PageItem key={page.id} project={project} page={page} isSelected={page.id === selectedPageId} />
           ))}
         </ul>
@@ -59,6 +101,7 @@ function PageItem({
 }) {
   const navigate = useNavigate();
   const remove = useDeletePage();
+  const setArchived = useSetPageArchived();
   const [isDeleteOpen, setDeleteOpen] = useState(false);
   const latest = page.versions.at(-1);
   const Icon = isUploadPage(page) ? (page.isPDF ? FileText : ImageIcon) : Globe;
@@ -71,6 +114,12 @@ function PageItem({
         if (isSelected) navigate(`/project/${project.id}`);
       },
     });
+
+  const handleArchive = () =>
+    setArchived.mutate(
+      { page, isArchived: true },
+      { onSuccess: () => (isSelected ? navigate(`/project/${project.id}`) : undefined) },
+    );
 
   return (
     <li className={isSelected ? "page-item page-item--selected" : "page-item"}>
@@ -96,10 +145,21 @@ function PageItem({
           </span>
         </span>
       </Link>
+      {project.abilities.updatePages ? (
+        <button
+          type="button"
+          className="icon-btn page-item__action"
+          aria-label={`Archive ${noun} ${page.title}`}
+          disabled={setArchived.isPending}
+          onClick={handleArchive}
+        >
+          <Archive size={16} aria-hidden />
+        </button>
+      ) : null}
       {project.abilities.deletePages ? (
         <button
           type="button"
-          className="icon-btn page-item__delete"
+          className="icon-btn page-item__action page-item__delete"
           aria-label={`Delete ${noun} ${page.title}`}
           onClick={() => setDeleteOpen(true)}
         >

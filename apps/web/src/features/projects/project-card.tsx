@@ -10,6 +10,7 @@ import {
   type ProjectSummary,
 } from "@redline/shared";
 import { Link } from "react-router";
+import { CardThumb } from "../../components/card.tsx";
 import { InlineEdit } from "../../components/inline-edit.tsx";
 import { ShareButton } from "../sharing/share-modal.tsx";
 import { ProjectMenu } from "./project-menu.tsx";
@@ -32,17 +33,9 @@ export function ProjectCard({ project }: { project: ProjectSummary }) {
   const planTag = freePlanTag(project.pageCount, project.pageLimit);
 
   return (
-    <li className="project-card">
+    <li className="card project-card">
       <ShareButton project={project} variant="card" />
-      <Link to={href} className="project-card__thumb" tabIndex={-1} aria-hidden>
-        {project.thumbnail ? (
-          <img src={project.thumbnail} alt="" loading="lazy" />
-        ) : (
-          <span className="project-card__placeholder">
-            <Icon size={28} />
-          </span>
-        )}
-      </Link>
+      <CardThumb to={href} src={project.thumbnail} icon={Icon} />
       <div className="project-card__body">
         <div className="project-card__title-row">
           <h2 className="project-card__title">

@@ -19,7 +19,7 @@ export function ProjectGrid({ query, onCreate }: { query: ProjectsQuery; onCreat
     return (
       <ul className="project-grid" aria-busy="true" aria-label="Loading projects">
         {[0, 1, 2, 3].map((key) => (
-          <li key={key} className="project-card project-card--skeleton" aria-hidden />
+          <li key={key} className="card project-card project-card--skeleton" aria-hidden />
         ))}
       </ul>
     );

@@ -4,15 +4,16 @@
  * unless the link hides it, the version switcher only when it shows versions. Read-only: no editing
  * control. The position lives in the query (`?page=&version=&device=`) so a reload keeps it.
  */
-import type { Page } from "@redline/shared";
+import type { Comment, Page } from "@redline/shared";
 import { ExternalLink, FileText, Globe, Image as ImageIcon } from "lucide-react";
+import { useCallback } from "react";
 import { Link, useSearchParams } from "react-router";
 import { Avatar } from "../../components/avatar.tsx";
+import { COMMENT_MODE_HINT, CommentWorkspace } from "../comments/comment-workspace.tsx";
 import { ApprovedBadge } from "../pages/page-approval.tsx";
 import { isUploadPage, pageSource, versionsLabel } from "../pages/page-status.tsx";
 import { DeviceToolbar } from "../viewer/device-toolbar.tsx";
 import { type DeviceId, deviceSize, isDeviceId } from "../viewer/devices.ts";
-import { VersionContent } from "../viewer/version-content.tsx";
 import type { Guest } from "./guest-store.ts";
 import type { SharedProject } from "./shared-queries.ts";
 import "../pages/pages.css";
@@ -43,6 +44,16 @@ export function SharedProjectView({
   const showPages = !only && project.pages.length > 1;
   const showVersions = !only && sharing.showPageVersions && page !== undefined && page.versions.length > 1;
   const showDevices = !sharing.hideDeviceToolbar && version?.kind === "snapshot";
+
+  // Guests write as themselves; the link must allow comments.
+  const canComment = sharing.canComment && guest !== null && variant !== "preview";
+  const isMine = useCallback(
+    (comment: Comment) =>
+      Boolean(
+        guest && comment.thread[0]?.author.isGuest && comment.thread[0].author.displayName === guest.name,
+      ),
+    [guest],
+  );
 
   const setParam = (name: string, value: string | null) => {
     const next = new URLSearchParams(params);
@@ -102,16 +113,35 @@ export function SharedProjectView({
       </div>
       <div className="review__body">
         {showPages ? <SharedPagesList project={project} selectedPageId={page?.id} /> : null}
-        <main className="review__stage">
-          {version ? (
-            <VersionContent
-              key={version.id}
-              versionId={version.id}
-              shareProjectId={project.id}
-              width={deviceSize(device).width}
-              height={deviceSize(device).height}
-            />
-          ) : (
+        {version ? (
+          <CommentWorkspace
+            scope={{
+              projectId: project.id,
+              versionId: version.id,
+              guestIdentity: guest?.identity ?? "public",
+            }}
+            version={version}
+            mode={only ? "preview" : "comment"}
+            device={deviceSize(device)}
+            abilities={{
+              canComment: canComment,
+              canReply: canComment,
+              canResolve: false,
+              canModerate: false,
+              canAttach: false,
+              userId: null,
+            }}
+            people={null}
+            panelTitle="Comments"
+            isMine={isMine}
+            selectedId={params.get("id")}
+            onSelect={(id) => setParam("id", id)}
+            contentProps={{ shareProjectId: project.id }}
+            note={canComment ? COMMENT_MODE_HINT : undefined}
+            poll
+          />
+        ) : (
+          <main className="review__stage">
             <div className="viewer-message" role={only ? "alert" : undefined}>
               <p className="viewer-message__title">
                 {only || pageId ? "Page does not exist." : "No pages yet"}
@@ -122,8 +152,8 @@ export function SharedProjectView({
                   : "Pages added to this project will show here."}
               </p>
             </div>
-          )}
-        </main>
+          </main>
+        )}
       </div>
     </div>
   );

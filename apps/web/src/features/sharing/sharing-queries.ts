@@ -30,6 +30,8 @@ export function useMembers(projectId: string) {
     queryKey: membersKey(projectId),
     queryFn: async ({ signal }) =>
       (await api<{ data: ProjectMember[] }>(`${projectPath(projectId)}/members`, { signal })).data,
+    // Read again whenever a view that lists people opens: the share dialog must never show an old list.
+    staleTime: 0,
   });
 }
 

@@ -6,7 +6,7 @@
 
 import { MESSAGES } from "@redline/shared";
 import type { PDFDocumentProxy, RenderTask } from "pdfjs-dist";
-import { useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { LoadingView } from "../../components/loading-view.tsx";
 import { useElementSize } from "./use-element-size.ts";
 
@@ -18,7 +18,16 @@ async function openPdf(url: string): Promise<PDFDocumentProxy> {
   return pdfjs.getDocument({ url, withCredentials: false }).promise;
 }
 
-export function PdfView({ url, title }: { url: string; title: string }) {
+export function PdfView({
+  url,
+  title,
+  decorate,
+}: {
+  url: string;
+  title: string;
+  /** Wraps each page's canvas (comment pins). */
+  decorate?: (page: number, canvas: ReactNode) => ReactNode;
+}) {
   const container = useRef<HTMLDivElement>(null);
   const { width } = useElementSize(container);
   const [doc, setDoc] = useState<PDFDocumentProxy | null>(null);
@@ -58,14 +67,24 @@ export function PdfView({ url, title }: { url: string; title: string }) {
       ) : pageWidth > 0 ? (
         Array.from({ length: doc.numPages }, (_, index) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: pages of one document are identified by number
-          <PdfPage key={index} doc={doc} number={index + 1} width={pageWidth} />
+          <PdfPage key={index} doc={doc} number={index + 1} width={pageWidth} decorate={decorate} />
         ))
       ) : null}
     </div>
   );
 }
 
-function PdfPage({ doc, number, width }: { doc: PDFDocumentProxy; number: number; width: number }) {
+function PdfPage({
+  doc,
+  number,
+  width,
+  decorate,
+}: {
+  doc: PDFDocumentProxy;
+  number: number;
+  width: number;
+  decorate?: (page: number, canvas: ReactNode) => ReactNode;
+}) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [isRendered, setRendered] = useState(false);
 
@@ -94,15 +113,18 @@ function PdfPage({ doc, number, width }: { doc: PDFDocumentProxy; number: number
     };
   }, [doc, number, width]);
 
+  const pageCanvas = (
+    <canvas
+      ref={canvas}
+      className="pdf-page__canvas"
+      role="img"
+      aria-label={`Page ${number}`}
+      data-rendered={isRendered ? "true" : undefined}
+    />
+  );
   return (
     <figure className="pdf-page">
-      <canvas
-        ref={canvas}
-        className="pdf-page__canvas"
-        role="img"
-        aria-label={`Page ${number}`}
-        data-rendered={isRendered ? "true" : undefined}
-      />
+      {decorate ? decorate(number, pageCanvas) : pageCanvas}
       <figcaption className="pdf-page__caption">Page {number}</figcaption>
     </figure>
   );

@@ -3,16 +3,20 @@
  * title, version switcher, page approval, device toolbar, review mode), the version in the middle, and the pages or
  * versions panel beside it. Controls follow the project's abilities.
  */
-import type { Page, ProjectDetail } from "@redline/shared";
+import type { Comment, MentionPerson, Page, ProjectDetail } from "@redline/shared";
 import { ArrowLeft, ChevronDown, PanelLeft } from "lucide-react";
-import { useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { Link, NavLink, useNavigate, useSearchParams } from "react-router";
+import { COMMENT_MODE_HINT, CommentWorkspace } from "../comments/comment-workspace.tsx";
+import { useProjectRealtime } from "../comments/use-project-realtime.ts";
+import { EDIT_MODE_HINT, InspectWorkspace } from "../inspect/inspect-workspace.tsx";
 import { PageApproval } from "../pages/page-approval.tsx";
 import { pageSource } from "../pages/page-status.tsx";
 import { PagesPanel } from "../pages/pages-panel.tsx";
+import { useMe } from "../session/use-me.ts";
+import { useMembers } from "../sharing/sharing-queries.ts";
 import { DeviceToolbar } from "./device-toolbar.tsx";
 import { type DeviceId, deviceSize, isDeviceId } from "./devices.ts";
-import { VersionContent } from "./version-content.tsx";
 import { useRecapture } from "./version-queries.ts";
 import { VersionsPanel } from "./versions-panel.tsx";
 import "./viewer.css";
@@ -26,10 +30,13 @@ const MODE_LABELS: Record<ReviewMode, string> = {
   preview: "Preview",
 };
 const MODE_NOTES: Record<ReviewMode, string> = {
-  comment: "Pinned comments are coming soon. For now, review the page as it was captured.",
-  inspect: "Suggesting edits to styles and text is coming soon. This is the page as it was captured.",
-  preview: "The page as it was captured, without review tools.",
+  comment: COMMENT_MODE_HINT,
+  inspect: EDIT_MODE_HINT,
+  preview: "The page with its suggested edits applied, without review tools.",
 };
+const VIEW_ONLY_NOTE = "You can read the comments on this page. Your access does not let you add any.";
+const EDITS_VIEW_ONLY_NOTE =
+  "You can see the suggested edits on this page. Your access does not let you add any.";
 
 export function ReviewView({
   project,
@@ -52,6 +59,26 @@ export function ReviewView({
   const canEdit = project.abilities.updatePages;
   const base = `/project/${project.id}/${page.id}`;
   const togglePanel = (next: "pages" | "versions") => setPanel((current) => (current === next ? null : next));
+  const { data: me } = useMe();
+  const userId = me?.uid ?? null;
+  const members = useMembers(project.id);
+  const people = useMemo<MentionPerson[]>(
+    () =>
+      (members.data ?? []).flatMap((member) =>
+        member.uid && !member.isPending ? [{ uid: member.uid, displayName: member.displayName }] : [],
+      ),
+    [members.data],
+  );
+  const isMine = useCallback((comment: Comment) => comment.thread[0]?.userID === userId, [userId]);
+  useProjectRealtime(project.id, true);
+  const selectedId = params.get("id");
+  const handleSelect = (id: string | null) => {
+    const next = new URLSearchParams(params);
+    if (id) next.set("id", id);
+    else next.delete("id");
+    setParams(next, { replace: true });
+  };
+  const canComment = project.abilities.comment;
 
   const handleDevice = (next: DeviceId) => {
     const nextParams = new URLSearchParams(params);
@@ -113,28 +140,59 @@ export function ReviewView({
             <PagesPanel project={project} selectedPageId={page.id} />
           </div>
         ) : null}
-        <main className="review__stage">
-          <p className="review__note" role="note">
-            {MODE_NOTES[mode]}
-          </p>
-          {version ? (
-            <VersionContent
-              key={version.id}
-              versionId={version.id}
-              width={deviceSize(device).width}
-              height={deviceSize(device).height}
-              onRetry={canEdit && page.url !== "image" ? handleRetry : undefined}
-              isRetrying={recapture.isPending}
-            />
-          ) : (
+        {version && mode === "comment" ? (
+          <CommentWorkspace
+            scope={{ projectId: project.id, versionId: version.id }}
+            version={version}
+            mode={mode}
+            device={deviceSize(device)}
+            abilities={{
+              canComment,
+              canReply: canComment,
+              canResolve: canComment,
+              canModerate: canEdit,
+              canAttach: true,
+              userId,
+            }}
+            people={people}
+            panelTitle={canEdit ? "Activity" : "Comments"}
+            isMine={isMine}
+            showPanel={panel !== "versions"}
+            selectedId={selectedId}
+            onSelect={handleSelect}
+            contentProps={{
+              onRetry: canEdit && page.url !== "image" ? handleRetry : undefined,
+              isRetrying: recapture.isPending,
+            }}
+            note={canComment ? MODE_NOTES[mode] : VIEW_ONLY_NOTE}
+          />
+        ) : version ? (
+          <InspectWorkspace
+            key={version.id}
+            projectId={project.id}
+            version={version}
+            mode={mode === "inspect" ? "inspect" : "preview"}
+            device={deviceSize(device)}
+            canEdit={project.abilities.suggestEdits}
+            showPanel={panel !== "versions"}
+            contentProps={{
+              onRetry: canEdit && page.url !== "image" ? handleRetry : undefined,
+              isRetrying: recapture.isPending,
+            }}
+            note={
+              mode === "inspect" && !project.abilities.suggestEdits ? EDITS_VIEW_ONLY_NOTE : MODE_NOTES[mode]
+            }
+          />
+        ) : (
+          <main className="review__stage">
             <div className="viewer-message" role="alert">
               <p className="viewer-message__title">This version does not exist.</p>
               <Link className="btn" to={base}>
                 Back to the page
               </Link>
             </div>
-          )}
-        </main>
+          </main>
+        )}
         {panel === "versions" ? (
           <div className="review__side">
             <VersionsPanel

@@ -13,9 +13,12 @@ export function SnapshotFrame({
   src,
   width,
   maxHeight = null,
+  frameRef,
 }: {
   src: string;
   width: number;
+  /** The overlay bridge's ref (comment mode). */
+  frameRef?: (frame: HTMLIFrameElement | null) => void;
   /** A device's own height (the mobile frame); otherwise the frame fills the stage. */
   maxHeight?: number | null;
 }) {
@@ -30,6 +33,7 @@ export function SnapshotFrame({
     <div ref={stage} className="snapshot-stage">
       <div className="snapshot-stage__device" style={{ width: width * scale, height }}>
         <iframe
+          ref={frameRef}
           className="snapshot-stage__frame"
           sandbox="allow-scripts"
           src={src}

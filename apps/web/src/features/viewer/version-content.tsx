@@ -4,13 +4,26 @@
  */
 import { MESSAGES, PROJECT_MESSAGES } from "@redline/shared";
 import { RotateCw, TriangleAlert } from "lucide-react";
+import type { ReactNode } from "react";
 import { LoadingView } from "../../components/loading-view.tsx";
 import { isApiError } from "../../lib/api.ts";
+import { PositionLayer, type PositionPin } from "../comments/position-layer.tsx";
 import { CaptureProgress } from "../pages/capture-progress.tsx";
 import { isCapturing } from "../pages/page-queries.ts";
 import { PdfView } from "./pdf-view.tsx";
 import { SnapshotFrame } from "./snapshot-frame.tsx";
 import { useVersionView } from "./version-queries.ts";
+
+/** Comments drawn on the content: the overlay's frame for snapshots, pins on images and PDF pages. */
+export interface ContentComments {
+  frameRef?: (frame: HTMLIFrameElement | null) => void;
+  /** Image and PDF pins; `pdfPage` is null on an image. */
+  pins: (PositionPin & { pdfPage: number | null })[];
+  pending: { x: number; y: number; pdfPage: number | null } | null;
+  /** Absent when the viewer may not comment (or in preview). */
+  onPick?: (point: { x: number; y: number }, pdfPage: number | null) => void;
+  onSelect(id: string): void;
+}
 
 export function VersionContent({
   versionId,
@@ -19,7 +32,9 @@ export function VersionContent({
   onRetry,
   isRetrying = false,
   shareProjectId,
+  comments,
 }: {
+  comments?: ContentComments;
   versionId: string;
   /** Read through this project's public link (no session needed). */
   shareProjectId?: string;
@@ -93,18 +108,67 @@ export function VersionContent({
 
   switch (version.kind) {
     case "snapshot":
-      return <SnapshotFrame src={src} width={width} maxHeight={height} />;
+      return <SnapshotFrame src={src} width={width} maxHeight={height} frameRef={comments?.frameRef} />;
     case "pdf":
-      return <PdfView url={src} title={view.page.title} />;
-    default:
+      return (
+        <PdfView
+          url={src}
+          title={view.page.title}
+          decorate={
+            comments
+              ? (page, canvas) => (
+                  <CommentLayer comments={comments} pdfPage={page} label={`Add a comment on page ${page}`}>
+                    {canvas}
+                  </CommentLayer>
+                )
+              : undefined
+          }
+        />
+      );
+    default: {
+      const image = (
+        <img
+          className="image-view__img"
+          src={src}
+          alt={version.kind === "screenshot" ? `Screenshot of ${view.page.title}` : view.page.title}
+        />
+      );
       return (
         <div className="image-view">
-          <img
-            className="image-view__img"
-            src={src}
-            alt={version.kind === "screenshot" ? `Screenshot of ${view.page.title}` : view.page.title}
-          />
+          {comments ? (
+            <CommentLayer comments={comments} pdfPage={null} label="Add a comment on the image">
+              {image}
+            </CommentLayer>
+          ) : (
+            image
+          )}
         </div>
       );
+    }
   }
+}
+
+function CommentLayer({
+  comments,
+  pdfPage,
+  label,
+  children,
+}: {
+  comments: ContentComments;
+  pdfPage: number | null;
+  label: string;
+  children: ReactNode;
+}) {
+  const { onPick, pending } = comments;
+  return (
+    <PositionLayer
+      pins={comments.pins.filter((pin) => pin.pdfPage === pdfPage)}
+      pending={pending && pending.pdfPage === pdfPage ? pending : null}
+      label={label}
+      onPick={onPick ? (point) => onPick(point, pdfPage) : undefined}
+      onSelect={comments.onSelect}
+    >
+      {children}
+    </PositionLayer>
+  );
 }

@@ -24,7 +24,7 @@ export const sharedViewKey = (projectId: string, versionId: string) =>
  * The version's view, refreshed once its capture finishes. With `shareProjectId` it is read through
  * the public link; a visitor cannot poll the version itself, so the view is re-read while it captures.
  */
-export function useVersionView(versionId: string, shareProjectId?: string) {
+export function useVersionView(versionId: string, shareProjectId?: string, enabled = true) {
   const queryClient = useQueryClient();
   const isShared = shareProjectId !== undefined;
   const view = useQuery({
@@ -40,13 +40,14 @@ export function useVersionView(versionId: string, shareProjectId?: string) {
       ).data,
     staleTime: 60 * 60 * 1000,
     refetchOnWindowFocus: false,
+    enabled,
     refetchInterval: (query) => (isShared && isCapturing(query.state.data?.version) ? 2 * POLL_MS : false),
   });
   const isPending = !isShared && isCapturing(view.data?.version);
   const status = useQuery({
     queryKey: versionKey(versionId),
     queryFn: async ({ signal }) => (await api<{ data: Version }>(versionPath(versionId), { signal })).data,
-    enabled: isPending,
+    enabled: enabled && isPending,
     refetchInterval: (query) => (isCapturing(query.state.data) ? POLL_MS : false),
   });
   const live = status.data;
@@ -70,11 +71,15 @@ function useInvalidateAfterVersionChange() {
 export function useRecapture() {
   const invalidate = useInvalidateAfterVersionChange();
   return useMutation({
-    mutationFn: (pageId: string) =>
-      api<{ data: Version; message: string }>(`/api/pages/${encodeURIComponent(pageId)}/versions`, {
+    /** A page id, or the page and whether its unresolved comments come along (SPEC §4). */
+    mutationFn: (input: string | { pageId: string; copyUnresolvedComments: boolean }) => {
+      const { pageId, copyUnresolvedComments = false } =
+        typeof input === "string" ? { pageId: input } : input;
+      return api<{ data: Version; message: string }>(`/api/pages/${encodeURIComponent(pageId)}/versions`, {
         method: "POST",
-        body: {},
-      }),
+        body: { copyUnresolvedComments },
+      });
+    },
     onSuccess: ({ message }) => snackbar.info(message || PROJECT_MESSAGES.fetchingPage),
     onError: (error) => snackbar.error(errorMessage(error)),
     onSettled: invalidate,

@@ -5,12 +5,13 @@
  * Anyone may copy a version's external link (`/preview/…`), which opens while the public link is on.
  */
 import { MESSAGES, type Page, type Version } from "@redline/shared";
-import { Camera, Link2, Pencil, RotateCw, Trash2, Upload, X } from "lucide-react";
+import { Camera, CopyPlus, Link2, Pencil, RotateCw, Trash2, Upload, X } from "lucide-react";
 import { type ChangeEvent, type KeyboardEvent, useId, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { IMAGE_TYPES, isTooLarge } from "../../lib/files.ts";
+import { useCopyUnresolved } from "../comments/comment-queries.ts";
 import { isUploadPage, VersionStatusTag } from "../pages/page-status.tsx";
 import { useDeleteVersion, useRecapture, useRenameVersion, useUploadVersion } from "./version-queries.ts";
 
@@ -38,7 +39,14 @@ export function VersionsPanel({
   const versions = [...page.versions].reverse();
   const open = (versionId: string) => navigate(`/project/${projectId}/${page.id}/${versionId}/comment`);
 
-  const handleRecapture = () => recapture.mutate(page.id, { onSuccess: ({ data }) => open(data.id) });
+  const [copyComments, setCopyComments] = useState(true);
+  const copyUnresolved = useCopyUnresolved({ projectId, versionId: currentVersionId });
+  const isFirstVersion = page.versions[0]?.id === currentVersionId;
+  const handleRecapture = () =>
+    recapture.mutate(
+      { pageId: page.id, copyUnresolvedComments: copyComments },
+      { onSuccess: ({ data }) => open(data.id) },
+    );
 
   const handleFile = (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
@@ -70,6 +78,30 @@ export function VersionsPanel({
         >
           {page.screenshotSource ? <Camera size={16} aria-hidden /> : <RotateCw size={16} aria-hidden />}
           {recapture.isPending ? "Starting capture..." : "Re-capture"}
+        </button>
+      ) : null}
+      {canEdit && !isUploadPage(page) ? (
+        <label className="checkbox versions-panel__option" htmlFor={`${id}-copy`}>
+          <input
+            id={`${id}-copy`}
+            type="checkbox"
+            checked={copyComments}
+            onChange={(event) => setCopyComments(event.target.checked)}
+          />
+          Copy unresolved comments to the new version
+        </label>
+      ) : null}
+      {canEdit && !isFirstVersion ? (
+        <button
+          type="button"
+          className="btn btn--ghost btn--block"
+          onClick={() => copyUnresolved.mutate()}
+          disabled={copyUnresolved.isPending}
+        >
+          <CopyPlus size={16} aria-hidden />
+          {copyUnresolved.isPending
+            ? "Copying comments..."
+            : "Copy unresolved comments from previous version"}
         </button>
       ) : null}
       {canEdit && isUploadPage(page) && !page.isPDF ? (
@@ -201,13 +233,16 @@ function VersionRow({
         confirmLabel="Delete version"
         pendingLabel="Deleting..."
         isPending={remove.isPending}
+        // mutateAsync: this row unmounts when the refetched page no longer lists the version, and a
+        // mutate() callback would then never run.
         onConfirm={() =>
-          remove.mutate(version.id, {
-            onSuccess: () => {
+          remove.mutateAsync(version.id).then(
+            () => {
               setDeleteOpen(false);
               onDeleted();
             },
-          })
+            () => undefined, // the mutation shows its own error
+          )
         }
       />
     </li>

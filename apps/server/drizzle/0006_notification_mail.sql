@@ -1,0 +1,1 @@
+ALTER TABLE "notifications" ADD COLUMN "email_sent" boolean DEFAULT false NOT NULL;

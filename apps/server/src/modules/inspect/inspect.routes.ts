@@ -1,0 +1,141 @@
+/**
+ * Inspect mode's suggested edits (SPEC §3 Inspect change): the project's readers list them and download
+ * them as a `.css` patch; editors save, hide, resolve and delete them and upload replacement images.
+ * Through the public link they are readable only while the link's showEdits is on.
+ */
+import { createHash } from "node:crypto";
+import {
+  changesCssFile,
+  deleteChangesSchema,
+  INSPECT_MESSAGES,
+  normalizeSharing,
+  SHARING_MESSAGES,
+  saveChangesSchema,
+  updateChangeSchema,
+} from "@redline/shared";
+import { eq } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { AppContext } from "../../context.ts";
+import { assets, inspectChanges, projects } from "../../db/schema/index.ts";
+import { BadRequestError, ForbiddenError, NotFoundError } from "../../lib/errors.ts";
+import { detectImage, IMAGE_FORMATS } from "../../lib/images.ts";
+import { requireActor } from "../auth/session.ts";
+import { readFile } from "../pages/uploads.ts";
+import { loadPagesWithVersions, loadProject, loadVersion } from "../projects/projects.load.ts";
+import { authorize, guestAccess } from "../projects/projects.policy.ts";
+import { visibleThroughLink } from "../sharing/sharing.routes.ts";
+import { deleteChanges, listChanges, saveChanges, updateChange } from "./inspect.service.ts";
+
+const id = z.string().min(1).max(64);
+const versionParams = z.object({ versionId: id });
+const changeParams = z.object({ changeId: id });
+const shareParams = z.object({ projectId: id, versionId: id });
+
+export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { auth, storage } = ctx;
+  const { db } = ctx.database;
+
+  const versionOf = async (request: { params: unknown }, actor: Awaited<ReturnType<typeof requireActor>>) =>
+    loadVersion(db, actor, versionParams.parse(request.params).versionId);
+
+  app.get("/api/versions/:versionId/changes", async (request) => {
+    const actor = await requireActor(auth, db, request);
+    const { version, access } = await versionOf(request, actor);
+    authorize(access, "changes.read");
+    return { data: await listChanges(db, version) };
+  });
+
+  app.post("/api/versions/:versionId/changes", async (request) => {
+    const actor = await requireActor(auth, db, request);
+    const { version, access } = await versionOf(request, actor);
+    authorize(access, "changes.create");
+    const input = saveChangesSchema.parse(request.body);
+    await saveChanges(db, version, actor.user.id, input.changes);
+    return { data: await listChanges(db, version), message: INSPECT_MESSAGES.saved };
+  });
+
+  app.patch("/api/changes/:changeId", async (request) => {
+    const actor = await requireActor(auth, db, request);
+    const [change] = await db
+      .select()
+      .from(inspectChanges)
+      .where(eq(inspectChanges.id, changeParams.parse(request.params).changeId));
+    if (!change) throw new NotFoundError("Suggestion not found.", "change-not-found");
+    const { access } = await loadProject(db, actor, change.projectId);
+    authorize(access, "changes.resolve");
+    const input = updateChangeSchema.parse(request.body);
+    return { data: await updateChange(db, change, actor.user.id, input) };
+  });
+
+  app.delete("/api/versions/:versionId/changes", async (request) => {
+    const actor = await requireActor(auth, db, request);
+    const { version, access } = await versionOf(request, actor);
+    authorize(access, "changes.delete");
+    const { ids } = deleteChangesSchema.parse(request.body);
+    const deleted = await deleteChanges(db, version, ids);
+    return { data: { deleted }, message: INSPECT_MESSAGES.deleted };
+  });
+
+  /** "Copy as CSS" as a file: the open style changes, then the text changes as a comment. */
+  app.get("/api/versions/:versionId/changes.css", async (request, reply) => {
+    const actor = await requireActor(auth, db, request);
+    const { version, page, access } = await versionOf(request, actor);
+    authorize(access, "changes.read");
+    const slug = page.title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 60);
+    return reply
+      .header("content-type", "text/css; charset=utf-8")
+      .header("content-disposition", `attachment; filename="${slug || "page"}-v${version.number}-edits.css"`)
+      .header("x-content-type-options", "nosniff")
+      .header("cache-control", "private, no-cache")
+      .send(changesCssFile(await listChanges(db, version)));
+  });
+
+  /**
+   * A replacement image (images only, ≤ 5 MB, recognised by its bytes), stored as a content-addressed
+   * asset so the snapshot (whose CSP allows only its own origin's assets) can show it at `path`.
+   */
+  app.post("/api/versions/:versionId/changes/images", async (request, reply) => {
+    const actor = await requireActor(auth, db, request);
+    const { access } = await versionOf(request, actor);
+    authorize(access, "changes.create");
+    const { bytes } = await readFile(request);
+    const image = await detectImage(bytes);
+    if (!image) throw new BadRequestError("Upload a JPEG, PNG, WebP or GIF image.", "unsupported-file");
+    const sha = createHash("sha256").update(bytes).digest("hex");
+    const [known] = await db.select().from(assets).where(eq(assets.sha256, sha));
+    const ext = known?.ext ?? (image.format === "jpeg" ? "jpg" : image.format);
+    if (!known) {
+      await storage.put(`assets/${sha}.${ext}`, bytes);
+      await db
+        .insert(assets)
+        .values({ sha256: sha, contentType: IMAGE_FORMATS[image.format], ext, size: bytes.length })
+        .onConflictDoNothing();
+    }
+    reply.status(201);
+    return {
+      data: { path: `/a/${sha}.${ext}`, imageDimensions: { width: image.width, height: image.height } },
+    };
+  });
+
+  app.get("/api/share/:projectId/versions/:versionId/changes", async (request) => {
+    const { projectId, versionId } = shareParams.parse(request.params);
+    const [project] = await db.select().from(projects).where(eq(projects.id, projectId));
+    const sharing = normalizeSharing(project?.sharing);
+    if (!project || project.isArchived || !guestAccess(sharing))
+      throw new NotFoundError(SHARING_MESSAGES.notAccessible, "project-not-accessible");
+    if (!sharing.showEdits)
+      throw new ForbiddenError("This link does not show suggested edits.", "link-edits-off");
+    const { pageRows, versionRows } = await loadPagesWithVersions(db, project.id);
+    const version = visibleThroughLink(sharing, pageRows, versionRows).versions.find(
+      (v) => v.id === versionId,
+    );
+    if (!version) throw new NotFoundError("Page does not exist.", "page-not-found");
+    // Hidden suggestions are the editors' working state, not part of what the link shows.
+    return { data: (await listChanges(db, version)).filter((change) => !change.isHidden) };
+  });
+}

@@ -1,0 +1,136 @@
+/**
+ * One's own notifications (SPEC §4 states): list, counts, toggle seen, "Clear all" (all seen) and
+ * "panel opened" (all notified). Every query is scoped to the signed-in user's rows: another user's
+ * notification is a 404, as if it did not exist. Changes are published to the user's room so their
+ * other tabs follow.
+ */
+import {
+  listNotificationsQuerySchema,
+  markAllSeenSchema,
+  NOTIFICATION_CURSOR,
+  type NotificationCounts,
+  type NotificationsPage,
+  updateNotificationSchema,
+} from "@redline/shared";
+import { and, desc, eq, type SQL, sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { AppContext } from "../../context.ts";
+import { notifications, projects } from "../../db/schema/index.ts";
+import { NotFoundError } from "../../lib/errors.ts";
+import { publish } from "../../lib/realtime.ts";
+import { requireActor } from "../auth/session.ts";
+import { presentNotifications } from "./notifications.presenter.ts";
+
+const notificationParams = z.object({ notificationId: z.string().min(1).max(64) });
+
+export async function notificationsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { auth } = ctx;
+  const { db } = ctx.database;
+  const mine = (userId: string, ...more: (SQL | undefined)[]) =>
+    and(eq(notifications.userId, userId), ...more);
+  const changed = (tx: Parameters<typeof publish>[0], userId: string) =>
+    publish(tx, `user:${userId}`, { type: "notifications.changed" });
+
+  app.get("/api/notifications", async (request): Promise<NotificationsPage> => {
+    const actor = await requireActor(auth, db, request);
+    const query = listNotificationsQuerySchema.parse(request.query);
+    const cursor = query.before ? NOTIFICATION_CURSOR.exec(query.before) : null;
+    const rows = await db
+      .select()
+      .from(notifications)
+      .where(
+        mine(
+          actor.user.id,
+          query.projectId ? eq(notifications.projectId, query.projectId) : undefined,
+          cursor
+            ? sql`(${notifications.createdAt}, ${notifications.id}) < (${new Date(cursor[1]!).toISOString()}::timestamptz, ${cursor[2]!})`
+            : undefined,
+        ),
+      )
+      .orderBy(desc(notifications.createdAt), desc(notifications.id))
+      .limit(query.limit + 1);
+    const page = rows.slice(0, query.limit);
+    const last = page.at(-1);
+    const projectRows = await db
+      .selectDistinct({ id: projects.id, title: projects.title })
+      .from(notifications)
+      .innerJoin(projects, eq(projects.id, notifications.projectId))
+      .where(mine(actor.user.id))
+      .orderBy(projects.title, projects.id);
+    return {
+      data: await presentNotifications(db, page),
+      nextCursor: rows.length > query.limit && last ? `${last.createdAt.toISOString()}~${last.id}` : null,
+      projects: projectRows,
+    };
+  });
+
+  app.get("/api/notifications/counts", async (request): Promise<{ data: NotificationCounts }> => {
+    const actor = await requireActor(auth, db, request);
+    const [counts] = await db
+      .select({
+        unseen: sql<number>`(count(*) filter (where not ${notifications.isSeen}))::int`,
+        notNotified: sql<number>`(count(*) filter (where not ${notifications.isNotified}))::int`,
+      })
+      .from(notifications)
+      .where(mine(actor.user.id));
+    return { data: counts ?? { unseen: 0, notNotified: 0 } };
+  });
+
+  app.patch("/api/notifications/:notificationId", async (request) => {
+    const actor = await requireActor(auth, db, request);
+    const { notificationId } = notificationParams.parse(request.params);
+    const input = updateNotificationSchema.parse(request.body);
+    const [row] = await db.transaction(async (tx) => {
+      const updated = await tx
+        .update(notifications)
+        .set({ isSeen: input.isSeen })
+        .where(mine(actor.user.id, eq(notifications.id, notificationId)))
+        .returning();
+      if (updated.length > 0) await changed(tx, actor.user.id);
+      return updated;
+    });
+    if (!row) throw new NotFoundError("Notification not found.", "notification-not-found");
+    return { data: (await presentNotifications(db, [row]))[0] };
+  });
+
+  /** "Clear all": every notification (or the filtered project's) seen. */
+  app.post("/api/notifications/seen", async (request) => {
+    const actor = await requireActor(auth, db, request);
+    const input = markAllSeenSchema.parse(request.body ?? {});
+    const updated = await db.transaction(async (tx) => {
+      const rows = await tx
+        .update(notifications)
+        .set({ isSeen: true })
+        .where(
+          mine(
+            actor.user.id,
+            eq(notifications.isSeen, false),
+            input.projectId ? eq(notifications.projectId, input.projectId) : undefined,
+          ),
+        )
+        .returning({ id: notifications.id });
+      if (rows.length > 0) await changed(tx, actor.user.id);
+      return rows.length;
+    });
+    return { data: { updated } };
+  });
+
+  /** The panel was opened: everything in it has been shown, so the badge goes. */
+  app.post("/api/notifications/notified", async (request) => {
+    const actor = await requireActor(auth, db, request);
+    z.object({})
+      .strict()
+      .parse(request.body ?? {});
+    const updated = await db.transaction(async (tx) => {
+      const rows = await tx
+        .update(notifications)
+        .set({ isNotified: true })
+        .where(mine(actor.user.id, eq(notifications.isNotified, false)))
+        .returning({ id: notifications.id });
+      if (rows.length > 0) await changed(tx, actor.user.id);
+      return rows.length;
+    });
+    return { data: { updated } };
+  });
+}

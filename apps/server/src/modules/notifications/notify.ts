@@ -1,0 +1,194 @@
+/**
+ * The one way a notification is made. An event's module calls `notify(tx, event)` inside the
+ * transaction of the event itself, so a notification exists exactly when its event does; this function
+ * decides who hears of it (SPEC §3 types, §6 inspect only to editors), writes one row per recipient and
+ * publishes each to its recipient's `user:{id}` room (delivered on commit).
+ *
+ * Never notified: the actor, guests of the public link (they have no account), deleted users.
+ */
+import {
+  type CommentAuthor,
+  extractMentions,
+  type NotificationType,
+  parseGuestIdentity,
+} from "@redline/shared";
+import { and, eq, inArray, isNotNull } from "drizzle-orm";
+import type { Database } from "../../db/index.ts";
+import {
+  commentEntries,
+  type NewNotificationRow,
+  notifications,
+  pages,
+  projectMembers,
+  projects,
+  users,
+} from "../../db/schema/index.ts";
+import { newId } from "../../lib/ids.ts";
+import { publish } from "../../lib/realtime.ts";
+import { can } from "../projects/projects.policy.ts";
+import { presentNotifications } from "./notifications.presenter.ts";
+
+type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+/** A signed-in user, or a guest of the public link by their identity. */
+type Actor = { userId: string; guestIdentity?: undefined } | { userId?: undefined; guestIdentity: string };
+
+interface CommentRef {
+  id: string;
+  projectId: string;
+  pageId: string;
+  versionId: string;
+}
+
+export type NotificationEvent =
+  /** A new comment: its project's people, mentioned ones told they were mentioned. */
+  | { on: "comment.created"; actor: Actor; comment: CommentRef; text: string }
+  /** A reply: the people earlier in the thread, mentioned ones told they were mentioned. */
+  | { on: "comment.replied"; actor: Actor; comment: CommentRef; text: string }
+  /** A comment resolved: its author. */
+  | { on: "comment.resolved"; actor: Actor; comment: CommentRef }
+  /** A save of suggested edits: the project's editors only (SPEC §6). */
+  | {
+      on: "changes.saved";
+      actor: Actor;
+      version: { id: string; projectId: string; pageId: string };
+      editsCount: number;
+    }
+  /** A person added to a project. */
+  | { on: "member.added"; actor: Actor; projectId: string; userId: string };
+
+interface Recipient {
+  userId: string;
+  type: NotificationType;
+}
+
+export async function notify(tx: Tx, event: NotificationEvent): Promise<void> {
+  const projectId = event.on === "member.added" ? event.projectId : projectOf(event);
+  const people = await projectPeople(tx, projectId);
+  const recipients = (await recipientsOf(tx, event, people)).filter(
+    (recipient) => recipient.userId !== event.actor.userId,
+  );
+  const live = await liveUsers(
+    tx,
+    recipients.map((recipient) => recipient.userId),
+  );
+  const chosen = recipients.filter((recipient) => live.has(recipient.userId));
+  if (chosen.length === 0) return;
+
+  const [project] = await tx
+    .select({ title: projects.title })
+    .from(projects)
+    .where(eq(projects.id, projectId));
+  const place = "comment" in event ? event.comment : "version" in event ? event.version : null;
+  const [page] = place
+    ? await tx.select({ title: pages.title }).from(pages).where(eq(pages.id, place.pageId))
+    : [];
+  const guest = parseGuestIdentity(event.actor.guestIdentity);
+  const now = new Date();
+  const rows: NewNotificationRow[] = chosen.map((recipient) => ({
+    id: newId(),
+    userId: recipient.userId,
+    type: recipient.type,
+    projectId,
+    pageId: place?.pageId ?? null,
+    versionId: "comment" in event ? event.comment.versionId : "version" in event ? event.version.id : null,
+    commentId: "comment" in event ? event.comment.id : null,
+    actorId: event.actor.userId ?? null,
+    context: {
+      projectTitle: project?.title ?? "",
+      ...(page && { pageTitle: page.title }),
+      ...(event.on === "changes.saved" && { editsCount: event.editsCount }),
+      ...(guest && { userName: guest.name, photoURL: guest.avatar ?? null }),
+    },
+    createdAt: now,
+  }));
+  const inserted = await tx.insert(notifications).values(rows).returning();
+  const presented = await presentNotifications(tx, inserted, await actorOf(tx, event.actor.userId));
+  for (const notification of presented) {
+    const row = inserted.find((candidate) => candidate.id === notification.id)!;
+    await publish(tx, `user:${row.userId}`, {
+      type: "notifications.created",
+      projectId,
+      notificationId: notification.id,
+      notification,
+    });
+  }
+}
+
+function projectOf(event: Exclude<NotificationEvent, { on: "member.added" }>): string {
+  return "comment" in event ? event.comment.projectId : event.version.projectId;
+}
+
+type People = Map<string, "owner" | "edit" | "comment" | "view">;
+
+/** The project's people with an account: its owner and the members who are not pending invitations. */
+async function projectPeople(tx: Tx, projectId: string): Promise<People> {
+  const [owner] = await tx.select({ id: projects.ownerId }).from(projects).where(eq(projects.id, projectId));
+  const members = await tx
+    .select({ userId: projectMembers.userId, access: projectMembers.access })
+    .from(projectMembers)
+    .where(and(eq(projectMembers.projectId, projectId), isNotNull(projectMembers.userId)));
+  const people: People = new Map(members.map((member) => [member.userId!, member.access]));
+  if (owner) people.set(owner.id, "owner");
+  return people;
+}
+
+async function recipientsOf(tx: Tx, event: NotificationEvent, people: People): Promise<Recipient[]> {
+  switch (event.on) {
+    case "comment.created":
+    case "comment.replied": {
+      const isReply = event.on === "comment.replied";
+      const mentioned = new Set(extractMentions(event.text).filter((uid) => people.has(uid)));
+      const audience = isReply ? await threadAuthors(tx, event.comment.id) : [...people.keys()];
+      const recipients: Recipient[] = [...mentioned].map((userId) => ({
+        userId,
+        type: isReply ? "web-comment-reply-mention" : "web-comment-mention",
+      }));
+      for (const userId of audience) {
+        if (!mentioned.has(userId) && people.has(userId))
+          recipients.push({ userId, type: isReply ? "web-comment-reply" : "web-comment" });
+      }
+      return recipients;
+    }
+    case "comment.resolved": {
+      const [author] = await threadAuthors(tx, event.comment.id, 1);
+      return author && people.has(author) ? [{ userId: author, type: "web-comment-resolve" }] : [];
+    }
+    case "changes.saved":
+      return [...people]
+        .filter(([, access]) => can(access, "changes.create"))
+        .map(([userId]) => ({ userId, type: "web-inspect" }));
+    case "member.added":
+      return [{ userId: event.userId, type: "project-share" }];
+  }
+}
+
+/** The accounts that wrote the thread's entries, first author first (guests have none). */
+async function threadAuthors(tx: Tx, commentId: string, limit?: number): Promise<string[]> {
+  const query = tx
+    .select({ userId: commentEntries.userId })
+    .from(commentEntries)
+    .where(eq(commentEntries.commentId, commentId))
+    .orderBy(commentEntries.createdAt, commentEntries.id);
+  const rows = limit ? await query.limit(limit) : await query;
+  return [...new Set(rows.map((row) => row.userId).filter((id): id is string => Boolean(id)))];
+}
+
+/** The actor as the notification shows them: they just acted in the project, so they are among its people. */
+async function actorOf(tx: Tx, userId: string | undefined): Promise<Map<string, CommentAuthor>> {
+  if (!userId) return new Map();
+  const [row] = await tx
+    .select({ displayName: users.displayName, photoURL: users.photoURL })
+    .from(users)
+    .where(eq(users.id, userId));
+  return new Map(row ? [[userId, { uid: userId, ...row, isGuest: false }]] : []);
+}
+
+async function liveUsers(tx: Tx, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(inArray(users.id, [...new Set(ids)]), eq(users.isDeleted, false)));
+  return new Set(rows.map((row) => row.id));
+}

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROUTE_DOCS } from "./openapi.ts";
+import { startTestApp, type TestApp } from "./testing/test-app.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ driver: "pglite", smtp: false });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+interface Operation {
+  summary: string;
+  parameters?: { name: string; in: string; required: boolean }[];
+  requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
+  security?: unknown[];
+}
+
+describe("GET /api/openapi.json", () => {
+  it("documents every /api route the server registered, and nothing else", async () => {
+    const apiRoutes = t.routes.filter((route) => {
+      const url = route.split(" ")[1]!;
+      return url.startsWith("/api/") && !url.startsWith("/api/auth/");
+    });
+    expect(Object.keys(ROUTE_DOCS).sort()).toEqual([...new Set(apiRoutes)].sort());
+
+    const response = await fetch(`${t.url}/api/openapi.json`);
+    expect(response.status).toBe(200);
+    const document = (await response.json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, Operation>>;
+    };
+    expect(document.openapi).toBe("3.1.0");
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    for (const route of apiRoutes) expect(operations).toContain(route.replace(/:([A-Za-z]+)/g, "{$1}"));
+  });
+
+  it("carries path parameters, query parameters, body schemas and which routes are public", async () => {
+    const { paths } = (await (await fetch(`${t.url}/api/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, Operation>>;
+    };
+    const create = paths["/api/versions/{versionId}/comments"]!.post!;
+    expect(create.parameters).toContainEqual({
+      name: "versionId",
+      in: "path",
+      required: true,
+      schema: { type: "string" },
+    });
+    const body = create.requestBody!.content["application/json"]!.schema;
+    expect(Object.keys(body.properties ?? {})).toEqual(expect.arrayContaining(["comment", "dotPosition"]));
+    expect(create.security).toBeUndefined(); // the session cookie, by default
+
+    const list = paths["/api/notifications"]!.get!;
+    expect(list.parameters?.map((parameter) => `${parameter.in}:${parameter.name}`)).toContain(
+      "query:projectId",
+    );
+    expect(paths["/api/health"]!.get!.security).toEqual([]);
+    expect(paths["/api/projects/{projectId}/uploads"]!.post!.requestBody!.content).toHaveProperty(
+      "multipart/form-data",
+    );
+  });
+});

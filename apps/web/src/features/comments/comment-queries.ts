@@ -1,0 +1,196 @@
+/**
+ * A version's comments. Keys follow the API routes: ['api', 'versions', id, 'comments'] is
+ * GET /api/versions/{id}/comments; a visitor of a public link reads
+ * ['api', 'share', project, 'versions', id, 'comments'] and writes with its guest identity
+ * (`x-redline-guest`). Every answer carrying a comment is written straight into the cache, so the
+ * author sees it at once; others get it through the realtime socket (realtime.ts).
+ */
+import {
+  type AnchorStatus,
+  type Attachment,
+  COMMENT_MESSAGES,
+  type Comment,
+  type CreateCommentInput,
+  type FrameAnchor,
+} from "@redline/shared";
+import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { snackbar } from "../../components/snackbar-store.ts";
+import { api } from "../../lib/api.ts";
+import { errorMessage } from "../../lib/auth-client.ts";
+import { fileForm } from "../../lib/files.ts";
+import { PROJECTS_KEY } from "../projects/project-queries.ts";
+
+/** Where comments are read and written: as a member, or as a guest of the public link. */
+export interface CommentScope {
+  projectId: string;
+  versionId: string;
+  /** Set for a visitor of the public link: the `x-redline-guest` identity. */
+  guestIdentity?: string;
+}
+
+export type NewComment = CreateCommentInput;
+
+const enc = encodeURIComponent;
+export const commentsKey = (scope: Pick<CommentScope, "projectId" | "versionId" | "guestIdentity">) =>
+  scope.guestIdentity === undefined
+    ? (["api", "versions", scope.versionId, "comments"] as const)
+    : (["api", "share", scope.projectId, "versions", scope.versionId, "comments"] as const);
+
+const listPath = (scope: CommentScope) =>
+  scope.guestIdentity === undefined
+    ? `/api/versions/${enc(scope.versionId)}/comments`
+    : `/api/share/${enc(scope.projectId)}/versions/${enc(scope.versionId)}/comments`;
+const guestHeaders = (scope: CommentScope) =>
+  scope.guestIdentity === undefined ? undefined : { "x-redline-guest": scope.guestIdentity };
+
+/** `pollMs`: re-read this often (guests have no realtime socket). */
+export function useComments(scope: CommentScope, enabled = true, pollMs: number | false = false) {
+  return useQuery({
+    queryKey: commentsKey(scope),
+    queryFn: async ({ signal }) => (await api<{ data: Comment[] }>(listPath(scope), { signal })).data,
+    enabled,
+    refetchInterval: pollMs,
+  });
+}
+
+/** Puts a comment into its version's list (replacing the copy there), in creation order. */
+export function upsertComment(queryClient: QueryClient, scope: CommentScope, comment: Comment): void {
+  queryClient.setQueryData<Comment[]>(commentsKey(scope), (list) => {
+    if (!list) return list;
+    const rest = list.filter((entry) => entry.id !== comment.id);
+    return [...rest, comment].sort(byCreation);
+  });
+}
+
+export function removeComment(queryClient: QueryClient, scope: CommentScope, commentId: string): void {
+  queryClient.setQueryData<Comment[]>(commentsKey(scope), (list) =>
+    list?.filter((entry) => entry.id !== commentId),
+  );
+}
+
+export const byCreation = (a: Comment, b: Comment) =>
+  a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1;
+
+function useCommentWrite<Input, Result extends Comment | null>(
+  scope: CommentScope,
+  write: (input: Input) => Promise<{ data: Result }>,
+) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: write,
+    onSuccess: ({ data }) => {
+      if (data) upsertComment(queryClient, scope, data);
+    },
+    onError: (error) => snackbar.error(errorMessage(error)),
+    // Versions carry their number of comments.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: PROJECTS_KEY }),
+  });
+}
+
+export function useCreateComment(scope: CommentScope) {
+  return useCommentWrite(scope, (input: NewComment) =>
+    api<{ data: Comment }>(listPath(scope), { method: "POST", body: input, headers: guestHeaders(scope) }),
+  );
+}
+
+export function useReply(scope: CommentScope) {
+  return useCommentWrite(
+    scope,
+    ({
+      commentId,
+      comment,
+      attachments,
+    }: {
+      commentId: string;
+      comment: string;
+      attachments: Attachment[];
+    }) =>
+      api<{ data: Comment }>(
+        scope.guestIdentity === undefined
+          ? `/api/comments/${enc(commentId)}/replies`
+          : `/api/share/${enc(scope.projectId)}/comments/${enc(commentId)}/replies`,
+        { method: "POST", body: { comment, attachments }, headers: guestHeaders(scope) },
+      ),
+  );
+}
+
+export function useEditEntry(scope: CommentScope) {
+  return useCommentWrite(
+    scope,
+    ({ commentId, entryId, comment }: { commentId: string; entryId: string; comment: string }) =>
+      api<{ data: Comment | null }>(`/api/comments/${enc(commentId)}/entries/${enc(entryId)}`, {
+        method: "PATCH",
+        body: { comment },
+      }),
+  );
+}
+
+export interface CommentUpdate {
+  isResolved?: boolean;
+  dotPosition?: { x: number; y: number };
+  anchor?: FrameAnchor;
+  anchorStatus?: AnchorStatus;
+}
+
+export function useUpdateComment(scope: CommentScope) {
+  return useCommentWrite(scope, ({ commentId, ...update }: CommentUpdate & { commentId: string }) =>
+    api<{ data: Comment | null }>(`/api/comments/${enc(commentId)}`, { method: "PATCH", body: update }),
+  );
+}
+
+/** Deleting the first or only entry removes the whole comment (SPEC §4). */
+export function useDeleteEntry(scope: CommentScope) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ commentId, entryId }: { commentId: string; entryId: string }) =>
+      api<{ data: { commentDeleted: boolean } }>(`/api/comments/${enc(commentId)}/entries/${enc(entryId)}`, {
+        method: "DELETE",
+      }),
+    onSuccess: ({ data }, { commentId, entryId }) => {
+      if (data.commentDeleted) return removeComment(queryClient, scope, commentId);
+      queryClient.setQueryData<Comment[]>(commentsKey(scope), (list) =>
+        list?.map((entry) =>
+          entry.id === commentId
+            ? { ...entry, thread: entry.thread.filter((item) => item.id !== entryId) }
+            : entry,
+        ),
+      );
+    },
+    onError: (error) => snackbar.error(errorMessage(error)),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: PROJECTS_KEY }),
+  });
+}
+
+export function uploadAttachment(projectId: string, file: File) {
+  return api<{ data: Attachment }>(`/api/projects/${enc(projectId)}/attachments`, {
+    method: "POST",
+    body: fileForm(file),
+  });
+}
+
+export function attachmentUrl(projectId: string, attachment: Attachment): string {
+  const sha = attachment.path.split("/").at(-1) ?? "";
+  return `/api/projects/${enc(projectId)}/attachments/${sha}?name=${enc(attachment.name)}`;
+}
+
+/** 'Copy unresolved comments' from the previous version into this one (SPEC §4). */
+export function useCopyUnresolved(scope: CommentScope) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () =>
+      api<{ data: { copied: number }; message?: string }>(
+        `/api/versions/${enc(scope.versionId)}/comments/copy-unresolved`,
+        { method: "POST" },
+      ),
+    onSuccess: ({ data, message }) => {
+      if (data.copied === 0) snackbar.info(message ?? COMMENT_MESSAGES.noUnresolved);
+      else snackbar.success(data.copied === 1 ? "1 comment copied." : `${data.copied} comments copied.`);
+    },
+    onError: () => snackbar.error(COMMENT_MESSAGES.pullFailed),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: commentsKey(scope) }),
+        queryClient.invalidateQueries({ queryKey: PROJECTS_KEY }),
+      ]),
+  });
+}

@@ -1,0 +1,22 @@
+/**
+ * Keeps a version's suggested edits live: the socket says "changes of version X changed" and the list
+ * is refetched; a (re)join refetches too, since events sent while away are not replayed.
+ */
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { realtime } from "../comments/realtime.ts";
+import { changesKey } from "./inspect-queries.ts";
+
+export function useChangesRealtime(projectId: string, versionId: string, enabled: boolean): void {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!enabled) return;
+    const refetch = () => void queryClient.invalidateQueries({ queryKey: changesKey(versionId) });
+    return realtime().subscribe(projectId, {
+      onEvent(event) {
+        if (event.type === "changes.changed" && event.versionId === versionId) refetch();
+      },
+      onResync: refetch,
+    });
+  }, [projectId, versionId, enabled, queryClient]);
+}

@@ -1,0 +1,108 @@
+/**
+ * The signed-in user's notifications. Keys follow the API routes: ['api', 'notifications', {projectId}]
+ * is GET /api/notifications (paged by cursor), ['api', 'notifications', 'counts'] its counts. Toggling
+ * one is optimistic; "Clear all" and "panel opened" refetch.
+ */
+import type { Notification, NotificationCounts, NotificationsPage } from "@redline/shared";
+import {
+  type InfiniteData,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from "@tanstack/react-query";
+import { snackbar } from "../../components/snackbar-store.ts";
+import { api } from "../../lib/api.ts";
+import { errorMessage } from "../../lib/auth-client.ts";
+
+export const NOTIFICATIONS_KEY = ["api", "notifications"] as const;
+export const COUNTS_KEY = ["api", "notifications", "counts"] as const;
+const listKey = (projectId: string | null) => [...NOTIFICATIONS_KEY, { projectId }] as const;
+
+export function useNotificationCounts() {
+  return useQuery({
+    queryKey: COUNTS_KEY,
+    queryFn: async ({ signal }) =>
+      (await api<{ data: NotificationCounts }>("/api/notifications/counts", { signal })).data,
+  });
+}
+
+export function useNotifications(projectId: string | null, enabled: boolean) {
+  return useInfiniteQuery({
+    queryKey: listKey(projectId),
+    queryFn: ({ pageParam, signal }) => {
+      const query = new URLSearchParams();
+      if (projectId) query.set("projectId", projectId);
+      if (pageParam) query.set("before", pageParam);
+      return api<NotificationsPage>(`/api/notifications?${query}`, { signal });
+    },
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+    enabled,
+  });
+}
+
+/** Everything about notifications is stale: a new one arrived, or another tab marked some. */
+export function refreshNotifications(queryClient: ReturnType<typeof useQueryClient>) {
+  return queryClient.invalidateQueries({ queryKey: NOTIFICATIONS_KEY });
+}
+
+type Pages = InfiniteData<NotificationsPage, string | null>;
+
+export function useToggleSeen() {
+  const queryClient = useQueryClient();
+  const patch = (id: string, isSeen: boolean) =>
+    queryClient.setQueriesData<Pages>({ queryKey: NOTIFICATIONS_KEY }, (data) =>
+      data?.pages
+        ? {
+            ...data,
+            pages: data.pages.map((page) => ({
+              ...page,
+              data: page.data.map((item) => (item.id === id ? { ...item, isSeen } : item)),
+            })),
+          }
+        : data,
+    );
+  return useMutation({
+    mutationFn: ({ notification, isSeen }: { notification: Notification; isSeen: boolean }) =>
+      api(`/api/notifications/${encodeURIComponent(notification.id)}`, { method: "PATCH", body: { isSeen } }),
+    onMutate: async ({ notification, isSeen }) => {
+      await queryClient.cancelQueries({ queryKey: NOTIFICATIONS_KEY });
+      patch(notification.id, isSeen);
+      queryClient.setQueryData<NotificationCounts>(COUNTS_KEY, (counts) =>
+        counts && notification.isSeen !== isSeen
+          ? { ...counts, unseen: Math.max(0, counts.unseen + (isSeen ? -1 : 1)) }
+          : counts,
+      );
+    },
+    onError: (error, { notification }) => {
+      patch(notification.id, notification.isSeen);
+      snackbar.error(errorMessage(error));
+    },
+    onSettled: () => refreshNotifications(queryClient),
+  });
+}
+
+/** "Clear all": every notification (of the filtered project, when one is chosen) seen. */
+export function useMarkAllSeen() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (projectId: string | null) =>
+      api("/api/notifications/seen", { method: "POST", body: projectId ? { projectId } : {} }),
+    onError: (error) => snackbar.error(errorMessage(error)),
+    onSettled: () => refreshNotifications(queryClient),
+  });
+}
+
+/** The panel opened: the badge goes at once, the server records it. */
+export function useMarkAllNotified() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api("/api/notifications/notified", { method: "POST", body: {} }),
+    onMutate: () =>
+      queryClient.setQueryData<NotificationCounts>(COUNTS_KEY, (counts) =>
+        counts ? { ...counts, notNotified: 0 } : counts,
+      ),
+    onSettled: () => refreshNotifications(queryClient),
+  });
+}

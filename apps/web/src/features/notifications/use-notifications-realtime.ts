@@ -1,0 +1,47 @@
+/**
+ * Keeps the bell live through the tab's one socket (features/comments/realtime.ts), in the user's own
+ * room: a new notification refetches the list and counts, shows a toast for 3 s and plays the chime
+ * unless the user turned the sound off (SPEC §4); marks made in another tab refetch.
+ */
+import {
+  NOTIFICATION_TOAST_MS,
+  type Notification,
+  notificationMessage,
+  notificationSubject,
+} from "@redline/shared";
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
+import { showSnackbar } from "../../components/snackbar-store.ts";
+import { realtime } from "../comments/realtime.ts";
+import { refreshNotifications } from "./notification-queries.ts";
+import { playNotificationSound } from "./notification-sound.ts";
+
+/** The toast's text: "Ada Lovelace commented on page Homepage with h...". */
+export function notificationText(notification: Notification): string {
+  return `${notification.actor.displayName} ${notificationMessage(notification)} ${notificationSubject(notification)}`;
+}
+
+export function useNotificationsRealtime(notificationSound: boolean): void {
+  const queryClient = useQueryClient();
+  // Read when a notification arrives, so turning the sound off takes effect without resubscribing.
+  const isSoundOn = useRef(notificationSound);
+  isSoundOn.current = notificationSound;
+  useEffect(
+    () =>
+      realtime().subscribeUser({
+        onEvent(event) {
+          if (event.type === "notifications.changed") void refreshNotifications(queryClient);
+          if (event.type !== "notifications.created") return;
+          void refreshNotifications(queryClient);
+          showSnackbar(
+            "info",
+            event.notification ? notificationText(event.notification) : "You have a new notification.",
+            { durationMs: NOTIFICATION_TOAST_MS, id: `notification-${event.notificationId}` },
+          );
+          if (isSoundOn.current) playNotificationSound();
+        },
+        onResync: () => void refreshNotifications(queryClient),
+      }),
+    [queryClient],
+  );
+}

@@ -1,0 +1,188 @@
+/**
+ * In-app notifications (SPEC §3 Notification, §4 states, §9, shared wording): the API contract, the
+ * realtime event, and the pure rules both sides read — what a notification says and where it leads.
+ */
+import { z } from "zod";
+import { notificationPageTitle } from "./titles.ts";
+import type { EmailPreferenceKey } from "./user.ts";
+
+/** Every type SPEC §3 names; the app emits the web-comment, web-inspect and project-share ones today. */
+export const NOTIFICATION_TYPES = [
+  "web-comment",
+  "false-comment",
+  "web-comment-mention",
+  "web-comment-reply",
+  "web-comment-reply-mention",
+  "illustration-comment",
+  "illustration-comment-mention",
+  "illustration-comment-reply",
+  "illustration-comment-reply-mention",
+  "web-inspect",
+  "project-share",
+  "web-page-add",
+  "team-member-add",
+  "team-member-access",
+  "team-member-left",
+  "make-approver",
+  "page-approved",
+  "page-unapproved",
+  "web-comment-resolve",
+  "browse-ticket-add",
+] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+/** What the notification was about, as it was when it happened (titles may change later). */
+export interface NotificationContext {
+  projectTitle: string;
+  pageTitle?: string;
+  /** web-inspect: how many edits the save suggested. */
+  editsCount?: number;
+  /** A guest of the public link who commented: their name and avatar (they have no account). */
+  userName?: string;
+  photoURL?: string | null;
+}
+
+export interface NotificationActor {
+  uid: string | null;
+  displayName: string;
+  photoURL: string | null;
+}
+
+export interface Notification {
+  id: string;
+  type: NotificationType;
+  projectId: string;
+  pageId: string | null;
+  versionId: string | null;
+  commentId: string | null;
+  actor: NotificationActor;
+  context: NotificationContext;
+  /** Grouped count (SPEC §3 length). */
+  length: number;
+  createdAt: string;
+  isSeen: boolean;
+  isNotified: boolean;
+}
+
+export interface NotificationCounts {
+  unseen: number;
+  /** Not yet shown in an opened panel: the bell's badge. */
+  notNotified: number;
+}
+
+export const NOTIFICATIONS_PAGE_SIZE = 20;
+export const MAX_NOTIFICATIONS_PAGE_SIZE = 100;
+/** A new notification's toast closes itself after this long (SPEC §4). */
+export const NOTIFICATION_TOAST_MS = 3000;
+
+const id = z.string().min(1).max(64);
+
+/** A page's position: the last notification's time and id (`{ISO time}~{id}`), as the API hands it out. */
+export const NOTIFICATION_CURSOR = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)~([A-Za-z0-9_-]{1,64})$/;
+
+/** GET /api/notifications: newest first, optionally one project's; `before` is the previous page's cursor. */
+export const listNotificationsQuerySchema = z
+  .object({
+    projectId: id.optional(),
+    limit: z.coerce.number().int().min(1).max(MAX_NOTIFICATIONS_PAGE_SIZE).default(NOTIFICATIONS_PAGE_SIZE),
+    before: z.string().regex(NOTIFICATION_CURSOR, "Expected a cursor from a previous page").optional(),
+  })
+  .strict();
+
+export interface NotificationsPage {
+  data: Notification[];
+  /** Pass as `before` for the next page; null at the end. */
+  nextCursor: string | null;
+  /** The projects the user has notifications from, for the filter. */
+  projects: { id: string; title: string }[];
+}
+
+/** PATCH /api/notifications/{id}: toggle one. */
+export const updateNotificationSchema = z.object({ isSeen: z.boolean() }).strict();
+
+/** POST /api/notifications/seen ("Clear all"), optionally only the filtered project's. */
+export const markAllSeenSchema = z.object({ projectId: id.optional() }).strict();
+
+/**
+ * The shared wording (SPEC §9): what follows the actor's name. 'resolved your comment on' has no text
+ * in the spec; it is worded like its neighbours.
+ */
+export function notificationMessage(notification: Pick<Notification, "type" | "context">): string {
+  switch (notification.type) {
+    case "web-comment":
+    case "illustration-comment":
+    case "false-comment":
+      return "commented on page";
+    case "web-comment-mention":
+    case "web-comment-reply-mention":
+    case "illustration-comment-mention":
+    case "illustration-comment-reply-mention":
+      return "mentioned you in a comment on";
+    case "web-comment-reply":
+    case "illustration-comment-reply":
+      return "replied to your comment on";
+    case "web-comment-resolve":
+      return "resolved your comment on";
+    case "web-inspect": {
+      const count = notification.context.editsCount ?? 1;
+      return `suggested ${count} ${count === 1 ? "edit" : "edits"} on page`;
+    }
+    case "project-share":
+      return "invited you to a project";
+    case "team-member-add":
+      return "invited you to team";
+    case "team-member-left":
+      return "left your team";
+    case "browse-ticket-add":
+      return "created a ticket on";
+    default:
+      return "updated";
+  }
+}
+
+/** What the message is about: the page title cut to 15 characters (SPEC §9), or the project's title. */
+export function notificationSubject(notification: Pick<Notification, "type" | "context">): string {
+  if (notification.type === "project-share") return notification.context.projectTitle;
+  return notificationPageTitle(notification.context.pageTitle ?? notification.context.projectTitle);
+}
+
+/** Where clicking a notification leads. */
+export function notificationTarget(
+  notification: Pick<Notification, "projectId" | "pageId" | "versionId" | "commentId" | "type">,
+): string {
+  const { projectId, pageId, versionId, commentId } = notification;
+  if (!pageId || !versionId) return `/project/${projectId}`;
+  const version = `/project/${projectId}/${pageId}/${versionId}`;
+  if (notification.type === "web-inspect") return `${version}/inspect?activity=true`;
+  if (commentId) return `${version}/comment?id=${encodeURIComponent(commentId)}`;
+  return version;
+}
+
+/**
+ * Which e-mail preference (SPEC §3 emailPreferences) lets a notification also arrive by e-mail; null
+ * for the kinds that are not mailed as notifications (an invitation has its own mail already).
+ */
+export function emailPreferenceOf(type: NotificationType): EmailPreferenceKey | null {
+  switch (type) {
+    case "web-comment":
+    case "web-comment-reply":
+    case "illustration-comment":
+    case "illustration-comment-reply":
+      return "comments";
+    case "web-comment-mention":
+    case "web-comment-reply-mention":
+    case "illustration-comment-mention":
+    case "illustration-comment-reply-mention":
+      return "mentions";
+    case "web-comment-resolve":
+      return "commentResolve";
+    case "web-inspect":
+      return "edits";
+    case "page-approved":
+      return "pagesApproved";
+    case "page-unapproved":
+      return "pagesUnapproved";
+    default:
+      return null;
+  }
+}
