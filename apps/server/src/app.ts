@@ -66,7 +66,8 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: database.db });
   const storage = config.s3 ? createS3Storage(config.s3) : createLocalStorage(config.filesDir);
   const auth = createAuth(config, database.db, mailer);
-  const queue = await startQueue(database);
+  const jobs = await startQueue(database);
+  const { queue } = jobs;
   await createCaptureQueue(queue);
   await createNotificationMailQueue(queue);
   const ctx: AppContext = { config, database, auth, mailer, storage, queue };
@@ -98,7 +99,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   app.addHook("onClose", async () => {
     await worker?.stop();
     await hub.stop();
-    await queue.stop({ graceful: false, wait: true });
+    await jobs.stop();
     await content.close();
     await database.close();
   });
