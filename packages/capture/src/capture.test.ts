@@ -17,6 +17,8 @@ const results = new Map<number, CaptureResult>();
 let late: CaptureResult | undefined;
 let onScroll: CaptureResult | undefined;
 let fontFace: CaptureResult | undefined;
+let afterFrames: CaptureResult | undefined;
+const visits: CaptureResult[] = [];
 
 /** The snapshot's text plus every iframe srcdoc, unescaped, at any depth. */
 function allDocuments(html: string): string[] {
@@ -48,6 +50,12 @@ beforeAll(async () => {
   late = await capturer.capture({ url: `${server.url}/pages/late.html`, allowPrivateUrls: true });
   onScroll = await capturer.capture({ url: `${server.url}/pages/on-scroll.html`, allowPrivateUrls: true });
   fontFace = await capturer.capture({ url: `${server.url}/pages/font-face.html`, allowPrivateUrls: true });
+  afterFrames = await capturer.capture({
+    url: `${server.url}/pages/after-frames.html`,
+    allowPrivateUrls: true,
+  });
+  for (let visit = 0; visit < 2; visit++)
+    visits.push(await capturer.capture({ url: `${server.url}/pages/visits.html`, allowPrivateUrls: true }));
   await server.close(); // everything below must work without the live site
 });
 
@@ -143,17 +151,37 @@ describe("capture of the fixture site", () => {
     }
   });
 
+  const has = (result: CaptureResult, size: string, colour: string) => {
+    const [w, h] = size.split("x").map(Number);
+    const sha = createHash("sha256")
+      .update(gradientPng(w!, h!, colour))
+      .digest("hex");
+    return result.assets.some((asset) => asset.sha256 === sha);
+  };
+
   it("waits for content a timer adds after load, and for content loaded on scroll", () => {
-    const has = (result: CaptureResult, size: string, colour: string) => {
-      const [w, h] = size.split("x").map(Number);
-      const sha = createHash("sha256")
-        .update(gradientPng(w!, h!, colour))
-        .digest("hex");
-      return result.assets.some((asset) => asset.sha256 === sha);
-    };
     expect(late!.html).toContain("arrived after a timer");
     expect(has(late!, "90x45", "117744")).toBe(true); // inserted by the timer
     expect(has(onScroll!, "160x80", "aa5500")).toBe(true); // IntersectionObserver, 2400 px down
+  });
+
+  it("waits for content the page starts while rendering, with no timer", () => {
+    expect(afterFrames!.html).toContain("arrived after three frames");
+    expect(has(afterFrames!, "70x35", "335577")).toBe(true);
+  });
+
+  it("gives every capture a fresh browser context: nothing one page stored reaches the next", () => {
+    for (const visit of visits) {
+      expect(visit.html).toContain("first visit");
+      expect(visit.html).not.toContain("visited before");
+    }
+  });
+
+  it("screenshots the live page at the width asked for", () => {
+    for (const [width, result] of results) {
+      expect(result.screenshot.readUInt32BE(16)).toBe(width); // PNG IHDR width
+      expect(result.viewport.width).toBe(width);
+    }
   });
 
   it("keeps a font face the page's script made with new FontFace()", () => {

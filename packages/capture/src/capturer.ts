@@ -10,10 +10,11 @@
  * (every byte through the SSRF-guarded Fetcher), lazy-content sweeping, sanitizing in a clean page
  * (sanitize.ts), and content-addressed assets instead of one huge HTML with data: URIs (assets.ts).
  *
- * Stages (timings in ms): load (goto until the load event), settle (network quiet and no timer
- * due soon, capped: page-activity.ts), sweep (scroll for lazy content when the page could react),
- * fonts (document.fonts.ready), serialize (SingleFile in the page), then side by side screenshot
- * (full page, live) and sanitize (clean page + content-addressed assets); total.
+ * Stages (timings in ms): tab (a fresh context and page; opened ahead, between jobs), load (goto
+ * until the load event), settle (network quiet, rendering quiet and no timer due soon, capped:
+ * page-activity.ts), sweep (scroll for lazy content when the page could react), fonts
+ * (document.fonts.ready), serialize (SingleFile in the page), then side by side screenshot (full
+ * page, live) and sanitize (clean page + content-addressed assets); total.
  */
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { assertPublicUrl, parseHttpUrl, type Resolver } from "./addresses.ts";
@@ -22,7 +23,7 @@ import { CaptureError } from "./errors.ts";
 import { Fetcher } from "./fetcher.ts";
 import { inPage } from "./in-page.ts";
 import { activityHook, reactsToScroll, settle } from "./page-activity.ts";
-import { fontsReady, pageFacts, serializeWithSingleFile, sweep } from "./page-steps.ts";
+import { fontsReady, pageFacts, screenshotFullPage, serializeWithSingleFile, sweep } from "./page-steps.ts";
 import { RoutedNetwork } from "./routing.ts";
 import { sanitizeSnapshot } from "./sanitize.ts";
 import { singleFileInitScript } from "./single-file-script.ts";
@@ -51,7 +52,10 @@ export interface CaptureResult {
   assets: CapturedAsset[];
   /** Full-page PNG of the live page at that width. */
   screenshot: Buffer;
-  /** ms per stage: load, settle, sweep, fonts, serialize, screenshot ∥ sanitize, total. */
+  /**
+   * ms per stage: tab, load, settle, sweep, fonts, serialize, screenshot ∥ sanitize, total; and
+   * tabOpen, what opening the tab took (ahead of the job, when `tab` is about 0).
+   */
   timings: Record<string, number>;
   bytes: { html: number; assets: number };
   /** Requests refused by the SSRF guard (their content is missing from the snapshot). */
@@ -92,9 +96,13 @@ export function chromiumPath(explicit?: string): string {
   return explicit ?? process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 }
 
+const DEFAULT_WIDTH = 1280;
 const VIEWPORT_HEIGHT = 800;
-/** After load: network quiet for 100 ms and no timer due within a second (page-activity.ts). */
-const SETTLE = { idleMs: 100, timersCapMs: 1_500, capMs: 5_000 };
+/**
+ * After load: network quiet for 40 ms, two more rendered frames that start nothing, and no timer due
+ * within a second (page-activity.ts).
+ */
+const SETTLE = { idleMs: 40, timersCapMs: 1_500, capMs: 5_000 };
 const MB = 1024 * 1024;
 
 /** Runs `task`, recording its duration in ms under `name`. */
@@ -107,8 +115,19 @@ async function timed<T>(timings: Record<string, number>, name: string, task: () 
   }
 }
 
+/** A fresh context with one blank page, used by exactly one job and then closed. */
+interface Tab {
+  context: BrowserContext;
+  page: Page;
+  /** How long opening it took (ahead of the job, or within it when none was ready). */
+  openMs: number;
+}
+
 export class Capturer {
   private sanitizer: Page;
+  /** The next job's tab, opened while the capturer is idle (see `capture`). */
+  private spare: Promise<Tab> | null = null;
+  private closed = false;
 
   private constructor(
     /** The warm browser, for callers that render snapshots (thumbnails, fidelity checks). */
@@ -131,7 +150,56 @@ export class Capturer {
     const utility = await browser.newContext({ offline: true });
     const sanitizer = await utility.newPage();
     const userAgent = String(await sanitizer.evaluate("navigator.userAgent"));
-    return new Capturer(browser, utility, sanitizer, userAgent, options);
+    const capturer = new Capturer(browser, utility, sanitizer, userAgent, options);
+    capturer.prepareSpare();
+    await capturer.idle();
+    return capturer;
+  }
+
+  /** Resolves once the next job's tab is ready (a benchmark waits for it before timing anything else). */
+  async idle(): Promise<void> {
+    await this.spare?.catch(() => {});
+  }
+
+  private async openTab(width: number): Promise<Tab> {
+    const started = performance.now();
+    const context = await this.browser.newContext({
+      viewport: { width, height: VIEWPORT_HEIGHT },
+      deviceScaleFactor: 1,
+      serviceWorkers: "block",
+      acceptDownloads: false,
+    });
+    try {
+      const page = await context.newPage();
+      return { context, page, openMs: Math.round(performance.now() - started) };
+    } catch (error) {
+      await context.close().catch(() => {});
+      throw error;
+    }
+  }
+
+  /**
+   * Opening a context and its first page (a new renderer process) costs about as much as loading a
+   * page, so the tab for the next job is opened after each job, while the capturer waits for work.
+   * It is still one fresh context per job: nothing ever ran in it, and the job's routing, bindings and
+   * init scripts are attached when the job takes it, before its first navigation.
+   */
+  private prepareSpare(): void {
+    if (this.spare || this.closed) return;
+    const spare = this.openTab(DEFAULT_WIDTH);
+    this.spare = spare;
+    spare.catch(() => {
+      if (this.spare === spare) this.spare = null; // the next job opens its own
+    });
+  }
+
+  private async takeTab(width: number): Promise<Tab> {
+    const spare = this.spare;
+    this.spare = null;
+    const tab = await spare?.catch(() => null);
+    if (!tab) return this.openTab(width);
+    if (width !== DEFAULT_WIDTH) await tab.page.setViewportSize({ width, height: VIEWPORT_HEIGHT });
+    return tab;
   }
 
   private async sanitize(html: string): Promise<string> {
@@ -163,18 +231,13 @@ export class Capturer {
     const job = (async () => {
       if (options.allowPrivateUrls) parseHttpUrl(options.url);
       else await assertPublicUrl(options.url, network);
-      const created = await this.browser.newContext({
-        viewport: { width: options.width ?? 1280, height: VIEWPORT_HEIGHT },
-        deviceScaleFactor: 1,
-        serviceWorkers: "block",
-        acceptDownloads: false,
-      });
-      context = created;
+      const tab = await this.takeTab(options.width ?? DEFAULT_WIDTH);
+      context = tab.context;
       if (timedOut) {
-        await created.close(); // the deadline passed while the context was being created
+        await tab.context.close(); // the deadline passed while the tab was being opened
         throw new CaptureError("timeout", "Capture timed out");
       }
-      return this.run(created, fetcher, options, started);
+      return this.run(tab, fetcher, options, started);
     })();
     job.catch(() => {}); // after a timeout the job fails too; only the deadline's error is reported
     try {
@@ -186,30 +249,33 @@ export class Capturer {
       clearTimeout(timer);
       await (context as BrowserContext | undefined)?.close().catch(() => {});
       await fetcher.close().catch(() => {});
+      this.prepareSpare();
     }
   }
 
   private async run(
-    context: BrowserContext,
+    tab: Tab,
     fetcher: Fetcher,
     options: CaptureOptions & { assetUrl?: AssetUrl },
     started: number,
   ): Promise<CaptureResult> {
+    const { context, page } = tab;
     const maxBytes = options.maxBytes ?? 50 * MB;
-    const width = options.width ?? 1280;
+    const width = options.width ?? DEFAULT_WIDTH;
     const timings: Record<string, number> = {};
-    let mark = performance.now();
+    let mark = started;
     const stage = (name: string) => {
       const now = performance.now();
       timings[name] = Math.round(now - mark);
       mark = now;
     };
 
+    stage("tab");
+    timings.tabOpen = tab.openMs;
     const network = new RoutedNetwork(fetcher, maxBytes);
     await network.attach(context);
     await context.addInitScript(activityHook);
     await context.addInitScript(await singleFileInitScript());
-    const page = await context.newPage();
     network.watch(page);
     context.on("page", (popup) => void popup.close().catch(() => {}));
     let entry: string;
@@ -230,8 +296,8 @@ export class Capturer {
     stage("load");
     await settle(page, network, SETTLE);
     stage("settle");
-    await sweep(page, { scroll: await reactsToScroll(page), capMs: 4_000 });
-    await settle(page, network, { ...SETTLE, capMs: 3_000 }); // what the sweep made load
+    if (await sweep(page, { scroll: await reactsToScroll(page), capMs: 4_000 }))
+      await settle(page, network, { ...SETTLE, capMs: 3_000 }); // what the sweep made load
     stage("sweep");
     await fontsReady(page, 3_000);
     stage("fonts");
@@ -244,14 +310,10 @@ export class Capturer {
     }
     stage("serialize");
     // SingleFile leaves the live page as it found it, so the screenshot (this page's renderer) and
-    // sanitizing (the utility page's) run side by side.
+    // sanitizing (the utility page's) run side by side. (Screenshotting while SingleFile works, once
+    // it has read the live page, was slower: both need the page's renderer.)
     const [screenshot, { html, assets }] = await Promise.all([
-      timed(timings, "screenshot", () =>
-        page
-          .screenshot({ fullPage: true, type: "png", caret: "hide" })
-          // A page taller than the compositor can paint in one go falls back to its first screen.
-          .catch(() => page.screenshot({ type: "png", caret: "hide" })),
-      ),
+      timed(timings, "screenshot", () => screenshotFullPage(context, page)),
       timed(timings, "sanitize", async () =>
         extractAssets(await this.sanitize(raw), options.assetUrl ?? defaultAssetUrl),
       ),
@@ -279,6 +341,7 @@ export class Capturer {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await this.browser.close();
   }
 }

@@ -19,6 +19,8 @@ import type { Page } from "playwright-core";
 
 /** Timers due within this many ms keep the page "busy". */
 export const SOON_MS = 1_000;
+/** A frame that renders nothing (hidden, throttled) is not waited for longer than this. */
+const FRAME_CAP_MS = 100;
 
 const STATE = "__redlineActivity";
 
@@ -26,6 +28,8 @@ const STATE = "__redlineActivity";
 export const activityHook = `(() => {
 if (Object.getOwnPropertyDescriptor(globalThis, ${JSON.stringify(STATE)})) return;
 const soon = ${SOON_MS};
+const raf = globalThis.requestAnimationFrame?.bind(globalThis);
+const later = setTimeout.bind(globalThis);
 const timers = new Set();
 const idles = new Set();
 let scrollAware = false;
@@ -69,6 +73,13 @@ Object.defineProperty(globalThis, ${JSON.stringify(STATE)}, {
   get: () => ({
     pending: timers.size + idles.size,
     sinceFired: performance.now() - lastFired,
+    // Resolves after the next two rendering updates (style, layout, paint, intersection observers:
+    // whatever they start to load is in flight by then), or ${FRAME_CAP_MS} ms in a frame that is not rendered.
+    frames: () => new Promise((resolve) => {
+      const done = () => resolve(true);
+      later(done, ${FRAME_CAP_MS});
+      if (raf) raf(() => raf(done));
+    }),
     scrollAware: scrollAware || globalThis.onscroll != null || document.onscroll != null ||
       document.body?.onscroll != null || globalThis.onwheel != null || globalThis.onresize != null,
   }),
@@ -82,23 +93,22 @@ interface FrameActivity {
   scrollAware: boolean;
 }
 
-/** The activity of every frame that runs the hook (a sandboxed frame without scripts does not). */
-async function framesActivity(page: Page): Promise<FrameActivity[]> {
+/**
+ * The activity of every frame that runs the hook (a sandboxed frame without scripts does not);
+ * with `afterRender`, read once each frame has rendered twice more.
+ */
+async function framesActivity(page: Page, afterRender = false): Promise<FrameActivity[]> {
+  const read = `(async () => {
+    const hook = globalThis.${STATE};
+    if (!hook) return null;
+    if (${afterRender}) await hook.frames();
+    const { pending, sinceFired, scrollAware } = globalThis.${STATE};
+    return { pending, sinceFired, scrollAware };
+  })()`;
   const states = await Promise.all(
-    page
-      .frames()
-      .map(
-        (frame) =>
-          frame.evaluate(`globalThis.${STATE} ?? null`).catch(() => null) as Promise<FrameActivity | null>,
-      ),
+    page.frames().map((frame) => frame.evaluate(read).catch(() => null) as Promise<FrameActivity | null>),
   );
   return states.filter((state): state is FrameActivity => state !== null);
-}
-
-/** Whether any frame has a timer due soon, or ran one within `idleMs`. */
-async function busy(page: Page, idleMs: number): Promise<boolean> {
-  const states = await framesActivity(page);
-  return states.some((state) => state.pending > 0 || state.sinceFired < idleMs);
 }
 
 export interface SettleOptions {
@@ -111,8 +121,10 @@ export interface SettleOptions {
 }
 
 /**
- * Resolves once the network has been quiet for `idleMs` and no frame has a timer due soon or ran
- * one within `idleMs`, or when the caps are reached.
+ * Resolves once the network has been quiet for `idleMs`, every frame has rendered twice more without
+ * starting a request, and no frame has a timer due soon or ran one within `idleMs`; or when the caps
+ * are reached. Rendering is what starts the loads no timer explains: fonts and background images a
+ * style change needs, images an intersection observer reveals.
  */
 export async function settle(
   page: Page,
@@ -122,13 +134,15 @@ export async function settle(
   const start = performance.now();
   while (performance.now() - start < capMs) {
     if (network.isQuiet(idleMs)) {
-      const waitForTimers = performance.now() - start < timersCapMs;
-      if (!waitForTimers || !(await busy(page, idleMs))) {
-        if (network.isQuiet(idleMs)) return; // nothing started while we asked the page
-        continue;
-      }
+      const asked = performance.now();
+      const states = await framesActivity(page, true);
+      const waitForTimers = asked - start < timersCapMs;
+      const busy = waitForTimers && states.some((state) => state.pending > 0 || state.sinceFired < idleMs);
+      // Quiet for the whole check: nothing started while the frames rendered.
+      if (!busy && network.isQuiet(performance.now() - asked)) return;
+      if (!busy) continue;
     }
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 

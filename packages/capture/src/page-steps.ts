@@ -2,23 +2,23 @@
  * The in-page stages of a capture, each a function evaluated in the captured page. They run in the
  * page's main world, so they only read and scroll; nothing here is trusted for sanitizing.
  */
-import type { Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { inPage } from "./in-page.ts";
 
 /**
  * Switches native lazy images and iframes to eager (which loads them without any scrolling), then,
  * when the page could load content on scroll (`scroll`: an IntersectionObserver or scroll listener
  * exists, see page-activity.ts), scrolls down a viewport at a time so those loaders fire, and back
- * to the top.
+ * to the top. Returns whether it did anything that could have started a load.
  */
-export async function sweep(page: Page, options: { scroll: boolean; capMs: number }): Promise<void> {
-  await page.evaluate(
+export async function sweep(page: Page, options: { scroll: boolean; capMs: number }): Promise<boolean> {
+  return page.evaluate(
     inPage(async ({ scroll, capMs }: { scroll: boolean; capMs: number }) => {
-      for (const element of document.querySelectorAll<HTMLImageElement | HTMLIFrameElement>(
+      const lazy = document.querySelectorAll<HTMLImageElement | HTMLIFrameElement>(
         "img[loading=lazy], iframe[loading=lazy]",
-      ))
-        element.loading = "eager";
-      if (!scroll) return;
+      );
+      for (const element of lazy) element.loading = "eager";
+      if (!scroll) return lazy.length > 0;
       const start = performance.now();
       const root = document.scrollingElement ?? document.documentElement;
       const step = Math.max(200, innerHeight - 50);
@@ -32,6 +32,7 @@ export async function sweep(page: Page, options: { scroll: boolean; capMs: numbe
         scrollTo(0, 0);
         await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
       }
+      return true;
     }, options),
   );
 }
@@ -117,4 +118,30 @@ export async function serializeWithSingleFile(page: Page, maxResourceMb: number)
 
 interface SingleFileApi {
   getPageData(options: Record<string, unknown>): Promise<{ content: string }>;
+}
+
+/**
+ * A full-page PNG of the live page, straight from the DevTools protocol. Same pixels as Playwright's
+ * `page.screenshot({ fullPage: true })` (it sends the same `Page.captureScreenshot`), without its
+ * preparation round trips into every frame (fonts have already been waited for; a caret may show),
+ * which took ~50 ms per capture. A page taller than the compositor can paint in one go falls back
+ * to its first screen.
+ */
+export async function screenshotFullPage(context: BrowserContext, page: Page): Promise<Buffer> {
+  const cdp = await context.newCDPSession(page);
+  try {
+    const { cssContentSize, cssLayoutViewport } = await cdp.send("Page.getLayoutMetrics");
+    const shot = (width: number, height: number, beyond: boolean) =>
+      cdp.send("Page.captureScreenshot", {
+        format: "png",
+        clip: { x: 0, y: 0, width, height, scale: 1 },
+        captureBeyondViewport: beyond,
+      });
+    const full = await shot(Math.ceil(cssContentSize.width), Math.ceil(cssContentSize.height), true).catch(
+      () => shot(cssLayoutViewport.clientWidth, cssLayoutViewport.clientHeight, false),
+    );
+    return Buffer.from(full.data, "base64");
+  } finally {
+    await cdp.detach().catch(() => {});
+  }
 }

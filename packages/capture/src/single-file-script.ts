@@ -12,7 +12,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { build } from "esbuild";
+import { build, type Plugin } from "esbuild";
 
 export const FETCH_BINDING = "__redlineFetch";
 
@@ -42,6 +42,7 @@ async function buildInitScript(): Promise<string> {
     write: false,
     logLevel: "silent",
     target: "chrome120",
+    plugins: [unusedModules],
   });
   const singleFile = bundle.outputFiles[0]?.text ?? "";
   // Runs in every frame at document start; a frame that cannot run it (sandboxed) is skipped.
@@ -55,6 +56,32 @@ ${singleFile}
 (${initSingleFile.toString()})(${JSON.stringify(FETCH_BINDING)});
 })();`;
 }
+
+/**
+ * Parts of SingleFile a capture never runs, left out of the bundle: compiling them in every new page
+ * was most of SingleFile's start-up cost. The file-name template engine (360 kB; a capture needs no
+ * file name) and the zip library (80 kB; only for `compressContent` archives, which we never ask for).
+ */
+const UNUSED_MODULES: Record<string, string> = {
+  "modules/template-formatter.js": `export const formatFilename = async () => "snapshot.html";
+export const evalTemplate = async () => "";`,
+  "vendor/zip/zip.js": `const unavailable = () => { throw new Error("zip archives are not built by Redline"); };
+export { unavailable as configure, unavailable as BlobReader, unavailable as TextReader,
+  unavailable as ZipWriter, unavailable as Uint8ArrayWriter };`,
+};
+
+const unusedModules: Plugin = {
+  name: "redline-unused-single-file-modules",
+  setup(build) {
+    build.onLoad({ filter: /single-file-core[\\/].*\.js$/ }, (args) => {
+      const path = args.path.replaceAll("\\", "/");
+      const stub = Object.entries(UNUSED_MODULES).find(([suffix]) =>
+        path.endsWith(`single-file-core/${suffix}`),
+      );
+      return stub ? { contents: stub[1], loader: "js" } : undefined;
+    });
+  },
+};
 
 /** Closed shadow roots stay closed to the page but visible to SingleFile's getShadowRoot. */
 const closedShadowRootHook = `{
