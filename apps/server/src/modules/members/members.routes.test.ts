@@ -140,13 +140,21 @@ describe.each(drivers())("sharing, roles and approvals (%s)", (driver) => {
     expect(updated.body.message).toBe("User access updated.");
     expect((await entry(carol.uid)).access).toBe("edit");
 
+    const aboutProject = async (client: ApiClient) =>
+      ((await client.get("/api/notifications")).body.data as { projectId: string }[]).filter(
+        (item) => item.projectId === projectId,
+      );
+    expect(await aboutProject(carol.client)).toHaveLength(1); // "shared a project with you"
     const removed = await owner.delete(`/api/projects/${projectId}/members/${(await entry(carol.uid)).id}`);
     expect(removed.body.message).toBe("User removed from the project.");
     expect((await carol.client.get(`/api/projects/${projectId}`)).status).toBe(404);
+    expect(await aboutProject(carol.client)).toEqual([]); // nothing left that opens a project she cannot see
 
     const daveEntry = await entry(dave.uid);
+    expect(await aboutProject(dave.client)).toHaveLength(1);
     const left = await dave.client.delete(`/api/projects/${projectId}/members/${daveEntry.id}`);
     expect(left.body.message).toBe("You have successfully removed yourself from the project.");
+    expect(await aboutProject(dave.client)).toEqual([]);
     expect(await members(projectId)).toHaveLength(1);
   });
 

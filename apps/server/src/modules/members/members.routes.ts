@@ -14,11 +14,11 @@ import { and, eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
-import { projectMembers, projects, users } from "../../db/schema/index.ts";
+import { notifications, projectMembers, projects, users } from "../../db/schema/index.ts";
 import { BadRequestError, HttpError, NotFoundError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { approverMail, projectInviteMail } from "../../lib/mail/templates.ts";
-import { revokeRoom } from "../../lib/realtime.ts";
+import { publish, revokeRoom } from "../../lib/realtime.ts";
 import { requireActor } from "../auth/session.ts";
 import { notify } from "../notifications/notify.ts";
 import { loadProject } from "../projects/projects.load.ts";
@@ -130,8 +130,13 @@ export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
           .update(projects)
           .set({ approvers: sql`array_remove(${projects.approvers}, ${member.userId})` })
           .where(eq(projects.id, project.id));
-        // Their open tabs stop hearing about the project at once.
+        // Their open tabs stop hearing about the project at once, and what they were told about it
+        // goes: each item would open a project they can no longer see.
         await revokeRoom(tx, `project:${project.id}`, member.userId);
+        await tx
+          .delete(notifications)
+          .where(and(eq(notifications.userId, member.userId), eq(notifications.projectId, project.id)));
+        await publish(tx, `user:${member.userId}`, { type: "notifications.changed" });
       }
     });
     return { message: isSelf ? SHARING_MESSAGES.removedSelf : SHARING_MESSAGES.removed };
