@@ -49,6 +49,28 @@ beforeAll(async () => {
 afterAll(() => e2e.close());
 
 describe("sharing with people", () => {
+  it("shows a project shared while the list is open, and drops it when access is taken away", async () => {
+    const ownerEmail = uniqueEmail("live-owner");
+    const owner = await signUpVerified(e2e.baseUrl, e2e.app.inbox!, ownerEmail, PASSWORD, "Olive Owner");
+    const bob = await signedIn(e2e, "live-bob", "Bob Builder");
+    const card = bob.page
+      .getByRole("list", { name: "Projects" })
+      .getByRole("listitem")
+      .filter({ hasText: "Shared while open" });
+    const projectId = await newProject(owner, "Shared while open", "image");
+
+    await share(owner, projectId, bob.email, "comment");
+    await card.waitFor(); // no reload
+
+    const people = (await owner.get(`/api/projects/${projectId}/members`)).body.data as {
+      id: string;
+      email: string;
+    }[];
+    const bobEntry = people.find((person) => person.email === bob.email)!;
+    expect((await owner.delete(`/api/projects/${projectId}/members/${bobEntry.id}`)).status).toBe(200);
+    await expect.poll(() => card.count()).toBe(0);
+  });
+
   it("shares with an existing user and invites an unknown address; both then see the project", async () => {
     const owner = await signedIn(e2e, "owner", "Olive Owner");
     const projectId = await newProject(owner.api, "Launch site", "image");

@@ -132,7 +132,9 @@ export type RealtimeEvent =
   /** Room `user:{id}`: a notification for this user. */
   | { type: "notifications.created"; projectId: string; notificationId: string; notification?: Notification }
   /** Room `user:{id}`: the user's notifications were marked seen or notified (another tab): refetch. */
-  | { type: "notifications.changed" };
+  | { type: "notifications.changed" }
+  /** Room `user:{id}`: the user's access to a project changed or was taken away: refetch the lists. */
+  | { type: "projects.changed"; projectId: string };
 
 /** Client → server messages on the realtime socket. */
 export const realtimeClientMessageSchema = z.discriminatedUnion("type", [

@@ -108,6 +108,8 @@ export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       .where(and(eq(projectMembers.id, memberId), eq(projectMembers.projectId, project.id)))
       .returning();
     if (!updated) throw new NotFoundError("This person is not in the project.", "member-not-found");
+    if (updated.userId)
+      await publish(db, `user:${updated.userId}`, { type: "projects.changed", projectId: project.id });
     return { message: SHARING_MESSAGES.accessUpdated };
   });
 
@@ -137,6 +139,7 @@ export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
           .delete(notifications)
           .where(and(eq(notifications.userId, member.userId), eq(notifications.projectId, project.id)));
         await publish(tx, `user:${member.userId}`, { type: "notifications.changed" });
+        await publish(tx, `user:${member.userId}`, { type: "projects.changed", projectId: project.id });
       }
     });
     return { message: isSelf ? SHARING_MESSAGES.removedSelf : SHARING_MESSAGES.removed };

@@ -138,11 +138,16 @@ describe("realtime", () => {
     const entry = members.find((m) => m.email === leaverEmail)!;
     expect((await owner.delete(`/api/projects/${projectId}/members/${entry.id}`)).status).toBe(200);
     expect(await leaverTab.next((m) => m.type === "left")).toEqual({ type: "left", projectId });
+    // Their own room is told, so their project lists refetch.
+    const told = await leaverTab.next((m) => m.type === "event" && m.event.type === "projects.changed");
+    expect(told).toMatchObject({ event: { type: "projects.changed", projectId } });
 
-    // The owner still hears a new comment; the removed member's socket hears nothing more.
+    // The owner still hears a new comment; the removed member's socket hears nothing more of the project.
     await owner.post(`/api/versions/${versionId}/comments`, comment);
     await ownerTab.next((m) => m.type === "event");
-    await expect(leaverTab.next((m) => m.type === "event", 500)).rejects.toThrow("no matching message");
+    await expect(
+      leaverTab.next((m) => m.type === "event" && m.room === `project:${projectId}`, 500),
+    ).rejects.toThrow("no matching message");
 
     const doomed = (await owner.post("/api/projects", { title: "Doomed" })).body.data.id as string;
     ownerTab.send({ type: "join", projectId: doomed });

@@ -1,7 +1,8 @@
 /**
  * Keeps the bell live through the tab's one socket (features/comments/realtime.ts), in the user's own
  * room: a new notification refetches the list and counts, shows a toast for 3 s and plays the chime
- * unless the user turned the sound off (SPEC §4); marks made in another tab refetch.
+ * unless the user turned the sound off (SPEC §4); marks made in another tab refetch. The project lists
+ * refetch when a project is shared with the user or their access to one changes or ends.
  */
 import {
   NOTIFICATION_TOAST_MS,
@@ -13,6 +14,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { showSnackbar } from "../../components/snackbar-store.ts";
 import { realtime } from "../comments/realtime.ts";
+import { PROJECTS_KEY } from "../projects/project-queries.ts";
 import { refreshNotifications } from "./notification-queries.ts";
 import { playNotificationSound } from "./notification-sound.ts";
 
@@ -31,6 +33,11 @@ export function useNotificationsRealtime(notificationSound: boolean): void {
       realtime().subscribeUser({
         onEvent(event) {
           if (event.type === "notifications.changed") void refreshNotifications(queryClient);
+          // A project shared with this user, or their access changed or taken away: the lists follow.
+          const isShare =
+            event.type === "notifications.created" && event.notification?.type === "project-share";
+          if (event.type === "projects.changed" || isShare)
+            void queryClient.invalidateQueries({ queryKey: PROJECTS_KEY });
           if (event.type !== "notifications.created") return;
           void refreshNotifications(queryClient);
           showSnackbar(
@@ -40,7 +47,10 @@ export function useNotificationsRealtime(notificationSound: boolean): void {
           );
           if (isSoundOn.current) playNotificationSound();
         },
-        onResync: () => void refreshNotifications(queryClient),
+        onResync: () => {
+          void refreshNotifications(queryClient);
+          void queryClient.invalidateQueries({ queryKey: PROJECTS_KEY });
+        },
       }),
     [queryClient],
   );
