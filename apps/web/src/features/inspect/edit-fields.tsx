@@ -47,6 +47,40 @@ export function DraftInput({
   );
 }
 
+/**
+ * A choice from a fixed list (SPEC §3 sizes, weights, border styles). A value the page computed that
+ * the list lacks is shown as an extra first option, so the control never claims a value it does not have.
+ */
+export function SelectInput({
+  label,
+  value,
+  options,
+  onValue,
+}: {
+  label: string;
+  value: string;
+  options: readonly { value: string; label: string }[];
+  onValue(value: string): void;
+}) {
+  return (
+    <select
+      className="input inspect-field__input"
+      aria-label={label}
+      value={value}
+      onChange={(event) => onValue(event.target.value)}
+    >
+      {options.some((option) => option.value === value) ? null : (
+        <option value={value}>{value || "—"}</option>
+      )}
+      {options.map((option) => (
+        <option key={option.value} value={option.value}>
+          {option.label}
+        </option>
+      ))}
+    </select>
+  );
+}
+
 /** A labelled row: the visible label names the control(s) inside for sighted users. */
 export function Field({ label, children }: { label: string; children: React.ReactNode }) {
   return (

@@ -15,7 +15,7 @@ import {
 import { AlignCenter, AlignJustify, AlignLeft, AlignRight, ImageUp } from "lucide-react";
 import { useId } from "react";
 import { IMAGE_TYPES } from "../../lib/files.ts";
-import { ColorField, DraftInput, Field, SidesField } from "./edit-fields.tsx";
+import { ColorField, DraftInput, Field, SelectInput, SidesField } from "./edit-fields.tsx";
 
 export type InspectedElement = OverlayToParent["inspect:selected"];
 export type EditRequest = (
@@ -44,6 +44,13 @@ const ALIGNMENTS = [
   { value: "right", label: "Align right", icon: AlignRight },
   { value: "justify", label: "Justify", icon: AlignJustify },
 ] as const;
+
+const SIZE_OPTIONS = FONT_SIZES.map((size) => ({ value: `${size}px`, label: `${size}px` }));
+const WEIGHT_OPTIONS = FONT_WEIGHT_OPTIONS.map(({ weight, italic }) => ({
+  value: `${weight}${italic ? " italic" : ""}`,
+  label: `${weight}${italic ? " Italic" : ""}`,
+}));
+const BORDER_STYLE_OPTIONS = BORDER_STYLES.map((style) => ({ value: style, label: style }));
 
 const SIDES = ["top", "right", "bottom", "left"] as const;
 const cap = (word: string) => word[0]!.toUpperCase() + word.slice(1);
@@ -87,7 +94,6 @@ export function EditPanel({
     Object.fromEntries(properties.map(({ property }) => [property, pxText(currentValue(property))]));
 
   const fontSize = currentValue("font-size");
-  const sizeOptions = FONT_SIZES.map((size) => `${size}px`);
   const weight = currentValue("font-weight");
   const weightValue = `${weight === "normal" ? "400" : weight === "bold" ? "700" : weight}${
     currentValue("font-style") === "italic" ? " italic" : ""
@@ -141,43 +147,19 @@ export function EditPanel({
           </datalist>
         </Field>
         <Field label="Size and weight">
-          <select
-            className="input inspect-field__input"
-            aria-label="Font size"
-            value={fontSize}
-            onChange={(event) => onEdit([["font-size", event.target.value]])}
-          >
-            {sizeOptions.includes(fontSize) ? null : <option value={fontSize}>{fontSize || "—"}</option>}
-            {sizeOptions.map((size) => (
-              <option key={size} value={size}>
-                {size}
-              </option>
-            ))}
-          </select>
-          <select
-            className="input inspect-field__input"
-            aria-label="Font weight"
+          <SelectInput label="Font size" value={fontSize} options={SIZE_OPTIONS} onValue={one("font-size")} />
+          <SelectInput
+            label="Font weight"
             value={weightValue}
-            onChange={(event) => {
-              const [next = "400", style] = event.target.value.split(" ");
+            options={WEIGHT_OPTIONS}
+            onValue={(chosen) => {
+              const [next = "400", style] = chosen.split(" ");
               onEdit([
                 ["font-weight", next],
                 ["font-style", style === "italic" ? "italic" : "normal"],
               ]);
             }}
-          >
-            {FONT_WEIGHT_OPTIONS.some(
-              (option) => `${option.weight}${option.italic ? " italic" : ""}` === weightValue,
-            ) ? null : (
-              <option value={weightValue}>{weightValue}</option>
-            )}
-            {FONT_WEIGHT_OPTIONS.map(({ weight: w, italic }) => (
-              <option key={`${w}${italic}`} value={`${w}${italic ? " italic" : ""}`}>
-                {w}
-                {italic ? " Italic" : ""}
-              </option>
-            ))}
-          </select>
+          />
         </Field>
         <ColorField
           label="Text colour"
@@ -233,18 +215,12 @@ export function EditPanel({
       <section className="inspect-section" aria-label="Border">
         <h3 className="inspect-section__title">Border</h3>
         <Field label="Style and width">
-          <select
-            className="input inspect-field__input"
-            aria-label="Border style"
+          <SelectInput
+            label="Border style"
             value={currentValue("border-style") || "none"}
-            onChange={(event) => onEdit([["border-style", event.target.value]])}
-          >
-            {BORDER_STYLES.map((style) => (
-              <option key={style} value={style}>
-                {style}
-              </option>
-            ))}
-          </select>
+            options={BORDER_STYLE_OPTIONS}
+            onValue={one("border-style")}
+          />
           <DraftInput
             label="Border width"
             type="number"
