@@ -1,21 +1,13 @@
 import type { AnchorData, AnchorStatus, Attachment, DeviceSize } from "@redline/shared";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
-import { pages, projects, versions } from "./projects.ts";
+import { versionScope } from "./projects.ts";
 
 /** A pinned comment (SPEC §3 Comment). Its thread lives in `comment_entries`, one row per entry. */
 export const comments = pgTable(
   "comments",
   {
     id: text("id").primaryKey(),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
-    pageId: text("page_id")
-      .notNull()
-      .references(() => pages.id, { onDelete: "cascade" }),
-    versionId: text("version_id")
-      .notNull()
-      .references(() => versions.id, { onDelete: "cascade" }),
+    ...versionScope(),
     querySelector: text("query_selector"),
     anchor: jsonb("anchor").$type<AnchorData>(),
     anchorStatus: text("anchor_status").$type<AnchorStatus>(),

@@ -1,6 +1,6 @@
 import type { AnchorData, ChangeType, DeviceSize, InspectProperty, RichText } from "@redline/shared";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { pages, projects, versions } from "./projects.ts";
+import { versionScope } from "./projects.ts";
 
 /**
  * Suggested visual edits of a version (SPEC §3 Inspect change): one row per element × property × device
@@ -10,15 +10,7 @@ export const inspectChanges = pgTable(
   "inspect_changes",
   {
     id: text("id").primaryKey(),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
-    pageId: text("page_id")
-      .notNull()
-      .references(() => pages.id, { onDelete: "cascade" }),
-    versionId: text("version_id")
-      .notNull()
-      .references(() => versions.id, { onDelete: "cascade" }),
+    ...versionScope(),
     changeType: text("change_type").$type<ChangeType>().notNull(),
     querySelector: text("query_selector").notNull(),
     anchor: jsonb("anchor").$type<AnchorData>().notNull(),

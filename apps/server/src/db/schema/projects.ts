@@ -136,3 +136,19 @@ export type ProjectRow = typeof projects.$inferSelect;
 export type PageRow = typeof pages.$inferSelect;
 export type VersionRow = typeof versions.$inferSelect;
 export type ProjectMemberRow = typeof projectMembers.$inferSelect;
+
+/**
+ * The project, page and version a row belongs to (comments, inspect changes), each deleted with them.
+ * A function, so each table gets its own column builders.
+ */
+export const versionScope = () => ({
+  projectId: text("project_id")
+    .notNull()
+    .references(() => projects.id, { onDelete: "cascade" }),
+  pageId: text("page_id")
+    .notNull()
+    .references(() => pages.id, { onDelete: "cascade" }),
+  versionId: text("version_id")
+    .notNull()
+    .references(() => versions.id, { onDelete: "cascade" }),
+});
