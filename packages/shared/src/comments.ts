@@ -133,7 +133,7 @@ export type RealtimeEvent =
   | { type: "notifications.created"; projectId: string; notificationId: string; notification?: Notification }
   /** Room `user:{id}`: the user's notifications were marked seen or notified (another tab): refetch. */
   | { type: "notifications.changed" }
-  /** Room `user:{id}`: the user's access to a project changed or was taken away: refetch the lists. */
+  /** Room `user:{id}`: the user's access to a project began, changed or ended: refetch the lists. */
   | { type: "projects.changed"; projectId: string };
 
 /** Client → server messages on the realtime socket. */

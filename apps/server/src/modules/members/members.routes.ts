@@ -29,6 +29,10 @@ const projectParams = z.object({ projectId: z.string().min(1).max(64) });
 const memberParams = projectParams.extend({ memberId: z.string().min(1).max(64) });
 const approverParams = projectParams.extend({ userId: z.string().min(1).max(64) });
 
+/** Tells a person's open tabs that their access to a project changed: their project lists refetch. */
+const accessChanged = (tx: Parameters<typeof publish>[0], userId: string, projectId: string) =>
+  publish(tx, `user:${userId}`, { type: "projects.changed", projectId });
+
 export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const { auth, mailer, config } = ctx;
   const { db } = ctx.database;
@@ -80,6 +84,7 @@ export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
           projectId: project.id,
           userId: user.id,
         });
+      if (user) await accessChanged(tx, user.id, project.id);
       return row;
     });
     await mailer.send(
@@ -108,8 +113,7 @@ export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       .where(and(eq(projectMembers.id, memberId), eq(projectMembers.projectId, project.id)))
       .returning();
     if (!updated) throw new NotFoundError("This person is not in the project.", "member-not-found");
-    if (updated.userId)
-      await publish(db, `user:${updated.userId}`, { type: "projects.changed", projectId: project.id });
+    if (updated.userId) await accessChanged(db, updated.userId, project.id);
     return { message: SHARING_MESSAGES.accessUpdated };
   });
 
@@ -139,7 +143,7 @@ export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
           .delete(notifications)
           .where(and(eq(notifications.userId, member.userId), eq(notifications.projectId, project.id)));
         await publish(tx, `user:${member.userId}`, { type: "notifications.changed" });
-        await publish(tx, `user:${member.userId}`, { type: "projects.changed", projectId: project.id });
+        await accessChanged(tx, member.userId, project.id);
       }
     });
     return { message: isSelf ? SHARING_MESSAGES.removedSelf : SHARING_MESSAGES.removed };
@@ -170,6 +174,8 @@ export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
         .update(projects)
         .set({ ownerId: to, modifiedAt: new Date() })
         .where(eq(projects.id, project.id));
+      await accessChanged(tx, to, project.id);
+      await accessChanged(tx, project.ownerId, project.id);
     });
     return { data: { owner: to } };
   });

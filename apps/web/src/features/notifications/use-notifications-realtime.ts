@@ -34,9 +34,7 @@ export function useNotificationsRealtime(notificationSound: boolean): void {
         onEvent(event) {
           if (event.type === "notifications.changed") void refreshNotifications(queryClient);
           // A project shared with this user, or their access changed or taken away: the lists follow.
-          const isShare =
-            event.type === "notifications.created" && event.notification?.type === "project-share";
-          if (event.type === "projects.changed" || isShare)
+          if (event.type === "projects.changed")
             void queryClient.invalidateQueries({ queryKey: PROJECTS_KEY });
           if (event.type !== "notifications.created") return;
           void refreshNotifications(queryClient);
