@@ -14,6 +14,16 @@ export default defineConfig({
         },
       },
       {
+        // The web app's rules, hooks and components, rendered in happy-dom with Testing Library.
+        test: {
+          name: "web",
+          sequence: { groupOrder: 0 },
+          include: ["apps/web/src/**/*.test.{ts,tsx}"],
+          environment: "happy-dom",
+          testTimeout: 30_000,
+        },
+      },
+      {
         test: {
           name: "e2e",
           // After the unit project, so the two never compete for the 2 cores.

@@ -31,6 +31,7 @@ import { AddPagesProvider } from "../features/pages/add-pages-context.tsx";
 import { PageGridSection } from "../features/pages/page-grid.tsx";
 import { useSetPageArchived } from "../features/pages/page-queries.ts";
 import { PagesPanel, type PagesView } from "../features/pages/pages-panel.tsx";
+import { useVersionsRealtime } from "../features/pages/use-versions-realtime.ts";
 import { ProjectBar } from "../features/projects/project-bar.tsx";
 import { useProject } from "../features/projects/project-queries.ts";
 import { PagePreview } from "../features/viewer/page-preview.tsx";
@@ -49,6 +50,8 @@ export function ProjectLayout() {
   const { projectId = "" } = useParams();
   const navigate = useNavigate();
   const { data: project, isPending, isError, error, refetch, isFetching } = useProject(projectId);
+  // Captures report their progress here, for every view under the project.
+  useVersionsRealtime(projectId, Boolean(project));
   useDocumentTitle(project ? projectTabTitle(project.title) : "Project");
 
   useEffect(() => {

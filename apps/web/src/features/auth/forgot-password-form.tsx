@@ -1,12 +1,12 @@
 import { useMutation } from "@tanstack/react-query";
 import { MailCheck } from "lucide-react";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { Link } from "react-router";
-import { authCall, authClient, errorMessage } from "../../lib/auth-client.ts";
+import { EmailField, FormError } from "../../components/field.tsx";
+import { authCall, authClient } from "../../lib/auth-client.ts";
 
 /** Asks for a reset link. The answer never says whether the address has an account. */
 export function ForgotPasswordForm() {
-  const id = useId();
   const [email, setEmail] = useState("");
 
   const request = useMutation({
@@ -45,25 +45,8 @@ export function ForgotPasswordForm() {
     <>
       <p className="auth__text">Enter the e-mail address of your account and we'll send you a reset link.</p>
       <form className="auth__form" onSubmit={handleSubmit}>
-        <div className="field">
-          <label className="field__label" htmlFor={`${id}-email`}>
-            Email
-          </label>
-          <input
-            id={`${id}-email`}
-            className="input"
-            type="email"
-            autoComplete="email"
-            required
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-          />
-        </div>
-        {request.isError ? (
-          <p className="form-error" role="alert">
-            {errorMessage(request.error)}
-          </p>
-        ) : null}
+        <EmailField value={email} onChange={(event) => setEmail(event.target.value)} />
+        <FormError error={request.error} />
         <button type="submit" className="btn btn--primary btn--block" disabled={request.isPending}>
           {request.isPending ? "Sending..." : "Send reset link"}
         </button>

@@ -1,7 +1,8 @@
-import { isValidNewPassword, MIN_PASSWORD_LENGTH } from "@redline/shared";
+import { isValidNewPassword } from "@redline/shared";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { Link, useNavigate } from "react-router";
+import { PasswordField } from "../../components/field.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { authCall, authClient, errorMessage } from "../../lib/auth-client.ts";
 import { endSession } from "../session/sign-out.ts";
@@ -10,7 +11,6 @@ const PASSWORD_RESET = "Your password has been reset. Sign in with your new pass
 
 /** Sets a new password from a reset link; a password under 8 characters does nothing (SPEC §5). */
 export function ResetPasswordForm({ token }: { token: string }) {
-  const id = useId();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [password, setPassword] = useState("");
@@ -35,23 +35,12 @@ export function ResetPasswordForm({ token }: { token: string }) {
     <>
       <p className="auth__text">Choose a new password for your account.</p>
       <form className="auth__form" onSubmit={handleSubmit}>
-        <div className="field">
-          <label className="field__label" htmlFor={`${id}-password`}>
-            New password
-          </label>
-          <input
-            id={`${id}-password`}
-            className="input"
-            type="password"
-            autoComplete="new-password"
-            aria-describedby={`${id}-hint`}
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-          />
-          <p id={`${id}-hint`} className="field__hint">
-            At least {MIN_PASSWORD_LENGTH} characters.
-          </p>
-        </div>
+        <PasswordField
+          label="New password"
+          isNew
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+        />
         {reset.isError ? (
           <p className="form-error" role="alert">
             {errorMessage(reset.error)}. The link may have expired or been used already —{" "}

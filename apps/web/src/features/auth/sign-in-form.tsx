@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { authCall, authClient, errorMessage } from "../../lib/auth-client.ts";
+import { EmailField, FormError, PasswordField } from "../../components/field.tsx";
+import { authCall, authClient } from "../../lib/auth-client.ts";
 import { safeGoto } from "../../lib/safe-redirect.ts";
 import { resetSignedOutFlag } from "../session/sign-out.ts";
 import { refreshMe } from "../session/use-me.ts";
@@ -9,7 +10,6 @@ import { GoogleButton } from "./google-button.tsx";
 
 /** E-mail and password sign-in; afterwards the visitor goes to `?goto=` (when safe) or `/projects`. */
 export function SignInForm() {
-  const id = useId();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [params] = useSearchParams();
@@ -38,34 +38,8 @@ export function SignInForm() {
     <>
       <GoogleButton callbackPath={goto} />
       <form className="auth__form" onSubmit={handleSubmit}>
-        <div className="field">
-          <label className="field__label" htmlFor={`${id}-email`}>
-            Email
-          </label>
-          <input
-            id={`${id}-email`}
-            className="input"
-            type="email"
-            autoComplete="email"
-            required
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label className="field__label" htmlFor={`${id}-password`}>
-            Password
-          </label>
-          <input
-            id={`${id}-password`}
-            className="input"
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-          />
-        </div>
+        <EmailField value={email} onChange={(event) => setEmail(event.target.value)} />
+        <PasswordField required value={password} onChange={(event) => setPassword(event.target.value)} />
         <div className="auth__row">
           <label className="checkbox">
             <input
@@ -79,11 +53,7 @@ export function SignInForm() {
             Forgot password?
           </Link>
         </div>
-        {signIn.isError ? (
-          <p className="form-error" role="alert">
-            {errorMessage(signIn.error)}
-          </p>
-        ) : null}
+        <FormError error={signIn.error} />
         <button type="submit" className="btn btn--primary btn--block" disabled={signIn.isPending}>
           {signIn.isPending ? "Signing in..." : "Sign in"}
         </button>

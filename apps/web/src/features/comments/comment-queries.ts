@@ -12,13 +12,14 @@ import {
   type Comment,
   type CreateCommentInput,
   type FrameAnchor,
+  type ProjectDetail,
 } from "@redline/shared";
 import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { api } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { fileForm } from "../../lib/files.ts";
-import { PROJECTS_KEY } from "../projects/project-queries.ts";
+import { PROJECTS_KEY, projectKey } from "../projects/project-queries.ts";
 
 /** Where comments are read and written: as a member, or as a guest of the public link. */
 export interface CommentScope {
@@ -53,8 +54,19 @@ export function useComments(scope: CommentScope, enabled = true, pollMs: number 
   });
 }
 
-/** Puts a comment into its version's list (replacing the copy there), in creation order. */
+/** Whether this tab knows a comment already (in its version's cached list). */
+function isListed(queryClient: QueryClient, scope: CommentScope, commentId: string): boolean {
+  return Boolean(
+    queryClient.getQueryData<Comment[]>(commentsKey(scope))?.some((entry) => entry.id === commentId),
+  );
+}
+
+/**
+ * Puts a comment into its version's list (replacing the copy there), in creation order. A comment new to
+ * this tab also counts on its version (the project's cached pages), so no refetch is needed for that.
+ */
 export function upsertComment(queryClient: QueryClient, scope: CommentScope, comment: Comment): void {
+  if (!isListed(queryClient, scope, comment.id)) countComments(queryClient, scope, +1);
   queryClient.setQueryData<Comment[]>(commentsKey(scope), (list) => {
     if (!list) return list;
     const rest = list.filter((entry) => entry.id !== comment.id);
@@ -62,9 +74,32 @@ export function upsertComment(queryClient: QueryClient, scope: CommentScope, com
   });
 }
 
+/** Takes a comment out of its version's list (and its version's count, once). */
 export function removeComment(queryClient: QueryClient, scope: CommentScope, commentId: string): void {
-  queryClient.setQueryData<Comment[]>(commentsKey(scope), (list) =>
-    list?.filter((entry) => entry.id !== commentId),
+  const list = queryClient.getQueryData<Comment[]>(commentsKey(scope));
+  if (!list || list.some((entry) => entry.id === commentId)) countComments(queryClient, scope, -1);
+  queryClient.setQueryData<Comment[]>(commentsKey(scope), (current) =>
+    current?.filter((entry) => entry.id !== commentId),
+  );
+}
+
+/** Versions carry their number of comments: kept in step in the cached project, without a request. */
+function countComments(queryClient: QueryClient, scope: CommentScope, delta: number): void {
+  if (scope.guestIdentity !== undefined) return;
+  queryClient.setQueryData<ProjectDetail>(projectKey(scope.projectId), (project) =>
+    project
+      ? {
+          ...project,
+          pages: project.pages.map((page) => ({
+            ...page,
+            versions: page.versions.map((version) =>
+              version.id === scope.versionId
+                ? { ...version, numberOfComments: Math.max(0, version.numberOfComments + delta) }
+                : version,
+            ),
+          })),
+        }
+      : project,
   );
 }
 
@@ -82,8 +117,6 @@ function useCommentWrite<Input, Result extends Comment | null>(
       if (data) upsertComment(queryClient, scope, data);
     },
     onError: (error) => snackbar.error(errorMessage(error)),
-    // Versions carry their number of comments.
-    onSettled: () => queryClient.invalidateQueries({ queryKey: PROJECTS_KEY }),
   });
 }
 
@@ -157,7 +190,6 @@ export function useDeleteEntry(scope: CommentScope) {
       );
     },
     onError: (error) => snackbar.error(errorMessage(error)),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: PROJECTS_KEY }),
   });
 }
 

@@ -9,6 +9,7 @@ import { ArrowLeft, Check, Download, Pencil, RotateCcw, Trash2 } from "lucide-re
 import { useState } from "react";
 import { Avatar } from "../../components/avatar.tsx";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
+import { timeAgo } from "../../lib/time-ago.ts";
 import { CommentComposer } from "./comment-composer.tsx";
 import {
   attachmentUrl,
@@ -229,16 +230,6 @@ export function CommentText({ text, people }: { text: string; people: MentionPer
       )}
     </>
   );
-}
-
-export function timeAgo(iso: string, now = Date.now()): string {
-  const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
-  if (seconds < 60) return "just now";
-  const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return `${minutes} min ago`;
-  const hours = Math.round(minutes / 60);
-  if (hours < 24) return `${hours} h ago`;
-  return new Date(iso).toLocaleDateString();
 }
 
 function formatBytes(bytes: number): string {

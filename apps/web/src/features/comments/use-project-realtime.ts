@@ -1,12 +1,13 @@
 /**
- * Keeps the comments of a project's open versions live: a new comment from the socket goes straight
- * into its version's list, other changes refetch that list, and a (re)join refetches them all.
+ * Keeps the comments of a project's open versions live: a new or changed comment from the socket goes
+ * straight into its version's list (and its version's count), a deleted one out of it — no request; an
+ * event too large to carry its comment refetches that list, and a (re)join refetches them all.
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
+import { realtime } from "../../lib/realtime.ts";
 import { projectKey } from "../projects/project-queries.ts";
 import { commentsKey, removeComment, upsertComment } from "./comment-queries.ts";
-import { realtime } from "./realtime.ts";
 
 export function useProjectRealtime(projectId: string, enabled: boolean): void {
   const queryClient = useQueryClient();
@@ -21,16 +22,15 @@ export function useProjectRealtime(projectId: string, enabled: boolean): void {
         )
           return;
         const scope = { projectId, versionId: event.versionId };
-        if (event.type === "comments.created" && event.comment) {
-          upsertComment(queryClient, scope, event.comment);
-        } else if (event.type === "comments.deleted") {
-          removeComment(queryClient, scope, event.commentId);
-        } else {
+        // Events carry the comment as it now reads: it goes straight into the cache, no request.
+        if (event.type === "comments.deleted") removeComment(queryClient, scope, event.commentId);
+        else if (event.comment) upsertComment(queryClient, scope, event.comment);
+        else {
+          // Too large for an event (or a batch, like copied comments): refetch what changed.
           void queryClient.invalidateQueries({ queryKey: commentsKey(scope) });
+          if (event.type === "comments.created")
+            void queryClient.invalidateQueries({ queryKey: projectKey(projectId) });
         }
-        // Versions carry their number of comments.
-        if (event.type !== "comments.changed")
-          void queryClient.invalidateQueries({ queryKey: projectKey(projectId) });
       },
       onResync() {
         void queryClient.invalidateQueries({ queryKey: projectKey(projectId) });

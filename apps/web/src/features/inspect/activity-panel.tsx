@@ -15,7 +15,7 @@ import {
 import { Check, Copy, Download, Eye, EyeOff, X } from "lucide-react";
 import { Avatar } from "../../components/avatar.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
-import { timeAgo } from "../comments/comment-thread.tsx";
+import { timeAgo } from "../../lib/time-ago.ts";
 import { changesCssUrl, useDeleteChanges, useUpdateChange } from "./inspect-queries.ts";
 
 /** navigator.clipboard needs a secure context; a selected text area and execCommand work elsewhere. */

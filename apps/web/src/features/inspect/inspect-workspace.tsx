@@ -32,7 +32,7 @@ import { useSearchParams } from "react-router";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { isTooLarge } from "../../lib/files.ts";
-import { useOverlayBridge } from "../comments/use-overlay-bridge.ts";
+import { useOverlayBridge } from "../../lib/use-overlay-bridge.ts";
 import { VersionContent } from "../viewer/version-content.tsx";
 import { ActivityPanel } from "./activity-panel.tsx";
 import { EditPanel, type EditRequest, type InspectedElement } from "./edit-panel.tsx";

@@ -4,7 +4,7 @@
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { realtime } from "../comments/realtime.ts";
+import { realtime } from "../../lib/realtime.ts";
 import { changesKey } from "./inspect-queries.ts";
 
 export function useChangesRealtime(projectId: string, versionId: string, enabled: boolean): void {

@@ -8,7 +8,7 @@ import { Circle, CircleCheck } from "lucide-react";
 import { useState } from "react";
 import { Avatar } from "../../components/avatar.tsx";
 import { errorMessage } from "../../lib/auth-client.ts";
-import { timeAgo } from "../comments/comment-thread.tsx";
+import { timeAgo } from "../../lib/time-ago.ts";
 import { useNotifications } from "./notification-queries.ts";
 
 export function NotificationsPanel({

@@ -1,5 +1,5 @@
 /**
- * Keeps the bell live through the tab's one socket (features/comments/realtime.ts), in the user's own
+ * Keeps the bell live through the tab's one socket (lib/realtime.ts), in the user's own
  * room: a new notification refetches the list and counts, shows a toast for 3 s and plays the chime
  * unless the user turned the sound off (SPEC §4); marks made in another tab refetch. The project lists
  * refetch when a project is shared with the user or their access to one changes or ends.
@@ -13,7 +13,7 @@ import {
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { showSnackbar } from "../../components/snackbar-store.ts";
-import { realtime } from "../comments/realtime.ts";
+import { realtime } from "../../lib/realtime.ts";
 import { PROJECTS_KEY } from "../projects/project-queries.ts";
 import { refreshNotifications } from "./notification-queries.ts";
 import { playNotificationSound } from "./notification-sound.ts";

@@ -7,6 +7,7 @@ import { ChevronDown, ListPlus, Upload } from "lucide-react";
 import { DropdownMenu } from "radix-ui";
 import { type ChangeEvent, type FormEvent, useId, useState } from "react";
 import { Link } from "react-router";
+import { TextField } from "../../components/field.tsx";
 import { IMAGE_AND_PDF_TYPES } from "../../lib/files.ts";
 import { useAddPages } from "./add-pages-context.tsx";
 import { AddSeveralPagesModal } from "./add-several-pages-modal.tsx";
@@ -72,25 +73,15 @@ export function AddPageForm() {
   return (
     <section className="add-page" aria-label="Add pages">
       <form className="add-page__form" onSubmit={handleSubmit} noValidate>
-        <label className="field__label" htmlFor={`${id}-url`}>
-          Page URL
-        </label>
-        <input
-          id={`${id}-url`}
-          className="input"
+        <TextField
+          label="Page URL"
           type="url"
           inputMode="url"
           placeholder="https://example.com/pricing"
           value={url}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
+          error={error ?? undefined}
           onChange={(event) => setUrl(event.target.value)}
         />
-        {error ? (
-          <p id={`${id}-error`} className="form-error" role="alert">
-            {error}
-          </p>
-        ) : null}
         <div className="add-page__row">
           <label className="checkbox">
             <input

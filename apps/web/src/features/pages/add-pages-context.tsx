@@ -127,7 +127,7 @@ export function AddPagesProvider({ project, children }: { project: ProjectDetail
             break;
           }
           void invalidate();
-          const version = await waitForCapture(queryClient, added.versionID, {
+          const version = await waitForCapture(queryClient, projectId, added.versionID, {
             signal,
             onUpdate: (next) =>
               setJob((current) => current && { ...current, status: next.status, stage: next.stage }),

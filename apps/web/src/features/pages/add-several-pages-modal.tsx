@@ -6,6 +6,7 @@
  */
 import { LoaderCircle } from "lucide-react";
 import { type FormEvent, useId, useRef, useState } from "react";
+import { TextAreaField, TextField } from "../../components/field.tsx";
 import { Modal } from "../../components/modal.tsx";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { useDebouncedValue } from "../../lib/use-debounced-value.ts";
@@ -94,29 +95,25 @@ export function AddSeveralPagesModal({
       }
     >
       <form id={`${id}-form`} className="add-several" onSubmit={handleSubmit}>
-        <div className="field">
-          <label className="field__label" htmlFor={`${id}-base`}>
-            Site address
-          </label>
-          <input
-            id={`${id}-base`}
-            className="input"
-            inputMode="url"
-            placeholder="https://example.com"
-            value={base}
-            onChange={(event) => setBase(event.target.value)}
-          />
-          {similar.isFetching && !similar.data ? (
-            <p className="field__hint add-several__status" role="status">
-              <LoaderCircle size={12} className="spin" aria-hidden /> Looking for pages linked from this
-              address...
-            </p>
-          ) : similar.isError ? (
-            <p className="field__hint">No pages could be found there: {errorMessage(similar.error)}</p>
-          ) : similar.data && found.length === 0 ? (
-            <p className="field__hint">This address links to no other pages of the site.</p>
-          ) : null}
-        </div>
+        <TextField
+          label="Site address"
+          inputMode="url"
+          placeholder="https://example.com"
+          value={base}
+          onChange={(event) => setBase(event.target.value)}
+          after={
+            similar.isFetching && !similar.data ? (
+              <p className="field__hint add-several__status" role="status">
+                <LoaderCircle size={12} className="spin" aria-hidden /> Looking for pages linked from this
+                address...
+              </p>
+            ) : similar.isError ? (
+              <p className="field__hint">No pages could be found there: {errorMessage(similar.error)}</p>
+            ) : similar.data && found.length === 0 ? (
+              <p className="field__hint">This address links to no other pages of the site.</p>
+            ) : null
+          }
+        />
         {found.length > 0 ? (
           <fieldset className="similar-pages">
             <legend className="field__label">Pages found on this site</legend>
@@ -145,20 +142,15 @@ export function AddSeveralPagesModal({
             </ul>
           </fieldset>
         ) : null}
-        <div className="field">
-          <label className="field__label" htmlFor={`${id}-paths`}>
-            Paths, one per line
-          </label>
-          <textarea
-            ref={pathsInput}
-            id={`${id}-paths`}
-            className="input add-several__paths"
-            rows={found.length > 0 ? 3 : 5}
-            placeholder={"/\n/pricing\n/about"}
-            value={paths}
-            onChange={(event) => setPaths(event.target.value)}
-          />
-        </div>
+        <TextAreaField
+          label="Paths, one per line"
+          textAreaRef={pathsInput}
+          inputClassName="add-several__paths"
+          rows={found.length > 0 ? 3 : 5}
+          placeholder={"/\n/pricing\n/about"}
+          value={paths}
+          onChange={(event) => setPaths(event.target.value)}
+        />
         <label className="checkbox">
           <input
             type="checkbox"

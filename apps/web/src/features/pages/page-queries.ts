@@ -1,6 +1,7 @@
 /**
  * Pages and their capture jobs. Keys follow the API routes: ['api', 'versions', id] for
- * GET /api/versions/{id}, polled while a capture runs; ['api', 'similar-pages', url] for
+ * GET /api/versions/{id}, kept current by the project's realtime room while a capture runs;
+ * ['api', 'similar-pages', url] for
  * GET /api/similar-pages?url= (the similar-pages picker).
  */
 import {
@@ -17,9 +18,9 @@ import { snackbar } from "../../components/snackbar-store.ts";
 import { api } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { fileForm } from "../../lib/files.ts";
+import { realtime } from "../../lib/realtime.ts";
 import { PROJECTS_KEY, projectKey } from "../projects/project-queries.ts";
 
-export const POLL_MS = 700;
 export const versionKey = (versionId: string) => ["api", "versions", versionId] as const;
 
 export function isCapturing(version: Pick<Version, "status"> | undefined): boolean {
@@ -45,34 +46,58 @@ export function uploadFile(projectId: string, file: File, signal?: AbortSignal) 
   });
 }
 
-function delay(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    });
-  });
-}
-
-/** Polls GET /api/versions/{id} until the capture is ready or failed, reporting every step. */
-export async function waitForCapture(
+/**
+ * Resolves when the capture of a version ends (ready or failed), reporting every step. Steps arrive
+ * through the project's realtime room into the cache (use-versions-realtime.ts, mounted by the project
+ * layout); this only watches the cache. The version is read over HTTP only when the room is (re)joined,
+ * since what happened while away is not replayed.
+ */
+export function waitForCapture(
   queryClient: QueryClient,
+  projectId: string,
   versionId: string,
   { signal, onUpdate }: { signal?: AbortSignal; onUpdate?: (version: Version) => void } = {},
 ): Promise<Version> {
-  let lastStatus: Version["status"] | null = null;
-  for (;;) {
-    const { data: version } = await api<{ data: Version }>(`/api/versions/${encodeURIComponent(versionId)}`, {
-      signal,
+  return new Promise((resolve, reject) => {
+    const key = versionKey(versionId);
+    const cleanup = () => {
+      unwatch();
+      unsubscribe();
+    };
+    const seen = (version: Version | undefined) => {
+      if (!version) return;
+      onUpdate?.(version);
+      if (isCapturing(version)) return;
+      cleanup();
+      resolve(version);
+    };
+    const unwatch = queryClient.getQueryCache().subscribe((event) => {
+      if (event.type === "updated" && event.action.type === "success" && sameKey(event.query.queryKey, key))
+        seen(event.query.state.data as Version);
     });
-    queryClient.setQueryData(versionKey(versionId), version);
-    onUpdate?.(version);
-    if (version.status !== lastStatus) void queryClient.invalidateQueries({ queryKey: PROJECTS_KEY });
-    lastStatus = version.status;
-    if (!isCapturing(version)) return version;
-    await delay(POLL_MS, signal);
-  }
+    const unsubscribe = realtime().subscribe(projectId, {
+      onEvent() {},
+      onResync() {
+        api<{ data: Version }>(`/api/versions/${encodeURIComponent(versionId)}`, { signal }).then(
+          ({ data }) => queryClient.setQueryData(key, data),
+          () => {},
+        );
+      },
+    });
+    signal?.addEventListener(
+      "abort",
+      () => {
+        cleanup();
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+    seen(queryClient.getQueryData<Version>(key));
+  });
+}
+
+function sameKey(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((part, index) => part === b[index]);
 }
 
 export function useRenamePage() {

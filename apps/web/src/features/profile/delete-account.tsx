@@ -3,9 +3,10 @@ import { MESSAGES } from "@redline/shared";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useRef, useState } from "react";
 import { useNavigate } from "react-router";
+import { FormError, PasswordField } from "../../components/field.tsx";
 import { Modal } from "../../components/modal.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
-import { authCall, authClient, errorMessage } from "../../lib/auth-client.ts";
+import { authCall, authClient } from "../../lib/auth-client.ts";
 import { endSession } from "../session/sign-out.ts";
 
 export function DeleteAccount() {
@@ -66,26 +67,13 @@ export function DeleteAccount() {
         }
       >
         <form id={`${id}-form`} className="profile-form" onSubmit={handleSubmit}>
-          <div className="field">
-            <label className="field__label" htmlFor={`${id}-password`}>
-              Password
-            </label>
-            <input
-              ref={passwordInput}
-              id={`${id}-password`}
-              className="input"
-              type="password"
-              autoComplete="current-password"
-              required
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-            />
-          </div>
-          {remove.isError ? (
-            <p className="form-error" role="alert">
-              {errorMessage(remove.error)}
-            </p>
-          ) : null}
+          <PasswordField
+            inputRef={passwordInput}
+            required
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+          <FormError error={remove.error} />
         </form>
       </Modal>
     </>

@@ -2,17 +2,17 @@
  * Change password. A new password under 8 characters does nothing (SPEC §5). A session older than the
  * server's fresh age must sign in again and comes back to `/profile`.
  */
-import { isValidNewPassword, MESSAGES, MIN_PASSWORD_LENGTH, REQUIRES_RECENT_LOGIN } from "@redline/shared";
+import { isValidNewPassword, MESSAGES, REQUIRES_RECENT_LOGIN } from "@redline/shared";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { useNavigate } from "react-router";
+import { PasswordField } from "../../components/field.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { AuthError, authCall, authClient, errorMessage } from "../../lib/auth-client.ts";
 import { signInPathFor } from "../../lib/safe-redirect.ts";
 import { endSession } from "../session/sign-out.ts";
 
 export function PasswordForm() {
-  const id = useId();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [currentPassword, setCurrentPassword] = useState("");
@@ -45,36 +45,17 @@ export function PasswordForm() {
 
   return (
     <form className="profile-form" onSubmit={handleSubmit}>
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}-current`}>
-          Current password
-        </label>
-        <input
-          id={`${id}-current`}
-          className="input"
-          type="password"
-          autoComplete="current-password"
-          value={currentPassword}
-          onChange={(event) => setCurrentPassword(event.target.value)}
-        />
-      </div>
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}-new`}>
-          New password
-        </label>
-        <input
-          id={`${id}-new`}
-          className="input"
-          type="password"
-          autoComplete="new-password"
-          aria-describedby={`${id}-hint`}
-          value={newPassword}
-          onChange={(event) => setNewPassword(event.target.value)}
-        />
-        <p id={`${id}-hint`} className="field__hint">
-          At least {MIN_PASSWORD_LENGTH} characters.
-        </p>
-      </div>
+      <PasswordField
+        label="Current password"
+        value={currentPassword}
+        onChange={(event) => setCurrentPassword(event.target.value)}
+      />
+      <PasswordField
+        label="New password"
+        isNew
+        value={newPassword}
+        onChange={(event) => setNewPassword(event.target.value)}
+      />
       {change.isError && !isRecentLoginError ? (
         <p className="form-error" role="alert">
           {errorMessage(change.error)}

@@ -7,6 +7,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Camera } from "lucide-react";
 import { type ChangeEvent, type FormEvent, useId, useState } from "react";
 import { Avatar } from "../../components/avatar.tsx";
+import { TextField } from "../../components/field.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { api } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
@@ -89,26 +90,15 @@ export function ProfileForm({ user }: { user: User }) {
           {photoDataUrl ? <p className="field__hint">New photo selected — save to apply it.</p> : null}
         </div>
       </div>
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}-name`}>
-          Display name
-        </label>
-        <input
-          id={`${id}-name`}
-          className="input"
-          autoComplete="name"
-          required
-          maxLength={100}
-          value={displayName}
-          onChange={(event) => setDisplayName(event.target.value)}
-        />
-      </div>
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}-email`}>
-          Email
-        </label>
-        <input id={`${id}-email`} className="input" type="email" value={user.email} readOnly />
-      </div>
+      <TextField
+        label="Display name"
+        autoComplete="name"
+        required
+        maxLength={100}
+        value={displayName}
+        onChange={(event) => setDisplayName(event.target.value)}
+      />
+      <TextField label="Email" type="email" value={user.email} readOnly />
       <div className="profile-form__actions">
         <button type="submit" className="btn btn--primary" disabled={!isDirty || save.isPending}>
           {save.isPending ? "Saving..." : "Save changes"}

@@ -5,6 +5,7 @@
 import { DEFAULT_PROJECT_TITLE, PROJECT_MESSAGES, type ProjectType } from "@redline/shared";
 import { type FormEvent, useId, useRef, useState } from "react";
 import { useNavigate } from "react-router";
+import { TextField } from "../../components/field.tsx";
 import { Modal } from "../../components/modal.tsx";
 import { showSnackbar } from "../../components/snackbar-store.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
@@ -72,20 +73,14 @@ export function AddProjectModal({
       }
     >
       <form id={`${id}-form`} className="add-project" onSubmit={handleSubmit}>
-        <div className="field">
-          <label className="field__label" htmlFor={`${id}-title`}>
-            Project title
-          </label>
-          <input
-            ref={titleInput}
-            id={`${id}-title`}
-            className="input"
-            placeholder={DEFAULT_PROJECT_TITLE}
-            maxLength={200}
-            value={title}
-            onChange={(event) => setTitle(event.target.value)}
-          />
-        </div>
+        <TextField
+          label="Project title"
+          inputRef={titleInput}
+          placeholder={DEFAULT_PROJECT_TITLE}
+          maxLength={200}
+          value={title}
+          onChange={(event) => setTitle(event.target.value)}
+        />
         <fieldset className="add-project__types">
           <legend className="field__label">Project type</legend>
           {CREATABLE_TYPES.map((option) => {

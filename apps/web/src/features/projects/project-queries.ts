@@ -39,23 +39,11 @@ export function useProjects(query: ProjectsQuery) {
   });
 }
 
-/** True while any page's latest version is still being captured. */
-export function hasPendingCapture(project: ProjectDetail | undefined): boolean {
-  return Boolean(
-    project?.pages.some((page) => {
-      const latest = page.versions.at(-1);
-      return latest?.status === "queued" || latest?.status === "capturing";
-    }),
-  );
-}
-
 export function useProject(projectId: string) {
   return useQuery({
     queryKey: projectKey(projectId),
     queryFn: async ({ signal }) =>
       (await api<{ data: ProjectDetail }>(`/api/projects/${encodeURIComponent(projectId)}`, { signal })).data,
-    // Page titles, thumbnails and statuses change while captures run.
-    refetchInterval: (query) => (hasPendingCapture(query.state.data) ? 1500 : false),
   });
 }
 

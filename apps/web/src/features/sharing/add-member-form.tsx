@@ -4,14 +4,14 @@
  */
 import { accessLabel, MEMBER_ACCESS, type MemberAccess } from "@redline/shared";
 import { UserPlus } from "lucide-react";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
+import { Field } from "../../components/field.tsx";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { useAddMember } from "./sharing-queries.ts";
 
 const EMAIL_PATTERN = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 
 export function AddMemberForm({ projectId }: { projectId: string }) {
-  const id = useId();
   const [email, setEmail] = useState("");
   const [access, setAccess] = useState<MemberAccess>("comment");
   const [error, setError] = useState<string | null>(null);
@@ -33,43 +33,37 @@ export function AddMemberForm({ projectId }: { projectId: string }) {
 
   return (
     <form className="share-add" onSubmit={handleSubmit} noValidate>
-      <label className="field__label" htmlFor={`${id}-email`}>
-        Email address
-      </label>
-      <div className="share-add__row">
-        <input
-          id={`${id}-email`}
-          className="input share-add__email"
-          type="email"
-          autoComplete="off"
-          placeholder="name@example.com"
-          maxLength={320}
-          value={email}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
-          onChange={(event) => setEmail(event.target.value)}
-        />
-        <select
-          className="input share-add__access"
-          aria-label="Access"
-          value={access}
-          onChange={(event) => setAccess(event.target.value as MemberAccess)}
-        >
-          {MEMBER_ACCESS.map((option) => (
-            <option key={option} value={option}>
-              {accessLabel(option)}
-            </option>
-          ))}
-        </select>
-        <button type="submit" className="btn btn--primary" disabled={add.isPending || !email.trim()}>
-          <UserPlus size={16} aria-hidden /> {add.isPending ? "Sharing..." : "Share"}
-        </button>
-      </div>
-      {error ? (
-        <p id={`${id}-error`} className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <Field label="Email address" error={error ?? undefined}>
+        {(control) => (
+          <div className="share-add__row">
+            <input
+              className="input share-add__email"
+              type="email"
+              autoComplete="off"
+              placeholder="name@example.com"
+              maxLength={320}
+              value={email}
+              {...control}
+              onChange={(event) => setEmail(event.target.value)}
+            />
+            <select
+              className="input share-add__access"
+              aria-label="Access"
+              value={access}
+              onChange={(event) => setAccess(event.target.value as MemberAccess)}
+            >
+              {MEMBER_ACCESS.map((option) => (
+                <option key={option} value={option}>
+                  {accessLabel(option)}
+                </option>
+              ))}
+            </select>
+            <button type="submit" className="btn btn--primary" disabled={add.isPending || !email.trim()}>
+              <UserPlus size={16} aria-hidden /> {add.isPending ? "Sharing..." : "Share"}
+            </button>
+          </div>
+        )}
+      </Field>
     </form>
   );
 }

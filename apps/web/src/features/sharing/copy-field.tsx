@@ -1,9 +1,9 @@
 /** A read-only link with a Copy button (the clipboard API, or selecting the text where it is missing). */
 import { Check, Copy } from "lucide-react";
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import { Field } from "../../components/field.tsx";
 
 export function CopyField({ label, value }: { label: string; value: string }) {
-  const id = useId();
   const input = useRef<HTMLInputElement>(null);
   const [isCopied, setCopied] = useState(false);
 
@@ -24,27 +24,33 @@ export function CopyField({ label, value }: { label: string; value: string }) {
   };
 
   return (
-    <div className="field">
-      <label className="field__label" htmlFor={id}>
-        {label}
-      </label>
-      <div className="copy-field">
-        <input
-          ref={input}
-          id={id}
-          className="input copy-field__input"
-          readOnly
-          value={value}
-          onFocus={(event) => event.target.select()}
-        />
-        <button type="button" className="btn" aria-label={`Copy ${label.toLowerCase()}`} onClick={handleCopy}>
-          {isCopied ? <Check size={16} aria-hidden /> : <Copy size={16} aria-hidden />}
-          {isCopied ? "Copied" : "Copy"}
-        </button>
-      </div>
-      <span className="visually-hidden" role="status">
-        {isCopied ? `${label} copied to the clipboard` : ""}
-      </span>
-    </div>
+    <Field label={label}>
+      {(control) => (
+        <>
+          <div className="copy-field">
+            <input
+              ref={input}
+              {...control}
+              className="input copy-field__input"
+              readOnly
+              value={value}
+              onFocus={(event) => event.target.select()}
+            />
+            <button
+              type="button"
+              className="btn"
+              aria-label={`Copy ${label.toLowerCase()}`}
+              onClick={handleCopy}
+            >
+              {isCopied ? <Check size={16} aria-hidden /> : <Copy size={16} aria-hidden />}
+              {isCopied ? "Copied" : "Copy"}
+            </button>
+          </div>
+          <span className="visually-hidden" role="status">
+            {isCopied ? `${label} copied to the clipboard` : ""}
+          </span>
+        </>
+      )}
+    </Field>
   );
 }

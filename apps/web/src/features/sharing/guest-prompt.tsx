@@ -1,5 +1,6 @@
 /** Asked once of a visitor of a public link: a name (and an optional e-mail), or 'Continue as Anonymous'. */
 import { type FormEvent, useId, useState } from "react";
+import { TextField } from "../../components/field.tsx";
 import { type Guest, saveAnonymousGuest, saveNamedGuest } from "./guest-store.ts";
 import "./shared-view.css";
 
@@ -9,22 +10,23 @@ export function GuestPrompt({ projectTitle, onDone }: { projectTitle: string; on
   const id = useId();
   const [name, setName] = useState("");
   const [email, setEmail] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  // A refusal stays under the field it is about.
+  const [error, setError] = useState<{ field: "name" | "email"; message: string } | null>(null);
 
   const handleSubmit = (event: FormEvent) => {
     event.preventDefault();
     const address = email.trim();
     if (!name.trim()) {
-      setError("Enter your name, or continue as Anonymous.");
+      setError({ field: "name", message: "Enter your name, or continue as Anonymous." });
       return;
     }
     if (address && !EMAIL_PATTERN.test(address)) {
-      setError("Enter a valid e-mail address, or leave it empty.");
+      setError({ field: "email", message: "Enter a valid e-mail address, or leave it empty." });
       return;
     }
     const guest = saveNamedGuest(name, address || null);
     if (!guest) {
-      setError("Your name and e-mail cannot contain two underscores in a row.");
+      setError({ field: "name", message: "Your name and e-mail cannot contain two underscores in a row." });
       return;
     }
     onDone(guest);
@@ -42,40 +44,23 @@ export function GuestPrompt({ projectTitle, onDone }: { projectTitle: string; on
           for replies.
         </p>
         <form className="guest-prompt__form" onSubmit={handleSubmit} noValidate>
-          <div className="field">
-            <label className="field__label" htmlFor={`${id}-name`}>
-              Your name
-            </label>
-            <input
-              id={`${id}-name`}
-              className="input"
-              autoComplete="name"
-              maxLength={80}
-              value={name}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? `${id}-error` : undefined}
-              onChange={(event) => setName(event.target.value)}
-            />
-          </div>
-          <div className="field">
-            <label className="field__label" htmlFor={`${id}-email`}>
-              Email (optional)
-            </label>
-            <input
-              id={`${id}-email`}
-              className="input"
-              type="email"
-              autoComplete="email"
-              maxLength={320}
-              value={email}
-              onChange={(event) => setEmail(event.target.value)}
-            />
-          </div>
-          {error ? (
-            <p id={`${id}-error`} className="form-error" role="alert">
-              {error}
-            </p>
-          ) : null}
+          <TextField
+            label="Your name"
+            autoComplete="name"
+            maxLength={80}
+            value={name}
+            error={error?.field === "name" ? error.message : undefined}
+            onChange={(event) => setName(event.target.value)}
+          />
+          <TextField
+            label="Email (optional)"
+            type="email"
+            autoComplete="email"
+            maxLength={320}
+            value={email}
+            error={error?.field === "email" ? error.message : undefined}
+            onChange={(event) => setEmail(event.target.value)}
+          />
           <button type="submit" className="btn btn--primary btn--block">
             Continue
           </button>

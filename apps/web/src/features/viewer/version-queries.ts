@@ -1,16 +1,19 @@
 /**
  * Versions in the viewer. ['api', 'versions', id, 'view'] is GET /api/versions/{id}/view (signed
  * content URLs, kept for an hour so the frame does not reload on every window focus);
- * ['api', 'versions', id] is GET /api/versions/{id}, polled while a capture runs.
+ * ['api', 'versions', id] is GET /api/versions/{id}, kept current by realtime events while a capture runs.
  */
-import { PROJECT_MESSAGES, type Version, type VersionView } from "@redline/shared";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { PROJECT_MESSAGES, type ProjectDetail, type Version, type VersionView } from "@redline/shared";
+import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { api } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { fileForm } from "../../lib/files.ts";
-import { isCapturing, POLL_MS, versionKey } from "../pages/page-queries.ts";
+import { isCapturing, versionKey } from "../pages/page-queries.ts";
+
+const SHARED_POLL_MS = 1400;
+
 import { PROJECTS_KEY } from "../projects/project-queries.ts";
 
 export const viewKey = (versionId: string) => [...versionKey(versionId), "view"] as const;
@@ -41,14 +44,18 @@ export function useVersionView(versionId: string, shareProjectId?: string, enabl
     staleTime: 60 * 60 * 1000,
     refetchOnWindowFocus: false,
     enabled,
-    refetchInterval: (query) => (isShared && isCapturing(query.state.data?.version) ? 2 * POLL_MS : false),
+    // A visitor of the public link has no realtime socket: the view is re-read while it captures.
+    refetchInterval: (query) => (isShared && isCapturing(query.state.data?.version) ? SHARED_POLL_MS : false),
   });
   const isPending = !isShared && isCapturing(view.data?.version);
   const status = useQuery({
     queryKey: versionKey(versionId),
     queryFn: async ({ signal }) => (await api<{ data: Version }>(versionPath(versionId), { signal })).data,
+    // Taken from the cached project when it holds the version, else read once; the project's realtime
+    // room keeps it current (use-versions-realtime.ts).
     enabled: enabled && isPending,
-    refetchInterval: (query) => (isCapturing(query.state.data) ? POLL_MS : false),
+    initialData: () => cachedVersion(queryClient, versionId),
+    staleTime: Number.POSITIVE_INFINITY,
   });
   const live = status.data;
   const viewStatus = view.data?.version.status;
@@ -60,6 +67,18 @@ export function useVersionView(versionId: string, shareProjectId?: string, enabl
   }, [live, viewStatus, refetch, queryClient]);
   // While capturing, the polled version carries the newest stage.
   return { ...view, live: isPending && live ? live : view.data?.version };
+}
+
+/** The version as a cached project holds it (the project page loads every page's versions). */
+function cachedVersion(queryClient: QueryClient, versionId: string): Version | undefined {
+  for (const [, data] of queryClient.getQueriesData<ProjectDetail>({ queryKey: PROJECTS_KEY })) {
+    if (!Array.isArray(data?.pages)) continue;
+    for (const page of data.pages) {
+      const version = page.versions.find((item) => item.id === versionId);
+      if (version) return version;
+    }
+  }
+  return undefined;
 }
 
 function useInvalidateAfterVersionChange() {

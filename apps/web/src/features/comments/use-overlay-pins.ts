@@ -1,0 +1,87 @@
+/**
+ * Keeps the overlay in a snapshot in step with comment mode: the pins to draw, the overlay's mode,
+ * whether pins show, the pending pick's marker, and the selected pin scrolled into view once placed
+ * (a deep link waits for anchoring). Images and PDF pages scroll their own pin elements.
+ */
+import type { AnchoredStatus, Comment, FrameAnchor, FramePin } from "@redline/shared";
+import { useEffect, useMemo, useRef } from "react";
+import type { OverlayBridge } from "../../lib/use-overlay-bridge.ts";
+
+export function useOverlayPins({
+  bridge,
+  isSnapshot,
+  pins: pinned,
+  numbers,
+  selectedId,
+  mode,
+  pinsVisible,
+  pending,
+  anchored,
+}: {
+  bridge: OverlayBridge;
+  isSnapshot: boolean;
+  /** The comments whose pins show. */
+  pins: Comment[];
+  numbers: ReadonlyMap<string, number>;
+  selectedId: string | null;
+  mode: "comment" | "browse";
+  pinsVisible: boolean;
+  pending: { anchor: FrameAnchor; dotPosition: { x: number; y: number } } | null;
+  anchored: ReadonlyMap<string, AnchoredStatus>;
+}): void {
+  const { post, generation } = bridge;
+  const framePins: FramePin[] = useMemo(
+    () =>
+      pinned.map((comment) => ({
+        id: comment.id,
+        number: numbers.get(comment.id) ?? 0,
+        anchor: comment.anchor,
+        dotPosition: comment.dotPosition,
+        isResolved: comment.isResolved,
+        isSelected: comment.id === selectedId,
+      })),
+    [pinned, numbers, selectedId],
+  );
+  const pinsJson = JSON.stringify(framePins);
+  // Compared by value: the caller builds a new object on every render.
+  const pendingJson = JSON.stringify(pending);
+  useEffect(() => {
+    if (!generation || !isSnapshot) return;
+    post("pins:set", { pins: JSON.parse(pinsJson) as FramePin[] });
+  }, [generation, isSnapshot, pinsJson, post]);
+  useEffect(() => {
+    if (generation) post("overlay:mode", { mode });
+  }, [generation, mode, post]);
+  useEffect(() => {
+    if (generation) post("pins:visible", { visible: pinsVisible });
+  }, [generation, pinsVisible, post]);
+  useEffect(() => {
+    if (!generation) return;
+    post("pending:set", JSON.parse(pendingJson) as typeof pending);
+  }, [generation, pendingJson, post]);
+
+  // Scroll to the selected pin once it is placed (deep links wait for anchoring).
+  const focused = useRef<string | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new document needs the focus again
+  useEffect(() => {
+    focused.current = null;
+  }, [generation]);
+  useEffect(() => {
+    if (!selectedId) {
+      focused.current = null;
+      return;
+    }
+    if (focused.current === selectedId) return;
+    if (isSnapshot) {
+      const status = anchored.get(selectedId);
+      if (!generation || !status || status === "orphaned") return;
+      post("pin:focus", { id: selectedId });
+      focused.current = selectedId;
+    } else {
+      const pin = document.querySelector(`[data-comment-id="${CSS.escape(selectedId)}"]`);
+      if (!pin) return;
+      pin.scrollIntoView({ block: "center", inline: "center" });
+      focused.current = selectedId;
+    }
+  });
+}
