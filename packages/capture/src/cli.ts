@@ -1,43 +1,42 @@
 /**
  * Developer CLI running the same pipeline as the server's capture job:
  *
- *   node --import tsx packages/capture/src/cli.ts <url> --out <dir> [--width 1280] [--no-private]
+ *   node --import tsx packages/capture/src/cli.ts <url> --out <dir> [--width 1280] [--allow-private | --no-private]
  *
  * Writes <dir>/index.html (opens offline; assets in <dir>/assets/), <dir>/live.png and
- * <dir>/capture.json. Private URLs are allowed (it is a local tool) unless --no-private.
+ * <dir>/capture.json. Private URLs are allowed outside production (it is a local tool) unless
+ * --no-private; with NODE_ENV=production they are refused unless --allow-private (cli-options.ts).
  */
-import { parseArgs } from "node:util";
+import { assertPublicUrl } from "./addresses.ts";
+import { parseCaptureCliArgs, USAGE } from "./cli-options.ts";
 import { CaptureError } from "./errors.ts";
 import { Capturer, writeSnapshotDir } from "./index.ts";
 
-const USAGE = "Usage: capture <url> --out <dir> [--width 1280] [--timeout 45000] [--no-private]";
-
 async function main(): Promise<number> {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: {
-      out: { type: "string", short: "o" },
-      width: { type: "string", short: "w", default: "1280" },
-      timeout: { type: "string", default: "45000" },
-      "no-private": { type: "boolean", default: false },
-      help: { type: "boolean", short: "h", default: false },
-    },
-  });
-  const url = positionals[0];
-  const width = Number(values.width);
-  if (values.help || !url || !values.out || !Number.isInteger(width) || width < 200 || width > 4000) {
+  const options = parseCaptureCliArgs(process.argv.slice(2), process.env);
+  if ("exitCode" in options) {
     console.error(USAGE);
-    return values.help ? 0 : 2;
+    return options.exitCode;
+  }
+  const { url, width, out } = options;
+  try {
+    // Refused before a browser starts; the capture checks again at connect time (DNS rebinding).
+    if (!options.allowPrivateUrls) await assertPublicUrl(url);
+  } catch (error) {
+    console.error(
+      error instanceof CaptureError ? `capture failed (${error.reason}): ${error.message}` : error,
+    );
+    return 1;
   }
   const capturer = await Capturer.launch();
   try {
     const result = await capturer.capture({
       url,
       width,
-      timeoutMs: Number(values.timeout),
-      allowPrivateUrls: !values["no-private"],
+      timeoutMs: options.timeoutMs,
+      allowPrivateUrls: options.allowPrivateUrls,
     });
-    await writeSnapshotDir(result, values.out);
+    await writeSnapshotDir(result, out);
     const kb = (n: number) => `${(n / 1024).toFixed(0)} kB`;
     console.log(`${result.title || "(untitled)"} — ${result.finalUrl}`);
     console.log(
@@ -49,7 +48,7 @@ async function main(): Promise<number> {
         .join(", ")}`,
     );
     if (result.blocked.length > 0) console.log(`  blocked: ${result.blocked.join(", ")}`);
-    console.log(`  → ${values.out}/index.html`);
+    console.log(`  → ${out}/index.html`);
     return 0;
   } catch (error) {
     console.error(
