@@ -6,72 +6,19 @@
  * post → event at every socket. Baseline in the same run: a bare `ws` server that broadcasts one
  * client's message to N sockets (the floor of any WebSocket fan-out on this machine).
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import pg from "pg";
 import WebSocket, { WebSocketServer } from "ws";
-import { ApiClient } from "../../apps/server/src/testing/http-client.ts";
+import type { ApiClient } from "../../apps/server/src/testing/http-client.ts";
 import { freePort } from "../../apps/server/src/testing/test-app.ts";
-import { percentile, repoRoot, writeSection } from "../lib/report.ts";
+import { percentile, writeSection } from "../lib/report.ts";
+import { type Server, scratchDatabase, signUp, startServer } from "../lib/server.ts";
 
 const SIZES = [10, 100, 500];
 const ROUNDS = 15;
-const adminUrl =
-  process.env.BENCH_DATABASE_URL ??
-  process.env.TEST_DATABASE_URL ??
-  "postgres://postgres@127.0.0.1:5432/postgres";
-
-interface Server {
-  url: string;
-  process: ChildProcess;
-}
-
-async function startServer(env: Record<string, string>): Promise<Server> {
-  const [port, contentPort] = [await freePort(), await freePort()];
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      ...env,
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      CONTENT_PORT: String(contentPort),
-      APP_URL: url,
-      CAPTURE_WORKER: "false",
-      RATE_LIMIT_ENABLED: "false",
-      LOG_LEVEL: "warn",
-    },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  for (let i = 0; i < 200; i++) {
-    if (
-      await fetch(`${url}/api/health`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return { url, process: child };
-    await sleep(100);
-  }
-  throw new Error("server did not start");
-}
-
-async function signUp(server: Server): Promise<ApiClient> {
-  const client = new ApiClient(server.url);
-  const email = `bench-${randomBytes(4).toString("hex")}@example.com`;
-  await client.post("/api/auth/sign-up/email", { email, password: "bench password", name: "Bench" });
-  const mails = (await client.get("/api/dev/mailbox")).body.data as { to: string; text: string }[];
-  const link = mails.find((m) => m.to === email)!.text.match(/https?:\/\/\S+/)![0];
-  await client.get(
-    `/api/auth/verify-email?token=${encodeURIComponent(new URL(link).searchParams.get("oobCode")!)}`,
-  );
-  return client;
-}
 
 /** Opens n sockets on the given servers (round-robin) and joins the project on each. */
 async function openSockets(servers: Server[], client: ApiClient, projectId: string, n: number) {
@@ -169,11 +116,8 @@ const stats = (values: number[]) => ({
 const ms = (value: number) => value.toFixed(1);
 
 async function main() {
-  const name = `redline_bench_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const databaseUrl = Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString();
+  const database = await scratchDatabase();
+  const databaseUrl = database.url;
   const dataDirs = [
     await mkdtemp(path.join(os.tmpdir(), "redline-bench-")),
     await mkdtemp(path.join(os.tmpdir(), "redline-bench-")),
@@ -200,8 +144,7 @@ async function main() {
   } finally {
     for (const server of servers) server.process.kill();
     await sleep(300);
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+    await database.drop();
     for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
   }
   await writeSection(
