@@ -6,7 +6,7 @@
  * an image and a PDF page; a viewer who cannot comment; a guest of the public link.
  */
 import type http from "node:http";
-import type { Frame, Locator } from "playwright-core";
+import type { Frame, Locator, Request } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiClient } from "../apps/server/src/testing/http-client.ts";
@@ -145,6 +145,12 @@ describe("comments on a captured page", () => {
     });
     await composer.getByRole("list", { name: "Attached files" }).getByText("notes.txt").waitFor();
     await shot(owner.page, "comments-01-composer");
+    // From here on neither tab asks for the comment list again: every event carries its comment.
+    const listRequests = { owner: 0, reviewer: 0 };
+    const isListRequest = (request: Request) =>
+      request.method() === "GET" && new URL(request.url()).pathname === `/api/versions/${versionId}/comments`;
+    owner.page.on("request", (request) => void (isListRequest(request) && listRequests.owner++));
+    reviewer.page.on("request", (request) => void (isListRequest(request) && listRequests.reviewer++));
     await composer.getByRole("button", { name: "Comment", exact: true }).click();
 
     await owner.page.getByRole("heading", { name: "Comment 1" }).waitFor();
@@ -182,6 +188,7 @@ describe("comments on a captured page", () => {
       .getByText("Resolved", { exact: true })
       .waitFor();
     await shot(reviewer.page, "comments-03-resolved-live");
+    expect(listRequests).toEqual({ owner: 0, reviewer: 0 });
 
     // While Bob writes a new comment, Ada's new one waits as "1 new" instead of appearing under him.
     await reviewer.page.getByRole("button", { name: "Back to all comments" }).click();

@@ -99,6 +99,13 @@ describe("pages by URL", () => {
     timeout: 120_000,
   }, async () => {
     const { page } = await signedIn(e2e, "capture");
+    const joinedRooms = new Set<string>();
+    page.on("websocket", (socket) =>
+      socket.on("framereceived", ({ payload }) => {
+        const message = JSON.parse(String(payload)) as { type: string; projectId?: string };
+        if (message.type === "joined" && message.projectId) joinedRooms.add(message.projectId);
+      }),
+    );
     await page.getByRole("heading", { name: "No projects yet" }).waitFor();
     await shot(page, "01-projects-empty");
 
@@ -113,6 +120,14 @@ describe("pages by URL", () => {
     await expect.poll(() => page.title()).toBe("Fixture site | Redline");
     await page.getByText("No pages yet").first().waitFor();
 
+    // The capture's progress reaches the page through the project's realtime room (joined once the
+    // project is open): no request for the version while it runs.
+    await expect.poll(() => joinedRooms.size).toBe(1);
+    let versionRequests = 0;
+    page.on("request", (request) => {
+      if (request.method() === "GET" && /^\/api\/versions\/[^/]+$/.test(new URL(request.url()).pathname))
+        versionRequests++;
+    });
     await page.getByLabel("Page URL").fill(`${site.url}/`);
     await page.getByRole("button", { name: "Add page", exact: true }).click();
     await page.getByRole("progressbar", { name: "Adding page" }).waitFor();
@@ -120,6 +135,7 @@ describe("pages by URL", () => {
     await shot(page, "02-adding-page-progress");
 
     await page.getByText(pageAddedMessage(1, 1), { exact: true }).waitFor({ timeout: 30_000 });
+    expect(versionRequests).toBe(0);
     await page.waitForURL((url) => url.pathname.endsWith("/comment"));
     const frame = await snapshotFrame(page);
     await frame.getByRole("heading", { name: "Fixture home" }).waitFor();

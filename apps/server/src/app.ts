@@ -41,6 +41,7 @@ import {
 import { notificationsRoutes } from "./modules/notifications/notifications.routes.ts";
 import { pagesRoutes } from "./modules/pages/pages.routes.ts";
 import { projectsRoutes } from "./modules/projects/projects.routes.ts";
+import { installApiRateLimits } from "./modules/rate-limits/api-rate-limit.ts";
 import { realtimeRoutes } from "./modules/realtime/realtime.routes.ts";
 import { ensureDemoProject } from "./modules/sharing/demo.ts";
 import { sharingRoutes } from "./modules/sharing/sharing.routes.ts";
@@ -111,6 +112,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     const origin = request.headers.origin ?? refererOrigin(request.headers.referer);
     if (origin !== appOrigin) throw new ForbiddenError("Cross-site request refused.", "csrf");
   });
+  await installApiRateLimits(app, ctx);
 
   // Nothing of the app may be framed by another site (clickjacking), except the /embed view.
   app.addHook("onSend", async (request, reply) => {

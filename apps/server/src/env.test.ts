@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { loadConfig } from "./env.ts";
 
 describe("environment", () => {
@@ -29,5 +29,17 @@ describe("environment", () => {
       loadConfig({ DATA_DIR: "/tmp/redline-env-test", GOOGLE_CLIENT_ID: "id", GOOGLE_CLIENT_SECRET: "s" })
         .google,
     ).toEqual({ clientId: "id", clientSecret: "s" });
+  });
+});
+
+describe("rate limits", () => {
+  it("may be turned off outside production only", () => {
+    const base = { DATA_DIR: "/tmp/redline-env-test", RATE_LIMIT_ENABLED: "false" };
+    expect(loadConfig(base).rateLimitEnabled).toBe(false);
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const production = loadConfig({ ...base, NODE_ENV: "production", AUTH_SECRET: "x".repeat(32) });
+    expect(production.rateLimitEnabled).toBe(true);
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/RATE_LIMIT_ENABLED=false is ignored/));
+    warn.mockRestore();
   });
 });

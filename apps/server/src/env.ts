@@ -23,6 +23,8 @@ const envSchema = z.object({
   AUTH_SECRET: z.string().min(32, "AUTH_SECRET must be at least 32 characters").optional(),
   AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   RATE_LIMIT_ENABLED: bool.default(true),
+  API_RATE_LIMIT: z.coerce.number().int().positive().default(300),
+  API_RATE_LIMIT_EXPENSIVE: z.coerce.number().int().positive().default(30),
   AUTH_FRESH_AGE_SECONDS: z.coerce.number().int().positive().default(600),
   TRUST_PROXY: bool.default(false),
   SMTP_URL: z.string().optional(),
@@ -56,7 +58,12 @@ export interface AppConfig {
   filesDir: string;
   authSecret: string;
   authRateLimit: number;
+  /** Auth and API rate limits; always on in production. */
   rateLimitEnabled: boolean;
+  /** API writes per minute per user (or per IP when signed out). */
+  apiRateLimit: number;
+  /** Expensive API calls (adding pages, captures, uploads) per minute per user or IP. */
+  apiRateLimitExpensive: number;
   authFreshAgeSeconds: number;
   trustProxy: boolean;
   smtpUrl?: string;
@@ -89,6 +96,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   if (isProduction && !env.AUTH_SECRET)
     throw new Error("Invalid environment:\n  AUTH_SECRET: required in production");
   const dataDir = path.resolve(env.DATA_DIR);
+  // A production server without rate limits is open to password guessing and floods: the switch is
+  // for development and tests only.
+  if (isProduction && !env.RATE_LIMIT_ENABLED)
+    console.warn("RATE_LIMIT_ENABLED=false is ignored in production: rate limits stay on.");
   return {
     isProduction,
     host: env.HOST,
@@ -99,7 +110,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     filesDir: path.join(dataDir, "files"),
     authSecret: env.AUTH_SECRET ?? localSecret(dataDir),
     authRateLimit: env.AUTH_RATE_LIMIT,
-    rateLimitEnabled: env.RATE_LIMIT_ENABLED,
+    rateLimitEnabled: env.RATE_LIMIT_ENABLED || isProduction,
+    apiRateLimit: env.API_RATE_LIMIT,
+    apiRateLimitExpensive: env.API_RATE_LIMIT_EXPENSIVE,
     authFreshAgeSeconds: env.AUTH_FRESH_AGE_SECONDS,
     trustProxy: env.TRUST_PROXY,
     smtpUrl: env.SMTP_URL || undefined,

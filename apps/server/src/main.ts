@@ -1,5 +1,6 @@
 import { buildApp } from "./app.ts";
 import { loadConfig } from "./env.ts";
+import { DataDirInUseError } from "./lib/data-dir-lock.ts";
 
 let config: ReturnType<typeof loadConfig>;
 try {
@@ -9,7 +10,11 @@ try {
   process.exit(1);
 }
 
-const { app, content, ctx } = await buildApp(config);
+const { app, content, ctx } = await buildApp(config).catch((error: unknown) => {
+  if (!(error instanceof DataDirInUseError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+});
 await content.listen({ host: config.host, port: config.contentPort });
 await app.listen({ host: config.host, port: config.port });
 app.log.info(

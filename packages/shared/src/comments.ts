@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { type FrameAnchor, frameAnchorSchema } from "./frame-messages.ts";
 import type { Notification } from "./notifications.ts";
+import type { Version } from "./projects.ts";
 
 /** Mentions are written as `{@uid}` in a comment's text (SPEC §5). */
 export const MENTION_PATTERN = /\{@([A-Za-z0-9_-]{1,64})\}/g;
@@ -120,13 +121,17 @@ export const COMMENT_MESSAGES = {
 } as const;
 
 /**
- * Server → client realtime events (rooms `project:{id}` and `user:{id}`). New comments carry the full
- * comment, new notifications the full notification (either may be left out when too large: refetch).
+ * Server → client realtime events (rooms `project:{id}` and `user:{id}`). New and changed comments carry
+ * the full comment, new notifications the full notification (either may be left out when too large:
+ * refetch).
  */
 export type RealtimeEvent =
   | { type: "comments.created"; projectId: string; versionId: string; commentId: string; comment?: Comment }
-  | { type: "comments.changed"; projectId: string; versionId: string; commentId: string }
+  /** `comment`: the comment as it now reads (left out when too large: refetch). */
+  | { type: "comments.changed"; projectId: string; versionId: string; commentId: string; comment?: Comment }
   | { type: "comments.deleted"; projectId: string; versionId: string; commentId: string }
+  /** A capture moved on (queued, capturing with its stage, ready, failed): the version as it now reads. */
+  | { type: "versions.changed"; projectId: string; pageId: string; versionId: string; version: Version }
   /** Inspect changes of the version were saved, hidden, resolved or deleted: refetch them. */
   | { type: "changes.changed"; projectId: string; versionId: string }
   /** Room `user:{id}`: a notification for this user. */

@@ -1,6 +1,7 @@
 /**
  * One schema, two drivers: embedded PGlite (real Postgres in WASM) when no DATABASE_URL is given,
- * PostgreSQL through `pg` otherwise. The same SQL migrations run at start-up for both.
+ * PostgreSQL through `pg` otherwise. The same SQL migrations run at start-up for both. An embedded
+ * database has one writer: its folder is locked for the process's life (several processes need PostgreSQL).
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,6 +12,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { lockDataDir } from "../lib/data-dir-lock.ts";
 import * as schema from "./schema/index.ts";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -76,9 +78,18 @@ export async function openDatabase(options: {
     };
     return { db: db as unknown as Database, kind: "postgres", executeSql, listen, close };
   }
+  // One process per embedded database folder (see lib/data-dir-lock.ts); memory:// has none.
+  const isInMemory = options.pgliteDir.startsWith("memory://");
+  const unlock = isInMemory ? async () => {} : await lockDataDir(options.pgliteDir);
   const client = new PGlite(options.pgliteDir);
   const db = drizzlePglite(client, { schema });
-  await migratePglite(db, { migrationsFolder });
+  try {
+    await migratePglite(db, { migrationsFolder });
+  } catch (error) {
+    await client.close().catch(() => {});
+    await unlock();
+    throw error;
+  }
   // PGlite's query() takes one statement; parameterless SQL may hold several (exec()).
   const executeSql: ExecuteSql = async (text, values) => {
     if (values && values.length > 0) return { rows: (await client.query(text, values)).rows };
@@ -89,7 +100,11 @@ export async function openDatabase(options: {
     const stop = await client.listen(channel, onPayload);
     return async () => stop();
   };
-  return { db: db as unknown as Database, kind: "pglite", executeSql, listen, close: () => client.close() };
+  const close = async () => {
+    await client.close();
+    await unlock();
+  };
+  return { db: db as unknown as Database, kind: "pglite", executeSql, listen, close };
 }
 
 export { schema };

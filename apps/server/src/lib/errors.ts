@@ -34,3 +34,8 @@ export class PayloadTooLargeError extends HttpError {
     super(413, code, message);
   }
 }
+export class TooManyRequestsError extends HttpError {
+  constructor(message: string, code = "rate-limited") {
+    super(429, code, message);
+  }
+}

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -70,5 +70,21 @@ describe.each(Object.keys(providers))("storage provider: %s", (name) => {
     expect(await storage.get("nothing/here.png")).toBeNull();
     expect(await storage.get("../secret")).toBeNull();
     await expect(storage.put("a/../../b", Buffer.from("x"))).rejects.toThrow(/Invalid storage key/);
+  });
+});
+
+describe("local disk writes", () => {
+  it("replaces a file whole: concurrent writers leave one complete version and no temporary files", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "redline-atomic-"));
+    try {
+      const storage = createLocalStorage(dir);
+      const versions = Array.from({ length: 8 }, (_, i) => Buffer.alloc(256 * 1024, 65 + i));
+      await Promise.all(versions.map((bytes) => storage.put("snapshots/v.html", bytes)));
+      const stored = await read(storage, "snapshots/v.html");
+      expect(versions.some((bytes) => stored?.bytes.equals(bytes))).toBe(true);
+      expect(await readdir(path.join(dir, "snapshots"))).toEqual(["v.html"]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -2,8 +2,10 @@
  * File storage provider. Local disk under DATA_DIR/files is the embedded default; an S3 implementation
  * comes behind the same interface. Keys are slash-separated and never contain "..".
  */
+
+import { randomBytes } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdir, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, open, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 
@@ -24,6 +26,37 @@ export function isValidKey(key: string): boolean {
   return KEY_PATTERN.test(key) && !key.split("/").some((part) => part === ".." || part === ".");
 }
 
+/**
+ * Writes `data` to `file` so that a crash at any moment leaves either the previous file or the whole new
+ * one, never a torn or empty file: the bytes go to a temporary file beside it, reach the disk (fsync),
+ * and only then take the final name with an atomic rename, whose directory entry is synced in turn.
+ */
+export async function writeAtomically(file: string, data: Buffer): Promise<void> {
+  const temporary = `${file}.${randomBytes(6).toString("hex")}.tmp`;
+  const handle = await open(temporary, "w", 0o644);
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  await handle.close();
+  try {
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  const directory = await open(path.dirname(file), "r");
+  try {
+    await directory.sync();
+  } finally {
+    await directory.close();
+  }
+}
+
 export function createLocalStorage(root: string): Storage {
   const resolve = (key: string) => {
     if (!isValidKey(key)) throw new Error(`Invalid storage key: ${key}`);
@@ -33,7 +66,7 @@ export function createLocalStorage(root: string): Storage {
     async put(key, data) {
       const file = resolve(key);
       await mkdir(path.dirname(file), { recursive: true });
-      await writeFile(file, data);
+      await writeAtomically(file, data);
     },
     async get(key) {
       if (!isValidKey(key)) return null;

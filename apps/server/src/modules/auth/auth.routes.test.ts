@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../env.ts";
 import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { drivers } from "../../testing/test-db.ts";
@@ -238,5 +239,32 @@ describe("rate limits on sign-in", () => {
     }
     expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
     expect(statuses.slice(3)).toEqual([429, 429]);
+  });
+});
+
+describe("rate limits in production", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // What loadConfig makes of an operator's RATE_LIMIT_ENABLED=false under NODE_ENV=production.
+    const production = loadConfig({
+      NODE_ENV: "production",
+      RATE_LIMIT_ENABLED: "false",
+      AUTH_SECRET: "x".repeat(32),
+      DATA_DIR: "/tmp/redline-env-test",
+    });
+    t = await startTestApp({ config: { rateLimitEnabled: production.rateLimitEnabled, authRateLimit: 2 } });
+  });
+  afterAll(() => t.close());
+
+  it("cannot be turned off: sign-in attempts still get 429 after the limit", async () => {
+    const client = new ApiClient(t.url);
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      statuses.push(
+        (await client.post("/api/auth/sign-in/email", { email: "x@example.com", password: "wrong password" }))
+          .status,
+      );
+    }
+    expect(statuses).toEqual([401, 401, 429]);
   });
 });

@@ -8,6 +8,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assets, versions } from "../../db/schema/index.ts";
 import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
+import { openSocket } from "../../testing/realtime-socket.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 
 /** A tiny live site: a page with a stylesheet and an image, and a page that never answers well. */
@@ -69,6 +70,32 @@ describe("the capture worker", () => {
   afterAll(async () => {
     await t.close();
     await site.close();
+  });
+
+  it("publishes each step of a capture to the project's room, ending with the version as the API reads it", async () => {
+    const projectId = (await owner.post("/api/projects", { title: "Live progress" })).body.data.id;
+    const tab = await openSocket(t, owner);
+    tab.send({ type: "join", projectId });
+    await tab.next((m) => m.type === "joined");
+    const { versionID } = (await owner.post(`/api/projects/${projectId}/pages`, { url: `${site.url}/` })).body
+      .data;
+    const steps: string[] = [];
+    for (;;) {
+      const message = await tab.next(
+        (m) => m.type === "event" && m.event.type === "versions.changed",
+        30_000,
+      );
+      if (message.type !== "event" || message.event.type !== "versions.changed") continue;
+      expect(message.event).toMatchObject({ projectId, versionId: versionID });
+      const { version } = message.event;
+      steps.push(`${version.status}:${version.stage ?? ""}`);
+      if (version.status === "ready") {
+        expect(version).toEqual((await owner.get(`/api/versions/${versionID}`)).body.data);
+        break;
+      }
+    }
+    expect(steps).toEqual(["capturing:Loading page", "capturing:Saving snapshot", "ready:"]);
+    tab.socket.close();
   });
 
   it("captures a page into a snapshot served from the content origin", async () => {

@@ -8,7 +8,10 @@ import type { Capturer } from "@redline/capture";
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { assets, pages, versions } from "../../db/schema/index.ts";
+import { publish } from "../../lib/realtime.ts";
 import { setPageThumbnail } from "../pages/thumbnails.ts";
+import { loadCountedVersion } from "../projects/projects.load.ts";
+import { presentVersion } from "../projects/projects.presenter.ts";
 import { CAPTURE_QUEUE, enqueueUnfinished } from "./capture.queue.ts";
 
 const REASONS: Record<string, string> = {
@@ -50,11 +53,24 @@ export async function runCapture(ctx: AppContext, getCapturer: () => Promise<Cap
   const { db } = ctx.database;
   const [version] = await db.select().from(versions).where(eq(versions.id, versionId));
   if (!version || version.status === "ready" || !version.sourceUrl) return;
+  // Each step is published with the version as the API presents it, so the project page and the viewer
+  // follow the capture without polling.
   const setVersion = (values: Partial<typeof versions.$inferInsert>) =>
-    db
-      .update(versions)
-      .set({ ...values, modifiedAt: new Date() })
-      .where(eq(versions.id, versionId));
+    db.transaction(async (tx) => {
+      await tx
+        .update(versions)
+        .set({ ...values, modifiedAt: new Date() })
+        .where(eq(versions.id, versionId));
+      const row = await loadCountedVersion(tx, versionId);
+      if (row)
+        await publish(tx, `project:${row.projectId}`, {
+          type: "versions.changed",
+          projectId: row.projectId,
+          pageId: row.pageId,
+          versionId,
+          version: presentVersion(row),
+        });
+    });
 
   await setVersion({ status: "capturing", stage: "Loading page", failureReason: null });
   try {

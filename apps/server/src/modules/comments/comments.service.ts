@@ -97,11 +97,13 @@ export async function createComment(
       attachments: input.attachments,
       createdAt: now,
     });
+    // The event carries the comment, so no reviewer (nor the author's own tab) refetches the list.
     await publish(tx, `project:${version.projectId}`, {
       type: "comments.created",
       projectId: version.projectId,
       versionId: version.id,
       commentId,
+      comment: (await presentOne(tx, commentId)) ?? undefined,
     });
     await notify(tx, { on: "comment.created", actor: author, comment: commentRef, text: input.comment });
   });
@@ -132,17 +134,16 @@ export async function addReply(
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
-export function publishChanged(
+/** Call after the change, inside its transaction: a changed comment is sent as it now reads. */
+export async function publishChanged(
   tx: Tx,
   comment: CommentRow,
   type: "comments.changed" | "comments.deleted" = "comments.changed",
 ) {
-  return publish(tx, `project:${comment.projectId}`, {
-    type,
-    projectId: comment.projectId,
-    versionId: comment.versionId,
-    commentId: comment.id,
-  });
+  const ref = { projectId: comment.projectId, versionId: comment.versionId, commentId: comment.id };
+  if (type === "comments.deleted") return publish(tx, `project:${comment.projectId}`, { type, ...ref });
+  const current = await presentOne(tx, comment.id);
+  return publish(tx, `project:${comment.projectId}`, { type, ...ref, comment: current ?? undefined });
 }
 
 /**

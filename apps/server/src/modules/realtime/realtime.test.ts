@@ -1,54 +1,12 @@
-import type { RealtimeServerMessage } from "@redline/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import WebSocket from "ws";
 import { type ApiClient, signUpVerified } from "../../testing/http-client.ts";
+import { openSocket } from "../../testing/realtime-socket.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { createTestDatabase, defaultDriver, type TestDatabase } from "../../testing/test-db.ts";
 
 let counter = 0;
 const email = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}@example.com`;
 const comment = { dotPosition: { x: 0.5, y: 0.5 }, deviceWidth: 1280, comment: "Live!" };
-
-/** A realtime socket as a browser tab opens it, with a queue of what it received. */
-async function openSocket(app: TestApp, client: ApiClient | null, origin = app.url) {
-  const socket = new WebSocket(`${app.url.replace("http", "ws")}/api/realtime`, {
-    headers: { origin, ...(client && { cookie: client.cookieHeader() }) },
-  });
-  const received: RealtimeServerMessage[] = [];
-  const waiters: (() => void)[] = [];
-  socket.on("message", (data) => {
-    received.push(JSON.parse(data.toString()));
-    for (const wake of waiters.splice(0)) wake();
-  });
-  const closed = new Promise<number>((resolve) => socket.on("close", (code) => resolve(code)));
-  await new Promise<void>((resolve, reject) => {
-    socket.once("open", () => resolve());
-    socket.once("error", reject);
-  });
-  return {
-    socket,
-    closed,
-    send: (message: unknown) => socket.send(JSON.stringify(message)),
-    async next(
-      predicate: (m: RealtimeServerMessage) => boolean,
-      timeoutMs = 5000,
-    ): Promise<RealtimeServerMessage> {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = received.find(predicate);
-        if (found) {
-          received.splice(received.indexOf(found), 1);
-          return found;
-        }
-        if (Date.now() > deadline) throw new Error(`no matching message; got ${JSON.stringify(received)}`);
-        await new Promise<void>((resolve) => {
-          waiters.push(resolve);
-          setTimeout(resolve, 100);
-        });
-      }
-    },
-  };
-}
 
 describe("realtime", () => {
   let t: TestApp;
@@ -80,17 +38,26 @@ describe("realtime", () => {
 
     const created = (await owner.post(`/api/versions/${versionId}/comments`, comment)).body.data;
     const event = await tab.next((m) => m.type === "event" && m.event.type === "comments.created");
+    // The event carries the comment exactly as the list would present it: nobody needs to refetch.
     expect(event).toMatchObject({
       room: `project:${projectId}`,
       event: { commentId: created.id, versionId },
     });
+    expect(event.type === "event" && event.event.type === "comments.created" && event.event.comment).toEqual(
+      created,
+    );
 
-    await owner.post(`/api/comments/${created.id}/replies`, { comment: "And a reply" });
-    await tab.next(
+    const replied = (await owner.post(`/api/comments/${created.id}/replies`, { comment: "And a reply" })).body
+      .data;
+    const changed = await tab.next(
       (m) => m.type === "event" && m.event.type === "comments.changed" && m.event.commentId === created.id,
     );
+    expect(
+      changed.type === "event" && changed.event.type === "comments.changed" && changed.event.comment,
+    ).toEqual(replied);
     await owner.patch(`/api/comments/${created.id}`, { isResolved: true });
-    await tab.next((m) => m.type === "event" && m.event.type === "comments.changed");
+    const resolved = await tab.next((m) => m.type === "event" && m.event.type === "comments.changed");
+    expect(resolved).toMatchObject({ event: { comment: { id: created.id, isResolved: true } } });
     await owner.delete(`/api/comments/${created.id}/entries/${created.thread[0].id}`);
     await tab.next(
       (m) => m.type === "event" && m.event.type === "comments.deleted" && m.event.commentId === created.id,

@@ -1,0 +1,12 @@
+import { describe, expect, it } from "vitest";
+import { crashRound } from "./testing/crash-round.ts";
+import { drivers } from "./testing/test-db.ts";
+
+describe.each(drivers())("kill -9 mid-stream (%s)", (driver) => {
+  it("keeps every acknowledged write and leaves no torn file", async () => {
+    const result = await crashRound({ driver, writeMs: 2500 });
+    expect(result.acknowledged).toBeGreaterThan(10);
+    expect(result.lost).toEqual([]);
+    expect(result.tornFiles).toEqual([]);
+  }, 120_000);
+});

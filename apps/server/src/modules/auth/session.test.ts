@@ -1,0 +1,135 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sessions } from "../../db/schema/index.ts";
+import { signUpVerified } from "../../testing/http-client.ts";
+import { startTestApp, type TestApp } from "../../testing/test-app.ts";
+import { drivers } from "../../testing/test-db.ts";
+import { signedSessionToken } from "./session.ts";
+
+let counter = 0;
+const email = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}@example.com`;
+const DAY = 24 * 3600 * 1000;
+
+/** A client that sends exactly this Cookie header. */
+async function getMe(t: TestApp, cookie: string) {
+  return fetch(`${t.url}/api/me`, { headers: { cookie } });
+}
+
+describe("signedSessionToken", () => {
+  const secret = "s".repeat(40);
+  // The signature better-auth (better-call) puts on the cookie: base64 HMAC-SHA256 of the token.
+  const sign = async (token: string) => {
+    const key = await crypto.subtle.importKey(
+      "raw",
+      new TextEncoder().encode(secret),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign"],
+    );
+    const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(token));
+    return encodeURIComponent(`${token}.${Buffer.from(mac).toString("base64")}`);
+  };
+
+  it("reads the token of a correctly signed cookie among others", async () => {
+    const header = `theme=dark; better-auth.session_token=${await sign("abc123")}; other=1`;
+    expect(signedSessionToken(header, "better-auth.session_token", secret)).toBe("abc123");
+  });
+
+  it.each([
+    ["no cookie", undefined],
+    ["another cookie only", "theme=dark"],
+    ["an unsigned token", "better-auth.session_token=abc123"],
+    ["a bad percent-encoding", "better-auth.session_token=%E0%A4%A"],
+  ])("refuses %s", (_label, header) => {
+    expect(signedSessionToken(header, "better-auth.session_token", secret)).toBeNull();
+  });
+
+  it("refuses a token signed with another secret or altered after signing", async () => {
+    const signed = decodeURIComponent(await sign("abc123"));
+    const altered = `abc124${signed.slice("abc123".length)}`;
+    expect(
+      signedSessionToken(
+        `better-auth.session_token=${encodeURIComponent(altered)}`,
+        "better-auth.session_token",
+        secret,
+      ),
+    ).toBeNull();
+    expect(
+      signedSessionToken(
+        `better-auth.session_token=${await sign("abc123")}`,
+        "better-auth.session_token",
+        "t".repeat(40),
+      ),
+    ).toBeNull();
+  });
+});
+
+describe.each(drivers())("the session behind a request (%s)", (driver) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ driver });
+  });
+  afterAll(() => t.close());
+
+  const signedIn = async () => {
+    const address = email("session");
+    const client = await signUpVerified(t.url, t.inbox!, address);
+    const token = signedSessionToken(
+      client.cookieHeader(),
+      "better-auth.session_token",
+      t.ctx.config.authSecret,
+    );
+    const [session] = await t.ctx.database.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.token, token ?? ""));
+    if (!session) throw new Error("no session row for the client's cookie");
+    return { client, address, session };
+  };
+
+  it("answers for the signed-in user, and stops at once when the session is signed out elsewhere", async () => {
+    const { client, address } = await signedIn();
+    const cookie = client.cookieHeader();
+    expect((await client.get("/api/me")).body.data.email).toBe(address);
+    // Another tab signs out: the cookie this tab still holds stops working on the next request.
+    await fetch(`${t.url}/api/auth/sign-out`, { method: "POST", headers: { cookie, origin: t.url } });
+    expect((await getMe(t, cookie)).status).toBe(401);
+  });
+
+  it("stops at once when the session row is revoked (as another process would)", async () => {
+    const { client, session } = await signedIn();
+    await t.ctx.database.db.delete(sessions).where(eq(sessions.id, session.id));
+    expect((await client.get("/api/me")).status).toBe(401);
+  });
+
+  it("refuses a cookie whose signature was tampered with", async () => {
+    const { client } = await signedIn();
+    const cookie = client.cookieHeader();
+    const tampered = cookie.replace(
+      /(session_token=[^;]*?)(.)(%3D|=)/,
+      (_m, head, ch, tail) => `${head}${ch === "A" ? "B" : "A"}${tail}`,
+    );
+    expect(tampered).not.toBe(cookie);
+    expect((await getMe(t, tampered)).status).toBe(401);
+  });
+
+  it("extends a session due for its refresh, and deletes an expired one", async () => {
+    const { client, session } = await signedIn();
+    const { db } = t.ctx.database;
+    // Six days left of seven: the daily sliding refresh is due.
+    await db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() + 6 * DAY - 60_000) })
+      .where(eq(sessions.id, session.id));
+    expect((await client.get("/api/me")).status).toBe(200);
+    const [refreshed] = await db.select().from(sessions).where(eq(sessions.id, session.id));
+    expect(refreshed!.expiresAt.getTime()).toBeGreaterThan(Date.now() + 7 * DAY - 60_000);
+
+    await db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.id, session.id));
+    expect((await client.get("/api/me")).status).toBe(401);
+    expect(await db.select().from(sessions).where(eq(sessions.id, session.id))).toEqual([]);
+  });
+});

@@ -1,0 +1,96 @@
+/**
+ * The real server as a child process (`node --import tsx src/main.ts`), for tests and benches that
+ * must kill it (-9) or start two on one folder: what an operator's process manager would do.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { freePort } from "./test-app.ts";
+
+const mainFile = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../main.ts");
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  /** Everything written to stdout and stderr so far. */
+  output(): string;
+  /** Resolves with the exit code (or signal) when the process ends. */
+  exited: Promise<number | NodeJS.Signals | null>;
+  kill9(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface ServerProcessOptions {
+  dataDir: string;
+  databaseUrl?: string;
+  env?: Record<string, string>;
+}
+
+/** Spawns the server; resolves once /api/health answers, rejects if it exits first. */
+export async function startServerProcess(options: ServerProcessOptions): Promise<ServerProcess> {
+  const server = spawnServerProcess(options, await freePort(), await freePort());
+  const exitedEarly = server.exited.then((code) => {
+    throw new Error(`server exited (${code}) before it listened:\n${server.output()}`);
+  });
+  await Promise.race([waitForHealth(server.url), exitedEarly]);
+  exitedEarly.catch(() => {});
+  return server;
+}
+
+/** Spawns the server without waiting for it. */
+export function spawnServerProcess(options: ServerProcessOptions, port: number, contentPort: number) {
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ["--import", "tsx", mainFile], {
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: "test",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      CONTENT_PORT: String(contentPort),
+      APP_URL: url,
+      DATA_DIR: options.dataDir,
+      CAPTURE_WORKER: "false",
+      LOG_LEVEL: "warn",
+      ...(options.databaseUrl && { DATABASE_URL: options.databaseUrl }),
+      ...options.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<number | NodeJS.Signals | null>((resolve) =>
+    child.once("exit", (code, signal) => resolve(code ?? signal)),
+  );
+  const server: ServerProcess = {
+    url,
+    child,
+    output: () => output,
+    exited,
+    async kill9() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await exited;
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      await exited;
+    },
+  };
+  return server;
+}
+
+async function waitForHealth(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(`${url}/api/health`);
+      if (response.ok) return;
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`server at ${url} did not answer within ${timeoutMs} ms`);
+}
