@@ -19,8 +19,13 @@ import type { Page } from "playwright-core";
 
 /** Timers due within this many ms keep the page "busy". */
 export const SOON_MS = 1_000;
-/** A frame that renders nothing (hidden, throttled) is not waited for longer than this. */
+/**
+ * A subframe that renders nothing (hidden, throttled offscreen) is not waited for longer than this. The
+ * page itself always renders, only slowly on a busy machine, so its cap is far longer: cutting its wait
+ * short would call a page settled before it drew what its next frame starts.
+ */
 const FRAME_CAP_MS = 100;
+const MAIN_FRAME_CAP_MS = 1_000;
 
 const STATE = "__redlineActivity";
 
@@ -74,10 +79,10 @@ Object.defineProperty(globalThis, ${JSON.stringify(STATE)}, {
     pending: timers.size + idles.size,
     sinceFired: performance.now() - lastFired,
     // Resolves after the next two rendering updates (style, layout, paint, intersection observers:
-    // whatever they start to load is in flight by then), or ${FRAME_CAP_MS} ms in a frame that is not rendered.
-    frames: () => new Promise((resolve) => {
+    // whatever they start to load is in flight by then), or after \`cap\` ms in a frame that is not rendered.
+    frames: (cap) => new Promise((resolve) => {
       const done = () => resolve(true);
-      later(done, ${FRAME_CAP_MS});
+      later(done, cap);
       if (raf) raf(() => raf(done));
     }),
     scrollAware: scrollAware || globalThis.onscroll != null || document.onscroll != null ||
@@ -98,15 +103,22 @@ interface FrameActivity {
  * with `afterRender`, read once each frame has rendered twice more.
  */
 async function framesActivity(page: Page, afterRender = false): Promise<FrameActivity[]> {
-  const read = `(async () => {
+  const read = (cap: number) => `(async () => {
     const hook = globalThis.${STATE};
     if (!hook) return null;
-    if (${afterRender}) await hook.frames();
+    if (${afterRender}) await hook.frames(${cap});
     const { pending, sinceFired, scrollAware } = globalThis.${STATE};
     return { pending, sinceFired, scrollAware };
   })()`;
   const states = await Promise.all(
-    page.frames().map((frame) => frame.evaluate(read).catch(() => null) as Promise<FrameActivity | null>),
+    page
+      .frames()
+      .map(
+        (frame) =>
+          frame
+            .evaluate(read(frame === page.mainFrame() ? MAIN_FRAME_CAP_MS : FRAME_CAP_MS))
+            .catch(() => null) as Promise<FrameActivity | null>,
+      ),
   );
   return states.filter((state): state is FrameActivity => state !== null);
 }
@@ -132,6 +144,9 @@ export async function settle(
   { idleMs, timersCapMs, capMs }: SettleOptions,
 ): Promise<void> {
   const start = performance.now();
+  // Two checks in a row must find the page quiet: content a page starts a frame or two after load
+  // (requestAnimationFrame chains) can fall just after one check's two frames on a busy machine.
+  let quietChecks = 0;
   while (performance.now() - start < capMs) {
     if (network.isQuiet(idleMs)) {
       const asked = performance.now();
@@ -139,7 +154,8 @@ export async function settle(
       const waitForTimers = asked - start < timersCapMs;
       const busy = waitForTimers && states.some((state) => state.pending > 0 || state.sinceFired < idleMs);
       // Quiet for the whole check: nothing started while the frames rendered.
-      if (!busy && network.isQuiet(performance.now() - asked)) return;
+      quietChecks = !busy && network.isQuiet(performance.now() - asked) ? quietChecks + 1 : 0;
+      if (quietChecks === 2) return;
       if (!busy) continue;
     }
     await new Promise((resolve) => setTimeout(resolve, 10));

@@ -186,6 +186,9 @@ export async function findTornFiles(filesDir: string): Promise<string[]> {
     return torn; // nothing stored yet
   }
   for (const entry of entries) {
+    // A write cut short leaves only its temporary file (storage.ts writes beside the final name, then
+    // renames): never read under a real name, so not torn — an orphan the file collector removes.
+    if (entry.endsWith(".tmp")) continue;
     const file = path.join(filesDir, entry);
     let bytes: Buffer;
     try {
