@@ -174,6 +174,8 @@ export interface ProjectAbilities {
   /** Toggle page approval: editors, and the project's chosen approvers. */
   approvePages: boolean;
   comment: boolean;
+  /** Attach files to comments (members who may comment; guests write text only). */
+  attachFiles: boolean;
   /** Inspect mode: save, hide, resolve and delete suggested edits (edit access). */
   suggestEdits: boolean;
 }

@@ -15,6 +15,16 @@ import {
   SHARING_MESSAGES,
 } from "@redline/shared";
 import { ForbiddenError, NotFoundError } from "../../lib/errors.ts";
+import {
+  allows,
+  CONTRIBUTORS,
+  EDITORS,
+  EVERY_ACCESS,
+  OWNER,
+  type PolicyActor,
+  type PolicyTable,
+} from "../../lib/policy.ts";
+import { canComment } from "../comments/comments.policy.ts";
 
 export type ProjectAction =
   | "projects.read"
@@ -41,32 +51,41 @@ export type ProjectAction =
   | "changes.resolve"
   | "changes.delete";
 
-const RULES: Record<ProjectAction, readonly Access[]> = {
-  "projects.read": ["owner", "edit", "comment", "view"],
-  "projects.update": ["owner", "edit"],
-  "projects.archive": ["owner"],
-  "projects.delete": ["owner"],
-  "pages.create": ["owner", "edit"],
-  "pages.update": ["owner", "edit"],
-  "pages.delete": ["owner", "edit"],
-  "versions.create": ["owner", "edit"],
-  "versions.update": ["owner", "edit"],
-  "versions.delete": ["owner", "edit"],
-  "members.read": ["owner", "edit", "comment", "view"],
-  "members.manage": ["owner", "edit"],
-  "projects.transfer": ["owner"],
-  "approvers.manage": ["owner", "edit"],
-  "pages.approve": ["owner", "edit"],
-  "comments.read": ["owner", "edit", "comment", "view"],
-  "comments.create": ["owner", "edit", "comment"],
-  "comments.resolve": ["owner", "edit", "comment"],
+/** What the `pages.approve` rule looks at beyond access: the project's chosen approvers. */
+export interface ProjectTarget {
+  approvers?: readonly string[];
+}
+
+const isApprover = (actor: PolicyActor, target: ProjectTarget) =>
+  actor.userId !== null && (target.approvers ?? []).includes(actor.userId);
+
+export const PROJECT_POLICY: PolicyTable<ProjectAction, ProjectTarget> = {
+  "projects.read": [{ access: EVERY_ACCESS }],
+  "projects.update": [{ access: EDITORS }],
+  "projects.archive": [{ access: OWNER }],
+  "projects.delete": [{ access: OWNER }],
+  "pages.create": [{ access: EDITORS }],
+  "pages.update": [{ access: EDITORS }],
+  "pages.delete": [{ access: EDITORS }],
+  "versions.create": [{ access: EDITORS }],
+  "versions.update": [{ access: EDITORS }],
+  "versions.delete": [{ access: EDITORS }],
+  "members.read": [{ access: EVERY_ACCESS }],
+  "members.manage": [{ access: EDITORS }],
+  "projects.transfer": [{ access: OWNER }],
+  "approvers.manage": [{ access: EDITORS }],
+  /** Editors, and the project's chosen approvers whatever their access. */
+  "pages.approve": [{ access: EDITORS }, { access: EVERY_ACCESS, when: isApprover }],
+  "comments.read": [{ access: EVERY_ACCESS }],
+  "comments.create": [{ access: CONTRIBUTORS }],
+  "comments.resolve": [{ access: CONTRIBUTORS }],
   /** Deleting other people's entries. */
-  "comments.moderate": ["owner", "edit"],
+  "comments.moderate": [{ access: EDITORS }],
   /** Inspect changes (suggested edits): read like comments; made and managed with edit access (SPEC §6). */
-  "changes.read": ["owner", "edit", "comment", "view"],
-  "changes.create": ["owner", "edit"],
-  "changes.resolve": ["owner", "edit"],
-  "changes.delete": ["owner", "edit"],
+  "changes.read": [{ access: EVERY_ACCESS }],
+  "changes.create": [{ access: EDITORS }],
+  "changes.resolve": [{ access: EDITORS }],
+  "changes.delete": [{ access: EDITORS }],
 };
 
 export type TeamRole = "owner" | "manager" | "member" | "collaborator";
@@ -106,11 +125,12 @@ export function canApprovePage(
   userId: string | null,
   approvers: readonly string[],
 ): boolean {
-  return can(access, "pages.approve") || (access !== null && userId !== null && approvers.includes(userId));
+  return allows(PROJECT_POLICY, { userId, access, isGuest: false }, "pages.approve", { approvers });
 }
 
+/** An action that needs no condition beyond access (every one but `pages.approve`). */
 export function can(access: Access | null, action: ProjectAction): boolean {
-  return access !== null && RULES[action].includes(access);
+  return allows(PROJECT_POLICY, { userId: null, access, isGuest: false }, action, {});
 }
 
 /** Throws 404 for outsiders (a project's existence is not revealed) and 403 for members lacking the right. */
@@ -127,6 +147,7 @@ export function projectAbilities(
   access: Access | null,
   viewer: { userId: string | null; approvers: readonly string[] } = { userId: null, approvers: [] },
 ): ProjectAbilities {
+  const actor: PolicyActor = { userId: viewer.userId, access, isGuest: false };
   return {
     read: can(access, "projects.read"),
     update: can(access, "projects.update"),
@@ -139,7 +160,8 @@ export function projectAbilities(
     transfer: can(access, "projects.transfer"),
     manageApprovers: can(access, "approvers.manage"),
     approvePages: canApprovePage(access, viewer.userId, viewer.approvers),
-    comment: can(access, "comments.create"),
+    comment: canComment(actor, "comments.create"),
+    attachFiles: canComment(actor, "comments.attach"),
     suggestEdits: can(access, "changes.create"),
   };
 }
