@@ -1,6 +1,7 @@
 import type { Comment } from "@redline/shared";
 import { describe, expect, it } from "vitest";
 import type { PolicyActor } from "../../lib/policy.ts";
+import { parsePolicyTable, rowCases } from "../../testing/policy-table.ts";
 import {
   type CommentAction,
   type CommentTarget,
@@ -48,28 +49,16 @@ link guest (view only)   ✓ · · · · · · · · · · ·
 outsider                 · · · · · · · · · · · ·
 `;
 
-const rows = TABLE.trim()
-  .split("\n")
-  .map((line) => {
-    const marks = line.trim().split(/\s+/).slice(-columns.length);
-    return { actor: line.slice(0, line.length - marks.join(" ").length).trim(), marks };
-  });
+const rows = parsePolicyTable(TABLE, columns.length);
 
 describe("comments policy", () => {
   it("covers every actor", () => {
     expect(rows.map((row) => row.actor).sort()).toEqual(Object.keys(actors).sort());
   });
 
-  describe.each(rows)("$actor", ({ actor, marks }) => {
-    it.each(
-      columns.map(([label, action, target], index) => ({
-        label,
-        action,
-        target,
-        expected: marks[index] === "✓",
-      })),
-    )("$label → $expected", ({ action, target, expected }) => {
-      expect(canComment(actors[actor]!, action, target)).toBe(expected);
+  describe.each(rows)("$actor", (row) => {
+    it.each(rowCases(row, columns))("$column.0 → $expected", ({ column: [, action, target], expected }) => {
+      expect(canComment(actors[row.actor]!, action, target)).toBe(expected);
     });
   });
 

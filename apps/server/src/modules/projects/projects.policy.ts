@@ -17,7 +17,6 @@ import {
 import { ForbiddenError, NotFoundError } from "../../lib/errors.ts";
 import {
   allows,
-  CONTRIBUTORS,
   EDITORS,
   EVERY_ACCESS,
   OWNER,
@@ -25,6 +24,7 @@ import {
   type PolicyTable,
 } from "../../lib/policy.ts";
 import { canComment } from "../comments/comments.policy.ts";
+import { canChange } from "../inspect/changes.policy.ts";
 
 export type ProjectAction =
   | "projects.read"
@@ -41,15 +41,7 @@ export type ProjectAction =
   | "members.manage"
   | "projects.transfer"
   | "approvers.manage"
-  | "pages.approve"
-  | "comments.read"
-  | "comments.create"
-  | "comments.resolve"
-  | "comments.moderate"
-  | "changes.read"
-  | "changes.create"
-  | "changes.resolve"
-  | "changes.delete";
+  | "pages.approve";
 
 /** What the `pages.approve` rule looks at beyond access: the project's chosen approvers. */
 export interface ProjectTarget {
@@ -76,16 +68,6 @@ export const PROJECT_POLICY: PolicyTable<ProjectAction, ProjectTarget> = {
   "approvers.manage": [{ access: EDITORS }],
   /** Editors, and the project's chosen approvers whatever their access. */
   "pages.approve": [{ access: EDITORS }, { access: EVERY_ACCESS, when: isApprover }],
-  "comments.read": [{ access: EVERY_ACCESS }],
-  "comments.create": [{ access: CONTRIBUTORS }],
-  "comments.resolve": [{ access: CONTRIBUTORS }],
-  /** Deleting other people's entries. */
-  "comments.moderate": [{ access: EDITORS }],
-  /** Inspect changes (suggested edits): read like comments; made and managed with edit access (SPEC §6). */
-  "changes.read": [{ access: EVERY_ACCESS }],
-  "changes.create": [{ access: EDITORS }],
-  "changes.resolve": [{ access: EDITORS }],
-  "changes.delete": [{ access: EDITORS }],
 };
 
 export type TeamRole = "owner" | "manager" | "member" | "collaborator";
@@ -128,9 +110,27 @@ export function canApprovePage(
   return allows(PROJECT_POLICY, { userId, access, isGuest: false }, "pages.approve", { approvers });
 }
 
+export function allowsProject(
+  actor: PolicyActor,
+  action: ProjectAction,
+  target: ProjectTarget = {},
+): boolean {
+  return allows(PROJECT_POLICY, actor, action, target);
+}
+
 /** An action that needs no condition beyond access (every one but `pages.approve`). */
 export function can(access: Access | null, action: ProjectAction): boolean {
   return allows(PROJECT_POLICY, { userId: null, access, isGuest: false }, action, {});
+}
+
+/** `authorize` for a rule with a condition on the actor (the approvers of `pages.approve`). */
+export function authorizeProject(
+  actor: PolicyActor,
+  action: ProjectAction,
+  target: ProjectTarget = {},
+): void {
+  authorize(actor.access, "projects.read");
+  if (!allowsProject(actor, action, target)) throw new ForbiddenError();
 }
 
 /** Throws 404 for outsiders (a project's existence is not revealed) and 403 for members lacking the right. */
@@ -162,6 +162,6 @@ export function projectAbilities(
     approvePages: canApprovePage(access, viewer.userId, viewer.approvers),
     comment: canComment(actor, "comments.create"),
     attachFiles: canComment(actor, "comments.attach"),
-    suggestEdits: can(access, "changes.create"),
+    suggestEdits: canChange(actor, "changes.create"),
   };
 }

@@ -48,11 +48,12 @@ describe("realtime", () => {
       (await member.get(`/api/versions/${versionId}/comments`)).body.data.find(
         (c: { id: string }) => c.id === id,
       );
-    const received = event.type === "event" && event.event.type === "comments.created" && event.event.comment;
+    const received =
+      event.type === "event" && event.event.type === "comments.created" ? event.event.comment : null;
     expect(received).toEqual(await asMemberSees(created.id));
     expect(created.thread[0].abilities).toEqual({ edit: true, delete: true });
-    expect(received && received.thread[0]!.abilities).toEqual({ edit: false, delete: false });
-    expect(received && received.abilities).toEqual({ reply: true, attach: true, resolve: true, move: true });
+    expect(received?.thread[0]?.abilities).toEqual({ edit: false, delete: false });
+    expect(received?.abilities).toEqual({ reply: true, attach: true, resolve: true, move: true });
 
     const replied = (await owner.post(`/api/comments/${created.id}/replies`, { comment: "And a reply" })).body
       .data;
