@@ -25,6 +25,7 @@ import {
 } from "../../lib/policy.ts";
 import { canComment } from "../comments/comments.policy.ts";
 import { canChange } from "../inspect/changes.policy.ts";
+import { canMember } from "../members/members.policy.ts";
 
 export type ProjectAction =
   | "projects.read"
@@ -37,10 +38,6 @@ export type ProjectAction =
   | "versions.create"
   | "versions.update"
   | "versions.delete"
-  | "members.read"
-  | "members.manage"
-  | "projects.transfer"
-  | "approvers.manage"
   | "pages.approve";
 
 /** What the `pages.approve` rule looks at beyond access: the project's chosen approvers. */
@@ -62,10 +59,6 @@ export const PROJECT_POLICY: PolicyTable<ProjectAction, ProjectTarget> = {
   "versions.create": [{ access: EDITORS }],
   "versions.update": [{ access: EDITORS }],
   "versions.delete": [{ access: EDITORS }],
-  "members.read": [{ access: EVERY_ACCESS }],
-  "members.manage": [{ access: EDITORS }],
-  "projects.transfer": [{ access: OWNER }],
-  "approvers.manage": [{ access: EDITORS }],
   /** Editors, and the project's chosen approvers whatever their access. */
   "pages.approve": [{ access: EDITORS }, { access: EVERY_ACCESS, when: isApprover }],
 };
@@ -156,9 +149,9 @@ export function projectAbilities(
     addPages: can(access, "pages.create"),
     updatePages: can(access, "pages.update"),
     deletePages: can(access, "pages.delete"),
-    manageMembers: can(access, "members.manage"),
-    transfer: can(access, "projects.transfer"),
-    manageApprovers: can(access, "approvers.manage"),
+    manageMembers: canMember(actor, "members.add"),
+    transfer: canMember(actor, "projects.transfer"),
+    manageApprovers: canMember(actor, "approvers.manage"),
     approvePages: canApprovePage(access, viewer.userId, viewer.approvers),
     comment: canComment(actor, "comments.create"),
     attachFiles: canComment(actor, "comments.attach"),
