@@ -1,7 +1,5 @@
 import { z } from "zod";
 import { type FrameAnchor, frameAnchorSchema } from "./frame-messages.ts";
-import type { Notification } from "./notifications.ts";
-import type { Version } from "./projects.ts";
 
 /** Mentions are written as `{@uid}` in a comment's text (SPEC §5). */
 export const MENTION_PATTERN = /\{@([A-Za-z0-9_-]{1,64})\}/g;
@@ -81,6 +79,22 @@ export interface CommentAuthor {
   isGuest: boolean;
 }
 
+/** What the reader may do with one entry of a thread, computed by the server's comments policy. */
+export interface EntryAbilities {
+  edit: boolean;
+  delete: boolean;
+}
+
+/** What the reader may do with a comment, computed by the server's comments policy. */
+export interface CommentAbilities {
+  reply: boolean;
+  /** Attach files to a reply (members; guests write text only). */
+  attach: boolean;
+  resolve: boolean;
+  /** Move the pin, keep a re-anchored position or record how it anchored. */
+  move: boolean;
+}
+
 export interface CommentEntry {
   id: string;
   createdAt: string;
@@ -89,6 +103,7 @@ export interface CommentEntry {
   author: CommentAuthor;
   comment: string;
   attachments: Attachment[];
+  abilities: EntryAbilities;
 }
 
 export interface Comment {
@@ -109,6 +124,7 @@ export interface Comment {
   createdAt: string;
   modifiedAt: string;
   thread: CommentEntry[];
+  abilities: CommentAbilities;
 }
 
 /** Shown for authors whose account is gone (SPEC §6). */
@@ -119,42 +135,3 @@ export const COMMENT_MESSAGES = {
   pullFailed: "Error occured while pulling comments.",
   noPagesToUpdate: "No pages to update, please open your web app & add it using our Chrome extension.",
 } as const;
-
-/**
- * Server → client realtime events (rooms `project:{id}` and `user:{id}`). New and changed comments carry
- * the full comment, new notifications the full notification (either may be left out when too large:
- * refetch).
- */
-export type RealtimeEvent =
-  | { type: "comments.created"; projectId: string; versionId: string; commentId: string; comment?: Comment }
-  /** `comment`: the comment as it now reads (left out when too large: refetch). */
-  | { type: "comments.changed"; projectId: string; versionId: string; commentId: string; comment?: Comment }
-  | { type: "comments.deleted"; projectId: string; versionId: string; commentId: string }
-  /** A capture moved on (queued, capturing with its stage, ready, failed): the version as it now reads. */
-  | { type: "versions.changed"; projectId: string; pageId: string; versionId: string; version: Version }
-  /** Inspect changes of the version were saved, hidden, resolved or deleted: refetch them. */
-  | { type: "changes.changed"; projectId: string; versionId: string }
-  /** Room `user:{id}`: a notification for this user. */
-  | { type: "notifications.created"; projectId: string; notificationId: string; notification?: Notification }
-  /** Room `user:{id}`: the user's notifications were marked seen or notified (another tab): refetch. */
-  | { type: "notifications.changed" }
-  /** Room `user:{id}`: the user's access to a project began, changed or ended: refetch the lists. */
-  | { type: "projects.changed"; projectId: string };
-
-/** Client → server messages on the realtime socket. */
-export const realtimeClientMessageSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("join"), projectId: z.string().min(1).max(64) }),
-  z.object({ type: z.literal("leave"), projectId: z.string().min(1).max(64) }),
-  z.object({ type: z.literal("ping") }),
-]);
-export type RealtimeClientMessage = z.infer<typeof realtimeClientMessageSchema>;
-
-/** Server → client messages on the realtime socket. */
-export type RealtimeServerMessage =
-  /** The socket's user is known and it is in its own room (`user:{id}`): refetch what it shows. */
-  | { type: "ready" }
-  | { type: "joined"; projectId: string }
-  | { type: "left"; projectId: string }
-  | { type: "pong" }
-  | { type: "error"; code: string; projectId?: string }
-  | { type: "event"; room: string; event: RealtimeEvent };

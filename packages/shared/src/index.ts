@@ -12,5 +12,6 @@ export * from "./messages.ts";
 export * from "./notifications.ts";
 export * from "./preview-width.ts";
 export * from "./projects.ts";
+export * from "./realtime.ts";
 export * from "./titles.ts";
 export * from "./user.ts";

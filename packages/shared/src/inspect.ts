@@ -315,6 +315,13 @@ export function propertyOf(change: InspectChangeInput): InspectProperty {
 
 // --- output ---------------------------------------------------------------------------------------
 
+/** What the reader may do with a saved change, computed by the server's changes policy. */
+export interface ChangeAbilities {
+  resolve: boolean;
+  hide: boolean;
+  delete: boolean;
+}
+
 export interface InspectChange {
   id: string;
   projectId: string;
@@ -343,6 +350,7 @@ export interface InspectChange {
   /** When the save that last edited it happened: the activity panel groups by it (SPEC §3). */
   groupCreatedAt: string;
   modifiedAt: string;
+  abilities: ChangeAbilities;
 }
 
 // --- rules ----------------------------------------------------------------------------------------

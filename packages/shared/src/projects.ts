@@ -174,6 +174,8 @@ export interface ProjectAbilities {
   /** Toggle page approval: editors, and the project's chosen approvers. */
   approvePages: boolean;
   comment: boolean;
+  /** Attach files to comments (members who may comment; guests write text only). */
+  attachFiles: boolean;
   /** Inspect mode: save, hide, resolve and delete suggested edits (edit access). */
   suggestEdits: boolean;
 }
@@ -271,6 +273,16 @@ export const sharingUpdateSchema = z
   .strict();
 
 /** One person of a project as the share modal lists them. */
+/** What the reader may do about one person of the project, computed by the server's members policy. */
+export interface MemberAbilities {
+  changeAccess: boolean;
+  remove: boolean;
+  /** This is the reader's own entry, and they may leave. */
+  leave: boolean;
+  makeOwner: boolean;
+  toggleApprover: boolean;
+}
+
 export interface ProjectMember {
   /** Member entry id; null for the owner (who has no entry). */
   id: string | null;
@@ -282,6 +294,7 @@ export interface ProjectMember {
   /** Invited by e-mail, not signed up yet. */
   isPending: boolean;
   isApprover: boolean;
+  abilities: MemberAbilities;
 }
 
 export const SHARING_MESSAGES = {

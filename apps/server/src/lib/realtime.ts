@@ -60,6 +60,11 @@ export interface RealtimeSocket {
   send(data: string): void;
   /** The signed-in user behind the socket, once known (revocations match on it). */
   userId?: string | null;
+  /**
+   * Delivers an event as this socket's reader should see it (e.g. a comment with that reader's
+   * abilities), in the order events arrive. Without it, every socket in the room gets `shared`.
+   */
+  deliver?(room: Room, event: RealtimeEvent, shared: string): void;
 }
 
 /**
@@ -92,8 +97,12 @@ export async function startRealtimeHub(
       if (members.size === 0) rooms.delete(envelope.room);
       return;
     }
-    const message = JSON.stringify({ type: "event", room: envelope.room, event: envelope.event });
-    for (const socket of members) socket.send(message);
+    const { room, event } = envelope;
+    const shared = JSON.stringify({ type: "event", room, event });
+    for (const socket of members) {
+      if (socket.deliver) socket.deliver(room, event, shared);
+      else socket.send(shared);
+    }
   });
   return {
     join(room, socket) {

@@ -9,10 +9,11 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { NotFoundError } from "../../lib/errors.ts";
+import { memberActor } from "../../lib/policy.ts";
 import { requireActor } from "../auth/session.ts";
 import { readFile } from "../pages/uploads.ts";
 import { loadProject } from "../projects/projects.load.ts";
-import { authorize } from "../projects/projects.policy.ts";
+import { authorizeComment } from "./comments.policy.ts";
 
 const projectParams = z.object({ projectId: z.string().min(1).max(64) });
 const fileParams = projectParams.extend({ sha: z.string().regex(/^[0-9a-f]{64}$/) });
@@ -24,7 +25,7 @@ export async function attachmentsRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
   app.post("/api/projects/:projectId/attachments", async (request, reply) => {
     const actor = await requireActor(auth, db, request);
     const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
-    authorize(access, "comments.create");
+    authorizeComment(memberActor(actor.user.id, access), "comments.attach");
     const { bytes, filename, mimetype } = await readFile(request);
     const sha = createHash("sha256").update(bytes).digest("hex");
     const path = `attachments/${project.id}/${sha}`;
@@ -44,7 +45,7 @@ export async function attachmentsRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
     const actor = await requireActor(auth, db, request);
     const { projectId, sha } = fileParams.parse(request.params);
     const { project, access } = await loadProject(db, actor, projectId);
-    authorize(access, "comments.read");
+    authorizeComment(memberActor(actor.user.id, access), "comments.read");
     const stored = await storage.get(`attachments/${project.id}/${sha}`);
     if (!stored) throw new NotFoundError();
     const name = z

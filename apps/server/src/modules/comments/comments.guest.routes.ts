@@ -15,10 +15,12 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { comments, projects } from "../../db/schema/index.ts";
-import { BadRequestError, ForbiddenError, NotFoundError } from "../../lib/errors.ts";
+import { BadRequestError, NotFoundError } from "../../lib/errors.ts";
+import type { PolicyActor } from "../../lib/policy.ts";
 import { loadPagesWithVersions } from "../projects/projects.load.ts";
 import { guestAccess } from "../projects/projects.policy.ts";
 import { visibleThroughLink } from "../sharing/sharing.routes.ts";
+import { authorizeComment, withCommentAbilities } from "./comments.policy.ts";
 import { addReply, createComment, listComments } from "./comments.service.ts";
 
 export const GUEST_HEADER = "x-redline-guest";
@@ -46,7 +48,8 @@ export async function commentsGuestRoutes(app: FastifyInstance, { ctx }: { ctx: 
       (v) => v.id === versionId,
     );
     if (!version) throw new NotFoundError("Page does not exist.", "page-not-found");
-    return { version, access };
+    const guest: PolicyActor = { userId: null, access, isGuest: true };
+    return { version, guest };
   };
 
   const guestOf = (request: FastifyRequest) => {
@@ -60,19 +63,20 @@ export async function commentsGuestRoutes(app: FastifyInstance, { ctx }: { ctx: 
 
   app.get("/api/share/:projectId/versions/:versionId/comments", async (request) => {
     const { projectId, versionId } = versionParams.parse(request.params);
-    const { version } = await loadVisibleVersion(projectId, versionId);
-    return { data: await listComments(db, version.id) };
+    const { version, guest } = await loadVisibleVersion(projectId, versionId);
+    authorizeComment(guest, "comments.read");
+    return { data: (await listComments(db, version.id)).map((c) => withCommentAbilities(guest, c)) };
   });
 
   app.post("/api/share/:projectId/versions/:versionId/comments", async (request, reply) => {
     const { projectId, versionId } = versionParams.parse(request.params);
-    const { version, access } = await loadVisibleVersion(projectId, versionId);
-    if (access !== "comment")
-      throw new ForbiddenError("This link does not allow comments.", "link-comments-off");
+    const { version, guest } = await loadVisibleVersion(projectId, versionId);
+    authorizeComment(guest, "comments.create");
     const guestIdentity = guestOf(request);
     const input = createCommentSchema.parse(request.body);
     reply.status(201);
-    return { data: await createComment(db, version, { guestIdentity }, { ...input, attachments: [] }) };
+    const created = await createComment(db, version, { guestIdentity }, { ...input, attachments: [] });
+    return { data: withCommentAbilities(guest, created) };
   });
 
   app.post("/api/share/:projectId/comments/:commentId/replies", async (request, reply) => {
@@ -80,12 +84,12 @@ export async function commentsGuestRoutes(app: FastifyInstance, { ctx }: { ctx: 
     const [comment] = await db.select().from(comments).where(eq(comments.id, commentId));
     if (!comment || comment.projectId !== projectId)
       throw new NotFoundError("Comment not found.", "comment-not-found");
-    const { access } = await loadVisibleVersion(projectId, comment.versionId);
-    if (access !== "comment")
-      throw new ForbiddenError("This link does not allow comments.", "link-comments-off");
+    const { guest } = await loadVisibleVersion(projectId, comment.versionId);
+    authorizeComment(guest, "comments.reply");
     const guestIdentity = guestOf(request);
     const input = replySchema.parse(request.body);
     reply.status(201);
-    return { data: await addReply(db, comment, { guestIdentity }, { ...input, attachments: [] }) };
+    const replied = await addReply(db, comment, { guestIdentity }, { ...input, attachments: [] });
+    return { data: withCommentAbilities(guest, replied) };
   });
 }

@@ -64,6 +64,9 @@ function authorOf(entry: CommentEntryRow, authors: Map<string, CommentAuthor>): 
   };
 }
 
+const NO_ENTRY_ABILITIES = { edit: false, delete: false };
+const NO_COMMENT_ABILITIES = { reply: false, attach: false, resolve: false, move: false };
+
 export function presentComment(
   row: CommentRow,
   entries: CommentEntryRow[],
@@ -97,6 +100,9 @@ export function presentComment(
         author: authorOf(entry, authors),
         comment: entry.body,
         attachments: entry.attachments,
+        abilities: NO_ENTRY_ABILITIES,
       })),
+    // Filled in for each reader by the comments policy (withCommentAbilities).
+    abilities: NO_COMMENT_ABILITIES,
   };
 }

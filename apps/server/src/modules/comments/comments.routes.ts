@@ -1,4 +1,5 @@
 import {
+  type Access,
   COMMENT_MESSAGES,
   createCommentSchema,
   editEntrySchema,
@@ -10,12 +11,13 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { commentEntries, comments } from "../../db/schema/index.ts";
-import { BadRequestError, ForbiddenError } from "../../lib/errors.ts";
-import { requireActor } from "../auth/session.ts";
+import { BadRequestError } from "../../lib/errors.ts";
+import { memberActor } from "../../lib/policy.ts";
+import { type Actor, requireActor } from "../auth/session.ts";
 import { notify } from "../notifications/notify.ts";
 import { loadVersion } from "../projects/projects.load.ts";
-import { authorize, can } from "../projects/projects.policy.ts";
 import { loadComment, loadEntry } from "./comments.load.ts";
+import { authorizeComment, withCommentAbilities } from "./comments.policy.ts";
 import {
   addReply,
   copyUnresolved,
@@ -31,6 +33,8 @@ const versionParams = z.object({ versionId: z.string().min(1).max(64) });
 const commentParams = z.object({ commentId: z.string().min(1).max(64) });
 const entryParams = commentParams.extend({ entryId: z.string().min(1).max(64) });
 
+const member = (actor: Actor, access: Access | null) => memberActor(actor.user.id, access);
+
 export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const { auth } = ctx;
   const { db } = ctx.database;
@@ -38,33 +42,45 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   app.get("/api/versions/:versionId/comments", async (request) => {
     const actor = await requireActor(auth, db, request);
     const { version, access } = await loadVersion(db, actor, versionParams.parse(request.params).versionId);
-    authorize(access, "comments.read");
-    return { data: await listComments(db, version.id) };
+    const reader = member(actor, access);
+    authorizeComment(reader, "comments.read");
+    return { data: (await listComments(db, version.id)).map((c) => withCommentAbilities(reader, c)) };
   });
 
   app.post("/api/versions/:versionId/comments", async (request, reply) => {
     const actor = await requireActor(auth, db, request);
     const { version, access } = await loadVersion(db, actor, versionParams.parse(request.params).versionId);
-    authorize(access, "comments.create");
+    const writer = member(actor, access);
+    authorizeComment(writer, "comments.create");
     const input = createCommentSchema.parse(request.body);
+    if (input.attachments.length > 0) authorizeComment(writer, "comments.attach");
     reply.status(201);
-    return { data: await createComment(db, version, { userId: actor.user.id }, input) };
+    return {
+      data: withCommentAbilities(writer, await createComment(db, version, { userId: actor.user.id }, input)),
+    };
   });
 
   app.post("/api/comments/:commentId/replies", async (request, reply) => {
     const actor = await requireActor(auth, db, request);
     const { comment, access } = await loadComment(db, actor, commentParams.parse(request.params).commentId);
-    authorize(access, "comments.create");
+    const writer = member(actor, access);
+    authorizeComment(writer, "comments.reply");
     const input = replySchema.parse(request.body);
+    if (input.attachments.length > 0) authorizeComment(writer, "comments.attach");
     reply.status(201);
-    return { data: await addReply(db, comment, { userId: actor.user.id }, input) };
+    return {
+      data: withCommentAbilities(writer, await addReply(db, comment, { userId: actor.user.id }, input)),
+    };
   });
 
   app.patch("/api/comments/:commentId", async (request) => {
     const actor = await requireActor(auth, db, request);
     const { comment, access } = await loadComment(db, actor, commentParams.parse(request.params).commentId);
-    authorize(access, "comments.resolve");
+    const writer = member(actor, access);
     const input = updateCommentSchema.parse(request.body);
+    const moves = Boolean(input.dotPosition || input.anchor || input.anchorStatus);
+    if (input.isResolved !== undefined || !moves) authorizeComment(writer, "comments.resolve");
+    if (moves) authorizeComment(writer, "comments.move");
     await db.transaction(async (tx) => {
       await tx
         .update(comments)
@@ -83,7 +99,7 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       if (input.isResolved && !comment.isResolved)
         await notify(tx, { on: "comment.resolved", actor: { userId: actor.user.id }, comment });
     });
-    return { data: await presentOne(db, comment.id) };
+    return { data: withCommentAbilities(writer, (await presentOne(db, comment.id))!) };
   });
 
   /** An edit replaces the text of one entry, and only its author may make it (SPEC §4). */
@@ -91,9 +107,10 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     const actor = await requireActor(auth, db, request);
     const params = entryParams.parse(request.params);
     const { comment, access } = await loadComment(db, actor, params.commentId);
-    authorize(access, "comments.read");
+    const writer = member(actor, access);
+    authorizeComment(writer, "comments.read");
     const entry = await loadEntry(db, comment.id, params.entryId);
-    if (entry.userId !== actor.user.id) throw new ForbiddenError("Only its author can edit a comment.");
+    authorizeComment(writer, "entries.edit", { authorId: entry.userId });
     const input = editEntrySchema.parse(request.body);
     await db.transaction(async (tx) => {
       await tx
@@ -102,18 +119,17 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         .where(eq(commentEntries.id, entry.id));
       await publishChanged(tx, comment);
     });
-    return { data: await presentOne(db, comment.id) };
+    return { data: withCommentAbilities(writer, (await presentOne(db, comment.id))!) };
   });
 
   app.delete("/api/comments/:commentId/entries/:entryId", async (request) => {
     const actor = await requireActor(auth, db, request);
     const params = entryParams.parse(request.params);
     const { comment, access } = await loadComment(db, actor, params.commentId);
-    authorize(access, "comments.read");
+    const writer = member(actor, access);
+    authorizeComment(writer, "comments.read");
     const entry = await loadEntry(db, comment.id, params.entryId);
-    if (entry.userId !== actor.user.id && !can(access, "comments.moderate")) {
-      throw new ForbiddenError("Only its author can delete a comment.");
-    }
+    authorizeComment(writer, "entries.delete", { authorId: entry.userId });
     const commentDeleted = await deleteEntry(db, comment, entry);
     return { data: { commentDeleted } };
   });
@@ -121,7 +137,7 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   app.post("/api/versions/:versionId/comments/copy-unresolved", async (request) => {
     const actor = await requireActor(auth, db, request);
     const { version, access } = await loadVersion(db, actor, versionParams.parse(request.params).versionId);
-    authorize(access, "versions.create");
+    authorizeComment(member(actor, access), "comments.copy");
     const previous = await previousVersion(db, version);
     if (!previous) throw new BadRequestError(COMMENT_MESSAGES.pullFailed, "no-previous-version");
     const copied = await copyUnresolved(db, previous, version);

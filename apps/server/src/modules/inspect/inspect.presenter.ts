@@ -38,5 +38,7 @@ export async function presentChanges(
     createdAt: row.createdAt.toISOString(),
     groupCreatedAt: row.groupCreatedAt.toISOString(),
     modifiedAt: row.modifiedAt.toISOString(),
+    // Filled in for each reader by the changes policy (withChangeAbilities).
+    abilities: { resolve: false, hide: false, delete: false },
   }));
 }

@@ -8,8 +8,8 @@ import {
   changesCssFile,
   deleteChangesSchema,
   INSPECT_MESSAGES,
+  type InspectChange,
   normalizeSharing,
-  SHARING_MESSAGES,
   saveChangesSchema,
   updateChangeSchema,
 } from "@redline/shared";
@@ -18,13 +18,15 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { assets, inspectChanges, projects } from "../../db/schema/index.ts";
-import { BadRequestError, ForbiddenError, NotFoundError } from "../../lib/errors.ts";
+import { BadRequestError, NotFoundError } from "../../lib/errors.ts";
 import { detectImage, IMAGE_FORMATS } from "../../lib/images.ts";
+import { memberActor, type PolicyActor } from "../../lib/policy.ts";
 import { requireActor } from "../auth/session.ts";
 import { readFile } from "../pages/uploads.ts";
 import { loadPagesWithVersions, loadProject, loadVersion } from "../projects/projects.load.ts";
-import { authorize, guestAccess } from "../projects/projects.policy.ts";
+import { guestAccess } from "../projects/projects.policy.ts";
 import { visibleThroughLink } from "../sharing/sharing.routes.ts";
+import { authorizeChange, withChangeAbilities } from "./changes.policy.ts";
 import { deleteChanges, listChanges, saveChanges, updateChange } from "./inspect.service.ts";
 
 const id = z.string().min(1).max(64);
@@ -36,23 +38,27 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
   const { auth, storage } = ctx;
   const { db } = ctx.database;
 
-  const versionOf = async (request: { params: unknown }, actor: Awaited<ReturnType<typeof requireActor>>) =>
-    loadVersion(db, actor, versionParams.parse(request.params).versionId);
+  const versionOf = async (request: { params: unknown }, actor: Awaited<ReturnType<typeof requireActor>>) => {
+    const loaded = await loadVersion(db, actor, versionParams.parse(request.params).versionId);
+    return { ...loaded, reader: memberActor(actor.user.id, loaded.access) };
+  };
+  const present = (reader: PolicyActor, changes: InspectChange[]) =>
+    changes.map((change) => withChangeAbilities(reader, change));
 
   app.get("/api/versions/:versionId/changes", async (request) => {
     const actor = await requireActor(auth, db, request);
-    const { version, access } = await versionOf(request, actor);
-    authorize(access, "changes.read");
-    return { data: await listChanges(db, version) };
+    const { version, reader } = await versionOf(request, actor);
+    authorizeChange(reader, "changes.read");
+    return { data: present(reader, await listChanges(db, version)) };
   });
 
   app.post("/api/versions/:versionId/changes", async (request) => {
     const actor = await requireActor(auth, db, request);
-    const { version, access } = await versionOf(request, actor);
-    authorize(access, "changes.create");
+    const { version, reader } = await versionOf(request, actor);
+    authorizeChange(reader, "changes.create");
     const input = saveChangesSchema.parse(request.body);
     await saveChanges(db, version, actor.user.id, input.changes);
-    return { data: await listChanges(db, version), message: INSPECT_MESSAGES.saved };
+    return { data: present(reader, await listChanges(db, version)), message: INSPECT_MESSAGES.saved };
   });
 
   app.patch("/api/changes/:changeId", async (request) => {
@@ -63,15 +69,18 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       .where(eq(inspectChanges.id, changeParams.parse(request.params).changeId));
     if (!change) throw new NotFoundError("Suggestion not found.", "change-not-found");
     const { access } = await loadProject(db, actor, change.projectId);
-    authorize(access, "changes.resolve");
+    const reader = memberActor(actor.user.id, access);
     const input = updateChangeSchema.parse(request.body);
-    return { data: await updateChange(db, change, actor.user.id, input) };
+    if (input.isResolved !== undefined || input.isHidden === undefined)
+      authorizeChange(reader, "changes.resolve");
+    if (input.isHidden !== undefined) authorizeChange(reader, "changes.hide");
+    return { data: withChangeAbilities(reader, await updateChange(db, change, actor.user.id, input)) };
   });
 
   app.delete("/api/versions/:versionId/changes", async (request) => {
     const actor = await requireActor(auth, db, request);
-    const { version, access } = await versionOf(request, actor);
-    authorize(access, "changes.delete");
+    const { version, reader } = await versionOf(request, actor);
+    authorizeChange(reader, "changes.delete");
     const { ids } = deleteChangesSchema.parse(request.body);
     const deleted = await deleteChanges(db, version, ids);
     return { data: { deleted }, message: INSPECT_MESSAGES.deleted };
@@ -80,8 +89,8 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
   /** "Copy as CSS" as a file: the open style changes, then the text changes as a comment. */
   app.get("/api/versions/:versionId/changes.css", async (request, reply) => {
     const actor = await requireActor(auth, db, request);
-    const { version, page, access } = await versionOf(request, actor);
-    authorize(access, "changes.read");
+    const { version, page, reader } = await versionOf(request, actor);
+    authorizeChange(reader, "changes.read");
     const slug = page.title
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, "-")
@@ -101,8 +110,8 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
    */
   app.post("/api/versions/:versionId/changes/images", async (request, reply) => {
     const actor = await requireActor(auth, db, request);
-    const { access } = await versionOf(request, actor);
-    authorize(access, "changes.create");
+    const { reader } = await versionOf(request, actor);
+    authorizeChange(reader, "changes.create");
     const { bytes } = await readFile(request);
     const image = await detectImage(bytes);
     if (!image) throw new BadRequestError("Upload a JPEG, PNG, WebP or GIF image.", "unsupported-file");
@@ -126,16 +135,23 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     const { projectId, versionId } = shareParams.parse(request.params);
     const [project] = await db.select().from(projects).where(eq(projects.id, projectId));
     const sharing = normalizeSharing(project?.sharing);
-    if (!project || project.isArchived || !guestAccess(sharing))
-      throw new NotFoundError(SHARING_MESSAGES.notAccessible, "project-not-accessible");
-    if (!sharing.showEdits)
-      throw new ForbiddenError("This link does not show suggested edits.", "link-edits-off");
-    const { pageRows, versionRows } = await loadPagesWithVersions(db, project.id);
+    const guest: PolicyActor = {
+      userId: null,
+      access: project && !project.isArchived ? guestAccess(sharing) : null,
+      isGuest: true,
+    };
+    authorizeChange(guest, "changes.read", { linkShowsEdits: sharing.showEdits });
+    const { pageRows, versionRows } = await loadPagesWithVersions(db, projectId);
     const version = visibleThroughLink(sharing, pageRows, versionRows).versions.find(
       (v) => v.id === versionId,
     );
     if (!version) throw new NotFoundError("Page does not exist.", "page-not-found");
     // Hidden suggestions are the editors' working state, not part of what the link shows.
-    return { data: (await listChanges(db, version)).filter((change) => !change.isHidden) };
+    return {
+      data: present(
+        guest,
+        (await listChanges(db, version)).filter((change) => !change.isHidden),
+      ),
+    };
   });
 }

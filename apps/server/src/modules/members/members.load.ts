@@ -14,6 +14,15 @@ export async function findUserByEmail(db: Database, email: string): Promise<User
   return user ?? null;
 }
 
+// Filled in for each reader by the members policy (withMemberAbilities).
+const NO_ABILITIES = {
+  changeAccess: false,
+  remove: false,
+  leave: false,
+  makeOwner: false,
+  toggleApprover: false,
+};
+
 /** Owner first, then members in the order they were added; invitations show their e-mail. */
 export async function listMembers(db: Database, project: ProjectRow): Promise<ProjectMember[]> {
   const [owner] = await db.select().from(users).where(eq(users.id, project.ownerId));
@@ -35,6 +44,7 @@ export async function listMembers(db: Database, project: ProjectRow): Promise<Pr
       access: "owner",
       isPending: false,
       isApprover: approvers.has(owner.id),
+      abilities: NO_ABILITIES,
     });
   }
   for (const { member, user } of rows) {
@@ -47,6 +57,7 @@ export async function listMembers(db: Database, project: ProjectRow): Promise<Pr
       access: member.access,
       isPending: member.userId === null,
       isApprover: member.userId !== null && approvers.has(member.userId),
+      abilities: NO_ABILITIES,
     });
   }
   return people;

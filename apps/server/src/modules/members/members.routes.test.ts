@@ -158,6 +158,57 @@ describe.each(drivers())("sharing, roles and approvals (%s)", (driver) => {
     expect(await members(projectId)).toHaveLength(1);
   });
 
+  it("sends each person's abilities as the reader's policy allows, and refuses what they do not offer", async () => {
+    const projectId = await newProject();
+    const [ed, vi] = await Promise.all([person("ed"), person("vi")]);
+    await owner.post(`/api/projects/${projectId}/members`, { email: ed.address, access: "edit" });
+    await owner.post(`/api/projects/${projectId}/members`, { email: vi.address, access: "view" });
+    await owner.post(`/api/projects/${projectId}/members`, { email: email("invited"), access: "view" });
+    type Row = {
+      uid: string | null;
+      id: string | null;
+      isPending: boolean;
+      abilities: Record<string, boolean>;
+    };
+    const asEditor = (await ed.client.get(`/api/projects/${projectId}/members`)).body.data as Row[];
+    const row = (uid: string | null) => asEditor.find((m) => m.uid === uid)!;
+    const ownerUid = (await owner.get("/api/me")).body.data.uid;
+    expect(row(ownerUid).abilities).toEqual({
+      changeAccess: false,
+      remove: false,
+      leave: false,
+      makeOwner: false,
+      toggleApprover: true,
+    });
+    expect(row(ed.uid).abilities).toMatchObject({
+      changeAccess: false,
+      remove: false,
+      leave: true,
+      makeOwner: false,
+    });
+    expect(row(vi.uid).abilities).toMatchObject({
+      changeAccess: true,
+      remove: true,
+      leave: false,
+      makeOwner: false,
+    });
+    expect(asEditor.find((m) => m.isPending)!.abilities).toMatchObject({
+      changeAccess: true,
+      toggleApprover: false,
+    });
+    const asOwner = (await owner.get(`/api/projects/${projectId}/members`)).body.data as Row[];
+    expect(asOwner.find((m) => m.uid === vi.uid)!.abilities.makeOwner).toBe(true);
+    const asViewer = (await vi.client.get(`/api/projects/${projectId}/members`)).body.data as Row[];
+    expect(asViewer.every((m) => !m.abilities.changeAccess && !m.abilities.remove)).toBe(true);
+
+    // The editor is offered no access control on their own row; the server refuses it too.
+    const own = await ed.client.patch(`/api/projects/${projectId}/members/${row(ed.uid).id}`, {
+      access: "view",
+    });
+    expect(own.status).toBe(403);
+    expect((await members(projectId)).find((m) => m.uid === ed.uid)!.access).toBe("edit");
+  });
+
   it("transfers ownership; the old owner keeps edit access", async () => {
     const projectId = await newProject("Transfer");
     const erin = await person("erin");

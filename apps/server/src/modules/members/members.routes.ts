@@ -18,12 +18,13 @@ import { notifications, projectMembers, projects, users } from "../../db/schema/
 import { BadRequestError, HttpError, NotFoundError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { approverMail, projectInviteMail } from "../../lib/mail/templates.ts";
+import { memberActor } from "../../lib/policy.ts";
 import { publish, revokeRoom } from "../../lib/realtime.ts";
 import { requireActor } from "../auth/session.ts";
 import { notify } from "../notifications/notify.ts";
 import { loadProject } from "../projects/projects.load.ts";
-import { authorize } from "../projects/projects.policy.ts";
 import { findUserByEmail, listMembers } from "./members.load.ts";
+import { authorizeMember, memberTarget, withMemberAbilities } from "./members.policy.ts";
 
 const projectParams = z.object({ projectId: z.string().min(1).max(64) });
 const memberParams = projectParams.extend({ memberId: z.string().min(1).max(64) });
@@ -41,14 +42,15 @@ export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
   app.get("/api/projects/:projectId/members", async (request): Promise<{ data: ProjectMember[] }> => {
     const actor = await requireActor(auth, db, request);
     const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
-    authorize(access, "members.read");
-    return { data: await listMembers(db, project) };
+    const reader = memberActor(actor.user.id, access);
+    authorizeMember(reader, "members.read");
+    return { data: (await listMembers(db, project)).map((member) => withMemberAbilities(reader, member)) };
   });
 
   app.post("/api/projects/:projectId/members", async (request, reply) => {
     const actor = await requireActor(auth, db, request);
     const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
-    authorize(access, "members.manage");
+    authorizeMember(memberActor(actor.user.id, access), "members.add");
     const input = addMemberSchema.parse(request.body);
     const email = input.email.trim().toLowerCase();
     if (email === actor.user.email.toLowerCase()) {
@@ -105,8 +107,15 @@ export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     const actor = await requireActor(auth, db, request);
     const { projectId, memberId } = memberParams.parse(request.params);
     const { project, access } = await loadProject(db, actor, projectId);
-    authorize(access, "members.manage");
+    const writer = memberActor(actor.user.id, access);
+    authorizeMember(writer, "members.read");
     const input = updateMemberSchema.parse(request.body);
+    const [member] = await db
+      .select()
+      .from(projectMembers)
+      .where(and(eq(projectMembers.id, memberId), eq(projectMembers.projectId, project.id)));
+    if (!member) throw new NotFoundError("This person is not in the project.", "member-not-found");
+    authorizeMember(writer, "members.update", { userId: member.userId, isPending: member.userId === null });
     const [updated] = await db
       .update(projectMembers)
       .set({ access: input.access })
@@ -121,14 +130,16 @@ export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     const actor = await requireActor(auth, db, request);
     const { projectId, memberId } = memberParams.parse(request.params);
     const { project, access } = await loadProject(db, actor, projectId);
-    authorize(access, "projects.read");
+    const writer = memberActor(actor.user.id, access);
+    authorizeMember(writer, "members.read");
     const [member] = await db
       .select()
       .from(projectMembers)
       .where(and(eq(projectMembers.id, memberId), eq(projectMembers.projectId, project.id)));
     if (!member) throw new NotFoundError("This person is not in the project.", "member-not-found");
     const isSelf = member.userId === actor.user.id;
-    if (!isSelf) authorize(access, "members.manage");
+    const target = { userId: member.userId, isPending: member.userId === null };
+    authorizeMember(writer, isSelf ? "members.leave" : "members.remove", target);
     await db.transaction(async (tx) => {
       await tx.delete(projectMembers).where(eq(projectMembers.id, member.id));
       if (member.userId) {
@@ -152,8 +163,10 @@ export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
   app.post("/api/projects/:projectId/transfer", async (request) => {
     const actor = await requireActor(auth, db, request);
     const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
-    authorize(access, "projects.transfer");
+    const writer = memberActor(actor.user.id, access);
+    authorizeMember(writer, "members.read");
     const { to } = transferProjectSchema.parse(request.body);
+    authorizeMember(writer, "projects.transfer", { userId: to });
     await db.transaction(async (tx) => {
       await tx.select({ id: projects.id }).from(projects).where(eq(projects.id, project.id)).for("update");
       const [target] = await tx
@@ -184,11 +197,13 @@ export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     const actor = await requireActor(auth, db, request);
     const { projectId, userId } = approverParams.parse(request.params);
     const { project, access } = await loadProject(db, actor, projectId);
-    authorize(access, "approvers.manage");
+    const writer = memberActor(actor.user.id, access);
+    authorizeMember(writer, "approvers.manage");
     const { isApprover } = approverSchema.parse(request.body);
     const people = await listMembers(db, project);
     const person = people.find((p) => p.uid === userId);
     if (!person) throw new NotFoundError("This person is not in the project.", "member-not-found");
+    authorizeMember(writer, "approvers.manage", memberTarget(person));
     await db
       .update(projects)
       .set({

@@ -12,7 +12,7 @@ import {
   type NotificationsPage,
   updateNotificationSchema,
 } from "@redline/shared";
-import { and, desc, eq, type SQL, sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
@@ -20,6 +20,7 @@ import { notifications, projects } from "../../db/schema/index.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import { publish } from "../../lib/realtime.ts";
 import { requireActor } from "../auth/session.ts";
+import { ownedBy } from "./notifications.policy.ts";
 import { presentNotifications } from "./notifications.presenter.ts";
 
 const notificationParams = z.object({ notificationId: z.string().min(1).max(64) });
@@ -27,8 +28,7 @@ const notificationParams = z.object({ notificationId: z.string().min(1).max(64) 
 export async function notificationsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const { auth } = ctx;
   const { db } = ctx.database;
-  const mine = (userId: string, ...more: (SQL | undefined)[]) =>
-    and(eq(notifications.userId, userId), ...more);
+  const mine = ownedBy;
   const changed = (tx: Parameters<typeof publish>[0], userId: string) =>
     publish(tx, `user:${userId}`, { type: "notifications.changed" });
 

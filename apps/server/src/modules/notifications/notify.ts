@@ -24,8 +24,9 @@ import {
   users,
 } from "../../db/schema/index.ts";
 import { newId } from "../../lib/ids.ts";
+import { memberActor } from "../../lib/policy.ts";
 import { publish } from "../../lib/realtime.ts";
-import { can } from "../projects/projects.policy.ts";
+import { canChange } from "../inspect/changes.policy.ts";
 import { presentNotifications } from "./notifications.presenter.ts";
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -156,7 +157,7 @@ async function recipientsOf(tx: Tx, event: NotificationEvent, people: People): P
     }
     case "changes.saved":
       return [...people]
-        .filter(([, access]) => can(access, "changes.create"))
+        .filter(([userId, access]) => canChange(memberActor(userId, access), "changes.create"))
         .map(([userId]) => ({ userId, type: "web-inspect" }));
     case "member.added":
       return [{ userId: event.userId, type: "project-share" }];

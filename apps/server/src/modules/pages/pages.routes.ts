@@ -17,7 +17,8 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { pages, projects } from "../../db/schema/index.ts";
-import { BadRequestError, ForbiddenError } from "../../lib/errors.ts";
+import { BadRequestError } from "../../lib/errors.ts";
+import { memberActor } from "../../lib/policy.ts";
 import { requireActor } from "../auth/session.ts";
 import { enqueueCapture } from "../captures/capture.queue.ts";
 import {
@@ -26,7 +27,7 @@ import {
   loadPagesWithVersions,
   loadProject,
 } from "../projects/projects.load.ts";
-import { authorize, canApprovePage } from "../projects/projects.policy.ts";
+import { authorize, authorizeProject } from "../projects/projects.policy.ts";
 import { presentPage, presentVersion } from "../projects/projects.presenter.ts";
 import { ownedFiles, removeOwnedFiles } from "../versions/owned-files.ts";
 import { addPage, addVersion, recapture } from "./add-page.ts";
@@ -169,8 +170,7 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   app.put("/api/pages/:pageId/approval", async (request) => {
     const actor = await requireActor(auth, db, request);
     const { page, project, access } = await loadPage(db, actor, pageParams.parse(request.params).pageId);
-    authorize(access, "projects.read");
-    if (!canApprovePage(access, actor.user.id, project.approvers)) throw new ForbiddenError();
+    authorizeProject(memberActor(actor.user.id, access), "pages.approve", { approvers: project.approvers });
     const { approved } = pageApprovalSchema.parse(request.body);
     const [updated] = await db
       .update(pages)

@@ -15,6 +15,17 @@ import {
   SHARING_MESSAGES,
 } from "@redline/shared";
 import { ForbiddenError, NotFoundError } from "../../lib/errors.ts";
+import {
+  allows,
+  EDITORS,
+  EVERY_ACCESS,
+  OWNER,
+  type PolicyActor,
+  type PolicyTable,
+} from "../../lib/policy.ts";
+import { canComment } from "../comments/comments.policy.ts";
+import { canChange } from "../inspect/changes.policy.ts";
+import { canMember } from "../members/members.policy.ts";
 
 export type ProjectAction =
   | "projects.read"
@@ -27,46 +38,29 @@ export type ProjectAction =
   | "versions.create"
   | "versions.update"
   | "versions.delete"
-  | "members.read"
-  | "members.manage"
-  | "projects.transfer"
-  | "approvers.manage"
-  | "pages.approve"
-  | "comments.read"
-  | "comments.create"
-  | "comments.resolve"
-  | "comments.moderate"
-  | "changes.read"
-  | "changes.create"
-  | "changes.resolve"
-  | "changes.delete";
+  | "pages.approve";
 
-const RULES: Record<ProjectAction, readonly Access[]> = {
-  "projects.read": ["owner", "edit", "comment", "view"],
-  "projects.update": ["owner", "edit"],
-  "projects.archive": ["owner"],
-  "projects.delete": ["owner"],
-  "pages.create": ["owner", "edit"],
-  "pages.update": ["owner", "edit"],
-  "pages.delete": ["owner", "edit"],
-  "versions.create": ["owner", "edit"],
-  "versions.update": ["owner", "edit"],
-  "versions.delete": ["owner", "edit"],
-  "members.read": ["owner", "edit", "comment", "view"],
-  "members.manage": ["owner", "edit"],
-  "projects.transfer": ["owner"],
-  "approvers.manage": ["owner", "edit"],
-  "pages.approve": ["owner", "edit"],
-  "comments.read": ["owner", "edit", "comment", "view"],
-  "comments.create": ["owner", "edit", "comment"],
-  "comments.resolve": ["owner", "edit", "comment"],
-  /** Deleting other people's entries. */
-  "comments.moderate": ["owner", "edit"],
-  /** Inspect changes (suggested edits): read like comments; made and managed with edit access (SPEC §6). */
-  "changes.read": ["owner", "edit", "comment", "view"],
-  "changes.create": ["owner", "edit"],
-  "changes.resolve": ["owner", "edit"],
-  "changes.delete": ["owner", "edit"],
+/** What the `pages.approve` rule looks at beyond access: the project's chosen approvers. */
+export interface ProjectTarget {
+  approvers?: readonly string[];
+}
+
+const isApprover = (actor: PolicyActor, target: ProjectTarget) =>
+  actor.userId !== null && (target.approvers ?? []).includes(actor.userId);
+
+export const PROJECT_POLICY: PolicyTable<ProjectAction, ProjectTarget> = {
+  "projects.read": [{ access: EVERY_ACCESS }],
+  "projects.update": [{ access: EDITORS }],
+  "projects.archive": [{ access: OWNER }],
+  "projects.delete": [{ access: OWNER }],
+  "pages.create": [{ access: EDITORS }],
+  "pages.update": [{ access: EDITORS }],
+  "pages.delete": [{ access: EDITORS }],
+  "versions.create": [{ access: EDITORS }],
+  "versions.update": [{ access: EDITORS }],
+  "versions.delete": [{ access: EDITORS }],
+  /** Editors, and the project's chosen approvers whatever their access. */
+  "pages.approve": [{ access: EDITORS }, { access: EVERY_ACCESS, when: isApprover }],
 };
 
 export type TeamRole = "owner" | "manager" | "member" | "collaborator";
@@ -106,11 +100,30 @@ export function canApprovePage(
   userId: string | null,
   approvers: readonly string[],
 ): boolean {
-  return can(access, "pages.approve") || (access !== null && userId !== null && approvers.includes(userId));
+  return allows(PROJECT_POLICY, { userId, access, isGuest: false }, "pages.approve", { approvers });
 }
 
+export function allowsProject(
+  actor: PolicyActor,
+  action: ProjectAction,
+  target: ProjectTarget = {},
+): boolean {
+  return allows(PROJECT_POLICY, actor, action, target);
+}
+
+/** An action that needs no condition beyond access (every one but `pages.approve`). */
 export function can(access: Access | null, action: ProjectAction): boolean {
-  return access !== null && RULES[action].includes(access);
+  return allows(PROJECT_POLICY, { userId: null, access, isGuest: false }, action, {});
+}
+
+/** `authorize` for a rule with a condition on the actor (the approvers of `pages.approve`). */
+export function authorizeProject(
+  actor: PolicyActor,
+  action: ProjectAction,
+  target: ProjectTarget = {},
+): void {
+  authorize(actor.access, "projects.read");
+  if (!allowsProject(actor, action, target)) throw new ForbiddenError();
 }
 
 /** Throws 404 for outsiders (a project's existence is not revealed) and 403 for members lacking the right. */
@@ -127,6 +140,7 @@ export function projectAbilities(
   access: Access | null,
   viewer: { userId: string | null; approvers: readonly string[] } = { userId: null, approvers: [] },
 ): ProjectAbilities {
+  const actor: PolicyActor = { userId: viewer.userId, access, isGuest: false };
   return {
     read: can(access, "projects.read"),
     update: can(access, "projects.update"),
@@ -135,11 +149,12 @@ export function projectAbilities(
     addPages: can(access, "pages.create"),
     updatePages: can(access, "pages.update"),
     deletePages: can(access, "pages.delete"),
-    manageMembers: can(access, "members.manage"),
-    transfer: can(access, "projects.transfer"),
-    manageApprovers: can(access, "approvers.manage"),
+    manageMembers: canMember(actor, "members.add"),
+    transfer: canMember(actor, "projects.transfer"),
+    manageApprovers: canMember(actor, "approvers.manage"),
     approvePages: canApprovePage(access, viewer.userId, viewer.approvers),
-    comment: can(access, "comments.create"),
-    suggestEdits: can(access, "changes.create"),
+    comment: canComment(actor, "comments.create"),
+    attachFiles: canComment(actor, "comments.attach"),
+    suggestEdits: canChange(actor, "changes.create"),
   };
 }

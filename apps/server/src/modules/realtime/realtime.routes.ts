@@ -4,13 +4,19 @@
  * (`user:{id}`, notifications) as soon as the session is known, and is told `ready`. Events arrive from
  * lib/realtime.ts.
  */
-import { type RealtimeServerMessage, realtimeClientMessageSchema } from "@redline/shared";
+import {
+  type Access,
+  type RealtimeEvent,
+  type RealtimeServerMessage,
+  realtimeClientMessageSchema,
+} from "@redline/shared";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
+import { memberActor } from "../../lib/policy.ts";
 import type { RealtimeHub, RealtimeSocket } from "../../lib/realtime.ts";
-import { getActor } from "../auth/session.ts";
+import { type Actor, getActor } from "../auth/session.ts";
+import { canComment, withCommentAbilities } from "../comments/comments.policy.ts";
 import { loadProject } from "../projects/projects.load.ts";
-import { can } from "../projects/projects.policy.ts";
 
 export async function realtimeRoutes(
   app: FastifyInstance,
@@ -25,13 +31,47 @@ export async function realtimeRoutes(
     if (request.headers.origin !== appOrigin) return socket.close(4403, "origin");
     // Handlers attach at once (messages may arrive while the session loads); each waits for it.
     const member: RealtimeSocket = { send: (data) => socket.send(data), userId: null };
+    // The reader's access to each project whose room the socket is in: comment events are presented with
+    // this reader's abilities. Kept true by the user's own `projects.changed` (access began, changed or ended).
+    const accessTo = new Map<string, Access>();
     let isClosed = false;
+    const accessOf = (user: Actor, projectId: string) =>
+      loadProject(db, user, projectId)
+        .then((loaded) => loaded.access)
+        .catch(() => null);
+    const refresh = async (user: Actor, projectId: string) => {
+      const access = await accessOf(user, projectId);
+      if (!accessTo.has(projectId)) return;
+      if (canComment(memberActor(user.user.id, access), "comments.read") && access) {
+        accessTo.set(projectId, access);
+      } else {
+        accessTo.delete(projectId);
+        hub.leave(`project:${projectId}`, member);
+        send({ type: "left", projectId });
+      }
+    };
     const actor = getActor(ctx.auth, db, request).then((found) => {
       if (!found?.user.emailVerified) {
         socket.close(4401, "unauthenticated");
         return null;
       }
       member.userId = found.user.id;
+      // One queue per socket keeps events in order while an access change is re-read.
+      let queue = Promise.resolve();
+      member.deliver = (room, event, shared) => {
+        queue = queue
+          .then(async () => {
+            if (event.type === "projects.changed" && accessTo.has(event.projectId))
+              await refresh(found, event.projectId);
+            if ((event.type === "comments.created" || event.type === "comments.changed") && event.comment) {
+              const reader = memberActor(found.user.id, accessTo.get(event.projectId) ?? null);
+              const own: RealtimeEvent = { ...event, comment: withCommentAbilities(reader, event.comment) };
+              return socket.send(JSON.stringify({ type: "event", room, event: own }));
+            }
+            socket.send(shared);
+          })
+          .catch(() => undefined);
+      };
       if (!isClosed) {
         hub.join(`user:${found.user.id}`, member);
         send({ type: "ready" });
@@ -50,14 +90,14 @@ export async function realtimeRoutes(
       const message = parsed.data;
       if (message.type === "ping") return send({ type: "pong" });
       if (message.type === "leave") {
+        accessTo.delete(message.projectId);
         hub.leave(`project:${message.projectId}`, member);
         return send({ type: "left", projectId: message.projectId });
       }
-      const access = await loadProject(db, user, message.projectId)
-        .then((loaded) => loaded.access)
-        .catch(() => null);
-      if (!can(access, "comments.read"))
+      const access = await accessOf(user, message.projectId);
+      if (!access || !canComment(memberActor(user.user.id, access), "comments.read"))
         return send({ type: "error", code: "forbidden", projectId: message.projectId });
+      accessTo.set(message.projectId, access);
       hub.join(`project:${message.projectId}`, member);
       send({ type: "joined", projectId: message.projectId });
     });

@@ -38,14 +38,22 @@ describe("realtime", () => {
 
     const created = (await owner.post(`/api/versions/${versionId}/comments`, comment)).body.data;
     const event = await tab.next((m) => m.type === "event" && m.event.type === "comments.created");
-    // The event carries the comment exactly as the list would present it: nobody needs to refetch.
+    // The event carries the comment exactly as this reviewer's own list presents it — with this
+    // reviewer's abilities, not the author's — so nobody needs to refetch.
     expect(event).toMatchObject({
       room: `project:${projectId}`,
       event: { commentId: created.id, versionId },
     });
-    expect(event.type === "event" && event.event.type === "comments.created" && event.event.comment).toEqual(
-      created,
-    );
+    const asMemberSees = async (id: string) =>
+      (await member.get(`/api/versions/${versionId}/comments`)).body.data.find(
+        (c: { id: string }) => c.id === id,
+      );
+    const received =
+      event.type === "event" && event.event.type === "comments.created" ? event.event.comment : null;
+    expect(received).toEqual(await asMemberSees(created.id));
+    expect(created.thread[0].abilities).toEqual({ edit: true, delete: true });
+    expect(received?.thread[0]?.abilities).toEqual({ edit: false, delete: false });
+    expect(received?.abilities).toEqual({ reply: true, attach: true, resolve: true, move: true });
 
     const replied = (await owner.post(`/api/comments/${created.id}/replies`, { comment: "And a reply" })).body
       .data;
@@ -54,7 +62,8 @@ describe("realtime", () => {
     );
     expect(
       changed.type === "event" && changed.event.type === "comments.changed" && changed.event.comment,
-    ).toEqual(replied);
+    ).toEqual(await asMemberSees(created.id));
+    expect(replied.thread).toHaveLength(2);
     await owner.patch(`/api/comments/${created.id}`, { isResolved: true });
     const resolved = await tab.next((m) => m.type === "event" && m.event.type === "comments.changed");
     expect(resolved).toMatchObject({ event: { comment: { id: created.id, isResolved: true } } });
@@ -71,6 +80,27 @@ describe("realtime", () => {
       tab.next((m) => m.type === "event" && m.room === `project:${projectId}`, 700),
     ).rejects.toThrow();
     await tab.next((m) => m.type === "event" && m.event.type === "notifications.created");
+    tab.socket.close();
+  });
+
+  it("presents later comments with the reviewer's new abilities after their access changes", async () => {
+    const readerEmail = email("reader");
+    const reader = await signUpVerified(t.url, t.inbox!, readerEmail);
+    await owner.post(`/api/projects/${projectId}/members`, { email: readerEmail, access: "comment" });
+    const tab = await openSocket(t, reader);
+    tab.send({ type: "join", projectId });
+    await tab.next((m) => m.type === "joined");
+    const entries = (await owner.get(`/api/projects/${projectId}/members`)).body.data as {
+      id: string;
+      email: string;
+    }[];
+    const entry = entries.find((m) => m.email === readerEmail)!;
+    await owner.patch(`/api/projects/${projectId}/members/${entry.id}`, { access: "view" });
+    await owner.post(`/api/versions/${versionId}/comments`, comment);
+    const event = await tab.next((m) => m.type === "event" && m.event.type === "comments.created");
+    expect(
+      event.type === "event" && event.event.type === "comments.created" && event.event.comment?.abilities,
+    ).toEqual({ reply: false, attach: false, resolve: false, move: false });
     tab.socket.close();
   });
 

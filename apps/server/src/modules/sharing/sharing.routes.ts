@@ -17,10 +17,12 @@ import type { AppContext } from "../../context.ts";
 import { type PageRow, projectMembers, projects, type VersionRow } from "../../db/schema/index.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
+import { memberActor } from "../../lib/policy.ts";
 import { requireActor } from "../auth/session.ts";
 import { contentUrls } from "../content/content.urls.ts";
+import { authorizeMember } from "../members/members.policy.ts";
 import { loadPagesWithVersions, loadProject } from "../projects/projects.load.ts";
-import { authorize, guestAccess } from "../projects/projects.policy.ts";
+import { guestAccess } from "../projects/projects.policy.ts";
 import { presentPage, presentVersion } from "../projects/projects.presenter.ts";
 
 const projectParams = z.object({ projectId: z.string().min(1).max(64) });
@@ -56,7 +58,7 @@ export async function sharingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
   app.patch("/api/projects/:projectId/sharing", async (request) => {
     const actor = await requireActor(auth, db, request);
     const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
-    authorize(access, "members.manage");
+    authorizeMember(memberActor(actor.user.id, access), "sharing.update");
     const input = sharingUpdateSchema.parse(request.body);
     const sharing = { ...normalizeSharing(project.sharing), ...input };
     await db.update(projects).set({ sharing }).where(eq(projects.id, project.id));

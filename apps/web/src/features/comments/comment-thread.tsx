@@ -20,25 +20,11 @@ import {
   useUpdateComment,
 } from "./comment-queries.ts";
 
-export interface ThreadAbilities {
-  /** Reply (members with comment access, guests when the link allows). */
-  canReply: boolean;
-  /** Resolve and reopen (members with comment access). */
-  canResolve: boolean;
-  /** Delete anyone's entry (owner and edit access). */
-  canModerate: boolean;
-  /** The signed-in user, to know which entries are theirs; null for guests. */
-  userId: string | null;
-  /** Attachments can be added and downloaded (members only). */
-  canAttach: boolean;
-}
-
 export function CommentThread({
   comment,
   number,
   scope,
   people,
-  abilities,
   onBack,
   onDraftChange,
 }: {
@@ -46,7 +32,6 @@ export function CommentThread({
   number: number;
   scope: CommentScope;
   people: MentionPerson[] | null;
-  abilities: ThreadAbilities;
   onBack(): void;
   onDraftChange(hasDraft: boolean): void;
 }) {
@@ -69,7 +54,7 @@ export function CommentThread({
         </h3>
         {comment.isResolved ? <span className="tag tag--success">Resolved</span> : null}
         <span className="thread__spacer" />
-        {abilities.canResolve ? (
+        {comment.abilities.resolve ? (
           <button
             type="button"
             className={comment.isResolved ? "btn btn--ghost" : "btn"}
@@ -90,7 +75,6 @@ export function CommentThread({
       </div>
       <ol className="thread__entries">
         {comment.thread.map((entry) => {
-          const isMine = abilities.userId !== null && entry.userID === abilities.userId;
           return (
             <li key={entry.id} className="entry">
               <div className="entry__head">
@@ -102,7 +86,7 @@ export function CommentThread({
                 </time>
                 {entry.editedAt ? <span className="entry__edited">(edited)</span> : null}
                 <span className="thread__spacer" />
-                {isMine && editing !== entry.id ? (
+                {entry.abilities.edit && editing !== entry.id ? (
                   <button
                     type="button"
                     className="icon-btn entry__action"
@@ -112,7 +96,7 @@ export function CommentThread({
                     <Pencil size={14} aria-hidden />
                   </button>
                 ) : null}
-                {isMine || abilities.canModerate ? (
+                {entry.abilities.delete ? (
                   <button
                     type="button"
                     className="icon-btn entry__action"
@@ -150,7 +134,7 @@ export function CommentThread({
                 <ul className="entry__files" aria-label="Attachments">
                   {entry.attachments.map((file) => (
                     <li key={file.path}>
-                      {abilities.canAttach ? (
+                      {comment.abilities.attach ? (
                         <a
                           className="entry__file"
                           href={attachmentUrl(scope.projectId, file)}
@@ -170,14 +154,14 @@ export function CommentThread({
           );
         })}
       </ol>
-      {abilities.canReply ? (
+      {comment.abilities.reply ? (
         <CommentComposer
           key={comment.id}
           label="Reply"
           submitLabel="Reply"
           people={people}
           projectId={scope.projectId}
-          allowAttachments={abilities.canAttach}
+          allowAttachments={comment.abilities.attach}
           isPending={reply.isPending}
           onSubmit={(input) => reply.mutateAsync({ commentId: comment.id, ...input })}
           onDraftChange={onDraftChange}

@@ -25,7 +25,7 @@ import type { CandidateChoice } from "./candidate-picker.tsx";
 import type { ComposerSubmit } from "./comment-composer.tsx";
 import { CommentList } from "./comment-list.tsx";
 import { type CommentScope, useComments, useCreateComment, useUpdateComment } from "./comment-queries.ts";
-import { CommentThread, type ThreadAbilities } from "./comment-thread.tsx";
+import { CommentThread } from "./comment-thread.tsx";
 import { NewComment, type Pending } from "./new-comment.tsx";
 import { ReviewList } from "./review-list.tsx";
 import { useSaveAnchorStatus } from "./use-anchor-status.ts";
@@ -38,9 +38,15 @@ export const COMMENT_MODE_HINT =
 
 const GUEST_POLL_MS = 10_000;
 
-export interface WorkspaceAbilities extends ThreadAbilities {
+/**
+ * What the reader may do before any comment exists (from the project's or the link's abilities); what
+ * they may do with a comment comes with the comment (`comment.abilities`, `entry.abilities`).
+ */
+export interface WorkspaceAbilities {
   /** May start a comment. */
   canComment: boolean;
+  /** May attach files to a new comment. */
+  canAttach: boolean;
 }
 
 export function CommentWorkspace({
@@ -181,7 +187,6 @@ export function CommentWorkspace({
     comments: all,
     anchored,
     round: anchoredRound,
-    canSave: abilities.canResolve,
     save: (commentId, anchorStatus) => update.mutate({ commentId, anchorStatus }),
   });
 
@@ -315,7 +320,6 @@ export function CommentWorkspace({
             number={numberOf(selected)}
             scope={scope}
             people={people}
-            abilities={abilities}
             onBack={() => onSelect(null)}
             onDraftChange={setReplyDraft}
           />
@@ -327,7 +331,7 @@ export function CommentWorkspace({
                 statusOf={statusOf}
                 numberOf={numberOf}
                 people={people}
-                canFix={abilities.canResolve && isSnapshot}
+                canFix={isSnapshot}
                 showOldCrop={!scope.guestIdentity}
                 candidateCount={(id) => candidateCounts.get(id) ?? 0}
                 candidate={(id) => candidates.get(id)}

@@ -26,7 +26,7 @@ export function ReviewList({
   statusOf(comment: Comment): AnchoredStatus | null;
   numberOf(comment: Comment): number;
   people: MentionPerson[] | null;
-  /** May keep or move pins (and the version is a snapshot). */
+  /** The version is a snapshot, where pins can be kept or moved (each comment says whether this reader may). */
   canFix: boolean;
   showOldCrop: boolean;
   candidateCount(id: string): number;
@@ -59,7 +59,7 @@ export function ReviewList({
                 {status === "orphaned" ? "Element not found" : "Needs review"}
               </span>
               {status === "orphaned" && comment.anchor && showOldCrop ? <OldCrop comment={comment} /> : null}
-              {canFix ? (
+              {canFix && comment.abilities.move ? (
                 <div className="comment-card__actions">
                   {status === "needs-review" ? (
                     <CandidatePicker

@@ -3,10 +3,11 @@ import { renderHook } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { useSaveAnchorStatus } from "./use-anchor-status.ts";
 
+const MAY_MOVE = { reply: true, attach: true, resolve: true, move: true };
 const comment = (id: string, fields: Partial<Comment> = {}): Comment =>
-  ({ id, anchorStatus: null, copiedFromVersion: "v1", ...fields }) as Comment;
+  ({ id, anchorStatus: null, copiedFromVersion: "v1", abilities: MAY_MOVE, ...fields }) as Comment;
 
-function setup(comments: Comment[], canSave = true) {
+function setup(comments: Comment[]) {
   const saved: [string, AnchoredStatus][] = [];
   const view = renderHook(
     ({ anchored, round }) =>
@@ -14,7 +15,6 @@ function setup(comments: Comment[], canSave = true) {
         comments,
         anchored,
         round,
-        canSave,
         save: (id, status) => saved.push([id, status]),
       }),
     { initialProps: { anchored: new Map<string, AnchoredStatus>(), round: 0 } },
@@ -65,9 +65,18 @@ describe("saving how copied comments re-anchored", () => {
     expect(saved.map(([id]) => id)).toEqual(["copied"]);
   });
 
-  it("saves nothing for a reader who may not change the comments", () => {
-    const { saved, report } = setup([comment("a")], false);
-    report(new Map([["a", "exact"]]), 1);
-    expect(saved).toEqual([]);
+  it("saves only the comments the server lets this reader move", () => {
+    const { saved, report } = setup([
+      comment("a", { abilities: { ...MAY_MOVE, move: false } }),
+      comment("b"),
+    ]);
+    report(
+      new Map([
+        ["a", "exact"],
+        ["b", "exact"],
+      ]),
+      1,
+    );
+    expect(saved).toEqual([["b", "exact"]]);
   });
 });

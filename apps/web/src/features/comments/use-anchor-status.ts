@@ -9,7 +9,6 @@ export function useSaveAnchorStatus({
   comments,
   anchored,
   round,
-  canSave,
   save,
 }: {
   comments: Comment[];
@@ -17,14 +16,14 @@ export function useSaveAnchorStatus({
   anchored: ReadonlyMap<string, AnchoredStatus>;
   /** Increases with each report; the save runs once per report. */
   round: number;
-  canSave: boolean;
   save(commentId: string, status: AnchoredStatus): void;
 }): void {
   const saved = useRef(new Set<string>());
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per anchoring round
   useEffect(() => {
-    if (!canSave) return;
     for (const comment of comments) {
+      // Saving the outcome moves the pin's record: only a reader the server lets move it saves.
+      if (!comment.abilities.move) continue;
       const status = anchored.get(comment.id);
       if (!status || comment.anchorStatus !== null || !comment.copiedFromVersion) continue;
       if (saved.current.has(comment.id)) continue;

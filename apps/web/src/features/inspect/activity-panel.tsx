@@ -41,13 +41,11 @@ export function ActivityPanel({
   versionId,
   changes,
   isLoading,
-  canManage,
 }: {
   versionId: string;
+  /** Each change says what this reader may do with it (`change.abilities`). */
   changes: InspectChange[];
   isLoading: boolean;
-  /** Hide, delete and resolve (edit access). */
-  canManage: boolean;
 }) {
   const update = useUpdateChange(versionId);
   const remove = useDeleteChanges(versionId);
@@ -120,45 +118,51 @@ export function ActivityPanel({
                           ) : null}
                           {change.isResolved ? <span className="tag tag--success">Resolved</span> : null}
                         </div>
-                        {canManage ? (
+                        {change.abilities.resolve || change.abilities.hide || change.abilities.delete ? (
                           <div className="inspect-change__actions">
-                            <button
-                              type="button"
-                              className="icon-btn"
-                              aria-label={change.isResolved ? "Reopen edit" : "Resolve edit"}
-                              title={change.isResolved ? "Reopen" : "Resolve"}
-                              aria-pressed={change.isResolved}
-                              onClick={() =>
-                                update.mutate({ changeId: change.id, isResolved: !change.isResolved })
-                              }
-                            >
-                              <Check size={16} aria-hidden />
-                            </button>
-                            <button
-                              type="button"
-                              className="icon-btn"
-                              aria-label={change.isHidden ? "Show edit" : "Hide edit"}
-                              title={change.isHidden ? "Show edit" : "Hide edit"}
-                              onClick={() =>
-                                update.mutate({ changeId: change.id, isHidden: !change.isHidden })
-                              }
-                            >
-                              {change.isHidden ? (
-                                <EyeOff size={16} aria-hidden />
-                              ) : (
-                                <Eye size={16} aria-hidden />
-                              )}
-                            </button>
-                            <button
-                              type="button"
-                              className="icon-btn"
-                              aria-label="Delete edit"
-                              title="Delete edit"
-                              disabled={remove.isPending}
-                              onClick={() => remove.mutate([change.id])}
-                            >
-                              <X size={16} aria-hidden />
-                            </button>
+                            {change.abilities.resolve ? (
+                              <button
+                                type="button"
+                                className="icon-btn"
+                                aria-label={change.isResolved ? "Reopen edit" : "Resolve edit"}
+                                title={change.isResolved ? "Reopen" : "Resolve"}
+                                aria-pressed={change.isResolved}
+                                onClick={() =>
+                                  update.mutate({ changeId: change.id, isResolved: !change.isResolved })
+                                }
+                              >
+                                <Check size={16} aria-hidden />
+                              </button>
+                            ) : null}
+                            {change.abilities.hide ? (
+                              <button
+                                type="button"
+                                className="icon-btn"
+                                aria-label={change.isHidden ? "Show edit" : "Hide edit"}
+                                title={change.isHidden ? "Show edit" : "Hide edit"}
+                                onClick={() =>
+                                  update.mutate({ changeId: change.id, isHidden: !change.isHidden })
+                                }
+                              >
+                                {change.isHidden ? (
+                                  <EyeOff size={16} aria-hidden />
+                                ) : (
+                                  <Eye size={16} aria-hidden />
+                                )}
+                              </button>
+                            ) : null}
+                            {change.abilities.delete ? (
+                              <button
+                                type="button"
+                                className="icon-btn"
+                                aria-label="Delete edit"
+                                title="Delete edit"
+                                disabled={remove.isPending}
+                                onClick={() => remove.mutate([change.id])}
+                              >
+                                <X size={16} aria-hidden />
+                              </button>
+                            ) : null}
                           </div>
                         ) : null}
                       </li>

@@ -296,12 +296,7 @@ export function InspectWorkspace({
           ) : null}
         </div>
         {isActivityOpen ? (
-          <ActivityPanel
-            versionId={version.id}
-            changes={saved}
-            isLoading={changes.isPending}
-            canManage={canEdit}
-          />
+          <ActivityPanel versionId={version.id} changes={saved} isLoading={changes.isPending} />
         ) : (
           <div className="activity__body">
             <p className="activity__hint inspect-panel__hint">{EDIT_MODE_HINT}</p>

@@ -100,10 +100,11 @@ function MemberRow({
   const transfer = useTransferProject(project.id);
   const [confirm, setConfirm] = useState<"leave" | "transfer" | null>(null);
   const name = memberName(member);
-  const { abilities } = project;
+  const { abilities } = member;
   const entryId = member.id;
-  const canManage = abilities.manageMembers && entryId !== null && !isSelf;
-  const canTransfer = abilities.transfer && member.uid !== null && !member.isPending && !isSelf;
+  const canManage = abilities.changeAccess && entryId !== null;
+  const canRemove = abilities.remove && entryId !== null;
+  const canTransfer = abilities.makeOwner && member.uid !== null;
   const access = update.isPending ? update.variables.access : member.access;
   const isApprover = approver.isPending ? approver.variables.isApprover : member.isApprover;
 
@@ -133,7 +134,7 @@ function MemberRow({
               {member.email}
             </span>
           ) : null}
-          {isSelf && entryId ? (
+          {abilities.leave && entryId ? (
             <button type="button" className="share-person__leave" onClick={() => setConfirm("leave")}>
               Leave project
             </button>
@@ -141,7 +142,7 @@ function MemberRow({
         </p>
       </div>
       <span className="share-person__approver">
-        {abilities.manageApprovers && member.uid && !member.isPending ? (
+        {abilities.toggleApprover && member.uid ? (
           <>
             <RadixSwitch.Root
               id={`${id}-approver`}
@@ -179,7 +180,7 @@ function MemberRow({
         <span className="share-person__access">{accessLabel(member.access)}</span>
       )}
       <span className="share-person__actions">
-        {canManage || canTransfer ? (
+        {canRemove || canTransfer ? (
           <DropdownMenu.Root>
             <DropdownMenu.Trigger className="icon-btn" aria-label={`More actions for ${name}`}>
               <MoreHorizontal size={18} aria-hidden />
@@ -191,7 +192,7 @@ function MemberRow({
                     <Crown size={16} aria-hidden /> Make owner
                   </DropdownMenu.Item>
                 ) : null}
-                {canManage ? (
+                {canRemove ? (
                   <DropdownMenu.Item
                     className="menu__item menu__item--danger"
                     onSelect={() => remove.mutate({ memberId: entryId, isSelf: false })}

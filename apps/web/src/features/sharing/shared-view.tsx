@@ -123,14 +123,7 @@ export function SharedProjectView({
             version={version}
             mode={only ? "preview" : "comment"}
             device={deviceSize(device)}
-            abilities={{
-              canComment: canComment,
-              canReply: canComment,
-              canResolve: false,
-              canModerate: false,
-              canAttach: false,
-              userId: null,
-            }}
+            abilities={{ canComment, canAttach: false }}
             people={null}
             panelTitle="Comments"
             isMine={isMine}

@@ -146,14 +146,7 @@ export function ReviewView({
             version={version}
             mode={mode}
             device={deviceSize(device)}
-            abilities={{
-              canComment,
-              canReply: canComment,
-              canResolve: canComment,
-              canModerate: canEdit,
-              canAttach: true,
-              userId,
-            }}
+            abilities={{ canComment, canAttach: project.abilities.attachFiles }}
             people={people}
             panelTitle={canEdit ? "Activity" : "Comments"}
             isMine={isMine}

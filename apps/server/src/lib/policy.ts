@@ -1,0 +1,86 @@
+/**
+ * The shape every entity's policy takes: a declarative table from action to the rules that allow it.
+ * A rule names the access levels it admits and, optionally, a condition on the actor and the resource
+ * (the author of an entry, an approver, …). Guests of a public link are admitted only by a rule that
+ * says so. Routes ask `allows`/`authorize` of the entity's policy; presenters turn the same table into
+ * the abilities sent with each resource, so the browser never re-derives a rule.
+ */
+import type { Access } from "@redline/shared";
+import { ForbiddenError, NotFoundError } from "./errors.ts";
+
+/** Who is acting: a signed-in user with their access to the project, or a guest of its public link. */
+export interface PolicyActor {
+  userId: string | null;
+  access: Access | null;
+  /** A visitor through the public link (no account); `access` is what the link allows. */
+  isGuest: boolean;
+}
+
+/** A signed-in user acting with their access to the project. */
+export const memberActor = (userId: string, access: Access | null): PolicyActor => ({
+  userId,
+  access,
+  isGuest: false,
+});
+
+export interface Rule<Resource> {
+  access: readonly Access[];
+  /** Guests of the public link may use this rule too. */
+  guests?: boolean;
+  /** A condition beyond access, e.g. "the actor wrote this entry". */
+  when?: (actor: PolicyActor, resource: Resource) => boolean;
+}
+
+export type PolicyTable<Action extends string, Resource> = Record<Action, readonly Rule<Resource>[]>;
+
+export const EVERY_ACCESS: readonly Access[] = ["owner", "edit", "comment", "view"];
+export const CONTRIBUTORS: readonly Access[] = ["owner", "edit", "comment"];
+export const EDITORS: readonly Access[] = ["owner", "edit"];
+export const OWNER: readonly Access[] = ["owner"];
+
+export function allows<Action extends string, Resource>(
+  table: PolicyTable<Action, Resource>,
+  actor: PolicyActor,
+  action: Action,
+  resource: Resource,
+): boolean {
+  const { access } = actor;
+  if (access === null) return false;
+  return table[action].some(
+    (rule) =>
+      rule.access.includes(access) &&
+      (!actor.isGuest || rule.guests === true) &&
+      (rule.when?.(actor, resource) ?? true),
+  );
+}
+
+export interface Denials<Action extends string> {
+  /** The action every other needs: without it the resource does not exist for the actor (404). */
+  read: Action;
+  notFound: () => never;
+  /** The 403 for an action the actor may not take (per action, and for guests). */
+  forbidden?: Partial<
+    Record<Action, { message: string; code?: string; guest?: { message: string; code: string } }>
+  >;
+}
+
+/** Throws 404 when the actor may not even read the resource, 403 when it may read but not do this. */
+export function authorizeWith<Action extends string, Resource>(
+  table: PolicyTable<Action, Resource>,
+  denials: Denials<Action>,
+  actor: PolicyActor,
+  action: Action,
+  resource: Resource,
+): void {
+  if (!allows(table, actor, denials.read, resource)) denials.notFound();
+  if (allows(table, actor, action, resource)) return;
+  const denial = denials.forbidden?.[action];
+  if (actor.isGuest && denial?.guest) throw new ForbiddenError(denial.guest.message, denial.guest.code);
+  throw new ForbiddenError(denial?.message, denial?.code);
+}
+
+export function notAccessible(message: string, code: string): () => never {
+  return () => {
+    throw new NotFoundError(message, code);
+  };
+}

@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import type { PolicyActor } from "../../lib/policy.ts";
+import { parsePolicyTable, rowCases } from "../../testing/policy-table.ts";
+import {
+  allowsProject,
+  guestAccess,
+  type ProjectAction,
+  type ProjectTarget,
+  projectAbilities,
+  projectAccess,
+} from "./projects.policy.ts";
+
+const APPROVER = "approver-id";
+const actors: Record<string, PolicyActor> = {
+  owner: { userId: "u", access: "owner", isGuest: false },
+  editor: { userId: "u", access: "edit", isGuest: false },
+  commenter: { userId: "u", access: "comment", isGuest: false },
+  viewer: { userId: "u", access: "view", isGuest: false },
+  "viewer, approver": { userId: APPROVER, access: "view", isGuest: false },
+  outsider: { userId: APPROVER, access: null, isGuest: false },
+};
+
+const approvers: ProjectTarget = { approvers: [APPROVER] };
+const columns: [string, ProjectAction][] = [
+  ["read", "projects.read"],
+  ["update", "projects.update"],
+  ["archive", "projects.archive"],
+  ["delete", "projects.delete"],
+  ["add pages", "pages.create"],
+  ["update pages", "pages.update"],
+  ["delete pages", "pages.delete"],
+  ["add versions", "versions.create"],
+  ["update versions", "versions.update"],
+  ["delete versions", "versions.delete"],
+  ["approve pages", "pages.approve"],
+];
+
+const TABLE = `
+owner            ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓
+editor           ✓ ✓ · · ✓ ✓ ✓ ✓ ✓ ✓ ✓
+commenter        ✓ · · · · · · · · · ·
+viewer           ✓ · · · · · · · · · ·
+viewer, approver ✓ · · · · · · · · · ✓
+outsider         · · · · · · · · · · ·
+`;
+
+describe("projects policy", () => {
+  const rows = parsePolicyTable(TABLE, columns.length);
+
+  it("covers every actor", () => {
+    expect(rows.map((row) => row.actor).sort()).toEqual(Object.keys(actors).sort());
+  });
+
+  describe.each(rows)("$actor", (row) => {
+    it.each(rowCases(row, columns))("$column.0 → $expected", ({ column: [, action], expected }) => {
+      expect(allowsProject(actors[row.actor]!, action, approvers)).toBe(expected);
+    });
+  });
+
+  it("derives access from ownership, membership and team role, the highest winning", () => {
+    expect(projectAccess("u", { ownerId: "u", memberAccess: "view" })).toBe("owner");
+    expect(projectAccess("u", { ownerId: "o", memberAccess: "comment" })).toBe("comment");
+    expect(projectAccess("u", { ownerId: "o", memberAccess: "view", teamRole: "member" })).toBe("edit");
+    expect(projectAccess("u", { ownerId: "o", memberAccess: null, teamRole: "collaborator" })).toBe(
+      "comment",
+    );
+    expect(projectAccess("u", { ownerId: "o", memberAccess: null })).toBeNull();
+    expect(projectAccess(null, { ownerId: "o", memberAccess: "edit" })).toBeNull();
+  });
+
+  it("gives link guests what the link allows, and nothing when it is off", () => {
+    const link = { public: true, canComment: true } as Parameters<typeof guestAccess>[0];
+    expect(guestAccess(link)).toBe("comment");
+    expect(guestAccess({ ...link!, canComment: false })).toBe("view");
+    expect(guestAccess({ ...link!, public: false })).toBeNull();
+  });
+
+  it("sends abilities that match the table, including comments and suggested edits", () => {
+    expect(projectAbilities("comment", { userId: "u", approvers: [] })).toMatchObject({
+      read: true,
+      update: false,
+      comment: true,
+      attachFiles: true,
+      suggestEdits: false,
+      approvePages: false,
+    });
+    expect(projectAbilities("view", { userId: APPROVER, approvers: [APPROVER] })).toMatchObject({
+      comment: false,
+      approvePages: true,
+    });
+  });
+});

@@ -1,0 +1,48 @@
+/**
+ * The realtime contract, both directions, in one place: the events the server fans out to rooms
+ * (`project:{id}`, `user:{id}`) and the messages a socket exchanges. Server: apps/server/src/lib/realtime.ts
+ * (fan-out) and modules/realtime (rooms, joining, revocation). Web: apps/web/src/lib/realtime.ts.
+ */
+import { z } from "zod";
+import type { Comment } from "./comments.ts";
+import type { Notification } from "./notifications.ts";
+import type { Version } from "./projects.ts";
+
+/**
+ * Server → client realtime events (rooms `project:{id}` and `user:{id}`). New and changed comments carry
+ * the full comment, new notifications the full notification (either may be left out when too large:
+ * refetch).
+ */
+export type RealtimeEvent =
+  | { type: "comments.created"; projectId: string; versionId: string; commentId: string; comment?: Comment }
+  /** `comment`: the comment as it now reads (left out when too large: refetch). */
+  | { type: "comments.changed"; projectId: string; versionId: string; commentId: string; comment?: Comment }
+  | { type: "comments.deleted"; projectId: string; versionId: string; commentId: string }
+  /** A capture moved on (queued, capturing with its stage, ready, failed): the version as it now reads. */
+  | { type: "versions.changed"; projectId: string; pageId: string; versionId: string; version: Version }
+  /** Inspect changes of the version were saved, hidden, resolved or deleted: refetch them. */
+  | { type: "changes.changed"; projectId: string; versionId: string }
+  /** Room `user:{id}`: a notification for this user. */
+  | { type: "notifications.created"; projectId: string; notificationId: string; notification?: Notification }
+  /** Room `user:{id}`: the user's notifications were marked seen or notified (another tab): refetch. */
+  | { type: "notifications.changed" }
+  /** Room `user:{id}`: the user's access to a project began, changed or ended: refetch the lists. */
+  | { type: "projects.changed"; projectId: string };
+
+/** Client → server messages on the realtime socket. */
+export const realtimeClientMessageSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("join"), projectId: z.string().min(1).max(64) }),
+  z.object({ type: z.literal("leave"), projectId: z.string().min(1).max(64) }),
+  z.object({ type: z.literal("ping") }),
+]);
+export type RealtimeClientMessage = z.infer<typeof realtimeClientMessageSchema>;
+
+/** Server → client messages on the realtime socket. */
+export type RealtimeServerMessage =
+  /** The socket's user is known and it is in its own room (`user:{id}`): refetch what it shows. */
+  | { type: "ready" }
+  | { type: "joined"; projectId: string }
+  | { type: "left"; projectId: string }
+  | { type: "pong" }
+  | { type: "error"; code: string; projectId?: string }
+  | { type: "event"; room: string; event: RealtimeEvent };
