@@ -11,7 +11,7 @@ import type { Frame, Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiClient } from "../apps/server/src/testing/http-client.ts";
-import { comparePngs } from "../packages/capture/src/testing/index.ts";
+import { comparePngs } from "@redline/capture/testing";
 import { type E2E, startE2E } from "./harness.ts";
 import {
   capturedProject,
