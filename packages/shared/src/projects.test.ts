@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { DEMO_PROJECT_MAX_PAGES } from "./limits.ts";
 import {
   accessLabel,
   addPageSchema,
   expiryLabel,
   freePlanTag,
   isPageLikeUrl,
+  pageLimitFor,
+  pagesLeft,
   productOf,
   projectExpiresAt,
   updatePageSchema,
@@ -98,5 +101,21 @@ describe("update all pages", () => {
     expect(isUpdatablePage({ ...page, source: "extension" })).toBe(false);
     expect(isUpdatablePage({ ...page, url: "image" })).toBe(false);
     expect(isUpdatablePage({ ...page, url: "image", screenshotSource: "https://example.com" })).toBe(true);
+  });
+});
+
+describe("page limit", () => {
+  it("is the demo's fixed cap, else the owner's limit for the product, else 5", () => {
+    const limits = { web: { projects: 1, pages: 12 }, browse: { projects: 2, pages: -1 } };
+    expect(pageLimitFor("demo", limits)).toBe(DEMO_PROJECT_MAX_PAGES);
+    expect(pageLimitFor("web", limits)).toBe(12);
+    expect(pageLimitFor("browse", limits)).toBe(-1);
+    expect(pageLimitFor("webapp", null)).toBe(5);
+  });
+
+  it("leaves what the limit allows beyond the count, never below zero, and null when unlimited", () => {
+    expect(pagesLeft(5, 3)).toBe(2);
+    expect(pagesLeft(5, 7)).toBe(0);
+    expect(pagesLeft(-1, 300)).toBeNull();
   });
 });

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { DEFAULT_PAGE_LIMIT, type Product, UNLIMITED } from "./limits.ts";
+import {
+  DEFAULT_PAGE_LIMIT,
+  DEMO_PROJECT_MAX_PAGES,
+  type Limits,
+  type Product,
+  UNLIMITED,
+} from "./limits.ts";
 
 /** Project types (SPEC §3). */
 export const PROJECT_TYPES = ["web", "webapp", "image", "illustration", "demo", "browse", "mobile"] as const;
@@ -12,6 +18,21 @@ export const PROJECT_EXPIRY_MS = 2 * 24 * 60 * 60 * 1000;
 
 export function productOf(type: ProjectType): Product {
   return type === "browse" || type === "mobile" ? "browse" : "web";
+}
+
+/**
+ * The number of pages a project may hold: the demo project's fixed cap, else its owner's limit for the
+ * project's product (default 5; -1 unlimited). The one place it is decided — the server sends it with
+ * every project (`pageLimit`, `pagesLeft`) and enforces it when a page is added.
+ */
+export function pageLimitFor(type: ProjectType, ownerLimits: Limits | null | undefined): number {
+  if (type === "demo") return DEMO_PROJECT_MAX_PAGES;
+  return ownerLimits?.[productOf(type)]?.pages ?? DEFAULT_PAGE_LIMIT;
+}
+
+/** Pages that may still be added; null when unlimited. */
+export function pagesLeft(pageLimit: number, pageCount: number): number | null {
+  return pageLimit === UNLIMITED ? null : Math.max(0, pageLimit - pageCount);
 }
 
 /** Which viewer `/project/{id}` opens (SPEC §2). */
@@ -193,7 +214,10 @@ export interface ProjectSummary {
   thumbnail: string | null;
   sortOrder: number;
   pageCount: number;
+  /** The project's page limit (see pageLimitFor; -1 unlimited). */
   pageLimit: number;
+  /** Pages that may still be added; null when unlimited. */
+  pagesLeft: number | null;
   abilities: ProjectAbilities;
 }
 

@@ -3,7 +3,7 @@
  * its version and the project's modifiedAt in one transaction; the page limit is checked under a lock
  * on the project row, so two concurrent adds can never exceed it.
  */
-import { canAddPage, DEMO_PROJECT_MAX_PAGES, productOf, type VersionKind } from "@redline/shared";
+import { canAddPage, pageLimitFor, type VersionKind } from "@redline/shared";
 import { count, desc, eq, max } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import {
@@ -57,8 +57,7 @@ export async function addPage(
       .select({ limits: users.limits })
       .from(users)
       .where(eq(users.id, project.ownerId));
-    const limit =
-      project.type === "demo" ? DEMO_PROJECT_MAX_PAGES : (owner?.limits[productOf(project.type)].pages ?? 5);
+    const limit = pageLimitFor(project.type, owner?.limits);
     if (!canAddPage(limit, pageCount)) throw new PageLimitError(limit);
 
     const now = new Date();

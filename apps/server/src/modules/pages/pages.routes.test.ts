@@ -80,7 +80,7 @@ describe.each(drivers())("pages and versions (%s)", (driver) => {
     expect(refused[0]!.body.code).toBe("page-limit");
     expect(await pageCount(projectId)).toBe(5);
     const project = (await owner.get(`/api/projects/${projectId}`)).body.data;
-    expect([project.pageCount, project.pageLimit]).toEqual([5, 5]);
+    expect([project.pageCount, project.pageLimit, project.pagesLeft]).toEqual([5, 5, 0]);
     const upload = await owner.upload(`/api/projects/${projectId}/uploads`, {
       name: "a.png",
       type: "image/png",

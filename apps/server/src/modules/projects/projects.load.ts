@@ -1,5 +1,4 @@
-import type { Access } from "@redline/shared";
-import { productOf } from "@redline/shared";
+import type { Access, Limits } from "@redline/shared";
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import {
@@ -19,6 +18,8 @@ import { projectAccess } from "./projects.policy.ts";
 export interface LoadedProject {
   project: ProjectRow;
   access: Access | null;
+  /** The owner's plan limits (the project's page limit derives from them), read in the same query. */
+  ownerLimits: Limits | null;
 }
 
 /** Loads a project and the actor's access to it; a missing project is a 404 like an inaccessible one. */
@@ -29,8 +30,9 @@ export async function loadProject(
 ): Promise<LoadedProject> {
   const userId = actor?.user.id ?? null;
   const [row] = await db
-    .select({ project: projects, memberAccess: projectMembers.access })
+    .select({ project: projects, memberAccess: projectMembers.access, ownerLimits: users.limits })
     .from(projects)
+    .leftJoin(users, eq(users.id, projects.ownerId))
     .leftJoin(
       projectMembers,
       and(eq(projectMembers.projectId, projects.id), eq(projectMembers.userId, userId ?? "")),
@@ -38,7 +40,7 @@ export async function loadProject(
     .where(eq(projects.id, projectId));
   if (!row) throw new NotFoundError("Project not found.", "project-not-found");
   const access = projectAccess(userId, { ownerId: row.project.ownerId, memberAccess: row.memberAccess });
-  return { project: row.project, access };
+  return { project: row.project, access, ownerLimits: row.ownerLimits };
 }
 
 export async function loadPage(db: Database, actor: Actor | null, pageId: string) {
@@ -71,12 +73,6 @@ export async function loadVersion(db: Database, actor: Actor | null, versionId: 
   const version = await loadCountedVersion(db, versionId);
   if (!version) throw new NotFoundError("Version not found.", "version-not-found");
   return { version, ...(await loadPage(db, actor, version.pageId)) };
-}
-
-/** The owner's page limit for the project's product (default 5, -1 unlimited). */
-export async function ownerPageLimit(db: Database, project: ProjectRow): Promise<number> {
-  const [owner] = await db.select({ limits: users.limits }).from(users).where(eq(users.id, project.ownerId));
-  return owner?.limits[productOf(project.type)]?.pages ?? 5;
 }
 
 export async function loadPagesWithVersions(

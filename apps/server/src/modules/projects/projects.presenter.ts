@@ -1,4 +1,12 @@
-import type { Access, Page, ProjectSummary, Version } from "@redline/shared";
+import {
+  type Access,
+  type Limits,
+  type Page,
+  type ProjectSummary,
+  pageLimitFor,
+  pagesLeft,
+  type Version,
+} from "@redline/shared";
 import type { PageRow, ProjectRow, VersionRow } from "../../db/schema/index.ts";
 import { projectAbilities } from "./projects.policy.ts";
 
@@ -51,8 +59,14 @@ export function presentPage(row: PageRow, versions: (VersionRow & VersionCounts)
 export function presentProject(
   row: ProjectRow,
   access: Access,
-  counts: { pageCount: number; pageLimit: number; firstPageThumbnail?: string | null; viewerId: string },
+  counts: {
+    pageCount: number;
+    ownerLimits: Limits | null;
+    firstPageThumbnail?: string | null;
+    viewerId: string;
+  },
 ): ProjectSummary {
+  const pageLimit = pageLimitFor(row.type, counts.ownerLimits);
   return {
     id: row.id,
     title: row.title,
@@ -67,7 +81,8 @@ export function presentProject(
     thumbnail: fileUrl(row.thumbnailKey ?? counts.firstPageThumbnail ?? null),
     sortOrder: row.sortOrder,
     pageCount: counts.pageCount,
-    pageLimit: counts.pageLimit,
+    pageLimit,
+    pagesLeft: pagesLeft(pageLimit, counts.pageCount),
     abilities: projectAbilities(access, { userId: counts.viewerId, approvers: row.approvers }),
   };
 }

@@ -30,6 +30,7 @@ describe.each(drivers())("projects (%s)", (driver) => {
       access: "owner",
       pageCount: 0,
       pageLimit: 5,
+      pagesLeft: 5,
       expiresAt: null,
       abilities: { read: true, update: true, delete: true, addPages: true },
     });

@@ -22,7 +22,7 @@ import { revokeRoom } from "../../lib/realtime.ts";
 import { requireActor } from "../auth/session.ts";
 import { removeReplaced } from "../pages/thumbnails.ts";
 import { ownedFiles, removeOwnedFiles } from "../versions/owned-files.ts";
-import { loadPagesWithVersions, loadProject, ownerPageLimit } from "./projects.load.ts";
+import { loadPagesWithVersions, loadProject } from "./projects.load.ts";
 import { authorize, projectAccess } from "./projects.policy.ts";
 import { presentPage, presentProject } from "./projects.presenter.ts";
 
@@ -76,7 +76,7 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       data: rows.map(({ project, memberAccess, pageCount, limits, firstPageThumbnail }) =>
         presentProject(project, projectAccess(userId, { ownerId: project.ownerId, memberAccess })!, {
           pageCount: pageCount ?? 0,
-          pageLimit: limits[productOf(project.type)].pages,
+          ownerLimits: limits,
           firstPageThumbnail,
           viewerId: userId,
         }),
@@ -100,25 +100,31 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         expiresAt: projectExpiresAt(input.type, now, actor.user.limits[productOf(input.type)].projects),
       })
       .returning();
-    const pageLimit = actor.user.limits[productOf(input.type)].pages;
     reply.status(201);
     return {
-      data: presentProject(project!, "owner", { pageCount: 0, pageLimit, viewerId: actor.user.id }),
+      data: presentProject(project!, "owner", {
+        pageCount: 0,
+        ownerLimits: actor.user.limits,
+        viewerId: actor.user.id,
+      }),
       message: PROJECT_MESSAGES.created,
     };
   });
 
   app.get("/api/projects/:projectId", async (request) => {
     const actor = await requireActor(auth, db, request);
-    const { project, access } = await loadProject(db, actor, params.parse(request.params).projectId);
+    const { project, access, ownerLimits } = await loadProject(
+      db,
+      actor,
+      params.parse(request.params).projectId,
+    );
     authorize(access, "projects.read");
     const { pageRows, versionRows } = await loadPagesWithVersions(db, project.id);
-    const pageLimit = await ownerPageLimit(db, project);
     return {
       data: {
         ...presentProject(project, access, {
           pageCount: pageRows.length,
-          pageLimit,
+          ownerLimits,
           firstPageThumbnail: pageRows.find((page) => page.thumbnailKey)?.thumbnailKey,
           viewerId: actor.user.id,
         }),
@@ -131,7 +137,11 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
 
   app.patch("/api/projects/:projectId", async (request) => {
     const actor = await requireActor(auth, db, request);
-    const { project, access } = await loadProject(db, actor, params.parse(request.params).projectId);
+    const { project, access, ownerLimits } = await loadProject(
+      db,
+      actor,
+      params.parse(request.params).projectId,
+    );
     const input = updateProjectSchema.parse(request.body);
     authorize(access, input.isArchived === undefined ? "projects.update" : "projects.archive");
     const [updated] = await db
@@ -151,7 +161,7 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     return {
       data: presentProject(updated!, access, {
         pageCount,
-        pageLimit: await ownerPageLimit(db, project),
+        ownerLimits,
         viewerId: actor.user.id,
       }),
     };

@@ -7,14 +7,11 @@
  */
 import {
   type AddPageResponse,
-  canAddPage,
-  DEMO_PROJECT_MAX_PAGES,
   MESSAGES,
   PROJECT_MESSAGES,
   type ProjectDetail,
   pageAddedMessage,
   SNACKBAR_MS,
-  UNLIMITED,
   type VersionStatus,
 } from "@redline/shared";
 import { useQueryClient } from "@tanstack/react-query";
@@ -62,9 +59,10 @@ export function AddPagesProvider({ project, children }: { project: ProjectDetail
   const [job, setJob] = useState<AddJob | null>(null);
   const [isLimitOpen, setLimitOpen] = useState(false);
   const running = useRef<AbortController | null>(null);
-  const limit = project.type === "demo" ? DEMO_PROJECT_MAX_PAGES : project.pageLimit;
-  const isAtLimit = !canAddPage(limit, project.pageCount);
-  const remaining = limit === UNLIMITED ? null : Math.max(0, limit - project.pageCount);
+  // The limit and what is left of it come from the server, which also enforces them.
+  const limit = project.pageLimit;
+  const remaining = project.pagesLeft;
+  const isAtLimit = remaining === 0;
   const projectId = project.id;
 
   // Leaving the project stops following its captures (they go on on the server).
