@@ -18,6 +18,8 @@ import { ForbiddenError, HttpError } from "./lib/errors.ts";
 import { createMailer } from "./lib/mail/mailer.ts";
 import { startQueue } from "./lib/queue.ts";
 import { startRealtimeHub } from "./lib/realtime.ts";
+import type { RegisteredRoute } from "./lib/routes.ts";
+import { route } from "./lib/routes.ts";
 import { createS3Storage } from "./lib/storage/s3-storage.ts";
 import { createLocalStorage } from "./lib/storage/storage.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
@@ -47,7 +49,7 @@ import { ensureDemoProject } from "./modules/sharing/demo.ts";
 import { sharingRoutes } from "./modules/sharing/sharing.routes.ts";
 import { usersRoutes } from "./modules/users/users.routes.ts";
 import { versionsRoutes } from "./modules/versions/versions.routes.ts";
-import { openApiDocument, type RegisteredRoute } from "./openapi.ts";
+import { openApiDocument } from "./openapi.ts";
 
 /** The API's version in its OpenAPI document. */
 const API_VERSION = "0.1.0";
@@ -57,6 +59,8 @@ export interface BuiltApp {
   app: FastifyInstance;
   /** Every "METHOD /url" the app registers (for the authorization matrix). */
   routes: string[];
+  /** The same routes with their declarations (lib/routes.ts): the registry OpenAPI and the matrix read. */
+  registry: RegisteredRoute[];
   /** The content origin's server; `listen` it on config.contentPort. */
   content: FastifyInstance;
   ctx: AppContext;
@@ -94,7 +98,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     for (const method of [route.method].flat()) {
       if (method === "HEAD") continue;
       routes.push(`${method} ${route.url}`);
-      registered.push({ method, url: route.url });
+      registered.push({ method, url: route.url, doc: route.config?.doc });
     }
   });
   app.addHook("onClose", async () => {
@@ -163,7 +167,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(notificationsRoutes, { ctx });
   await app.register(realtimeRoutes, { ctx, hub });
   let openApi: ReturnType<typeof openApiDocument> | undefined;
-  app.get("/api/openapi.json", async () => {
+  app.get("/api/openapi.json", route({ summary: "This document", action: "public" }), async () => {
     openApi ??= openApiDocument(registered, { version: API_VERSION, serverUrl: config.appUrl });
     return openApi;
   });
@@ -191,7 +195,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
       .send({ error: "Not Found", code: "not-found", message: "Not found" } satisfies ApiErrorBody);
   });
 
-  return { app, routes, content, ctx };
+  return { app, routes, registry: registered, content, ctx };
 }
 
 function refererOrigin(referer: string | undefined): string | undefined {

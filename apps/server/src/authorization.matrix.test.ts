@@ -30,6 +30,11 @@ import {
   versions,
 } from "./db/schema/index.ts";
 import { newId } from "./lib/ids.ts";
+import { COMMENT_POLICY } from "./modules/comments/comments.policy.ts";
+import { CHANGE_POLICY } from "./modules/inspect/changes.policy.ts";
+import { MEMBER_POLICY } from "./modules/members/members.policy.ts";
+import { NOTIFICATION_POLICY } from "./modules/notifications/notifications.policy.ts";
+import { PROJECT_POLICY } from "./modules/projects/projects.policy.ts";
 import { digest } from "./testing/db-digest.ts";
 import { ApiClient, signUpVerified } from "./testing/http-client.ts";
 import { startTestApp, type TestApp } from "./testing/test-app.ts";
@@ -625,12 +630,35 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
   });
   afterAll(() => t.close());
 
-  it("covers every route the server registers", () => {
+  it("covers every route of the registry", () => {
+    const registered = t.registry.map(({ method, url }) => `${method} ${url}`);
     const covered = new Set([...MATRIX.map((row) => row.route), ...Object.keys(EXEMPT)]);
-    const uncovered = t.routes.filter((route) => !covered.has(route));
+    const uncovered = registered.filter((route) => !covered.has(route));
     expect(uncovered, "routes missing from the authorization matrix").toEqual([]);
-    const stale = MATRIX.map((row) => row.route).filter((route) => !t.routes.includes(route));
+    const stale = MATRIX.map((row) => row.route).filter((route) => !registered.includes(route));
     expect(stale, "matrix rows for routes that do not exist").toEqual([]);
+  });
+
+  it("finds every declared policy action in a policy, and public routes open to anyone", () => {
+    const known = new Set<string>([
+      ...Object.keys(PROJECT_POLICY),
+      ...Object.keys(COMMENT_POLICY),
+      ...Object.keys(CHANGE_POLICY),
+      ...Object.keys(MEMBER_POLICY),
+      ...Object.keys(NOTIFICATION_POLICY),
+      "public",
+      "self",
+    ]);
+    const declared = t.registry.filter((route) => route.doc);
+    expect(
+      declared.filter((route) => !known.has(route.doc!.action)).map((r) => `${r.method} ${r.url}`),
+    ).toEqual([]);
+    const publicRoutes = declared.filter((route) => route.doc!.action === "public");
+    for (const { method, url } of publicRoutes) {
+      const row = MATRIX.find((candidate) => candidate.route === `${method} ${url}`);
+      // A public route lets a visitor without a session through (the link's own settings aside).
+      if (row && !url.startsWith("/api/share/")) expect(row.who.nobody, `${method} ${url}`).toBe("allow");
+    }
   });
 
   for (const row of MATRIX) {

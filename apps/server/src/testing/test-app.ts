@@ -10,12 +10,15 @@ import type { FastifyInstance } from "fastify";
 import { buildApp } from "../app.ts";
 import type { AppContext } from "../context.ts";
 import { type AppConfig, loadConfig } from "../env.ts";
+import type { RegisteredRoute } from "../lib/routes.ts";
 import { type SmtpInbox, startSmtpInbox } from "./smtp-inbox.ts";
 import { createTestDatabase, type TestDriver } from "./test-db.ts";
 
 export interface TestApp {
   url: string;
   routes: string[];
+  /** The routes with their declarations (summary, schemas, policy action). */
+  registry: RegisteredRoute[];
   contentUrl: string;
   app: FastifyInstance;
   ctx: AppContext;
@@ -68,7 +71,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       captureWorker: false,
       ...options.config,
     };
-    const { app, routes, content, ctx } = await buildApp(config);
+    const { app, routes, registry, content, ctx } = await buildApp(config);
     try {
       await content.listen({ host: "127.0.0.1", port: contentPort });
       await app.listen({ host: "127.0.0.1", port });
@@ -81,6 +84,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       url,
       contentUrl: config.contentOrigin,
       routes,
+      registry,
       app,
       ctx,
       inbox,

@@ -10,6 +10,7 @@ import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import { memberActor } from "../../lib/policy.ts";
+import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { readFile } from "../pages/uploads.ts";
 import { loadProject } from "../projects/projects.load.ts";
@@ -22,43 +23,51 @@ export async function attachmentsRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
   const { auth, storage } = ctx;
   const { db } = ctx.database;
 
-  app.post("/api/projects/:projectId/attachments", async (request, reply) => {
-    const actor = await requireActor(auth, db, request);
-    const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
-    authorizeComment(memberActor(actor.user.id, access), "comments.attach");
-    const { bytes, filename, mimetype } = await readFile(request);
-    const sha = createHash("sha256").update(bytes).digest("hex");
-    const path = `attachments/${project.id}/${sha}`;
-    await storage.put(path, bytes);
-    reply.status(201);
-    return {
-      data: {
-        name: filename || "file",
-        size: bytes.length,
-        type: mimetype,
-        path,
-      } satisfies Attachment,
-    };
-  });
+  app.post(
+    "/api/projects/:projectId/attachments",
+    route({ summary: "Upload a comment attachment", upload: true, action: "comments.attach" }),
+    async (request, reply) => {
+      const actor = await requireActor(auth, db, request);
+      const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
+      authorizeComment(memberActor(actor.user.id, access), "comments.attach");
+      const { bytes, filename, mimetype } = await readFile(request);
+      const sha = createHash("sha256").update(bytes).digest("hex");
+      const path = `attachments/${project.id}/${sha}`;
+      await storage.put(path, bytes);
+      reply.status(201);
+      return {
+        data: {
+          name: filename || "file",
+          size: bytes.length,
+          type: mimetype,
+          path,
+        } satisfies Attachment,
+      };
+    },
+  );
 
-  app.get("/api/projects/:projectId/attachments/:sha", async (request, reply) => {
-    const actor = await requireActor(auth, db, request);
-    const { projectId, sha } = fileParams.parse(request.params);
-    const { project, access } = await loadProject(db, actor, projectId);
-    authorizeComment(memberActor(actor.user.id, access), "comments.read");
-    const stored = await storage.get(`attachments/${project.id}/${sha}`);
-    if (!stored) throw new NotFoundError();
-    const name = z
-      .string()
-      .max(200)
-      .catch("file")
-      .parse((request.query as { name?: unknown }).name ?? "file");
-    return reply
-      .header("content-type", "application/octet-stream")
-      .header("content-length", stored.size)
-      .header("content-disposition", `attachment; filename*=UTF-8''${encodeURIComponent(name)}`)
-      .header("x-content-type-options", "nosniff")
-      .header("cache-control", "private, max-age=31536000")
-      .send(stored.stream);
-  });
+  app.get(
+    "/api/projects/:projectId/attachments/:sha",
+    route({ summary: "Download a comment attachment", action: "comments.read" }),
+    async (request, reply) => {
+      const actor = await requireActor(auth, db, request);
+      const { projectId, sha } = fileParams.parse(request.params);
+      const { project, access } = await loadProject(db, actor, projectId);
+      authorizeComment(memberActor(actor.user.id, access), "comments.read");
+      const stored = await storage.get(`attachments/${project.id}/${sha}`);
+      if (!stored) throw new NotFoundError();
+      const name = z
+        .string()
+        .max(200)
+        .catch("file")
+        .parse((request.query as { name?: unknown }).name ?? "file");
+      return reply
+        .header("content-type", "application/octet-stream")
+        .header("content-length", stored.size)
+        .header("content-disposition", `attachment; filename*=UTF-8''${encodeURIComponent(name)}`)
+        .header("x-content-type-options", "nosniff")
+        .header("cache-control", "private, max-age=31536000")
+        .send(stored.stream);
+    },
+  );
 }

@@ -17,6 +17,7 @@ import type { AppContext } from "../../context.ts";
 import { comments, projects } from "../../db/schema/index.ts";
 import { BadRequestError, NotFoundError } from "../../lib/errors.ts";
 import type { PolicyActor } from "../../lib/policy.ts";
+import { route } from "../../lib/routes.ts";
 import { loadPagesWithVersions } from "../projects/projects.load.ts";
 import { guestAccess } from "../projects/projects.policy.ts";
 import { visibleThroughLink } from "../sharing/sharing.routes.ts";
@@ -61,35 +62,51 @@ export async function commentsGuestRoutes(app: FastifyInstance, { ctx }: { ctx: 
     return identity;
   };
 
-  app.get("/api/share/:projectId/versions/:versionId/comments", async (request) => {
-    const { projectId, versionId } = versionParams.parse(request.params);
-    const { version, guest } = await loadVisibleVersion(projectId, versionId);
-    authorizeComment(guest, "comments.read");
-    return { data: (await listComments(db, version.id)).map((c) => withCommentAbilities(guest, c)) };
-  });
+  app.get(
+    "/api/share/:projectId/versions/:versionId/comments",
+    route({ summary: "Comments through the public link", action: "public" }),
+    async (request) => {
+      const { projectId, versionId } = versionParams.parse(request.params);
+      const { version, guest } = await loadVisibleVersion(projectId, versionId);
+      authorizeComment(guest, "comments.read");
+      return { data: (await listComments(db, version.id)).map((c) => withCommentAbilities(guest, c)) };
+    },
+  );
 
-  app.post("/api/share/:projectId/versions/:versionId/comments", async (request, reply) => {
-    const { projectId, versionId } = versionParams.parse(request.params);
-    const { version, guest } = await loadVisibleVersion(projectId, versionId);
-    authorizeComment(guest, "comments.create");
-    const guestIdentity = guestOf(request);
-    const input = createCommentSchema.parse(request.body);
-    reply.status(201);
-    const created = await createComment(db, version, { guestIdentity }, { ...input, attachments: [] });
-    return { data: withCommentAbilities(guest, created) };
-  });
+  app.post(
+    "/api/share/:projectId/versions/:versionId/comments",
+    route({
+      summary: "Comment as a guest (when the link allows it)",
+      body: createCommentSchema,
+      action: "public",
+    }),
+    async (request, reply) => {
+      const { projectId, versionId } = versionParams.parse(request.params);
+      const { version, guest } = await loadVisibleVersion(projectId, versionId);
+      authorizeComment(guest, "comments.create");
+      const guestIdentity = guestOf(request);
+      const input = createCommentSchema.parse(request.body);
+      reply.status(201);
+      const created = await createComment(db, version, { guestIdentity }, { ...input, attachments: [] });
+      return { data: withCommentAbilities(guest, created) };
+    },
+  );
 
-  app.post("/api/share/:projectId/comments/:commentId/replies", async (request, reply) => {
-    const { projectId, commentId } = commentParams.parse(request.params);
-    const [comment] = await db.select().from(comments).where(eq(comments.id, commentId));
-    if (!comment || comment.projectId !== projectId)
-      throw new NotFoundError("Comment not found.", "comment-not-found");
-    const { guest } = await loadVisibleVersion(projectId, comment.versionId);
-    authorizeComment(guest, "comments.reply");
-    const guestIdentity = guestOf(request);
-    const input = replySchema.parse(request.body);
-    reply.status(201);
-    const replied = await addReply(db, comment, { guestIdentity }, { ...input, attachments: [] });
-    return { data: withCommentAbilities(guest, replied) };
-  });
+  app.post(
+    "/api/share/:projectId/comments/:commentId/replies",
+    route({ summary: "Reply as a guest (when the link allows it)", body: replySchema, action: "public" }),
+    async (request, reply) => {
+      const { projectId, commentId } = commentParams.parse(request.params);
+      const [comment] = await db.select().from(comments).where(eq(comments.id, commentId));
+      if (!comment || comment.projectId !== projectId)
+        throw new NotFoundError("Comment not found.", "comment-not-found");
+      const { guest } = await loadVisibleVersion(projectId, comment.versionId);
+      authorizeComment(guest, "comments.reply");
+      const guestIdentity = guestOf(request);
+      const input = replySchema.parse(request.body);
+      reply.status(201);
+      const replied = await addReply(db, comment, { guestIdentity }, { ...input, attachments: [] });
+      return { data: withCommentAbilities(guest, replied) };
+    },
+  );
 }

@@ -20,6 +20,7 @@ import { newId } from "../../lib/ids.ts";
 import { approverMail, projectInviteMail } from "../../lib/mail/templates.ts";
 import { memberActor } from "../../lib/policy.ts";
 import { publish, revokeRoom } from "../../lib/realtime.ts";
+import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { notify } from "../notifications/notify.ts";
 import { loadProject } from "../projects/projects.load.ts";
@@ -39,190 +40,218 @@ export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
   const { db } = ctx.database;
   const projectLink = (projectId: string) => `${config.appUrl}/project/${projectId}`;
 
-  app.get("/api/projects/:projectId/members", async (request): Promise<{ data: ProjectMember[] }> => {
-    const actor = await requireActor(auth, db, request);
-    const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
-    const reader = memberActor(actor.user.id, access);
-    authorizeMember(reader, "members.read");
-    return { data: (await listMembers(db, project)).map((member) => withMemberAbilities(reader, member)) };
-  });
+  app.get(
+    "/api/projects/:projectId/members",
+    route({ summary: "People of a project and their access", action: "members.read" }),
+    async (request): Promise<{ data: ProjectMember[] }> => {
+      const actor = await requireActor(auth, db, request);
+      const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
+      const reader = memberActor(actor.user.id, access);
+      authorizeMember(reader, "members.read");
+      return { data: (await listMembers(db, project)).map((member) => withMemberAbilities(reader, member)) };
+    },
+  );
 
-  app.post("/api/projects/:projectId/members", async (request, reply) => {
-    const actor = await requireActor(auth, db, request);
-    const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
-    authorizeMember(memberActor(actor.user.id, access), "members.add");
-    const input = addMemberSchema.parse(request.body);
-    const email = input.email.trim().toLowerCase();
-    if (email === actor.user.email.toLowerCase()) {
-      throw new BadRequestError("You cannot share a project with yourself.", "share-self");
-    }
-    const user = await findUserByEmail(db, email);
-    if (user?.id === project.ownerId)
-      throw new BadRequestError("This person owns the project.", "share-owner");
-    const values = user
-      ? { userId: user.id, email: null, target: projectMembers.userId }
-      : { userId: null, email, target: projectMembers.email };
-    const member = await db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(projectMembers)
-        .values({
-          id: newId(),
-          projectId: project.id,
-          userId: values.userId,
-          email: values.email,
-          access: input.access,
-          addedBy: actor.user.id,
-        })
-        .onConflictDoUpdate({
-          target: [projectMembers.projectId, values.target],
-          set: { access: input.access },
-        })
-        // xmax is 0 on a row this statement inserted (not on one it updated): only a newcomer is told.
-        .returning({ id: projectMembers.id, isNew: sql<boolean>`(xmax = 0)` });
-      if (user && row?.isNew)
-        await notify(tx, {
-          on: "member.added",
-          actor: { userId: actor.user.id },
-          projectId: project.id,
-          userId: user.id,
-        });
-      if (user) await accessChanged(tx, user.id, project.id);
-      return row;
-    });
-    await mailer.send(
-      projectInviteMail({
-        to: user?.email ?? email,
-        inviter: actor.user.displayName || actor.user.email,
-        projectTitle: project.title,
-        access: input.access,
-        url: projectLink(project.id),
-        isNewUser: !user,
-      }),
-    );
-    reply.status(201);
-    return { data: { id: member!.id, isPending: !user }, message: SHARING_MESSAGES.shared };
-  });
-
-  app.patch("/api/projects/:projectId/members/:memberId", async (request) => {
-    const actor = await requireActor(auth, db, request);
-    const { projectId, memberId } = memberParams.parse(request.params);
-    const { project, access } = await loadProject(db, actor, projectId);
-    const writer = memberActor(actor.user.id, access);
-    authorizeMember(writer, "members.read");
-    const input = updateMemberSchema.parse(request.body);
-    const [member] = await db
-      .select()
-      .from(projectMembers)
-      .where(and(eq(projectMembers.id, memberId), eq(projectMembers.projectId, project.id)));
-    if (!member) throw new NotFoundError("This person is not in the project.", "member-not-found");
-    authorizeMember(writer, "members.update", { userId: member.userId, isPending: member.userId === null });
-    const [updated] = await db
-      .update(projectMembers)
-      .set({ access: input.access })
-      .where(and(eq(projectMembers.id, memberId), eq(projectMembers.projectId, project.id)))
-      .returning();
-    if (!updated) throw new NotFoundError("This person is not in the project.", "member-not-found");
-    if (updated.userId) await accessChanged(db, updated.userId, project.id);
-    return { message: SHARING_MESSAGES.accessUpdated };
-  });
-
-  app.delete("/api/projects/:projectId/members/:memberId", async (request) => {
-    const actor = await requireActor(auth, db, request);
-    const { projectId, memberId } = memberParams.parse(request.params);
-    const { project, access } = await loadProject(db, actor, projectId);
-    const writer = memberActor(actor.user.id, access);
-    authorizeMember(writer, "members.read");
-    const [member] = await db
-      .select()
-      .from(projectMembers)
-      .where(and(eq(projectMembers.id, memberId), eq(projectMembers.projectId, project.id)));
-    if (!member) throw new NotFoundError("This person is not in the project.", "member-not-found");
-    const isSelf = member.userId === actor.user.id;
-    const target = { userId: member.userId, isPending: member.userId === null };
-    authorizeMember(writer, isSelf ? "members.leave" : "members.remove", target);
-    await db.transaction(async (tx) => {
-      await tx.delete(projectMembers).where(eq(projectMembers.id, member.id));
-      if (member.userId) {
-        await tx
-          .update(projects)
-          .set({ approvers: sql`array_remove(${projects.approvers}, ${member.userId})` })
-          .where(eq(projects.id, project.id));
-        // Their open tabs stop hearing about the project at once, and what they were told about it
-        // goes: each item would open a project they can no longer see.
-        await revokeRoom(tx, `project:${project.id}`, member.userId);
-        await tx
-          .delete(notifications)
-          .where(and(eq(notifications.userId, member.userId), eq(notifications.projectId, project.id)));
-        await publish(tx, `user:${member.userId}`, { type: "notifications.changed" });
-        await accessChanged(tx, member.userId, project.id);
+  app.post(
+    "/api/projects/:projectId/members",
+    route({ summary: "Share the project with someone", body: addMemberSchema, action: "members.add" }),
+    async (request, reply) => {
+      const actor = await requireActor(auth, db, request);
+      const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
+      authorizeMember(memberActor(actor.user.id, access), "members.add");
+      const input = addMemberSchema.parse(request.body);
+      const email = input.email.trim().toLowerCase();
+      if (email === actor.user.email.toLowerCase()) {
+        throw new BadRequestError("You cannot share a project with yourself.", "share-self");
       }
-    });
-    return { message: isSelf ? SHARING_MESSAGES.removedSelf : SHARING_MESSAGES.removed };
-  });
-
-  app.post("/api/projects/:projectId/transfer", async (request) => {
-    const actor = await requireActor(auth, db, request);
-    const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
-    const writer = memberActor(actor.user.id, access);
-    authorizeMember(writer, "members.read");
-    const { to } = transferProjectSchema.parse(request.body);
-    authorizeMember(writer, "projects.transfer", { userId: to });
-    await db.transaction(async (tx) => {
-      await tx.select({ id: projects.id }).from(projects).where(eq(projects.id, project.id)).for("update");
-      const [target] = await tx
-        .select()
-        .from(projectMembers)
-        .where(and(eq(projectMembers.projectId, project.id), eq(projectMembers.userId, to)));
-      if (!target) throw new HttpError(409, "not-a-member", "Share the project with this person first.");
-      await tx.delete(projectMembers).where(eq(projectMembers.id, target.id));
-      // The old owner keeps the project, with edit access (SPEC §4).
-      await tx.insert(projectMembers).values({
-        id: newId(),
-        projectId: project.id,
-        userId: project.ownerId,
-        access: "edit",
-        addedBy: actor.user.id,
+      const user = await findUserByEmail(db, email);
+      if (user?.id === project.ownerId)
+        throw new BadRequestError("This person owns the project.", "share-owner");
+      const values = user
+        ? { userId: user.id, email: null, target: projectMembers.userId }
+        : { userId: null, email, target: projectMembers.email };
+      const member = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(projectMembers)
+          .values({
+            id: newId(),
+            projectId: project.id,
+            userId: values.userId,
+            email: values.email,
+            access: input.access,
+            addedBy: actor.user.id,
+          })
+          .onConflictDoUpdate({
+            target: [projectMembers.projectId, values.target],
+            set: { access: input.access },
+          })
+          // xmax is 0 on a row this statement inserted (not on one it updated): only a newcomer is told.
+          .returning({ id: projectMembers.id, isNew: sql<boolean>`(xmax = 0)` });
+        if (user && row?.isNew)
+          await notify(tx, {
+            on: "member.added",
+            actor: { userId: actor.user.id },
+            projectId: project.id,
+            userId: user.id,
+          });
+        if (user) await accessChanged(tx, user.id, project.id);
+        return row;
       });
-      await tx
-        .update(projects)
-        .set({ ownerId: to, modifiedAt: new Date() })
-        .where(eq(projects.id, project.id));
-      await accessChanged(tx, to, project.id);
-      await accessChanged(tx, project.ownerId, project.id);
-    });
-    return { data: { owner: to } };
-  });
-
-  app.put("/api/projects/:projectId/approvers/:userId", async (request) => {
-    const actor = await requireActor(auth, db, request);
-    const { projectId, userId } = approverParams.parse(request.params);
-    const { project, access } = await loadProject(db, actor, projectId);
-    const writer = memberActor(actor.user.id, access);
-    authorizeMember(writer, "approvers.manage");
-    const { isApprover } = approverSchema.parse(request.body);
-    const people = await listMembers(db, project);
-    const person = people.find((p) => p.uid === userId);
-    if (!person) throw new NotFoundError("This person is not in the project.", "member-not-found");
-    authorizeMember(writer, "approvers.manage", memberTarget(person));
-    await db
-      .update(projects)
-      .set({
-        approvers: isApprover
-          ? sql`array_append(array_remove(${projects.approvers}, ${userId}), ${userId})`
-          : sql`array_remove(${projects.approvers}, ${userId})`,
-      })
-      .where(eq(projects.id, project.id));
-    if (isApprover && userId !== actor.user.id && person.email) {
-      const [owner] = await db.select().from(users).where(eq(users.id, project.ownerId));
       await mailer.send(
-        approverMail({
-          to: person.email,
-          ownerName: owner?.displayName || owner?.email || "The owner",
+        projectInviteMail({
+          to: user?.email ?? email,
+          inviter: actor.user.displayName || actor.user.email,
           projectTitle: project.title,
+          access: input.access,
           url: projectLink(project.id),
+          isNewUser: !user,
         }),
       );
-    }
-    return { message: SHARING_MESSAGES.approverUpdated };
-  });
+      reply.status(201);
+      return { data: { id: member!.id, isPending: !user }, message: SHARING_MESSAGES.shared };
+    },
+  );
+
+  app.patch(
+    "/api/projects/:projectId/members/:memberId",
+    route({ summary: "Change someone's access", body: updateMemberSchema, action: "members.read" }),
+    async (request) => {
+      const actor = await requireActor(auth, db, request);
+      const { projectId, memberId } = memberParams.parse(request.params);
+      const { project, access } = await loadProject(db, actor, projectId);
+      const writer = memberActor(actor.user.id, access);
+      authorizeMember(writer, "members.read");
+      const input = updateMemberSchema.parse(request.body);
+      const [member] = await db
+        .select()
+        .from(projectMembers)
+        .where(and(eq(projectMembers.id, memberId), eq(projectMembers.projectId, project.id)));
+      if (!member) throw new NotFoundError("This person is not in the project.", "member-not-found");
+      authorizeMember(writer, "members.update", { userId: member.userId, isPending: member.userId === null });
+      const [updated] = await db
+        .update(projectMembers)
+        .set({ access: input.access })
+        .where(and(eq(projectMembers.id, memberId), eq(projectMembers.projectId, project.id)))
+        .returning();
+      if (!updated) throw new NotFoundError("This person is not in the project.", "member-not-found");
+      if (updated.userId) await accessChanged(db, updated.userId, project.id);
+      return { message: SHARING_MESSAGES.accessUpdated };
+    },
+  );
+
+  app.delete(
+    "/api/projects/:projectId/members/:memberId",
+    route({ summary: "Remove someone (or leave)", action: "members.remove" }),
+    async (request) => {
+      const actor = await requireActor(auth, db, request);
+      const { projectId, memberId } = memberParams.parse(request.params);
+      const { project, access } = await loadProject(db, actor, projectId);
+      const writer = memberActor(actor.user.id, access);
+      authorizeMember(writer, "members.read");
+      const [member] = await db
+        .select()
+        .from(projectMembers)
+        .where(and(eq(projectMembers.id, memberId), eq(projectMembers.projectId, project.id)));
+      if (!member) throw new NotFoundError("This person is not in the project.", "member-not-found");
+      const isSelf = member.userId === actor.user.id;
+      const target = { userId: member.userId, isPending: member.userId === null };
+      authorizeMember(writer, isSelf ? "members.leave" : "members.remove", target);
+      await db.transaction(async (tx) => {
+        await tx.delete(projectMembers).where(eq(projectMembers.id, member.id));
+        if (member.userId) {
+          await tx
+            .update(projects)
+            .set({ approvers: sql`array_remove(${projects.approvers}, ${member.userId})` })
+            .where(eq(projects.id, project.id));
+          // Their open tabs stop hearing about the project at once, and what they were told about it
+          // goes: each item would open a project they can no longer see.
+          await revokeRoom(tx, `project:${project.id}`, member.userId);
+          await tx
+            .delete(notifications)
+            .where(and(eq(notifications.userId, member.userId), eq(notifications.projectId, project.id)));
+          await publish(tx, `user:${member.userId}`, { type: "notifications.changed" });
+          await accessChanged(tx, member.userId, project.id);
+        }
+      });
+      return { message: isSelf ? SHARING_MESSAGES.removedSelf : SHARING_MESSAGES.removed };
+    },
+  );
+
+  app.post(
+    "/api/projects/:projectId/transfer",
+    route({
+      summary: "Make someone else the owner",
+      body: transferProjectSchema,
+      action: "projects.transfer",
+    }),
+    async (request) => {
+      const actor = await requireActor(auth, db, request);
+      const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
+      const writer = memberActor(actor.user.id, access);
+      authorizeMember(writer, "members.read");
+      const { to } = transferProjectSchema.parse(request.body);
+      authorizeMember(writer, "projects.transfer", { userId: to });
+      await db.transaction(async (tx) => {
+        await tx.select({ id: projects.id }).from(projects).where(eq(projects.id, project.id)).for("update");
+        const [target] = await tx
+          .select()
+          .from(projectMembers)
+          .where(and(eq(projectMembers.projectId, project.id), eq(projectMembers.userId, to)));
+        if (!target) throw new HttpError(409, "not-a-member", "Share the project with this person first.");
+        await tx.delete(projectMembers).where(eq(projectMembers.id, target.id));
+        // The old owner keeps the project, with edit access (SPEC §4).
+        await tx.insert(projectMembers).values({
+          id: newId(),
+          projectId: project.id,
+          userId: project.ownerId,
+          access: "edit",
+          addedBy: actor.user.id,
+        });
+        await tx
+          .update(projects)
+          .set({ ownerId: to, modifiedAt: new Date() })
+          .where(eq(projects.id, project.id));
+        await accessChanged(tx, to, project.id);
+        await accessChanged(tx, project.ownerId, project.id);
+      });
+      return { data: { owner: to } };
+    },
+  );
+
+  app.put(
+    "/api/projects/:projectId/approvers/:userId",
+    route({ summary: "Make or unmake an approver", body: approverSchema, action: "approvers.manage" }),
+    async (request) => {
+      const actor = await requireActor(auth, db, request);
+      const { projectId, userId } = approverParams.parse(request.params);
+      const { project, access } = await loadProject(db, actor, projectId);
+      const writer = memberActor(actor.user.id, access);
+      authorizeMember(writer, "approvers.manage");
+      const { isApprover } = approverSchema.parse(request.body);
+      const people = await listMembers(db, project);
+      const person = people.find((p) => p.uid === userId);
+      if (!person) throw new NotFoundError("This person is not in the project.", "member-not-found");
+      authorizeMember(writer, "approvers.manage", memberTarget(person));
+      await db
+        .update(projects)
+        .set({
+          approvers: isApprover
+            ? sql`array_append(array_remove(${projects.approvers}, ${userId}), ${userId})`
+            : sql`array_remove(${projects.approvers}, ${userId})`,
+        })
+        .where(eq(projects.id, project.id));
+      if (isApprover && userId !== actor.user.id && person.email) {
+        const [owner] = await db.select().from(users).where(eq(users.id, project.ownerId));
+        await mailer.send(
+          approverMail({
+            to: person.email,
+            ownerName: owner?.displayName || owner?.email || "The owner",
+            projectTitle: project.title,
+            url: projectLink(project.id),
+          }),
+        );
+      }
+      return { message: SHARING_MESSAGES.approverUpdated };
+    },
+  );
 }

@@ -19,6 +19,7 @@ import type { AppContext } from "../../context.ts";
 import { notifications, projects } from "../../db/schema/index.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import { publish } from "../../lib/realtime.ts";
+import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { ownedBy } from "./notifications.policy.ts";
 import { presentNotifications } from "./notifications.presenter.ts";
@@ -32,105 +33,129 @@ export async function notificationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
   const changed = (tx: Parameters<typeof publish>[0], userId: string) =>
     publish(tx, `user:${userId}`, { type: "notifications.changed" });
 
-  app.get("/api/notifications", async (request): Promise<NotificationsPage> => {
-    const actor = await requireActor(auth, db, request);
-    const query = listNotificationsQuerySchema.parse(request.query);
-    const cursor = query.before ? NOTIFICATION_CURSOR.exec(query.before) : null;
-    const rows = await db
-      .select()
-      .from(notifications)
-      .where(
-        mine(
-          actor.user.id,
-          query.projectId ? eq(notifications.projectId, query.projectId) : undefined,
-          cursor
-            ? sql`(${notifications.createdAt}, ${notifications.id}) < (${new Date(cursor[1]!).toISOString()}::timestamptz, ${cursor[2]!})`
-            : undefined,
-        ),
-      )
-      .orderBy(desc(notifications.createdAt), desc(notifications.id))
-      .limit(query.limit + 1);
-    const page = rows.slice(0, query.limit);
-    const last = page.at(-1);
-    const projectRows = await db
-      .selectDistinct({ id: projects.id, title: projects.title })
-      .from(notifications)
-      .innerJoin(projects, eq(projects.id, notifications.projectId))
-      .where(mine(actor.user.id))
-      .orderBy(projects.title, projects.id);
-    return {
-      data: await presentNotifications(db, page),
-      nextCursor: rows.length > query.limit && last ? `${last.createdAt.toISOString()}~${last.id}` : null,
-      projects: projectRows,
-    };
-  });
-
-  app.get("/api/notifications/counts", async (request): Promise<{ data: NotificationCounts }> => {
-    const actor = await requireActor(auth, db, request);
-    const [counts] = await db
-      .select({
-        unseen: sql<number>`(count(*) filter (where not ${notifications.isSeen}))::int`,
-        notNotified: sql<number>`(count(*) filter (where not ${notifications.isNotified}))::int`,
-      })
-      .from(notifications)
-      .where(mine(actor.user.id));
-    return { data: counts ?? { unseen: 0, notNotified: 0 } };
-  });
-
-  app.patch("/api/notifications/:notificationId", async (request) => {
-    const actor = await requireActor(auth, db, request);
-    const { notificationId } = notificationParams.parse(request.params);
-    const input = updateNotificationSchema.parse(request.body);
-    const [row] = await db.transaction(async (tx) => {
-      const updated = await tx
-        .update(notifications)
-        .set({ isSeen: input.isSeen })
-        .where(mine(actor.user.id, eq(notifications.id, notificationId)))
-        .returning();
-      if (updated.length > 0) await changed(tx, actor.user.id);
-      return updated;
-    });
-    if (!row) throw new NotFoundError("Notification not found.", "notification-not-found");
-    return { data: (await presentNotifications(db, [row]))[0] };
-  });
-
-  /** "Clear all": every notification (or the filtered project's) seen. */
-  app.post("/api/notifications/seen", async (request) => {
-    const actor = await requireActor(auth, db, request);
-    const input = markAllSeenSchema.parse(request.body ?? {});
-    const updated = await db.transaction(async (tx) => {
-      const rows = await tx
-        .update(notifications)
-        .set({ isSeen: true })
+  app.get(
+    "/api/notifications",
+    route({
+      summary: "The user's notifications, newest first",
+      query: listNotificationsQuerySchema,
+      action: "self",
+    }),
+    async (request): Promise<NotificationsPage> => {
+      const actor = await requireActor(auth, db, request);
+      const query = listNotificationsQuerySchema.parse(request.query);
+      const cursor = query.before ? NOTIFICATION_CURSOR.exec(query.before) : null;
+      const rows = await db
+        .select()
+        .from(notifications)
         .where(
           mine(
             actor.user.id,
-            eq(notifications.isSeen, false),
-            input.projectId ? eq(notifications.projectId, input.projectId) : undefined,
+            query.projectId ? eq(notifications.projectId, query.projectId) : undefined,
+            cursor
+              ? sql`(${notifications.createdAt}, ${notifications.id}) < (${new Date(cursor[1]!).toISOString()}::timestamptz, ${cursor[2]!})`
+              : undefined,
           ),
         )
-        .returning({ id: notifications.id });
-      if (rows.length > 0) await changed(tx, actor.user.id);
-      return rows.length;
-    });
-    return { data: { updated } };
-  });
+        .orderBy(desc(notifications.createdAt), desc(notifications.id))
+        .limit(query.limit + 1);
+      const page = rows.slice(0, query.limit);
+      const last = page.at(-1);
+      const projectRows = await db
+        .selectDistinct({ id: projects.id, title: projects.title })
+        .from(notifications)
+        .innerJoin(projects, eq(projects.id, notifications.projectId))
+        .where(mine(actor.user.id))
+        .orderBy(projects.title, projects.id);
+      return {
+        data: await presentNotifications(db, page),
+        nextCursor: rows.length > query.limit && last ? `${last.createdAt.toISOString()}~${last.id}` : null,
+        projects: projectRows,
+      };
+    },
+  );
+
+  app.get(
+    "/api/notifications/counts",
+    route({ summary: "Unseen and not-yet-notified counts", action: "self" }),
+    async (request): Promise<{ data: NotificationCounts }> => {
+      const actor = await requireActor(auth, db, request);
+      const [counts] = await db
+        .select({
+          unseen: sql<number>`(count(*) filter (where not ${notifications.isSeen}))::int`,
+          notNotified: sql<number>`(count(*) filter (where not ${notifications.isNotified}))::int`,
+        })
+        .from(notifications)
+        .where(mine(actor.user.id));
+      return { data: counts ?? { unseen: 0, notNotified: 0 } };
+    },
+  );
+
+  app.patch(
+    "/api/notifications/:notificationId",
+    route({ summary: "Mark seen or unseen", body: updateNotificationSchema, action: "self" }),
+    async (request) => {
+      const actor = await requireActor(auth, db, request);
+      const { notificationId } = notificationParams.parse(request.params);
+      const input = updateNotificationSchema.parse(request.body);
+      const [row] = await db.transaction(async (tx) => {
+        const updated = await tx
+          .update(notifications)
+          .set({ isSeen: input.isSeen })
+          .where(mine(actor.user.id, eq(notifications.id, notificationId)))
+          .returning();
+        if (updated.length > 0) await changed(tx, actor.user.id);
+        return updated;
+      });
+      if (!row) throw new NotFoundError("Notification not found.", "notification-not-found");
+      return { data: (await presentNotifications(db, [row]))[0] };
+    },
+  );
+
+  /** "Clear all": every notification (or the filtered project's) seen. */
+  app.post(
+    "/api/notifications/seen",
+    route({ summary: "Clear all (mark every notification seen)", body: markAllSeenSchema, action: "self" }),
+    async (request) => {
+      const actor = await requireActor(auth, db, request);
+      const input = markAllSeenSchema.parse(request.body ?? {});
+      const updated = await db.transaction(async (tx) => {
+        const rows = await tx
+          .update(notifications)
+          .set({ isSeen: true })
+          .where(
+            mine(
+              actor.user.id,
+              eq(notifications.isSeen, false),
+              input.projectId ? eq(notifications.projectId, input.projectId) : undefined,
+            ),
+          )
+          .returning({ id: notifications.id });
+        if (rows.length > 0) await changed(tx, actor.user.id);
+        return rows.length;
+      });
+      return { data: { updated } };
+    },
+  );
 
   /** The panel was opened: everything in it has been shown, so the badge goes. */
-  app.post("/api/notifications/notified", async (request) => {
-    const actor = await requireActor(auth, db, request);
-    z.object({})
-      .strict()
-      .parse(request.body ?? {});
-    const updated = await db.transaction(async (tx) => {
-      const rows = await tx
-        .update(notifications)
-        .set({ isNotified: true })
-        .where(mine(actor.user.id, eq(notifications.isNotified, false)))
-        .returning({ id: notifications.id });
-      if (rows.length > 0) await changed(tx, actor.user.id);
-      return rows.length;
-    });
-    return { data: { updated } };
-  });
+  app.post(
+    "/api/notifications/notified",
+    route({ summary: "The panel was opened (mark all notified)", action: "self" }),
+    async (request) => {
+      const actor = await requireActor(auth, db, request);
+      z.object({})
+        .strict()
+        .parse(request.body ?? {});
+      const updated = await db.transaction(async (tx) => {
+        const rows = await tx
+          .update(notifications)
+          .set({ isNotified: true })
+          .where(mine(actor.user.id, eq(notifications.isNotified, false)))
+          .returning({ id: notifications.id });
+        if (rows.length > 0) await changed(tx, actor.user.id);
+        return rows.length;
+      });
+      return { data: { updated } };
+    },
+  );
 }

@@ -19,6 +19,7 @@ import type { AppContext } from "../../context.ts";
 import { pages, projects } from "../../db/schema/index.ts";
 import { BadRequestError } from "../../lib/errors.ts";
 import { memberActor } from "../../lib/policy.ts";
+import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { enqueueCapture } from "../captures/capture.queue.ts";
 import {
@@ -50,154 +51,202 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   const { auth } = ctx;
   const { db } = ctx.database;
 
-  app.post("/api/projects/:projectId/pages", async (request, reply) => {
-    const actor = await requireActor(auth, db, request);
-    const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
-    authorize(access, "pages.create");
-    const input = addPageSchema.parse(request.body);
-    const { page, version } = await addPage(db, project, {
-      url: input.url,
-      title: input.title || input.url,
-      screenshotSource: input.isScreenshot ? input.url : null,
-      version: {
-        kind: input.isScreenshot ? "screenshot" : "snapshot",
-        status: "queued",
-        sourceUrl: input.url,
-        createdBy: actor.user.id,
-      },
-    });
-    await enqueueCapture(ctx, version.id);
-    reply.status(202);
-    return {
-      data: { projectID: project.id, pageID: page.id, versionID: version.id },
-      message: PROJECT_MESSAGES.fetchingPage,
-    };
-  });
-
-  app.post("/api/projects/:projectId/uploads", async (request, reply) => {
-    const actor = await requireActor(auth, db, request);
-    const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
-    authorize(access, "pages.create");
-    const upload = await readUpload(request);
-    const fileKey = await storeUpload(ctx, upload);
-    const isPDF = upload.kind === "pdf";
-    const { page, version } = await addPage(db, project, {
-      url: "image",
-      title: upload.filename.replace(/\.[^.]+$/, "") || (isPDF ? "PDF" : "image"),
-      isPDF,
-      version: { kind: upload.kind, status: "ready", fileKey, createdBy: actor.user.id },
-    });
-    if (!isPDF) await setPageThumbnail(ctx, page.id, upload.bytes);
-    reply.status(201);
-    return { data: { projectID: project.id, pageID: page.id, versionID: version.id } };
-  });
-
-  app.post("/api/pages/:pageId/versions", async (request, reply) => {
-    const actor = await requireActor(auth, db, request);
-    const { page, access } = await loadPage(db, actor, pageParams.parse(request.params).pageId);
-    authorize(access, "versions.create");
-    if (request.isMultipart()) {
-      const upload = await readUpload(request);
-      if (upload.kind !== "image" || page.isPDF) {
-        throw new BadRequestError("A new version of this page must be an image.", "unsupported-file");
-      }
-      const fileKey = await storeUpload(ctx, upload);
-      const version = await addVersion(db, page, {
-        kind: "image",
-        status: "ready",
-        fileKey,
-        createdBy: actor.user.id,
+  app.post(
+    "/api/projects/:projectId/pages",
+    route({
+      summary: "Add pages by URL (captured in the background)",
+      body: addPageSchema,
+      action: "pages.create",
+    }),
+    async (request, reply) => {
+      const actor = await requireActor(auth, db, request);
+      const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
+      authorize(access, "pages.create");
+      const input = addPageSchema.parse(request.body);
+      const { page, version } = await addPage(db, project, {
+        url: input.url,
+        title: input.title || input.url,
+        screenshotSource: input.isScreenshot ? input.url : null,
+        version: {
+          kind: input.isScreenshot ? "screenshot" : "snapshot",
+          status: "queued",
+          sourceUrl: input.url,
+          createdBy: actor.user.id,
+        },
       });
-      await setPageThumbnail(ctx, page.id, upload.bytes);
-      reply.status(201);
-      return { data: presentVersion(version) };
-    }
-    const { copyUnresolvedComments } = recaptureSchema.parse(request.body ?? {});
-    if (page.url === "image" && !page.screenshotSource) {
-      throw new BadRequestError("Upload an image to add a version to this page.", "not-a-url-page");
-    }
-    const version = await recapture(db, page, actor.user.id, copyUnresolvedComments);
-    await enqueueCapture(ctx, version.id);
-    reply.status(202);
-    // Re-read with its count: copied comments already belong to it.
-    return {
-      data: presentVersion((await loadCountedVersion(db, version.id))!),
-      message: PROJECT_MESSAGES.fetchingPage,
-    };
-  });
+      await enqueueCapture(ctx, version.id);
+      reply.status(202);
+      return {
+        data: { projectID: project.id, pageID: page.id, versionID: version.id },
+        message: PROJECT_MESSAGES.fetchingPage,
+      };
+    },
+  );
 
-  app.post("/api/projects/:projectId/update-all", async (request) => {
-    const actor = await requireActor(auth, db, request);
-    const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
-    authorize(access, "versions.create");
-    const { copyUnresolvedComments } = updateAllPagesSchema.parse(request.body ?? {});
-    const { pageRows } = await loadPagesWithVersions(db, project.id);
-    const updatable = pageRows.filter((page) => isUpdatablePage({ ...page, isApproved: page.approved }));
-    if (updatable.length === 0) return { data: { updated: 0 }, message: COMMENT_MESSAGES.noPagesToUpdate };
-    for (const page of updatable) {
+  app.post(
+    "/api/projects/:projectId/uploads",
+    route({ summary: "Add an image or PDF page", upload: true, action: "pages.create" }),
+    async (request, reply) => {
+      const actor = await requireActor(auth, db, request);
+      const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
+      authorize(access, "pages.create");
+      const upload = await readUpload(request);
+      const fileKey = await storeUpload(ctx, upload);
+      const isPDF = upload.kind === "pdf";
+      const { page, version } = await addPage(db, project, {
+        url: "image",
+        title: upload.filename.replace(/\.[^.]+$/, "") || (isPDF ? "PDF" : "image"),
+        isPDF,
+        version: { kind: upload.kind, status: "ready", fileKey, createdBy: actor.user.id },
+      });
+      if (!isPDF) await setPageThumbnail(ctx, page.id, upload.bytes);
+      reply.status(201);
+      return { data: { projectID: project.id, pageID: page.id, versionID: version.id } };
+    },
+  );
+
+  app.post(
+    "/api/pages/:pageId/versions",
+    route({
+      summary: "New version: re-capture (JSON) or a new image (multipart)",
+      body: recaptureSchema,
+      action: "versions.create",
+    }),
+    async (request, reply) => {
+      const actor = await requireActor(auth, db, request);
+      const { page, access } = await loadPage(db, actor, pageParams.parse(request.params).pageId);
+      authorize(access, "versions.create");
+      if (request.isMultipart()) {
+        const upload = await readUpload(request);
+        if (upload.kind !== "image" || page.isPDF) {
+          throw new BadRequestError("A new version of this page must be an image.", "unsupported-file");
+        }
+        const fileKey = await storeUpload(ctx, upload);
+        const version = await addVersion(db, page, {
+          kind: "image",
+          status: "ready",
+          fileKey,
+          createdBy: actor.user.id,
+        });
+        await setPageThumbnail(ctx, page.id, upload.bytes);
+        reply.status(201);
+        return { data: presentVersion(version) };
+      }
+      const { copyUnresolvedComments } = recaptureSchema.parse(request.body ?? {});
+      if (page.url === "image" && !page.screenshotSource) {
+        throw new BadRequestError("Upload an image to add a version to this page.", "not-a-url-page");
+      }
       const version = await recapture(db, page, actor.user.id, copyUnresolvedComments);
       await enqueueCapture(ctx, version.id);
-    }
-    return { data: { updated: updatable.length } };
-  });
+      reply.status(202);
+      // Re-read with its count: copied comments already belong to it.
+      return {
+        data: presentVersion((await loadCountedVersion(db, version.id))!),
+        message: PROJECT_MESSAGES.fetchingPage,
+      };
+    },
+  );
 
-  app.get("/api/similar-pages", async (request) => {
-    await requireActor(auth, db, request);
-    const { url } = similarPagesQuerySchema.parse(request.query);
-    return { data: await findSimilarPages(ctx.config, url) };
-  });
+  app.post(
+    "/api/projects/:projectId/update-all",
+    route({
+      summary: "Re-capture every page that may be updated",
+      body: updateAllPagesSchema,
+      action: "versions.create",
+    }),
+    async (request) => {
+      const actor = await requireActor(auth, db, request);
+      const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
+      authorize(access, "versions.create");
+      const { copyUnresolvedComments } = updateAllPagesSchema.parse(request.body ?? {});
+      const { pageRows } = await loadPagesWithVersions(db, project.id);
+      const updatable = pageRows.filter((page) => isUpdatablePage({ ...page, isApproved: page.approved }));
+      if (updatable.length === 0) return { data: { updated: 0 }, message: COMMENT_MESSAGES.noPagesToUpdate };
+      for (const page of updatable) {
+        const version = await recapture(db, page, actor.user.id, copyUnresolvedComments);
+        await enqueueCapture(ctx, version.id);
+      }
+      return { data: { updated: updatable.length } };
+    },
+  );
 
-  app.patch("/api/pages/:pageId", async (request) => {
-    const actor = await requireActor(auth, db, request);
-    const { page, access } = await loadPage(db, actor, pageParams.parse(request.params).pageId);
-    authorize(access, "pages.update");
-    const input = updatePageSchema.parse(request.body);
-    const [updated] = await db
-      .update(pages)
-      .set({ ...input, modifiedAt: new Date() })
-      .where(eq(pages.id, page.id))
-      .returning();
-    const { versionRows } = await loadPagesWithVersions(db, page.projectId);
-    const data = presentPage(updated!, versionRows);
-    if (input.isArchived === undefined) return { data };
-    // Archiving only hides the page; it keeps counting toward the page limit and can come back.
-    return {
-      data,
-      message: input.isArchived ? PAGE_ARCHIVE_MESSAGES.archived : PAGE_ARCHIVE_MESSAGES.unarchived,
-    };
-  });
+  app.get(
+    "/api/similar-pages",
+    route({
+      summary: "Pages a URL links to, for adding several at once",
+      query: similarPagesQuerySchema,
+      action: "self",
+    }),
+    async (request) => {
+      await requireActor(auth, db, request);
+      const { url } = similarPagesQuerySchema.parse(request.query);
+      return { data: await findSimilarPages(ctx.config, url) };
+    },
+  );
 
-  app.put("/api/pages/:pageId/approval", async (request) => {
-    const actor = await requireActor(auth, db, request);
-    const { page, project, access } = await loadPage(db, actor, pageParams.parse(request.params).pageId);
-    authorizeProject(memberActor(actor.user.id, access), "pages.approve", { approvers: project.approvers });
-    const { approved } = pageApprovalSchema.parse(request.body);
-    const [updated] = await db
-      .update(pages)
-      .set({
-        approved: approved ? { uid: actor.user.id, date: new Date().toISOString() } : null,
-        modifiedAt: new Date(),
-      })
-      .where(eq(pages.id, page.id))
-      .returning();
-    const { versionRows } = await loadPagesWithVersions(db, page.projectId);
-    return {
-      data: presentPage(updated!, versionRows),
-      message: approved ? SHARING_MESSAGES.approved : SHARING_MESSAGES.unapproved,
-    };
-  });
+  app.patch(
+    "/api/pages/:pageId",
+    route({ summary: "Rename or archive a page", body: updatePageSchema, action: "pages.update" }),
+    async (request) => {
+      const actor = await requireActor(auth, db, request);
+      const { page, access } = await loadPage(db, actor, pageParams.parse(request.params).pageId);
+      authorize(access, "pages.update");
+      const input = updatePageSchema.parse(request.body);
+      const [updated] = await db
+        .update(pages)
+        .set({ ...input, modifiedAt: new Date() })
+        .where(eq(pages.id, page.id))
+        .returning();
+      const { versionRows } = await loadPagesWithVersions(db, page.projectId);
+      const data = presentPage(updated!, versionRows);
+      if (input.isArchived === undefined) return { data };
+      // Archiving only hides the page; it keeps counting toward the page limit and can come back.
+      return {
+        data,
+        message: input.isArchived ? PAGE_ARCHIVE_MESSAGES.archived : PAGE_ARCHIVE_MESSAGES.unarchived,
+      };
+    },
+  );
 
-  app.delete("/api/pages/:pageId", async (request) => {
-    const actor = await requireActor(auth, db, request);
-    const { page, access } = await loadPage(db, actor, pageParams.parse(request.params).pageId);
-    authorize(access, "pages.delete");
-    const files = await db.transaction(async (tx) => {
-      const owned = await ownedFiles(tx, { pageIds: [page.id] });
-      await tx.delete(pages).where(eq(pages.id, page.id));
-      await tx.update(projects).set({ modifiedAt: new Date() }).where(eq(projects.id, page.projectId));
-      return owned;
-    });
-    await removeOwnedFiles(ctx, files, request.log);
-    return { message: page.url === "image" ? PROJECT_MESSAGES.fileDeleted : PROJECT_MESSAGES.pageDeleted };
-  });
+  app.put(
+    "/api/pages/:pageId/approval",
+    route({ summary: "Approve or unapprove a page", body: pageApprovalSchema, action: "pages.approve" }),
+    async (request) => {
+      const actor = await requireActor(auth, db, request);
+      const { page, project, access } = await loadPage(db, actor, pageParams.parse(request.params).pageId);
+      authorizeProject(memberActor(actor.user.id, access), "pages.approve", { approvers: project.approvers });
+      const { approved } = pageApprovalSchema.parse(request.body);
+      const [updated] = await db
+        .update(pages)
+        .set({
+          approved: approved ? { uid: actor.user.id, date: new Date().toISOString() } : null,
+          modifiedAt: new Date(),
+        })
+        .where(eq(pages.id, page.id))
+        .returning();
+      const { versionRows } = await loadPagesWithVersions(db, page.projectId);
+      return {
+        data: presentPage(updated!, versionRows),
+        message: approved ? SHARING_MESSAGES.approved : SHARING_MESSAGES.unapproved,
+      };
+    },
+  );
+
+  app.delete(
+    "/api/pages/:pageId",
+    route({ summary: "Delete a page", action: "pages.delete" }),
+    async (request) => {
+      const actor = await requireActor(auth, db, request);
+      const { page, access } = await loadPage(db, actor, pageParams.parse(request.params).pageId);
+      authorize(access, "pages.delete");
+      const files = await db.transaction(async (tx) => {
+        const owned = await ownedFiles(tx, { pageIds: [page.id] });
+        await tx.delete(pages).where(eq(pages.id, page.id));
+        await tx.update(projects).set({ modifiedAt: new Date() }).where(eq(projects.id, page.projectId));
+        return owned;
+      });
+      await removeOwnedFiles(ctx, files, request.log);
+      return { message: page.url === "image" ? PROJECT_MESSAGES.fileDeleted : PROJECT_MESSAGES.pageDeleted };
+    },
+  );
 }

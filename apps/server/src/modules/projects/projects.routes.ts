@@ -19,6 +19,7 @@ import { pages, projectMembers, projects, users } from "../../db/schema/index.ts
 import { newId } from "../../lib/ids.ts";
 import { toJpeg } from "../../lib/images.ts";
 import { revokeRoom } from "../../lib/realtime.ts";
+import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { removeReplaced } from "../pages/thumbnails.ts";
 import { ownedFiles, removeOwnedFiles } from "../versions/owned-files.ts";
@@ -33,157 +34,184 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   const { auth, storage } = ctx;
   const { db } = ctx.database;
 
-  app.get("/api/projects", async (request) => {
-    const actor = await requireActor(auth, db, request);
-    const query = projectListQuerySchema.parse(request.query);
-    const userId = actor.user.id;
-    const filters: SQL[] = [or(eq(projects.ownerId, userId), eq(projectMembers.userId, userId))!];
-    filters.push(eq(projects.isArchived, query.list === "archived"));
-    if (query.list === "web") filters.push(inArray(projects.type, [...WEB_TYPES]));
-    if (query.list === "illustration") filters.push(eq(projects.type, "illustration"));
-    if (query.q) filters.push(ilike(projects.title, `%${query.q.replace(/[%_\\]/g, "\\$&")}%`));
-    const order = {
-      modifiedAt: desc(projects.modifiedAt),
-      createdAt: desc(projects.createdAt),
-      title: asc(projects.title),
-      sortOrder: asc(projects.sortOrder),
-    }[query.sort];
-    const pageCounts = db
-      .select({ projectId: pages.projectId, n: count().as("n") })
-      .from(pages)
-      .groupBy(pages.projectId)
-      .as("page_counts");
-    const rows = await db
-      .select({
-        project: projects,
-        memberAccess: projectMembers.access,
-        pageCount: pageCounts.n,
-        limits: users.limits,
-        firstPageThumbnail: sql<
-          string | null
-        >`(select ${pages.thumbnailKey} from ${pages} where ${pages.projectId} = ${projects.id} and ${pages.thumbnailKey} is not null order by ${pages.sortOrder}, ${pages.createdAt} limit 1)`,
-      })
-      .from(projects)
-      .innerJoin(users, eq(users.id, projects.ownerId))
-      .leftJoin(
-        projectMembers,
-        and(eq(projectMembers.projectId, projects.id), eq(projectMembers.userId, userId)),
-      )
-      .leftJoin(pageCounts, eq(pageCounts.projectId, projects.id))
-      .where(and(...filters))
-      .orderBy(order, asc(projects.id));
-    return {
-      data: rows.map(({ project, memberAccess, pageCount, limits, firstPageThumbnail }) =>
-        presentProject(project, projectAccess(userId, { ownerId: project.ownerId, memberAccess })!, {
-          pageCount: pageCount ?? 0,
-          ownerLimits: limits,
-          firstPageThumbnail,
-          viewerId: userId,
-        }),
-      ),
-    };
-  });
+  app.get(
+    "/api/projects",
+    route({ summary: "List projects", query: projectListQuerySchema, action: "self" }),
+    async (request) => {
+      const actor = await requireActor(auth, db, request);
+      const query = projectListQuerySchema.parse(request.query);
+      const userId = actor.user.id;
+      const filters: SQL[] = [or(eq(projects.ownerId, userId), eq(projectMembers.userId, userId))!];
+      filters.push(eq(projects.isArchived, query.list === "archived"));
+      if (query.list === "web") filters.push(inArray(projects.type, [...WEB_TYPES]));
+      if (query.list === "illustration") filters.push(eq(projects.type, "illustration"));
+      if (query.q) filters.push(ilike(projects.title, `%${query.q.replace(/[%_\\]/g, "\\$&")}%`));
+      const order = {
+        modifiedAt: desc(projects.modifiedAt),
+        createdAt: desc(projects.createdAt),
+        title: asc(projects.title),
+        sortOrder: asc(projects.sortOrder),
+      }[query.sort];
+      const pageCounts = db
+        .select({ projectId: pages.projectId, n: count().as("n") })
+        .from(pages)
+        .groupBy(pages.projectId)
+        .as("page_counts");
+      const rows = await db
+        .select({
+          project: projects,
+          memberAccess: projectMembers.access,
+          pageCount: pageCounts.n,
+          limits: users.limits,
+          firstPageThumbnail: sql<
+            string | null
+          >`(select ${pages.thumbnailKey} from ${pages} where ${pages.projectId} = ${projects.id} and ${pages.thumbnailKey} is not null order by ${pages.sortOrder}, ${pages.createdAt} limit 1)`,
+        })
+        .from(projects)
+        .innerJoin(users, eq(users.id, projects.ownerId))
+        .leftJoin(
+          projectMembers,
+          and(eq(projectMembers.projectId, projects.id), eq(projectMembers.userId, userId)),
+        )
+        .leftJoin(pageCounts, eq(pageCounts.projectId, projects.id))
+        .where(and(...filters))
+        .orderBy(order, asc(projects.id));
+      return {
+        data: rows.map(({ project, memberAccess, pageCount, limits, firstPageThumbnail }) =>
+          presentProject(project, projectAccess(userId, { ownerId: project.ownerId, memberAccess })!, {
+            pageCount: pageCount ?? 0,
+            ownerLimits: limits,
+            firstPageThumbnail,
+            viewerId: userId,
+          }),
+        ),
+      };
+    },
+  );
 
-  app.post("/api/projects", async (request, reply) => {
-    const actor = await requireActor(auth, db, request);
-    const input = createProjectSchema.parse(request.body);
-    const now = new Date();
-    const [project] = await db
-      .insert(projects)
-      .values({
-        id: newId(),
-        title: input.title || DEFAULT_PROJECT_TITLE,
-        type: input.type,
-        ownerId: actor.user.id,
-        createdAt: now,
-        modifiedAt: now,
-        expiresAt: projectExpiresAt(input.type, now, actor.user.limits[productOf(input.type)].projects),
-      })
-      .returning();
-    reply.status(201);
-    return {
-      data: presentProject(project!, "owner", {
-        pageCount: 0,
-        ownerLimits: actor.user.limits,
-        viewerId: actor.user.id,
-      }),
-      message: PROJECT_MESSAGES.created,
-    };
-  });
-
-  app.get("/api/projects/:projectId", async (request) => {
-    const actor = await requireActor(auth, db, request);
-    const { project, access, ownerLimits } = await loadProject(
-      db,
-      actor,
-      params.parse(request.params).projectId,
-    );
-    authorize(access, "projects.read");
-    const { pageRows, versionRows } = await loadPagesWithVersions(db, project.id);
-    return {
-      data: {
-        ...presentProject(project, access, {
-          pageCount: pageRows.length,
-          ownerLimits,
-          firstPageThumbnail: pageRows.find((page) => page.thumbnailKey)?.thumbnailKey,
+  app.post(
+    "/api/projects",
+    route({ summary: "Create a project", body: createProjectSchema, action: "self" }),
+    async (request, reply) => {
+      const actor = await requireActor(auth, db, request);
+      const input = createProjectSchema.parse(request.body);
+      const now = new Date();
+      const [project] = await db
+        .insert(projects)
+        .values({
+          id: newId(),
+          title: input.title || DEFAULT_PROJECT_TITLE,
+          type: input.type,
+          ownerId: actor.user.id,
+          createdAt: now,
+          modifiedAt: now,
+          expiresAt: projectExpiresAt(input.type, now, actor.user.limits[productOf(input.type)].projects),
+        })
+        .returning();
+      reply.status(201);
+      return {
+        data: presentProject(project!, "owner", {
+          pageCount: 0,
+          ownerLimits: actor.user.limits,
           viewerId: actor.user.id,
         }),
-        pages: pageRows.map((page) => presentPage(page, versionRows)),
-        sharing: normalizeSharing(project.sharing),
-        approvers: project.approvers,
-      } satisfies ProjectDetail,
-    };
-  });
+        message: PROJECT_MESSAGES.created,
+      };
+    },
+  );
 
-  app.patch("/api/projects/:projectId", async (request) => {
-    const actor = await requireActor(auth, db, request);
-    const { project, access, ownerLimits } = await loadProject(
-      db,
-      actor,
-      params.parse(request.params).projectId,
-    );
-    const input = updateProjectSchema.parse(request.body);
-    authorize(access, input.isArchived === undefined ? "projects.update" : "projects.archive");
-    const [updated] = await db
-      .update(projects)
-      .set({
-        ...(input.title !== undefined && { title: input.title || DEFAULT_PROJECT_TITLE }),
-        ...(input.isArchived !== undefined && { isArchived: input.isArchived }),
-        ...(input.sortOrder !== undefined && { sortOrder: input.sortOrder }),
-        modifiedAt: new Date(),
-      })
-      .where(eq(projects.id, project.id))
-      .returning();
-    const [{ pageCount } = { pageCount: 0 }] = await db
-      .select({ pageCount: count() })
-      .from(pages)
-      .where(eq(pages.projectId, project.id));
-    return {
-      data: presentProject(updated!, access, {
-        pageCount,
-        ownerLimits,
-        viewerId: actor.user.id,
-      }),
-    };
-  });
+  app.get(
+    "/api/projects/:projectId",
+    route({ summary: "A project with its pages and versions", action: "projects.read" }),
+    async (request) => {
+      const actor = await requireActor(auth, db, request);
+      const { project, access, ownerLimits } = await loadProject(
+        db,
+        actor,
+        params.parse(request.params).projectId,
+      );
+      authorize(access, "projects.read");
+      const { pageRows, versionRows } = await loadPagesWithVersions(db, project.id);
+      return {
+        data: {
+          ...presentProject(project, access, {
+            pageCount: pageRows.length,
+            ownerLimits,
+            firstPageThumbnail: pageRows.find((page) => page.thumbnailKey)?.thumbnailKey,
+            viewerId: actor.user.id,
+          }),
+          pages: pageRows.map((page) => presentPage(page, versionRows)),
+          sharing: normalizeSharing(project.sharing),
+          approvers: project.approvers,
+        } satisfies ProjectDetail,
+      };
+    },
+  );
 
-  app.delete("/api/projects/:projectId", async (request) => {
-    const actor = await requireActor(auth, db, request);
-    const { project, access } = await loadProject(db, actor, params.parse(request.params).projectId);
-    authorize(access, "projects.delete");
-    const files = await db.transaction(async (tx) => {
-      const owned = await ownedFiles(tx, { projectId: project.id });
-      await tx.delete(projects).where(eq(projects.id, project.id));
-      await revokeRoom(tx, `project:${project.id}`, null);
-      return owned;
-    });
-    await removeOwnedFiles(ctx, files, request.log);
-    return { message: PROJECT_MESSAGES.deleted };
-  });
+  app.patch(
+    "/api/projects/:projectId",
+    route({
+      summary: "Rename, archive or unarchive a project",
+      body: updateProjectSchema,
+      action: "projects.update",
+    }),
+    async (request) => {
+      const actor = await requireActor(auth, db, request);
+      const { project, access, ownerLimits } = await loadProject(
+        db,
+        actor,
+        params.parse(request.params).projectId,
+      );
+      const input = updateProjectSchema.parse(request.body);
+      authorize(access, input.isArchived === undefined ? "projects.update" : "projects.archive");
+      const [updated] = await db
+        .update(projects)
+        .set({
+          ...(input.title !== undefined && { title: input.title || DEFAULT_PROJECT_TITLE }),
+          ...(input.isArchived !== undefined && { isArchived: input.isArchived }),
+          ...(input.sortOrder !== undefined && { sortOrder: input.sortOrder }),
+          modifiedAt: new Date(),
+        })
+        .where(eq(projects.id, project.id))
+        .returning();
+      const [{ pageCount } = { pageCount: 0 }] = await db
+        .select({ pageCount: count() })
+        .from(pages)
+        .where(eq(pages.projectId, project.id));
+      return {
+        data: presentProject(updated!, access, {
+          pageCount,
+          ownerLimits,
+          viewerId: actor.user.id,
+        }),
+      };
+    },
+  );
+
+  app.delete(
+    "/api/projects/:projectId",
+    route({ summary: "Delete a project (owner)", action: "projects.delete" }),
+    async (request) => {
+      const actor = await requireActor(auth, db, request);
+      const { project, access } = await loadProject(db, actor, params.parse(request.params).projectId);
+      authorize(access, "projects.delete");
+      const files = await db.transaction(async (tx) => {
+        const owned = await ownedFiles(tx, { projectId: project.id });
+        await tx.delete(projects).where(eq(projects.id, project.id));
+        await revokeRoom(tx, `project:${project.id}`, null);
+        return owned;
+      });
+      await removeOwnedFiles(ctx, files, request.log);
+      return { message: PROJECT_MESSAGES.deleted };
+    },
+  );
 
   app.post(
     "/api/projects/:projectId/thumbnail",
-    { bodyLimit: Math.ceil(MAX_UPLOAD_BYTES * 1.4) + 1024 },
+    route(
+      { summary: "Set the project thumbnail", body: photoUploadSchema, action: "projects.update" },
+      { bodyLimit: Math.ceil(MAX_UPLOAD_BYTES * 1.4) + 1024 },
+    ),
     async (request) => {
       const actor = await requireActor(auth, db, request);
       const { project, access } = await loadProject(db, actor, params.parse(request.params).projectId);

@@ -14,6 +14,7 @@ import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { memberActor } from "../../lib/policy.ts";
 import type { RealtimeHub, RealtimeSocket } from "../../lib/realtime.ts";
+import { route } from "../../lib/routes.ts";
 import { type Actor, getActor } from "../auth/session.ts";
 import { canComment, withCommentAbilities } from "../comments/comments.policy.ts";
 import { loadProject } from "../projects/projects.load.ts";
@@ -25,83 +26,93 @@ export async function realtimeRoutes(
   const { db } = ctx.database;
   const appOrigin = new URL(ctx.config.appUrl).origin;
 
-  app.get("/api/realtime", { websocket: true }, (socket, request) => {
-    const send = (message: RealtimeServerMessage) => socket.send(JSON.stringify(message));
-    // Cross-site WebSocket hijacking: only our own pages may open a socket with the user's cookie.
-    if (request.headers.origin !== appOrigin) return socket.close(4403, "origin");
-    // Handlers attach at once (messages may arrive while the session loads); each waits for it.
-    const member: RealtimeSocket = { send: (data) => socket.send(data), userId: null };
-    // The reader's access to each project whose room the socket is in: comment events are presented with
-    // this reader's abilities. Kept true by the user's own `projects.changed` (access began, changed or ended).
-    const accessTo = new Map<string, Access>();
-    let isClosed = false;
-    const accessOf = (user: Actor, projectId: string) =>
-      loadProject(db, user, projectId)
-        .then((loaded) => loaded.access)
-        .catch(() => null);
-    const refresh = async (user: Actor, projectId: string) => {
-      const access = await accessOf(user, projectId);
-      if (!accessTo.has(projectId)) return;
-      if (canComment(memberActor(user.user.id, access), "comments.read") && access) {
-        accessTo.set(projectId, access);
-      } else {
-        accessTo.delete(projectId);
-        hub.leave(`project:${projectId}`, member);
-        send({ type: "left", projectId });
-      }
-    };
-    const actor = getActor(ctx.auth, db, request).then((found) => {
-      if (!found?.user.emailVerified) {
-        socket.close(4401, "unauthenticated");
-        return null;
-      }
-      member.userId = found.user.id;
-      // One queue per socket keeps events in order while an access change is re-read.
-      let queue = Promise.resolve();
-      member.deliver = (room, event, shared) => {
-        queue = queue
-          .then(async () => {
-            if (event.type === "projects.changed" && accessTo.has(event.projectId))
-              await refresh(found, event.projectId);
-            if ((event.type === "comments.created" || event.type === "comments.changed") && event.comment) {
-              const reader = memberActor(found.user.id, accessTo.get(event.projectId) ?? null);
-              const own: RealtimeEvent = { ...event, comment: withCommentAbilities(reader, event.comment) };
-              return socket.send(JSON.stringify({ type: "event", room, event: own }));
-            }
-            socket.send(shared);
-          })
-          .catch(() => undefined);
+  app.get(
+    "/api/realtime",
+    route(
+      {
+        summary: "WebSocket: project rooms (comments, changes, pages) and the user's own notifications",
+        action: "comments.read",
+      },
+      { websocket: true },
+    ),
+    (socket, request) => {
+      const send = (message: RealtimeServerMessage) => socket.send(JSON.stringify(message));
+      // Cross-site WebSocket hijacking: only our own pages may open a socket with the user's cookie.
+      if (request.headers.origin !== appOrigin) return socket.close(4403, "origin");
+      // Handlers attach at once (messages may arrive while the session loads); each waits for it.
+      const member: RealtimeSocket = { send: (data) => socket.send(data), userId: null };
+      // The reader's access to each project whose room the socket is in: comment events are presented with
+      // this reader's abilities. Kept true by the user's own `projects.changed` (access began, changed or ended).
+      const accessTo = new Map<string, Access>();
+      let isClosed = false;
+      const accessOf = (user: Actor, projectId: string) =>
+        loadProject(db, user, projectId)
+          .then((loaded) => loaded.access)
+          .catch(() => null);
+      const refresh = async (user: Actor, projectId: string) => {
+        const access = await accessOf(user, projectId);
+        if (!accessTo.has(projectId)) return;
+        if (canComment(memberActor(user.user.id, access), "comments.read") && access) {
+          accessTo.set(projectId, access);
+        } else {
+          accessTo.delete(projectId);
+          hub.leave(`project:${projectId}`, member);
+          send({ type: "left", projectId });
+        }
       };
-      if (!isClosed) {
-        hub.join(`user:${found.user.id}`, member);
-        send({ type: "ready" });
-      }
-      return found;
-    });
-    socket.on("close", () => {
-      isClosed = true;
-      hub.leaveAll(member);
-    });
-    socket.on("message", async (raw) => {
-      const user = await actor;
-      if (!user) return;
-      const parsed = realtimeClientMessageSchema.safeParse(safeJson(raw.toString()));
-      if (!parsed.success) return send({ type: "error", code: "bad-message" });
-      const message = parsed.data;
-      if (message.type === "ping") return send({ type: "pong" });
-      if (message.type === "leave") {
-        accessTo.delete(message.projectId);
-        hub.leave(`project:${message.projectId}`, member);
-        return send({ type: "left", projectId: message.projectId });
-      }
-      const access = await accessOf(user, message.projectId);
-      if (!access || !canComment(memberActor(user.user.id, access), "comments.read"))
-        return send({ type: "error", code: "forbidden", projectId: message.projectId });
-      accessTo.set(message.projectId, access);
-      hub.join(`project:${message.projectId}`, member);
-      send({ type: "joined", projectId: message.projectId });
-    });
-  });
+      const actor = getActor(ctx.auth, db, request).then((found) => {
+        if (!found?.user.emailVerified) {
+          socket.close(4401, "unauthenticated");
+          return null;
+        }
+        member.userId = found.user.id;
+        // One queue per socket keeps events in order while an access change is re-read.
+        let queue = Promise.resolve();
+        member.deliver = (room, event, shared) => {
+          queue = queue
+            .then(async () => {
+              if (event.type === "projects.changed" && accessTo.has(event.projectId))
+                await refresh(found, event.projectId);
+              if ((event.type === "comments.created" || event.type === "comments.changed") && event.comment) {
+                const reader = memberActor(found.user.id, accessTo.get(event.projectId) ?? null);
+                const own: RealtimeEvent = { ...event, comment: withCommentAbilities(reader, event.comment) };
+                return socket.send(JSON.stringify({ type: "event", room, event: own }));
+              }
+              socket.send(shared);
+            })
+            .catch(() => undefined);
+        };
+        if (!isClosed) {
+          hub.join(`user:${found.user.id}`, member);
+          send({ type: "ready" });
+        }
+        return found;
+      });
+      socket.on("close", () => {
+        isClosed = true;
+        hub.leaveAll(member);
+      });
+      socket.on("message", async (raw) => {
+        const user = await actor;
+        if (!user) return;
+        const parsed = realtimeClientMessageSchema.safeParse(safeJson(raw.toString()));
+        if (!parsed.success) return send({ type: "error", code: "bad-message" });
+        const message = parsed.data;
+        if (message.type === "ping") return send({ type: "pong" });
+        if (message.type === "leave") {
+          accessTo.delete(message.projectId);
+          hub.leave(`project:${message.projectId}`, member);
+          return send({ type: "left", projectId: message.projectId });
+        }
+        const access = await accessOf(user, message.projectId);
+        if (!access || !canComment(memberActor(user.user.id, access), "comments.read"))
+          return send({ type: "error", code: "forbidden", projectId: message.projectId });
+        accessTo.set(message.projectId, access);
+        hub.join(`project:${message.projectId}`, member);
+        send({ type: "joined", projectId: message.projectId });
+      });
+    },
+  );
 }
 
 function safeJson(text: string): unknown {

@@ -18,6 +18,7 @@ import { type PageRow, projectMembers, projects, type VersionRow } from "../../d
 import { NotFoundError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { memberActor } from "../../lib/policy.ts";
+import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { contentUrls } from "../content/content.urls.ts";
 import { authorizeMember } from "../members/members.policy.ts";
@@ -55,34 +56,43 @@ export async function sharingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     return { project, sharing, access };
   };
 
-  app.patch("/api/projects/:projectId/sharing", async (request) => {
-    const actor = await requireActor(auth, db, request);
-    const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
-    authorizeMember(memberActor(actor.user.id, access), "sharing.update");
-    const input = sharingUpdateSchema.parse(request.body);
-    const sharing = { ...normalizeSharing(project.sharing), ...input };
-    await db.update(projects).set({ sharing }).where(eq(projects.id, project.id));
-    return { data: sharing };
-  });
+  app.patch(
+    "/api/projects/:projectId/sharing",
+    route({ summary: "Public link settings", body: sharingUpdateSchema, action: "sharing.update" }),
+    async (request) => {
+      const actor = await requireActor(auth, db, request);
+      const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
+      authorizeMember(memberActor(actor.user.id, access), "sharing.update");
+      const input = sharingUpdateSchema.parse(request.body);
+      const sharing = { ...normalizeSharing(project.sharing), ...input };
+      await db.update(projects).set({ sharing }).where(eq(projects.id, project.id));
+      return { data: sharing };
+    },
+  );
 
-  app.get("/api/share/:projectId", async (request) => {
-    const { project, sharing, access } = await loadShared(projectParams.parse(request.params).projectId);
-    const { pageRows, versionRows } = await loadPagesWithVersions(db, project.id);
-    const visible = visibleThroughLink(sharing, pageRows, versionRows);
-    return {
-      data: {
-        id: project.id,
-        title: project.title,
-        type: project.type,
-        access: access satisfies Access,
-        sharing,
-        pages: visible.pages.map((page) => presentPage(page, visible.versions)),
-      },
-    };
-  });
+  app.get(
+    "/api/share/:projectId",
+    route({ summary: "A project through its public link", action: "public" }),
+    async (request) => {
+      const { project, sharing, access } = await loadShared(projectParams.parse(request.params).projectId);
+      const { pageRows, versionRows } = await loadPagesWithVersions(db, project.id);
+      const visible = visibleThroughLink(sharing, pageRows, versionRows);
+      return {
+        data: {
+          id: project.id,
+          title: project.title,
+          type: project.type,
+          access: access satisfies Access,
+          sharing,
+          pages: visible.pages.map((page) => presentPage(page, visible.versions)),
+        },
+      };
+    },
+  );
 
   app.get(
     "/api/share/:projectId/versions/:versionId/view",
+    route({ summary: "A version through the public link", action: "public" }),
     async (request): Promise<{ data: VersionView }> => {
       const { projectId, versionId } = versionParams.parse(request.params);
       const { project, sharing } = await loadShared(projectId);
@@ -101,28 +111,32 @@ export async function sharingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     },
   );
 
-  app.post("/api/share/:projectId/join", async (request) => {
-    const actor = await requireActor(auth, db, request);
-    const { projectId } = projectParams.parse(request.params);
-    const { project } = await loadShared(projectId);
-    const { access } = await loadProject(db, actor, project.id);
-    if (access) return { data: { access } };
-    // Visiting the demo never puts it among one's own projects.
-    if (project.type === "demo") return { data: { access: "comment" } };
-    await db
-      .insert(projectMembers)
-      .values({
-        id: newId(),
-        projectId: project.id,
-        userId: actor.user.id,
-        access: "comment",
-        addedBy: actor.user.id,
-      })
-      .onConflictDoNothing();
-    const [member] = await db
-      .select({ access: projectMembers.access })
-      .from(projectMembers)
-      .where(and(eq(projectMembers.projectId, project.id), eq(projectMembers.userId, actor.user.id)));
-    return { data: { access: member?.access ?? "comment" } };
-  });
+  app.post(
+    "/api/share/:projectId/join",
+    route({ summary: "Join a project from its link (signed in)", action: "self" }),
+    async (request) => {
+      const actor = await requireActor(auth, db, request);
+      const { projectId } = projectParams.parse(request.params);
+      const { project } = await loadShared(projectId);
+      const { access } = await loadProject(db, actor, project.id);
+      if (access) return { data: { access } };
+      // Visiting the demo never puts it among one's own projects.
+      if (project.type === "demo") return { data: { access: "comment" } };
+      await db
+        .insert(projectMembers)
+        .values({
+          id: newId(),
+          projectId: project.id,
+          userId: actor.user.id,
+          access: "comment",
+          addedBy: actor.user.id,
+        })
+        .onConflictDoNothing();
+      const [member] = await db
+        .select({ access: projectMembers.access })
+        .from(projectMembers)
+        .where(and(eq(projectMembers.projectId, project.id), eq(projectMembers.userId, actor.user.id)));
+      return { data: { access: member?.access ?? "comment" } };
+    },
+  );
 }

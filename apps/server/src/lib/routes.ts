@@ -1,0 +1,41 @@
+/**
+ * A route is declared once, where it is registered: its summary, the zod schemas its handler parses
+ * (body, query), whether it takes an upload, and the policy action that guards it — passed to Fastify
+ * as the route's config (`app.get(url, route({...}), handler)`). app.ts collects the declarations as
+ * routes register; the OpenAPI document (openapi.ts) and the authorization matrix's coverage check read
+ * that registry, so no second table of routes exists to drift.
+ */
+import type { ZodType } from "zod";
+
+export interface RouteDoc {
+  summary: string;
+  /** The policy action the handler authorizes (e.g. "comments.create"); "public" needs no session;
+   *  "self" is the signed-in user's own data (profile, notifications, project list). */
+  action: string;
+  /** JSON request body. */
+  body?: ZodType;
+  /** Query string (an object schema: each property is one parameter). */
+  query?: ZodType;
+  /** multipart/form-data with one `file` field. */
+  upload?: true;
+}
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    doc?: RouteDoc;
+  }
+}
+
+/** Route options carrying the declaration (with any other options the route needs). */
+export function route<Options extends object = object>(
+  doc: RouteDoc,
+  options?: Options,
+): Options & { config: { doc: RouteDoc } } {
+  return { ...(options as Options), config: { doc } };
+}
+
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  doc?: RouteDoc;
+}
