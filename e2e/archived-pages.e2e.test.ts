@@ -28,7 +28,7 @@ async function upload(api: ApiClient, projectId: string, name: string, index: nu
     bytes,
   });
   expect(added.status).toBe(201);
-  return added.body.data.pageID as string;
+  return added.body.data.pageId as string;
 }
 
 const cardWidth = (card: Locator) => card.evaluate((el) => Number.parseFloat(getComputedStyle(el).width));

@@ -338,7 +338,7 @@ describe("comments on images and PDFs", () => {
     });
     expect([uploadedImage.status, pdf.status]).toEqual([201, 201]);
 
-    const imagePath = `/project/${projectId}/${uploadedImage.body.data.pageID}/${uploadedImage.body.data.versionID}/comment`;
+    const imagePath = `/project/${projectId}/${uploadedImage.body.data.pageId}/${uploadedImage.body.data.versionId}/comment`;
     await page.setViewportSize({ width: 1600, height: 1000 });
     await page.goto(imagePath);
     const pick = page.getByRole("button", { name: "Add a comment on the image" });
@@ -348,7 +348,7 @@ describe("comments on images and PDFs", () => {
     await page.getByLabel("Write a comment").fill("Darker blue here");
     await page.getByRole("button", { name: "Comment", exact: true }).click();
     await page.getByRole("heading", { name: "Comment 1" }).waitFor();
-    const [imageComment] = (await api.get(`/api/versions/${uploadedImage.body.data.versionID}/comments`)).body
+    const [imageComment] = (await api.get(`/api/versions/${uploadedImage.body.data.versionId}/comments`)).body
       .data;
     expect(imageComment.anchor).toBeNull();
     expect(imageComment.dotPosition.x).toBeCloseTo(0.25, 1);
@@ -357,7 +357,7 @@ describe("comments on images and PDFs", () => {
     expect(pinBox.x + pinBox.width / 2).toBeCloseTo(area.x + area.width * 0.25, -1);
     await shot(page, "comments-06-image");
 
-    await page.goto(`/project/${projectId}/${pdf.body.data.pageID}/${pdf.body.data.versionID}/comment`);
+    await page.goto(`/project/${projectId}/${pdf.body.data.pageId}/${pdf.body.data.versionId}/comment`);
     const pageTwo = page.getByRole("button", { name: "Add a comment on page 2" });
     await pageTwo.waitFor();
     await page.locator('canvas[aria-label="Page 2"][data-rendered="true"]').waitFor();
@@ -367,7 +367,7 @@ describe("comments on images and PDFs", () => {
     await page.getByLabel("Write a comment").fill("Typo on page two");
     await page.getByRole("button", { name: "Comment", exact: true }).click();
     await page.getByRole("heading", { name: "Comment 1" }).waitFor();
-    const [pdfComment] = (await api.get(`/api/versions/${pdf.body.data.versionID}/comments`)).body.data;
+    const [pdfComment] = (await api.get(`/api/versions/${pdf.body.data.versionId}/comments`)).body.data;
     expect(pdfComment.pdfPage).toBe(2);
     await page.getByRole("button", { name: "Back to all comments" }).click();
     await page.getByRole("list", { name: "Comments" }).getByText("Page 2").waitFor();

@@ -113,13 +113,13 @@ export async function capturedProject(api: ApiClient, url: string, title = "Acme
   const projectId = await newProject(api, title);
   const added = await api.post(`/api/projects/${projectId}/pages`, { url });
   expect(added.status).toBe(202);
-  const { pageID, versionID } = added.body.data as { pageID: string; versionID: string };
-  await waitForCapture(api, versionID);
+  const { pageId, versionId } = added.body.data as { pageId: string; versionId: string };
+  await waitForCapture(api, versionId);
   return {
     projectId,
-    pageId: pageID,
-    versionId: versionID,
-    path: `/project/${projectId}/${pageID}/${versionID}`,
+    pageId: pageId,
+    versionId: versionId,
+    path: `/project/${projectId}/${pageId}/${versionId}`,
   };
 }
 

@@ -7,11 +7,11 @@
  * unsaved-changes dialog on leaving.
  */
 import { readFile } from "node:fs/promises";
+import { comparePngs } from "@redline/capture/testing";
 import type { Frame, Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiClient } from "../apps/server/src/testing/http-client.ts";
-import { comparePngs } from "@redline/capture/testing";
 import { type E2E, startE2E } from "./harness.ts";
 import {
   capturedProject,

@@ -86,12 +86,12 @@ describe("notifications", () => {
       bytes: picture,
     });
     expect(uploaded.status).toBe(201);
-    const { pageID, versionID } = uploaded.body.data as { pageID: string; versionID: string };
+    const { pageId, versionId } = uploaded.body.data as { pageId: string; versionId: string };
     await addMember(bob.api, projectId, ada.email, "comment");
     expect(await badge(bob.page).count()).toBe(0);
 
     // Ada comments and mentions Bob: his badge appears without a reload, with a toast and a chime.
-    const created = await ada.api.post(`/api/versions/${versionID}/comments`, {
+    const created = await ada.api.post(`/api/versions/${versionId}/comments`, {
       dotPosition: { x: 0.5, y: 0.5 },
       deviceWidth: 1280,
       comment: `Can you check this {@${await uidOf(bob.api)}}?`,
@@ -137,7 +137,7 @@ describe("notifications", () => {
     await list.getByRole("button", { name: /mentioned you in a comment on/ }).click();
     await bob.page.waitForURL(
       (url) =>
-        url.pathname === `/project/${projectId}/${pageID}/${versionID}/comment` &&
+        url.pathname === `/project/${projectId}/${pageId}/${versionId}/comment` &&
         url.search === `?id=${commentId}`,
     );
     await expect.poll(async () => (await counts(bob.api)).unseen).toBe(0);
@@ -147,7 +147,7 @@ describe("notifications", () => {
     await bob.page.goto("/projects");
     await bell(bob.page).waitFor();
     const before = await chimes(bob.page);
-    await ada.api.post(`/api/versions/${versionID}/comments`, {
+    await ada.api.post(`/api/versions/${versionId}/comments`, {
       dotPosition: { x: 0.2, y: 0.2 },
       deviceWidth: 1280,
       comment: "Also the footer",

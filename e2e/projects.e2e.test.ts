@@ -241,7 +241,7 @@ describe("abilities", () => {
       type: "image/png",
       bytes: await png(),
     });
-    const { pageID, versionID } = upload.body.data;
+    const { pageId, versionId } = upload.body.data;
     const { page, email } = await signedIn(e2e, "viewer");
     const shared = await owner.post(`/api/projects/${projectId}/members`, { email, access: "view" });
     expect(shared.status).toBeLessThan(300);
@@ -261,7 +261,7 @@ describe("abilities", () => {
     expect(await page.getByRole("button", { name: /^Delete/ }).count()).toBe(0);
     expect(await page.getByRole("button", { name: /^Rename/ }).count()).toBe(0);
 
-    await page.goto(`/project/${projectId}/${pageID}/${versionID}/comment`);
+    await page.goto(`/project/${projectId}/${pageId}/${versionId}/comment`);
     await page.getByRole("img", { name: "mockup" }).waitFor();
     await page.getByRole("button", { name: /^Versions: Version 1/ }).click();
     const panel = page.getByRole("complementary", { name: "Versions" });

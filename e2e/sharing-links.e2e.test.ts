@@ -88,8 +88,8 @@ describe("public link", () => {
     const projectId = await newProject(owner.api, "Public site");
     const added = await owner.api.post(`/api/projects/${projectId}/pages`, { url: `${site.url}/about` });
     expect(added.status).toBe(202);
-    await waitReady(owner.api, added.body.data.versionID);
-    const again = await owner.api.post(`/api/pages/${added.body.data.pageID}/versions`, {});
+    await waitReady(owner.api, added.body.data.versionId);
+    const again = await owner.api.post(`/api/pages/${added.body.data.pageId}/versions`, {});
     expect(again.status).toBeLessThan(300);
     await waitReady(owner.api, again.body.data.id);
     await upload(owner.api, projectId, "moodboard.png");

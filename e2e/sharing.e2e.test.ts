@@ -26,7 +26,7 @@ async function uploadPage(api: ApiClient, projectId: string, name: string, color
     bytes: await png(color),
   });
   expect(added.status).toBe(201);
-  return added.body.data as { pageID: string; versionID: string };
+  return added.body.data as { pageId: string; versionId: string };
 }
 
 async function share(owner: ApiClient, projectId: string, email: string, access: string) {
@@ -172,7 +172,7 @@ describe("sharing with people", () => {
     const projectId = await newProject(owner, "Read only", "image");
     const first = await uploadPage(owner, projectId, "landing", "#1f7a4d");
     await uploadPage(owner, projectId, "checkout");
-    const approved = await owner.put(`/api/pages/${first.pageID}/approval`, { approved: true });
+    const approved = await owner.put(`/api/pages/${first.pageId}/approval`, { approved: true });
     expect(approved.status).toBe(200);
     const viewer = await signedIn(e2e, "viewer", "Vera Viewer");
     await share(owner, projectId, viewer.email, "view");
@@ -186,7 +186,7 @@ describe("sharing with people", () => {
     expect(await page.getByLabel("Page URL").count()).toBe(0);
     expect(await page.getByRole("button", { name: /^(Delete|Rename)/ }).count()).toBe(0);
 
-    await page.goto(`/project/${projectId}/${first.pageID}/${first.versionID}/comment`);
+    await page.goto(`/project/${projectId}/${first.pageId}/${first.versionId}/comment`);
     await page.getByRole("img", { name: "landing" }).waitFor();
     await page.getByText("Approved", { exact: true }).waitFor();
     expect(await page.getByRole("button", { name: /Approve/ }).count()).toBe(0);
@@ -247,8 +247,8 @@ describe("ownership and approvals", () => {
   it("approves and unapproves a page, and lets a chosen approver do it too", async () => {
     const owner = await signedIn(e2e, "owner", "Olive Owner");
     const projectId = await newProject(owner.api, "Sign-off", "image");
-    const { pageID, versionID } = await uploadPage(owner.api, projectId, "pricing");
-    const reviewUrl = `/project/${projectId}/${pageID}/${versionID}/comment`;
+    const { pageId, versionId } = await uploadPage(owner.api, projectId, "pricing");
+    const reviewUrl = `/project/${projectId}/${pageId}/${versionId}/comment`;
 
     const { page } = owner;
     await page.goto(reviewUrl);

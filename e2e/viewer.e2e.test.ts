@@ -206,14 +206,14 @@ describe("versions", () => {
     const projectId = await newProject(api, "Versioned");
     const added = await api.post(`/api/projects/${projectId}/pages`, { url: `${site.url}/pricing` });
     expect(added.status).toBe(202);
-    const { pageID, versionID } = added.body.data;
-    await page.goto(`/project/${projectId}/${pageID}/${versionID}/comment`);
+    const { pageId, versionId } = added.body.data;
+    await page.goto(`/project/${projectId}/${pageId}/${versionId}/comment`);
     await (await snapshotFrame(page)).getByRole("heading", { name: "Fixture pricing" }).waitFor();
 
     await page.getByRole("button", { name: /^Versions: Version 1/ }).click();
     const panel = page.getByRole("complementary", { name: "Versions" });
     await panel.getByRole("button", { name: "Re-capture" }).click();
-    await page.waitForURL((url) => !url.pathname.includes(versionID));
+    await page.waitForURL((url) => !url.pathname.includes(versionId));
     await page.getByRole("button", { name: /^Versions: Version 2/ }).waitFor();
     await (await snapshotFrame(page))
       .getByRole("heading", { name: "Fixture pricing" })
@@ -239,7 +239,7 @@ describe("versions", () => {
       .getByRole("dialog", { name: "Delete this version?" })
       .getByRole("button", { name: "Delete version" })
       .click();
-    await page.waitForURL((url) => url.pathname === `/project/${projectId}/${pageID}`);
+    await page.waitForURL((url) => url.pathname === `/project/${projectId}/${pageId}`);
     await page.getByRole("list", { name: "Pages of this project" }).getByText("1 version").waitFor();
     // The last remaining version cannot be deleted.
     const remaining = await api.get(`/api/projects/${projectId}`);
@@ -251,10 +251,10 @@ describe("the sandbox around captured pages", () => {
   it("keeps a captured page away from the app's cookies and API", async () => {
     const { page, api } = await signedIn(e2e, "sandbox");
     const projectId = await newProject(api, "Hostile");
-    const { pageID, versionID } = (
+    const { pageId, versionId } = (
       await api.post(`/api/projects/${projectId}/pages`, { url: `${site.url}/` })
     ).body.data;
-    await page.goto(`/project/${projectId}/${pageID}/${versionID}/comment`);
+    await page.goto(`/project/${projectId}/${pageId}/${versionId}/comment`);
     const frame = await snapshotFrame(page);
     await frame.getByRole("heading", { name: "Fixture home" }).waitFor({ timeout: 30_000 });
 
@@ -307,7 +307,7 @@ describe("the sandbox around captured pages", () => {
     expect(me).toBe("blocked");
 
     // The content origin sandboxes the document itself, even opened outside the iframe.
-    const view = (await api.get(`/api/versions/${versionID}/view`)).body.data;
+    const view = (await api.get(`/api/versions/${versionId}/view`)).body.data;
     const csp = (await fetch(view.contentUrl)).headers.get("content-security-policy")!;
     expect(csp).toContain("sandbox allow-scripts");
     const scriptSrc = /script-src ([^;]*)/.exec(csp)?.[1] ?? "";

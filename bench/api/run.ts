@@ -44,7 +44,7 @@ async function measureDriver(env: Record<string, string>): Promise<{ bare: LoadR
     const projectId = (await client.post("/api/projects", { title: "Bench" })).body.data.id as string;
     const versionId = (
       await client.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/b" })
-    ).body.data.versionID as string;
+    ).body.data.versionId as string;
     for (let i = 0; i < COMMENTS; i++)
       await client.post(`/api/versions/${versionId}/comments`, {
         dotPosition: { x: 0.5, y: 0.5 },

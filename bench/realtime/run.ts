@@ -46,7 +46,7 @@ async function openSockets(servers: Server[], client: ApiClient, projectId: stri
 async function measureApp(servers: Server[], client: ApiClient, n: number) {
   const projectId = (await client.post("/api/projects", { title: "Bench" })).body.data.id;
   const versionId = (await client.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/b" }))
-    .body.data.versionID;
+    .body.data.versionId;
   const sockets = await openSockets(servers, client, projectId, n);
   const latencies: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {

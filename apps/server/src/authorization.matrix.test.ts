@@ -31,7 +31,7 @@ import {
 } from "./db/schema/index.ts";
 import { newId } from "./lib/ids.ts";
 import { COMMENT_POLICY } from "./modules/comments/comments.policy.ts";
-import { CHANGE_POLICY } from "./modules/inspect/changes.policy.ts";
+import { INSPECT_POLICY } from "./modules/inspect/inspect.policy.ts";
 import { MEMBER_POLICY } from "./modules/members/members.policy.ts";
 import { NOTIFICATION_POLICY } from "./modules/notifications/notifications.policy.ts";
 import { PROJECT_POLICY } from "./modules/projects/projects.policy.ts";
@@ -643,7 +643,7 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
     const known = new Set<string>([
       ...Object.keys(PROJECT_POLICY),
       ...Object.keys(COMMENT_POLICY),
-      ...Object.keys(CHANGE_POLICY),
+      ...Object.keys(INSPECT_POLICY),
       ...Object.keys(MEMBER_POLICY),
       ...Object.keys(NOTIFICATION_POLICY),
       "public",

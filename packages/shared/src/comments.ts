@@ -99,7 +99,7 @@ export interface CommentEntry {
   id: string;
   createdAt: string;
   editedAt: string | null;
-  userID: string | null;
+  userId: string | null;
   author: CommentAuthor;
   comment: string;
   attachments: Attachment[];

@@ -5,7 +5,7 @@ export * from "./constants.ts";
 export * from "./frame-messages.ts";
 export * from "./guests.ts";
 export * from "./inspect.ts";
-export * from "./inspect-edits.ts";
+export * from "./inspect-panel.ts";
 export * from "./limits.ts";
 export * from "./mentions.ts";
 export * from "./messages.ts";

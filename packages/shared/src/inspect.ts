@@ -344,7 +344,7 @@ export interface InspectChange {
   isResolved: boolean;
   resolvedBy: string | null;
   /** Who made the latest edit. */
-  userID: string | null;
+  userId: string | null;
   author: CommentAuthor;
   createdAt: string;
   /** When the save that last edited it happened: the activity panel groups by it (SPEC §3). */

@@ -230,9 +230,9 @@ export interface ProjectDetail extends ProjectSummary {
 
 /** POST /api/projects/{id}/pages answer (SPEC §7 add-page). */
 export interface AddPageResponse {
-  projectID: string;
-  pageID: string;
-  versionID: string;
+  projectId: string;
+  pageId: string;
+  versionId: string;
 }
 
 /** GET /api/versions/{id}/view: where the viewer loads the version from (the content origin). */

@@ -21,7 +21,7 @@ export type RealtimeEvent =
   /** A capture moved on (queued, capturing with its stage, ready, failed): the version as it now reads. */
   | { type: "versions.changed"; projectId: string; pageId: string; versionId: string; version: Version }
   /** Inspect changes of the version were saved, hidden, resolved or deleted: refetch them. */
-  | { type: "changes.changed"; projectId: string; versionId: string }
+  | { type: "inspect.changed"; projectId: string; versionId: string }
   /** Room `user:{id}`: a notification for this user. */
   | { type: "notifications.created"; projectId: string; notificationId: string; notification?: Notification }
   /** Room `user:{id}`: the user's notifications were marked seen or notified (another tab): refetch. */

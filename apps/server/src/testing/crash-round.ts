@@ -77,7 +77,7 @@ export async function crashRound(options: CrashRoundOptions): Promise<CrashRound
               bytes,
             });
             if (upload.status !== 201) break;
-            const versionId = upload.body.data.versionID as string;
+            const versionId = upload.body.data.versionId as string;
             acked.versions.set(versionId, projectId);
             const comment = await client.post(`/api/versions/${versionId}/comments`, {
               dotPosition: { x: 0.5, y: 0.5 },

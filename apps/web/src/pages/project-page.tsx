@@ -1,5 +1,5 @@
 /**
- * `/project/{projectID}` and everything under it (SPEC §2). The layout loads the project once, sends a
+ * `/project/{projectId}` and everything under it (SPEC §2). The layout loads the project once, sends a
  * missing or inaccessible one back to `/projects`, titles the tab, and opens the viewer by type:
  * review for web, webapp, image and demo; the board and slide editor are not built yet.
  */

@@ -77,7 +77,7 @@ describe("the capture worker", () => {
     const tab = await openSocket(t, owner);
     tab.send({ type: "join", projectId });
     await tab.next((m) => m.type === "joined");
-    const { versionID } = (await owner.post(`/api/projects/${projectId}/pages`, { url: `${site.url}/` })).body
+    const { versionId } = (await owner.post(`/api/projects/${projectId}/pages`, { url: `${site.url}/` })).body
       .data;
     const steps: string[] = [];
     for (;;) {
@@ -86,11 +86,11 @@ describe("the capture worker", () => {
         30_000,
       );
       if (message.type !== "event" || message.event.type !== "versions.changed") continue;
-      expect(message.event).toMatchObject({ projectId, versionId: versionID });
+      expect(message.event).toMatchObject({ projectId, versionId: versionId });
       const { version } = message.event;
       steps.push(`${version.status}:${version.stage ?? ""}`);
       if (version.status === "ready") {
-        expect(version).toEqual((await owner.get(`/api/versions/${versionID}`)).body.data);
+        expect(version).toEqual((await owner.get(`/api/versions/${versionId}`)).body.data);
         break;
       }
     }
@@ -100,17 +100,17 @@ describe("the capture worker", () => {
 
   it("captures a page into a snapshot served from the content origin", async () => {
     const projectId = (await owner.post("/api/projects", { title: "Site" })).body.data.id;
-    const { pageID, versionID } = (
+    const { pageId, versionId } = (
       await owner.post(`/api/projects/${projectId}/pages`, { url: `${site.url}/` })
     ).body.data;
-    const version = await waitForVersion(owner, versionID);
+    const version = await waitForVersion(owner, versionId);
     expect(version).toMatchObject({ status: "ready", failureReason: null });
     expect(version.viewport.width).toBe(1280);
 
-    const view = (await owner.get(`/api/versions/${versionID}/view`)).body.data;
-    expect(view.page).toMatchObject({ id: pageID, title: "Fixture home" });
+    const view = (await owner.get(`/api/versions/${versionId}/view`)).body.data;
+    expect(view.page).toMatchObject({ id: pageId, title: "Fixture home" });
     expect(view.page.thumbnail).toMatch(/^\/files\/thumbnails\//);
-    expect(view.contentUrl.startsWith(`${t.contentUrl}/v/${versionID}/index.html?`)).toBe(true);
+    expect(view.contentUrl.startsWith(`${t.contentUrl}/v/${versionId}/index.html?`)).toBe(true);
 
     const snapshot = await fetch(view.contentUrl);
     expect(snapshot.status).toBe(200);
@@ -134,9 +134,9 @@ describe("the capture worker", () => {
 
     // Through the public link the snapshot may sit in an /embed on any site; for members only in the app.
     await owner.patch(`/api/projects/${projectId}/sharing`, { public: true });
-    const shared = (await new ApiClient(t.url).get(`/api/share/${projectId}/versions/${versionID}/view`)).body
+    const shared = (await new ApiClient(t.url).get(`/api/share/${projectId}/versions/${versionId}/view`)).body
       .data;
-    expect(shared.contentUrl.startsWith(`${t.contentUrl}/pv/${versionID}/index.html?`)).toBe(true);
+    expect(shared.contentUrl.startsWith(`${t.contentUrl}/pv/${versionId}/index.html?`)).toBe(true);
     const embeddable = await fetch(shared.contentUrl);
     expect(embeddable.headers.get("content-security-policy")).toContain("frame-ancestors *");
     expect(embeddable.headers.get("content-security-policy")).toContain("sandbox allow-scripts");
@@ -146,27 +146,27 @@ describe("the capture worker", () => {
 
   it("re-captures into version 2 sharing the unchanged assets", async () => {
     const projectId = (await owner.post("/api/projects", { title: "Again" })).body.data.id;
-    const { pageID, versionID } = (
+    const { pageId, versionId } = (
       await owner.post(`/api/projects/${projectId}/pages`, { url: `${site.url}/` })
     ).body.data;
-    await waitForVersion(owner, versionID);
-    const second = (await owner.post(`/api/pages/${pageID}/versions`, {})).body.data;
+    await waitForVersion(owner, versionId);
+    const second = (await owner.post(`/api/pages/${pageId}/versions`, {})).body.data;
     expect((await waitForVersion(owner, second.id)).number).toBe(2);
     const [stored] = await t.ctx.database.db.select({ n: count() }).from(assets);
     const html = async (id: string) =>
       (await fetch((await owner.get(`/api/versions/${id}/view`)).body.data.contentUrl)).text();
     const refs = (text: string) => [...text.matchAll(/\/a\/([0-9a-f]{64})/g)].map((m) => m[1]).sort();
-    expect(refs(await html(second.id))).toEqual(refs(await html(versionID)));
-    expect(refs(await html(versionID)).length).toBeGreaterThan(0);
-    expect(stored!.n).toBe(new Set(refs(await html(versionID))).size);
+    expect(refs(await html(second.id))).toEqual(refs(await html(versionId)));
+    expect(refs(await html(versionId)).length).toBeGreaterThan(0);
+    expect(stored!.n).toBe(new Set(refs(await html(versionId))).size);
   });
 
   it("marks a version failed, with the reason, when the page cannot be loaded", async () => {
     const projectId = (await owner.post("/api/projects", { title: "Broken" })).body.data.id;
-    const { versionID } = (
+    const { versionId } = (
       await owner.post(`/api/projects/${projectId}/pages`, { url: `${site.url}/broken` })
     ).body.data;
-    const version = await waitForVersion(owner, versionID);
+    const version = await waitForVersion(owner, versionId);
     expect(version.status).toBe("failed");
     expect(version.failureReason).toBeTruthy();
   });
@@ -183,10 +183,10 @@ describe("the capture worker in production", () => {
 
   it("refuses to capture private addresses", async () => {
     const projectId = (await owner.post("/api/projects", { title: "SSRF" })).body.data.id;
-    const { versionID } = (
+    const { versionId } = (
       await owner.post(`/api/projects/${projectId}/pages`, { url: `${t.url}/api/health` })
     ).body.data;
-    const version = await waitForVersion(owner, versionID);
+    const version = await waitForVersion(owner, versionId);
     expect(version.status).toBe("failed");
     expect(version.failureReason).toBe(
       "This address points to a private network, which Redline may not capture.",
@@ -204,9 +204,9 @@ describe("a queued capture across a restart", () => {
       const first = await startTestApp({ driver: "pglite", config: { ...config, captureWorker: false } });
       const owner = await signUpVerified(first.url, first.inbox!, `restart-${Date.now()}@example.com`);
       const projectId = (await owner.post("/api/projects", { title: "Restart" })).body.data.id;
-      const { versionID } = (await owner.post(`/api/projects/${projectId}/pages`, { url: `${site.url}/` }))
+      const { versionId } = (await owner.post(`/api/projects/${projectId}/pages`, { url: `${site.url}/` }))
         .body.data;
-      expect((await owner.get(`/api/versions/${versionID}`)).body.data.status).toBe("queued");
+      expect((await owner.get(`/api/versions/${versionId}`)).body.data.status).toBe("queued");
       await first.close();
 
       const second = await startTestApp({ driver: "pglite", config: { ...config, captureWorker: true } });
@@ -217,7 +217,7 @@ describe("a queued capture across a restart", () => {
           const [row] = await second.ctx.database.db
             .select()
             .from(versions)
-            .where(eq(versions.id, versionID));
+            .where(eq(versions.id, versionId));
           status = row!.status;
         }
         expect(status).toBe("ready");

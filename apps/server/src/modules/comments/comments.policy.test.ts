@@ -66,8 +66,8 @@ describe("comments policy", () => {
     const comment = {
       id: "c1",
       thread: [
-        { id: "e1", userID: ME, abilities: { edit: false, delete: false } },
-        { id: "e2", userID: "someone-else", abilities: { edit: false, delete: false } },
+        { id: "e1", userId: ME, abilities: { edit: false, delete: false } },
+        { id: "e2", userId: "someone-else", abilities: { edit: false, delete: false } },
       ],
       abilities: { reply: false, attach: false, resolve: false, move: false },
     } as unknown as Comment;

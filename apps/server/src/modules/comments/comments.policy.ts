@@ -90,8 +90,8 @@ export function withCommentAbilities(actor: PolicyActor, comment: Comment): Comm
     thread: comment.thread.map((entry) => ({
       ...entry,
       abilities: {
-        edit: canComment(actor, "entries.edit", { authorId: entry.userID }),
-        delete: canComment(actor, "entries.delete", { authorId: entry.userID }),
+        edit: canComment(actor, "entries.edit", { authorId: entry.userId }),
+        delete: canComment(actor, "entries.delete", { authorId: entry.userId }),
       },
     })),
   };

@@ -96,7 +96,7 @@ export function presentComment(
         id: entry.id,
         createdAt: entry.createdAt.toISOString(),
         editedAt: entry.editedAt?.toISOString() ?? null,
-        userID: entry.userId,
+        userId: entry.userId,
         author: authorOf(entry, authors),
         comment: entry.body,
         attachments: entry.attachments,

@@ -40,7 +40,7 @@ describe.each(drivers())("comments (%s)", (driver) => {
     projectId = (await owner.post("/api/projects", { title: "Comments" })).body.data.id;
     await owner.post(`/api/projects/${projectId}/members`, { email: addresses.commenter, access: "comment" });
     await owner.post(`/api/projects/${projectId}/members`, { email: addresses.viewer, access: "view" });
-    ({ versionID: versionId } = (
+    ({ versionId: versionId } = (
       await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/c" })
     ).body.data);
   });
@@ -146,29 +146,29 @@ describe.each(drivers())("comments (%s)", (driver) => {
   it("copies the previous version's unresolved comments once, in creation order", async () => {
     const v1 = (await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/copy" }))
       .body.data;
-    const a = (await owner.post(`/api/versions/${v1.versionID}/comments`, newComment("A"))).body.data;
-    const b = (await owner.post(`/api/versions/${v1.versionID}/comments`, newComment("B"))).body.data;
-    await owner.post(`/api/versions/${v1.versionID}/comments`, newComment("C"));
+    const a = (await owner.post(`/api/versions/${v1.versionId}/comments`, newComment("A"))).body.data;
+    const b = (await owner.post(`/api/versions/${v1.versionId}/comments`, newComment("B"))).body.data;
+    await owner.post(`/api/versions/${v1.versionId}/comments`, newComment("C"));
     await owner.post(`/api/comments/${a.id}/replies`, { comment: "A reply" });
     await owner.patch(`/api/comments/${b.id}`, { isResolved: true });
 
-    const first = await owner.post(`/api/versions/${v1.versionID}/comments/copy-unresolved`);
+    const first = await owner.post(`/api/versions/${v1.versionId}/comments/copy-unresolved`);
     expect(first.status).toBe(400);
     expect(first.body.message).toBe("Error occured while pulling comments.");
 
-    const v2 = (await owner.post(`/api/pages/${v1.pageID}/versions`, {})).body.data;
+    const v2 = (await owner.post(`/api/pages/${v1.pageId}/versions`, {})).body.data;
     expect((await owner.post(`/api/versions/${v2.id}/comments/copy-unresolved`)).body.data.copied).toBe(2);
     const copied = (await owner.get(`/api/versions/${v2.id}/comments`)).body.data;
     expect(copied.map((x: { thread: { comment: string }[] }) => x.thread[0]!.comment)).toEqual(["A", "C"]);
     expect(copied[0]).toMatchObject({
-      copiedFromVersion: v1.versionID,
+      copiedFromVersion: v1.versionId,
       anchorStatus: null,
       querySelector: "h1",
     });
     expect(copied[0].thread.map((e: { comment: string }) => e.comment)).toEqual(["A", "A reply"]);
     // Each version counts its own comments (SPEC §3 numberOfComments).
     const counts = (await owner.get(`/api/projects/${projectId}`)).body.data.pages
-      .find((p: { id: string }) => p.id === v1.pageID)
+      .find((p: { id: string }) => p.id === v1.pageId)
       .versions.map((v: { numberOfComments: number }) => v.numberOfComments);
     expect(counts).toEqual([3, 2]);
     expect((await owner.get(`/api/versions/${v2.id}`)).body.data.numberOfComments).toBe(2);
@@ -308,8 +308,8 @@ describe("updating every page to a new version", () => {
     const plain = await add("https://example.com/plain");
     const approved = await add("https://example.com/approved");
     const archived = await add("https://example.com/archived");
-    await owner.put(`/api/pages/${approved.pageID}/approval`, { approved: true });
-    await t.ctx.database.db.execute(sql`update pages set is_archived = true where id = ${archived.pageID}`);
+    await owner.put(`/api/pages/${approved.pageId}/approval`, { approved: true });
+    await t.ctx.database.db.execute(sql`update pages set is_archived = true where id = ${archived.pageId}`);
     const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: "#fff" } })
       .png()
       .toBuffer();
@@ -318,7 +318,7 @@ describe("updating every page to a new version", () => {
       type: "image/png",
       bytes: png,
     });
-    await owner.post(`/api/versions/${plain.versionID}/comments`, newComment("Carry me over"));
+    await owner.post(`/api/versions/${plain.versionId}/comments`, newComment("Carry me over"));
 
     const updated = await owner.post(`/api/projects/${projectId}/update-all`, {
       copyUnresolvedComments: true,
@@ -327,16 +327,16 @@ describe("updating every page to a new version", () => {
     const project = (await owner.get(`/api/projects/${projectId}`)).body.data;
     const versionsOf = (pageId: string) =>
       project.pages.find((p: { id: string }) => p.id === pageId).versions;
-    expect(versionsOf(plain.pageID)).toHaveLength(2);
-    expect(versionsOf(approved.pageID)).toHaveLength(1);
-    expect(versionsOf(archived.pageID)).toHaveLength(1);
-    const newest = versionsOf(plain.pageID)[1];
+    expect(versionsOf(plain.pageId)).toHaveLength(2);
+    expect(versionsOf(approved.pageId)).toHaveLength(1);
+    expect(versionsOf(archived.pageId)).toHaveLength(1);
+    const newest = versionsOf(plain.pageId)[1];
     const carried = (await owner.get(`/api/versions/${newest.id}/comments`)).body.data;
     expect(carried.map((c: { thread: { comment: string }[] }) => c.thread[0]!.comment)).toEqual([
       "Carry me over",
     ]);
 
-    const recaptured = await owner.post(`/api/pages/${plain.pageID}/versions`, {
+    const recaptured = await owner.post(`/api/pages/${plain.pageId}/versions`, {
       copyUnresolvedComments: false,
     });
     expect((await owner.get(`/api/versions/${recaptured.body.data.id}/comments`)).body.data).toEqual([]);
@@ -346,13 +346,13 @@ describe("updating every page to a new version", () => {
     const projectId = (await owner.post("/api/projects", { title: "Racing" })).body.data.id;
     const page = (await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/race" }))
       .body.data;
-    await owner.post(`/api/versions/${page.versionID}/comments`, newComment("Keep me"));
+    await owner.post(`/api/versions/${page.versionId}/comments`, newComment("Keep me"));
     const [a, b] = await Promise.all(
-      [1, 2].map(() => owner.post(`/api/pages/${page.pageID}/versions`, { copyUnresolvedComments: true })),
+      [1, 2].map(() => owner.post(`/api/pages/${page.pageId}/versions`, { copyUnresolvedComments: true })),
     );
     const created = [a!.body.data, b!.body.data].sort((x, y) => x.number - y.number);
     expect(created.map((version) => version.number)).toEqual([2, 3]);
-    const follows = { 2: page.versionID as string, 3: created[0].id as string };
+    const follows = { 2: page.versionId as string, 3: created[0].id as string };
     for (const version of created) {
       // Seen with its comment at once, copied from the version just before it.
       const comments = (await owner.get(`/api/versions/${version.id}/comments`)).body.data;

@@ -33,12 +33,12 @@ export async function presentChanges(
     isHidden: row.isHidden,
     isResolved: row.isResolved,
     resolvedBy: row.resolvedBy,
-    userID: row.userId,
+    userId: row.userId,
     author: (row.userId && authors.get(row.userId)) || DELETED_AUTHOR,
     createdAt: row.createdAt.toISOString(),
     groupCreatedAt: row.groupCreatedAt.toISOString(),
     modifiedAt: row.modifiedAt.toISOString(),
-    // Filled in for each reader by the changes policy (withChangeAbilities).
+    // Filled in for each reader by the changes policy (withInspectAbilities).
     abilities: { resolve: false, hide: false, delete: false },
   }));
 }

@@ -66,7 +66,7 @@ describe.each(drivers())("inspect changes (%s)", (driver) => {
       });
     }
     pageId = (await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/inspect" }))
-      .body.data.pageID;
+      .body.data.pageId;
   });
   afterAll(() => t.close());
 
@@ -95,7 +95,7 @@ describe.each(drivers())("inspect changes (%s)", (driver) => {
     expect(byKey["h1 color default"]).toMatchObject({
       value: "black",
       count: 3,
-      userID: expect.any(String),
+      userId: expect.any(String),
       author: { displayName: "Olivia Owner" },
     });
     expect(byKey["h1 color mobile"]).toMatchObject({
@@ -379,7 +379,7 @@ describe("inspect changes in realtime", () => {
     await owner.post(`/api/projects/${projectId}/members`, { email: viewerEmail, access: "view" });
     const versionId = (
       await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/live" })
-    ).body.data.versionID;
+    ).body.data.versionId;
 
     const received: RealtimeServerMessage[] = [];
     const socket = new WebSocket(`${t.url.replace("http", "ws")}/api/realtime`, {
@@ -401,15 +401,15 @@ describe("inspect changes in realtime", () => {
     const [change] = (
       await owner.post(`/api/versions/${versionId}/changes`, { changes: [style("h1", "color", "red")] })
     ).body.data as InspectChange[];
-    expect(await next("changes.changed")).toEqual({
+    expect(await next("inspect.changed")).toEqual({
       type: "event",
       room: `project:${projectId}`,
-      event: { type: "changes.changed", projectId, versionId },
+      event: { type: "inspect.changed", projectId, versionId },
     });
     await owner.patch(`/api/changes/${change!.id}`, { isResolved: true });
-    await next("changes.changed");
+    await next("inspect.changed");
     await owner.request("DELETE", `/api/versions/${versionId}/changes`, { ids: [change!.id] });
-    await next("changes.changed");
+    await next("inspect.changed");
     socket.close();
   });
 });

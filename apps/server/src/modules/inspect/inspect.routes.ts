@@ -27,7 +27,7 @@ import { readFile } from "../pages/uploads.ts";
 import { loadPagesWithVersions, loadProject, loadVersion } from "../projects/projects.load.ts";
 import { guestAccess } from "../projects/projects.policy.ts";
 import { visibleThroughLink } from "../sharing/sharing.routes.ts";
-import { authorizeChange, withChangeAbilities } from "./changes.policy.ts";
+import { authorizeInspect, withInspectAbilities } from "./inspect.policy.ts";
 import { deleteChanges, listChanges, saveChanges, updateChange } from "./inspect.service.ts";
 
 const id = z.string().min(1).max(64);
@@ -44,15 +44,15 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     return { ...loaded, reader: memberActor(actor.user.id, loaded.access) };
   };
   const present = (reader: PolicyActor, changes: InspectChange[]) =>
-    changes.map((change) => withChangeAbilities(reader, change));
+    changes.map((change) => withInspectAbilities(reader, change));
 
   app.get(
     "/api/versions/:versionId/changes",
-    route({ summary: "Suggested edits of a version", action: "changes.read" }),
+    route({ summary: "Suggested edits of a version", action: "inspect.read" }),
     async (request) => {
       const actor = await requireActor(auth, db, request);
       const { version, reader } = await versionOf(request, actor);
-      authorizeChange(reader, "changes.read");
+      authorizeInspect(reader, "inspect.read");
       return { data: present(reader, await listChanges(db, version)) };
     },
   );
@@ -62,12 +62,12 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     route({
       summary: "Save suggested edits (merged per element)",
       body: saveChangesSchema,
-      action: "changes.create",
+      action: "inspect.create",
     }),
     async (request) => {
       const actor = await requireActor(auth, db, request);
       const { version, reader } = await versionOf(request, actor);
-      authorizeChange(reader, "changes.create");
+      authorizeInspect(reader, "inspect.create");
       const input = saveChangesSchema.parse(request.body);
       await saveChanges(db, version, actor.user.id, input.changes);
       return { data: present(reader, await listChanges(db, version)), message: INSPECT_MESSAGES.saved };
@@ -79,7 +79,7 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     route({
       summary: "Hide, show, resolve or reopen an edit",
       body: updateChangeSchema,
-      action: "changes.resolve",
+      action: "inspect.resolve",
     }),
     async (request) => {
       const actor = await requireActor(auth, db, request);
@@ -92,19 +92,19 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       const reader = memberActor(actor.user.id, access);
       const input = updateChangeSchema.parse(request.body);
       if (input.isResolved !== undefined || input.isHidden === undefined)
-        authorizeChange(reader, "changes.resolve");
-      if (input.isHidden !== undefined) authorizeChange(reader, "changes.hide");
-      return { data: withChangeAbilities(reader, await updateChange(db, change, actor.user.id, input)) };
+        authorizeInspect(reader, "inspect.resolve");
+      if (input.isHidden !== undefined) authorizeInspect(reader, "inspect.hide");
+      return { data: withInspectAbilities(reader, await updateChange(db, change, actor.user.id, input)) };
     },
   );
 
   app.delete(
     "/api/versions/:versionId/changes",
-    route({ summary: "Delete suggested edits", body: deleteChangesSchema, action: "changes.delete" }),
+    route({ summary: "Delete suggested edits", body: deleteChangesSchema, action: "inspect.delete" }),
     async (request) => {
       const actor = await requireActor(auth, db, request);
       const { version, reader } = await versionOf(request, actor);
-      authorizeChange(reader, "changes.delete");
+      authorizeInspect(reader, "inspect.delete");
       const { ids } = deleteChangesSchema.parse(request.body);
       const deleted = await deleteChanges(db, version, ids);
       return { data: { deleted }, message: INSPECT_MESSAGES.deleted };
@@ -114,11 +114,11 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
   /** "Copy as CSS" as a file: the open style changes, then the text changes as a comment. */
   app.get(
     "/api/versions/:versionId/changes.css",
-    route({ summary: "The unresolved style edits as a CSS patch", action: "changes.read" }),
+    route({ summary: "The unresolved style edits as a CSS patch", action: "inspect.read" }),
     async (request, reply) => {
       const actor = await requireActor(auth, db, request);
       const { version, page, reader } = await versionOf(request, actor);
-      authorizeChange(reader, "changes.read");
+      authorizeInspect(reader, "inspect.read");
       const slug = page.title
         .toLowerCase()
         .replace(/[^a-z0-9]+/g, "-")
@@ -142,11 +142,11 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
    */
   app.post(
     "/api/versions/:versionId/changes/images",
-    route({ summary: "Upload a replacement image", upload: true, action: "changes.create" }),
+    route({ summary: "Upload a replacement image", upload: true, action: "inspect.create" }),
     async (request, reply) => {
       const actor = await requireActor(auth, db, request);
       const { reader } = await versionOf(request, actor);
-      authorizeChange(reader, "changes.create");
+      authorizeInspect(reader, "inspect.create");
       const { bytes } = await readFile(request);
       const image = await detectImage(bytes);
       if (!image) throw new BadRequestError("Upload a JPEG, PNG, WebP or GIF image.", "unsupported-file");
@@ -179,7 +179,7 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
         access: project && !project.isArchived ? guestAccess(sharing) : null,
         isGuest: true,
       };
-      authorizeChange(guest, "changes.read", { linkShowsEdits: sharing.showEdits });
+      authorizeInspect(guest, "inspect.read", { linkShowsEdits: sharing.showEdits });
       const { pageRows, versionRows } = await loadPagesWithVersions(db, projectId);
       const version = visibleThroughLink(sharing, pageRows, versionRows).versions.find(
         (v) => v.id === versionId,

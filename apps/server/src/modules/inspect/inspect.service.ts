@@ -67,7 +67,7 @@ async function lockVersion(tx: Tx, versionId: string) {
 
 function publishChanged(tx: Tx, version: Pick<VersionRow, "projectId" | "id">) {
   return publish(tx, `project:${version.projectId}`, {
-    type: "changes.changed",
+    type: "inspect.changed",
     projectId: version.projectId,
     versionId: version.id,
   });
@@ -151,7 +151,7 @@ export async function saveChanges(
     }
     if (inserts.length > 0) await tx.insert(inspectChanges).values(inserts);
     await publishChanged(tx, version);
-    await notify(tx, { on: "changes.saved", actor: { userId }, version, editsCount: inputs.length });
+    await notify(tx, { on: "inspect.saved", actor: { userId }, version, editsCount: inputs.length });
   });
 }
 

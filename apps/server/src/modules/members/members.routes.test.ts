@@ -231,14 +231,14 @@ describe.each(drivers())("sharing, roles and approvals (%s)", (driver) => {
 
   it("chooses approvers, mails the new approver, and lets approvers toggle page approval", async () => {
     const projectId = await newProject("Approvals");
-    const { pageID } = (
+    const { pageId } = (
       await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/a" })
     ).body.data;
     const [frank, gina] = [await person("frank"), await person("gina")];
     await owner.post(`/api/projects/${projectId}/members`, { email: frank.address, access: "comment" });
     await owner.post(`/api/projects/${projectId}/members`, { email: gina.address, access: "comment" });
 
-    expect((await gina.client.put(`/api/pages/${pageID}/approval`, { approved: true })).status).toBe(403);
+    expect((await gina.client.put(`/api/pages/${pageId}/approval`, { approved: true })).status).toBe(403);
     const toggled = await owner.put(`/api/projects/${projectId}/approvers/${frank.uid}`, {
       isApprover: true,
     });
@@ -249,10 +249,10 @@ describe.each(drivers())("sharing, roles and approvals (%s)", (driver) => {
     expect(mail.text).toContain("Test User made you an approver");
     expect((await members(projectId)).find((m) => m.uid === frank.uid)?.isApprover).toBe(true);
 
-    const approved = await frank.client.put(`/api/pages/${pageID}/approval`, { approved: true });
+    const approved = await frank.client.put(`/api/pages/${pageId}/approval`, { approved: true });
     expect(approved.body.message).toBe("This page is marked as approved");
     expect(approved.body.data.isApproved).toMatchObject({ uid: frank.uid });
-    const unapproved = await owner.put(`/api/pages/${pageID}/approval`, { approved: false });
+    const unapproved = await owner.put(`/api/pages/${pageId}/approval`, { approved: false });
     expect(unapproved.body.message).toBe("This page is marked as not approved");
     expect(unapproved.body.data.isApproved).toBe(false);
 
@@ -269,7 +269,7 @@ describe.each(drivers())("sharing, roles and approvals (%s)", (driver) => {
     const first = (await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/one" }))
       .body.data;
     await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/two" });
-    const v2 = (await owner.post(`/api/pages/${first.pageID}/versions`, {})).body.data;
+    const v2 = (await owner.post(`/api/pages/${first.pageId}/versions`, {})).body.data;
     const visitor = new ApiClient(t.url);
     expect((await visitor.get(`/api/share/${projectId}`)).status).toBe(404);
 
@@ -292,7 +292,7 @@ describe.each(drivers())("sharing, roles and approvals (%s)", (driver) => {
     expect(shared.access).toBe("view");
     expect(shared.pages.map((p: { url: string }) => p.url)).toEqual(["https://example.com/one"]);
     expect(shared.pages[0].versions.map((v: { id: string }) => v.id)).toEqual([v2.id]);
-    expect((await visitor.get(`/api/share/${projectId}/versions/${first.versionID}/view`)).status).toBe(404);
+    expect((await visitor.get(`/api/share/${projectId}/versions/${first.versionId}/view`)).status).toBe(404);
     expect((await visitor.get(`/api/share/${projectId}/versions/${v2.id}/view`)).status).toBe(200);
 
     await owner.patch(`/api/projects/${projectId}/sharing`, { public: false });

@@ -29,7 +29,7 @@ beforeAll(async () => {
     type: "image/png",
     bytes,
   });
-  versionId = page.body.data.versionID;
+  versionId = page.body.data.versionId;
   await owner.post(`/api/projects/${projectId}/members`, { email: memberEmail, access: "comment" });
 });
 afterAll(() => t?.close());

@@ -80,7 +80,7 @@ describe.each(drivers())("notifications (%s)", (driver) => {
         url: "https://example.com/a-long-page-title",
       })
     ).body.data;
-    ({ pageID: pageId, versionID: versionId } = page);
+    ({ pageId: pageId, versionId: versionId } = page);
   });
   afterAll(() => t.close());
 

@@ -26,7 +26,7 @@ import {
 import { newId } from "../../lib/ids.ts";
 import { memberActor } from "../../lib/policy.ts";
 import { publish } from "../../lib/realtime.ts";
-import { canChange } from "../inspect/changes.policy.ts";
+import { canInspect } from "../inspect/inspect.policy.ts";
 import { presentNotifications } from "./notifications.presenter.ts";
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -50,7 +50,7 @@ export type NotificationEvent =
   | { on: "comment.resolved"; actor: Actor; comment: CommentRef }
   /** A save of suggested edits: the project's editors only (SPEC §6). */
   | {
-      on: "changes.saved";
+      on: "inspect.saved";
       actor: Actor;
       version: { id: string; projectId: string; pageId: string };
       editsCount: number;
@@ -98,7 +98,7 @@ export async function notify(tx: Tx, event: NotificationEvent): Promise<void> {
     context: {
       projectTitle: project?.title ?? "",
       ...(page && { pageTitle: page.title }),
-      ...(event.on === "changes.saved" && { editsCount: event.editsCount }),
+      ...(event.on === "inspect.saved" && { editsCount: event.editsCount }),
       ...(guest && { userName: guest.name, photoURL: guest.avatar ?? null }),
     },
     createdAt: now,
@@ -155,9 +155,9 @@ async function recipientsOf(tx: Tx, event: NotificationEvent, people: People): P
       const [author] = await threadAuthors(tx, event.comment.id, 1);
       return author && people.has(author) ? [{ userId: author, type: "web-comment-resolve" }] : [];
     }
-    case "changes.saved":
+    case "inspect.saved":
       return [...people]
-        .filter(([userId, access]) => canChange(memberActor(userId, access), "changes.create"))
+        .filter(([userId, access]) => canInspect(memberActor(userId, access), "inspect.create"))
         .map(([userId]) => ({ userId, type: "web-inspect" }));
     case "member.added":
       return [{ userId: event.userId, type: "project-share" }];

@@ -39,10 +39,10 @@ describe.each(drivers())("pages and versions (%s)", (driver) => {
     });
     expect(added.status).toBe(202);
     expect(added.body.message).toBe("Fetching page...");
-    const { pageID, versionID } = added.body.data;
-    const version = (await owner.get(`/api/versions/${versionID}`)).body.data;
+    const { pageId, versionId } = added.body.data;
+    const version = (await owner.get(`/api/versions/${versionId}`)).body.data;
     expect(version).toMatchObject({
-      pageId: pageID,
+      pageId: pageId,
       number: 1,
       title: "Version 1",
       kind: "snapshot",
@@ -51,7 +51,7 @@ describe.each(drivers())("pages and versions (%s)", (driver) => {
     expect(await t.ctx.queue.getQueueSize("capture")).toBeGreaterThanOrEqual(1);
     const project = (await owner.get(`/api/projects/${projectId}`)).body.data;
     expect(project.pages[0]).toMatchObject({
-      id: pageID,
+      id: pageId,
       url: "https://example.com/pricing",
       numberOfVersions: 1,
     });
@@ -97,7 +97,7 @@ describe.each(drivers())("pages and versions (%s)", (driver) => {
       bytes: await png(),
     });
     expect(uploaded.status).toBe(201);
-    const view = (await owner.get(`/api/versions/${uploaded.body.data.versionID}/view`)).body.data;
+    const view = (await owner.get(`/api/versions/${uploaded.body.data.versionId}/view`)).body.data;
     expect(view.version).toMatchObject({ kind: "image", status: "ready" });
     expect(view.page).toMatchObject({ url: "image", title: "Homepage mock", isPDF: false });
     expect(view.contentUrl.startsWith(`${t.contentUrl}/f/`)).toBe(true);
@@ -124,7 +124,7 @@ describe.each(drivers())("pages and versions (%s)", (driver) => {
       bytes: PDF,
     });
     expect(uploaded.status).toBe(201);
-    const view = (await owner.get(`/api/versions/${uploaded.body.data.versionID}/view`)).body.data;
+    const view = (await owner.get(`/api/versions/${uploaded.body.data.versionId}/view`)).body.data;
     expect(view.page).toMatchObject({ isPDF: true, title: "brochure" });
     const file = await fetch(view.contentUrl);
     expect(file.headers.get("content-type")).toBe("application/pdf");
@@ -165,36 +165,36 @@ describe.each(drivers())("pages and versions (%s)", (driver) => {
         bytes: await png(),
       })
     ).body.data;
-    const second = await owner.upload(`/api/pages/${image.pageID}/versions`, {
+    const second = await owner.upload(`/api/pages/${image.pageId}/versions`, {
       name: "v2.png",
       type: "image/png",
       bytes: await png(320, 200),
     });
     expect(second.status).toBe(201);
     expect(second.body.data).toMatchObject({ number: 2, title: "Version 2", kind: "image", status: "ready" });
-    expect((await owner.post(`/api/pages/${image.pageID}/versions`, {})).status).toBe(400);
+    expect((await owner.post(`/api/pages/${image.pageId}/versions`, {})).status).toBe(400);
 
     const url = (await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/" })).body
       .data;
-    const recapture = await owner.post(`/api/pages/${url.pageID}/versions`, {});
+    const recapture = await owner.post(`/api/pages/${url.pageId}/versions`, {});
     expect(recapture.status).toBe(202);
     expect(recapture.body.data).toMatchObject({ number: 2, status: "queued", kind: "snapshot" });
   });
 
   it("renames and deletes versions, but never a page's last one", async () => {
     const projectId = await newProject();
-    const { pageID, versionID } = (
+    const { pageId, versionId } = (
       await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/a" })
     ).body.data;
-    const v2 = (await owner.post(`/api/pages/${pageID}/versions`, {})).body.data;
+    const v2 = (await owner.post(`/api/pages/${pageId}/versions`, {})).body.data;
     expect((await owner.patch(`/api/versions/${v2.id}`, { title: "After redesign" })).body.data.title).toBe(
       "After redesign",
     );
     expect((await owner.patch(`/api/versions/${v2.id}`, { title: "" })).status).toBe(400);
 
     const deleted = await owner.delete(`/api/versions/${v2.id}`);
-    expect(deleted.body.data).toEqual({ projectID: projectId, pageID });
-    const last = await owner.delete(`/api/versions/${versionID}`);
+    expect(deleted.body.data).toEqual({ projectId: projectId, pageId });
+    const last = await owner.delete(`/api/versions/${versionId}`);
     expect(last.status).toBe(409);
     expect((await owner.get(`/api/projects/${projectId}`)).body.data.pages[0].numberOfVersions).toBe(1);
   });
@@ -210,15 +210,15 @@ describe.each(drivers())("pages and versions (%s)", (driver) => {
         bytes: await png(),
       })
     ).body.data;
-    expect((await owner.delete(`/api/pages/${url.pageID}`)).body.message).toBe("Page deleted.");
-    expect((await owner.delete(`/api/pages/${file.pageID}`)).body.message).toBe("File deleted.");
+    expect((await owner.delete(`/api/pages/${url.pageId}`)).body.message).toBe("Page deleted.");
+    expect((await owner.delete(`/api/pages/${file.pageId}`)).body.message).toBe("File deleted.");
     expect(await pageCount(projectId)).toBe(0);
-    expect((await owner.get(`/api/versions/${url.versionID}`)).status).toBe(404);
+    expect((await owner.get(`/api/versions/${url.versionId}`)).status).toBe(404);
   });
 
   it("archives and unarchives a page; comment and view members get 403 and change nothing", async () => {
     const projectId = await newProject();
-    const { pageID } = (
+    const { pageId } = (
       await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/archive-me" })
     ).body.data;
     const member = async (access: string) => {
@@ -232,26 +232,26 @@ describe.each(drivers())("pages and versions (%s)", (driver) => {
     const commenter = await member("comment");
     const viewer = await member("view");
     const pageRow = async () =>
-      (await t.ctx.database.db.select().from(pages).where(eq(pages.id, pageID)))[0]!;
+      (await t.ctx.database.db.select().from(pages).where(eq(pages.id, pageId)))[0]!;
 
-    const archived = await editor.patch(`/api/pages/${pageID}`, { isArchived: true });
+    const archived = await editor.patch(`/api/pages/${pageId}`, { isArchived: true });
     expect(archived.status).toBe(200);
     expect(archived.body.message).toBe("Page archived.");
-    expect(archived.body.data).toMatchObject({ id: pageID, isArchived: true });
+    expect(archived.body.data).toMatchObject({ id: pageId, isArchived: true });
     const project = (await owner.get(`/api/projects/${projectId}`)).body.data;
-    expect(project.pages[0]).toMatchObject({ id: pageID, isArchived: true });
+    expect(project.pages[0]).toMatchObject({ id: pageId, isArchived: true });
     // Still counted toward the page limit, and left alone by update-all.
     expect(project.pageCount).toBe(1);
     expect((await owner.post(`/api/projects/${projectId}/update-all`, {})).body.data).toEqual({ updated: 0 });
 
     const before = await pageRow();
     for (const client of [commenter, viewer]) {
-      expect((await client.patch(`/api/pages/${pageID}`, { isArchived: false })).status).toBe(403);
+      expect((await client.patch(`/api/pages/${pageId}`, { isArchived: false })).status).toBe(403);
     }
     expect(await pageRow()).toEqual(before);
-    expect((await owner.patch(`/api/pages/${pageID}`, { isArchived: "no" })).status).toBe(400);
+    expect((await owner.patch(`/api/pages/${pageId}`, { isArchived: "no" })).status).toBe(400);
 
-    const restored = await owner.patch(`/api/pages/${pageID}`, { isArchived: false });
+    const restored = await owner.patch(`/api/pages/${pageId}`, { isArchived: false });
     expect(restored.body.message).toBe("Page unarchived.");
     expect(restored.body.data.isArchived).toBe(false);
     expect((await commenter.get(`/api/projects/${projectId}`)).body.data.pages[0].isArchived).toBe(false);
@@ -259,16 +259,16 @@ describe.each(drivers())("pages and versions (%s)", (driver) => {
 
   it("hides pages and versions from strangers", async () => {
     const projectId = await newProject();
-    const { pageID, versionID } = (
+    const { pageId, versionId } = (
       await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/c" })
     ).body.data;
     const stranger = await signUpVerified(t.url, t.inbox!, email("stranger"));
-    expect((await stranger.get(`/api/versions/${versionID}/view`)).status).toBe(404);
-    expect((await stranger.patch(`/api/versions/${versionID}`, { title: "x" })).status).toBe(404);
-    expect((await stranger.delete(`/api/versions/${versionID}`)).status).toBe(404);
-    expect((await stranger.post(`/api/pages/${pageID}/versions`, {})).status).toBe(404);
-    expect((await stranger.patch(`/api/pages/${pageID}`, { title: "x" })).status).toBe(404);
-    expect((await stranger.delete(`/api/pages/${pageID}`)).status).toBe(404);
+    expect((await stranger.get(`/api/versions/${versionId}/view`)).status).toBe(404);
+    expect((await stranger.patch(`/api/versions/${versionId}`, { title: "x" })).status).toBe(404);
+    expect((await stranger.delete(`/api/versions/${versionId}`)).status).toBe(404);
+    expect((await stranger.post(`/api/pages/${pageId}/versions`, {})).status).toBe(404);
+    expect((await stranger.patch(`/api/pages/${pageId}`, { title: "x" })).status).toBe(404);
+    expect((await stranger.delete(`/api/pages/${pageId}`)).status).toBe(404);
     expect(await pageCount(projectId)).toBe(1);
   });
 });

@@ -77,7 +77,7 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       await enqueueCapture(ctx, version.id);
       reply.status(202);
       return {
-        data: { projectID: project.id, pageID: page.id, versionID: version.id },
+        data: { projectId: project.id, pageId: page.id, versionId: version.id },
         message: PROJECT_MESSAGES.fetchingPage,
       };
     },
@@ -101,7 +101,7 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       });
       if (!isPDF) await setPageThumbnail(ctx, page.id, upload.bytes);
       reply.status(201);
-      return { data: { projectID: project.id, pageID: page.id, versionID: version.id } };
+      return { data: { projectId: project.id, pageId: page.id, versionId: version.id } };
     },
   );
 

@@ -46,14 +46,14 @@ describe("files on S3 when S3 is configured", () => {
     const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: "#3a86ff" } })
       .png()
       .toBuffer();
-    const { versionID } = (
+    const { versionId } = (
       await owner.upload(`/api/projects/${projectId}/uploads`, {
         name: "s3.png",
         type: "image/png",
         bytes: png,
       })
     ).body.data;
-    const view = (await owner.get(`/api/versions/${versionID}/view`)).body.data;
+    const view = (await owner.get(`/api/versions/${versionId}/view`)).body.data;
     expect(Buffer.from(await (await fetch(view.contentUrl)).arrayBuffer())).toEqual(png);
     expect((await fetch(t.url + view.page.thumbnail)).status).toBe(200);
 

@@ -24,7 +24,7 @@ import {
   type PolicyTable,
 } from "../../lib/policy.ts";
 import { canComment } from "../comments/comments.policy.ts";
-import { canChange } from "../inspect/changes.policy.ts";
+import { canInspect } from "../inspect/inspect.policy.ts";
 import { canMember } from "../members/members.policy.ts";
 
 export type ProjectAction =
@@ -155,6 +155,6 @@ export function projectAbilities(
     approvePages: canApprovePage(access, viewer.userId, viewer.approvers),
     comment: canComment(actor, "comments.create"),
     attachFiles: canComment(actor, "comments.attach"),
-    suggestEdits: canChange(actor, "changes.create"),
+    suggestEdits: canInspect(actor, "inspect.create"),
   };
 }

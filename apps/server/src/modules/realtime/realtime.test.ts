@@ -27,7 +27,7 @@ describe("realtime", () => {
     projectId = (await owner.post("/api/projects", { title: "Live" })).body.data.id;
     await owner.post(`/api/projects/${projectId}/members`, { email: memberEmail, access: "comment" });
     versionId = (await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/live" }))
-      .body.data.versionID;
+      .body.data.versionId;
   });
   afterAll(() => t.close());
 
@@ -184,7 +184,7 @@ describe.runIf(defaultDriver() === "postgres")("realtime across two server proce
     const projectId = (await ownerOnA.post("/api/projects", { title: "Cross" })).body.data.id;
     const versionId = (
       await ownerOnA.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/x" })
-    ).body.data.versionID;
+    ).body.data.versionId;
     // The same session cookie is valid on B: sessions live in the shared database.
     const sessionOnB = Object.assign(Object.create(Object.getPrototypeOf(ownerOnA)), ownerOnA, {
       baseUrl: b.url,

@@ -26,8 +26,8 @@ async function pageWithTwoVersions(projectId: string, colour: string) {
     type: "image/png",
     bytes: await png(colour),
   });
-  const { pageID } = first.body.data as { pageID: string };
-  const second = await owner.upload(`/api/pages/${pageID}/versions`, {
+  const { pageId } = first.body.data as { pageId: string };
+  const second = await owner.upload(`/api/pages/${pageId}/versions`, {
     name: "b.png",
     type: "image/png",
     bytes: await png("#123456"),
@@ -41,10 +41,10 @@ async function pageWithTwoVersions(projectId: string, colour: string) {
     .update(versions)
     .set({ snapshotKey, screenshotKey })
     .where(eq(versions.id, versionId));
-  const [page] = await t.ctx.database.db.select().from(pages).where(eq(pages.id, pageID));
+  const [page] = await t.ctx.database.db.select().from(pages).where(eq(pages.id, pageId));
   const [version] = await t.ctx.database.db.select().from(versions).where(eq(versions.id, versionId));
   return {
-    pageId: pageID,
+    pageId: pageId,
     versionId,
     snapshotKey,
     screenshotKey,
@@ -89,13 +89,13 @@ describe("deleting frees the files that belonged only to what was deleted", () =
       type: "image/png",
       bytes: await png("#ffbb00"),
     });
-    const { pageID, versionID } = upload.body.data as { pageID: string; versionID: string };
-    const screenshotKey = `screenshots/${versionID}.png`;
+    const { pageId, versionId } = upload.body.data as { pageId: string; versionId: string };
+    const screenshotKey = `screenshots/${versionId}.png`;
     await t.ctx.storage.put(screenshotKey, await png("#000000"));
-    await t.ctx.database.db.update(versions).set({ screenshotKey }).where(eq(versions.id, versionID));
-    expect((await owner.delete(`/api/versions/${versionID}`)).status).toBe(409); // a page keeps one version
+    await t.ctx.database.db.update(versions).set({ screenshotKey }).where(eq(versions.id, versionId));
+    expect((await owner.delete(`/api/versions/${versionId}`)).status).toBe(409); // a page keeps one version
     expect(await stored(screenshotKey)).toBe(true);
-    const [page] = await t.ctx.database.db.select().from(pages).where(eq(pages.id, pageID));
+    const [page] = await t.ctx.database.db.select().from(pages).where(eq(pages.id, pageId));
     expect(await stored(page!.thumbnailKey)).toBe(true);
   });
 

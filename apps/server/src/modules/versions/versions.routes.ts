@@ -96,7 +96,7 @@ export async function versionsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         return owned;
       });
       await removeOwnedFiles(ctx, files, request.log);
-      return { data: { projectID: page.projectId, pageID: page.id } };
+      return { data: { projectId: page.projectId, pageId: page.id } };
     },
   );
 }

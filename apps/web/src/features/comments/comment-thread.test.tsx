@@ -11,7 +11,7 @@ const entry = (id: string, text: string, abilities: EntryAbilities) => ({
   id,
   createdAt: "2026-11-24T10:00:00.000Z",
   editedAt: null,
-  userID: null,
+  userId: null,
   author: { uid: null, displayName: `Author of ${text}`, photoURL: null, isGuest: false },
   comment: text,
   attachments: [{ name: "spec.pdf", size: 2048, type: "application/pdf", path: "attachments/p1/abc" }],

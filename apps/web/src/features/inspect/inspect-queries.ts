@@ -1,7 +1,7 @@
 /**
  * A version's suggested edits. Keys follow the API routes: ['api', 'versions', id, 'changes'] is
  * GET /api/versions/{id}/changes. Every write answers with what changed and the list is refetched;
- * others see it through the realtime socket (use-changes-realtime.ts).
+ * others see it through the realtime socket (use-inspect-realtime.ts).
  */
 import type { InspectChange, InspectChangeInput } from "@redline/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";

@@ -5,7 +5,7 @@
  * The overlay in the frame picks elements, edits text in place and moves elements with the arrow keys
  * (frame protocol, use-overlay-bridge.ts); every edit becomes an unsaved change here, and the page is
  * told the full set to show (`inspect:apply`: saved visible changes with the unsaved ones over them).
- * Unsaved edits are an undo stack of steps (inspect-edits.ts); saving sends them merged.
+ * Unsaved edits are an undo stack of steps (inspect-panel.ts); saving sends them merged.
  */
 import {
   changeKey,
@@ -38,7 +38,7 @@ import { ActivityPanel } from "./activity-panel.tsx";
 import { EditPanel, type EditRequest, type InspectedElement } from "./edit-panel.tsx";
 import { uploadChangeImage, useChanges, useSaveChanges } from "./inspect-queries.ts";
 import { UnsavedChangesGuard } from "./unsaved-dialog.tsx";
-import { useChangesRealtime } from "./use-changes-realtime.ts";
+import { useInspectRealtime } from "./use-inspect-realtime.ts";
 import "./inspect.css";
 
 export const EDIT_MODE_HINT = "Inspect and edit page elements, including font, alignment, spacing, etc.";
@@ -78,7 +78,7 @@ export function InspectWorkspace({
   const isReady = version.status === "ready";
   const [params, setParams] = useSearchParams();
   const changes = useChanges(version.id, isSnapshot && isReady);
-  useChangesRealtime(projectId, version.id, isSnapshot);
+  useInspectRealtime(projectId, version.id, isSnapshot);
   const save = useSaveChanges(version.id);
   const saved = changes.data ?? [];
 

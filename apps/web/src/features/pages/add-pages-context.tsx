@@ -101,8 +101,8 @@ export function AddPagesProvider({ project, children }: { project: ProjectDetail
       await invalidate();
       navigate(
         view
-          ? `/project/${added.projectID}/${added.pageID}/${added.versionID}/${view}`
-          : `/project/${added.projectID}/${added.pageID}`,
+          ? `/project/${added.projectId}/${added.pageId}/${added.versionId}/${view}`
+          : `/project/${added.projectId}/${added.pageId}`,
       );
     };
 
@@ -125,7 +125,7 @@ export function AddPagesProvider({ project, children }: { project: ProjectDetail
             break;
           }
           void invalidate();
-          const version = await waitForCapture(queryClient, projectId, added.versionID, {
+          const version = await waitForCapture(queryClient, projectId, added.versionId, {
             signal,
             onUpdate: (next) =>
               setJob((current) => current && { ...current, status: next.status, stage: next.stage }),

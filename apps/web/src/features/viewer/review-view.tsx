@@ -69,7 +69,7 @@ export function ReviewView({
       ),
     [members.data],
   );
-  const isMine = useCallback((comment: Comment) => comment.thread[0]?.userID === userId, [userId]);
+  const isMine = useCallback((comment: Comment) => comment.thread[0]?.userId === userId, [userId]);
   useProjectRealtime(project.id, true);
   const selectedId = params.get("id");
   const handleSelect = (id: string | null) => {

@@ -137,7 +137,7 @@ export function useDeleteVersion() {
   const invalidate = useInvalidateAfterVersionChange();
   return useMutation({
     mutationFn: (versionId: string) =>
-      api<{ data: { projectID: string; pageID: string } }>(versionPath(versionId), { method: "DELETE" }),
+      api<{ data: { projectId: string; pageId: string } }>(versionPath(versionId), { method: "DELETE" }),
     onSuccess: () => snackbar.success("Version deleted."),
     onError: (error) => snackbar.error(errorMessage(error)),
     onSettled: invalidate,

@@ -7,51 +7,55 @@ import { type InspectChange, SHARING_MESSAGES } from "@redline/shared";
 import { ForbiddenError, NotFoundError } from "../../lib/errors.ts";
 import { allows, EDITORS, EVERY_ACCESS, type PolicyActor, type PolicyTable } from "../../lib/policy.ts";
 
-export type ChangeAction =
-  | "changes.read"
-  | "changes.create"
-  | "changes.resolve"
-  | "changes.hide"
-  | "changes.delete";
+export type InspectAction =
+  | "inspect.read"
+  | "inspect.create"
+  | "inspect.resolve"
+  | "inspect.hide"
+  | "inspect.delete";
 
 /** What guests' reads depend on: the public link's "show edits" setting. */
-export interface ChangeTarget {
+export interface InspectTarget {
   linkShowsEdits?: boolean;
 }
 
-export const CHANGE_POLICY: PolicyTable<ChangeAction, ChangeTarget> = {
-  "changes.read": [
+export const INSPECT_POLICY: PolicyTable<InspectAction, InspectTarget> = {
+  "inspect.read": [
     { access: EVERY_ACCESS, when: (actor) => !actor.isGuest },
     { access: EVERY_ACCESS, guests: true, when: (_actor, target) => target.linkShowsEdits === true },
   ],
-  "changes.create": [{ access: EDITORS }],
-  "changes.resolve": [{ access: EDITORS }],
-  "changes.hide": [{ access: EDITORS }],
-  "changes.delete": [{ access: EDITORS }],
+  "inspect.create": [{ access: EDITORS }],
+  "inspect.resolve": [{ access: EDITORS }],
+  "inspect.hide": [{ access: EDITORS }],
+  "inspect.delete": [{ access: EDITORS }],
 };
 
-export function canChange(actor: PolicyActor, action: ChangeAction, target: ChangeTarget = {}): boolean {
-  return allows(CHANGE_POLICY, actor, action, target);
+export function canInspect(actor: PolicyActor, action: InspectAction, target: InspectTarget = {}): boolean {
+  return allows(INSPECT_POLICY, actor, action, target);
 }
 
 /** 404 for outsiders, 403 (with the link's reason for guests) for readers who may not do this. */
-export function authorizeChange(actor: PolicyActor, action: ChangeAction, target: ChangeTarget = {}): void {
-  if (!canChange(actor, "changes.read", target)) {
+export function authorizeInspect(
+  actor: PolicyActor,
+  action: InspectAction,
+  target: InspectTarget = {},
+): void {
+  if (!canInspect(actor, "inspect.read", target)) {
     if (actor.isGuest && actor.access)
       throw new ForbiddenError("This link does not show suggested edits.", "link-edits-off");
     throw new NotFoundError(SHARING_MESSAGES.notAccessible, "project-not-accessible");
   }
-  if (!canChange(actor, action, target)) throw new ForbiddenError();
+  if (!canInspect(actor, action, target)) throw new ForbiddenError();
 }
 
 /** The change as this reader sees it: what they may do with it. */
-export function withChangeAbilities(actor: PolicyActor, change: InspectChange): InspectChange {
+export function withInspectAbilities(actor: PolicyActor, change: InspectChange): InspectChange {
   return {
     ...change,
     abilities: {
-      resolve: canChange(actor, "changes.resolve"),
-      hide: canChange(actor, "changes.hide"),
-      delete: canChange(actor, "changes.delete"),
+      resolve: canInspect(actor, "inspect.resolve"),
+      hide: canInspect(actor, "inspect.hide"),
+      delete: canInspect(actor, "inspect.delete"),
     },
   };
 }

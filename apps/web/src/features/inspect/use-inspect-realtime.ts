@@ -7,14 +7,14 @@ import { useEffect } from "react";
 import { realtime } from "../../lib/realtime.ts";
 import { changesKey } from "./inspect-queries.ts";
 
-export function useChangesRealtime(projectId: string, versionId: string, enabled: boolean): void {
+export function useInspectRealtime(projectId: string, versionId: string, enabled: boolean): void {
   const queryClient = useQueryClient();
   useEffect(() => {
     if (!enabled) return;
     const refetch = () => void queryClient.invalidateQueries({ queryKey: changesKey(versionId) });
     return realtime().subscribe(projectId, {
       onEvent(event) {
-        if (event.type === "changes.changed" && event.versionId === versionId) refetch();
+        if (event.type === "inspect.changed" && event.versionId === versionId) refetch();
       },
       onResync: refetch,
     });

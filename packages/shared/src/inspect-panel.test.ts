@@ -19,7 +19,7 @@ import {
   textEdit,
   toChangeInput,
   undoStep,
-} from "./inspect-edits.ts";
+} from "./inspect-panel.ts";
 
 const anchorOf = (querySelector: string): FrameAnchor => ({
   v: 1,

@@ -3,12 +3,12 @@ import { describe, expect, it } from "vitest";
 import type { PolicyActor } from "../../lib/policy.ts";
 import { parsePolicyTable, rowCases } from "../../testing/policy-table.ts";
 import {
-  authorizeChange,
-  type ChangeAction,
-  type ChangeTarget,
-  canChange,
-  withChangeAbilities,
-} from "./changes.policy.ts";
+  authorizeInspect,
+  canInspect,
+  type InspectAction,
+  type InspectTarget,
+  withInspectAbilities,
+} from "./inspect.policy.ts";
 
 const actors: Record<string, PolicyActor> = {
   owner: { userId: "u", access: "owner", isGuest: false },
@@ -19,14 +19,14 @@ const actors: Record<string, PolicyActor> = {
   outsider: { userId: "u", access: null, isGuest: false },
 };
 
-const shown: ChangeTarget = { linkShowsEdits: true };
-const columns: [string, ChangeAction, ChangeTarget][] = [
-  ["read", "changes.read", {}],
-  ["read, link shows edits", "changes.read", shown],
-  ["create", "changes.create", {}],
-  ["resolve", "changes.resolve", {}],
-  ["hide", "changes.hide", {}],
-  ["delete", "changes.delete", {}],
+const shown: InspectTarget = { linkShowsEdits: true };
+const columns: [string, InspectAction, InspectTarget][] = [
+  ["read", "inspect.read", {}],
+  ["read, link shows edits", "inspect.read", shown],
+  ["create", "inspect.create", {}],
+  ["resolve", "inspect.resolve", {}],
+  ["hide", "inspect.hide", {}],
+  ["delete", "inspect.delete", {}],
 ];
 
 const TABLE = `
@@ -47,30 +47,30 @@ describe("inspect changes policy", () => {
 
   describe.each(rows)("$actor", (row) => {
     it.each(rowCases(row, columns))("$column.0 → $expected", ({ column: [, action, target], expected }) => {
-      expect(canChange(actors[row.actor]!, action, target)).toBe(expected);
+      expect(canInspect(actors[row.actor]!, action, target)).toBe(expected);
     });
   });
 
   it("tells a guest the link hides edits (403), and an outsider nothing (404)", () => {
-    expect(() => authorizeChange(actors["link guest"]!, "changes.read", { linkShowsEdits: false })).toThrow(
+    expect(() => authorizeInspect(actors["link guest"]!, "inspect.read", { linkShowsEdits: false })).toThrow(
       expect.objectContaining({ statusCode: 403, code: "link-edits-off" }),
     );
-    expect(() => authorizeChange(actors.outsider!, "changes.read")).toThrow(
+    expect(() => authorizeInspect(actors.outsider!, "inspect.read")).toThrow(
       expect.objectContaining({ statusCode: 404 }),
     );
-    expect(() => authorizeChange(actors.viewer!, "changes.delete")).toThrow(
+    expect(() => authorizeInspect(actors.viewer!, "inspect.delete")).toThrow(
       expect.objectContaining({ statusCode: 403 }),
     );
   });
 
   it("sends each reader what they may do with a change", () => {
     const change = { id: "c" } as InspectChange;
-    expect(withChangeAbilities(actors.editor!, change).abilities).toEqual({
+    expect(withInspectAbilities(actors.editor!, change).abilities).toEqual({
       resolve: true,
       hide: true,
       delete: true,
     });
-    expect(withChangeAbilities(actors.viewer!, change).abilities).toEqual({
+    expect(withInspectAbilities(actors.viewer!, change).abilities).toEqual({
       resolve: false,
       hide: false,
       delete: false,
