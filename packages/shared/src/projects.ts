@@ -101,6 +101,7 @@ export const projectListQuerySchema = z.object({
   sort: z.enum(Object.keys(PROJECT_SORTS) as [ProjectSort, ...ProjectSort[]]).default("modifiedAt"),
   q: z.string().trim().max(200).optional(),
 });
+export type ProjectListQuery = z.infer<typeof projectListQuerySchema>;
 
 export const createProjectSchema = z
   .object({

@@ -3,6 +3,9 @@ import { MIN_PASSWORD_LENGTH } from "./constants.ts";
 import type { Limits } from "./limits.ts";
 
 /** E-mail preference flags (SPEC §3), all default true. */
+/** The longest display name (sign-up and profile). */
+export const MAX_DISPLAY_NAME_LENGTH = 100;
+
 export const EMAIL_PREFERENCE_KEYS = [
   "comments",
   "mentions",
@@ -70,7 +73,7 @@ export interface User {
 /** PATCH /api/me: only the provided fields change. */
 export const profileUpdateSchema = z
   .object({
-    displayName: z.string().trim().min(1).max(100),
+    displayName: z.string().trim().min(1).max(MAX_DISPLAY_NAME_LENGTH),
     photoURL: z.string().max(2048).nullable(),
     emailPreferences: z
       .object(

@@ -1,6 +1,7 @@
+import { MAX_DISPLAY_NAME_LENGTH } from "@redline/shared";
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { EmailField, Field, FormError, PasswordField, TextField } from "./field.tsx";
+import { EmailField, Field, FormError, NameField, PasswordField, TextField } from "./field.tsx";
 
 afterEach(cleanup);
 
@@ -87,5 +88,15 @@ describe("FormError", () => {
     expect(screen.queryByRole("alert")).toBeNull();
     rerender(<FormError error={new Error("Invalid email or password")} />);
     expect(screen.getByRole("alert").textContent).toBe("Invalid email or password");
+  });
+});
+
+describe("NameField", () => {
+  it("asks for a required name no longer than the contract allows, autofilled as a name", () => {
+    render(<NameField label="Full name" value="" onChange={() => {}} />);
+    const input = screen.getByLabelText("Full name") as HTMLInputElement;
+    expect(input.required).toBe(true);
+    expect(input.maxLength).toBe(MAX_DISPLAY_NAME_LENGTH);
+    expect(input.autocomplete).toBe("name");
   });
 });

@@ -3,7 +3,7 @@
  * assistive technology (the label names the control; hint and error describe it; an error marks it
  * invalid and is announced). Every form builds its labelled inputs from this.
  */
-import { MIN_PASSWORD_LENGTH } from "@redline/shared";
+import { MAX_DISPLAY_NAME_LENGTH, MIN_PASSWORD_LENGTH } from "@redline/shared";
 import {
   type InputHTMLAttributes,
   type ReactNode,
@@ -130,6 +130,11 @@ type PresetFieldProps = Omit<TextFieldProps, "type" | "label"> & { label?: React
 /** The e-mail address of an account: required, autofilled. */
 export function EmailField({ label = "Email", ...props }: PresetFieldProps) {
   return <TextField label={label} type="email" autoComplete="email" required {...props} />;
+}
+
+/** A person's name as others will see it: required, autofilled, at most the contract's length. */
+export function NameField(props: Omit<TextFieldProps, "type" | "autoComplete" | "maxLength">) {
+  return <TextField autoComplete="name" required maxLength={MAX_DISPLAY_NAME_LENGTH} {...props} />;
 }
 
 /**

@@ -10,6 +10,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import type { Database } from "../../db/index.ts";
+import { prepared } from "../../db/prepared.ts";
 import { sessions, type UserRow, users } from "../../db/schema/index.ts";
 import { ForbiddenError, UnauthorizedError } from "../../lib/errors.ts";
 import { authHeaders } from "./auth.routes.ts";
@@ -70,25 +71,15 @@ export function signedSessionToken(
 }
 
 // Built once per database: composing the query costs more than running it.
-const sessionQueries = new WeakMap<Database, ReturnType<typeof prepareSessionQuery>>();
-
-function prepareSessionQuery(db: Database) {
-  return db
-    .select({ user: users, createdAt: sessions.createdAt, expiresAt: sessions.expiresAt })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.token, sql.placeholder("token")))
-    .prepare("session_actor");
-}
-
-function sessionQuery(db: Database) {
-  let query = sessionQueries.get(db);
-  if (!query) {
-    query = prepareSessionQuery(db);
-    sessionQueries.set(db, query);
-  }
-  return query;
-}
+const sessionQuery = (db: Database) =>
+  prepared(db, "session_actor", () =>
+    db
+      .select({ user: users, createdAt: sessions.createdAt, expiresAt: sessions.expiresAt })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(eq(sessions.token, sql.placeholder("token")))
+      .prepare("session_actor"),
+  );
 
 /** The signed-in user behind a request, or null. Reads the session and the user fresh from the database. */
 export async function getActor(auth: Auth, db: Database, request: FastifyRequest): Promise<Actor | null> {

@@ -12,7 +12,7 @@ import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { commentEntries, comments } from "../../db/schema/index.ts";
 import { BadRequestError } from "../../lib/errors.ts";
-import { memberActor } from "../../lib/policy.ts";
+import { memberActor, type PolicyActor } from "../../lib/policy.ts";
 import { route } from "../../lib/routes.ts";
 import { type Actor, requireActor } from "../auth/session.ts";
 import { notify } from "../notifications/notify.ts";
@@ -35,6 +35,11 @@ const commentParams = z.object({ commentId: z.string().min(1).max(64) });
 const entryParams = commentParams.extend({ entryId: z.string().min(1).max(64) });
 
 const member = (actor: Actor, access: Access | null) => memberActor(actor.user.id, access);
+
+/** A new comment or reply that carries files needs the right to attach them too. */
+function authorizeAttachments(writer: PolicyActor, input: { attachments: unknown[] }) {
+  if (input.attachments.length > 0) authorizeComment(writer, "comments.attach");
+}
 
 export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const { auth } = ctx;
@@ -61,7 +66,7 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       const writer = member(actor, access);
       authorizeComment(writer, "comments.create");
       const input = createCommentSchema.parse(request.body);
-      if (input.attachments.length > 0) authorizeComment(writer, "comments.attach");
+      authorizeAttachments(writer, input);
       reply.status(201);
       return {
         data: withCommentAbilities(
@@ -81,7 +86,7 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       const writer = member(actor, access);
       authorizeComment(writer, "comments.reply");
       const input = replySchema.parse(request.body);
-      if (input.attachments.length > 0) authorizeComment(writer, "comments.attach");
+      authorizeAttachments(writer, input);
       reply.status(201);
       return {
         data: withCommentAbilities(writer, await addReply(db, comment, { userId: actor.user.id }, input)),

@@ -1,6 +1,7 @@
-import type { Access, Limits } from "@redline/shared";
-import { and, eq, getTableColumns, sql } from "drizzle-orm";
+import type { Access, Limits, ProjectListQuery } from "@redline/shared";
+import { and, asc, desc, eq, getTableColumns, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
+import { prepared } from "../../db/prepared.ts";
 import {
   type PageRow,
   type ProjectRow,
@@ -29,22 +30,31 @@ export async function loadProject(
   projectId: string,
 ): Promise<LoadedProject> {
   const userId = actor?.user.id ?? null;
-  const [row] = await db
-    .select({ project: projects, memberAccess: projectMembers.access, ownerLimits: users.limits })
-    .from(projects)
-    .leftJoin(users, eq(users.id, projects.ownerId))
-    .leftJoin(
-      projectMembers,
-      and(eq(projectMembers.projectId, projects.id), eq(projectMembers.userId, userId ?? "")),
-    )
-    .where(eq(projects.id, projectId));
+  const [row] = await prepared(db, "load_project", () =>
+    db
+      .select({ project: projects, memberAccess: projectMembers.access, ownerLimits: users.limits })
+      .from(projects)
+      .leftJoin(users, eq(users.id, projects.ownerId))
+      .leftJoin(
+        projectMembers,
+        and(eq(projectMembers.projectId, projects.id), eq(projectMembers.userId, sql.placeholder("userId"))),
+      )
+      .where(eq(projects.id, sql.placeholder("projectId")))
+      .prepare("load_project"),
+  ).execute({ userId: userId ?? "", projectId });
   if (!row) throw new NotFoundError("Project not found.", "project-not-found");
   const access = projectAccess(userId, { ownerId: row.project.ownerId, memberAccess: row.memberAccess });
   return { project: row.project, access, ownerLimits: row.ownerLimits };
 }
 
 export async function loadPage(db: Database, actor: Actor | null, pageId: string) {
-  const [page] = await db.select().from(pages).where(eq(pages.id, pageId));
+  const [page] = await prepared(db, "load_page", () =>
+    db
+      .select()
+      .from(pages)
+      .where(eq(pages.id, sql.placeholder("pageId")))
+      .prepare("load_page"),
+  ).execute({ pageId });
   if (!page) throw new NotFoundError("Page does not exist.", "page-not-found");
   return { page, ...(await loadProject(db, actor, page.projectId)) };
 }
@@ -66,7 +76,14 @@ export async function loadCountedVersion(
   db: Database,
   versionId: string,
 ): Promise<CountedVersionRow | undefined> {
-  return (await db.select(countedVersion).from(versions).where(eq(versions.id, versionId)))[0];
+  const statement = prepared(db, "load_version", () =>
+    db
+      .select(countedVersion)
+      .from(versions)
+      .where(eq(versions.id, sql.placeholder("versionId")))
+      .prepare("load_version"),
+  );
+  return (await statement.execute({ versionId }))[0];
 }
 
 export async function loadVersion(db: Database, actor: Actor | null, versionId: string) {
@@ -80,8 +97,71 @@ export async function loadPagesWithVersions(
   projectId: string,
 ): Promise<{ pageRows: PageRow[]; versionRows: CountedVersionRow[] }> {
   const [pageRows, versionRows] = await Promise.all([
-    db.select().from(pages).where(eq(pages.projectId, projectId)).orderBy(pages.sortOrder, pages.createdAt),
-    db.select(countedVersion).from(versions).where(eq(versions.projectId, projectId)),
+    prepared(db, "project_pages", () =>
+      db
+        .select()
+        .from(pages)
+        .where(eq(pages.projectId, sql.placeholder("projectId")))
+        .orderBy(pages.sortOrder, pages.createdAt)
+        .prepare("project_pages"),
+    ).execute({ projectId }),
+    prepared(db, "project_versions", () =>
+      db
+        .select(countedVersion)
+        .from(versions)
+        .where(eq(versions.projectId, sql.placeholder("projectId")))
+        .prepare("project_versions"),
+    ).execute({ projectId }),
   ]);
   return { pageRows, versionRows };
+}
+
+const WEB_TYPES = ["web", "webapp", "image", "demo"] as const;
+
+/**
+ * The project list's one query, prepared once per shape (list × sort × search or not) and database:
+ * composing it costs more than running it. Page counts and the first page's thumbnail are read per listed
+ * project (indexed by project), never by aggregating the whole pages table.
+ */
+function prepareListQuery(db: Database, { list, sort, q }: ProjectListQuery, name: string) {
+  const userId = sql.placeholder("userId");
+  const filters: SQL[] = [or(eq(projects.ownerId, userId), eq(projectMembers.userId, userId))!];
+  filters.push(eq(projects.isArchived, list === "archived"));
+  if (list === "web") filters.push(inArray(projects.type, [...WEB_TYPES]));
+  if (list === "illustration") filters.push(eq(projects.type, "illustration"));
+  if (q) filters.push(ilike(projects.title, sql.placeholder("pattern")));
+  const order = {
+    modifiedAt: desc(projects.modifiedAt),
+    createdAt: desc(projects.createdAt),
+    title: asc(projects.title),
+    sortOrder: asc(projects.sortOrder),
+  }[sort];
+  return db
+    .select({
+      project: projects,
+      memberAccess: projectMembers.access,
+      pageCount: sql<number>`(select count(*)::int from ${pages} where ${pages.projectId} = ${projects.id})`,
+      limits: users.limits,
+      firstPageThumbnail: sql<
+        string | null
+      >`(select ${pages.thumbnailKey} from ${pages} where ${pages.projectId} = ${projects.id} and ${pages.thumbnailKey} is not null order by ${pages.sortOrder}, ${pages.createdAt} limit 1)`,
+    })
+    .from(projects)
+    .innerJoin(users, eq(users.id, projects.ownerId))
+    .leftJoin(
+      projectMembers,
+      and(eq(projectMembers.projectId, projects.id), eq(projectMembers.userId, userId)),
+    )
+    .where(and(...filters))
+    .orderBy(order, asc(projects.id))
+    .prepare(name);
+}
+
+/** The projects the user owns or is a member of, as the list shows them. */
+export function listProjectRows(db: Database, userId: string, query: ProjectListQuery) {
+  const name = `project_list_${query.list}_${query.sort}_${query.q ? "q" : "all"}`;
+  return prepared(db, name, () => prepareListQuery(db, query, name)).execute({
+    userId,
+    ...(query.q && { pattern: `%${query.q.replace(/[%_\\]/g, "\\$&")}%` }),
+  });
 }

@@ -11,11 +11,11 @@ import {
   projectListQuerySchema,
   updateProjectSchema,
 } from "@redline/shared";
-import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
-import { pages, projectMembers, projects, users } from "../../db/schema/index.ts";
+import { pages, projects } from "../../db/schema/index.ts";
 import { newId } from "../../lib/ids.ts";
 import { toJpeg } from "../../lib/images.ts";
 import { revokeRoom } from "../../lib/realtime.ts";
@@ -23,12 +23,12 @@ import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { removeReplaced } from "../pages/thumbnails.ts";
 import { ownedFiles, removeOwnedFiles } from "../versions/owned-files.ts";
-import { loadPagesWithVersions, loadProject } from "./projects.load.ts";
+import { listProjectRows, loadPagesWithVersions, loadProject } from "./projects.load.ts";
 import { authorize, projectAccess } from "./projects.policy.ts";
 import { presentPage, presentProject } from "./projects.presenter.ts";
 
 const params = z.object({ projectId: z.string().min(1).max(64) });
-const WEB_TYPES = ["web", "webapp", "image", "demo"] as const;
+const _WEB_TYPES = ["web", "webapp", "image", "demo"] as const;
 
 export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const { auth, storage } = ctx;
@@ -41,41 +41,7 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       const actor = await requireActor(auth, db, request);
       const query = projectListQuerySchema.parse(request.query);
       const userId = actor.user.id;
-      const filters: SQL[] = [or(eq(projects.ownerId, userId), eq(projectMembers.userId, userId))!];
-      filters.push(eq(projects.isArchived, query.list === "archived"));
-      if (query.list === "web") filters.push(inArray(projects.type, [...WEB_TYPES]));
-      if (query.list === "illustration") filters.push(eq(projects.type, "illustration"));
-      if (query.q) filters.push(ilike(projects.title, `%${query.q.replace(/[%_\\]/g, "\\$&")}%`));
-      const order = {
-        modifiedAt: desc(projects.modifiedAt),
-        createdAt: desc(projects.createdAt),
-        title: asc(projects.title),
-        sortOrder: asc(projects.sortOrder),
-      }[query.sort];
-      const pageCounts = db
-        .select({ projectId: pages.projectId, n: count().as("n") })
-        .from(pages)
-        .groupBy(pages.projectId)
-        .as("page_counts");
-      const rows = await db
-        .select({
-          project: projects,
-          memberAccess: projectMembers.access,
-          pageCount: pageCounts.n,
-          limits: users.limits,
-          firstPageThumbnail: sql<
-            string | null
-          >`(select ${pages.thumbnailKey} from ${pages} where ${pages.projectId} = ${projects.id} and ${pages.thumbnailKey} is not null order by ${pages.sortOrder}, ${pages.createdAt} limit 1)`,
-        })
-        .from(projects)
-        .innerJoin(users, eq(users.id, projects.ownerId))
-        .leftJoin(
-          projectMembers,
-          and(eq(projectMembers.projectId, projects.id), eq(projectMembers.userId, userId)),
-        )
-        .leftJoin(pageCounts, eq(pageCounts.projectId, projects.id))
-        .where(and(...filters))
-        .orderBy(order, asc(projects.id));
+      const rows = await listProjectRows(db, userId, query);
       return {
         data: rows.map(({ project, memberAccess, pageCount, limits, firstPageThumbnail }) =>
           presentProject(project, projectAccess(userId, { ownerId: project.ownerId, memberAccess })!, {

@@ -2,7 +2,7 @@ import { MIN_PASSWORD_LENGTH } from "@redline/shared";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link, useSearchParams } from "react-router";
-import { EmailField, FormError, PasswordField, TextField } from "../../components/field.tsx";
+import { EmailField, FormError, NameField, PasswordField } from "../../components/field.tsx";
 import { authCall, authClient } from "../../lib/auth-client.ts";
 import { safeGoto } from "../../lib/safe-redirect.ts";
 import { resetSignedOutFlag } from "../session/sign-out.ts";
@@ -41,14 +41,7 @@ export function SignUpForm() {
     <>
       <GoogleButton callbackPath={safeGoto(params.get("goto"))} />
       <form className="auth__form" onSubmit={handleSubmit}>
-        <TextField
-          label="Full name"
-          autoComplete="name"
-          required
-          maxLength={100}
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-        />
+        <NameField label="Full name" value={name} onChange={(event) => setName(event.target.value)} />
         <EmailField value={email} onChange={(event) => setEmail(event.target.value)} />
         <PasswordField
           isNew

@@ -7,7 +7,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Camera } from "lucide-react";
 import { type ChangeEvent, type FormEvent, useId, useState } from "react";
 import { Avatar } from "../../components/avatar.tsx";
-import { TextField } from "../../components/field.tsx";
+import { NameField, TextField } from "../../components/field.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { api } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
@@ -90,11 +90,8 @@ export function ProfileForm({ user }: { user: User }) {
           {photoDataUrl ? <p className="field__hint">New photo selected — save to apply it.</p> : null}
         </div>
       </div>
-      <TextField
+      <NameField
         label="Display name"
-        autoComplete="name"
-        required
-        maxLength={100}
         value={displayName}
         onChange={(event) => setDisplayName(event.target.value)}
       />
