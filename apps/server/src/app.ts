@@ -15,6 +15,7 @@ import type { AppContext } from "./context.ts";
 import { openDatabase } from "./db/index.ts";
 import type { AppConfig } from "./env.ts";
 import { ForbiddenError, HttpError } from "./lib/errors.ts";
+import { installInputBoundary } from "./lib/input-boundary.ts";
 import { createMailer } from "./lib/mail/mailer.ts";
 import { startQueue } from "./lib/queue.ts";
 import { startRealtimeHub } from "./lib/realtime.ts";
@@ -149,6 +150,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     return reply.status(500).send(body(500, "internal", "Something went wrong"));
   });
 
+  installInputBoundary(app);
   await app.register(fastifyMultipart);
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(authRoutes, { auth });

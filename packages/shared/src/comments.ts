@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_UPLOAD_BYTES } from "./constants.ts";
 import { type FrameAnchor, frameAnchorSchema } from "./frame-messages.ts";
 
 /** Mentions are written as `{@uid}` in a comment's text (SPEC §5). */
@@ -30,7 +31,7 @@ const fraction = z.number().min(0).max(1);
 export const attachmentSchema = z
   .object({
     name: z.string().min(1).max(200),
-    size: z.number().int().min(0),
+    size: z.number().int().min(0).max(MAX_UPLOAD_BYTES),
     type: z.string().max(200),
     path: z.string().regex(/^attachments\/[A-Za-z0-9_-]+\/[0-9a-f]{64}$/),
   })

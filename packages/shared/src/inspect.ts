@@ -188,7 +188,11 @@ export const richTextSchema = z
     marks: z
       .array(
         z
-          .object({ mark: z.enum(TEXT_MARKS), start: z.number().int().min(0), end: z.number().int().min(1) })
+          .object({
+            mark: z.enum(TEXT_MARKS),
+            start: z.number().int().min(0).max(MAX_TEXT_CHANGE_LENGTH),
+            end: z.number().int().min(1).max(MAX_TEXT_CHANGE_LENGTH),
+          })
           .strict(),
       )
       .max(MAX_MARKS)

@@ -23,3 +23,7 @@ export function canAddPage(pageLimit: number | undefined, pageCount: number): bo
   const limit = pageLimit ?? DEFAULT_PAGE_LIMIT;
   return limit === UNLIMITED || pageCount < limit;
 }
+
+/** PostgreSQL's `integer` (int4) range: a number a client sends for such a column stays inside it. */
+export const INT4_MIN = -2_147_483_648;
+export const INT4_MAX = 2_147_483_647;

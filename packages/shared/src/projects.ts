@@ -2,6 +2,8 @@ import { z } from "zod";
 import {
   DEFAULT_PAGE_LIMIT,
   DEMO_PROJECT_MAX_PAGES,
+  INT4_MAX,
+  INT4_MIN,
   type Limits,
   type Product,
   UNLIMITED,
@@ -114,7 +116,7 @@ export const updateProjectSchema = z
   .object({
     title: z.string().trim().max(200),
     isArchived: z.boolean(),
-    sortOrder: z.number().int(),
+    sortOrder: z.number().int().min(INT4_MIN).max(INT4_MAX),
   })
   .partial()
   .strict();
@@ -132,7 +134,11 @@ export const addPageSchema = z
   .strict();
 
 export const updatePageSchema = z
-  .object({ title: z.string().trim().min(1).max(200), sortOrder: z.number().int(), isArchived: z.boolean() })
+  .object({
+    title: z.string().trim().min(1).max(200),
+    sortOrder: z.number().int().min(INT4_MIN).max(INT4_MAX),
+    isArchived: z.boolean(),
+  })
   .partial()
   .strict();
 

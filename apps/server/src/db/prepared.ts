@@ -9,8 +9,14 @@ const statements = new WeakMap<object, Map<string, unknown>>();
 
 export function prepared<Statement>(db: Database, name: string, build: () => Statement): Statement {
   let byName = statements.get(db);
-  if (!byName) statements.set(db, (byName = new Map()));
+  if (!byName) {
+    byName = new Map();
+    statements.set(db, byName);
+  }
   let statement = byName.get(name) as Statement | undefined;
-  if (!statement) byName.set(name, (statement = build()));
+  if (!statement) {
+    statement = build();
+    byName.set(name, statement);
+  }
   return statement;
 }

@@ -23,6 +23,8 @@ export interface TestApp {
   app: FastifyInstance;
   ctx: AppContext;
   inbox: SmtpInbox | null;
+  /** Every 5xx answered so far ("status METHOD url"); close() fails when there is one. */
+  serverErrors: string[];
   close(): Promise<void>;
 }
 
@@ -31,6 +33,8 @@ export interface TestAppOptions {
   /** true → mail goes over SMTP to a test inbox; false → the embedded outbox. */
   smtp?: boolean;
   config?: Partial<AppConfig>;
+  /** For the few tests that cause a 5xx on purpose (e.g. a storage outage): close() does not fail. */
+  allowServerErrors?: boolean;
 }
 
 export async function freePort(): Promise<number> {
@@ -72,6 +76,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       ...options.config,
     };
     const { app, routes, registry, content, ctx } = await buildApp(config);
+    // Any 5xx is a bug (bad input must be a 4xx): every test app remembers them, and closing fails.
+    const serverErrors: string[] = [];
+    for (const server of [app, content])
+      server.addHook("onResponse", async (request, reply) => {
+        if (reply.statusCode >= 500)
+          serverErrors.push(`${reply.statusCode} ${request.method} ${request.url}`);
+      });
     try {
       await content.listen({ host: "127.0.0.1", port: contentPort });
       await app.listen({ host: "127.0.0.1", port });
@@ -88,11 +99,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       app,
       ctx,
       inbox,
+      serverErrors,
       async close() {
         await app.close();
         await inbox?.close();
         await database.release();
         await rm(dataDir, { recursive: true, force: true });
+        if (serverErrors.length > 0 && !options.allowServerErrors)
+          throw new Error(`The server answered 5xx:\n${serverErrors.join("\n")}`);
       },
     };
   }

@@ -4,8 +4,9 @@
  */
 import { MAX_UPLOAD_BYTES, MESSAGES } from "@redline/shared";
 import type { FastifyRequest } from "fastify";
-import { BadRequestError, PayloadTooLargeError } from "../../lib/errors.ts";
+import { BadRequestError, HttpError, PayloadTooLargeError } from "../../lib/errors.ts";
 import { detectImage, IMAGE_FORMATS, isPdf } from "../../lib/images.ts";
+import { storableText } from "../../lib/input-boundary.ts";
 
 export interface Upload {
   bytes: Buffer;
@@ -21,15 +22,31 @@ export async function readFile(
 ): Promise<{ bytes: Buffer; filename: string; mimetype: string }> {
   if (!request.isMultipart())
     throw new BadRequestError("Send the file as multipart/form-data.", "expected-file");
-  const file = await request.file({ limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } });
-  if (!file) throw new BadRequestError("No file was sent.", "expected-file");
-  const bytes = await file.toBuffer().catch((error: { code?: string }) => {
+  // A body that is not the multipart it claims (no boundary, another boundary, cut short) is the
+  // client's error: 400, never the parser's exception as a 500.
+  const unreadable = (error: { code?: string; statusCode?: number }) => {
     if (error.code === "FST_REQ_FILE_TOO_LARGE")
-      throw new PayloadTooLargeError(MESSAGES.maxFileSize, "max-file-size");
-    throw error;
+      return new PayloadTooLargeError(MESSAGES.maxFileSize, "max-file-size");
+    if (error instanceof HttpError) return error;
+    return new BadRequestError(
+      "The upload could not be read: send one file as multipart/form-data.",
+      "bad-multipart",
+    );
+  };
+  const file = await request.file({ limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } }).catch((error) => {
+    throw unreadable(error);
+  });
+  if (!file) throw new BadRequestError("No file was sent.", "expected-file");
+  const bytes = await file.toBuffer().catch((error) => {
+    throw unreadable(error);
   });
   if (file.file.truncated) throw new PayloadTooLargeError(MESSAGES.maxFileSize, "max-file-size");
-  return { bytes, filename: file.filename.slice(0, 200), mimetype: file.mimetype.slice(0, 200) };
+  return { bytes, filename: storableName(file.filename), mimetype: storableName(file.mimetype) };
+}
+
+/** A client-chosen name as PostgreSQL can store it: at most 200 characters, no NUL, no lone surrogate. */
+function storableName(name: string): string {
+  return storableText(name).slice(0, 200);
 }
 
 export async function readUpload(request: FastifyRequest): Promise<Upload> {

@@ -28,7 +28,6 @@ import { authorize, projectAccess } from "./projects.policy.ts";
 import { presentPage, presentProject } from "./projects.presenter.ts";
 
 const params = z.object({ projectId: z.string().min(1).max(64) });
-const _WEB_TYPES = ["web", "webapp", "image", "demo"] as const;
 
 export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const { auth, storage } = ctx;
