@@ -31,6 +31,7 @@ import { attachmentsRoutes } from "./modules/comments/attachments.routes.ts";
 import { commentsGuestRoutes } from "./modules/comments/comments.guest.routes.ts";
 import { commentsRoutes } from "./modules/comments/comments.routes.ts";
 import { buildContentServer } from "./modules/content/content.server.ts";
+import { createFilesCollectQueue, startFileCollector } from "./modules/files/collector.ts";
 import { filesRoutes } from "./modules/files/files.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { inspectRoutes } from "./modules/inspect/inspect.routes.ts";
@@ -76,6 +77,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   const { queue } = jobs;
   await createCaptureQueue(queue);
   await createNotificationMailQueue(queue);
+  await createFilesCollectQueue(queue);
   const ctx: AppContext = { config, database, auth, mailer, storage, queue };
   const worker = config.captureWorker ? await startCaptureWorker(ctx) : null;
   const hub = await startRealtimeHub(database, (_room, event) => {
@@ -85,6 +87,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
       );
   });
   await startNotificationMailer(ctx);
+  const collector = await startFileCollector(ctx);
   await ensureDemoProject(ctx);
   const content = buildContentServer(ctx);
 
@@ -103,6 +106,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     }
   });
   app.addHook("onClose", async () => {
+    collector.stop();
     await worker?.stop();
     await hub.stop();
     await jobs.stop();

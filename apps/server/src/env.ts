@@ -25,6 +25,8 @@ const envSchema = z.object({
   RATE_LIMIT_ENABLED: bool.default(true),
   API_RATE_LIMIT: z.coerce.number().int().positive().default(300),
   API_RATE_LIMIT_EXPENSIVE: z.coerce.number().int().positive().default(30),
+  FILE_GC_GRACE_SECONDS: z.coerce.number().int().min(0).default(3600),
+  FILE_GC_INTERVAL_SECONDS: z.coerce.number().int().positive().default(3600),
   AUTH_FRESH_AGE_SECONDS: z.coerce.number().int().positive().default(600),
   TRUST_PROXY: bool.default(false),
   SMTP_URL: z.string().optional(),
@@ -64,6 +66,10 @@ export interface AppConfig {
   apiRateLimit: number;
   /** Expensive API calls (adding pages, captures, uploads) per minute per user or IP. */
   apiRateLimitExpensive: number;
+  /** A stored file no row references is removed once it is older than this (it may be about to be). */
+  fileGcGraceSeconds: number;
+  /** How often the file collector runs. */
+  fileGcIntervalSeconds: number;
   authFreshAgeSeconds: number;
   trustProxy: boolean;
   smtpUrl?: string;
@@ -113,6 +119,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimitEnabled: env.RATE_LIMIT_ENABLED || isProduction,
     apiRateLimit: env.API_RATE_LIMIT,
     apiRateLimitExpensive: env.API_RATE_LIMIT_EXPENSIVE,
+    fileGcGraceSeconds: env.FILE_GC_GRACE_SECONDS,
+    fileGcIntervalSeconds: env.FILE_GC_INTERVAL_SECONDS,
     authFreshAgeSeconds: env.AUTH_FRESH_AGE_SECONDS,
     trustProxy: env.TRUST_PROXY,
     smtpUrl: env.SMTP_URL || undefined,

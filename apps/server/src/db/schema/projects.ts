@@ -7,6 +7,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   unique,
@@ -130,7 +131,32 @@ export const assets = pgTable("assets", {
   ext: text("ext").notNull(),
   size: bigint("size", { mode: "number" }).notNull(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  /**
+   * Its uses are recorded (version_assets, or an inspect change's image): the file collector may remove it
+   * once none is left. Assets stored before uses were recorded are false and always kept.
+   */
+  tracked: boolean("tracked").notNull().default(true),
 });
+
+/**
+ * Which snapshot uses which asset, written by the capture worker. A version's rows go with it; an asset
+ * cannot be deleted while a row names it (no cascade), so the collector never removes one in use.
+ */
+export const versionAssets = pgTable(
+  "version_assets",
+  {
+    versionId: text("version_id")
+      .notNull()
+      .references(() => versions.id, { onDelete: "cascade" }),
+    sha256: text("sha256")
+      .notNull()
+      .references(() => assets.sha256),
+  },
+  (table) => [
+    primaryKey({ columns: [table.versionId, table.sha256] }),
+    index("version_assets_sha_idx").on(table.sha256),
+  ],
+);
 
 export type ProjectRow = typeof projects.$inferSelect;
 export type PageRow = typeof pages.$inferSelect;

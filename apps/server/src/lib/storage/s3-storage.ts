@@ -6,6 +6,7 @@ import type { Readable } from "node:stream";
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  ListObjectsV2Command,
   NoSuchKey,
   PutObjectCommand,
   S3Client,
@@ -53,8 +54,23 @@ export function createS3Storage(options: S3Options): Storage {
         throw error;
       }
     },
+    async putContentAddressed(key, data) {
+      // An S3 PUT is atomic (the object is whole or absent): writing the same bytes again is harmless.
+      await this.put(key, data);
+    },
     async delete(key) {
       await client.send(new DeleteObjectCommand({ Bucket: options.bucket, Key: checked(key) }));
+    },
+    async *list() {
+      let token: string | undefined;
+      do {
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket: options.bucket, ContinuationToken: token }),
+        );
+        for (const object of page.Contents ?? [])
+          if (object.Key) yield { key: object.Key, modifiedAt: object.LastModified ?? new Date(0) };
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
     },
   };
 }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -64,6 +65,27 @@ describe.each(Object.keys(providers))("storage provider: %s", (name) => {
     expect((await read(storage, "assets/abc123.bin"))?.bytes.toString()).toBe("replaced");
     await storage.delete("assets/abc123.bin");
     expect(await storage.get("assets/abc123.bin")).toBeNull();
+  });
+
+  it("lists every stored file with when it was written", async () => {
+    await storage.put("listed/one.bin", Buffer.from("1"));
+    await storage.put("listed/deeper/two.bin", Buffer.from("2"));
+    const listed = [];
+    for await (const file of storage.list()) listed.push(file);
+    const mine = listed.filter((file) => file.key.startsWith("listed/"));
+    expect(mine.map((file) => file.key).sort()).toEqual(["listed/deeper/two.bin", "listed/one.bin"]);
+    for (const file of mine) expect(Math.abs(file.modifiedAt.getTime() - Date.now())).toBeLessThan(60_000);
+  });
+
+  it("writes a content-addressed file again when what is stored does not hash to its name", async () => {
+    const bytes = Buffer.from("content-addressed bytes");
+    const hash = createHash("sha256").update(bytes).digest("hex");
+    const key = `assets/${hash}.bin`;
+    await storage.put(key, Buffer.alloc(0)); // torn, as a crash mid-write once left it
+    await storage.putContentAddressed(key, bytes, hash);
+    expect((await read(storage, key))?.bytes).toEqual(bytes);
+    await storage.putContentAddressed(key, bytes, hash);
+    expect((await read(storage, key))?.bytes).toEqual(bytes);
   });
 
   it("answers null for missing keys and refuses keys that escape", async () => {

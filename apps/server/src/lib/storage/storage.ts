@@ -2,10 +2,9 @@
  * File storage provider. Local disk under DATA_DIR/files is the embedded default; an S3 implementation
  * comes behind the same interface. Keys are slash-separated and never contain "..".
  */
-
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdir, open, rename, rm, stat } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, rename, rm, stat, utimes } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 
@@ -14,10 +13,22 @@ export interface StoredFile {
   size: number;
 }
 
+export interface ListedFile {
+  key: string;
+  modifiedAt: Date;
+}
+
 export interface Storage {
   put(key: string, data: Buffer): Promise<void>;
+  /**
+   * Stores bytes under a name derived from their SHA-256 (`sha256`): a file already there is trusted
+   * only when its bytes hash to that name; a torn or empty one is written again.
+   */
+  putContentAddressed(key: string, data: Buffer, sha256: string): Promise<void>;
   get(key: string): Promise<StoredFile | null>;
   delete(key: string): Promise<void>;
+  /** Every stored file (including temporary files a crashed write left), with when it was last written. */
+  list(): AsyncIterable<ListedFile>;
 }
 
 const KEY_PATTERN = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/;
@@ -79,8 +90,27 @@ export function createLocalStorage(root: string): Storage {
         return null;
       }
     },
+    async putContentAddressed(key, data, sha256) {
+      const file = resolve(key);
+      const existing = await readFile(file).catch(() => null);
+      if (existing && createHash("sha256").update(existing).digest("hex") === sha256) {
+        // In use again: its time restarts, so the file collector's grace period covers this new use.
+        const now = new Date();
+        await utimes(file, now, now).catch(() => undefined);
+        return;
+      }
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeAtomically(file, data);
+    },
     async delete(key) {
       await rm(resolve(key), { force: true });
+    },
+    async *list() {
+      const names = await readdir(root, { recursive: true }).catch(() => [] as string[]);
+      for (const name of names) {
+        const info = await stat(path.join(root, name)).catch(() => null);
+        if (info?.isFile()) yield { key: name.split(path.sep).join("/"), modifiedAt: info.mtime };
+      }
     },
   };
 }

@@ -7,7 +7,7 @@
 import type { Capturer } from "@redline/capture";
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { assets, pages, versions } from "../../db/schema/index.ts";
+import { assets, pages, versionAssets, versions } from "../../db/schema/index.ts";
 import { publish } from "../../lib/realtime.ts";
 import { setPageThumbnail } from "../pages/thumbnails.ts";
 import { loadCountedVersion } from "../projects/projects.load.ts";
@@ -85,11 +85,16 @@ export async function runCapture(ctx: AppContext, getCapturer: () => Promise<Cap
     if (isSnapshot) {
       for (const asset of result.assets) {
         const [known] = await db
-          .select({ sha: assets.sha256 })
+          .select({ ext: assets.ext })
           .from(assets)
           .where(eq(assets.sha256, asset.sha256));
+        // Even a known asset is checked on disk: a crash may have left its file torn.
+        await ctx.storage.putContentAddressed(
+          `assets/${asset.sha256}.${known?.ext ?? asset.ext}`,
+          asset.bytes,
+          asset.sha256,
+        );
         if (known) continue;
-        await ctx.storage.put(`assets/${asset.sha256}.${asset.ext}`, asset.bytes);
         await db
           .insert(assets)
           .values({
@@ -100,6 +105,14 @@ export async function runCapture(ctx: AppContext, getCapturer: () => Promise<Cap
           })
           .onConflictDoNothing();
       }
+      // The snapshot's uses of its assets, so the file collector keeps them while the version lives.
+      if (result.assets.length > 0)
+        await db
+          .insert(versionAssets)
+          .values(
+            [...new Set(result.assets.map((asset) => asset.sha256))].map((sha256) => ({ versionId, sha256 })),
+          )
+          .onConflictDoNothing();
       await ctx.storage.put(`snapshots/${versionId}.html`, Buffer.from(result.html, "utf8"));
     }
     await ctx.storage.put(`screenshots/${versionId}.png`, result.screenshot);

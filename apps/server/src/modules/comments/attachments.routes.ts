@@ -33,7 +33,7 @@ export async function attachmentsRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
       const { bytes, filename, mimetype } = await readFile(request);
       const sha = createHash("sha256").update(bytes).digest("hex");
       const path = `attachments/${project.id}/${sha}`;
-      await storage.put(path, bytes);
+      await storage.putContentAddressed(path, bytes, sha);
       reply.status(201);
       return {
         data: {

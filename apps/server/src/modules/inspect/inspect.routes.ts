@@ -153,8 +153,8 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       const sha = createHash("sha256").update(bytes).digest("hex");
       const [known] = await db.select().from(assets).where(eq(assets.sha256, sha));
       const ext = known?.ext ?? (image.format === "jpeg" ? "jpg" : image.format);
+      await storage.putContentAddressed(`assets/${sha}.${ext}`, bytes, sha);
       if (!known) {
-        await storage.put(`assets/${sha}.${ext}`, bytes);
         await db
           .insert(assets)
           .values({ sha256: sha, contentType: IMAGE_FORMATS[image.format], ext, size: bytes.length })

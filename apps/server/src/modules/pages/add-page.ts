@@ -3,7 +3,7 @@
  * its version and the project's modifiedAt in one transaction; the page limit is checked under a lock
  * on the project row, so two concurrent adds can never exceed it.
  */
-import { canAddPage, pageLimitFor, type VersionKind } from "@redline/shared";
+import { canAddPage, type Limits, pageLimitFor, type VersionKind } from "@redline/shared";
 import { count, desc, eq, max } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import {
@@ -23,6 +23,20 @@ export class PageLimitError extends HttpError {
   constructor(limit: number) {
     super(402, "page-limit", `This project has reached its limit of ${limit} pages. Upgrade to add more.`);
   }
+}
+
+/**
+ * Refuses (402) before anything is stored when the project is already at its page limit. addPage checks
+ * again under the project's row lock, so two concurrent uploads cannot both pass; what the loser had
+ * stored is left to the file collector.
+ */
+export async function assertRoomForPage(db: Database, project: ProjectRow, ownerLimits: Limits | null) {
+  const [{ pageCount } = { pageCount: 0 }] = await db
+    .select({ pageCount: count() })
+    .from(pages)
+    .where(eq(pages.projectId, project.id));
+  const limit = pageLimitFor(project.type, ownerLimits);
+  if (!canAddPage(limit, pageCount)) throw new PageLimitError(limit);
 }
 
 export interface NewVersionInput {

@@ -31,7 +31,7 @@ import {
 import { authorize, authorizeProject } from "../projects/projects.policy.ts";
 import { presentPage, presentVersion } from "../projects/projects.presenter.ts";
 import { ownedFiles, removeOwnedFiles } from "../versions/owned-files.ts";
-import { addPage, addVersion, recapture } from "./add-page.ts";
+import { addPage, addVersion, assertRoomForPage, recapture } from "./add-page.ts";
 import { findSimilarPages } from "./similar-pages.ts";
 import { setPageThumbnail } from "./thumbnails.ts";
 import { readUpload, type Upload } from "./uploads.ts";
@@ -43,7 +43,7 @@ const pageParams = z.object({ pageId: z.string().min(1).max(64) });
 async function storeUpload(ctx: AppContext, upload: Upload) {
   const hash = createHash("sha256").update(upload.bytes).digest("hex");
   const fileKey = `uploads/${hash}.${upload.ext}`;
-  await ctx.storage.put(fileKey, upload.bytes);
+  await ctx.storage.putContentAddressed(fileKey, upload.bytes, hash);
   return fileKey;
 }
 
@@ -88,8 +88,13 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     route({ summary: "Add an image or PDF page", upload: true, action: "pages.create" }),
     async (request, reply) => {
       const actor = await requireActor(auth, db, request);
-      const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
+      const { project, access, ownerLimits } = await loadProject(
+        db,
+        actor,
+        projectParams.parse(request.params).projectId,
+      );
       authorize(access, "pages.create");
+      await assertRoomForPage(db, project, ownerLimits);
       const upload = await readUpload(request);
       const fileKey = await storeUpload(ctx, upload);
       const isPDF = upload.kind === "pdf";
