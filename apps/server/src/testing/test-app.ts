@@ -101,9 +101,24 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       inbox,
       serverErrors,
       async close() {
-        await app.close();
-        await inbox?.close();
-        await database.release();
+        // A slow step is named on stderr, so a hook timeout says where the time went.
+        const step = async (name: string, run: () => Promise<unknown>) => {
+          const started = performance.now();
+          const warn = setTimeout(
+            () => console.error(`test app close: still in "${name}" after 10 s`),
+            10_000,
+          );
+          try {
+            await run();
+          } finally {
+            clearTimeout(warn);
+            const ms = performance.now() - started;
+            if (ms > 10_000) console.error(`test app close: "${name}" took ${Math.round(ms)} ms`);
+          }
+        };
+        await step("app.close", () => app.close());
+        await step("inbox.close", async () => inbox?.close());
+        await step("database.release", () => database.release());
         await rm(dataDir, { recursive: true, force: true });
         if (serverErrors.length > 0 && !options.allowServerErrors)
           throw new Error(`The server answered 5xx:\n${serverErrors.join("\n")}`);
