@@ -7,6 +7,12 @@
 import { TEST_ID_ATTRIBUTES, tagOf } from "./fingerprint.ts";
 import { isStableValue, isUnstableId, isUtilityClass, stableClasses } from "./stability.ts";
 
+/** The document's root element, read from the prototype: a page element named "documentElement" cannot shadow it. */
+const rootElement = (): Element | null =>
+  (Object.getOwnPropertyDescriptor(Document.prototype, "documentElement")?.get?.call(
+    document,
+  ) as Element | null) ?? null;
+
 /** CSS.escape, with the spec's algorithm as fallback for DOMs that lack it. */
 export function cssEscape(value: string): string {
   const native = (globalThis as { CSS?: { escape?: (value: string) => string } }).CSS?.escape;
@@ -131,7 +137,7 @@ export function cssSelectors(element: Element): CssSelectors {
   const levels: Element[] = [];
   for (
     let node: Element | null = element;
-    node && levels.length < MAX_LEVELS && node !== document.documentElement;
+    node && levels.length < MAX_LEVELS && node !== rootElement();
     node = node.parentElement
   ) {
     levels.push(node);
@@ -163,11 +169,7 @@ export function cssSelectors(element: Element): CssSelectors {
   extend(0, "", 0, false);
 
   // A stable id anywhere above anchors a descendant selector.
-  for (
-    let node = element.parentElement;
-    node && node !== document.documentElement;
-    node = node.parentElement
-  ) {
+  for (let node = element.parentElement; node && node !== rootElement(); node = node.parentElement) {
     const id = node.getAttribute("id");
     if (id && !isUnstableId(id)) {
       for (const option of optionsPerLevel[0] ?? []) {

@@ -108,7 +108,23 @@ export async function serializeWithSingleFile(page: Page, maxResourceMb: number)
       async (options: Record<string, unknown>) => {
         const singlefile = (globalThis as unknown as { singlefile?: SingleFileApi }).singlefile;
         if (!singlefile) throw new Error("SingleFile is not loaded in the page");
-        const data = await singlefile.getPageData({ ...options, url: document.documentURI });
+        // Named access: <img name="createElement"> makes document.createElement that image, which would
+        // break SingleFile (and later our overlay). Such names and ids are renamed in this tab's copy
+        // of the page before it is serialised; the live site is not touched.
+        const proto = Document.prototype;
+        const named = proto.querySelectorAll.call(
+          document,
+          "form[name], img[name], embed[name], object[name], iframe[name], frame[name], img[id], embed[id], object[id]",
+        );
+        for (const element of Array.from(named)) {
+          for (const attribute of ["name", "id"]) {
+            const value = element.getAttribute(attribute);
+            if (value && (value in proto || value in globalThis))
+              element.setAttribute(attribute, `redline-${value}`);
+          }
+        }
+        const url = Object.getOwnPropertyDescriptor(proto, "documentURI")?.get?.call(document) as string;
+        const data = await singlefile.getPageData({ ...options, url });
         return data.content;
       },
       { ...SINGLE_FILE_OPTIONS, maxResourceSizeEnabled: true, maxResourceSize: maxResourceMb },

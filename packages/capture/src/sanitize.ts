@@ -3,11 +3,16 @@
  * context (never in the captured page, whose scripts could have patched DOMParser), so the parsing
  * is the browser's own and the same the viewer will do.
  *
- * Removed: scripts, noscript, <base>, meta refresh / CSP / set-cookie, on* handlers, javascript:
- * URLs (links become "#", so they keep their link styling), <link> hints to the live site, ping.
+ * Removed: scripts, noscript, <base>, meta refresh / CSP / set-cookie, on* handlers, javascript: and
+ * data: document navigations (links become "#", so they keep their link styling; forms lose the
+ * action), `target`/`formtarget` (nothing opens outside the frame), <link> hints to the live site,
+ * ping. Remote URLs inside CSS strings of image-set() and in url() of any attribute (SVG paint
+ * servers, filters, masks, markers) are dropped. Names and ids that named access would turn into
+ * properties shadowing `document`/`window` members (<img name="createElement">) are prefixed.
  * `loading=lazy` becomes eager. Any resource reference that still points at the network (http(s),
- * protocol-relative) is dropped, so the snapshot can never load from the live site; <a href> and
- * <form action> keep their absolute URLs: they are navigations a reviewer may inspect, not loads.
+ * protocol-relative) is dropped, so the snapshot can never load from the live site; a link to
+ * another page becomes "#" (or its fragment) with its address kept in data-redline-href, so neither
+ * a click nor a prefetch reaches the live site.
  * Iframes carry their snapshot in `srcdoc` (sanitized recursively). Declarative shadow roots
  * (<template shadowrootmode>) are walked through `.content`. A canvas keeps its element (so CSS
  * that targets `canvas` still applies) with its pixels as a background image (SingleFile's way).
@@ -32,16 +37,56 @@ export function sanitizeSnapshot(html: string): string {
     // biome-ignore lint/suspicious/noControlCharactersInRegex: browsers drop C0 controls inside a URL scheme
     /^(?:javascript|vbscript):/i.test(value.replace(/[\u0000-\u0020]/g, ""));
 
+  // image-set() also takes plain strings as image URLs: a remote one inside it goes too.
+  const IMAGE_SET = /((?:-webkit-)?image-set\()([^)]*)\)/gi;
+  const REMOTE_STRING = /(["'])\s*(?:https?:)?\/\/[^"']*\1/g;
   const cleanCss = (css: string): string =>
-    css.replace(CSS_REMOTE_IMPORT, "").replace(CSS_REMOTE_URL, "none");
+    css
+      .replace(CSS_REMOTE_IMPORT, "")
+      .replace(CSS_REMOTE_URL, "none")
+      .replace(
+        IMAGE_SET,
+        (_match, start: string, inner: string) => `${start}${inner.replace(REMOTE_STRING, '""')})`,
+      );
+  // Navigations that would open a document of their own: a data: document runs its own scripts.
+  const isDocumentUrl = (value: string) => isScriptUrl(value) || /^\s*data:/i.test(value);
+  const NAVIGATIONS: Record<string, string[]> = {
+    href: ["a", "area"],
+    "xlink:href": ["a"],
+    action: ["form"],
+    formaction: ["button", "input"],
+  };
+  // Elements the document exposes by name (named access): such a name must not shadow a property of
+  // `document` or `window` that a script — our overlay — reads (e.g. <img name="createElement">).
+  const NAMED = new Set(["form", "img", "embed", "object", "iframe", "frame"]);
+  const shadows = (value: string) =>
+    value !== "" && (value in document || value in window || value in Document.prototype);
 
   const cleanElement = (element: Element) => {
     const tag = element.localName;
     for (const attribute of Array.from(element.attributes)) {
       const name = attribute.name.toLowerCase();
       const value = attribute.value;
-      if (name.startsWith("on") || name === "ping" || name === "nonce")
+      if (
+        name.startsWith("on") ||
+        name === "ping" ||
+        name === "nonce" ||
+        name === "target" ||
+        name === "formtarget"
+      )
         element.removeAttribute(attribute.name);
+      else if (name === "href" && (tag === "a" || tag === "area") && REMOTE.test(value)) {
+        // A snapshot never leaves itself: the link keeps its address for reviewers (data-redline-href)
+        // and its fragment, so in-page anchors still scroll.
+        element.setAttribute("data-redline-href", value);
+        const hash = value.indexOf("#");
+        element.setAttribute("href", hash === -1 ? "#" : value.slice(hash));
+      } else if (NAVIGATIONS[name]?.includes(tag) && isDocumentUrl(value))
+        if (tag === "a" || tag === "area") element.setAttribute(attribute.name, "#");
+        else element.removeAttribute(attribute.name);
+      else if ((name === "name" && NAMED.has(tag)) || (name === "id" && (NAMED.has(tag) || tag === "object")))
+        if (shadows(value)) element.setAttribute(attribute.name, `redline-${value}`);
+        else continue;
       else if (isScriptUrl(value) || (/^(?:to|from|values|by)$/.test(name) && /script:/i.test(value)))
         if (name === "href" && (tag === "a" || tag === "area")) element.setAttribute(attribute.name, "#");
         else element.removeAttribute(attribute.name);
@@ -61,6 +106,9 @@ export function sanitizeSnapshot(html: string): string {
         REMOTE.test(value)
       ) {
         element.removeAttribute(attribute.name);
+      } else if (/url\(/i.test(value)) {
+        // SVG paint servers, filters, masks, markers and cursors name resources with url(…).
+        element.setAttribute(attribute.name, cleanCss(value));
       }
     }
     if (tag === "style") element.textContent = cleanCss(element.textContent ?? "");
@@ -89,7 +137,15 @@ export function sanitizeSnapshot(html: string): string {
         if (REMOTE.test(href) || !/\bstylesheet\b/i.test(element.getAttribute("rel") ?? "")) element.remove();
       } else element.remove();
     }
-    for (const element of Array.from(root.querySelectorAll("*"))) cleanElement(element);
+    for (const element of Array.from(root.querySelectorAll("*"))) {
+      // A hostile page may end up looking wrong, never make the capture fail: an element that cannot
+      // be cleaned is dropped.
+      try {
+        cleanElement(element);
+      } catch {
+        element.remove();
+      }
+    }
   };
 
   const sanitizeDocument = (source: string): string => {

@@ -1,4 +1,5 @@
 /** Where the overlay finds its configuration: the `data-app-origin` of the script tag that loaded it. */
+import { currentScriptOf, querySelectorIn } from "./dom.ts";
 
 /**
  * The app origin our script tag names, or null when it is missing or not a plain http(s) origin.
@@ -6,7 +7,8 @@
  */
 export function readAppOrigin(doc: Document): string | null {
   const script =
-    doc.currentScript ?? doc.querySelector<HTMLScriptElement>('script[data-app-origin][src$="overlay.js"]');
+    currentScriptOf(doc) ??
+    querySelectorIn<HTMLScriptElement>(doc, 'script[data-app-origin][src$="overlay.js"]');
   const value = script?.getAttribute("data-app-origin");
   if (!value) return null;
   try {

@@ -4,6 +4,7 @@
  * on each axis where they are apart; nested boxes show the inner box's distance to each edge of
  * the outer one; overlapping boxes show how far their top and left edges are apart.
  */
+import { createElementIn } from "./dom.ts";
 
 export interface Box {
   left: number;
@@ -92,14 +93,14 @@ export function drawDistances(
   const doc = layer.ownerDocument;
   layer.replaceChildren(
     ...segments.map((segment) => {
-      const line = doc.createElement("div");
+      const line = createElementIn(doc, "div");
       const isHorizontal = segment.y1 === segment.y2;
       line.className = `distance ${isHorizontal ? "is-horizontal" : "is-vertical"}`;
       const style = line.style;
       style.transform = `translate(${segment.x1 - origin.x}px, ${segment.y1 - origin.y}px)`;
       style.width = `${isHorizontal ? segment.x2 - segment.x1 : 1}px`;
       style.height = `${isHorizontal ? 1 : segment.y2 - segment.y1}px`;
-      const label = doc.createElement("span");
+      const label = createElementIn(doc, "span");
       label.className = "distance-label";
       label.textContent = `${Math.round(segment.length)}`;
       line.append(label);

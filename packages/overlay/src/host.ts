@@ -1,4 +1,6 @@
 /** The one element the overlay adds to the page: <redline-overlay>, with all its UI in a shadow root. */
+
+import { createElementIn } from "./dom.ts";
 import { OVERLAY_CSS } from "./styles.ts";
 
 export const HOST_TAG = "redline-overlay";
@@ -16,7 +18,7 @@ export interface OverlayHost {
 }
 
 export function createHost(doc: Document): OverlayHost {
-  const host = doc.createElement(HOST_TAG);
+  const host = createElementIn(doc, HOST_TAG);
   // Open: the page has no scripts of its own (CSP), and tests and debugging can look inside.
   const root = host.attachShadow({ mode: "open" });
   const sheet = new CSSStyleSheet();
@@ -37,7 +39,7 @@ export function createHost(doc: Document): OverlayHost {
 }
 
 function div(doc: Document, className: string): HTMLDivElement {
-  const element = doc.createElement("div");
+  const element = createElementIn(doc, "div");
   element.className = className;
   return element;
 }

@@ -10,6 +10,7 @@
  */
 import { FRAME_PROTOCOL } from "@redline/shared";
 import { readAppOrigin } from "./config.ts";
+import { dom } from "./dom.ts";
 import { type OverlayState, type OverlayStats, startOverlay } from "./overlay.ts";
 
 export interface OverlayGlobal {
@@ -43,7 +44,7 @@ function main(): void {
     });
     Object.defineProperty(window, "__redlineOverlay", { value: api, writable: false, configurable: false });
   };
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start, { once: true });
+  if (dom.readyState() === "loading") dom.listen("DOMContentLoaded", start, { once: true });
   else start();
 }
 

@@ -10,6 +10,7 @@ import type { describe } from "@redline/anchoring";
 import type { FrameAnchor } from "@redline/shared";
 import { type Changes, imageOf } from "./changes.ts";
 import { drawDistances, measureDistances } from "./distances.ts";
+import { dom } from "./dom.ts";
 import type { Messenger } from "./messenger.ts";
 import { visibleText } from "./rich-text.ts";
 import { STYLE_PROPERTIES } from "./style-properties.ts";
@@ -218,7 +219,7 @@ export class Inspector {
   };
 
   private handlePointerDown = () => {
-    if (this.isActive && !document.hasFocus()) window.focus();
+    if (this.isActive && !dom.hasFocus()) window.focus();
   };
 
   private handleKeyUp = (event: KeyboardEvent) => {

@@ -4,7 +4,7 @@ import { type Harness, startHarness, type View } from "./testing/harness.ts";
 
 let harness: Harness;
 beforeAll(async () => {
-  harness = await startHarness({ pricing: PRICING_PAGE, hostile: HOSTILE_PAGE });
+  harness = await startHarness({ pricing: PRICING_PAGE, hostile: HOSTILE_PAGE, clobbering: CLOBBERING_PAGE });
 });
 afterAll(async () => {
   await harness?.close();
@@ -74,6 +74,34 @@ describe("messages the overlay must ignore", () => {
     // Its own messages were addressed to the other origin: the browser never delivered them.
     expect(await view.messages()).toEqual([]);
     await view.page.context().close();
+  });
+});
+
+/** Named access: each of these makes `document.<name>` the element, not the method or property. */
+const CLOBBERING_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Clobbering</title></head>
+<body>
+  <img name="createElement"><img name="elementFromPoint"><form name="body"></form><form name="documentElement"></form>
+  <img name="addEventListener"><img name="readyState"><img name="scrollingElement"><img name="fonts">
+  <p id="target">A paragraph to comment on.</p>
+</body></html>`;
+
+describe("a page that shadows document properties", () => {
+  it("still gets a working overlay: it starts, draws pins and picks elements", async () => {
+    const view = await harness.open("clobbering");
+    expect(await view.frame.evaluate(() => typeof document.createElement)).toBe("object"); // shadowed indeed
+    await view.waitFor("overlay:ready");
+    await view.send("pins:set", { pins: [documentPin("a", 1)] });
+    await view.send("overlay:mode", { mode: "comment" });
+    await view.settle();
+    const pins = await view.frame.evaluate(
+      () => document.querySelector("redline-overlay")?.shadowRoot?.querySelectorAll("button").length ?? 0,
+    );
+    expect(pins).toBeGreaterThan(0);
+    const since = await view.mark();
+    const box = await view.rect("#target");
+    const point = await view.toPage({ x: box.x + 10, y: box.y + box.height / 2 });
+    await view.page.mouse.click(point.x, point.y);
+    expect((await view.waitFor("pick:element", since)).type).toBe("pick:element");
   });
 });
 

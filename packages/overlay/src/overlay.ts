@@ -8,6 +8,7 @@
  */
 import type { OverlayMode, ParentToOverlayMessage } from "@redline/shared";
 import { Changes } from "./changes.ts";
+import { dom } from "./dom.ts";
 import { createHost } from "./host.ts";
 import { Inspector, toFrameAnchor } from "./inspector.ts";
 import { connect } from "./messenger.ts";
@@ -73,8 +74,9 @@ export function startOverlay(appOrigin: string): Overlay {
   };
 
   const resizeObserver = new ResizeObserver(requestLayout);
-  resizeObserver.observe(document.documentElement);
-  if (document.body) resizeObserver.observe(document.body);
+  resizeObserver.observe(dom.root());
+  const body = dom.body();
+  if (body) resizeObserver.observe(body);
 
   const messenger = connect(appOrigin, handleMessage);
   const pins = new Pins(
@@ -161,7 +163,7 @@ export function startOverlay(appOrigin: string): Overlay {
 
   /** The document's scroll size without us: our clipping layer is collapsed while it is read. */
   function measureDocument(): { width: number; height: number } {
-    const scroller = document.scrollingElement ?? document.documentElement;
+    const scroller = dom.scrollingElement() ?? dom.root();
     const style = ui.clip.style;
     style.width = style.height = "0px";
     const measured = { width: scroller.scrollWidth, height: scroller.scrollHeight };
@@ -201,7 +203,7 @@ export function startOverlay(appOrigin: string): Overlay {
     requestFrame();
   };
   // Capture: scroll events of inner scrollers do not bubble, but they do pass the document.
-  document.addEventListener("scroll", handleScroll, { capture: true, passive: true });
+  dom.listen("scroll", handleScroll, { capture: true, passive: true });
   window.addEventListener("resize", () => {
     // Mobile changes come and go at the breakpoint.
     inspector.afterApply(changes.handleResize());
@@ -209,8 +211,8 @@ export function startOverlay(appOrigin: string): Overlay {
   });
   window.addEventListener("load", requestLayout);
   // Images, media and frames finishing loading anywhere in the page (load does not bubble).
-  document.addEventListener("load", requestLayout, { capture: true });
-  document.fonts?.addEventListener("loadingdone", requestLayout);
+  dom.listen("load", requestLayout, { capture: true });
+  dom.fonts()?.addEventListener("loadingdone", requestLayout);
 
   size = measureDocument();
   messenger.post("overlay:ready", { ...size, url: location.href });

@@ -6,6 +6,7 @@
  * reaches the page, so a menu that opens on :hover can be commented on. Our own pins pass through.
  */
 import { type Anchor, describe } from "@redline/anchoring";
+import { dom } from "./dom.ts";
 
 export interface Pick {
   element: Element;
@@ -74,7 +75,7 @@ export class Picker {
     if (!this.isActive) return;
     // After a scroll another element is under a pointer that did not move.
     if (scrolled && this.pointer) {
-      const element = document.elementFromPoint(this.pointer.x, this.pointer.y);
+      const element = dom.elementFromPoint(this.pointer.x, this.pointer.y);
       this.hovered = element === this.host ? null : element;
     }
     const element = this.hovered;

@@ -13,6 +13,7 @@ import {
   MAX_PIN_CANDIDATES,
   type OverlayToParent,
 } from "@redline/shared";
+import { dom } from "./dom.ts";
 
 type AnchoredResult = OverlayToParent["pins:anchored"]["results"][number];
 interface Found {
@@ -273,7 +274,7 @@ export class Pins {
 
   /** A pin's button; `id` null for the pending pin, which is only a marker. */
   private createPlaced(id: string | null): Placed {
-    const button = document.createElement("button");
+    const button = dom.createElement("button");
     button.type = "button";
     button.className = id === null ? "pin is-pending" : "pin";
     button.hidden = true;

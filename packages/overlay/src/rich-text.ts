@@ -6,7 +6,9 @@
  * Chromium's editing commands may write) become marks; <br> and block boundaries become "\n";
  * whitespace collapses as the browser renders it.
  */
+
 import type { FrameChange } from "@redline/shared";
+import { createElementIn } from "./dom.ts";
 
 export type RichText = NonNullable<FrameChange["after"]>;
 type Mark = RichText["marks"][number]["mark"];
@@ -33,14 +35,14 @@ export function renderRichText(doc: Document, rich: RichText): DocumentFragment 
     let parent: Node = fragment;
     for (const name of MARKS) {
       if (marks.some((mark) => mark.mark === name && mark.start <= start && mark.end >= end)) {
-        parent = parent.appendChild(doc.createElement(name));
+        parent = parent.appendChild(createElementIn(doc, name));
       }
     }
     text
       .slice(start, end)
       .split("\n")
       .forEach((line, index) => {
-        if (index > 0) parent.appendChild(doc.createElement("br"));
+        if (index > 0) parent.appendChild(createElementIn(doc, "br"));
         if (line) parent.appendChild(doc.createTextNode(line));
       });
   }

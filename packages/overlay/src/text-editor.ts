@@ -5,6 +5,7 @@
  * it; a different text or different marks are reported once, as rich text.
  */
 import type { Changes } from "./changes.ts";
+import { dom } from "./dom.ts";
 import { isSameRichText, type RichText, readRichText, visibleText } from "./rich-text.ts";
 
 interface Session {
@@ -23,7 +24,7 @@ const MAX_DESCENDANTS = 200;
 /** Whether an element holds text that can be edited in place: text, and nothing but inline content. */
 export function hasEditableText(element: Element): element is HTMLElement {
   if (!(element instanceof HTMLElement) || NOT_TEXT.test(element.localName)) return false;
-  if (element === document.body || element === document.documentElement) return false;
+  if (element === dom.body() || element === dom.root()) return false;
   const descendants = element.getElementsByTagName("*");
   if (descendants.length > MAX_DESCENDANTS) return false;
   for (const child of descendants) {
@@ -74,7 +75,7 @@ export class TextEditor {
     element.addEventListener("paste", this.handlePaste);
     element.focus({ preventScroll: true });
     const selection = window.getSelection();
-    const range = point ? document.caretRangeFromPoint?.(point.x, point.y) : null;
+    const range = point ? dom.caretRangeFromPoint(point.x, point.y) : null;
     if (selection) {
       if (range && element.contains(range.startContainer)) {
         selection.removeAllRanges();
@@ -113,7 +114,7 @@ export class TextEditor {
     const command = isMod && !event.altKey && !event.shiftKey ? MARK_COMMANDS[letterOf(event)] : undefined;
     if (command) {
       event.preventDefault();
-      document.execCommand(command);
+      dom.execCommand(command);
       return true;
     }
     if (event.key === "Escape") {
@@ -124,7 +125,7 @@ export class TextEditor {
     if (event.key === "Enter") {
       // One element's text: a line break, never a new paragraph.
       event.preventDefault();
-      document.execCommand("insertLineBreak");
+      dom.execCommand("insertLineBreak");
       return true;
     }
     return false;
@@ -139,6 +140,6 @@ export class TextEditor {
   private handlePaste = (event: ClipboardEvent) => {
     event.preventDefault();
     const text = event.clipboardData?.getData("text/plain") ?? "";
-    if (text) document.execCommand("insertText", false, text);
+    if (text) dom.execCommand("insertText", false, text);
   };
 }
