@@ -4,6 +4,7 @@ import { Outlet } from "react-router";
 import { ComingSoonModal } from "../components/coming-soon-modal.tsx";
 import { LoadingView } from "../components/loading-view.tsx";
 import { Header } from "../features/header/header.tsx";
+import { NotificationsBell } from "../features/notifications/notifications-bell.tsx";
 import { useMe } from "../features/session/use-me.ts";
 import "./app-layout.css";
 
@@ -14,7 +15,7 @@ export function AppLayout() {
   if (!me) return <LoadingView />;
   return (
     <div className="app-layout">
-      <Header user={me} />
+      <Header user={me} bell={<NotificationsBell notificationSound={me.notificationSound} />} />
       <div className="app-layout__main">
         <Suspense fallback={<LoadingView />}>
           <Outlet />

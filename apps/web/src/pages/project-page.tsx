@@ -34,13 +34,14 @@ import { PagesPanel, type PagesView } from "../features/pages/pages-panel.tsx";
 import { useVersionsRealtime } from "../features/pages/use-versions-realtime.ts";
 import { ProjectBar } from "../features/projects/project-bar.tsx";
 import { useProject } from "../features/projects/project-queries.ts";
-import { PagePreview } from "../features/viewer/page-preview.tsx";
-import { REVIEW_VIEWS, type ReviewMode, ReviewView } from "../features/viewer/review-view.tsx";
 import { isApiError } from "../lib/api.ts";
 import { errorMessage } from "../lib/auth-client.ts";
 import { useDocumentTitle } from "../lib/use-document-title.ts";
+import { PagePreview } from "./page-preview.tsx";
+import { REVIEW_VIEWS, type ReviewMode, ReviewView } from "./review-view.tsx";
 import "../features/projects/projects.css";
 import "../features/viewer/viewer.css";
+import { ShareButton } from "../features/sharing/share-modal.tsx";
 
 function isNotFound(error: unknown): boolean {
   return isApiError(error) && (error.status === 404 || error.status === 403);
@@ -122,7 +123,7 @@ export function ProjectHomePage() {
     : project.pages.find((entry) => !entry.isArchived);
   return (
     <div className="project-home">
-      <ProjectBar project={project} />
+      <ProjectBar project={project} share={<ShareButton project={project} variant="bar" />} />
       <div className="project-home__body">
         <PagesPanel project={project} selectedPageId={page?.id} />
         <div className="project-home__main">
@@ -202,7 +203,7 @@ function ProjectCardsPage({
 }: { project: ProjectDetail; view: PagesView } & Omit<ComponentProps<typeof PageGridSection>, "project">) {
   return (
     <div className="project-home">
-      <ProjectBar project={project} />
+      <ProjectBar project={project} share={<ShareButton project={project} variant="bar" />} />
       <div className="project-home__body">
         <PagesPanel project={project} view={view} />
         <div className="project-home__main">

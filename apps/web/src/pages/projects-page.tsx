@@ -9,6 +9,7 @@ import { useMe } from "../features/session/use-me.ts";
 import { useDebouncedValue } from "../lib/use-debounced-value.ts";
 import { useDocumentTitle } from "../lib/use-document-title.ts";
 import "../features/projects/projects.css";
+import { ShareButton } from "../features/sharing/share-modal.tsx";
 
 const LISTS: { list: ProjectList; path: string; label: string }[] = [
   { list: "all", path: "/projects", label: "All projects" },
@@ -99,7 +100,11 @@ export function ProjectsPage() {
         </div>
       </div>
 
-      <ProjectGrid query={{ list, sort, q }} onCreate={() => setAddOpen(true)} />
+      <ProjectGrid
+        query={{ list, sort, q }}
+        onCreate={() => setAddOpen(true)}
+        renderShare={(project) => <ShareButton project={project} variant="card" />}
+      />
       <AddProjectModal open={isAddOpen} onOpenChange={setAddOpen} />
     </main>
   );

@@ -17,9 +17,9 @@ import { useMe } from "../features/session/use-me.ts";
 import { GuestPrompt } from "../features/sharing/guest-prompt.tsx";
 import { type Guest, readGuest } from "../features/sharing/guest-store.ts";
 import { isNotAccessible, joinSharedProject, useSharedProject } from "../features/sharing/shared-queries.ts";
-import { SharedProjectView } from "../features/sharing/shared-view.tsx";
 import { errorMessage } from "../lib/auth-client.ts";
 import { useDocumentTitle } from "../lib/use-document-title.ts";
+import { SharedProjectView } from "./shared-view.tsx";
 import "../components/status-views.css";
 
 type Variant = "share" | "embed" | "preview";

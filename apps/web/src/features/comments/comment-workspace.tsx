@@ -18,8 +18,8 @@ import type {
 } from "@redline/shared";
 import { MapPin, MapPinOff } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
+import { type ContentComments, VersionContent } from "../../components/stage/version-content.tsx";
 import { useOverlayBridge } from "../../lib/use-overlay-bridge.ts";
-import { type ContentComments, VersionContent } from "../viewer/version-content.tsx";
 import { ActivityHead, type Filter } from "./activity-head.tsx";
 import type { CandidateChoice } from "./candidate-picker.tsx";
 import type { ComposerSubmit } from "./comment-composer.tsx";
@@ -32,6 +32,7 @@ import { useSaveAnchorStatus } from "./use-anchor-status.ts";
 import { useHeldComments } from "./use-held-comments.ts";
 import { useOverlayPins } from "./use-overlay-pins.ts";
 import "./comments.css";
+import { PositionLayer } from "./position-layer.tsx";
 
 export const COMMENT_MODE_HINT =
   "Click on elements to post comment and give contextual feedback to your team.";
@@ -191,9 +192,8 @@ export function CommentWorkspace({
   });
 
   // --- Images and PDF pages ----------------------------------------------------------------------
-  const contentComments: ContentComments | undefined = isCommentMode
+  const positionPins = isCommentMode
     ? {
-        frameRef: bridge.frameRef,
         pins: pinned.map((comment) => ({
           id: comment.id,
           number: numbers.get(comment.id) ?? 0,
@@ -205,7 +205,7 @@ export function CommentWorkspace({
         })),
         pending: pending?.kind === "position" ? pending : null,
         onPick: abilities.canComment
-          ? (point, pdfPage) => {
+          ? (point: { x: number; y: number }, pdfPage: number | null) => {
               setPending({
                 kind: "position",
                 ...point,
@@ -215,10 +215,28 @@ export function CommentWorkspace({
               onSelect(null);
             }
           : undefined,
-        onSelect: (id) => {
+        onSelect: (id: string) => {
           setPending(null);
           onSelect(id);
         },
+      }
+    : undefined;
+  const contentComments: ContentComments | undefined = positionPins
+    ? {
+        frameRef: bridge.frameRef,
+        positioned: (content, pdfPage, label) => (
+          <PositionLayer
+            pins={positionPins.pins.filter((pin) => pin.pdfPage === pdfPage)}
+            pending={
+              positionPins.pending && positionPins.pending.pdfPage === pdfPage ? positionPins.pending : null
+            }
+            label={label}
+            onPick={positionPins.onPick ? (point) => positionPins.onPick?.(point, pdfPage) : undefined}
+            onSelect={positionPins.onSelect}
+          >
+            {content}
+          </PositionLayer>
+        ),
       }
     : undefined;
 

@@ -1,6 +1,6 @@
 /** The app header (SPEC §2): 55 px, logo, Projects and Team links, inbox icons, help and profile menus. */
 import type { User } from "@redline/shared";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { Link, NavLink } from "react-router";
 import { ComingSoonModal } from "../../components/coming-soon-modal.tsx";
 import { HelpMenu } from "./help-menu.tsx";
@@ -14,7 +14,8 @@ export interface Feature {
   text: string;
 }
 
-export function Header({ user }: { user: User }) {
+/** `bell`: the notifications bell (the notifications feature's), placed among the inbox buttons. */
+export function Header({ user, bell }: { user: User; bell: ReactNode }) {
   const [feature, setFeature] = useState<Feature | null>(null);
   const [isShortcutsOpen, setShortcutsOpen] = useState(false);
 
@@ -37,7 +38,7 @@ export function Header({ user }: { user: User }) {
         </nav>
       </div>
       <div className="header__right">
-        <InboxButtons notificationSound={user.notificationSound} />
+        <InboxButtons bell={bell} />
         <HelpMenu onFeature={setFeature} onShortcuts={() => setShortcutsOpen(true)} />
         <ProfileMenu user={user} onFeature={setFeature} />
       </div>

@@ -5,7 +5,6 @@
 import { MessageSquare } from "lucide-react";
 import { Popover } from "radix-ui";
 import type { ReactNode } from "react";
-import { NotificationsBell } from "../notifications/notifications-bell.tsx";
 
 function InboxPanel({ label, icon, empty }: { label: string; icon: ReactNode; empty: string }) {
   return (
@@ -23,10 +22,11 @@ function InboxPanel({ label, icon, empty }: { label: string; icon: ReactNode; em
   );
 }
 
-export function InboxButtons({ notificationSound }: { notificationSound: boolean }) {
+/** `bell`: the notifications bell, supplied by the layout that composes the header. */
+export function InboxButtons({ bell }: { bell: ReactNode }) {
   return (
     <>
-      <NotificationsBell notificationSound={notificationSound} />
+      {bell}
       <InboxPanel
         label="Messages"
         icon={<MessageSquare size={18} aria-hidden />}

@@ -30,10 +30,10 @@ import { History, MousePointerClick, Undo2 } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { useSearchParams } from "react-router";
 import { snackbar } from "../../components/snackbar-store.ts";
+import { VersionContent } from "../../components/stage/version-content.tsx";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { isTooLarge } from "../../lib/files.ts";
 import { useOverlayBridge } from "../../lib/use-overlay-bridge.ts";
-import { VersionContent } from "../viewer/version-content.tsx";
 import { ActivityPanel } from "./activity-panel.tsx";
 import { EditPanel, type EditRequest, type InspectedElement } from "./edit-panel.tsx";
 import { uploadChangeImage, useChanges, useSaveChanges } from "./inspect-queries.ts";
@@ -234,9 +234,7 @@ export function InspectWorkspace({
         versionId={version.id}
         width={device.width}
         height={device.height}
-        comments={
-          isSnapshot ? { frameRef: bridge.frameRef, pins: [], pending: null, onSelect() {} } : undefined
-        }
+        comments={isSnapshot ? { frameRef: bridge.frameRef } : undefined}
         {...contentProps}
       />
       {isInspect && canEdit && isSnapshot && isReady ? (

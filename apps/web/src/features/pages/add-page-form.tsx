@@ -7,11 +7,11 @@ import { ChevronDown, ListPlus, Upload } from "lucide-react";
 import { DropdownMenu } from "radix-ui";
 import { type ChangeEvent, type FormEvent, useId, useState } from "react";
 import { Link } from "react-router";
+import { CaptureProgress } from "../../components/capture-progress.tsx";
 import { TextField } from "../../components/field.tsx";
 import { IMAGE_AND_PDF_TYPES } from "../../lib/files.ts";
 import { useAddPages } from "./add-pages-context.tsx";
 import { AddSeveralPagesModal } from "./add-several-pages-modal.tsx";
-import { CaptureProgress } from "./capture-progress.tsx";
 import { normalizeUrl } from "./page-urls.ts";
 import { pageLimitText } from "./upgrade-modal.tsx";
 

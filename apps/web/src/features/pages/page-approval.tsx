@@ -5,12 +5,11 @@
 import { type Page, type ProjectDetail, SHARING_MESSAGES } from "@redline/shared";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Check, CircleCheck } from "lucide-react";
+import { ApprovedBadge, approvedTitle } from "../../components/approved-badge.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { api } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { PROJECTS_KEY, projectKey } from "../projects/project-queries.ts";
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 
 export function useSetPageApproval(projectId: string) {
   const queryClient = useQueryClient();
@@ -31,20 +30,6 @@ export function useSetPageApproval(projectId: string) {
     onError: (error) => snackbar.error(errorMessage(error)),
     onSettled: () => queryClient.invalidateQueries({ queryKey: PROJECTS_KEY }),
   });
-}
-
-function approvedTitle(page: Pick<Page, "isApproved">): string | undefined {
-  return page.isApproved ? `Approved on ${dateFormat.format(new Date(page.isApproved.date))}` : undefined;
-}
-
-/** The read-only badge, for lists and for those who may not approve. */
-export function ApprovedBadge({ page }: { page: Pick<Page, "isApproved"> }) {
-  if (!page.isApproved) return null;
-  return (
-    <span className="tag tag--success" title={approvedTitle(page)}>
-      <CircleCheck size={12} aria-hidden /> Approved
-    </span>
-  );
 }
 
 /** The review bar's control: a toggle button for approvers, else the badge. */

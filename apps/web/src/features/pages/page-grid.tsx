@@ -6,11 +6,12 @@ import type { Page, ProjectDetail } from "@redline/shared";
 import { Archive, ArchiveRestore, FileText, Globe, Image as ImageIcon } from "lucide-react";
 import type { CSSProperties, ReactNode } from "react";
 import { Link } from "react-router";
+import { ApprovedBadge } from "../../components/approved-badge.tsx";
 import { CardThumb } from "../../components/card.tsx";
+import { VersionStatusTag } from "../../components/version-status-tag.tsx";
 import { CardSizeControl, useCardSize } from "./card-size.tsx";
-import { ApprovedBadge } from "./page-approval.tsx";
+import { isUploadPage, pageSource, versionsLabel } from "./page-labels.ts";
 import { useSetPageArchived } from "./page-queries.ts";
-import { isUploadPage, pageSource, VersionStatusTag, versionsLabel } from "./page-status.tsx";
 import "./pages.css";
 
 export function PageGridSection({

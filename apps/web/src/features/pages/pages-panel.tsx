@@ -6,12 +6,13 @@ import { freePlanTag, type Page, type ProjectDetail } from "@redline/shared";
 import { Archive, FileText, Globe, Image as ImageIcon, LayoutGrid, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
+import { ApprovedBadge } from "../../components/approved-badge.tsx";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
+import { VersionStatusTag } from "../../components/version-status-tag.tsx";
 import { AddPageForm } from "./add-page-form.tsx";
 import { useAddPages } from "./add-pages-context.tsx";
-import { ApprovedBadge } from "./page-approval.tsx";
+import { isUploadPage, pageSource, versionsLabel } from "./page-labels.ts";
 import { useDeletePage, useSetPageArchived } from "./page-queries.ts";
-import { isUploadPage, pageSource, VersionStatusTag, versionsLabel } from "./page-status.tsx";
 import { UpdateAllPagesButton } from "./update-all-modal.tsx";
 import "./pages.css";
 

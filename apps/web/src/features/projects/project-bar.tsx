@@ -6,12 +6,13 @@ import { accessLabel, EXPIRING_PROJECT_TYPES, expiryLabel, type ProjectDetail } 
 import { ArrowLeft } from "lucide-react";
 import { Link } from "react-router";
 import { InlineEdit } from "../../components/inline-edit.tsx";
-import { ShareButton } from "../sharing/share-modal.tsx";
 import { useUpdateProject } from "./project-queries.ts";
 import { PROJECT_TYPE_INFO } from "./project-types.ts";
 import "./project-home.css";
+import type { ReactNode } from "react";
 
-export function ProjectBar({ project }: { project: ProjectDetail }) {
+/** `share`: the share button (the sharing feature's), supplied by the page. */
+export function ProjectBar({ project, share }: { project: ProjectDetail; share?: ReactNode }) {
   const update = useUpdateProject();
   const expiry =
     project.expiresAt && EXPIRING_PROJECT_TYPES.includes(project.type)
@@ -35,7 +36,7 @@ export function ProjectBar({ project }: { project: ProjectDetail }) {
       {expiry ? (
         <span className={expiry === "Expired" ? "tag tag--danger" : "tag tag--warning"}>{expiry}</span>
       ) : null}
-      <ShareButton project={project} variant="bar" />
+      {share}
     </div>
   );
 }

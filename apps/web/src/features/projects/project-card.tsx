@@ -9,10 +9,10 @@ import {
   freePlanTag,
   type ProjectSummary,
 } from "@redline/shared";
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { CardThumb } from "../../components/card.tsx";
 import { InlineEdit } from "../../components/inline-edit.tsx";
-import { ShareButton } from "../sharing/share-modal.tsx";
 import { ProjectMenu } from "./project-menu.tsx";
 import { useUpdateProject } from "./project-queries.ts";
 import { PROJECT_TYPE_INFO } from "./project-types.ts";
@@ -21,7 +21,8 @@ function pagesLabel(count: number): string {
   return count === 1 ? "1 page" : `${count} pages`;
 }
 
-export function ProjectCard({ project }: { project: ProjectSummary }) {
+/** `share`: the card's share button (the sharing feature's), supplied by the page. */
+export function ProjectCard({ project, share }: { project: ProjectSummary; share?: ReactNode }) {
   const update = useUpdateProject();
   const info = PROJECT_TYPE_INFO[project.type];
   const Icon = info.icon;
@@ -34,7 +35,7 @@ export function ProjectCard({ project }: { project: ProjectSummary }) {
 
   return (
     <li className="card project-card">
-      <ShareButton project={project} variant="card" />
+      {share}
       <CardThumb to={href} src={project.thumbnail} icon={Icon} />
       <div className="project-card__body">
         <div className="project-card__title-row">

@@ -1,6 +1,7 @@
 /** The cards of one list, with its loading, empty and error states. */
-import type { ProjectList } from "@redline/shared";
+import type { ProjectList, ProjectSummary } from "@redline/shared";
 import { FolderOpen, RotateCw, SearchX, TriangleAlert } from "lucide-react";
+import type { ReactNode } from "react";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { ProjectCard } from "./project-card.tsx";
 import { type ProjectsQuery, useProjects } from "./project-queries.ts";
@@ -12,7 +13,16 @@ const EMPTY_TEXT: Record<ProjectList, { title: string; text: string }> = {
   archived: { title: "No archived projects", text: "Projects you archive are kept here, out of the way." },
 };
 
-export function ProjectGrid({ query, onCreate }: { query: ProjectsQuery; onCreate(): void }) {
+export function ProjectGrid({
+  query,
+  onCreate,
+  renderShare,
+}: {
+  query: ProjectsQuery;
+  onCreate(): void;
+  /** Each card's share button, supplied by the page (the sharing feature's). */
+  renderShare?: (project: ProjectSummary) => ReactNode;
+}) {
   const { data: projects, isPending, isError, error, refetch, isFetching } = useProjects(query);
 
   if (isPending)
@@ -63,7 +73,7 @@ export function ProjectGrid({ query, onCreate }: { query: ProjectsQuery; onCreat
   return (
     <ul className="project-grid" aria-label="Projects">
       {projects.map((project) => (
-        <ProjectCard key={project.id} project={project} />
+        <ProjectCard key={project.id} project={project} share={renderShare?.(project)} />
       ))}
     </ul>
   );

@@ -10,9 +10,10 @@ import { type ChangeEvent, type KeyboardEvent, useId, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
+import { VersionStatusTag } from "../../components/version-status-tag.tsx";
 import { IMAGE_TYPES, isTooLarge } from "../../lib/files.ts";
 import { useCopyUnresolved } from "../comments/comment-queries.ts";
-import { isUploadPage, VersionStatusTag } from "../pages/page-status.tsx";
+import { isUploadPage } from "../pages/page-labels.ts";
 import { useDeleteVersion, useRecapture, useRenameVersion, useUploadVersion } from "./version-queries.ts";
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });

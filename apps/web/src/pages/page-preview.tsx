@@ -5,14 +5,15 @@
 import type { Page, ProjectDetail } from "@redline/shared";
 import { ExternalLink, MessageSquare } from "lucide-react";
 import { Link, useNavigate } from "react-router";
-import { InlineEdit } from "../../components/inline-edit.tsx";
-import { ApprovedBadge } from "../pages/page-approval.tsx";
-import { useRenamePage } from "../pages/page-queries.ts";
-import { isUploadPage, pageSource, VersionStatusTag, versionsLabel } from "../pages/page-status.tsx";
-import { VersionContent } from "./version-content.tsx";
-import { useRecapture } from "./version-queries.ts";
-import "./page-preview.css";
-import "./viewer.css";
+import { ApprovedBadge } from "../components/approved-badge.tsx";
+import { InlineEdit } from "../components/inline-edit.tsx";
+import { VersionContent } from "../components/stage/version-content.tsx";
+import { VersionStatusTag } from "../components/version-status-tag.tsx";
+import { isUploadPage, pageSource, versionsLabel } from "../features/pages/page-labels.ts";
+import { useRenamePage } from "../features/pages/page-queries.ts";
+import { useRecapture } from "../features/viewer/version-queries.ts";
+import "../features/viewer/page-preview.css";
+import "../features/viewer/viewer.css";
 
 export function PagePreview({ project, page }: { project: ProjectDetail; page: Page }) {
   const navigate = useNavigate();

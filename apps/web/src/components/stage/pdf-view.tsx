@@ -7,7 +7,7 @@
 import { MESSAGES } from "@redline/shared";
 import type { PDFDocumentProxy, RenderTask } from "pdfjs-dist";
 import { type ReactNode, useEffect, useRef, useState } from "react";
-import { LoadingView } from "../../components/loading-view.tsx";
+import { LoadingView } from "../loading-view.tsx";
 import { useElementSize } from "./use-element-size.ts";
 
 const MAX_PAGE_WIDTH = 960;

@@ -5,24 +5,22 @@
 import { MESSAGES, PROJECT_MESSAGES } from "@redline/shared";
 import { RotateCw, TriangleAlert } from "lucide-react";
 import type { ReactNode } from "react";
-import { LoadingView } from "../../components/loading-view.tsx";
+import { isCapturing } from "../../features/pages/page-queries.ts";
+import { useVersionView } from "../../features/viewer/version-queries.ts";
 import { isApiError } from "../../lib/api.ts";
-import { PositionLayer, type PositionPin } from "../comments/position-layer.tsx";
-import { CaptureProgress } from "../pages/capture-progress.tsx";
-import { isCapturing } from "../pages/page-queries.ts";
+import { CaptureProgress } from "../capture-progress.tsx";
+import { LoadingView } from "../loading-view.tsx";
 import { PdfView } from "./pdf-view.tsx";
 import { SnapshotFrame } from "./snapshot-frame.tsx";
-import { useVersionView } from "./version-queries.ts";
 
-/** Comments drawn on the content: the overlay's frame for snapshots, pins on images and PDF pages. */
+/**
+ * Comments drawn on the content, supplied by comment mode: the overlay's frame for snapshots, and for
+ * images and PDF pages a layer that draws the pins over the content and takes a click as a new spot.
+ */
 export interface ContentComments {
   frameRef?: (frame: HTMLIFrameElement | null) => void;
-  /** Image and PDF pins; `pdfPage` is null on an image. */
-  pins: (PositionPin & { pdfPage: number | null })[];
-  pending: { x: number; y: number; pdfPage: number | null } | null;
-  /** Absent when the viewer may not comment (or in preview). */
-  onPick?: (point: { x: number; y: number }, pdfPage: number | null) => void;
-  onSelect(id: string): void;
+  /** Wraps an image (`pdfPage` null) or a PDF page's canvas in the comment layer; `label` names its click target. */
+  positioned?: (content: ReactNode, pdfPage: number | null, label: string) => ReactNode;
 }
 
 export function VersionContent({
@@ -115,12 +113,8 @@ export function VersionContent({
           url={src}
           title={view.page.title}
           decorate={
-            comments
-              ? (page, canvas) => (
-                  <CommentLayer comments={comments} pdfPage={page} label={`Add a comment on page ${page}`}>
-                    {canvas}
-                  </CommentLayer>
-                )
+            comments?.positioned
+              ? (page, canvas) => comments.positioned?.(canvas, page, `Add a comment on page ${page}`)
               : undefined
           }
         />
@@ -135,40 +129,9 @@ export function VersionContent({
       );
       return (
         <div className="image-view">
-          {comments ? (
-            <CommentLayer comments={comments} pdfPage={null} label="Add a comment on the image">
-              {image}
-            </CommentLayer>
-          ) : (
-            image
-          )}
+          {comments?.positioned ? comments.positioned(image, null, "Add a comment on the image") : image}
         </div>
       );
     }
   }
-}
-
-function CommentLayer({
-  comments,
-  pdfPage,
-  label,
-  children,
-}: {
-  comments: ContentComments;
-  pdfPage: number | null;
-  label: string;
-  children: ReactNode;
-}) {
-  const { onPick, pending } = comments;
-  return (
-    <PositionLayer
-      pins={comments.pins.filter((pin) => pin.pdfPage === pdfPage)}
-      pending={pending && pending.pdfPage === pdfPage ? pending : null}
-      label={label}
-      onPick={onPick ? (point) => onPick(point, pdfPage) : undefined}
-      onSelect={comments.onSelect}
-    >
-      {children}
-    </PositionLayer>
-  );
 }

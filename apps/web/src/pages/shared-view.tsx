@@ -8,17 +8,17 @@ import type { Comment, Page } from "@redline/shared";
 import { ExternalLink, FileText, Globe, Image as ImageIcon } from "lucide-react";
 import { useCallback } from "react";
 import { Link, useSearchParams } from "react-router";
-import { Avatar } from "../../components/avatar.tsx";
-import { COMMENT_MODE_HINT, CommentWorkspace } from "../comments/comment-workspace.tsx";
-import { ApprovedBadge } from "../pages/page-approval.tsx";
-import { isUploadPage, pageSource, versionsLabel } from "../pages/page-status.tsx";
-import { DeviceToolbar } from "../viewer/device-toolbar.tsx";
-import { type DeviceId, deviceSize, isDeviceId } from "../viewer/devices.ts";
-import type { Guest } from "./guest-store.ts";
-import type { SharedProject } from "./shared-queries.ts";
-import "../pages/pages.css";
-import "../viewer/viewer.css";
-import "./shared-view.css";
+import { ApprovedBadge } from "../components/approved-badge.tsx";
+import { Avatar } from "../components/avatar.tsx";
+import { COMMENT_MODE_HINT, CommentWorkspace } from "../features/comments/comment-workspace.tsx";
+import { isUploadPage, pageSource, versionsLabel } from "../features/pages/page-labels.ts";
+import type { Guest } from "../features/sharing/guest-store.ts";
+import type { SharedProject } from "../features/sharing/shared-queries.ts";
+import { DeviceToolbar } from "../features/viewer/device-toolbar.tsx";
+import { type DeviceId, deviceSize, isDeviceId } from "../features/viewer/devices.ts";
+import "../features/pages/pages.css";
+import "../features/viewer/viewer.css";
+import "../features/sharing/shared-view.css";
 
 export function SharedProjectView({
   project,
