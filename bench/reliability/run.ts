@@ -28,6 +28,7 @@ interface CrashSummary {
   acknowledged: number;
   lost: number;
   torn: number;
+  orphans: number;
   restartMs: number[];
   examples: string[];
 }
@@ -35,24 +36,37 @@ interface CrashSummary {
 async function crashSection(): Promise<string> {
   const summaries: CrashSummary[] = [];
   for (const driver of ["pglite", "postgres"] as const) {
-    const summary: CrashSummary = { driver, acknowledged: 0, lost: 0, torn: 0, restartMs: [], examples: [] };
+    const summary: CrashSummary = {
+      driver,
+      acknowledged: 0,
+      lost: 0,
+      torn: 0,
+      orphans: 0,
+      restartMs: [],
+      examples: [],
+    };
     for (let round = 1; round <= ROUNDS; round++) {
       const result = await crashRound({ driver });
       summary.acknowledged += result.acknowledged;
       summary.lost += result.lost.length;
       summary.torn += result.tornFiles.length;
+      summary.orphans += result.orphanFiles.length;
       summary.restartMs.push(result.restartMs);
-      summary.examples.push(...result.lost, ...result.tornFiles);
+      summary.examples.push(
+        ...result.lost,
+        ...result.tornFiles,
+        ...result.orphanFiles.map((f) => `orphan ${f}`),
+      );
       console.log(
         `${driver} round ${round}: ${result.acknowledged} acknowledged, ${result.lost.length} lost, ` +
-          `${result.tornFiles.length} torn, restart ${result.restartMs} ms`,
+          `${result.tornFiles.length} torn, ${result.orphanFiles.length} orphans, restart ${result.restartMs} ms`,
       );
     }
     summaries.push(summary);
   }
   const rows = summaries.map(
     (s) =>
-      `| ${s.driver} | ${ROUNDS} | ${s.acknowledged} | ${s.lost} | ${s.torn} | ` +
+      `| ${s.driver} | ${ROUNDS} | ${s.acknowledged} | ${s.lost} | ${s.torn} | ${s.orphans} | ` +
       `${percentile(s.restartMs, 50)} | ${Math.max(...s.restartMs)} |`,
   );
   const examples = summaries.flatMap((s) => s.examples.slice(0, 5).map((e) => `- ${s.driver}: ${e}`));
@@ -60,10 +74,11 @@ async function crashSection(): Promise<string> {
     "Each round: 6 writers create projects, upload screenshots (stored files) and comment for ~3 s; the",
     "server is killed with -9 mid-stream and started again on the same data (`crashRound()` in",
     "`apps/server/src/testing/crash-round.ts`, also run once per database by `crash.test.ts`).",
-    "Orphan files (stored, never referenced) are not counted here yet.",
+    "Orphan files: stored files no row references once the restarted server's file collector (run with no",
+    "grace period) has had its first pass.",
     "",
-    "| database | rounds | acknowledged writes | lost | torn files | restart p50 (ms) | restart max (ms) |",
-    "|---|---|---|---|---|---|---|",
+    "| database | rounds | acknowledged writes | lost | torn files | orphan files | restart p50 (ms) | restart max (ms) |",
+    "|---|---|---|---|---|---|---|---|",
     ...rows,
     ...(examples.length > 0 ? ["", "First problems seen:", ...examples] : []),
   ].join("\n");

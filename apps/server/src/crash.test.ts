@@ -3,10 +3,11 @@ import { crashRound } from "./testing/crash-round.ts";
 import { drivers } from "./testing/test-db.ts";
 
 describe.each(drivers())("kill -9 mid-stream (%s)", (driver) => {
-  it("keeps every acknowledged write and leaves no torn file", async () => {
+  it("keeps every acknowledged write, leaves no torn file, and the collector leaves no orphan", async () => {
     const result = await crashRound({ driver, writeMs: 2500 });
     expect(result.acknowledged).toBeGreaterThan(10);
     expect(result.lost).toEqual([]);
     expect(result.tornFiles).toEqual([]);
+    expect(result.orphanFiles).toEqual([]);
   }, 120_000);
 });

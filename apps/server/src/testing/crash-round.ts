@@ -6,10 +6,12 @@
  * bench/reliability.
  */
 import { createHash } from "node:crypto";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
+import { openDatabase } from "../db/index.ts";
+import { referencedKeys } from "../modules/files/collector.ts";
 import { ApiClient } from "./http-client.ts";
 import { type ServerProcess, startServerProcess } from "./server-process.ts";
 import { createTestDatabase, type TestDriver } from "./test-db.ts";
@@ -32,6 +34,11 @@ export interface CrashRoundResult {
   tornFiles: string[];
   /** From the kill to the restarted server answering /api/health. */
   restartMs: number;
+  /**
+   * Stored files no row references, left after the restarted server's file collector had its first pass
+   * (run with no grace period here): what the crash left behind and nothing cleaned.
+   */
+  orphanFiles: string[];
 }
 
 interface Acknowledged {
@@ -99,7 +106,11 @@ export async function crashRound(options: CrashRoundOptions): Promise<CrashRound
     stopping = true;
     await Promise.all(writers);
 
-    server = await startServerProcess(serverOptions);
+    // The restarted server collects unreferenced files at once (no grace: nothing else writes now).
+    server = await startServerProcess({
+      ...serverOptions,
+      env: { ...serverOptions.env, FILE_GC_GRACE_SECONDS: "0", FILE_GC_INTERVAL_SECONDS: "1" },
+    });
     const restartMs = Date.now() - killedAt;
     const after = new ApiClient(server.url);
     const signIn = await after.post("/api/auth/sign-in/email", { email, password: PASSWORD });
@@ -128,12 +139,19 @@ export async function crashRound(options: CrashRoundOptions): Promise<CrashRound
       if (!commentsByVersion.get(versionId)!.has(commentId)) lost.push(`comment ${commentId}`);
     }
 
+    const tornFiles = await findTornFiles(path.join(dataDir, "files"));
+    // The collector's first job starts a second after start-up; the queue polls every 2 s.
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    await server.kill9();
+    server = null;
+    const orphanFiles = await findOrphanFiles(dataDir, database.databaseUrl);
     return {
       driver,
       acknowledged: acked.projects.size + acked.versions.size + acked.comments.size,
       lost,
-      tornFiles: await findTornFiles(path.join(dataDir, "files")),
+      tornFiles,
       restartMs,
+      orphanFiles,
     };
   } finally {
     await server?.kill9();
@@ -174,6 +192,25 @@ function uniquePng(n: number): Promise<Buffer> {
   })
     .png()
     .toBuffer();
+}
+
+/** Files under DATA_DIR/files that no row references, read from the database directly (server stopped). */
+async function findOrphanFiles(dataDir: string, databaseUrl: string | undefined): Promise<string[]> {
+  const handle = await openDatabase({ databaseUrl, pgliteDir: path.join(dataDir, "pglite") });
+  try {
+    const referenced = await referencedKeys(handle.db);
+    const root = path.join(dataDir, "files");
+    const files = await readdir(root, { recursive: true }).catch(() => [] as string[]);
+    const orphans: string[] = [];
+    for (const file of files) {
+      const info = await stat(path.join(root, file)).catch(() => null);
+      const key = file.split(path.sep).join("/");
+      if (info?.isFile() && !referenced.has(key)) orphans.push(key);
+    }
+    return orphans;
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Empty files, and content-addressed files (`<sha256>.<ext>`) whose bytes hash to another name. */
