@@ -5,7 +5,7 @@
  */
 // Type-only: the capture package (and Chromium) load on the first job, never in processes that work no jobs.
 import type { Capturer } from "@redline/capture";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { assets, pages, versionAssets, versions } from "../../db/schema/index.ts";
 import { publish } from "../../lib/realtime.ts";
@@ -55,12 +55,19 @@ export async function runCapture(ctx: AppContext, getCapturer: () => Promise<Cap
   if (!version || version.status === "ready" || !version.sourceUrl) return;
   // Each step is published with the version as the API presents it, so the project page and the viewer
   // follow the capture without polling.
-  const setVersion = (values: Partial<typeof versions.$inferInsert>) =>
+  // `pageTitle`: the captured document's title, given to a page still named by its URL — in the same
+  // transaction as the step, so whoever refetches on its event reads the title too.
+  const setVersion = (values: Partial<typeof versions.$inferInsert>, pageTitle?: string) =>
     db.transaction(async (tx) => {
       await tx
         .update(versions)
         .set({ ...values, modifiedAt: new Date() })
         .where(eq(versions.id, versionId));
+      if (pageTitle)
+        await tx
+          .update(pages)
+          .set({ title: pageTitle })
+          .where(and(eq(pages.id, version.pageId), eq(pages.title, pages.url)));
       const row = await loadCountedVersion(tx, versionId);
       if (row)
         await publish(tx, `project:${row.projectId}`, {
@@ -117,21 +124,17 @@ export async function runCapture(ctx: AppContext, getCapturer: () => Promise<Cap
     }
     await ctx.storage.put(`screenshots/${versionId}.png`, result.screenshot);
     await setPageThumbnail(ctx, version.pageId, result.screenshot);
-    await setVersion({
-      status: "ready",
-      stage: null,
-      viewport: result.viewport,
-      capture: { timings: result.timings, bytes: result.bytes },
-      snapshotKey: isSnapshot ? `snapshots/${versionId}.html` : null,
-      screenshotKey: `screenshots/${versionId}.png`,
-    });
-    const [page] = await db.select().from(pages).where(eq(pages.id, version.pageId));
-    if (page && page.title === page.url && result.title.trim()) {
-      await db
-        .update(pages)
-        .set({ title: result.title.trim().slice(0, 200) })
-        .where(eq(pages.id, page.id));
-    }
+    await setVersion(
+      {
+        status: "ready",
+        stage: null,
+        viewport: result.viewport,
+        capture: { timings: result.timings, bytes: result.bytes },
+        snapshotKey: isSnapshot ? `snapshots/${versionId}.html` : null,
+        screenshotKey: `screenshots/${versionId}.png`,
+      },
+      result.title.trim().slice(0, 200) || undefined,
+    );
   } catch (error) {
     const known = captureErrorReason(error);
     const reason = known ? (REASONS[known] ?? (error as Error).message) : "The page could not be captured.";
