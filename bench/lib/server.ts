@@ -17,12 +17,15 @@ export const adminUrl =
   process.env.TEST_DATABASE_URL ??
   "postgres://postgres@127.0.0.1:5432/postgres";
 
-/** Starts `apps/server/src/main.ts` (no capture worker, no rate limits) and waits for /api/health. */
-export async function startServer(env: Record<string, string>): Promise<Server> {
+/**
+ * Starts `apps/server/src/main.ts` (no capture worker, no rate limits) and waits for /api/health; `root`
+ * runs another checkout's server (bench/realtime/browser.ts compares with an earlier commit).
+ */
+export async function startServer(env: Record<string, string>, root = repoRoot): Promise<Server> {
   const [port, contentPort] = [await freePort(), await freePort()];
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
-    cwd: repoRoot,
+    cwd: root,
     env: {
       ...process.env,
       ...env,

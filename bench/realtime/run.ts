@@ -16,6 +16,7 @@ import type { ApiClient } from "../../apps/server/src/testing/http-client.ts";
 import { freePort } from "../../apps/server/src/testing/test-app.ts";
 import { percentile, writeSection } from "../lib/report.ts";
 import { type Server, scratchDatabase, signUp, startServer } from "../lib/server.ts";
+import { BASELINE_COMMIT, type BrowserFigures, measureBrowser, prepareCheckout } from "./browser.ts";
 
 const SIZES = [10, 100, 500];
 const ROUNDS = 15;
@@ -166,4 +167,41 @@ NOTIFY; the bench client, both servers and PostgreSQL share the same 2 cores.`,
   );
 }
 
-await main();
+async function browserSection(): Promise<void> {
+  const current = await measureBrowser();
+  console.log("browser, this checkout:", current);
+  const checkout = prepareCheckout(BASELINE_COMMIT);
+  let before: BrowserFigures;
+  try {
+    before = await measureBrowser(checkout.root);
+    console.log(`browser, ${BASELINE_COMMIT}:`, before);
+  } finally {
+    checkout.remove();
+  }
+  const asked = (f: BrowserFigures) =>
+    Object.entries(f.requested)
+      .map(([shape, count]) => `${shape} ×${count}`)
+      .join(", ") || "none";
+  const row = (name: string, f: BrowserFigures) =>
+    `| ${name} | ${f.requestsPerComment.toFixed(1)} | ${ms(f.p50)} | ${ms(f.p95)} | ${asked(f)} |`;
+  await writeSection(
+    "Realtime: a new comment in a second browser",
+    `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench:realtime\` (same machine, same run for both rows).
+One reviewer posts a comment over HTTP on an image page; a second reviewer has the same review page open in
+another Chromium context. Per comment: the HTTP requests the receiving tab makes (goal: 0), and the time from
+the POST to the pin drawn in that tab (p50 / p95, ms). The earlier row is commit ${BASELINE_COMMIT} — before
+comment events carried the comment — built and served from its own checkout in the same run.
+
+| Checkout | requests per comment (receiving tab) | post → pin p50 | post → pin p95 | what the tab asked for (all comments) |
+|---|---|---|---|---|
+${row("this commit", current)}
+${row(BASELINE_COMMIT, before)}
+
+The comment itself now costs the receiving tab no request (it arrives with the event, with that reader's
+abilities); what is left is the bell's unread count, refetched on the notification the same comment makes for
+that reviewer — counting it locally from the event would bring the figure to 0.`,
+  );
+}
+
+if (process.env.BENCH_ONLY !== "browser") await main();
+if (process.env.BENCH_ONLY !== "sockets") await browserSection();
