@@ -49,6 +49,42 @@ export function refreshNotifications(queryClient: ReturnType<typeof useQueryClie
 
 type Pages = InfiniteData<NotificationsPage, string | null>;
 
+/**
+ * A notification arrived with the event: the badge and the loaded lists take it without asking the
+ * server (the all-projects list and its project's filter gain it on top). One already held — the same
+ * event heard twice — changes nothing. Returns false when there was nothing to apply it to correctly,
+ * so the caller refetches instead.
+ */
+export function receiveNotification(
+  queryClient: ReturnType<typeof useQueryClient>,
+  notification: Notification,
+): boolean {
+  let known = false;
+  for (const [, data] of queryClient.getQueriesData<Pages>({ queryKey: NOTIFICATIONS_KEY })) {
+    if (data?.pages?.some((page) => page.data.some((item) => item.id === notification.id))) known = true;
+  }
+  if (known) return true;
+  for (const projectId of [null, notification.projectId]) {
+    queryClient.setQueryData<Pages>(listKey(projectId), (data) =>
+      data?.pages?.length
+        ? {
+            ...data,
+            pages: data.pages.map((page, index) =>
+              index === 0 ? { ...page, data: [notification, ...page.data] } : page,
+            ),
+          }
+        : data,
+    );
+  }
+  const counts = queryClient.getQueryData<NotificationCounts>(COUNTS_KEY);
+  if (!counts) return false;
+  queryClient.setQueryData<NotificationCounts>(COUNTS_KEY, {
+    unseen: counts.unseen + (notification.isSeen ? 0 : 1),
+    notNotified: counts.notNotified + (notification.isNotified ? 0 : 1),
+  });
+  return true;
+}
+
 export function useToggleSeen() {
   const queryClient = useQueryClient();
   const patch = (id: string, isSeen: boolean) =>

@@ -1,7 +1,8 @@
 /**
- * Keeps the bell live through the tab's one socket (lib/realtime.ts), in the user's own
- * room: a new notification refetches the list and counts, shows a toast for 3 s and plays the chime
- * unless the user turned the sound off (SPEC §4); marks made in another tab refetch. The project lists
+ * Keeps the bell live through the tab's one socket (lib/realtime.ts), in the user's own room: a new
+ * notification, carried by its event, joins the lists and counts without a request, shows a toast for
+ * 3 s and plays the chime unless the user turned the sound off (SPEC §4); marks made in another tab
+ * refetch. The project lists
  * refetch when a project is shared with the user or their access to one changes or ends.
  */
 import {
@@ -15,7 +16,7 @@ import { useEffect, useRef } from "react";
 import { showSnackbar } from "../../components/snackbar-store.ts";
 import { realtime } from "../../lib/realtime.ts";
 import { PROJECTS_KEY } from "../projects/project-queries.ts";
-import { refreshNotifications } from "./notification-queries.ts";
+import { receiveNotification, refreshNotifications } from "./notification-queries.ts";
 import { playNotificationSound } from "./notification-sound.ts";
 
 /** The toast's text: "Ada Lovelace commented on page Homepage with h...". */
@@ -37,7 +38,9 @@ export function useNotificationsRealtime(notificationSound: boolean): void {
           if (event.type === "projects.changed")
             void queryClient.invalidateQueries({ queryKey: PROJECTS_KEY });
           if (event.type !== "notifications.created") return;
-          void refreshNotifications(queryClient);
+          // The event carries the notification (unless it was too large for the channel): counted here.
+          if (!event.notification || !receiveNotification(queryClient, event.notification))
+            void refreshNotifications(queryClient);
           showSnackbar(
             "info",
             event.notification ? notificationText(event.notification) : "You have a new notification.",

@@ -1,0 +1,59 @@
+import type { Notification, NotificationCounts, NotificationsPage } from "@redline/shared";
+import { type InfiniteData, QueryClient } from "@tanstack/react-query";
+import { describe, expect, it } from "vitest";
+import { COUNTS_KEY, NOTIFICATIONS_KEY, receiveNotification } from "./notification-queries.ts";
+
+const notification = (id: string, projectId = "p1"): Notification => ({
+  id,
+  type: "web-comment",
+  projectId,
+  pageId: "g1",
+  versionId: "v1",
+  commentId: "c1",
+  actor: { uid: "u1", displayName: "Ada Lovelace", photoURL: null },
+  context: { projectTitle: "Website", pageTitle: "Homepage" },
+  length: 1,
+  createdAt: "2026-11-24T10:00:00.000Z",
+  isSeen: false,
+  isNotified: false,
+});
+
+type Pages = InfiniteData<NotificationsPage, string | null>;
+const pages = (...ids: string[]): Pages => ({
+  pages: [{ data: ids.map((id) => notification(id)), nextCursor: null }],
+  pageParams: [null],
+});
+const list = (client: QueryClient, projectId: string | null) =>
+  client.getQueryData<Pages>([...NOTIFICATIONS_KEY, { projectId }])?.pages[0]?.data.map((item) => item.id);
+
+describe("a notification carried by its event", () => {
+  it("raises the badge and the unseen count, and joins the loaded lists on top", () => {
+    const client = new QueryClient();
+    client.setQueryData<NotificationCounts>(COUNTS_KEY, { unseen: 2, notNotified: 0 });
+    client.setQueryData([...NOTIFICATIONS_KEY, { projectId: null }], pages("n1"));
+    client.setQueryData([...NOTIFICATIONS_KEY, { projectId: "p1" }], pages("n1"));
+    client.setQueryData([...NOTIFICATIONS_KEY, { projectId: "p2" }], pages());
+
+    expect(receiveNotification(client, notification("n2"))).toBe(true);
+
+    expect(client.getQueryData(COUNTS_KEY)).toEqual({ unseen: 3, notNotified: 1 });
+    expect(list(client, null)).toEqual(["n2", "n1"]);
+    expect(list(client, "p1")).toEqual(["n2", "n1"]);
+    expect(list(client, "p2")).toEqual([]);
+  });
+
+  it("counts the same event once when it is heard twice", () => {
+    const client = new QueryClient();
+    client.setQueryData<NotificationCounts>(COUNTS_KEY, { unseen: 0, notNotified: 0 });
+    client.setQueryData([...NOTIFICATIONS_KEY, { projectId: null }], pages());
+    receiveNotification(client, notification("n1"));
+    receiveNotification(client, notification("n1"));
+    expect(client.getQueryData(COUNTS_KEY)).toEqual({ unseen: 1, notNotified: 1 });
+    expect(list(client, null)).toEqual(["n1"]);
+  });
+
+  it("asks for a refetch when the counts were never loaded", () => {
+    const client = new QueryClient();
+    expect(receiveNotification(client, notification("n1"))).toBe(false);
+  });
+});
