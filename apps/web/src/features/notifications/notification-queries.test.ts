@@ -20,7 +20,13 @@ const notification = (id: string, projectId = "p1"): Notification => ({
 
 type Pages = InfiniteData<NotificationsPage, string | null>;
 const pages = (...ids: string[]): Pages => ({
-  pages: [{ data: ids.map((id) => notification(id)), nextCursor: null }],
+  pages: [
+    {
+      data: ids.map((id) => notification(id)),
+      nextCursor: null,
+      projects: ids.length ? [{ id: "p1", title: "Website" }] : [],
+    },
+  ],
   pageParams: [null],
 });
 const list = (client: QueryClient, projectId: string | null) =>
@@ -40,6 +46,20 @@ describe("a notification carried by its event", () => {
     expect(list(client, null)).toEqual(["n2", "n1"]);
     expect(list(client, "p1")).toEqual(["n2", "n1"]);
     expect(list(client, "p2")).toEqual([]);
+  });
+
+  it("adds its project to the filter when it is the first from that project", () => {
+    const client = new QueryClient();
+    client.setQueryData<NotificationCounts>(COUNTS_KEY, { unseen: 0, notNotified: 0 });
+    client.setQueryData([...NOTIFICATIONS_KEY, { projectId: null }], pages("n1"));
+    receiveNotification(client, { ...notification("n2", "p9"), context: { projectTitle: "Shop" } });
+    receiveNotification(client, notification("n3"));
+    expect(
+      client.getQueryData<Pages>([...NOTIFICATIONS_KEY, { projectId: null }])?.pages[0]?.projects,
+    ).toEqual([
+      { id: "p1", title: "Website" },
+      { id: "p9", title: "Shop" },
+    ]);
   });
 
   it("counts the same event once when it is heard twice", () => {

@@ -70,7 +70,19 @@ export function receiveNotification(
         ? {
             ...data,
             pages: data.pages.map((page, index) =>
-              index === 0 ? { ...page, data: [notification, ...page.data] } : page,
+              index === 0
+                ? {
+                    ...page,
+                    data: [notification, ...page.data],
+                    // The filter offers the projects the user has notifications from.
+                    projects: page.projects.some((project) => project.id === notification.projectId)
+                      ? page.projects
+                      : [
+                          ...page.projects,
+                          { id: notification.projectId, title: notification.context.projectTitle },
+                        ],
+                  }
+                : page,
             ),
           }
         : data,
