@@ -105,18 +105,24 @@ async function main() {
   const pgliteDir = await mkdtemp(path.join(os.tmpdir(), "redline-bench-"));
   const sections: string[] = [];
   try {
-    const onPostgres = await measureDriver({ DATABASE_URL: database.url, DATA_DIR: dataDir });
-    sections.push(table("PostgreSQL", onPostgres.bare, onPostgres.rows));
-    console.log(sections.at(-1));
-    const onPglite = await measureDriver({ DATA_DIR: pgliteDir });
-    sections.push(table("PGlite", onPglite.bare, onPglite.rows));
-    console.log(sections.at(-1));
+    // BENCH_ONLY=postgres|pglite measures one database (a partial run never rewrites the document).
+    const only = process.env.BENCH_ONLY;
+    if (only !== "pglite") {
+      const onPostgres = await measureDriver({ DATABASE_URL: database.url, DATA_DIR: dataDir });
+      sections.push(table("PostgreSQL", onPostgres.bare, onPostgres.rows));
+      console.log(sections.at(-1));
+    }
+    if (only !== "postgres") {
+      const onPglite = await measureDriver({ DATA_DIR: pgliteDir });
+      sections.push(table("PGlite", onPglite.bare, onPglite.rows));
+      console.log(sections.at(-1));
+    }
   } finally {
     await database.drop();
     await rm(dataDir, { recursive: true, force: true });
     await rm(pgliteDir, { recursive: true, force: true });
   }
-  if (process.env.BENCH_NO_WRITE) return;
+  if (process.env.BENCH_NO_WRITE || process.env.BENCH_ONLY) return;
   await writeSection(
     "API",
     `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench:api\` on this project's 2-core machine (load average

@@ -25,6 +25,7 @@ import { createS3Storage } from "./lib/storage/s3-storage.ts";
 import { createLocalStorage } from "./lib/storage/storage.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { createAuth } from "./modules/auth/auth.ts";
+import { forgetAfterWrites, startSessionCache } from "./modules/auth/session-cache.ts";
 import { createCaptureQueue } from "./modules/captures/capture.queue.ts";
 import { startCaptureWorker } from "./modules/captures/capture.worker.ts";
 import { attachmentsRoutes } from "./modules/comments/attachments.routes.ts";
@@ -86,6 +87,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
         app.log.error({ err: error }, "could not enqueue a notification mail"),
       );
   });
+  const stopSessionCache = await startSessionCache(database);
   await startNotificationMailer(ctx);
   const collector = await startFileCollector(ctx);
   await ensureDemoProject(ctx);
@@ -109,10 +111,13 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     collector.stop();
     await worker?.stop();
     await hub.stop();
+    await stopSessionCache();
     await jobs.stop();
     await content.close();
     await database.close();
   });
+
+  forgetAfterWrites(app, database.db);
 
   // CSRF: a state-changing API call must come from our own origin. Cookies are SameSite=Lax too.
   const appOrigin = new URL(config.appUrl).origin;

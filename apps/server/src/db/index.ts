@@ -25,8 +25,15 @@ export interface DatabaseHandle {
   db: Database;
   kind: DatabaseKind;
   executeSql: ExecuteSql;
-  /** LISTEN on a channel; returns the function that stops listening. */
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * LISTEN on a channel; returns the function that stops listening. `onGap` is called when the
+   * listening connection is lost (events may be missed from then on) and again once it listens anew.
+   */
+  listen(
+    channel: string,
+    onPayload: (payload: string) => void,
+    onGap?: (state: "lost" | "listening") => void,
+  ): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -47,7 +54,11 @@ export async function openDatabase(options: {
     const listeners = new Set<() => Promise<void>>();
     // LISTEN needs a connection of its own, outside the pool, for as long as it listens; if the
     // connection is lost it is opened again (events sent meanwhile are missed: clients resync on reconnect).
-    const listen = async (channel: string, onPayload: (payload: string) => void) => {
+    const listen = async (
+      channel: string,
+      onPayload: (payload: string) => void,
+      onGap?: (state: "lost" | "listening") => void,
+    ) => {
       let client: pg.Client | null = null;
       let stopped = false;
       const open = async (): Promise<void> => {
@@ -57,11 +68,21 @@ export async function openDatabase(options: {
         });
         next.on("error", (error) => {
           console.error(`LISTEN connection lost: ${error.message}`);
-          if (!stopped) setTimeout(() => void open().catch(() => {}), 1000);
+          if (stopped) return;
+          onGap?.("lost");
+          setTimeout(() => void reopen(), 1000);
         });
         await next.connect();
         await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
         client = next;
+      };
+      const reopen = async (): Promise<void> => {
+        try {
+          await open();
+          onGap?.("listening");
+        } catch {
+          if (!stopped) setTimeout(() => void reopen(), 1000);
+        }
       };
       await open();
       const stop = async () => {

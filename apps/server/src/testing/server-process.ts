@@ -40,22 +40,26 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
 /** Spawns the server without waiting for it. */
 export function spawnServerProcess(options: ServerProcessOptions, port: number, contentPort: number) {
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["--import", "tsx", mainFile], {
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: "test",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      CONTENT_PORT: String(contentPort),
-      APP_URL: url,
-      DATA_DIR: options.dataDir,
-      CAPTURE_WORKER: "false",
-      LOG_LEVEL: "warn",
-      ...(options.databaseUrl && { DATABASE_URL: options.databaseUrl }),
-      ...options.env,
+  const child = spawn(
+    process.execPath,
+    [...(process.env.SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? []), "--import", "tsx", mainFile],
+    {
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: "test",
+        HOST: "127.0.0.1",
+        PORT: String(port),
+        CONTENT_PORT: String(contentPort),
+        APP_URL: url,
+        DATA_DIR: options.dataDir,
+        CAPTURE_WORKER: "false",
+        LOG_LEVEL: "warn",
+        ...(options.databaseUrl && { DATABASE_URL: options.databaseUrl }),
+        ...options.env,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
     },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  );
   let output = "";
   child.stdout?.on("data", (chunk) => {
     output += chunk;

@@ -1,10 +1,12 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sessions } from "../../db/schema/index.ts";
+import { type BuiltApp, buildApp } from "../../app.ts";
+import { sessions, users } from "../../db/schema/index.ts";
 import { signUpVerified } from "../../testing/http-client.ts";
-import { startTestApp, type TestApp } from "../../testing/test-app.ts";
+import { freePort, startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { drivers } from "../../testing/test-db.ts";
 import { signedSessionToken } from "./session.ts";
+import { sessionCacheOf } from "./session-cache.ts";
 
 let counter = 0;
 const email = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}@example.com`;
@@ -96,10 +98,27 @@ describe.each(drivers())("the session behind a request (%s)", (driver) => {
     expect((await getMe(t, cookie)).status).toBe(401);
   });
 
-  it("stops at once when the session row is revoked (as another process would)", async () => {
+  it("stops as soon as the database announces that the session row was revoked (as another process would)", async () => {
     const { client, session } = await signedIn();
+    expect((await client.get("/api/me")).status).toBe(200); // now held in this process's cache
     await t.ctx.database.db.delete(sessions).where(eq(sessions.id, session.id));
-    expect((await client.get("/api/me")).status).toBe(401);
+    await expect.poll(async () => (await client.get("/api/me")).status, { timeout: 2000 }).toBe(401);
+  });
+
+  it("reads a change to the user back at once, and costs no session query while nothing changes", async () => {
+    const { client } = await signedIn();
+    expect((await client.get("/api/me")).status).toBe(200);
+    const cache = sessionCacheOf(t.ctx.database.db)!;
+    expect(cache.size).toBeGreaterThan(0);
+    const renamed = await client.patch("/api/me", { displayName: "Grace Hopper" });
+    expect(renamed.status).toBe(200);
+    expect((await client.get("/api/me")).body.data.displayName).toBe("Grace Hopper");
+    // The same change made behind the app's back is heard on the channel.
+    const uid = (await client.get("/api/me")).body.data.uid as string;
+    await t.ctx.database.db.update(users).set({ displayName: "Ada" }).where(eq(users.id, uid));
+    await expect
+      .poll(async () => (await client.get("/api/me")).body.data.displayName, { timeout: 2000 })
+      .toBe("Ada");
   });
 
   it("refuses a cookie whose signature was tampered with", async () => {
@@ -131,5 +150,42 @@ describe.each(drivers())("the session behind a request (%s)", (driver) => {
       .where(eq(sessions.id, session.id));
     expect((await client.get("/api/me")).status).toBe(401);
     expect(await db.select().from(sessions).where(eq(sessions.id, session.id))).toEqual([]);
+  });
+});
+
+describe.runIf(drivers().includes("postgres"))("sessions held by two processes on one database", () => {
+  let t: TestApp;
+  let other: BuiltApp;
+  beforeAll(async () => {
+    t = await startTestApp({ driver: "postgres" });
+    // A second app process on the same PostgreSQL database: its own pool, channel and session cache.
+    other = await buildApp({ ...t.ctx.config, port: await freePort() });
+  });
+  afterAll(async () => {
+    await other?.app.close();
+    await t.close();
+  });
+
+  const meOnOther = async (cookie: string) => {
+    const answer = await other.app.inject({ url: "/api/me", headers: { cookie } });
+    return {
+      status: answer.statusCode,
+      name: answer.statusCode === 200 ? answer.json().data.displayName : null,
+    };
+  };
+
+  it("a sign-out or a profile change in one process reaches the other's cache as the change commits", async () => {
+    const client = await signUpVerified(t.url, t.inbox!, email("two-processes"));
+    const cookie = client.cookieHeader();
+    expect((await meOnOther(cookie)).status).toBe(200);
+    expect(sessionCacheOf(other.ctx.database.db)!.size).toBeGreaterThan(0);
+
+    await client.patch("/api/me", { displayName: "Renamed Elsewhere" });
+    await expect
+      .poll(async () => (await meOnOther(cookie)).name, { timeout: 2000 })
+      .toBe("Renamed Elsewhere");
+
+    await fetch(`${t.url}/api/auth/sign-out`, { method: "POST", headers: { cookie, origin: t.url } });
+    await expect.poll(async () => (await meOnOther(cookie)).status, { timeout: 2000 }).toBe(401);
   });
 });

@@ -1,8 +1,10 @@
 /**
- * Who is behind a request. Every signed-in API call pays for this, so the common case is one indexed
- * query: the session cookie's signature is checked in process (HMAC-SHA256 with the auth secret, as
- * better-auth signs it), then the session row and its user are read together. Reading the row on every
- * request keeps sign-out, revocation and account deletion effective at once, in every process. Only a
+ * Who is behind a request. Every signed-in API call pays for this, so the common case costs no query:
+ * the session cookie's signature is checked in process (HMAC-SHA256 with the auth secret, as
+ * better-auth signs it), then the session and its user come from this process's session cache
+ * (session-cache.ts), which every process empties of a user the moment a session or user row changes
+ * (database triggers, LISTEN) — sign-out, revocation and account deletion stay effective at once,
+ * everywhere. A miss reads the session row and its user together in one indexed query. Only a
  * session that is expired or due for its sliding refresh goes through better-auth's own getSession,
  * which extends or deletes it exactly as before.
  */
@@ -15,6 +17,7 @@ import { sessions, type UserRow, users } from "../../db/schema/index.ts";
 import { ForbiddenError, UnauthorizedError } from "../../lib/errors.ts";
 import { authHeaders } from "./auth.routes.ts";
 import type { Auth } from "./auth.ts";
+import { sessionCacheOf } from "./session-cache.ts";
 
 export interface Actor {
   user: UserRow;
@@ -86,13 +89,26 @@ export async function getActor(auth: Auth, db: Database, request: FastifyRequest
   const settings = await sessionSettings(auth);
   const token = signedSessionToken(request.headers.cookie, settings.cookieName, settings.secret);
   if (!token) return null;
+  const cache = sessionCacheOf(db);
+  const held = cache?.get(token);
+  if (held) {
+    request.sessionUserId = held.user.id;
+    return { user: held.user, sessionCreatedAt: held.sessionCreatedAt };
+  }
+  const began = cache?.begin() ?? 0;
   const [row] = await sessionQuery(db).execute({ token });
   if (!row) return null;
   const now = Date.now();
-  const isDueForRefresh = row.expiresAt.getTime() - settings.expiresInMs + settings.updateAgeMs <= now;
-  if (row.expiresAt.getTime() > now && !isDueForRefresh)
+  const refreshAt = row.expiresAt.getTime() - settings.expiresInMs + settings.updateAgeMs;
+  const freshUntil = Math.min(row.expiresAt.getTime(), refreshAt);
+  if (freshUntil > now) {
+    cache?.set(token, { user: row.user, sessionCreatedAt: row.createdAt, freshUntil }, began);
+    request.sessionUserId = row.user.id;
     return { user: row.user, sessionCreatedAt: row.createdAt };
-  return slowActor(auth, db, request);
+  }
+  const actor = await slowActor(auth, db, request);
+  if (actor) request.sessionUserId = actor.user.id;
+  return actor;
 }
 
 /** better-auth's own reading: refreshes a session due for it, deletes an expired one. */

@@ -32,16 +32,21 @@ export async function loadAuthors(
       .where(and(inArray(projectMembers.projectId, projectIds), inArray(projectMembers.userId, ids))),
   ]);
   const people = new Set([...owners, ...members].map((row) => row.id));
+  return authorsFrom(rows.filter((row) => people.has(row.id)));
+}
+
+/** Authors by id, from users already known to be among the project's people. */
+export function authorsFrom(
+  rows: { id: string; displayName: string; photoURL: string | null }[],
+): Map<string, CommentAuthor> {
   const authors = new Map<string, CommentAuthor>();
-  for (const row of rows) {
-    if (!people.has(row.id)) continue;
+  for (const row of rows)
     authors.set(row.id, {
       uid: row.id,
       displayName: row.displayName,
       photoURL: row.photoURL,
       isGuest: false,
     });
-  }
   return authors;
 }
 
@@ -67,6 +72,7 @@ function authorOf(entry: CommentEntryRow, authors: Map<string, CommentAuthor>): 
 const NO_ENTRY_ABILITIES = { edit: false, delete: false };
 const NO_COMMENT_ABILITIES = { reply: false, attach: false, resolve: false, move: false };
 
+/** A comment with its thread: `entries` are this comment's (any order). */
 export function presentComment(
   row: CommentRow,
   entries: CommentEntryRow[],
@@ -90,8 +96,7 @@ export function presentComment(
     createdAt: row.createdAt.toISOString(),
     modifiedAt: row.modifiedAt.toISOString(),
     thread: entries
-      .filter((entry) => entry.commentId === row.id)
-      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id))
+      .toSorted((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id))
       .map((entry) => ({
         id: entry.id,
         createdAt: entry.createdAt.toISOString(),

@@ -2,34 +2,99 @@
  * Comment operations, shared by the members' routes and the public link's guest routes. Each write runs
  * in one transaction and publishes its realtime event inside it (delivered on commit).
  */
-import { type Comment, type createCommentSchema, deviceSizeOf, type replySchema } from "@redline/shared";
-import { and, asc, desc, eq, inArray, lt } from "drizzle-orm";
+import {
+  type Comment,
+  type CommentAuthor,
+  type createCommentSchema,
+  deviceSizeOf,
+  type replySchema,
+} from "@redline/shared";
+import { and, asc, desc, eq, exists, getTableColumns, inArray, lt, or, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "../../db/index.ts";
+import { prepared } from "../../db/prepared.ts";
 import {
   type CommentEntryRow,
   type CommentRow,
   commentEntries,
   comments,
+  projectMembers,
+  projects,
+  users,
   type VersionRow,
   versions,
 } from "../../db/schema/index.ts";
 import { newId } from "../../lib/ids.ts";
 import { publish } from "../../lib/realtime.ts";
 import { notify } from "../notifications/notify.ts";
-import { loadAuthors, presentComment } from "./comments.presenter.ts";
+import { authorsFrom, loadAuthors, presentComment } from "./comments.presenter.ts";
 
 export type Author =
   | { userId: string; guestIdentity?: undefined }
   | { userId?: undefined; guestIdentity: string };
 
+/**
+ * A version's comments as the list shows them: three prepared queries scoped by the version (comments,
+ * their entries, and the entries' authors who are still among the project's people), run together —
+ * a version holding hundreds of comments costs no query building and no per-id parameters.
+ */
 export async function listComments(db: Database, versionId: string): Promise<Comment[]> {
-  const rows = await db
-    .select()
-    .from(comments)
-    .where(eq(comments.versionId, versionId))
-    .orderBy(asc(comments.createdAt));
-  return presentMany(db, rows);
+  const [rows, entries, authorRows] = await Promise.all([
+    prepared(db, "version_comments", () =>
+      db
+        .select()
+        .from(comments)
+        .where(eq(comments.versionId, sql.placeholder("versionId")))
+        .orderBy(asc(comments.createdAt))
+        .prepare("version_comments"),
+    ).execute({ versionId }),
+    prepared(db, "version_comment_entries", () =>
+      db
+        .select(getTableColumns(commentEntries))
+        .from(commentEntries)
+        .innerJoin(comments, eq(comments.id, commentEntries.commentId))
+        .where(eq(comments.versionId, sql.placeholder("versionId")))
+        .prepare("version_comment_entries"),
+    ).execute({ versionId }),
+    prepared(db, "version_comment_authors", () =>
+      db
+        .select({ id: users.id, displayName: users.displayName, photoURL: users.photoURL })
+        .from(users)
+        .where(
+          and(
+            inArray(
+              users.id,
+              db
+                .selectDistinct({ id: commentEntries.userId })
+                .from(commentEntries)
+                .innerJoin(comments, eq(comments.id, commentEntries.commentId))
+                .where(eq(comments.versionId, sql.placeholder("versionId"))),
+            ),
+            // Still among the project's people (SPEC §6: otherwise 'Deleted User').
+            or(
+              exists(
+                db
+                  .select({ one: sql`1` })
+                  .from(versions)
+                  .innerJoin(projects, eq(projects.id, versions.projectId))
+                  .where(and(eq(versions.id, sql.placeholder("versionId")), eq(projects.ownerId, users.id))),
+              ),
+              exists(
+                db
+                  .select({ one: sql`1` })
+                  .from(versions)
+                  .innerJoin(projectMembers, eq(projectMembers.projectId, versions.projectId))
+                  .where(
+                    and(eq(versions.id, sql.placeholder("versionId")), eq(projectMembers.userId, users.id)),
+                  ),
+              ),
+            ),
+          ),
+        )
+        .prepare("version_comment_authors"),
+    ).execute({ versionId }),
+  ]);
+  return presentRows(rows, entries, authorsFrom(authorRows));
 }
 
 export async function presentMany(db: Database, rows: CommentRow[]): Promise<Comment[]> {
@@ -48,9 +113,27 @@ export async function presentMany(db: Database, rows: CommentRow[]): Promise<Com
     entries.map((entry) => entry.userId),
     [...new Set(rows.map((row) => row.projectId))],
   );
-  return rows
-    .map((row) => presentComment(row, entries, authors))
-    .filter((comment) => comment.thread.length > 0);
+  return presentRows(rows, entries, authors);
+}
+
+/** Comments with their threads; a comment whose thread is empty is not shown. */
+function presentRows(
+  rows: CommentRow[],
+  entries: CommentEntryRow[],
+  authors: Map<string, CommentAuthor>,
+): Comment[] {
+  const threads = new Map<string, CommentEntryRow[]>();
+  for (const entry of entries) {
+    const thread = threads.get(entry.commentId);
+    if (thread) thread.push(entry);
+    else threads.set(entry.commentId, [entry]);
+  }
+  const presented: Comment[] = [];
+  for (const row of rows) {
+    const thread = threads.get(row.id);
+    if (thread) presented.push(presentComment(row, thread, authors));
+  }
+  return presented;
 }
 
 export async function presentOne(db: Database, commentId: string): Promise<Comment | null> {

@@ -13,7 +13,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context.ts";
 import type { ExecuteSql } from "../../db/index.ts";
 import { TooManyRequestsError } from "../../lib/errors.ts";
-import { authHeaders } from "../auth/auth.routes.ts";
+import { getActor } from "../auth/session.ts";
 
 const WINDOW_MS = 60_000;
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -67,8 +67,9 @@ export async function installApiRateLimits(app: FastifyInstance, ctx: AppContext
   const callerKey = async (request: FastifyRequest): Promise<string> => {
     let key = callers.get(request);
     if (!key) {
-      const session = await auth.api.getSession({ headers: authHeaders(request) }).catch(() => null);
-      key = session ? `user:${session.user.id}` : `ip:${request.ip}`;
+      // The same (cached) session reading the routes use: no extra query per write.
+      const actor = await getActor(auth, ctx.database.db, request).catch(() => null);
+      key = actor ? `user:${actor.user.id}` : `ip:${request.ip}`;
       callers.set(request, key);
     }
     return key;
