@@ -49,6 +49,17 @@ async function startSite() {
     else if (request.url === "/pricing")
       response.writeHead(200, { "content-type": "text/html" }).end(html("Fixture pricing"));
     else if (request.url === "/broken") request.socket.destroy();
+    else if (request.url === "/held-open.png") {
+      // never answers: the busy page's load event never fires
+    } else if (request.url === "/busy")
+      response
+        .writeHead(200, { "content-type": "text/html" })
+        .end(
+          html("Fixture busy").replace(
+            "</body>",
+            '<img src="/held-open.png" width="20" height="20" alt=""></body>',
+          ),
+        );
     else if (request.url === "/team")
       response.writeHead(200, { "content-type": "text/html" }).end(html("Fixture team"));
     else response.writeHead(404, { "content-type": "text/plain" }).end("Not found");
@@ -56,7 +67,11 @@ async function startSite() {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((done) => server.close(() => done())),
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
   };
 }
 
@@ -197,6 +212,25 @@ describe("failed captures", () => {
     await page.waitForURL((url) => url.pathname.endsWith("/comment"));
     await page.getByRole("button", { name: /^Versions: Version 2/ }).waitFor();
     await page.getByRole("main").getByText(MESSAGES.pageLoadFailed).waitFor({ timeout: 30_000 });
+  });
+});
+
+describe("partial captures", () => {
+  it("captures a page that never finishes loading and says so above the snapshot", {
+    timeout: 90_000,
+  }, async () => {
+    const { page, api } = await signedIn(e2e, "busy");
+    const projectId = await newProject(api, "Busy");
+    await page.goto(`/project/${projectId}`);
+    await page.getByLabel("Page URL").fill(`${site.url}/busy`);
+    await page.getByRole("button", { name: "Add page", exact: true }).click();
+    await page.waitForURL((url) => /^\/project\/[^/]+\/[^/]+/.test(url.pathname));
+    const note = page.getByRole("note").filter({ hasText: "Captured while the page was still busy" });
+    await note.waitFor({ timeout: 60_000 });
+    expect(await note.textContent()).toContain("it had not finished loading");
+    const frame = await snapshotFrame(page);
+    await frame.getByRole("heading", { name: "Fixture busy" }).waitFor();
+    await shot(page, "13b-partial-capture");
   });
 });
 

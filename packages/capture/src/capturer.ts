@@ -11,9 +11,10 @@
  * (sanitize.ts), and content-addressed assets instead of one huge HTML with data: URIs (assets.ts).
  *
  * Stages (timings in ms): tab (a fresh context and page; opened ahead, between jobs), load (goto
- * until the load event), settle (network quiet, rendering quiet and no timer due soon, capped:
+ * until the load event, at most LOAD_BUDGET_MS: a page still loading is captured, marked partial), settle (network quiet, rendering quiet and no timer due soon, capped:
  * page-activity.ts), sweep (scroll for lazy content when the page could react), fonts
- * (document.fonts.ready), serialize (SingleFile in the page), then side by side screenshot (full
+ * (document.fonts.ready), freeze (animations at their end state, adopted sheets' media kept:
+ * page-steps.ts), serialize (SingleFile in the page), then side by side screenshot (full
  * page, live) and sanitize (clean page + content-addressed assets); total.
  */
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
@@ -22,8 +23,15 @@ import { type AssetUrl, type CapturedAsset, defaultAssetUrl, extractAssets } fro
 import { CaptureError } from "./errors.ts";
 import { Fetcher } from "./fetcher.ts";
 import { inPage } from "./in-page.ts";
-import { activityHook, reactsToScroll, settle } from "./page-activity.ts";
-import { fontsReady, pageFacts, screenshotFullPage, serializeWithSingleFile, sweep } from "./page-steps.ts";
+import { activityHook, type BusyReason, reactsToScroll, type Settled, settle } from "./page-activity.ts";
+import {
+  fontsReady,
+  freezeForSnapshot,
+  pageFacts,
+  screenshotFullPage,
+  serializeWithSingleFile,
+  sweep,
+} from "./page-steps.ts";
 import { RoutedNetwork } from "./routing.ts";
 import { sanitizeSnapshot } from "./sanitize.ts";
 import { singleFileInitScript } from "./single-file-script.ts";
@@ -38,6 +46,8 @@ export interface CaptureOptions {
   allowPrivateUrls: boolean;
   /** Cap for html + assets in bytes; default 50 MB. */
   maxBytes?: number;
+  /** How long the load event is waited for before the page is captured as it is; default 10000. */
+  loadBudgetMs?: number;
 }
 
 export interface CaptureResult {
@@ -60,6 +70,17 @@ export interface CaptureResult {
   bytes: { html: number; assets: number };
   /** Requests refused by the SSRF guard (their content is missing from the snapshot). */
   blocked: string[];
+  /**
+   * Whether the page was quiet when it was captured. A page still busy when its budget ran out is
+   * captured as it was then; `busy` says with what: "load" (its load event had not fired), "network"
+   * (requests in flight), "timers" (timers kept firing), "rendering" (each frame started new loads).
+   */
+  settled: CaptureSettled;
+}
+
+export interface CaptureSettled {
+  complete: boolean;
+  busy: (BusyReason | "load")[];
 }
 
 export interface LaunchOptions {
@@ -103,6 +124,8 @@ const VIEWPORT_HEIGHT = 800;
  * within a second (page-activity.ts).
  */
 const SETTLE = { idleMs: 40, timersCapMs: 1_500, capMs: 5_000 };
+/** How long a page's load event is waited for; a page still loading then is captured as it is. */
+const LOAD_BUDGET_MS = 10_000;
 const MB = 1024 * 1024;
 
 /** Runs `task`, recording its duration in ms under `name`. */
@@ -288,19 +311,45 @@ export class Capturer {
       if (error instanceof CaptureError) throw error;
       throw new CaptureError("load-failed", `Could not load ${options.url}`, { cause: error });
     }
+    // The page itself must answer (its document is already fetched: resolveEntry); everything after
+    // that runs on a budget and a busy page is captured as it is when the budget runs out.
     try {
-      await page.goto(entry, { waitUntil: "load", timeout: 30_000 });
+      await page.goto(entry, { waitUntil: "commit", timeout: 30_000 });
     } catch (error) {
       throw new CaptureError("load-failed", `Could not load ${options.url}`, { cause: error });
     }
+    const busy = new Set<BusyReason | "load">();
+    // The load event, within the budget — or sooner, once all the page still waits for are requests
+    // held open (a long poll, a server that never answers): they would hold it to the end.
+    let loadWaitOver = false;
+    const loaded = await Promise.race([
+      page
+        .waitForLoadState("load", { timeout: options.loadBudgetMs ?? LOAD_BUDGET_MS })
+        .then(() => true)
+        .catch(() => false),
+      (async () => {
+        while (!loadWaitOver) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          if (network.onlyStuck()) return false;
+        }
+        return true;
+      })(),
+    ]);
+    loadWaitOver = true;
+    if (!loaded) busy.add("load");
     stage("load");
-    await settle(page, network, SETTLE);
+    const noteBusy = (settled: Settled) => {
+      for (const reason of settled.busy) busy.add(reason);
+    };
+    noteBusy(await settle(page, network, SETTLE));
     stage("settle");
     if (await sweep(page, { scroll: await reactsToScroll(page), capMs: 4_000 }))
-      await settle(page, network, { ...SETTLE, capMs: 3_000 }); // what the sweep made load
+      noteBusy(await settle(page, network, { ...SETTLE, capMs: 3_000 })); // what the sweep made load
     stage("sweep");
     await fontsReady(page, 3_000);
     stage("fonts");
+    await freezeForSnapshot(page, 2_000);
+    stage("freeze");
     const facts = await pageFacts(page);
     let raw: string;
     try {
@@ -337,6 +386,10 @@ export class Capturer {
       timings,
       bytes,
       blocked: network.blocked,
+      settled: (() => {
+        if (network.stuckRequests() > 0) busy.add("network");
+        return { complete: busy.size === 0, busy: [...busy] };
+      })(),
     };
   }
 

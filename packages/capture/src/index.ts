@@ -24,6 +24,7 @@ export {
   type CaptureOptions,
   type CaptureResult,
   Capturer,
+  type CaptureSettled,
   CHROMIUM_ARGS,
   chromiumPath,
   type LaunchOptions,

@@ -15,7 +15,7 @@
  * The page cannot see or break this: the wrappers call the originals with the same arguments and
  * the state lives in a closure behind one non-enumerable accessor.
  */
-import type { Page } from "playwright-core";
+import type { Frame, Page } from "playwright-core";
 
 /** Timers due within this many ms keep the page "busy". */
 export const SOON_MS = 1_000;
@@ -111,16 +111,37 @@ async function framesActivity(page: Page, afterRender = false): Promise<FrameAct
     return { pending, sinceFired, scrollAware };
   })()`;
   const states = await Promise.all(
-    page
-      .frames()
-      .map(
-        (frame) =>
-          frame
-            .evaluate(read(frame === page.mainFrame() ? MAIN_FRAME_CAP_MS : FRAME_CAP_MS))
-            .catch(() => null) as Promise<FrameActivity | null>,
-      ),
+    page.frames().map(async (frame) => {
+      if (silentFrames.has(frame)) return null;
+      const cap = frame === page.mainFrame() ? MAIN_FRAME_CAP_MS : FRAME_CAP_MS;
+      // A frame with no document yet (a lazy iframe that never started loading) has no context to
+      // evaluate in: Playwright would wait for one forever. Such a frame reports nothing, and is not
+      // asked again.
+      const answer = await withinMs(
+        frame.evaluate(read(cap)).catch(() => null) as Promise<FrameActivity | null | undefined>,
+        cap + FRAME_ANSWER_MS,
+        undefined,
+      );
+      if (answer === undefined) silentFrames.add(frame);
+      return answer ?? null;
+    }),
   );
   return states.filter((state): state is FrameActivity => state !== null);
+}
+
+/** A frame that has not answered this long after its render cap is taken as having nothing to say. */
+const FRAME_ANSWER_MS = 500;
+const silentFrames = new WeakSet<Frame>();
+
+/** `promise`'s value, or `fallback` once `ms` have passed (the promise is left to settle unobserved). */
+export function withinMs<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<T>((resolve) => {
+      timer = setTimeout(() => resolve(fallback), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
 }
 
 export interface SettleOptions {
@@ -132,34 +153,53 @@ export interface SettleOptions {
   capMs: number;
 }
 
+/** Why a page was still busy when its settle budget ran out. */
+export type BusyReason = "network" | "timers" | "rendering";
+
+export interface Settled {
+  /** False when the budget ran out before the page was quiet (it is captured as it is then). */
+  complete: boolean;
+  /** What kept it busy, when not complete. */
+  busy: BusyReason[];
+}
+
 /**
  * Resolves once the network has been quiet for `idleMs`, every frame has rendered twice more without
  * starting a request, and no frame has a timer due soon or ran one within `idleMs`; or when the caps
- * are reached. Rendering is what starts the loads no timer explains: fonts and background images a
- * style change needs, images an intersection observer reveals.
+ * are reached — never later than `capMs` (plus one check), whatever the page does. Rendering is what
+ * starts the loads no timer explains: fonts and background images a style change needs, images an
+ * intersection observer reveals.
  */
 export async function settle(
   page: Page,
   network: { isQuiet(idleMs: number): boolean },
   { idleMs, timersCapMs, capMs }: SettleOptions,
-): Promise<void> {
+): Promise<Settled> {
   const start = performance.now();
   // Two checks in a row must find the page quiet: content a page starts a frame or two after load
   // (requestAnimationFrame chains) can fall just after one check's two frames on a busy machine.
   let quietChecks = 0;
+  let last: BusyReason = "network";
   while (performance.now() - start < capMs) {
     if (network.isQuiet(idleMs)) {
       const asked = performance.now();
       const states = await framesActivity(page, true);
       const waitForTimers = asked - start < timersCapMs;
-      const busy = waitForTimers && states.some((state) => state.pending > 0 || state.sinceFired < idleMs);
+      const timersDue = states.some((state) => state.pending > 0 || state.sinceFired < idleMs);
+      const busy = waitForTimers && timersDue;
       // Quiet for the whole check: nothing started while the frames rendered.
-      quietChecks = !busy && network.isQuiet(performance.now() - asked) ? quietChecks + 1 : 0;
-      if (quietChecks === 2) return;
+      const stayedQuiet = network.isQuiet(performance.now() - asked);
+      quietChecks = !busy && stayedQuiet ? quietChecks + 1 : 0;
+      // Timers still due past their cap (polling, a timer chain): captured now, but not quiet.
+      if (quietChecks === 2)
+        return timersDue ? { complete: false, busy: ["timers"] } : { complete: true, busy: [] };
+      if (busy) last = "timers";
+      else if (!stayedQuiet) last = "rendering";
       if (!busy) continue;
-    }
+    } else last = "network";
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+  return { complete: false, busy: [last] };
 }
 
 /** Whether scrolling any frame could load something (see the header). */

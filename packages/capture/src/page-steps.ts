@@ -4,6 +4,7 @@
  */
 import type { BrowserContext, Page } from "playwright-core";
 import { inPage } from "./in-page.ts";
+import { withinMs } from "./page-activity.ts";
 
 /**
  * Switches native lazy images and iframes to eager (which loads them without any scrolling), then,
@@ -40,9 +41,9 @@ export async function sweep(page: Page, options: { scroll: boolean; capMs: numbe
 /** Waits for web fonts (document.fonts.ready) in the page and its same-origin frames. */
 export async function fontsReady(page: Page, capMs: number): Promise<void> {
   await Promise.all(
-    page
-      .frames()
-      .map((frame) =>
+    page.frames().map((frame) =>
+      // A frame with no document yet cannot be evaluated in (Playwright would wait for it forever).
+      withinMs(
         frame
           .evaluate(
             inPage(
@@ -55,8 +56,127 @@ export async function fontsReady(page: Page, capMs: number): Promise<void> {
             ),
           )
           .catch(() => undefined),
+        capMs + 500,
+        undefined,
       ),
+    ),
   );
+}
+
+/**
+ * Makes the live page what the snapshot will show, in every frame that answers (SPEC: what the
+ * reviewer saw, frozen), the state Chromium's screenshots with animations disabled show:
+ * - finite animations and transitions jump to their end; what a fill-forwards animation holds
+ *   (a WAAPI slide-in, an element revealed from an inline `opacity: 0`) is written into the element's
+ *   style (`commitStyles`), or for a pseudo-element into a rule; infinite animations are cancelled
+ *   (their element's own style, the state they start from); then one sheet turns every animation and
+ *   transition off, so the snapshot, which carries the page's keyframes, does not replay them;
+ * - constructed sheets adopted with a `media` condition keep it as an `@media` block around their
+ *   rules (SingleFile writes their rules out without the condition);
+ * - an indeterminate checkbox is marked `data-redline-indeterminate` (the overlay restores it).
+ * Returns how many animations it froze (0 when the page had none).
+ */
+export async function freezeForSnapshot(page: Page, capMs: number): Promise<number> {
+  const counts = await Promise.all(
+    page.frames().map((frame) =>
+      withinMs(
+        frame.evaluate<number>(inPage(freezeInPage, null)).catch(() => 0),
+        capMs,
+        0,
+      ),
+    ),
+  );
+  return counts.reduce((sum, count) => sum + count, 0);
+}
+
+function freezeInPage(): number {
+  const roots: (Document | ShadowRoot)[] = [document];
+  const collect = (root: Document | ShadowRoot) => {
+    for (const element of Array.from(root.querySelectorAll("*"))) {
+      const shadow = element.shadowRoot;
+      if (shadow) {
+        roots.push(shadow);
+        collect(shadow);
+      }
+    }
+  };
+  collect(document);
+
+  // Media conditions of adopted constructed sheets, kept inside the sheet's text.
+  for (const root of roots) {
+    for (const sheet of root.adoptedStyleSheets) {
+      const media = sheet.media.mediaText;
+      if (!media) continue;
+      try {
+        const rules = Array.from(sheet.cssRules, (rule) => rule.cssText).join("\n");
+        sheet.replaceSync(`@media ${media} {\n${rules}\n}`);
+        sheet.media.mediaText = "";
+      } catch {
+        // a sheet we cannot rewrite keeps its condition on the live page only
+      }
+    }
+  }
+
+  // Indeterminate checkboxes: a property HTML cannot carry; the overlay sets it again when served.
+  for (const root of roots)
+    for (const input of Array.from(root.querySelectorAll("input")))
+      if (input.indeterminate) input.setAttribute("data-redline-indeterminate", "");
+
+  const animations = document.getAnimations();
+  if (animations.length === 0) return 0;
+  const pseudoRules = new Map<Document | ShadowRoot, string[]>();
+  let marker = 0;
+  const held: { animation: Animation; effect: KeyframeEffect }[] = [];
+  for (const animation of animations) {
+    const effect = animation.effect as KeyframeEffect | null;
+    const timing = effect?.getComputedTiming();
+    if (!effect || !timing || timing.endTime === Number.POSITIVE_INFINITY) {
+      animation.cancel();
+      continue;
+    }
+    try {
+      animation.finish();
+    } catch {
+      animation.cancel();
+      continue;
+    }
+    if (timing.fill === "forwards" || timing.fill === "both") held.push({ animation, effect });
+  }
+  for (const { animation, effect } of held) {
+    const target = effect.target;
+    if (!target) continue;
+    if (!effect.pseudoElement) {
+      try {
+        animation.commitStyles();
+      } catch {
+        // an element not rendered has nothing to show
+      }
+      continue;
+    }
+    const properties = new Set<string>();
+    for (const keyframe of effect.getKeyframes())
+      for (const key of Object.keys(keyframe))
+        if (!["offset", "computedOffset", "easing", "composite"].includes(key))
+          properties.add(key === "cssFloat" ? "float" : key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));
+    const style = getComputedStyle(target, effect.pseudoElement);
+    const declarations = [...properties]
+      .map((property) => `${property}: ${style.getPropertyValue(property)} !important;`)
+      .join(" ");
+    const id = String(++marker);
+    target.setAttribute("data-redline-frozen", id);
+    const root = target.getRootNode() as Document | ShadowRoot;
+    const rules = pseudoRules.get(root) ?? [];
+    rules.push(`[data-redline-frozen="${id}"]${effect.pseudoElement} { ${declarations} }`);
+    pseudoRules.set(root, rules);
+  }
+  for (const { animation } of held) animation.cancel();
+  const off = "*, *::before, *::after { animation: none !important; transition: none !important; }";
+  for (const root of roots) {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync([off, ...(pseudoRules.get(root) ?? [])].join("\n"));
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+  }
+  return animations.length;
 }
 
 export interface PageFacts {
@@ -98,7 +218,9 @@ const SINGLE_FILE_OPTIONS = {
   insertMetaCSP: false,
   saveOriginalURLs: false,
   resolveFragmentIdentifierURLs: false,
-  networkTimeout: 15_000,
+  // A resource still not answering after this long is left out (a page holding a request open
+  // forever must not hold its capture): everything the page already loaded answers at once.
+  networkTimeout: 8_000,
 };
 
 /** Runs SingleFile in the page and returns its HTML (resources inlined as data: URIs). */

@@ -16,13 +16,19 @@ import { CaptureError } from "./errors.ts";
 import type { FetchedResource, Fetcher } from "./fetcher.ts";
 import { FETCH_BINDING } from "./single-file-script.ts";
 
+/** A request in flight this long is taken as held open: quiet and load no longer wait for it. */
+export const STUCK_MS = 4_000;
 const EMPTY_DOCUMENT = "<!doctype html><html><head></head><body></body></html>";
 
 export class RoutedNetwork {
   private readonly refused = new Set<string>();
   private readonly responses = new Map<string, FetchedResource>();
   private readonly primed = new Map<string, FetchedResource>();
-  private inflight = 0;
+  /** When each routed request in flight started. */
+  private readonly started = new Map<number, number>();
+  private nextRequest = 0;
+  /** Requests the page still waits for, by URL (a resource the page never got is not shown live). */
+  private readonly pending = new Map<string, number>();
   private lastActivity = performance.now();
   private page: Page | undefined;
 
@@ -59,9 +65,29 @@ export class RoutedNetwork {
     return response.url + (new URL(url).hash ?? "");
   }
 
-  /** True when no routed request is in flight and none started or ended within `idleMs`. */
+  /**
+   * True when no routed request is in flight — leaving out those in flight for over STUCK_MS, which
+   * a page holds open (long polling, a server that never answers) — and none started or ended within
+   * `idleMs`.
+   */
   isQuiet(idleMs: number): boolean {
-    return this.inflight === 0 && performance.now() - this.lastActivity >= idleMs;
+    return this.liveRequests() === 0 && performance.now() - this.lastActivity >= idleMs;
+  }
+
+  /** Requests in flight for over STUCK_MS (what a capture gave up waiting for). */
+  stuckRequests(now = performance.now()): number {
+    let stuck = 0;
+    for (const since of this.started.values()) if (now - since > STUCK_MS) stuck++;
+    return stuck;
+  }
+
+  /** Something is in flight, and all of it for over STUCK_MS: waiting longer is waiting for nothing. */
+  onlyStuck(): boolean {
+    return this.started.size > 0 && this.liveRequests() === 0;
+  }
+
+  private liveRequests(): number {
+    return this.started.size - this.stuckRequests();
   }
 
   private async handle(route: Route): Promise<void> {
@@ -69,7 +95,9 @@ export class RoutedNetwork {
     const url = request.url();
     const key = withoutHash(url);
     const isFrame = request.isNavigationRequest() && request.frame() !== this.page?.mainFrame();
-    this.inflight++;
+    const requestId = this.nextRequest++;
+    this.started.set(requestId, performance.now());
+    this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
     this.lastActivity = performance.now();
     try {
       let response = this.primed.get(key);
@@ -103,7 +131,10 @@ export class RoutedNetwork {
       if (isFrame) await route.fulfill({ status: 200, contentType: "text/html", body: EMPTY_DOCUMENT });
       else await route.abort(isBlocked ? "blockedbyclient" : "failed");
     } finally {
-      this.inflight--;
+      this.started.delete(requestId);
+      const left = (this.pending.get(key) ?? 1) - 1;
+      if (left > 0) this.pending.set(key, left);
+      else this.pending.delete(key);
       this.lastActivity = performance.now();
     }
   }
@@ -112,6 +143,9 @@ export class RoutedNetwork {
   private async answerSingleFile(url: string) {
     const key = withoutHash(url);
     let response = this.responses.get(key);
+    // Still loading in the page (a request held open forever): the page does not show it, so neither
+    // does the snapshot — rather than waiting SingleFile's network timeout for it.
+    if (!response && this.pending.has(key)) return null;
     if (!response) {
       try {
         response = await this.fetcher.fetchFollowingRedirects(url, { maxBytes: this.maxBytes });

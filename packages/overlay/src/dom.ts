@@ -28,6 +28,8 @@ export const dom = {
   createElement: <K extends keyof HTMLElementTagNameMap>(tag: K): HTMLElementTagNameMap[K] =>
     protoOf().createElement.call(document, tag) as HTMLElementTagNameMap[K],
   elementFromPoint: (x: number, y: number): Element | null => protoOf().elementFromPoint.call(document, x, y),
+  querySelectorAll: (selectors: string): Element[] =>
+    Array.from(protoOf().querySelectorAll.call(document, selectors)),
   body: (): HTMLElement | null => bodyOf(document),
   root: (): HTMLElement => rootOf(document),
   scrollingElement: (): Element | null => scrollingElementOf(document),

@@ -26,6 +26,16 @@ declare global {
   }
 }
 
+/**
+ * Form state HTML cannot carry: a checkbox that was indeterminate when captured (the capture marks it;
+ * `indeterminate` is a property only a script can set). Done before the reviewer sees the page.
+ */
+export const INDETERMINATE_ATTRIBUTE = "data-redline-indeterminate";
+function restoreFormState(): void {
+  for (const element of dom.querySelectorAll(`input[${INDETERMINATE_ATTRIBUTE}]`))
+    if (element instanceof HTMLInputElement) element.indeterminate = true;
+}
+
 function main(): void {
   // Injected twice, or the page is not in a frame (opened directly): nothing to do.
   if (window.__redlineOverlay || window.parent === window) return;
@@ -35,6 +45,7 @@ function main(): void {
     return;
   }
   const start = () => {
+    restoreFormState();
     const overlay = startOverlay(appOrigin);
     const api: OverlayGlobal = Object.freeze({
       protocol: FRAME_PROTOCOL,

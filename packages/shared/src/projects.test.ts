@@ -8,6 +8,7 @@ import {
   isPageLikeUrl,
   pageLimitFor,
   pagesLeft,
+  partialCaptureText,
   productOf,
   projectExpiresAt,
   updatePageSchema,
@@ -117,5 +118,17 @@ describe("page limit", () => {
     expect(pagesLeft(5, 3)).toBe(2);
     expect(pagesLeft(5, 7)).toBe(0);
     expect(pagesLeft(-1, 300)).toBeNull();
+  });
+});
+
+describe("the note on a partial capture", () => {
+  it("says what kept the page busy, in the order given", () => {
+    expect(partialCaptureText(["load"])).toBe(
+      "Captured while the page was still busy (it had not finished loading): this is what it showed at that moment.",
+    );
+    expect(partialCaptureText(["load", "network", "timers"])).toBe(
+      "Captured while the page was still busy (it had not finished loading, requests were still open and its scripts kept updating it): this is what it showed at that moment.",
+    );
+    expect(partialCaptureText([])).toContain("(it was still busy)");
   });
 });

@@ -168,6 +168,34 @@ export interface Version {
   viewport: { width: number; height: number } | null;
   numberOfComments: number;
   numberOfSuggestions: number;
+  /**
+   * A capture taken when the page was still busy at the end of its settle budget, and with what
+   * (see CaptureBusyReason); null when it was quiet, or the version is not a capture.
+   */
+  partialCapture: CaptureBusyReason[] | null;
+}
+
+/**
+ * What kept a page busy when its capture's budget ran out: its load event had not fired, requests were
+ * still in flight, timers kept firing (polling), or each rendered frame started new loads.
+ */
+export type CaptureBusyReason = "load" | "network" | "timers" | "rendering";
+
+const BUSY_TEXT: Record<CaptureBusyReason, string> = {
+  load: "it had not finished loading",
+  network: "requests were still open",
+  timers: "its scripts kept updating it",
+  rendering: "it kept loading new content",
+};
+
+/** The viewer's note on a partial capture: what it shows and why. */
+export function partialCaptureText(reasons: readonly CaptureBusyReason[]): string {
+  const parts = reasons.map((reason) => BUSY_TEXT[reason]);
+  const why =
+    parts.length <= 1
+      ? (parts[0] ?? "it was still busy")
+      : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
+  return `Captured while the page was still busy (${why}): this is what it showed at that moment.`;
 }
 
 export interface Page {

@@ -1,4 +1,11 @@
-import type { MemberAccess, ProjectSharing, ProjectType, VersionKind, VersionStatus } from "@redline/shared";
+import type {
+  CaptureBusyReason,
+  MemberAccess,
+  ProjectSharing,
+  ProjectType,
+  VersionKind,
+  VersionStatus,
+} from "@redline/shared";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -88,7 +95,12 @@ export const versions = pgTable(
     screenshotKey: text("screenshot_key"),
     fileKey: text("file_key"),
     viewport: jsonb("viewport").$type<{ width: number; height: number }>(),
-    capture: jsonb("capture").$type<{ timings: Record<string, number>; bytes: Record<string, number> }>(),
+    capture: jsonb("capture").$type<{
+      timings: Record<string, number>;
+      bytes: Record<string, number>;
+      /** Whether the page was quiet when captured, and if not, what kept it busy. */
+      settled?: { complete: boolean; busy: CaptureBusyReason[] };
+    }>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     createdBy: text("created_by"),
     modifiedAt: timestamp("modified_at", { withTimezone: true }).notNull().defaultNow(),

@@ -25,6 +25,14 @@ async function startSite() {
       response.writeHead(200, { "content-type": "image/png" }).end(pixel);
     } else if (request.url === "/broken") {
       request.socket.destroy();
+    } else if (request.url === "/held-open.png") {
+      // never answers: the page that uses it never fires its load event
+    } else if (request.url === "/busy") {
+      response
+        .writeHead(200, { "content-type": "text/html" })
+        .end(
+          `<!doctype html><html><head><title>Busy page</title></head><body><h1>Always loading</h1><img src="/held-open.png" width="20" height="20"></body></html>`,
+        );
     } else {
       response
         .writeHead(200, { "content-type": "text/html" })
@@ -37,7 +45,11 @@ async function startSite() {
     server.listen(0, "127.0.0.1", () =>
       resolve({
         url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        close: () => new Promise((done) => server.close(() => done())),
+        close: () =>
+          new Promise((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
       }),
     ),
   );
@@ -104,7 +116,7 @@ describe("the capture worker", () => {
       await owner.post(`/api/projects/${projectId}/pages`, { url: `${site.url}/` })
     ).body.data;
     const version = await waitForVersion(owner, versionId);
-    expect(version).toMatchObject({ status: "ready", failureReason: null });
+    expect(version).toMatchObject({ status: "ready", failureReason: null, partialCapture: null });
     expect(version.viewport.width).toBe(1280);
 
     const view = (await owner.get(`/api/versions/${versionId}/view`)).body.data;
@@ -159,6 +171,17 @@ describe("the capture worker", () => {
     expect(refs(await html(second.id))).toEqual(refs(await html(versionId)));
     expect(refs(await html(versionId)).length).toBeGreaterThan(0);
     expect(stored!.n).toBe(new Set(refs(await html(versionId))).size);
+  });
+
+  it("captures a page that never finishes loading as it is, and the version says so and why", async () => {
+    const projectId = (await owner.post("/api/projects", { title: "Busy" })).body.data.id;
+    const { versionId } = (await owner.post(`/api/projects/${projectId}/pages`, { url: `${site.url}/busy` }))
+      .body.data;
+    const version = await waitForVersion(owner, versionId);
+    expect(version.status).toBe("ready");
+    expect(version.partialCapture).toEqual(expect.arrayContaining(["load", "network"]));
+    const view = (await owner.get(`/api/versions/${versionId}/view`)).body.data;
+    expect(await (await fetch(view.contentUrl)).text()).toContain("Always loading");
   });
 
   it("marks a version failed, with the reason, when the page cannot be loaded", async () => {

@@ -129,7 +129,7 @@ export async function runCapture(ctx: AppContext, getCapturer: () => Promise<Cap
         status: "ready",
         stage: null,
         viewport: result.viewport,
-        capture: { timings: result.timings, bytes: result.bytes },
+        capture: { timings: result.timings, bytes: result.bytes, settled: result.settled },
         snapshotKey: isSnapshot ? `snapshots/${versionId}.html` : null,
         screenshotKey: `screenshots/${versionId}.png`,
       },

@@ -32,6 +32,7 @@ export function presentVersion(row: VersionRow & VersionCounts): Version {
     viewport: row.viewport,
     numberOfComments: row.commentCount ?? 0,
     numberOfSuggestions: row.suggestionCount ?? 0,
+    partialCapture: row.capture?.settled && !row.capture.settled.complete ? row.capture.settled.busy : null,
   };
 }
 

@@ -2,8 +2,8 @@
  * What a version shows: its capture progress while queued or capturing, the failure reason with a retry
  * for editors, or the content — a sandboxed snapshot, an image, a screenshot or a PDF.
  */
-import { MESSAGES, PROJECT_MESSAGES } from "@redline/shared";
-import { RotateCw, TriangleAlert } from "lucide-react";
+import { MESSAGES, PROJECT_MESSAGES, partialCaptureText } from "@redline/shared";
+import { Info, RotateCw, TriangleAlert } from "lucide-react";
 import type { ReactNode } from "react";
 import { isCapturing } from "../../features/pages/page-queries.ts";
 import { useVersionView } from "../../features/viewer/version-queries.ts";
@@ -106,7 +106,16 @@ export function VersionContent({
 
   switch (version.kind) {
     case "snapshot":
-      return <SnapshotFrame src={src} width={width} maxHeight={height} frameRef={comments?.frameRef} />;
+      return (
+        <>
+          {version.partialCapture ? (
+            <p className="review__note" role="note">
+              <Info size={16} aria-hidden /> {partialCaptureText(version.partialCapture)}
+            </p>
+          ) : null}
+          <SnapshotFrame src={src} width={width} maxHeight={height} frameRef={comments?.frameRef} />
+        </>
+      );
     case "pdf":
       return (
         <PdfView
