@@ -85,6 +85,8 @@ export interface CaptureSettled {
 
 export interface LaunchOptions {
   chromiumPath?: string;
+  /** Open the next job's tab after each job (default); a one-shot run (the CLI) has no next job. */
+  keepWarm?: boolean;
   /** Test hooks for the SSRF guard: fake DNS and a different notion of "private". */
   network?: { resolve?: Resolver; isBlocked?: (ip: string) => boolean };
 }
@@ -169,12 +171,15 @@ export class Capturer {
       singleFileInitScript(),
     ]);
     // A blank page in its own offline context, kept warm: the sanitizer runs there, never in the
-    // captured page. It also tells us the user agent the capture contexts will send.
+    // captured page. It also tells us the user agent the capture contexts will send. The first job's
+    // tab opens meanwhile (each is a renderer process starting).
+    const firstTab = Capturer.openTabIn(browser, DEFAULT_WIDTH);
+    firstTab.catch(() => {});
     const utility = await browser.newContext({ offline: true });
     const sanitizer = await utility.newPage();
     const userAgent = String(await sanitizer.evaluate("navigator.userAgent"));
     const capturer = new Capturer(browser, utility, sanitizer, userAgent, options);
-    capturer.prepareSpare();
+    capturer.spare = firstTab;
     await capturer.idle();
     return capturer;
   }
@@ -184,9 +189,13 @@ export class Capturer {
     await this.spare?.catch(() => {});
   }
 
-  private async openTab(width: number): Promise<Tab> {
+  private openTab(width: number): Promise<Tab> {
+    return Capturer.openTabIn(this.browser, width);
+  }
+
+  private static async openTabIn(browser: Browser, width: number): Promise<Tab> {
     const started = performance.now();
-    const context = await this.browser.newContext({
+    const context = await browser.newContext({
       viewport: { width, height: VIEWPORT_HEIGHT },
       deviceScaleFactor: 1,
       serviceWorkers: "block",
@@ -208,7 +217,7 @@ export class Capturer {
    * init scripts are attached when the job takes it, before its first navigation.
    */
   private prepareSpare(): void {
-    if (this.spare || this.closed) return;
+    if (this.spare || this.closed || this.options.keepWarm === false) return;
     const spare = this.openTab(DEFAULT_WIDTH);
     this.spare = spare;
     spare.catch(() => {

@@ -1,7 +1,7 @@
 /**
  * Developer CLI running the same pipeline as the server's capture job:
  *
- *   node --import tsx packages/capture/src/cli.ts <url> --out <dir> [--width 1280] [--allow-private | --no-private]
+ *   node packages/capture/dist/cli.js <url> --out <dir> [--width 1280] [--allow-private | --no-private]
  *
  * Writes <dir>/index.html (opens offline; assets in <dir>/assets/), <dir>/live.png and
  * <dir>/capture.json. Private URLs are allowed outside production (it is a local tool) unless
@@ -28,7 +28,7 @@ async function main(): Promise<number> {
     );
     return 1;
   }
-  const capturer = await Capturer.launch();
+  const capturer = await Capturer.launch({ keepWarm: false });
   try {
     const result = await capturer.capture({
       url,

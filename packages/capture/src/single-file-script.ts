@@ -12,7 +12,8 @@
  */
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { build, type Plugin } from "esbuild";
+import path from "node:path";
+import type { Plugin } from "esbuild";
 
 export const FETCH_BINDING = "__redlineFetch";
 
@@ -20,13 +21,23 @@ const require = createRequire(import.meta.url);
 
 let script: Promise<string> | undefined;
 
-/** The init script source (cached for the life of the process). */
+/**
+ * The init script source (cached for the life of the process). The built CLI (dist/cli.js) finds it
+ * prebuilt beside itself (build.mjs); running from source, it is bundled on first use.
+ */
 export function singleFileInitScript(): Promise<string> {
-  script ??= buildInitScript();
+  script ??= readFile(path.join(import.meta.dirname, PREBUILT_INIT_SCRIPT), "utf8").catch(() =>
+    buildInitScript(),
+  );
   return script;
 }
 
-async function buildInitScript(): Promise<string> {
+/** The file name of the prebuilt init script, next to the built CLI. */
+export const PREBUILT_INIT_SCRIPT = "single-file-init.js";
+
+export async function buildInitScript(): Promise<string> {
+  // Loaded only when bundling: the built CLI reads the prebuilt script and never needs esbuild.
+  const { build } = await import("esbuild");
   const hooks = await readFile(
     require.resolve("single-file-core/processors/hooks/content/content-hooks-frames-web.js"),
     "utf8",

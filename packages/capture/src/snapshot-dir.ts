@@ -27,6 +27,7 @@ export async function writeSnapshotDir(result: CaptureResult, dir: string): Prom
           bytes: result.bytes,
           assets: result.assets.length,
           blocked: result.blocked,
+          settled: result.settled,
         },
         null,
         2,
