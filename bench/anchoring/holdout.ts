@@ -140,4 +140,11 @@ export const HOLDOUT: Record<string, Mutation[]> = {
     { op: "wrap", sel: ".question p", all: true, html: '<div class="answer"></div>' },
     { op: "text", sel: ".help-hero h1", to: "How can we help you today?" },
   ],
+
+  toolbar: [
+    { op: "attr", sel: '[aria-label="Insert link"]', name: "aria-label", value: "Add link" },
+    { op: "wrap", sel: ".layers .layer", all: true, html: '<div class="layer-row"></div>' },
+    { op: "reorder", sel: ".canvas", order: [2, 0, 1] },
+    { op: "remove", sel: '.status-bar [aria-label="Zoom out"]' },
+  ],
 };

@@ -5,12 +5,14 @@
  * marks every visible interactive or text element with a `data-truth` id, writes that as
  * pairs/<page>.original.html, applies the page's recipe (recipes.ts) and writes
  * pairs/<page>.mutated.html. The truth ids travel with the elements through the edits, so they are
- * the ground truth; copies made by the recipe carry none. The held-out edit set (holdout.ts) is
- * applied to the same marked original and written as pairs/<page>.holdout.html.
+ * the ground truth; copies made by the recipe carry none. The held-out edit sets are applied to the
+ * same marked original: holdout.ts as pairs/<page>.holdout.html, hard.ts (moves, many changes at once,
+ * icons) as pairs/<page>.hard.html.
  */
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { closePage, launchChromium, openPage, TRUTH_ATTRIBUTE } from "@redline/anchoring/testing";
+import { HARD, STORM } from "./hard.ts";
 import { HOLDOUT } from "./holdout.ts";
 import { applyMutations, type Mutation } from "./mutations.ts";
 import { RECIPES } from "./recipes.ts";
@@ -66,8 +68,9 @@ try {
     };
     const removed = await mutate(recipe, "mutated");
     const heldOutRemoved = await mutate(HOLDOUT[name] ?? [], "holdout");
+    const hardRemoved = await mutate([...(HARD[name] ?? []), ...STORM], "hard");
     console.log(
-      `${name}: ${targets} targets, ${removed} removed (holdout: ${heldOutRemoved}), ${recipe.length} edits`,
+      `${name}: ${targets} targets, ${removed} removed (holdout: ${heldOutRemoved}, hard: ${hardRemoved}), ${recipe.length} edits`,
     );
   }
 } finally {

@@ -457,4 +457,12 @@ export const RECIPES: Record<string, Mutation[]> = {
     { op: "reorder", sel: ".contact", order: [2, 0, 1] },
     { op: "text", sel: ".contact-card p", nth: 2, from: "+49 30 1234 5678", to: "+49 30 8765 4321" },
   ],
+
+  toolbar: [
+    { op: "insert", at: ".app-bar h1", where: "afterend", html: '<span class="badge">Draft</span>' },
+    { op: "reorder", sel: ".app-bar", order: [0, 2, 1] },
+    { op: "text", sel: ".doc-card p", nth: 0, from: "18 %", to: "20 %" },
+    { op: "remove", sel: ".comment-card", nth: 1 },
+    { op: "class", sel: ".tool", all: true, add: ["tool--ghost"] },
+  ],
 };

@@ -8,7 +8,7 @@
  * screenshot (pixelmatch, threshold 0.1). Prints a table and rewrites the "Capture" section of
  * docs/PERFORMANCE.md. Not a test: nothing here fails on a slow machine.
  */
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -139,6 +139,11 @@ async function main(): Promise<void> {
     options: { runs: { type: "string", default: "3" }, keep: { type: "boolean" } },
   });
   const runs = Math.max(1, Number(values.runs));
+  // BENCH_ONLY=edges: only the edge pages and the cold CLI (printed, the document is left alone).
+  if (process.env.BENCH_ONLY === "edges") {
+    console.log(JSON.stringify({ edges: await measureEdges(runs), cold: await measureColdCli() }, null, 1));
+    return;
+  }
   const other = await startFixtureServer({ root: CORPUS });
   const server = await startFixtureServer({ root: CORPUS, vars: () => ({ OTHER_ORIGIN: other.url }) });
   const bare = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
@@ -244,6 +249,7 @@ interface Edges {
 async function measureEdges(runs: number): Promise<Edges> {
   const server = await startFixtureServer({ root: CORPUS });
   const capturer = await Capturer.launch();
+  const plain = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
   const work = await mkdtemp(path.join(os.tmpdir(), "redline-bench-edges-"));
   try {
     const motionReference: Record<number, number> = {};
@@ -253,7 +259,8 @@ async function measureEdges(runs: number): Promise<Edges> {
       const dir = path.join(work, `motion-${width}`);
       await writeSnapshotDir(result, dir);
       const offline = await renderOffline(capturer.browser, dir, width);
-      const context = await capturer.browser.newContext({
+      // A browser of its own: the capturer's resolves no host names (every byte comes through Node).
+      const context = await plain.newContext({
         viewport: { width, height: 800 },
         deviceScaleFactor: 1,
       });
@@ -280,6 +287,7 @@ async function measureEdges(runs: number): Promise<Edges> {
     return { motionReference, polling: { ms: median(times), busy: last!.settled.busy, identical } };
   } finally {
     await capturer.close();
+    await plain.close();
     await server.close();
     await rm(work, { recursive: true, force: true });
   }
@@ -292,11 +300,16 @@ interface ColdRow {
   sourceMs: number;
 }
 
-/** A whole process, timed from spawn to exit. */
-function timeProcess(args: string[]): number {
+/** A whole process, timed from spawn to exit (asynchronously: this process serves the pages). */
+async function timeProcess(args: string[]): Promise<number> {
   const started = performance.now();
-  const run = spawnSync(process.execPath, args, { cwd: ROOT, stdio: "ignore", timeout: 60_000 });
-  if (run.status !== 0) throw new Error(`${args.join(" ")} exited with ${run.status}`);
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  if (code !== 0) throw new Error(`${args.join(" ")} exited with ${code}: ${stderr}`);
   return performance.now() - started;
 }
 
@@ -330,11 +343,11 @@ await browser.close();
       const sourceTimes: number[] = [];
       for (let run = 0; run < CLI_RUNS; run++) {
         await settleMachine();
-        bare.push(timeProcess([bareScript, url]));
+        bare.push(await timeProcess([bareScript, url]));
         await settleMachine();
-        builtTimes.push(timeProcess([built, url, "--out", path.join(out, name)]));
+        builtTimes.push(await timeProcess([built, url, "--out", path.join(out, name)]));
         await settleMachine();
-        sourceTimes.push(timeProcess(["--import", "tsx", source, url, "--out", path.join(out, name)]));
+        sourceTimes.push(await timeProcess(["--import", "tsx", source, url, "--out", path.join(out, name)]));
       }
       const row = {
         page: name,

@@ -41,6 +41,8 @@ import type { Anchor, AnchorResult } from "./types.ts";
 export const FLOOR = 0.5;
 /** At or above this, with the margin and the identity check, an element is accepted. */
 export const ACCEPT = 0.7;
+/** The bar for a candidate nothing else comes near (no rival reaches FLOOR) with the same text or name. */
+export const LONE_ACCEPT = 0.55;
 /** Required lead of the best over the runner-up: absolute, or relative to the runner-up's gap to 1. */
 export const MARGIN = 0.08;
 export const RELATIVE_MARGIN = 0.4;
@@ -318,16 +320,20 @@ export function anchor(root: Document, stored: Anchor): AnchorResult | null {
     (other) =>
       other !== best && !(isNested(other.element, best.element) && other.basic.text === best.basic.text),
   );
+  const isAlone = !rival || rival.score < FLOOR;
+  // A page rebuilt around an element (every class regenerated, wrappers, a move to another container)
+  // drags its score down though nothing else resembles it: alone, with the same text or name, it is
+  // accepted from a lower bar.
+  // A short label or a text-less control may be the twin of a deleted one ("Resolve" on another
+  // card, a pager link repeating the sidebar's): its surroundings must still agree.
+  const sameText = storedBasic.text
+    ? best.partial.textSim >= 0.9 && (!isShortText(storedBasic.text) || best.neighbourSim >= 0.5)
+    : best.partial.namesIt && best.neighbourSim >= 0.7;
+  const acceptAt = isAlone && sameText ? LONE_ACCEPT : ACCEPT;
   if (
-    best.score >= ACCEPT &&
+    best.score >= acceptAt &&
     isClearLead(best.score, rival?.score ?? 0) &&
-    identityHolds(
-      target,
-      best,
-      similarTexts > 1,
-      (votes.get(best.element)?.robust ?? 0) > 0,
-      !rival || rival.score < FLOOR,
-    )
+    identityHolds(target, best, similarTexts > 1, (votes.get(best.element)?.robust ?? 0) > 0, isAlone)
   ) {
     const exact = votes.has(best.element) && best.score >= EXACT;
     return { element: best.element, score: round(best.score), status: exact ? "exact" : "fuzzy" };
