@@ -189,4 +189,54 @@ describe("anchor", () => {
       await closePage(page);
     }
   });
+
+  it("follows a component moved into another container while every class is rebuilt around it", async () => {
+    const style = (p: string) =>
+      `<style>body { margin: 0; font-family: sans-serif; } .${p}-side { width: 240px; float: left; padding: 16px; }` +
+      ` .${p}-main { margin-left: 280px; padding: 16px; } .${p}-card { border: 1px solid #ccc; padding: 12px; margin: 8px 0; }</style>`;
+    const card = (p: string, extra = "") =>
+      `<div class="${p}-card"${extra}><div class="${p}-head"${extra}><h3 class="${p}-name" data-t="author-name"${extra}>Nina Okafor</h3></div>` +
+      `<p class="${p}-bio" data-t="author-bio"${extra}>Writes about build systems and the people who maintain them.</p>` +
+      `<a class="${p}-link" href="/authors/nina" data-t="author-link"${extra}>All posts by Nina</a></div>`;
+    const before =
+      `${style("a1")}<aside class="a1-side"><p>Related</p></aside><main class="a1-main"><h1>Faster CI</h1>` +
+      `<p>We cut our build time in half.</p>${card("a1")}<p>Comments are closed.</p></main>`;
+    // Next release: the author card moves into the sidebar, every class is regenerated, a banner arrives.
+    const after =
+      `${style("q7")}<div class="q7-banner">We use cookies.</div><aside class="q7-side"><p>Related</p>${card("q7", ' data-analytics="v3" data-variant="b"')}</aside>` +
+      `<main class="q7-main"><div class="q7-title"><h1>Faster CI</h1></div><p>We cut our build time in half.</p>` +
+      `<p>Comments are closed.</p></main>`;
+    const original = await openPage(browser, before, 1280);
+    const stored = await describeTruth(original, TRUTH);
+    await closePage(original);
+    const page = await openPage(browser, after, 1280);
+    try {
+      const { outcomes } = await anchorTruth(page, stored, TRUTH);
+      for (const truth of ["author-name", "author-bio", "author-link"]) {
+        expect(outcomes[truth]?.found, truth).toBe(truth);
+        expect(outcomes[truth]?.status, truth).not.toBe("needs-review");
+      }
+    } finally {
+      await closePage(page);
+    }
+  });
+
+  it("does not pin a deleted icon button to its twin on another card", async () => {
+    const icon = '<svg viewBox="0 0 24 24" width="16" height="16"><path d="M20 6 9 17l-5-5"/></svg>';
+    const comment = (who: string, text: string, truth: string) =>
+      `<div class="comment"><b>${who}</b><p>${text}</p><button type="button" aria-label="Resolve comment" data-t="${truth}">${icon}</button></div>`;
+    const before = `<main>${comment("Maya", "Can we split the goal by region?", "maya")}${comment("Jonas", "The designer role is open.", "jonas")}</main>`;
+    const after = `<main>${comment("Maya", "Can we split the goal by region?", "maya")}</main>`;
+    const original = await openPage(browser, before, 1280);
+    const stored = await describeTruth(original, TRUTH);
+    await closePage(original);
+    const page = await openPage(browser, after, 1280);
+    try {
+      const { outcomes } = await anchorTruth(page, stored, TRUTH);
+      expect(outcomes.maya?.found).toBe("maya");
+      expect([null, "needs-review"]).toContain(outcomes.jonas?.status ?? null);
+    } finally {
+      await closePage(page);
+    }
+  });
 });

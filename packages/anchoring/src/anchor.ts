@@ -239,7 +239,11 @@ function identityHolds(
       stored.href ||
       stored.attributes.placeholder ||
       stored.attributes.title;
-    return named ? partial.namesIt : neighbourSim >= 0.7;
+    // A name ("Resolve comment", an icon's label) may be shared by twins on other cards or rows:
+    // it identifies the control only where its surroundings agree, or the page's own id or class
+    // for it does. (A deleted control's twin elsewhere keeps the name, not the surroundings.)
+    if (!named) return neighbourSim >= 0.7;
+    return partial.namesIt && (neighbourSim >= 0.5 || hasRobustVote || !target.context.neighbourText);
   }
   if (target.valueLike) return neighbourSim >= 0.7 || (partial.textSim >= 0.9 && neighbourSim >= 0.4);
   if (partial.textSim >= 0.8) {
