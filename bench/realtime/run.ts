@@ -197,9 +197,9 @@ comment events carried the comment — built and served from its own checkout in
 ${row("this commit", current)}
 ${row(BASELINE_COMMIT, before)}
 
-The comment itself now costs the receiving tab no request (it arrives with the event, with that reader's
-abilities); what is left is the bell's unread count, refetched on the notification the same comment makes for
-that reviewer — counting it locally from the event would bring the figure to 0.`,
+Nothing is asked for: the comment arrives with its event, with that reader's abilities, and the notification
+the same comment makes for that reviewer arrives with its own event, which the bell counts without a request
+(goal met; the comments e2e asserts no API read in either tab).`,
   );
 }
 
