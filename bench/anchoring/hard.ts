@@ -25,7 +25,8 @@ export const STORM: Mutation[] = [
   { op: "attr", sel: "button", all: true, name: "data-testid", value: "action" },
   { op: "reid", pattern: "(\\d+)", shift: 11 },
   // Every class rebuilt, as a CSS-in-JS or CSS-modules build does (the page's styles follow).
-  { op: "rehash", pattern: "^()(?!consent$|heading-).+$", salt: "storm" },
+  // (The first letter is kept: a class name cannot start with a digit.)
+  { op: "rehash", pattern: "^(?!consent$|heading-)([a-z])[a-z0-9_-]*$", salt: "storm" },
 ];
 
 export const HARD: Record<string, Mutation[]> = {
