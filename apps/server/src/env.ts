@@ -23,6 +23,7 @@ const envSchema = z.object({
   AUTH_SECRET: z.string().min(32, "AUTH_SECRET must be at least 32 characters").optional(),
   AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   RATE_LIMIT_ENABLED: bool.default(true),
+  PLANS_ENABLED: bool.default(true),
   API_RATE_LIMIT: z.coerce.number().int().positive().default(300),
   API_RATE_LIMIT_EXPENSIVE: z.coerce.number().int().positive().default(30),
   FILE_GC_GRACE_SECONDS: z.coerce.number().int().min(0).default(3600),
@@ -62,6 +63,8 @@ export interface AppConfig {
   authRateLimit: number;
   /** Auth and API rate limits; always on in production. */
   rateLimitEnabled: boolean;
+  /** Plans and their limits; off on a self-hosted instance that wants everything unlimited, no upsell. */
+  plansEnabled: boolean;
   /** API writes per minute per user (or per IP when signed out). */
   apiRateLimit: number;
   /** Expensive API calls (adding pages, captures, uploads) per minute per user or IP. */
@@ -117,6 +120,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     authSecret: env.AUTH_SECRET ?? localSecret(dataDir),
     authRateLimit: env.AUTH_RATE_LIMIT,
     rateLimitEnabled: env.RATE_LIMIT_ENABLED || isProduction,
+    plansEnabled: env.PLANS_ENABLED,
     apiRateLimit: env.API_RATE_LIMIT,
     apiRateLimitExpensive: env.API_RATE_LIMIT_EXPENSIVE,
     fileGcGraceSeconds: env.FILE_GC_GRACE_SECONDS,

@@ -10,6 +10,7 @@ export * from "./limits.ts";
 export * from "./mentions.ts";
 export * from "./messages.ts";
 export * from "./notifications.ts";
+export * from "./plans.ts";
 export * from "./preview-width.ts";
 export * from "./projects.ts";
 export * from "./realtime.ts";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MIN_PASSWORD_LENGTH } from "./constants.ts";
-import type { Limits } from "./limits.ts";
+import type { Limits, Product } from "./limits.ts";
+import type { ResolvedPlan } from "./plans.ts";
 
 /** E-mail preference flags (SPEC §3), all default true. */
 /** The longest display name (sign-up and profile). */
@@ -68,6 +69,8 @@ export interface User {
   limits: Limits;
   counters: UserCounters;
   connected: { slack: boolean; trello: boolean; asana: boolean };
+  /** What the user's plans allow, per product (computed by the server: resolvePlan). */
+  plans: Record<Product, ResolvedPlan>;
 }
 
 /** PATCH /api/me: only the provided fields change. */

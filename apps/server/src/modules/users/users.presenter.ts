@@ -1,7 +1,18 @@
-import type { User } from "@redline/shared";
+import { type PlanSources, PRODUCTS, resolvePlan, type User } from "@redline/shared";
 import type { UserRow } from "../../db/schema/index.ts";
 
-export function presentUser(row: UserRow): User {
+/** What the user holds that can give them a plan (subscriptions join with the billing work). */
+export function planSourcesOf(row: UserRow): PlanSources {
+  return {
+    privilege: row.privilege,
+    lifetimeDeal: row.lifetimeDeal,
+    partnerPlan: row.partnerPlan,
+    subscriptions: [],
+  };
+}
+
+export function presentUser(row: UserRow, plansEnabled: boolean): User {
+  const sources = planSourcesOf(row);
   return {
     uid: row.id,
     displayName: row.displayName,
@@ -27,5 +38,8 @@ export function presentUser(row: UserRow): User {
       projectsEditors: row.projectsEditors,
     },
     connected: { slack: row.slackConnected, trello: row.trelloConnected, asana: row.asanaConnected },
+    plans: Object.fromEntries(
+      PRODUCTS.map((product) => [product, resolvePlan(sources, product, plansEnabled)]),
+    ) as User["plans"],
   };
 }

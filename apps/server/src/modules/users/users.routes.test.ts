@@ -1,8 +1,10 @@
 import { writeFile } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
+import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { users } from "../../db/schema/index.ts";
 import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { drivers } from "../../testing/test-db.ts";
@@ -66,6 +68,27 @@ describe.each(drivers())("the user's own record (%s)", (driver) => {
     expect(me.notificationSound).toBe(true);
     expect(me.limits.web.projects).toBe(1);
     expect(me.privilege).toBeNull();
+  });
+
+  it("says what the user's plans allow per product: free at first, then what a privilege or lifetime deal grants", async () => {
+    const client = await signUpVerified(t.url, t.inbox!, email("plans"));
+    const me = (await client.get("/api/me")).body.data;
+    expect(me.plans.web).toMatchObject({ name: "Free", isFree: true, hideUpsells: false });
+    expect(me.plans.web.entitlements).toMatchObject({ projects: 1, pages: 5, collaborators: 5 });
+    expect(me.plans.browse.entitlements).toMatchObject({ projects: 2, tickets: 20 });
+
+    await t.ctx.database.db
+      .update(users)
+      .set({ lifetimeDeal: { isDisabled: false, invoices: [{ plan: "redline_tier2" }] } })
+      .where(eq(users.id, me.uid));
+    const lifetime = (await client.get("/api/me")).body.data.plans;
+    expect(lifetime.web).toMatchObject({ name: "Lifetime tier 2", isFree: false, hideUpsells: true });
+    expect(lifetime.web.entitlements).toMatchObject({ projects: -1, collaborators: 5 });
+    expect(lifetime.browse.isFree).toBe(true); // lifetime deals are for the web product
+
+    await t.ctx.database.db.update(users).set({ privilege: "team" }).where(eq(users.id, me.uid));
+    const privileged = (await client.get("/api/me")).body.data.plans;
+    expect(privileged.browse).toMatchObject({ name: "Team", hideUpsells: true });
   });
 
   it("keeps both of two concurrent preference changes", async () => {
@@ -137,6 +160,23 @@ describe.each(drivers())("the user's own record (%s)", (driver) => {
       const response = await rawGet(attempt);
       expect(response.body, attempt).not.toContain(secret);
       if (attempt.startsWith("/files/avatars/")) expect(response.status, attempt).toBe(404);
+    }
+  });
+});
+
+describe("a self-hosted instance with plans switched off", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ driver: "pglite", config: { plansEnabled: false } });
+  });
+  afterAll(() => t.close());
+
+  it("gives every user everything, with no upsell", async () => {
+    const client = await signUpVerified(t.url, t.inbox!, email("plans-off"));
+    const { plans } = (await client.get("/api/me")).body.data;
+    for (const product of ["web", "browse"]) {
+      expect(plans[product]).toMatchObject({ name: "Unlimited", isFree: false, hideUpsells: true });
+      expect(plans[product].entitlements).toMatchObject({ projects: -1, pages: -1, collaborators: -1 });
     }
   });
 });

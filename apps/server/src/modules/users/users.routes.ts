@@ -15,7 +15,7 @@ export async function usersRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   app.get("/api/me", route({ summary: "The signed-in user", action: "self" }), async (request) => {
     const { user } = await requireActor(auth, db, request, { allowUnverified: true });
-    return { data: presentUser(user) };
+    return { data: presentUser(user, ctx.config.plansEnabled) };
   });
 
   app.patch(
@@ -42,7 +42,7 @@ export async function usersRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         })
         .where(eq(users.id, actor.user.id))
         .returning();
-      return { data: presentUser(updated!), message: MESSAGES.profileUpdated };
+      return { data: presentUser(updated!, ctx.config.plansEnabled), message: MESSAGES.profileUpdated };
     },
   );
 
