@@ -2,6 +2,7 @@ import { MESSAGES, PROJECT_MESSAGES, pageAddedMessage, SHARING_MESSAGES } from "
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUpVerified } from "../apps/server/src/testing/http-client.ts";
+import { setLimits } from "../apps/server/src/testing/test-app.ts";
 import { type E2E, startE2E, uniqueEmail } from "./harness.ts";
 import { newProject, PASSWORD, shot, signedIn, twoPagePdf } from "./helpers.ts";
 
@@ -13,7 +14,8 @@ const png = (width = 640, height = 400, background = "#e5383b") =>
     .toBuffer();
 
 beforeAll(async () => {
-  e2e = await startE2E({ config: { captureWorker: true } });
+  // The free plan's limits, texts and expiry are part of these journeys.
+  e2e = await startE2E({ config: { captureWorker: true, plansEnabled: true } });
 });
 
 afterAll(() => e2e.close());
@@ -21,6 +23,8 @@ afterAll(() => e2e.close());
 describe("projects", () => {
   it("lists, filters, sorts, renames, archives and deletes projects", async () => {
     const { page, api } = await signedIn(e2e, "lists");
+    // Room for three website projects (the free plan has one), still limited: the webapp one expires.
+    await setLimits(e2e.app, api, { web: { projects: 3, pages: 5 }, browse: { projects: 2, pages: 5 } });
     await newProject(api, "Alpha site");
     await newProject(api, "Beta app", "webapp");
     await newProject(api, "Gamma slides", "illustration");

@@ -72,7 +72,11 @@ async function setSwitch(page: Page, api: ApiClient, projectId: string, label: s
 }
 
 beforeAll(async () => {
-  [e2e, site] = await Promise.all([startE2E({ config: { captureWorker: true } }), startSite()]);
+  // The similar-pages picker shows the free plan's page limit.
+  [e2e, site] = await Promise.all([
+    startE2E({ config: { captureWorker: true, plansEnabled: true } }),
+    startSite(),
+  ]);
 });
 
 afterAll(async () => {

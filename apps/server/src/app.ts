@@ -14,7 +14,7 @@ import { ZodError } from "zod";
 import type { AppContext } from "./context.ts";
 import { openDatabase } from "./db/index.ts";
 import type { AppConfig } from "./env.ts";
-import { ForbiddenError, HttpError } from "./lib/errors.ts";
+import { ForbiddenError, HttpError, PlanLimitError } from "./lib/errors.ts";
 import { installInputBoundary } from "./lib/input-boundary.ts";
 import { createMailer } from "./lib/mail/mailer.ts";
 import { startQueue } from "./lib/queue.ts";
@@ -141,6 +141,8 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
       code,
       message,
     });
+    if (error instanceof PlanLimitError)
+      return reply.status(402).send({ ...body(402, error.code, error.message), limit: error.limit });
     if (error instanceof HttpError)
       return reply.status(error.statusCode).send(body(error.statusCode, error.code, error.message));
     if (error instanceof ZodError) {

@@ -1,3 +1,4 @@
+import type { PlanLimitDetail } from "./plans.ts";
 /** Small API contracts shared by server and web. */
 export interface HealthResponse {
   status: "ok";
@@ -24,4 +25,6 @@ export interface ApiErrorBody {
   error: string;
   code: string;
   message: string;
+  /** With a 402: which plan limit refused the call (the UI shows the upgrade prompt). */
+  limit?: PlanLimitDetail;
 }

@@ -18,6 +18,25 @@ export const FREE_PLAN_LIMITS: Limits = {
   browse: { projects: 2, pages: DEFAULT_PAGE_LIMIT },
 };
 
+/** Everything unlimited: a self-hosted instance with plans switched off (PLANS_ENABLED=false). */
+export const UNLIMITED_LIMITS: Limits = {
+  web: { projects: UNLIMITED, pages: UNLIMITED },
+  browse: { projects: UNLIMITED, pages: UNLIMITED },
+};
+
+/** The limits that apply: the user's own, or none at all when plans are switched off. */
+export function effectiveLimits<T extends Limits | null | undefined>(
+  limits: T,
+  plansEnabled: boolean,
+): T | Limits {
+  return plansEnabled ? limits : UNLIMITED_LIMITS;
+}
+
+/** A project may be created while the limit is -1 or the owner's count of that product's projects is below it. */
+export function canAddProject(projectLimit: number, projectCount: number): boolean {
+  return projectLimit === UNLIMITED || projectCount < projectLimit;
+}
+
 /** A page may be added while the owner's limit is -1 or the count is below it (default 5). */
 export function canAddPage(pageLimit: number | undefined, pageCount: number): boolean {
   const limit = pageLimit ?? DEFAULT_PAGE_LIMIT;

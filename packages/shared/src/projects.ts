@@ -22,6 +22,11 @@ export function productOf(type: ProjectType): Product {
   return type === "browse" || type === "mobile" ? "browse" : "web";
 }
 
+/** The project types of a product (its projects count against that product's plan). */
+export function projectTypesOf(product: Product): ProjectType[] {
+  return PROJECT_TYPES.filter((type) => productOf(type) === product);
+}
+
 /**
  * The number of pages a project may hold: the demo project's fixed cap, else its owner's limit for the
  * project's product (default 5; -1 unlimited). The one place it is decided — the server sends it with

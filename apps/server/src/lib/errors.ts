@@ -1,3 +1,4 @@
+import type { PlanLimitDetail } from "@redline/shared";
 /** Typed errors, mapped to HTTP once in the app's error handler. */
 export class HttpError extends Error {
   constructor(
@@ -37,5 +38,16 @@ export class PayloadTooLargeError extends HttpError {
 export class TooManyRequestsError extends HttpError {
   constructor(message: string, code = "rate-limited") {
     super(429, code, message);
+  }
+}
+
+/** A plan limit refused the call: 402 with the limit, so a client can show the upgrade prompt. */
+export class PlanLimitError extends HttpError {
+  constructor(
+    code: string,
+    message: string,
+    readonly limit: PlanLimitDetail,
+  ) {
+    super(402, code, message);
   }
 }

@@ -2,15 +2,20 @@
  * Starts the real app on a free port with its own database (and optionally a real SMTP inbox), for
  * API and end-to-end tests. Requests go through the HTTP layer like a browser's.
  */
+
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import type { Limits } from "@redline/shared";
+import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../app.ts";
 import type { AppContext } from "../context.ts";
+import { users } from "../db/schema/index.ts";
 import { type AppConfig, loadConfig } from "../env.ts";
 import type { RegisteredRoute } from "../lib/routes.ts";
+import type { ApiClient } from "./http-client.ts";
 import { type SmtpInbox, startSmtpInbox } from "./smtp-inbox.ts";
 import { createTestDatabase, type TestDriver } from "./test-db.ts";
 
@@ -73,6 +78,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       contentPort,
       contentOrigin: `http://127.0.0.1:${contentPort}`,
       captureWorker: false,
+      // Most tests create several projects per user: plans are off unless a test is about them.
+      plansEnabled: false,
       ...options.config,
     };
     const { app, routes, registry, content, ctx } = await buildApp(config);
@@ -125,4 +132,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       },
     };
   }
+}
+
+/**
+ * Sets a test user's own limits (SPEC §3 `limits`, what their plans give): e.g. unlimited projects with
+ * the free plan's 5 pages, for a test about the page limit that creates several projects.
+ */
+export async function setLimits(t: TestApp, client: ApiClient, limits: Limits): Promise<void> {
+  const uid = (await client.get("/api/me")).body.data.uid as string;
+  await t.ctx.database.db.update(users).set({ limits }).where(eq(users.id, uid));
 }

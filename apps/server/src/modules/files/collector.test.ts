@@ -7,7 +7,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assets, versionAssets } from "../../db/schema/index.ts";
 import { type ApiClient, signUpVerified } from "../../testing/http-client.ts";
-import { startTestApp, type TestApp } from "../../testing/test-app.ts";
+import { setLimits, startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { drivers } from "../../testing/test-db.ts";
 import { collectFiles } from "./collector.ts";
 
@@ -45,8 +45,12 @@ describe.each(drivers())("the file collector (%s)", (driver) => {
       .body.data as { pageId: string; versionId: string };
 
   beforeAll(async () => {
-    t = await startTestApp({ driver, config: { fileGcGraceSeconds: 3600, fileGcIntervalSeconds: 3600 } });
+    t = await startTestApp({
+      driver,
+      config: { fileGcGraceSeconds: 3600, fileGcIntervalSeconds: 3600, plansEnabled: true },
+    });
     owner = await signUpVerified(t.url, t.inbox!, email("collector"));
+    await setLimits(t, owner, { web: { projects: -1, pages: 5 }, browse: { projects: -1, pages: 5 } });
   });
   afterAll(() => t.close());
 

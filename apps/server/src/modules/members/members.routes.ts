@@ -6,8 +6,11 @@ import {
   addMemberSchema,
   approverSchema,
   type ProjectMember,
+  productOf,
+  resolvePlan,
   SHARING_MESSAGES,
   transferProjectSchema,
+  UNLIMITED,
   updateMemberSchema,
 } from "@redline/shared";
 import { and, eq, sql } from "drizzle-orm";
@@ -15,7 +18,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { notifications, projectMembers, projects, users } from "../../db/schema/index.ts";
-import { BadRequestError, HttpError, NotFoundError } from "../../lib/errors.ts";
+import { BadRequestError, HttpError, NotFoundError, PlanLimitError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { approverMail, projectInviteMail } from "../../lib/mail/templates.ts";
 import { memberActor } from "../../lib/policy.ts";
@@ -24,6 +27,7 @@ import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { notify } from "../notifications/notify.ts";
 import { loadProject } from "../projects/projects.load.ts";
+import { planSourcesOf } from "../users/users.presenter.ts";
 import { findUserByEmail, listMembers } from "./members.load.ts";
 import { authorizeMember, memberTarget, withMemberAbilities } from "./members.policy.ts";
 
@@ -71,6 +75,27 @@ export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
         ? { userId: user.id, email: null, target: projectMembers.userId }
         : { userId: null, email, target: projectMembers.email };
       const member = await db.transaction(async (tx) => {
+        // Shares are counted under the project's row lock (SPEC §9: collaborators per project, from the
+        // owner's plan); changing the access of someone already in the project is not a new share.
+        await tx.select({ id: projects.id }).from(projects).where(eq(projects.id, project.id)).for("update");
+        const current = await tx
+          .select({ userId: projectMembers.userId, email: projectMembers.email })
+          .from(projectMembers)
+          .where(eq(projectMembers.projectId, project.id));
+        const isMember = current.some((row) => (user ? row.userId === user.id : row.email === email));
+        if (!isMember) {
+          const [owner] = await tx.select().from(users).where(eq(users.id, project.ownerId));
+          const product = productOf(project.type);
+          const limit = owner
+            ? resolvePlan(planSourcesOf(owner), product, ctx.config.plansEnabled).entitlements.collaborators
+            : UNLIMITED;
+          if (limit !== UNLIMITED && current.length >= limit)
+            throw new PlanLimitError(
+              "collaborator-limit",
+              `This project can be shared with ${limit} people on its owner's plan. Upgrade to add more.`,
+              { kind: "collaborators", product, limit },
+            );
+        }
         const [row] = await tx
           .insert(projectMembers)
           .values({

@@ -3,7 +3,15 @@
  * its version and the project's modifiedAt in one transaction; the page limit is checked under a lock
  * on the project row, so two concurrent adds can never exceed it.
  */
-import { canAddPage, type Limits, pageLimitFor, type VersionKind } from "@redline/shared";
+import {
+  canAddPage,
+  effectiveLimits,
+  type Limits,
+  type Product,
+  pageLimitFor,
+  productOf,
+  type VersionKind,
+} from "@redline/shared";
 import { count, desc, eq, max } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import {
@@ -15,13 +23,17 @@ import {
   type VersionRow,
   versions,
 } from "../../db/schema/index.ts";
-import { HttpError } from "../../lib/errors.ts";
+import { PlanLimitError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { copyUnresolved } from "../comments/comments.service.ts";
 
-export class PageLimitError extends HttpError {
-  constructor(limit: number) {
-    super(402, "page-limit", `This project has reached its limit of ${limit} pages. Upgrade to add more.`);
+export class PageLimitError extends PlanLimitError {
+  constructor(limit: number, product: Product) {
+    super("page-limit", `This project has reached its limit of ${limit} pages. Upgrade to add more.`, {
+      kind: "pages",
+      product,
+      limit,
+    });
   }
 }
 
@@ -36,7 +48,7 @@ export async function assertRoomForPage(db: Database, project: ProjectRow, owner
     .from(pages)
     .where(eq(pages.projectId, project.id));
   const limit = pageLimitFor(project.type, ownerLimits);
-  if (!canAddPage(limit, pageCount)) throw new PageLimitError(limit);
+  if (!canAddPage(limit, pageCount)) throw new PageLimitError(limit, productOf(project.type));
 }
 
 export interface NewVersionInput {
@@ -60,6 +72,7 @@ export async function addPage(
   db: Database,
   project: ProjectRow,
   input: NewPageInput,
+  plansEnabled: boolean,
 ): Promise<{ page: PageRow; version: VersionRow }> {
   return db.transaction(async (tx) => {
     await tx.select({ id: projects.id }).from(projects).where(eq(projects.id, project.id)).for("update");
@@ -71,8 +84,8 @@ export async function addPage(
       .select({ limits: users.limits })
       .from(users)
       .where(eq(users.id, project.ownerId));
-    const limit = pageLimitFor(project.type, owner?.limits);
-    if (!canAddPage(limit, pageCount)) throw new PageLimitError(limit);
+    const limit = pageLimitFor(project.type, effectiveLimits(owner?.limits, plansEnabled));
+    if (!canAddPage(limit, pageCount)) throw new PageLimitError(limit, productOf(project.type));
 
     const now = new Date();
     const [page] = await tx

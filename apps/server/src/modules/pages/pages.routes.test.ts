@@ -5,7 +5,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pages } from "../../db/schema/index.ts";
 import { type ApiClient, signUpVerified } from "../../testing/http-client.ts";
-import { startTestApp, type TestApp } from "../../testing/test-app.ts";
+import { setLimits, startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { drivers } from "../../testing/test-db.ts";
 
 let counter = 0;
@@ -27,8 +27,10 @@ describe.each(drivers())("pages and versions (%s)", (driver) => {
     (await t.ctx.database.db.select({ n: count() }).from(pages).where(eq(pages.projectId, projectId)))[0]!.n;
 
   beforeAll(async () => {
-    t = await startTestApp({ driver });
+    t = await startTestApp({ driver, config: { plansEnabled: true } });
     owner = await signUpVerified(t.url, t.inbox!, email("pages"));
+    // The free plan's 5 pages per project, with room for the many projects these tests create.
+    await setLimits(t, owner, { web: { projects: -1, pages: 5 }, browse: { projects: -1, pages: 5 } });
   });
   afterAll(() => t.close());
 

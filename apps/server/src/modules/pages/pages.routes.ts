@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import {
   addPageSchema,
   COMMENT_MESSAGES,
+  effectiveLimits,
   isUpdatablePage,
   PAGE_ARCHIVE_MESSAGES,
   PROJECT_MESSAGES,
@@ -63,17 +64,22 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
       authorize(access, "pages.create");
       const input = addPageSchema.parse(request.body);
-      const { page, version } = await addPage(db, project, {
-        url: input.url,
-        title: input.title || input.url,
-        screenshotSource: input.isScreenshot ? input.url : null,
-        version: {
-          kind: input.isScreenshot ? "screenshot" : "snapshot",
-          status: "queued",
-          sourceUrl: input.url,
-          createdBy: actor.user.id,
+      const { page, version } = await addPage(
+        db,
+        project,
+        {
+          url: input.url,
+          title: input.title || input.url,
+          screenshotSource: input.isScreenshot ? input.url : null,
+          version: {
+            kind: input.isScreenshot ? "screenshot" : "snapshot",
+            status: "queued",
+            sourceUrl: input.url,
+            createdBy: actor.user.id,
+          },
         },
-      });
+        ctx.config.plansEnabled,
+      );
       await enqueueCapture(ctx, version.id);
       reply.status(202);
       return {
@@ -94,16 +100,21 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         projectParams.parse(request.params).projectId,
       );
       authorize(access, "pages.create");
-      await assertRoomForPage(db, project, ownerLimits);
+      await assertRoomForPage(db, project, effectiveLimits(ownerLimits, ctx.config.plansEnabled));
       const upload = await readUpload(request);
       const fileKey = await storeUpload(ctx, upload);
       const isPDF = upload.kind === "pdf";
-      const { page, version } = await addPage(db, project, {
-        url: "image",
-        title: upload.filename.replace(/\.[^.]+$/, "") || (isPDF ? "PDF" : "image"),
-        isPDF,
-        version: { kind: upload.kind, status: "ready", fileKey, createdBy: actor.user.id },
-      });
+      const { page, version } = await addPage(
+        db,
+        project,
+        {
+          url: "image",
+          title: upload.filename.replace(/\.[^.]+$/, "") || (isPDF ? "PDF" : "image"),
+          isPDF,
+          version: { kind: upload.kind, status: "ready", fileKey, createdBy: actor.user.id },
+        },
+        ctx.config.plansEnabled,
+      );
       if (!isPDF) await setPageThumbnail(ctx, page.id, upload.bytes);
       reply.status(201);
       return { data: { projectId: project.id, pageId: page.id, versionId: version.id } };

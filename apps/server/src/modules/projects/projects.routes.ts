@@ -1,6 +1,8 @@
 import {
+  canAddProject,
   createProjectSchema,
   DEFAULT_PROJECT_TITLE,
+  effectiveLimits,
   MAX_UPLOAD_BYTES,
   normalizeSharing,
   PROJECT_MESSAGES,
@@ -9,13 +11,15 @@ import {
   productOf,
   projectExpiresAt,
   projectListQuerySchema,
+  projectTypesOf,
   updateProjectSchema,
 } from "@redline/shared";
-import { count, eq } from "drizzle-orm";
+import { and, count, eq, inArray, ne } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
-import { pages, projects } from "../../db/schema/index.ts";
+import { pages, projects, users } from "../../db/schema/index.ts";
+import { PlanLimitError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { toJpeg } from "../../lib/images.ts";
 import { revokeRoom } from "../../lib/realtime.ts";
@@ -32,6 +36,7 @@ const params = z.object({ projectId: z.string().min(1).max(64) });
 export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const { auth, storage } = ctx;
   const { db } = ctx.database;
+  const { plansEnabled } = ctx.config;
 
   app.get(
     "/api/projects",
@@ -45,7 +50,7 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         data: rows.map(({ project, memberAccess, pageCount, limits, firstPageThumbnail }) =>
           presentProject(project, projectAccess(userId, { ownerId: project.ownerId, memberAccess })!, {
             pageCount: pageCount ?? 0,
-            ownerLimits: limits,
+            ownerLimits: effectiveLimits(limits, plansEnabled),
             firstPageThumbnail,
             viewerId: userId,
           }),
@@ -61,23 +66,52 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       const actor = await requireActor(auth, db, request);
       const input = createProjectSchema.parse(request.body);
       const now = new Date();
-      const [project] = await db
-        .insert(projects)
-        .values({
-          id: newId(),
-          title: input.title || DEFAULT_PROJECT_TITLE,
-          type: input.type,
-          ownerId: actor.user.id,
-          createdAt: now,
-          modifiedAt: now,
-          expiresAt: projectExpiresAt(input.type, now, actor.user.limits[productOf(input.type)].projects),
-        })
-        .returning();
+      const product = productOf(input.type);
+      const limits = effectiveLimits(actor.user.limits, plansEnabled);
+      // The owner's projects of this product are counted under a lock on their user row, so two
+      // creations at once cannot both take the last place (SPEC §9 plan limits; a demo does not count).
+      const project = await db.transaction(async (tx) => {
+        const [owner] = await tx
+          .select({ limits: users.limits })
+          .from(users)
+          .where(eq(users.id, actor.user.id))
+          .for("update");
+        const limit = effectiveLimits(owner?.limits ?? limits, plansEnabled)[product].projects;
+        const [{ owned } = { owned: 0 }] = await tx
+          .select({ owned: count() })
+          .from(projects)
+          .where(
+            and(
+              eq(projects.ownerId, actor.user.id),
+              inArray(projects.type, projectTypesOf(product)),
+              ne(projects.type, "demo"),
+            ),
+          );
+        if (!canAddProject(limit, owned))
+          throw new PlanLimitError(
+            "project-limit",
+            `Your plan allows ${limit} ${product === "browse" ? "bug-tracking" : "website"} project${limit === 1 ? "" : "s"}. Upgrade to add more.`,
+            { kind: "projects", product, limit },
+          );
+        const [created] = await tx
+          .insert(projects)
+          .values({
+            id: newId(),
+            title: input.title || DEFAULT_PROJECT_TITLE,
+            type: input.type,
+            ownerId: actor.user.id,
+            createdAt: now,
+            modifiedAt: now,
+            expiresAt: projectExpiresAt(input.type, now, limits[product].projects),
+          })
+          .returning();
+        return created!;
+      });
       reply.status(201);
       return {
-        data: presentProject(project!, "owner", {
+        data: presentProject(project, "owner", {
           pageCount: 0,
-          ownerLimits: actor.user.limits,
+          ownerLimits: limits,
           viewerId: actor.user.id,
         }),
         message: PROJECT_MESSAGES.created,
@@ -101,7 +135,7 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         data: {
           ...presentProject(project, access, {
             pageCount: pageRows.length,
-            ownerLimits,
+            ownerLimits: effectiveLimits(ownerLimits, plansEnabled),
             firstPageThumbnail: pageRows.find((page) => page.thumbnailKey)?.thumbnailKey,
             viewerId: actor.user.id,
           }),
@@ -146,7 +180,7 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       return {
         data: presentProject(updated!, access, {
           pageCount,
-          ownerLimits,
+          ownerLimits: effectiveLimits(ownerLimits, plansEnabled),
           viewerId: actor.user.id,
         }),
       };

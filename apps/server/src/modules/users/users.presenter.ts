@@ -1,4 +1,4 @@
-import { type PlanSources, PRODUCTS, resolvePlan, type User } from "@redline/shared";
+import { effectiveLimits, type PlanSources, PRODUCTS, resolvePlan, type User } from "@redline/shared";
 import type { UserRow } from "../../db/schema/index.ts";
 
 /** What the user holds that can give them a plan (subscriptions join with the billing work). */
@@ -29,7 +29,7 @@ export function presentUser(row: UserRow, plansEnabled: boolean): User {
     isDeleted: row.isDeleted,
     isAnonymous: row.isAnonymous,
     privilege: row.privilege,
-    limits: row.limits,
+    limits: effectiveLimits(row.limits, plansEnabled),
     counters: {
       projectsCount: row.projectsCount,
       projectPagesCount: row.projectPagesCount,

@@ -1,0 +1,137 @@
+/**
+ * The plan limits a caller meets on the server (SPEC §9): projects per product and collaborators per
+ * project, checked in the transaction that acts, refused with a typed 402 that changes nothing; the free
+ * plan's page limit and expiry as the API presents them.
+ */
+import { and, count, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { projectMembers, projects, users } from "../../db/schema/index.ts";
+import { type ApiClient, signUpVerified } from "../../testing/http-client.ts";
+import { setLimits, startTestApp, type TestApp } from "../../testing/test-app.ts";
+import { drivers } from "../../testing/test-db.ts";
+
+let counter = 0;
+const email = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}@example.com`;
+
+describe.each(drivers())("plan limits (%s)", (driver) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ driver, config: { plansEnabled: true } });
+  });
+  afterAll(() => t.close());
+
+  const signUp = (name: string) => signUpVerified(t.url, t.inbox!, email(name));
+  const ownedProjects = async (client: ApiClient) => {
+    const uid = (await client.get("/api/me")).body.data.uid as string;
+    const [row] = await t.ctx.database.db
+      .select({ n: count() })
+      .from(projects)
+      .where(eq(projects.ownerId, uid));
+    return row!.n;
+  };
+
+  it("gives a free user one website project with 5 pages, then refuses the next with a typed 402", async () => {
+    const client = await signUp("free-web");
+    const first = await client.post("/api/projects", { type: "web", title: "Site" });
+    expect(first.status).toBe(201);
+    expect(first.body.data).toMatchObject({ pageLimit: 5, pagesLeft: 5, expiresAt: null });
+
+    const second = await client.post("/api/projects", { type: "webapp", title: "App" });
+    expect(second.status).toBe(402);
+    expect(second.body).toMatchObject({
+      code: "project-limit",
+      message: "Your plan allows 1 website project. Upgrade to add more.",
+      limit: { kind: "projects", product: "web", limit: 1 },
+    });
+    expect(await ownedProjects(client)).toBe(1);
+
+    // The bug tracker is another product with its own allowance: two projects.
+    expect((await client.post("/api/projects", { type: "browse", title: "Bugs 1" })).status).toBe(201);
+    expect((await client.post("/api/projects", { type: "browse", title: "Bugs 2" })).status).toBe(201);
+    const third = await client.post("/api/projects", { type: "mobile", title: "Bugs 3" });
+    expect(third.body).toMatchObject({ code: "project-limit", limit: { product: "browse", limit: 2 } });
+    expect(await ownedProjects(client)).toBe(3);
+  });
+
+  it("lets only one of several creations at once take the last place", async () => {
+    const client = await signUp("racer");
+    const answers = await Promise.all(
+      [0, 1, 2, 3].map((i) => client.post("/api/projects", { type: "web", title: `Racer ${i}` })),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 402, 402, 402]);
+    expect(await ownedProjects(client)).toBe(1);
+  });
+
+  it("starts a free webapp project's two days, and lets a user whose limits are raised create more", async () => {
+    const client = await signUp("raised");
+    const app = (await client.post("/api/projects", { type: "webapp", title: "App" })).body.data;
+    expect(new Date(app.expiresAt).getTime() - new Date(app.createdAt).getTime()).toBe(2 * 24 * 3600 * 1000);
+    await setLimits(t, client, { web: { projects: -1, pages: -1 }, browse: { projects: -1, pages: -1 } });
+    const more = await client.post("/api/projects", { type: "webapp", title: "Another" });
+    expect(more.status).toBe(201);
+    // Unlimited projects: nothing expires (SPEC §4), and pages are unlimited too.
+    expect(more.body.data).toMatchObject({ expiresAt: null, pageLimit: -1, pagesLeft: null });
+  });
+
+  it("shares a free project with 5 people, refuses a sixth, and still changes an existing member's access", async () => {
+    const owner = await signUp("sharer");
+    const projectId = (await owner.post("/api/projects", { type: "web", title: "Shared" })).body.data.id;
+    const invitees = Array.from({ length: 6 }, (_, i) => email(`guest${i}`));
+    for (const invitee of invitees.slice(0, 5))
+      expect(
+        (await owner.post(`/api/projects/${projectId}/members`, { email: invitee, access: "comment" }))
+          .status,
+      ).toBe(201);
+    const sixth = await owner.post(`/api/projects/${projectId}/members`, {
+      email: invitees[5],
+      access: "comment",
+    });
+    expect(sixth.status).toBe(402);
+    expect(sixth.body).toMatchObject({
+      code: "collaborator-limit",
+      limit: { kind: "collaborators", product: "web", limit: 5 },
+    });
+    const members = async () =>
+      (
+        await t.ctx.database.db
+          .select({ n: count() })
+          .from(projectMembers)
+          .where(eq(projectMembers.projectId, projectId))
+      )[0]!.n;
+    expect(await members()).toBe(5);
+    const changed = await owner.post(`/api/projects/${projectId}/members`, {
+      email: invitees[0],
+      access: "edit",
+    });
+    expect(changed.status).toBe(201);
+    const [row] = await t.ctx.database.db
+      .select({ access: projectMembers.access })
+      .from(projectMembers)
+      .where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.email, invitees[0]!)));
+    expect(row?.access).toBe("edit");
+
+    // On the owner's Pro privilege a project may be shared with 20 people.
+    const uid = (await owner.get("/api/me")).body.data.uid as string;
+    await t.ctx.database.db.update(users).set({ privilege: "pro" }).where(eq(users.id, uid));
+    expect(
+      (await owner.post(`/api/projects/${projectId}/members`, { email: invitees[5], access: "view" })).status,
+    ).toBe(201);
+    expect(await members()).toBe(6);
+  });
+});
+
+describe("plan limits with plans switched off", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ driver: "pglite", config: { plansEnabled: false } });
+  });
+  afterAll(() => t.close());
+
+  it("lets a new user create any number of projects and pages", async () => {
+    const client = await signUpVerified(t.url, t.inbox!, email("unlimited"));
+    for (const type of ["web", "webapp", "web", "browse", "browse", "browse"])
+      expect((await client.post("/api/projects", { type, title: type })).status).toBe(201);
+    const listed = (await client.get("/api/projects?list=all")).body.data as { pageLimit: number }[];
+    expect(listed.every((project) => project.pageLimit === -1)).toBe(true);
+  });
+});
