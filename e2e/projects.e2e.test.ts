@@ -199,6 +199,27 @@ describe("uploads", () => {
     await page.getByText("No pages yet").first().waitFor();
   });
 
+  it("offers unlimited projects to a free user, and shows the plan's limit when they create a second", async () => {
+    const { page, api } = await signedIn(e2e, "one-project");
+    await page.goto("/projects");
+    const upsell = page.getByText("Get unlimited projects.");
+    await upsell.waitFor();
+    expect(await page.getByRole("link", { name: "Upgrade now" }).getAttribute("href")).toBe("/upgrade");
+    await newProject(api, "The only one");
+
+    await page.getByRole("button", { name: "New project" }).first().click();
+    const dialog = page.getByRole("dialog", { name: "New project" });
+    await dialog.getByLabel("Project title").fill("One too many");
+    await dialog.getByRole("button", { name: "Create project" }).click();
+    const alert = dialog.getByRole("alert");
+    await alert.getByText("Your plan allows 1 website project. Upgrade to add more.").waitFor();
+    await alert.getByRole("link", { name: "Upgrade now" }).waitFor();
+    await shot(page, "10a-project-limit");
+    expect((await api.get("/api/projects?list=all")).body.data).toHaveLength(1);
+    await alert.getByRole("link", { name: "Upgrade now" }).click();
+    await page.waitForURL((url) => url.pathname === "/upgrade");
+  });
+
   it("shows the upgrade prompt at the page limit, from the count and from the server's 402", async () => {
     const { page, api } = await signedIn(e2e, "limit");
     const projectId = await newProject(api, "Full house", "image");

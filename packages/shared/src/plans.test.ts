@@ -8,6 +8,8 @@ import {
   planPrice,
   promoDiscount,
   resolvePlan,
+  showsOffers,
+  showsProjectUpsell,
   toMinorUnits,
 } from "./plans.ts";
 
@@ -110,6 +112,22 @@ describe("what a user may do (SPEC §4, §6, §9)", () => {
     };
     // Tier 1: 10 projects, 1 user; Standard: 2 projects, 10 collaborators.
     expect(resolvePlan(both, "web").entitlements).toMatchObject({ projects: 10, collaborators: 10 });
+  });
+
+  it("offers unlimited projects only to a plan with limited projects and upsells shown", () => {
+    expect(showsProjectUpsell(resolvePlan(nothing, "web"))).toBe(true);
+    expect(showsProjectUpsell(resolvePlan({ ...nothing, partnerPlan: "A" }, "web"))).toBe(false);
+    const tier1 = { ...nothing, lifetimeDeal: { isDisabled: false, invoices: [{ plan: "tier1" }] } };
+    expect(showsProjectUpsell(resolvePlan(tier1, "web"))).toBe(false); // 10 projects, but upsells hidden
+    expect(showsProjectUpsell(resolvePlan(nothing, "web", false))).toBe(false);
+    // Offers: only without any paid plan.
+    expect(showsOffers(resolvePlan(nothing, "web"))).toBe(true);
+    const standard = {
+      ...nothing,
+      subscriptions: [{ planId: "standard-yearly", status: "active" as const, provider: "card" as const }],
+    };
+    expect(showsProjectUpsell(resolvePlan(standard, "web"))).toBe(true); // 2 projects: more to gain
+    expect(showsOffers(resolvePlan(standard, "web"))).toBe(false);
   });
 
   it("is unlimited, with no upsell, when plans are switched off", () => {

@@ -393,6 +393,16 @@ export function resolvePlan(sources: PlanSources, product: Product, plansEnabled
   };
 }
 
+/** '/projects' shows 'Get unlimited projects. Upgrade now' on a plan with limited projects (SPEC §2, §6). */
+export function showsProjectUpsell(plan: ResolvedPlan): boolean {
+  return plan.entitlements.projects !== UNLIMITED && !plan.hideUpsells;
+}
+
+/** The profile menu's Offers item: only without a paid or privileged plan, with limited projects (SPEC §2). */
+export function showsOffers(plan: ResolvedPlan): boolean {
+  return plan.isFree && showsProjectUpsell(plan);
+}
+
 /** The per-product project and page limits stored on the user (SPEC §3 `limits`), from their plans. */
 export function limitsOf(web: Entitlements, browse: Entitlements): Limits {
   return {

@@ -1,5 +1,5 @@
 /** `/projects`, `/projects/web`, `/projects/illustration`, `/projects/archived` (SPEC §2), title 'Projects'. */
-import { PROJECT_SORTS, type ProjectList, type ProjectSort } from "@redline/shared";
+import { PROJECT_SORTS, type ProjectList, type ProjectSort, showsProjectUpsell } from "@redline/shared";
 import { Plus, Search } from "lucide-react";
 import { useId, useState } from "react";
 import { Link, NavLink, useLocation, useSearchParams } from "react-router";
@@ -34,7 +34,7 @@ export function ProjectsPage() {
   const sortParam = params.get("sort");
   const sort: ProjectSort = isSort(sortParam) ? sortParam : "modifiedAt";
   const q = useDebouncedValue(filter.trim());
-  const isLimited = me ? me.limits.web.projects !== -1 && !me.privilege : false;
+  const isLimited = me ? showsProjectUpsell(me.plans.web) : false;
 
   const handleSort = (next: string) => {
     const nextParams = new URLSearchParams(params);

@@ -1,4 +1,4 @@
-import type { User } from "@redline/shared";
+import { showsOffers, type User } from "@redline/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { ChevronDown, CreditCard, Gift, LifeBuoy, LogOut, Settings, Tag } from "lucide-react";
 import { DropdownMenu } from "radix-ui";
@@ -7,11 +7,6 @@ import { Avatar } from "../../components/avatar.tsx";
 import { confirmLeave } from "../session/leave-guard.ts";
 import { endSession } from "../session/sign-out.ts";
 import type { Feature } from "./header.tsx";
-
-/** Offers appear only for users without a paid or privileged plan and with limited projects (SPEC §2). */
-function showsOffers(user: User): boolean {
-  return !user.privilege && user.limits.web.projects !== -1;
-}
 
 export function ProfileMenu({ user, onFeature }: { user: User; onFeature(feature: Feature): void }) {
   const queryClient = useQueryClient();
@@ -50,7 +45,7 @@ export function ProfileMenu({ user, onFeature }: { user: User; onFeature(feature
               <CreditCard size={16} aria-hidden /> My Plan
             </Link>
           </DropdownMenu.Item>
-          {showsOffers(user) ? (
+          {showsOffers(user.plans.web) ? (
             <DropdownMenu.Item className="menu__item" asChild>
               <Link to="/offers">
                 <Tag size={16} aria-hidden /> Offers

@@ -4,10 +4,11 @@
  */
 import { DEFAULT_PROJECT_TITLE, PROJECT_MESSAGES, type ProjectType } from "@redline/shared";
 import { type FormEvent, useId, useRef, useState } from "react";
-import { useNavigate } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { TextField } from "../../components/field.tsx";
 import { Modal } from "../../components/modal.tsx";
-import { showSnackbar } from "../../components/snackbar-store.ts";
+import { dismissSnackbar, showSnackbar } from "../../components/snackbar-store.ts";
+import { isApiError } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { useCreateProject } from "./project-queries.ts";
 import { CREATABLE_TYPES, PROJECT_TYPE_INFO } from "./project-types.ts";
@@ -49,7 +50,11 @@ export function AddProjectModal({
           handleOpenChange(false);
           navigate(`/project/${data.id}`);
         },
-        onError: (error) => showSnackbar("error", errorMessage(error), { id: SNACKBAR_ID }),
+        onError: (error) => {
+          // At the plan's project limit the modal says so itself, with the way to upgrade.
+          if (isApiError(error) && error.status === 402) dismissSnackbar(SNACKBAR_ID);
+          else showSnackbar("error", errorMessage(error), { id: SNACKBAR_ID });
+        },
       },
     );
   };
@@ -73,6 +78,14 @@ export function AddProjectModal({
       }
     >
       <form id={`${id}-form`} className="add-project" onSubmit={handleSubmit}>
+        {isApiError(create.error) && create.error.status === 402 ? (
+          <p className="add-project__limit" role="alert">
+            {create.error.message}{" "}
+            <Link className="link" to="/upgrade" onClick={() => handleOpenChange(false)}>
+              Upgrade now
+            </Link>
+          </p>
+        ) : null}
         <TextField
           label="Project title"
           inputRef={titleInput}
