@@ -12,7 +12,8 @@ const PASSWORD = "correct horse battery";
 describe.each(drivers())("accounts over HTTP (%s)", (driver) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ driver });
+    // A new user's defaults include the free plan's limits.
+    t = await startTestApp({ driver, config: { plansEnabled: true } });
   });
   afterAll(() => t.close());
 

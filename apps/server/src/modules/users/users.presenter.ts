@@ -1,4 +1,11 @@
-import { effectiveLimits, type PlanSources, PRODUCTS, resolvePlan, type User } from "@redline/shared";
+import {
+  effectiveLimits,
+  type PlanSources,
+  PRODUCTS,
+  resolvePlan,
+  type User,
+  type UserCounters,
+} from "@redline/shared";
 import type { UserRow } from "../../db/schema/index.ts";
 
 /** What the user holds that can give them a plan (subscriptions join with the billing work). */
@@ -11,7 +18,8 @@ export function planSourcesOf(row: UserRow): PlanSources {
   };
 }
 
-export function presentUser(row: UserRow, plansEnabled: boolean): User {
+/** `counters` as counted by the database (countersOf); without them, the row's stored ones. */
+export function presentUser(row: UserRow, plansEnabled: boolean, counted?: UserCounters): User {
   const sources = planSourcesOf(row);
   return {
     uid: row.id,
@@ -30,7 +38,7 @@ export function presentUser(row: UserRow, plansEnabled: boolean): User {
     isAnonymous: row.isAnonymous,
     privilege: row.privilege,
     limits: effectiveLimits(row.limits, plansEnabled),
-    counters: {
+    counters: counted ?? {
       projectsCount: row.projectsCount,
       projectPagesCount: row.projectPagesCount,
       projectShareCount: row.projectShareCount,

@@ -6,7 +6,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { users } from "../../db/schema/index.ts";
 import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
-import { startTestApp, type TestApp } from "../../testing/test-app.ts";
+import { setLimits, startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { drivers } from "../../testing/test-db.ts";
 
 let counter = 0;
@@ -22,7 +22,7 @@ async function pngDataUrl(width: number, height: number): Promise<string> {
 describe.each(drivers())("the user's own record (%s)", (driver) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ driver });
+    t = await startTestApp({ driver, config: { plansEnabled: true } });
   });
   afterAll(() => t.close());
 
@@ -89,6 +89,36 @@ describe.each(drivers())("the user's own record (%s)", (driver) => {
     await t.ctx.database.db.update(users).set({ privilege: "team" }).where(eq(users.id, me.uid));
     const privileged = (await client.get("/api/me")).body.data.plans;
     expect(privileged.browse).toMatchObject({ name: "Team", hideUpsells: true });
+  });
+
+  it("counts the user's projects, their pages, shares and editors (SPEC §3 counters)", async () => {
+    const client = await signUpVerified(t.url, t.inbox!, email("counters"));
+    await setLimits(t, client, { web: { projects: -1, pages: -1 }, browse: { projects: -1, pages: -1 } });
+    expect((await client.get("/api/me")).body.data.counters).toEqual({
+      projectsCount: 0,
+      projectPagesCount: 0,
+      projectShareCount: 0,
+      projectEditorsCount: 0,
+      projectsEditors: 0,
+    });
+    const a = (await client.post("/api/projects", { type: "web", title: "A" })).body.data.id;
+    const b = (await client.post("/api/projects", { type: "web", title: "B" })).body.data.id;
+    for (const url of ["https://example.com/1", "https://example.com/2"])
+      expect((await client.post(`/api/projects/${a}/pages`, { url })).status).toBe(202);
+    expect((await client.post(`/api/projects/${b}/pages`, { url: "https://example.com/3" })).status).toBe(
+      202,
+    );
+    const editor = email("editor");
+    await client.post(`/api/projects/${a}/members`, { email: editor, access: "edit" });
+    await client.post(`/api/projects/${b}/members`, { email: editor, access: "edit" });
+    await client.post(`/api/projects/${b}/members`, { email: email("commenter"), access: "comment" });
+    expect((await client.get("/api/me")).body.data.counters).toEqual({
+      projectsCount: 2,
+      projectPagesCount: 3,
+      projectShareCount: 3,
+      projectEditorsCount: 2,
+      projectsEditors: 1,
+    });
   });
 
   it("keeps both of two concurrent preference changes", async () => {
