@@ -35,6 +35,8 @@ export async function startServer(env: Record<string, string>, root = repoRoot):
       APP_URL: url,
       CAPTURE_WORKER: "false",
       RATE_LIMIT_ENABLED: "false",
+      // Benches measure speed, not plans: their users create what they need.
+      PLANS_ENABLED: "false",
       LOG_LEVEL: "warn",
     },
     stdio: ["ignore", "inherit", "inherit"],

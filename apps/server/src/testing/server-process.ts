@@ -54,6 +54,8 @@ export function spawnServerProcess(options: ServerProcessOptions, port: number, 
         DATA_DIR: options.dataDir,
         CAPTURE_WORKER: "false",
         LOG_LEVEL: "warn",
+        // Like the test apps: plans off unless a caller is about them (writers create many projects).
+        PLANS_ENABLED: "false",
         ...(options.databaseUrl && { DATABASE_URL: options.databaseUrl }),
         ...options.env,
       },
