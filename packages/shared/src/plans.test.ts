@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { UNLIMITED } from "./limits.ts";
 import {
   formatPrice,
+  limitsWithPlans,
   type PlanSources,
   parsePlanId,
   planIdOf,
@@ -134,6 +135,24 @@ describe("what a user may do (SPEC §4, §6, §9)", () => {
     const off = resolvePlan(nothing, "web", false);
     expect(off.entitlements.projects).toBe(UNLIMITED);
     expect(off.hideUpsells).toBe(true);
+  });
+});
+
+describe("the limits that apply", () => {
+  it("are the larger of the user's stored limits and what their plans give", () => {
+    const free = { web: { projects: 1, pages: 5 }, browse: { projects: 2, pages: 5 } };
+    expect(limitsWithPlans(free, nothing)).toEqual(free);
+    expect(limitsWithPlans(free, { ...nothing, privilege: "pro" })).toEqual({
+      web: { projects: -1, pages: -1 },
+      browse: { projects: -1, pages: -1 },
+    });
+    const raised = { web: { projects: 3, pages: 5 }, browse: { projects: 2, pages: 5 } };
+    const standard = {
+      ...nothing,
+      subscriptions: [{ planId: "standard-monthly", status: "active" as const, provider: "card" as const }],
+    };
+    // Standard gives 2 projects and unlimited pages; the user's own 3 projects stay.
+    expect(limitsWithPlans(raised, standard).web).toEqual({ projects: 3, pages: -1 });
   });
 });
 

@@ -403,6 +403,23 @@ export function showsOffers(plan: ResolvedPlan): boolean {
   return plan.isFree && showsProjectUpsell(plan);
 }
 
+/**
+ * The project and page limits that apply to a user with plans on: their own stored limits (SPEC §3
+ * `limits`, which may have been raised for them) or what their plans give, whichever is larger.
+ */
+export function limitsWithPlans(stored: Limits | null | undefined, sources: PlanSources): Limits {
+  const base = stored ?? limitsOf(PLANS.web.free.entitlements, PLANS.browse.free.entitlements);
+  const web = resolvePlan(sources, "web").entitlements;
+  const browse = resolvePlan(sources, "browse").entitlements;
+  return {
+    web: { projects: larger(base.web.projects, web.projects), pages: larger(base.web.pages, web.pages) },
+    browse: {
+      projects: larger(base.browse.projects, browse.projects),
+      pages: larger(base.browse.pages, browse.pages),
+    },
+  };
+}
+
 /** The per-product project and page limits stored on the user (SPEC §3 `limits`), from their plans. */
 export function limitsOf(web: Entitlements, browse: Entitlements): Limits {
   return {

@@ -7,6 +7,7 @@ import {
   canAddPage,
   effectiveLimits,
   type Limits,
+  limitsWithPlans,
   type Product,
   pageLimitFor,
   productOf,
@@ -26,6 +27,7 @@ import {
 import { PlanLimitError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { copyUnresolved } from "../comments/comments.service.ts";
+import { planSourcesOf } from "../users/users.presenter.ts";
 
 export class PageLimitError extends PlanLimitError {
   constructor(limit: number, product: Product) {
@@ -80,11 +82,9 @@ export async function addPage(
       .select({ pageCount: count() })
       .from(pages)
       .where(eq(pages.projectId, project.id));
-    const [owner] = await tx
-      .select({ limits: users.limits })
-      .from(users)
-      .where(eq(users.id, project.ownerId));
-    const limit = pageLimitFor(project.type, effectiveLimits(owner?.limits, plansEnabled));
+    const [owner] = await tx.select().from(users).where(eq(users.id, project.ownerId));
+    const ownerLimits = owner ? limitsWithPlans(owner.limits, planSourcesOf(owner)) : null;
+    const limit = pageLimitFor(project.type, effectiveLimits(ownerLimits, plansEnabled));
     if (!canAddPage(limit, pageCount)) throw new PageLimitError(limit, productOf(project.type));
 
     const now = new Date();

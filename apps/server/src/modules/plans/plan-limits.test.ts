@@ -73,6 +73,22 @@ describe.each(drivers())("plan limits (%s)", (driver) => {
     expect(more.body.data).toMatchObject({ expiresAt: null, pageLimit: -1, pagesLeft: null });
   });
 
+  it("follows what the user holds: a Pro privilege lifts the project and page limits at once", async () => {
+    const client = await signUp("privileged");
+    expect((await client.post("/api/projects", { type: "web", title: "One" })).status).toBe(201);
+    expect((await client.post("/api/projects", { type: "web", title: "Two" })).status).toBe(402);
+    const uid = (await client.get("/api/me")).body.data.uid as string;
+    await t.ctx.database.db.update(users).set({ privilege: "pro" }).where(eq(users.id, uid));
+    const two = await client.post("/api/projects", { type: "web", title: "Two" });
+    expect(two.status).toBe(201);
+    expect(two.body.data).toMatchObject({ pageLimit: -1, pagesLeft: null });
+    const me = (await client.get("/api/me")).body.data;
+    expect(me.limits.web).toEqual({ projects: -1, pages: -1 });
+    expect(me.plans.web).toMatchObject({ name: "Pro", hideUpsells: true });
+    const listed = (await client.get("/api/projects?list=all")).body.data as { pageLimit: number }[];
+    expect(listed.map((project) => project.pageLimit)).toEqual([-1, -1]);
+  });
+
   it("shares a free project with 5 people, refuses a sixth, and still changes an existing member's access", async () => {
     const owner = await signUp("sharer");
     const projectId = (await owner.post("/api/projects", { type: "web", title: "Shared" })).body.data.id;

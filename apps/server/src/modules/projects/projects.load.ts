@@ -1,4 +1,4 @@
-import type { Access, Limits, ProjectListQuery } from "@redline/shared";
+import { type Access, type Limits, limitsWithPlans, type ProjectListQuery } from "@redline/shared";
 import { and, asc, desc, eq, getTableColumns, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { prepared } from "../../db/prepared.ts";
@@ -8,6 +8,7 @@ import {
   pages,
   projectMembers,
   projects,
+  type UserRow,
   users,
   type VersionRow,
   versions,
@@ -15,6 +16,29 @@ import {
 import { NotFoundError } from "../../lib/errors.ts";
 import type { Actor } from "../auth/session.ts";
 import { projectAccess } from "./projects.policy.ts";
+
+/** The owner's stored limits and what can give them a plan, read with the project. */
+const ownerPlanColumns = {
+  ownerLimits: users.limits,
+  ownerPrivilege: users.privilege,
+  ownerLifetimeDeal: users.lifetimeDeal,
+  ownerPartnerPlan: users.partnerPlan,
+};
+
+/** The project and page limits the owner's plans give (with plans on; routes apply PLANS_ENABLED). */
+export function ownerLimitsOf(row: {
+  ownerLimits: Limits | null;
+  ownerPrivilege: string | null;
+  ownerLifetimeDeal: UserRow["lifetimeDeal"];
+  ownerPartnerPlan: string | null;
+}): Limits {
+  return limitsWithPlans(row.ownerLimits, {
+    privilege: row.ownerPrivilege,
+    lifetimeDeal: row.ownerLifetimeDeal,
+    partnerPlan: row.ownerPartnerPlan,
+    subscriptions: [],
+  });
+}
 
 export interface LoadedProject {
   project: ProjectRow;
@@ -32,7 +56,7 @@ export async function loadProject(
   const userId = actor?.user.id ?? null;
   const [row] = await prepared(db, "load_project", () =>
     db
-      .select({ project: projects, memberAccess: projectMembers.access, ownerLimits: users.limits })
+      .select({ project: projects, memberAccess: projectMembers.access, ...ownerPlanColumns })
       .from(projects)
       .leftJoin(users, eq(users.id, projects.ownerId))
       .leftJoin(
@@ -44,7 +68,7 @@ export async function loadProject(
   ).execute({ userId: userId ?? "", projectId });
   if (!row) throw new NotFoundError("Project not found.", "project-not-found");
   const access = projectAccess(userId, { ownerId: row.project.ownerId, memberAccess: row.memberAccess });
-  return { project: row.project, access, ownerLimits: row.ownerLimits };
+  return { project: row.project, access, ownerLimits: ownerLimitsOf(row) };
 }
 
 export async function loadPage(db: Database, actor: Actor | null, pageId: string) {
@@ -141,7 +165,7 @@ function prepareListQuery(db: Database, { list, sort, q }: ProjectListQuery, nam
       project: projects,
       memberAccess: projectMembers.access,
       pageCount: sql<number>`(select count(*)::int from ${pages} where ${pages.projectId} = ${projects.id})`,
-      limits: users.limits,
+      ...ownerPlanColumns,
       firstPageThumbnail: sql<
         string | null
       >`(select ${pages.thumbnailKey} from ${pages} where ${pages.projectId} = ${projects.id} and ${pages.thumbnailKey} is not null order by ${pages.sortOrder}, ${pages.createdAt} limit 1)`,

@@ -3,6 +3,7 @@ import {
   createProjectSchema,
   DEFAULT_PROJECT_TITLE,
   effectiveLimits,
+  limitsWithPlans,
   MAX_UPLOAD_BYTES,
   normalizeSharing,
   PROJECT_MESSAGES,
@@ -26,8 +27,9 @@ import { revokeRoom } from "../../lib/realtime.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { removeReplaced } from "../pages/thumbnails.ts";
+import { planSourcesOf } from "../users/users.presenter.ts";
 import { ownedFiles, removeOwnedFiles } from "../versions/owned-files.ts";
-import { listProjectRows, loadPagesWithVersions, loadProject } from "./projects.load.ts";
+import { listProjectRows, loadPagesWithVersions, loadProject, ownerLimitsOf } from "./projects.load.ts";
 import { authorize, projectAccess } from "./projects.policy.ts";
 import { presentPage, presentProject } from "./projects.presenter.ts";
 
@@ -47,13 +49,17 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       const userId = actor.user.id;
       const rows = await listProjectRows(db, userId, query);
       return {
-        data: rows.map(({ project, memberAccess, pageCount, limits, firstPageThumbnail }) =>
-          presentProject(project, projectAccess(userId, { ownerId: project.ownerId, memberAccess })!, {
-            pageCount: pageCount ?? 0,
-            ownerLimits: effectiveLimits(limits, plansEnabled),
-            firstPageThumbnail,
-            viewerId: userId,
-          }),
+        data: rows.map((row) =>
+          presentProject(
+            row.project,
+            projectAccess(userId, { ownerId: row.project.ownerId, memberAccess: row.memberAccess })!,
+            {
+              pageCount: row.pageCount ?? 0,
+              ownerLimits: effectiveLimits(ownerLimitsOf(row), plansEnabled),
+              firstPageThumbnail: row.firstPageThumbnail,
+              viewerId: userId,
+            },
+          ),
         ),
       };
     },
@@ -67,16 +73,16 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       const input = createProjectSchema.parse(request.body);
       const now = new Date();
       const product = productOf(input.type);
-      const limits = effectiveLimits(actor.user.limits, plansEnabled);
+      const limits = effectiveLimits(
+        limitsWithPlans(actor.user.limits, planSourcesOf(actor.user)),
+        plansEnabled,
+      );
       // The owner's projects of this product are counted under a lock on their user row, so two
       // creations at once cannot both take the last place (SPEC §9 plan limits; a demo does not count).
       const project = await db.transaction(async (tx) => {
-        const [owner] = await tx
-          .select({ limits: users.limits })
-          .from(users)
-          .where(eq(users.id, actor.user.id))
-          .for("update");
-        const limit = effectiveLimits(owner?.limits ?? limits, plansEnabled)[product].projects;
+        const [owner] = await tx.select().from(users).where(eq(users.id, actor.user.id)).for("update");
+        const ownerLimits = owner ? limitsWithPlans(owner.limits, planSourcesOf(owner)) : limits;
+        const limit = effectiveLimits(ownerLimits, plansEnabled)[product].projects;
         const [{ owned } = { owned: 0 }] = await tx
           .select({ owned: count() })
           .from(projects)

@@ -1,5 +1,6 @@
 import {
   effectiveLimits,
+  limitsWithPlans,
   type PlanSources,
   PRODUCTS,
   resolvePlan,
@@ -37,7 +38,7 @@ export function presentUser(row: UserRow, plansEnabled: boolean, counted?: UserC
     isDeleted: row.isDeleted,
     isAnonymous: row.isAnonymous,
     privilege: row.privilege,
-    limits: effectiveLimits(row.limits, plansEnabled),
+    limits: effectiveLimits(limitsWithPlans(row.limits, sources), plansEnabled),
     counters: counted ?? {
       projectsCount: row.projectsCount,
       projectPagesCount: row.projectPagesCount,
