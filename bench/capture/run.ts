@@ -49,7 +49,18 @@ const NEVER_QUIET = "polling";
 const CLI_PAGES = ["fonts", "landing", "article", "motion"];
 const CLI_RUNS = 5;
 const WIDTHS = [1280, 375] as const;
-const STAGES = ["tabOpen", "tab", "load", "settle", "sweep", "fonts", "freeze", "serialize", "screenshot", "sanitize"];
+const STAGES = [
+  "tabOpen",
+  "tab",
+  "load",
+  "settle",
+  "sweep",
+  "fonts",
+  "freeze",
+  "serialize",
+  "screenshot",
+  "sanitize",
+];
 
 /** The second pass: every response of the fixture servers delayed by this much. */
 const LATENCY_MS = 40;
