@@ -46,8 +46,6 @@ export interface CaptureOptions {
   allowPrivateUrls: boolean;
   /** Cap for html + assets in bytes; default 50 MB. */
   maxBytes?: number;
-  /** How long the load event is waited for before the page is captured as it is; default 10000. */
-  loadBudgetMs?: number;
 }
 
 export interface CaptureResult {
@@ -333,7 +331,7 @@ export class Capturer {
     let loadWaitOver = false;
     const loaded = await Promise.race([
       page
-        .waitForLoadState("load", { timeout: options.loadBudgetMs ?? LOAD_BUDGET_MS })
+        .waitForLoadState("load", { timeout: LOAD_BUDGET_MS })
         .then(() => true)
         .catch(() => false),
       (async () => {

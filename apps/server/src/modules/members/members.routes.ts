@@ -26,8 +26,8 @@ import { publish, revokeRoom } from "../../lib/realtime.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { notify } from "../notifications/notify.ts";
+import { planSourcesOf } from "../plans/plans.ts";
 import { loadProject } from "../projects/projects.load.ts";
-import { planSourcesOf } from "../users/users.presenter.ts";
 import { findUserByEmail, listMembers } from "./members.load.ts";
 import { authorizeMember, memberTarget, withMemberAbilities } from "./members.policy.ts";
 

@@ -5,9 +5,7 @@
  */
 import {
   canAddPage,
-  effectiveLimits,
   type Limits,
-  limitsWithPlans,
   type Product,
   pageLimitFor,
   productOf,
@@ -27,7 +25,7 @@ import {
 import { PlanLimitError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { copyUnresolved } from "../comments/comments.service.ts";
-import { planSourcesOf } from "../users/users.presenter.ts";
+import { limitsFor } from "../plans/plans.ts";
 
 export class PageLimitError extends PlanLimitError {
   constructor(limit: number, product: Product) {
@@ -83,8 +81,7 @@ export async function addPage(
       .from(pages)
       .where(eq(pages.projectId, project.id));
     const [owner] = await tx.select().from(users).where(eq(users.id, project.ownerId));
-    const ownerLimits = owner ? limitsWithPlans(owner.limits, planSourcesOf(owner)) : null;
-    const limit = pageLimitFor(project.type, effectiveLimits(ownerLimits, plansEnabled));
+    const limit = pageLimitFor(project.type, owner ? limitsFor(owner, plansEnabled) : null);
     if (!canAddPage(limit, pageCount)) throw new PageLimitError(limit, productOf(project.type));
 
     const now = new Date();

@@ -1,4 +1,4 @@
-import { type Access, type Limits, limitsWithPlans, type ProjectListQuery } from "@redline/shared";
+import type { Access, Limits, ProjectListQuery } from "@redline/shared";
 import { and, asc, desc, eq, getTableColumns, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { prepared } from "../../db/prepared.ts";
@@ -15,6 +15,7 @@ import {
 } from "../../db/schema/index.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import type { Actor } from "../auth/session.ts";
+import { limitsFor } from "../plans/plans.ts";
 import { projectAccess } from "./projects.policy.ts";
 
 /** The owner's stored limits and what can give them a plan, read with the project. */
@@ -32,11 +33,11 @@ export function ownerLimitsOf(row: {
   ownerLifetimeDeal: UserRow["lifetimeDeal"];
   ownerPartnerPlan: string | null;
 }): Limits {
-  return limitsWithPlans(row.ownerLimits, {
+  return limitsFor({
+    limits: row.ownerLimits,
     privilege: row.ownerPrivilege,
     lifetimeDeal: row.ownerLifetimeDeal,
     partnerPlan: row.ownerPartnerPlan,
-    subscriptions: [],
   });
 }
 

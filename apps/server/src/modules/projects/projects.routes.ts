@@ -3,7 +3,6 @@ import {
   createProjectSchema,
   DEFAULT_PROJECT_TITLE,
   effectiveLimits,
-  limitsWithPlans,
   MAX_UPLOAD_BYTES,
   normalizeSharing,
   PROJECT_MESSAGES,
@@ -27,7 +26,7 @@ import { revokeRoom } from "../../lib/realtime.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { removeReplaced } from "../pages/thumbnails.ts";
-import { planSourcesOf } from "../users/users.presenter.ts";
+import { limitsFor } from "../plans/plans.ts";
 import { ownedFiles, removeOwnedFiles } from "../versions/owned-files.ts";
 import { listProjectRows, loadPagesWithVersions, loadProject, ownerLimitsOf } from "./projects.load.ts";
 import { authorize, projectAccess } from "./projects.policy.ts";
@@ -73,16 +72,12 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       const input = createProjectSchema.parse(request.body);
       const now = new Date();
       const product = productOf(input.type);
-      const limits = effectiveLimits(
-        limitsWithPlans(actor.user.limits, planSourcesOf(actor.user)),
-        plansEnabled,
-      );
       // The owner's projects of this product are counted under a lock on their user row, so two
       // creations at once cannot both take the last place (SPEC §9 plan limits; a demo does not count).
-      const project = await db.transaction(async (tx) => {
+      const { project, limits } = await db.transaction(async (tx) => {
         const [owner] = await tx.select().from(users).where(eq(users.id, actor.user.id)).for("update");
-        const ownerLimits = owner ? limitsWithPlans(owner.limits, planSourcesOf(owner)) : limits;
-        const limit = effectiveLimits(ownerLimits, plansEnabled)[product].projects;
+        const limits = limitsFor(owner ?? actor.user, plansEnabled);
+        const limit = limits[product].projects;
         const [{ owned } = { owned: 0 }] = await tx
           .select({ owned: count() })
           .from(projects)
@@ -111,7 +106,7 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
             expiresAt: projectExpiresAt(input.type, now, limits[product].projects),
           })
           .returning();
-        return created!;
+        return { project: created!, limits };
       });
       reply.status(201);
       return {

@@ -1,23 +1,6 @@
-import {
-  effectiveLimits,
-  limitsWithPlans,
-  type PlanSources,
-  PRODUCTS,
-  resolvePlan,
-  type User,
-  type UserCounters,
-} from "@redline/shared";
+import { PRODUCTS, resolvePlan, type User, type UserCounters } from "@redline/shared";
 import type { UserRow } from "../../db/schema/index.ts";
-
-/** What the user holds that can give them a plan (subscriptions join with the billing work). */
-export function planSourcesOf(row: UserRow): PlanSources {
-  return {
-    privilege: row.privilege,
-    lifetimeDeal: row.lifetimeDeal,
-    partnerPlan: row.partnerPlan,
-    subscriptions: [],
-  };
-}
+import { limitsFor, planSourcesOf } from "../plans/plans.ts";
 
 /** `counters` as counted by the database (countersOf); without them, the row's stored ones. */
 export function presentUser(row: UserRow, plansEnabled: boolean, counted?: UserCounters): User {
@@ -38,7 +21,7 @@ export function presentUser(row: UserRow, plansEnabled: boolean, counted?: UserC
     isDeleted: row.isDeleted,
     isAnonymous: row.isAnonymous,
     privilege: row.privilege,
-    limits: effectiveLimits(limitsWithPlans(row.limits, sources), plansEnabled),
+    limits: limitsFor(row, plansEnabled),
     counters: counted ?? {
       projectsCount: row.projectsCount,
       projectPagesCount: row.projectPagesCount,

@@ -1,0 +1,26 @@
+/**
+ * A user's plans as the server reads them: what can give a user a plan (subscriptions join with the
+ * billing work), and the project and page limits that apply to them — the larger of their stored limits
+ * and what their plans give, or none with plans switched off (PLANS_ENABLED=false).
+ */
+import { effectiveLimits, type Limits, limitsWithPlans, type PlanSources } from "@redline/shared";
+import type { UserRow } from "../../db/schema/index.ts";
+
+/** A user, or the owner columns read with a project (a left join: their limits may be missing). */
+export type PlanHolder = Pick<UserRow, "privilege" | "lifetimeDeal" | "partnerPlan"> & {
+  limits: Limits | null;
+};
+
+export function planSourcesOf(user: Omit<PlanHolder, "limits">): PlanSources {
+  return {
+    privilege: user.privilege,
+    lifetimeDeal: user.lifetimeDeal,
+    partnerPlan: user.partnerPlan,
+    subscriptions: [],
+  };
+}
+
+/** The limits that apply to this user, with plans on (`plansEnabled` omitted) or as configured. */
+export function limitsFor(user: PlanHolder, plansEnabled = true): Limits {
+  return effectiveLimits(limitsWithPlans(user.limits, planSourcesOf(user)), plansEnabled);
+}
