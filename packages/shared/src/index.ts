@@ -1,5 +1,6 @@
 export * from "./api.ts";
 export * from "./auth-errors.ts";
+export * from "./billing.ts";
 export * from "./comments.ts";
 export * from "./constants.ts";
 export * from "./frame-messages.ts";

@@ -276,6 +276,8 @@ export interface HeldSubscription {
   status: SubscriptionStatus;
   /** The second provider's subscriptions count as active (SPEC §4). */
   provider: "card" | "second";
+  /** SPEC §4: a payment intent needs the customer (requires_action or requires_payment_method). */
+  paymentIssue?: boolean;
 }
 
 /** Everything that can give a user a plan. */

@@ -71,6 +71,8 @@ export interface User {
   connected: { slack: boolean; trello: boolean; asana: boolean };
   /** What the user's plans allow, per product (computed by the server: resolvePlan). */
   plans: Record<Product, ResolvedPlan>;
+  /** SPEC §4: a subscription has a payment that needs the user — the notice shows off /billing and /upgrade. */
+  paymentIssue: boolean;
 }
 
 /** PATCH /api/me: only the provided fields change. */

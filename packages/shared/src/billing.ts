@@ -1,0 +1,214 @@
+/**
+ * Billing contracts (SPEC §2 billing and upgrade screens, §3 Subscription, §4 subscription rules, §8
+ * subscription texts): what the API's /api/billing routes take and return, and the §4 rules both sides
+ * read — when a subscription needs the payment notice, and what an update's outcome is. Pure.
+ */
+import { z } from "zod";
+import type { Product } from "./limits.ts";
+import {
+  type BillingInterval,
+  type Discount,
+  PLANS,
+  type PlanId,
+  type PlanTier,
+  parsePlanId,
+  planIdOf,
+  promoDiscount,
+  type SubscriptionStatus,
+} from "./plans.ts";
+
+/** SPEC §8 subscription texts, verbatim (the last two are ours: §8 has none for them). */
+export const BILLING_MESSAGES = {
+  undoCancel: "Your subscription will not cancel automatically.",
+  cancellingUpdate: "Cancelling subscription update...",
+  updateCancelled: "Subscription update cancelled.",
+  noActiveSubscriptions: "No active subscriptions on Stripe.",
+  cancelUpdateFailed: "Something went wrong.",
+  /** Not in SPEC §8. */
+  cancelScheduled: "Your subscription will cancel at the end of the billing period.",
+  /** Not in SPEC §8. */
+  planUpdated: "Your plan has been updated.",
+  /** Not in SPEC §8. */
+  invalidPromoCode: "This promo code does not apply to this plan.",
+  /** Not in SPEC §8. */
+  paymentsUnavailable: "Payments are not configured on this server.",
+} as const;
+
+/** SPEC §9 offer bar. */
+export const OFFER_BAR = {
+  text: "Get upto 30% discount on annual and monthly plans",
+  action: "Grab the deal",
+  help: "Need help?",
+} as const;
+
+/**
+ * Promo codes (SPEC §9 gives the discounts, not the codes' names; these are ours): each code applies
+ * to the plans whose promo discount it carries.
+ */
+export const PROMO_CODES: Record<string, Discount> = {
+  SAVE30: 30,
+  SAVE20: 20,
+  SAVE15: 15,
+};
+
+/** The plan id a promo code turns `plan` into (its discount variant), or null when it does not apply. */
+export function applyPromoCode(plan: PlanId, code: string): PlanId | null {
+  const discount = PROMO_CODES[code.trim().toUpperCase()];
+  if (!discount || plan.discount !== null) return null;
+  return promoDiscount(plan) === discount ? { ...plan, discount } : null;
+}
+
+/** "Pro (yearly)", "Standard (monthly, 15% off)", "Team (yearly, 10 seats)". */
+export function planDisplayName(plan: PlanId): string {
+  const details: string[] = [plan.interval];
+  if (plan.discount) details.push(`${plan.discount}% off`);
+  if (plan.seats) details.push(`${plan.seats} seats`);
+  return `${PLANS[plan.product][plan.tier].name} (${details.join(", ")})`;
+}
+
+/** The plans `/upgrade` offers for a product and interval, cheapest first. */
+export function upgradeChoices(product: Product, interval: BillingInterval) {
+  return (["standard", "pro", "team"] as const satisfies readonly Exclude<PlanTier, "free">[]).map(
+    (tier) => ({
+      planId: planIdOf({ product, tier, interval, discount: null }),
+      plan: PLANS[product][tier],
+    }),
+  );
+}
+
+export { parsePlanId };
+
+/** Payment-intent statuses that need the customer (SPEC §4). */
+export const PAYMENT_ISSUE_INTENT_STATUSES = ["requires_action", "requires_payment_method"] as const;
+
+/** Statuses (or a pending update) for which payment intents are checked (SPEC §4). */
+export function needsPaymentCheck(status: string, hasPendingUpdate: boolean): boolean {
+  return hasPendingUpdate || status === "past_due" || status === "incomplete" || status === "unpaid";
+}
+
+/** SPEC §4: the payment notice shows when a checked subscription has an intent that needs the customer. */
+export function hasPaymentIssue(
+  status: string,
+  hasPendingUpdate: boolean,
+  paymentIntentStatuses: readonly string[],
+): boolean {
+  return (
+    needsPaymentCheck(status, hasPendingUpdate) &&
+    paymentIntentStatuses.some((s) => (PAYMENT_ISSUE_INTENT_STATUSES as readonly string[]).includes(s))
+  );
+}
+
+/** The payment-issue notice shows on every screen but these (SPEC §4). */
+export function showsPaymentNotice(pathname: string): boolean {
+  return !/^\/(billing|upgrade)(\/|$)/.test(pathname);
+}
+
+export type UpdateOutcome =
+  | { result: "success" }
+  | { result: "past_due"; paymentIntents: { id: string; status: string }[] }
+  | { result: "status"; status: string };
+
+/**
+ * SPEC §4, after an update: active or trialing without a pending update is success; past_due or a
+ * pending update is past_due (with the payment intents fetched); anything else reports its status.
+ */
+export function updateOutcome(
+  status: string,
+  hasPendingUpdate: boolean,
+  paymentIntents: { id: string; status: string }[],
+): UpdateOutcome {
+  if ((status === "active" || status === "trialing") && !hasPendingUpdate) return { result: "success" };
+  if (status === "past_due" || hasPendingUpdate) return { result: "past_due", paymentIntents };
+  return { result: "status", status };
+}
+
+const planIdInput = z.string().trim().min(1).max(64);
+
+export const checkoutInputSchema = z.object({
+  planId: planIdInput,
+  promoCode: z.string().trim().max(40).optional(),
+});
+export type CheckoutInput = z.infer<typeof checkoutInputSchema>;
+
+export const subscriptionUpdateSchema = z.object({ planId: planIdInput });
+export type SubscriptionUpdateInput = z.infer<typeof subscriptionUpdateSchema>;
+
+export interface SubscriptionAbilities {
+  canCancel: boolean;
+  canUndoCancel: boolean;
+  canUpdate: boolean;
+  canCancelPendingUpdate: boolean;
+}
+
+/** A subscription as `/billing` shows it. */
+export interface BillingSubscription {
+  id: string;
+  provider: "card" | "second";
+  planId: string;
+  planName: string;
+  product: Product;
+  status: SubscriptionStatus;
+  cancelAtPeriodEnd: boolean;
+  /** Next payment (or the end of service when cancelling), ISO. */
+  currentPeriodEnd: string | null;
+  pendingUpdate: { planId: string; planName: string; expiresAt: string | null } | null;
+  /** SPEC §4: an intent needs the customer (requires_action or requires_payment_method). */
+  paymentIssue: boolean;
+  /** Per interval, in the currency's minor unit (whole units for zero-decimal currencies). */
+  amount: number;
+  currency: string;
+  abilities: SubscriptionAbilities;
+}
+
+export interface BillingInvoice {
+  id: string;
+  number: string | null;
+  status: string;
+  amountDue: number;
+  amountPaid: number;
+  currency: string;
+  createdAt: string;
+  /** The provider's page to view or pay it. */
+  url: string | null;
+}
+
+export interface PaymentMethodSummary {
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+}
+
+/** GET /api/billing. */
+export interface Billing {
+  subscriptions: BillingSubscription[];
+  invoices: BillingInvoice[];
+  paymentMethod: PaymentMethodSummary | null;
+  paymentIssue: boolean;
+  /** Where the customer completes a payment that needs them (the open invoice's page), if any. */
+  payUrl: string | null;
+  /** Whether this server can take payments (a provider configured, or the embedded one). */
+  canCheckout: boolean;
+}
+
+/** POST /api/billing/checkout: where the browser goes to pay. */
+export interface CheckoutStarted {
+  url: string;
+}
+
+/** POST /api/me/privilege: the privilege link's plan (its path) and token (its query), after sign-up. */
+export const privilegeRedeemSchema = z.object({
+  plan: z.enum(["team", "pro", "standard"]),
+  token: z.string().trim().min(1).max(200),
+});
+export type PrivilegeRedeemInput = z.infer<typeof privilegeRedeemSchema>;
+
+/** POST /api/me/lifetime-deal: a lifetime-deal code (tiers 1–3). */
+export const lifetimeRedeemSchema = z.object({ code: z.string().trim().min(1).max(64) });
+export type LifetimeRedeemInput = z.infer<typeof lifetimeRedeemSchema>;
+
+/** Not in SPEC §8. */
+export const GRANT_MESSAGES = {
+  privilegeGranted: "Your plan has been activated.",
+  lifetimeRedeemed: "Your lifetime deal is active.",
+} as const;
