@@ -26,6 +26,9 @@ import { createLocalStorage } from "./lib/storage/storage.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { createAuth } from "./modules/auth/auth.ts";
 import { forgetAfterWrites, startSessionCache } from "./modules/auth/session-cache.ts";
+import { billingRoutes } from "./modules/billing/billing.routes.ts";
+import { billingWebhookRoutes } from "./modules/billing/billing.webhook.ts";
+import { createStripeClient, selfUrl } from "./modules/billing/stripe-client.ts";
 import { createCaptureQueue } from "./modules/captures/capture.queue.ts";
 import { startCaptureWorker } from "./modules/captures/capture.worker.ts";
 import { attachmentsRoutes } from "./modules/comments/attachments.routes.ts";
@@ -45,6 +48,8 @@ import {
 } from "./modules/notifications/notification-mail.ts";
 import { notificationsRoutes } from "./modules/notifications/notifications.routes.ts";
 import { pagesRoutes } from "./modules/pages/pages.routes.ts";
+import { paymentsDevRoutes } from "./modules/payments-dev/payments-dev.routes.ts";
+import { grantsRoutes } from "./modules/plans/grants.routes.ts";
 import { projectsRoutes } from "./modules/projects/projects.routes.ts";
 import { installApiRateLimits } from "./modules/rate-limits/api-rate-limit.ts";
 import { realtimeRoutes } from "./modules/realtime/realtime.routes.ts";
@@ -123,6 +128,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   const appOrigin = new URL(config.appUrl).origin;
   app.addHook("onRequest", async (request) => {
     if (SAFE_METHODS.has(request.method) || !request.url.startsWith("/api/")) return;
+    if (request.routeOptions.config?.doc?.signed) return;
     const origin = request.headers.origin ?? refererOrigin(request.headers.referer);
     if (origin !== appOrigin) throw new ForbiddenError("Cross-site request refused.", "csrf");
   });
@@ -178,6 +184,10 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(attachmentsRoutes, { ctx });
   await app.register(inspectRoutes, { ctx });
   await app.register(notificationsRoutes, { ctx });
+  const stripe = createStripeClient(config);
+  await app.register(billingRoutes, { ctx, stripe });
+  await app.register(billingWebhookRoutes, { ctx, stripe });
+  await app.register(grantsRoutes, { ctx });
   await app.register(realtimeRoutes, { ctx, hub });
   let openApi: ReturnType<typeof openApiDocument> | undefined;
   app.get("/api/openapi.json", route({ summary: "This document", action: "public" }), async () => {
@@ -185,6 +195,12 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     return openApi;
   });
   if (!config.isProduction) await app.register(mailboxRoutes, { ctx });
+  if (config.payments.embedded)
+    await app.register(paymentsDevRoutes, {
+      ctx,
+      webhookUrl: `${selfUrl(config)}/api/billing/webhook`,
+      webhookSecret: config.payments.webhookSecret,
+    });
 
   const hasWeb = existsSync(path.join(config.webDist, "index.html"));
   if (hasWeb) {

@@ -17,7 +17,8 @@
 import { normalizeSharing } from "@redline/shared";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import Stripe from "stripe";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   commentEntries,
   comments,
@@ -30,13 +31,16 @@ import {
   versions,
 } from "./db/schema/index.ts";
 import { newId } from "./lib/ids.ts";
+import { SUBSCRIPTION_POLICY } from "./modules/billing/billing.policy.ts";
 import { COMMENT_POLICY } from "./modules/comments/comments.policy.ts";
 import { INSPECT_POLICY } from "./modules/inspect/inspect.policy.ts";
 import { MEMBER_POLICY } from "./modules/members/members.policy.ts";
 import { NOTIFICATION_POLICY } from "./modules/notifications/notifications.policy.ts";
+import { mintLifetimeCode, mintPrivilegeToken } from "./modules/plans/grants.ts";
 import { PROJECT_POLICY } from "./modules/projects/projects.policy.ts";
 import { digest } from "./testing/db-digest.ts";
 import { ApiClient, signUpVerified } from "./testing/http-client.ts";
+import { providerSubscription } from "./testing/payments.ts";
 import { startTestApp, type TestApp } from "./testing/test-app.ts";
 import { drivers } from "./testing/test-db.ts";
 
@@ -81,6 +85,8 @@ const PRESETS = {
   AUTHOR_OR_EDITORS: [Y,    Y,   Y,      N,   N,       N,         N,     N,     N],
   // The fixture notification is the "comment" member's: one's own notifications are nobody else's.
   RECIPIENT:         [N,    N,   Y,      N,   N,       N,         N,     N,     N],
+  // The fixture subscription is the "comment" member's: only its payer sees or changes it.
+  PAYER:             [N,    N,   Y,      N,   N,       N,         N,     N,     N],
   // Reads through the public link: anyone holding it while it is on.
   LINK:              [Y,    Y,   Y,      Y,   Y,       Y,         Y,     Y,     Y],
   // Writes through the public link need its canComment (off in guestView's fixture).
@@ -97,6 +103,7 @@ const {
   AUTHOR,
   AUTHOR_OR_EDITORS,
   RECIPIENT,
+  PAYER,
   LINK,
   LINK_COMMENT,
 } = Object.fromEntries(Object.entries(PRESETS).map(([name, row]) => [name, verdicts(...row)])) as Record<
@@ -125,6 +132,15 @@ interface Fixture {
   changeId: string;
   /** A notification of the "comment" member's. */
   notificationId: string;
+  /** A new subscription of the "comment" member's at the embedded provider, made on demand. */
+  subscription(state?: "active" | "cancelling" | "pending"): Promise<string>;
+  /** A lifetime-deal code and a privilege token, minted with the instance's secret. */
+  lifetimeCode(): string;
+  privilegeToken(): string;
+  /** Signs a webhook payload as the embedded provider does. */
+  signEvent(payload: string): Promise<string>;
+  /** Plans on for this cell (test apps run with plans off; checkout needs them). */
+  plansOn(): void;
 }
 
 interface Call {
@@ -475,6 +491,65 @@ MATRIX.push(
   },
 );
 
+/** Billing: one's own subscriptions (another's is a 404), checkout, plans outside card payments. */
+MATRIX.push(
+  { route: "GET /api/billing", who: SIGNED_IN, call: () => ({ path: "/api/billing" }) },
+  {
+    route: "POST /api/billing/checkout",
+    who: VERIFIED,
+    call: (f) => {
+      f.plansOn();
+      return { path: "/api/billing/checkout", body: { planId: "pro-yearly" } };
+    },
+  },
+  {
+    route: "POST /api/billing/subscriptions/:subscriptionId/cancel",
+    who: PAYER,
+    call: async (f) => ({ path: `/api/billing/subscriptions/${await f.subscription()}/cancel` }),
+  },
+  {
+    route: "POST /api/billing/subscriptions/:subscriptionId/undo-cancel",
+    who: PAYER,
+    call: async (f) => ({
+      path: `/api/billing/subscriptions/${await f.subscription("cancelling")}/undo-cancel`,
+    }),
+  },
+  {
+    route: "POST /api/billing/subscriptions/:subscriptionId/update",
+    who: PAYER,
+    call: async (f) => ({
+      path: `/api/billing/subscriptions/${await f.subscription()}/update`,
+      body: { planId: "standard-monthly" },
+    }),
+  },
+  {
+    route: "POST /api/billing/subscriptions/:subscriptionId/cancel-pending-update",
+    who: PAYER,
+    call: async (f) => ({
+      path: `/api/billing/subscriptions/${await f.subscription("pending")}/cancel-pending-update`,
+    }),
+  },
+  {
+    route: "POST /api/billing/webhook",
+    who: PUBLIC,
+    call: async (f) => {
+      const event = { id: `evt_matrix_${newId()}`, object: "event", type: "ping", data: { object: {} } };
+      const signature = await f.signEvent(JSON.stringify(event));
+      return { path: "/api/billing/webhook", body: event, headers: { "stripe-signature": signature } };
+    },
+  },
+  {
+    route: "POST /api/me/privilege",
+    who: VERIFIED,
+    call: (f) => ({ path: "/api/me/privilege", body: { plan: "team", token: f.privilegeToken() } }),
+  },
+  {
+    route: "POST /api/me/lifetime-deal",
+    who: VERIFIED,
+    call: (f) => ({ path: "/api/me/lifetime-deal", body: { code: f.lifetimeCode() } }),
+  },
+);
+
 /** Routes outside the table, each with the reason. */
 const EXEMPT: Record<string, string> = {
   "GET /api/auth/*":
@@ -483,6 +558,14 @@ const EXEMPT: Record<string, string> = {
   "GET /*": "the built single-page app (static files, history fallback): no data",
   "GET /api/realtime":
     "WebSocket: its project room joins go through the same policy (comments.read), its own user room only; tested in modules/realtime/realtime.test.ts and notifications.routes.test.ts",
+};
+
+/** Whole URL spaces outside the table, each with the reason. */
+const EXEMPT_PREFIXES: Record<string, string> = {
+  "/v1/":
+    "the embedded payment provider's Stripe API (never registered in production or with Stripe keys): the provider's API key guards it; tested in modules/payments-dev/payments-dev.test.ts",
+  "/dev/payments/":
+    "the embedded payment provider's test checkout, invoice pages and test controls (development and tests only); tested in modules/payments-dev/payments-dev.test.ts",
 };
 
 function verdicts(...answers: Verdict[]): Record<Actor, Verdict> {
@@ -595,6 +678,17 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
       fileKey,
       changeId,
       notificationId,
+      subscription: (state) => providerSubscription(t, uids.comment, state),
+      lifetimeCode: () => mintLifetimeCode(t.ctx.config.authSecret, 1),
+      privilegeToken: () => mintPrivilegeToken(t.ctx.config.authSecret, "team"),
+      signEvent: (payload) =>
+        Stripe.webhooks.generateTestHeaderStringAsync({
+          payload,
+          secret: t.ctx.config.payments.webhookSecret,
+        }),
+      plansOn: () => {
+        t.ctx.config.plansEnabled = true;
+      },
     };
   }
 
@@ -629,11 +723,16 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
     uids = { edit: await uidOf(edit!), comment: await uidOf(comment!), view: await uidOf(view!) };
   });
   afterAll(() => t.close());
+  afterEach(() => {
+    t.ctx.config.plansEnabled = false;
+  });
 
   it("covers every route of the registry", () => {
     const registered = t.registry.map(({ method, url }) => `${method} ${url}`);
     const covered = new Set([...MATRIX.map((row) => row.route), ...Object.keys(EXEMPT)]);
-    const uncovered = registered.filter((route) => !covered.has(route));
+    const exemptSpace = (route: string) =>
+      Object.keys(EXEMPT_PREFIXES).some((prefix) => route.split(" ")[1]!.startsWith(prefix));
+    const uncovered = registered.filter((route) => !covered.has(route) && !exemptSpace(route));
     expect(uncovered, "routes missing from the authorization matrix").toEqual([]);
     const stale = MATRIX.map((row) => row.route).filter((route) => !registered.includes(route));
     expect(stale, "matrix rows for routes that do not exist").toEqual([]);
@@ -646,6 +745,7 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
       ...Object.keys(INSPECT_POLICY),
       ...Object.keys(MEMBER_POLICY),
       ...Object.keys(NOTIFICATION_POLICY),
+      ...Object.keys(SUBSCRIPTION_POLICY),
       "public",
       "self",
     ]);

@@ -2,7 +2,7 @@
  * The only reader of process.env. Validates the environment once and turns it into the AppConfig
  * that everything else receives; a bad value stops the process with a message naming the variable.
  */
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -47,6 +47,9 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   WEB_DIST: z.string().default(path.join(repoRoot, "apps/web/dist")),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  STRIPE_API_URL: z.url().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -92,7 +95,22 @@ export interface AppConfig {
   overlayScript: string;
   /** S3 storage when configured; otherwise files live under `filesDir`. */
   s3?: S3Options;
+  /** Card payments: Stripe with keys, else the embedded provider (outside production) or none. */
+  payments: PaymentsConfig;
 }
+
+export interface PaymentsConfig {
+  /** The app serves a Stripe-compatible provider itself (/v1/*, checkout page under /dev/payments). */
+  embedded: boolean;
+  /** null: no provider (production without keys) — checkout is refused. */
+  secretKey: string | null;
+  webhookSecret: string;
+  /** Stripe's API origin; unset with the embedded provider (the app's own address is used). */
+  apiUrl?: string;
+}
+
+/** The embedded provider's key: any request to its /v1 API must carry it. */
+export const EMBEDDED_STRIPE_KEY = "sk_test_redline_embedded";
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const parsed = envSchema.safeParse(source);
@@ -141,6 +159,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     captureWorker: env.CAPTURE_WORKER,
     chromiumPath: env.CHROMIUM_PATH,
     overlayScript: path.resolve(env.OVERLAY_SCRIPT),
+    payments: paymentsConfig(env, isProduction, dataDir),
     s3: env.S3_BUCKET
       ? {
           bucket: env.S3_BUCKET,
@@ -164,4 +183,29 @@ function localSecret(dataDir: string): string {
   const secret = randomBytes(32).toString("hex");
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
+}
+
+function paymentsConfig(
+  env: z.infer<typeof envSchema>,
+  isProduction: boolean,
+  dataDir: string,
+): PaymentsConfig {
+  if (env.STRIPE_SECRET_KEY) {
+    if (!env.STRIPE_WEBHOOK_SECRET)
+      throw new Error("Invalid environment:\n  STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY");
+    return {
+      embedded: false,
+      secretKey: env.STRIPE_SECRET_KEY,
+      webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+      apiUrl: env.STRIPE_API_URL,
+    };
+  }
+  // The embedded provider takes any "card": never in production, where it would give plans away.
+  const embedded = !isProduction;
+  const secret = env.AUTH_SECRET ?? (embedded ? localSecret(dataDir) : "");
+  return {
+    embedded,
+    secretKey: embedded ? EMBEDDED_STRIPE_KEY : null,
+    webhookSecret: `whsec_${createHmac("sha256", secret).update("embedded-payments").digest("hex")}`,
+  };
 }

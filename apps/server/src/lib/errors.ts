@@ -30,6 +30,16 @@ export class NotFoundError extends HttpError {
     super(404, code, message);
   }
 }
+export class ConflictError extends HttpError {
+  constructor(message: string, code = "conflict") {
+    super(409, code, message);
+  }
+}
+export class ServiceUnavailableError extends HttpError {
+  constructor(message: string, code = "unavailable") {
+    super(503, code, message);
+  }
+}
 export class PayloadTooLargeError extends HttpError {
   constructor(message: string, code = "payload-too-large") {
     super(413, code, message);

@@ -18,6 +18,9 @@ export interface RouteDoc {
   query?: ZodType;
   /** multipart/form-data with one `file` field. */
   upload?: true;
+  /** Called by another service, not a browser (a payment provider's webhook): authenticated by its own
+   *  signature, so the same-origin (CSRF) check and the per-caller write limit do not apply. */
+  signed?: true;
 }
 
 declare module "fastify" {

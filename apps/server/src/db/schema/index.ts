@@ -1,4 +1,5 @@
 export * from "./auth.ts";
+export * from "./billing.ts";
 export * from "./comments.ts";
 export * from "./inspect.ts";
 export * from "./mailbox.ts";

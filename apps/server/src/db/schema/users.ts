@@ -2,6 +2,7 @@ import {
   DEFAULT_EMAIL_PREFERENCES,
   type EmailPreferences,
   FREE_PLAN_LIMITS,
+  type HeldSubscription,
   type Limits,
 } from "@redline/shared";
 import { boolean, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
@@ -31,9 +32,15 @@ export const users = pgTable("users", {
   isAnonymous: boolean("is_anonymous").notNull().default(false),
   privilege: text("privilege"),
   stripeCustomerId: text("stripe_customer_id"),
-  lifetimeDeal: jsonb("lifetime_deal").$type<{ isDisabled: boolean; invoices: { plan: string }[] }>(),
+  lifetimeDeal: jsonb("lifetime_deal").$type<{
+    isDisabled: boolean;
+    /** One per redeemed code (`code` is the grant id in redeemed_grants). */
+    invoices: { plan: string; code?: string }[];
+  }>(),
   partnerPlan: text("partner_plan"),
   paypalSubscriptionId: text("paypal_subscription_id"),
+  /** The user's subscriptions that hold a plan, as `subscriptions` last recorded them (same transaction). */
+  heldSubscriptions: jsonb("held_subscriptions").$type<HeldSubscription[]>().notNull().default([]),
   slackConnected: boolean("slack_connected").notNull().default(false),
   trelloConnected: boolean("trello_connected").notNull().default(false),
   asanaConnected: boolean("asana_connected").notNull().default(false),

@@ -1,6 +1,6 @@
 /**
- * A user's plans as the server reads them: what can give a user a plan (subscriptions join with the
- * billing work), and the project and page limits that apply to them — the larger of their stored limits
+ * A user's plans as the server reads them: what can give a user a plan (a privilege, a lifetime deal,
+ * a partner plan, and the subscriptions the billing module keeps on the user row), and the project and page limits that apply to them — the larger of their stored limits
  * and what their plans give, or none with plans switched off (PLANS_ENABLED=false).
  */
 import { effectiveLimits, type Limits, limitsWithPlans, type PlanSources } from "@redline/shared";
@@ -9,6 +9,8 @@ import type { UserRow } from "../../db/schema/index.ts";
 /** A user, or the owner columns read with a project (a left join: their limits may be missing). */
 export type PlanHolder = Pick<UserRow, "privilege" | "lifetimeDeal" | "partnerPlan"> & {
   limits: Limits | null;
+  /** The subscriptions that hold a plan (absent on a left join that found no owner). */
+  heldSubscriptions: UserRow["heldSubscriptions"] | null;
 };
 
 export function planSourcesOf(user: Omit<PlanHolder, "limits">): PlanSources {
@@ -16,7 +18,7 @@ export function planSourcesOf(user: Omit<PlanHolder, "limits">): PlanSources {
     privilege: user.privilege,
     lifetimeDeal: user.lifetimeDeal,
     partnerPlan: user.partnerPlan,
-    subscriptions: [],
+    subscriptions: user.heldSubscriptions ?? [],
   };
 }
 

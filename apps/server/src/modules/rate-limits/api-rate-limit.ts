@@ -90,6 +90,7 @@ export async function installApiRateLimits(app: FastifyInstance, ctx: AppContext
   app.addHook("onRequest", async (request, reply) => {
     if (SAFE_METHODS.has(request.method) || !request.url.startsWith("/api/")) return;
     if (request.url.startsWith("/api/auth/")) return;
+    if (request.routeOptions.config?.doc?.signed) return;
     const isExpensive = EXPENSIVE_ROUTES.has(`${request.method} ${request.routeOptions.url}`);
     for (const limiter of isExpensive ? limiters : limiters.slice(0, 1)) {
       const result = await limiter(request);

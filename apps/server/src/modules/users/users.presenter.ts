@@ -33,5 +33,6 @@ export function presentUser(row: UserRow, plansEnabled: boolean, counted?: UserC
     plans: Object.fromEntries(
       PRODUCTS.map((product) => [product, resolvePlan(sources, product, plansEnabled)]),
     ) as User["plans"],
+    paymentIssue: plansEnabled && row.heldSubscriptions.some((held) => held.paymentIssue === true),
   };
 }

@@ -1,0 +1,30 @@
+/**
+ * The one Stripe client: the official SDK, pointed at Stripe with real keys or at the embedded
+ * provider this same process serves under /v1 (modules/payments-dev) when none are configured.
+ */
+import Stripe from "stripe";
+import type { AppConfig } from "../../env.ts";
+
+/** The address this process answers on, for calling itself (the embedded provider). */
+export function selfUrl(config: Pick<AppConfig, "host" | "port">): string {
+  const host = ["localhost", "0.0.0.0", "::", ""].includes(config.host) ? "127.0.0.1" : config.host;
+  return `http://${host.includes(":") ? `[${host}]` : host}:${config.port}`;
+}
+
+/** null when this server takes no payments (production without keys). */
+export function createStripeClient(config: AppConfig): Stripe | null {
+  const { payments } = config;
+  if (!payments.secretKey) return null;
+  const apiUrl = payments.apiUrl ?? (payments.embedded ? selfUrl(config) : undefined);
+  const target = apiUrl ? new URL(apiUrl) : null;
+  return new Stripe(payments.secretKey, {
+    ...(target && {
+      host: target.hostname.replace(/^\[|\]$/g, ""),
+      port: target.port ? Number(target.port) : target.protocol === "https:" ? 443 : 80,
+      protocol: target.protocol === "https:" ? "https" : "http",
+    }),
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    telemetry: false,
+  });
+}
