@@ -54,6 +54,18 @@ export function projectExpiresAt(type: ProjectType, createdAt: Date, ownerProjec
   return new Date(createdAt.getTime() + PROJECT_EXPIRY_MS);
 }
 
+/**
+ * SPEC §4: an expiring project (browse, webapp) past its time is read-only — viewed, not added to —
+ * unless its owner's project limit has since become unlimited (an upgrade revives it).
+ */
+export function isProjectExpired(
+  expiresAt: Date | null,
+  ownerProjectLimit: number,
+  now: Date = new Date(),
+): boolean {
+  return expiresAt !== null && expiresAt.getTime() <= now.getTime() && ownerProjectLimit !== UNLIMITED;
+}
+
 /** 'Expired' when past, 'Expires in {n}m' under 60 minutes, else 'Expires in {n}h' (SPEC §4). */
 export function expiryLabel(expiresAt: Date, now: Date = new Date()): string {
   const ms = expiresAt.getTime() - now.getTime();
@@ -250,7 +262,10 @@ export interface ProjectSummary {
   isArchived: boolean;
   createdAt: string;
   modifiedAt: string;
+  /** When it expires (SPEC §4); null when it never will (or its owner's projects became unlimited). */
   expiresAt: string | null;
+  /** Past its expiry: read-only — its abilities allow reading, archiving and deleting only. */
+  isExpired: boolean;
   thumbnail: string | null;
   sortOrder: number;
   pageCount: number;

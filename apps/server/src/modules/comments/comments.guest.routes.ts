@@ -18,7 +18,7 @@ import { comments, projects } from "../../db/schema/index.ts";
 import { BadRequestError, NotFoundError } from "../../lib/errors.ts";
 import type { PolicyActor } from "../../lib/policy.ts";
 import { route } from "../../lib/routes.ts";
-import { loadPagesWithVersions } from "../projects/projects.load.ts";
+import { isExpiredForGuests, loadPagesWithVersions } from "../projects/projects.load.ts";
 import { guestAccess } from "../projects/projects.policy.ts";
 import { visibleThroughLink } from "../sharing/sharing.routes.ts";
 import { authorizeComment, withCommentAbilities } from "./comments.policy.ts";
@@ -41,7 +41,10 @@ export async function commentsGuestRoutes(app: FastifyInstance, { ctx }: { ctx: 
   const loadVisibleVersion = async (projectId: string, versionId: string) => {
     const [project] = await db.select().from(projects).where(eq(projects.id, projectId));
     const sharing = normalizeSharing(project?.sharing);
-    const access = guestAccess(project && !project.isArchived ? sharing : null);
+    const access = guestAccess(
+      project && !project.isArchived ? sharing : null,
+      project ? await isExpiredForGuests(db, project) : false,
+    );
     if (!project || !access)
       throw new NotFoundError(SHARING_MESSAGES.notAccessible, "project-not-accessible");
     const { pageRows, versionRows } = await loadPagesWithVersions(db, project.id);

@@ -24,7 +24,12 @@ import { memberActor, type PolicyActor } from "../../lib/policy.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { readFile } from "../pages/uploads.ts";
-import { loadPagesWithVersions, loadProject, loadVersion } from "../projects/projects.load.ts";
+import {
+  isExpiredForGuests,
+  loadPagesWithVersions,
+  loadProject,
+  loadVersion,
+} from "../projects/projects.load.ts";
 import { guestAccess } from "../projects/projects.policy.ts";
 import { visibleThroughLink } from "../sharing/sharing.routes.ts";
 import { authorizeInspect, withInspectAbilities } from "./inspect.policy.ts";
@@ -176,7 +181,8 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       const sharing = normalizeSharing(project?.sharing);
       const guest: PolicyActor = {
         userId: null,
-        access: project && !project.isArchived ? guestAccess(sharing) : null,
+        access:
+          project && !project.isArchived ? guestAccess(sharing, await isExpiredForGuests(db, project)) : null,
         isGuest: true,
       };
       authorizeInspect(guest, "inspect.read", { linkShowsEdits: sharing.showEdits });

@@ -1,4 +1,10 @@
-import type { Access, Limits, ProjectListQuery } from "@redline/shared";
+import {
+  type Access,
+  isProjectExpired,
+  type Limits,
+  type ProjectListQuery,
+  productOf,
+} from "@redline/shared";
 import { and, asc, desc, eq, getTableColumns, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { prepared } from "../../db/prepared.ts";
@@ -16,7 +22,7 @@ import {
 import { NotFoundError } from "../../lib/errors.ts";
 import type { Actor } from "../auth/session.ts";
 import { limitsFor } from "../plans/plans.ts";
-import { projectAccess } from "./projects.policy.ts";
+import { projectAccess, readOnlyAccess } from "./projects.policy.ts";
 
 /** The owner's stored limits and what can give them a plan, read with the project. */
 const ownerPlanColumns = {
@@ -24,6 +30,7 @@ const ownerPlanColumns = {
   ownerPrivilege: users.privilege,
   ownerLifetimeDeal: users.lifetimeDeal,
   ownerPartnerPlan: users.partnerPlan,
+  ownerHeldSubscriptions: users.heldSubscriptions,
 };
 
 /** The project and page limits the owner's plans give (with plans on; routes apply PLANS_ENABLED). */
@@ -32,18 +39,24 @@ export function ownerLimitsOf(row: {
   ownerPrivilege: string | null;
   ownerLifetimeDeal: UserRow["lifetimeDeal"];
   ownerPartnerPlan: string | null;
+  ownerHeldSubscriptions: UserRow["heldSubscriptions"] | null;
 }): Limits {
   return limitsFor({
     limits: row.ownerLimits,
     privilege: row.ownerPrivilege,
     lifetimeDeal: row.ownerLifetimeDeal,
     partnerPlan: row.ownerPartnerPlan,
+    heldSubscriptions: row.ownerHeldSubscriptions,
   });
 }
 
 export interface LoadedProject {
   project: ProjectRow;
+  /** What the actor may do now: a viewer's access on an expired project (SPEC §4: read-only). */
   access: Access | null;
+  /** The actor's own access, expiry aside: its owner may still archive or delete an expired project. */
+  heldAccess: Access | null;
+  isExpired: boolean;
   /** The owner's plan limits (the project's page limit derives from them), read in the same query. */
   ownerLimits: Limits | null;
 }
@@ -68,8 +81,19 @@ export async function loadProject(
       .prepare("load_project"),
   ).execute({ userId: userId ?? "", projectId });
   if (!row) throw new NotFoundError("Project not found.", "project-not-found");
-  const access = projectAccess(userId, { ownerId: row.project.ownerId, memberAccess: row.memberAccess });
-  return { project: row.project, access, ownerLimits: ownerLimitsOf(row) };
+  const heldAccess = projectAccess(userId, { ownerId: row.project.ownerId, memberAccess: row.memberAccess });
+  const ownerLimits = ownerLimitsOf(row);
+  const isExpired = isProjectExpired(
+    row.project.expiresAt,
+    ownerLimits[productOf(row.project.type)].projects,
+  );
+  return {
+    project: row.project,
+    access: readOnlyAccess(heldAccess, isExpired),
+    heldAccess,
+    isExpired,
+    ownerLimits,
+  };
 }
 
 export async function loadPage(db: Database, actor: Actor | null, pageId: string) {
@@ -189,4 +213,21 @@ export function listProjectRows(db: Database, userId: string, query: ProjectList
     userId,
     ...(query.q && { pattern: `%${query.q.replace(/[%_\\]/g, "\\$&")}%` }),
   });
+}
+
+/**
+ * Whether a project reached through its public link is expired (read-only for guests too). Costs a
+ * query only for a project past its expiry date: its owner may have become unlimited since.
+ */
+export async function isExpiredForGuests(db: Database, project: ProjectRow): Promise<boolean> {
+  if (!project.expiresAt || project.expiresAt.getTime() > Date.now()) return false;
+  const [owner] = await db.select().from(users).where(eq(users.id, project.ownerId));
+  const limits = ownerLimitsOf({
+    ownerLimits: owner?.limits ?? null,
+    ownerPrivilege: owner?.privilege ?? null,
+    ownerLifetimeDeal: owner?.lifetimeDeal ?? null,
+    ownerPartnerPlan: owner?.partnerPlan ?? null,
+    ownerHeldSubscriptions: owner?.heldSubscriptions ?? null,
+  });
+  return isProjectExpired(project.expiresAt, limits[productOf(project.type)].projects);
 }

@@ -89,9 +89,9 @@ export function projectAccess(userId: string | null, relation: ProjectRelation):
 }
 
 /** A guest arriving by the public link: comment or view as the link allows; nothing when it is off. */
-export function guestAccess(sharing: ProjectSharing | null): Access | null {
+export function guestAccess(sharing: ProjectSharing | null, isExpired = false): Access | null {
   if (!sharing?.public) return null;
-  return sharing.canComment ? "comment" : "view";
+  return sharing.canComment && !isExpired ? "comment" : "view";
 }
 
 /** Page approval is also open to the project's chosen approvers, whatever their access. */
@@ -136,16 +136,26 @@ export function authorize(access: Access | null, action: ProjectAction): asserts
   if (!can(access, action)) throw new ForbiddenError();
 }
 
+/**
+ * An expired project is read-only (SPEC §4): everyone acts on it as a viewer would. Its owner may still
+ * archive or delete it (`heldAccess` in LoadedProject), so an expired project never blocks a new one.
+ */
+export function readOnlyAccess<A extends Access | null>(access: A, isExpired: boolean): A | "view" {
+  return isExpired && access !== null ? "view" : access;
+}
+
 export function projectAbilities(
-  access: Access | null,
+  heldAccess: Access | null,
   viewer: { userId: string | null; approvers: readonly string[] } = { userId: null, approvers: [] },
+  isExpired = false,
 ): ProjectAbilities {
+  const access = readOnlyAccess(heldAccess, isExpired);
   const actor: PolicyActor = { userId: viewer.userId, access, isGuest: false };
   return {
     read: can(access, "projects.read"),
     update: can(access, "projects.update"),
-    archive: can(access, "projects.archive"),
-    delete: can(access, "projects.delete"),
+    archive: can(heldAccess, "projects.archive"),
+    delete: can(heldAccess, "projects.delete"),
     addPages: can(access, "pages.create"),
     updatePages: can(access, "pages.update"),
     deletePages: can(access, "pages.delete"),

@@ -1,10 +1,13 @@
 import {
   type Access,
+  isProjectExpired,
   type Limits,
   type Page,
   type ProjectSummary,
   pageLimitFor,
   pagesLeft,
+  productOf,
+  UNLIMITED,
   type Version,
 } from "@redline/shared";
 import type { PageRow, ProjectRow, VersionRow } from "../../db/schema/index.ts";
@@ -68,6 +71,8 @@ export function presentProject(
   },
 ): ProjectSummary {
   const pageLimit = pageLimitFor(row.type, counts.ownerLimits);
+  const ownerProjectLimit = counts.ownerLimits?.[productOf(row.type)].projects ?? UNLIMITED;
+  const isExpired = isProjectExpired(row.expiresAt, ownerProjectLimit);
   return {
     id: row.id,
     title: row.title,
@@ -77,13 +82,14 @@ export function presentProject(
     isArchived: row.isArchived,
     createdAt: row.createdAt.toISOString(),
     modifiedAt: row.modifiedAt.toISOString(),
-    expiresAt: row.expiresAt?.toISOString() ?? null,
+    expiresAt: ownerProjectLimit === UNLIMITED ? null : (row.expiresAt?.toISOString() ?? null),
+    isExpired,
     // A project without its own picture shows its first captured page.
     thumbnail: fileUrl(row.thumbnailKey ?? counts.firstPageThumbnail ?? null),
     sortOrder: row.sortOrder,
     pageCount: counts.pageCount,
     pageLimit,
     pagesLeft: pagesLeft(pageLimit, counts.pageCount),
-    abilities: projectAbilities(access, { userId: counts.viewerId, approvers: row.approvers }),
+    abilities: projectAbilities(access, { userId: counts.viewerId, approvers: row.approvers }, isExpired),
   };
 }

@@ -125,7 +125,7 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     route({ summary: "A project with its pages and versions", action: "projects.read" }),
     async (request) => {
       const actor = await requireActor(auth, db, request);
-      const { project, access, ownerLimits } = await loadProject(
+      const { project, access, heldAccess, ownerLimits } = await loadProject(
         db,
         actor,
         params.parse(request.params).projectId,
@@ -134,7 +134,7 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       const { pageRows, versionRows } = await loadPagesWithVersions(db, project.id);
       return {
         data: {
-          ...presentProject(project, access, {
+          ...presentProject(project, heldAccess!, {
             pageCount: pageRows.length,
             ownerLimits: effectiveLimits(ownerLimits, plansEnabled),
             firstPageThumbnail: pageRows.find((page) => page.thumbnailKey)?.thumbnailKey,
@@ -157,13 +157,15 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     }),
     async (request) => {
       const actor = await requireActor(auth, db, request);
-      const { project, access, ownerLimits } = await loadProject(
+      const { project, access, heldAccess, ownerLimits } = await loadProject(
         db,
         actor,
         params.parse(request.params).projectId,
       );
       const input = updateProjectSchema.parse(request.body);
-      authorize(access, input.isArchived === undefined ? "projects.update" : "projects.archive");
+      // Archiving stays open to the owner of an expired (read-only) project; renaming does not.
+      if (input.isArchived === undefined) authorize(access, "projects.update");
+      else authorize(heldAccess, "projects.archive");
       const [updated] = await db
         .update(projects)
         .set({
@@ -179,7 +181,7 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         .from(pages)
         .where(eq(pages.projectId, project.id));
       return {
-        data: presentProject(updated!, access, {
+        data: presentProject(updated!, heldAccess!, {
           pageCount,
           ownerLimits: effectiveLimits(ownerLimits, plansEnabled),
           viewerId: actor.user.id,
@@ -193,8 +195,9 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     route({ summary: "Delete a project (owner)", action: "projects.delete" }),
     async (request) => {
       const actor = await requireActor(auth, db, request);
-      const { project, access } = await loadProject(db, actor, params.parse(request.params).projectId);
-      authorize(access, "projects.delete");
+      const { project, heldAccess } = await loadProject(db, actor, params.parse(request.params).projectId);
+      // An expired (read-only) project can still be deleted by its owner, to make room.
+      authorize(heldAccess, "projects.delete");
       const files = await db.transaction(async (tx) => {
         const owned = await ownedFiles(tx, { projectId: project.id });
         await tx.delete(projects).where(eq(projects.id, project.id));

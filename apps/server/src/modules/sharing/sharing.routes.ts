@@ -22,7 +22,7 @@ import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { contentUrls } from "../content/content.urls.ts";
 import { authorizeMember } from "../members/members.policy.ts";
-import { loadPagesWithVersions, loadProject } from "../projects/projects.load.ts";
+import { isExpiredForGuests, loadPagesWithVersions, loadProject } from "../projects/projects.load.ts";
 import { guestAccess } from "../projects/projects.policy.ts";
 import { presentPage, presentVersion } from "../projects/projects.presenter.ts";
 
@@ -49,7 +49,10 @@ export async function sharingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
   const loadShared = async (projectId: string) => {
     const [project] = await db.select().from(projects).where(eq(projects.id, projectId));
     const sharing = normalizeSharing(project?.sharing);
-    const access = guestAccess(project ? sharing : null);
+    const access = guestAccess(
+      project ? sharing : null,
+      project ? await isExpiredForGuests(db, project) : false,
+    );
     if (!project || !access || project.isArchived) {
       throw new NotFoundError(SHARING_MESSAGES.notAccessible, "project-not-accessible");
     }

@@ -37,6 +37,7 @@ const project = (abilities: ProjectAbilities, fields: Partial<ProjectSummary> = 
   createdAt: "2026-11-24T10:00:00.000Z",
   modifiedAt: "2026-11-24T10:00:00.000Z",
   expiresAt: null,
+  isExpired: false,
   thumbnail: null,
   sortOrder: 0,
   pageCount: 5,

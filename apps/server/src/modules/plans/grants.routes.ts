@@ -1,0 +1,42 @@
+import { GRANT_MESSAGES, lifetimeRedeemSchema, privilegeRedeemSchema } from "@redline/shared";
+import type { FastifyInstance } from "fastify";
+import type { AppContext } from "../../context.ts";
+import { route } from "../../lib/routes.ts";
+import { requireActor } from "../auth/session.ts";
+import { countersOf } from "../users/counters.ts";
+import { presentUser } from "../users/users.presenter.ts";
+import { redeemLifetimeCode, redeemPrivilege } from "./grants.ts";
+
+/** Taking a privilege link (after signing up through it) or a lifetime-deal code: the user's own plan. */
+export async function grantsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { auth, database, config } = ctx;
+  const { db } = database;
+
+  app.post(
+    "/api/me/privilege",
+    route({ summary: "Take a privilege link's plan", body: privilegeRedeemSchema, action: "self" }),
+    async (request) => {
+      const { user } = await requireActor(auth, db, request);
+      const input = privilegeRedeemSchema.parse(request.body);
+      const updated = await redeemPrivilege(db, config.authSecret, user.id, input.plan, input.token);
+      return {
+        data: presentUser(updated, config.plansEnabled, await countersOf(db, user.id)),
+        message: GRANT_MESSAGES.privilegeGranted,
+      };
+    },
+  );
+
+  app.post(
+    "/api/me/lifetime-deal",
+    route({ summary: "Redeem a lifetime-deal code", body: lifetimeRedeemSchema, action: "self" }),
+    async (request) => {
+      const { user } = await requireActor(auth, db, request);
+      const input = lifetimeRedeemSchema.parse(request.body);
+      const updated = await redeemLifetimeCode(db, config.authSecret, user.id, input.code);
+      return {
+        data: presentUser(updated, config.plansEnabled, await countersOf(db, user.id)),
+        message: GRANT_MESSAGES.lifetimeRedeemed,
+      };
+    },
+  );
+}

@@ -1,0 +1,160 @@
+/**
+ * Privilege links and lifetime-deal codes (SPEC §3, §7 specialPrivilege, §9 lifetime tiers): minted
+ * with the instance's secret, single-use, and a refund withdraws the tier cleanly.
+ */
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { redeemedGrants, users } from "../../db/schema/index.ts";
+import { digest } from "../../testing/db-digest.ts";
+import { type ApiClient, signUpVerified } from "../../testing/http-client.ts";
+import { startTestApp, type TestApp } from "../../testing/test-app.ts";
+import { drivers } from "../../testing/test-db.ts";
+import {
+  mintLifetimeCode,
+  mintPrivilegeToken,
+  readLifetimeCode,
+  readPrivilegeToken,
+  revokeLifetimeCode,
+} from "./grants.ts";
+
+let counter = 0;
+const email = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}@example.com`;
+
+describe("grant tokens", () => {
+  const secret = "s".repeat(40);
+  it("reads back what was minted, and nothing forged", () => {
+    const token = mintPrivilegeToken(secret, "team");
+    expect(readPrivilegeToken(secret, token).plan).toBe("team");
+    expect(() => readPrivilegeToken("t".repeat(40), token)).toThrow("not valid");
+    expect(() => readPrivilegeToken(secret, token.replace(/^team/, "pro"))).toThrow("not valid");
+    expect(() => readPrivilegeToken(secret, `${token}.x`)).toThrow("not valid");
+    expect(() => readPrivilegeToken(secret, mintPrivilegeToken(secret, "team", -1))).toThrow("expired");
+
+    const code = mintLifetimeCode(secret, 2);
+    expect(code).toMatch(/^RL2-/);
+    expect(readLifetimeCode(secret, code).tier).toBe(2);
+    expect(() => readLifetimeCode(secret, code.replace(/^RL2/, "RL3"))).toThrow("not valid");
+    expect(() => readLifetimeCode(secret, "RL2-short")).toThrow("not valid");
+  });
+});
+
+describe.each(drivers())("privilege links and lifetime codes (%s)", (driver) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ driver, config: { plansEnabled: true } });
+  });
+  afterAll(() => t.close());
+  const secret = () => t.ctx.config.authSecret;
+  const signUp = (name: string) => signUpVerified(t.url, t.inbox!, email(name));
+  const me = async (client: ApiClient) => (await client.get("/api/me")).body.data;
+
+  it("grants a privilege link's plan once, after sign-up", async () => {
+    const client = await signUp("privileged");
+    const token = mintPrivilegeToken(secret(), "team");
+    const taken = await client.post("/api/me/privilege", { plan: "team", token });
+    expect(taken.status).toBe(200);
+    expect(taken.body).toMatchObject({
+      message: "Your plan has been activated.",
+      data: {
+        privilege: "team",
+        plans: { web: { name: "Team", hideUpsells: true }, browse: { name: "Team" } },
+      },
+    });
+    expect((await me(client)).limits.web.projects).toBe(-1);
+    for (let i = 0; i < 3; i++)
+      expect((await client.post("/api/projects", { type: "web", title: `P${i}` })).status).toBe(201);
+
+    // Single-use: nobody else takes the same link.
+    const other = await signUp("latecomer");
+    const before = await digest(t.ctx);
+    const again = await other.post("/api/me/privilege", { plan: "team", token });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe("grant-used");
+    expect(await digest(t.ctx)).toEqual(before);
+    expect((await me(other)).privilege).toBeNull();
+  });
+
+  it("refuses forged, mismatched and expired links, changing nothing", async () => {
+    const client = await signUp("forger");
+    const before = await digest(t.ctx);
+    const cases = [
+      [{ plan: "team", token: mintPrivilegeToken("x".repeat(40), "team") }, 404],
+      [{ plan: "pro", token: mintPrivilegeToken(secret(), "team") }, 404],
+      [{ plan: "team", token: mintPrivilegeToken(secret(), "team", -1) }, 409],
+      [{ plan: "platinum", token: "a.b.c.d" }, 400],
+    ] as const;
+    for (const [body, status] of cases)
+      expect((await client.post("/api/me/privilege", body)).status).toBe(status);
+    expect(await digest(t.ctx)).toEqual(before);
+  });
+
+  it("lets one of two users racing for one link win", async () => {
+    const [a, b] = await Promise.all([signUp("race-a"), signUp("race-b")]);
+    const token = mintPrivilegeToken(secret(), "pro");
+    const answers = await Promise.all(
+      [a!, b!].map((c) => c.post("/api/me/privilege", { plan: "pro", token })),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+  });
+
+  it("gives lifetime tier 2 for a code, once, and withdraws it cleanly on refund", async () => {
+    const client = await signUp("lifetime");
+    expect((await client.post("/api/projects", { type: "web", title: "One" })).status).toBe(201);
+    expect((await client.post("/api/projects", { type: "web", title: "Two" })).status).toBe(402);
+
+    const code = mintLifetimeCode(secret(), 2);
+    const redeemed = await client.post("/api/me/lifetime-deal", { code });
+    expect(redeemed.status).toBe(200);
+    expect(redeemed.body).toMatchObject({
+      message: "Your lifetime deal is active.",
+      data: { plans: { web: { name: "Lifetime tier 2", isFree: false, hideUpsells: true } } },
+    });
+    expect((await client.post("/api/projects", { type: "web", title: "Two" })).status).toBe(201);
+    expect((await client.post("/api/me/lifetime-deal", { code })).status).toBe(409);
+    expect((await client.post("/api/me/lifetime-deal", { code: `${code.slice(0, -1)}A` })).status).toBe(404);
+
+    const userId = (await me(client)).uid;
+    expect(await revokeLifetimeCode(t.ctx.database.db, secret(), code)).toBe(userId);
+    expect(await revokeLifetimeCode(t.ctx.database.db, secret(), code)).toBeNull();
+    const [row] = await t.ctx.database.db.select().from(users).where(eq(users.id, userId));
+    expect(row!.lifetimeDeal).toEqual({ isDisabled: true, invoices: [] });
+    // The session cache hears of the change: the plan is free again, the projects stay, none are added.
+    const after = await me(client);
+    expect(after.plans.web).toMatchObject({ name: "Free", isFree: true });
+    expect((await client.post("/api/projects", { type: "web", title: "Three" })).status).toBe(402);
+    const [grant] = await t.ctx.database.db
+      .select()
+      .from(redeemedGrants)
+      .where(eq(redeemedGrants.userId, userId));
+    expect(grant!.revokedAt).not.toBeNull();
+  });
+});
+
+describe("npm run grant", () => {
+  const run = promisify(execFile);
+  const cli = path.resolve(import.meta.dirname, "../../grant-cli.ts");
+  const env = { ...process.env, AUTH_SECRET: "c".repeat(40), APP_URL: "https://redline.example" };
+
+  it("prints a privilege link and lifetime codes signed with the instance's secret", async () => {
+    const link = (
+      await run(process.execPath, ["--import", "tsx", cli, "privilege", "team"], { env })
+    ).stdout.trim();
+    expect(link).toMatch(/^https:\/\/redline\.example\/signup\/start-privilege\/team\?token=team\./);
+    expect(readPrivilegeToken("c".repeat(40), new URL(link).searchParams.get("token")!).plan).toBe("team");
+    const codes = (
+      await run(process.execPath, ["--import", "tsx", cli, "lifetime", "3", "2"], { env })
+    ).stdout
+      .trim()
+      .split("\n");
+    expect(codes).toHaveLength(2);
+    for (const code of codes) expect(readLifetimeCode("c".repeat(40), code).tier).toBe(3);
+    await expect(
+      run(process.execPath, ["--import", "tsx", cli, "lifetime", "4"], { env }),
+    ).rejects.toMatchObject({
+      code: 2,
+    });
+  });
+});
