@@ -494,6 +494,7 @@ MATRIX.push(
 /** Billing: one's own subscriptions (another's is a 404), checkout, plans outside card payments. */
 MATRIX.push(
   { route: "GET /api/billing", who: SIGNED_IN, call: () => ({ path: "/api/billing" }) },
+  { route: "GET /api/countries", who: PUBLIC, call: () => ({ path: "/api/countries" }) },
   {
     route: "POST /api/billing/checkout",
     who: VERIFIED,

@@ -212,3 +212,10 @@ export const GRANT_MESSAGES = {
   privilegeGranted: "Your plan has been activated.",
   lifetimeRedeemed: "Your lifetime deal is active.",
 } as const;
+
+/** SPEC §3 Country entry (GET /api/countries). */
+export interface CountryEntry {
+  countryCode: string;
+  countryName: string;
+  currencyCode: string;
+}

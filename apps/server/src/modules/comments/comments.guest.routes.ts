@@ -18,7 +18,7 @@ import { comments, projects } from "../../db/schema/index.ts";
 import { BadRequestError, NotFoundError } from "../../lib/errors.ts";
 import type { PolicyActor } from "../../lib/policy.ts";
 import { route } from "../../lib/routes.ts";
-import { isExpiredForGuests, loadPagesWithVersions } from "../projects/projects.load.ts";
+import { guestsReadOnly, loadPagesWithVersions } from "../projects/projects.load.ts";
 import { guestAccess } from "../projects/projects.policy.ts";
 import { visibleThroughLink } from "../sharing/sharing.routes.ts";
 import { authorizeComment, withCommentAbilities } from "./comments.policy.ts";
@@ -43,7 +43,7 @@ export async function commentsGuestRoutes(app: FastifyInstance, { ctx }: { ctx: 
     const sharing = normalizeSharing(project?.sharing);
     const access = guestAccess(
       project && !project.isArchived ? sharing : null,
-      project ? await isExpiredForGuests(db, project) : false,
+      project ? await guestsReadOnly(db, project, ctx.config.plansEnabled) : false,
     );
     if (!project || !access)
       throw new NotFoundError(SHARING_MESSAGES.notAccessible, "project-not-accessible");

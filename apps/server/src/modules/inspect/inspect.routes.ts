@@ -25,7 +25,7 @@ import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { readFile } from "../pages/uploads.ts";
 import {
-  isExpiredForGuests,
+  guestsReadOnly,
   loadPagesWithVersions,
   loadProject,
   loadVersion,
@@ -182,7 +182,9 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       const guest: PolicyActor = {
         userId: null,
         access:
-          project && !project.isArchived ? guestAccess(sharing, await isExpiredForGuests(db, project)) : null,
+          project && !project.isArchived
+            ? guestAccess(sharing, await guestsReadOnly(db, project, ctx.config.plansEnabled))
+            : null,
         isGuest: true,
       };
       authorizeInspect(guest, "inspect.read", { linkShowsEdits: sharing.showEdits });

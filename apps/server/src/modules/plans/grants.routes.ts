@@ -5,12 +5,22 @@ import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { countersOf } from "../users/counters.ts";
 import { presentUser } from "../users/users.presenter.ts";
+import { countryEntries } from "./countries.ts";
 import { redeemLifetimeCode, redeemPrivilege } from "./grants.ts";
 
 /** Taking a privilege link (after signing up through it) or a lifetime-deal code: the user's own plan. */
 export async function grantsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const { auth, database, config } = ctx;
   const { db } = database;
+
+  app.get(
+    "/api/countries",
+    route({ summary: "Countries with their currency (SPEC §3), sorted by name", action: "public" }),
+    async (_request, reply) => {
+      reply.header("cache-control", "public, max-age=86400");
+      return { data: countryEntries() };
+    },
+  );
 
   app.post(
     "/api/me/privilege",

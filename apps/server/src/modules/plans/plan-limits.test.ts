@@ -6,7 +6,7 @@
 import { and, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectMembers, projects, users } from "../../db/schema/index.ts";
-import { type ApiClient, signUpVerified } from "../../testing/http-client.ts";
+import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { setLimits, startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { drivers } from "../../testing/test-db.ts";
 
@@ -133,6 +133,48 @@ describe.each(drivers())("plan limits (%s)", (driver) => {
       (await owner.post(`/api/projects/${projectId}/members`, { email: invitees[5], access: "view" })).status,
     ).toBe(201);
     expect(await members()).toBe(6);
+  });
+
+  it("keeps guest comments for plans that include them (SPEC §6): a free website project's link is view-only", async () => {
+    const owner = await signUp("guest-gate");
+    const projectId = (await owner.post("/api/projects", { type: "web", title: "Gate" })).body.data.id as string;
+    const { versionId } = (await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/g" }))
+      .body.data;
+    expect((await owner.patch(`/api/projects/${projectId}/sharing`, { public: true })).status).toBe(200);
+    const refused = await owner.patch(`/api/projects/${projectId}/sharing`, { canComment: true });
+    expect(refused.status).toBe(402);
+    expect(refused.body).toMatchObject({ code: "guest-commenting", limit: { kind: "feature", product: "web" } });
+    // Even a link that says so lets guests view only.
+    await t.ctx.database.db
+      .update(projects)
+      .set({ sharing: { public: true, canComment: true } as never })
+      .where(eq(projects.id, projectId));
+    const guest = new ApiClient(t.url);
+    expect((await guest.get(`/api/share/${projectId}`)).body.data.access).toBe("view");
+    const comment = {
+      anchor: {
+        v: 1,
+        querySelector: "h1",
+        selectors: { css: "h1", xpath: "/html/body/h1", idPath: null },
+        fingerprint: { tag: "h1", text: "Hello" },
+        dot: { x: 0.25, y: 0.5 },
+      },
+      dotPosition: { x: 0.25, y: 0.5 },
+      deviceWidth: 1280,
+      comment: "From a client",
+    };
+    const asGuest = () =>
+      guest.request("POST", `/api/share/${projectId}/versions/${versionId}/comments`, comment, {
+        "x-redline-guest": "guest__2__Gail__gail@example.com",
+      });
+    expect((await asGuest()).status).toBe(403);
+
+    // On Pro (here a privilege) guests comment.
+    const uid = (await owner.get("/api/me")).body.data.uid as string;
+    await t.ctx.database.db.update(users).set({ privilege: "pro" }).where(eq(users.id, uid));
+    expect((await owner.patch(`/api/projects/${projectId}/sharing`, { canComment: true })).status).toBe(200);
+    expect((await guest.get(`/api/share/${projectId}`)).body.data.access).toBe("comment");
+    expect((await asGuest()).status).toBe(201);
   });
 });
 

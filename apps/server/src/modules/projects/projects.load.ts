@@ -4,6 +4,7 @@ import {
   type Limits,
   type ProjectListQuery,
   productOf,
+  resolvePlan,
 } from "@redline/shared";
 import { and, asc, desc, eq, getTableColumns, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
@@ -21,7 +22,7 @@ import {
 } from "../../db/schema/index.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import type { Actor } from "../auth/session.ts";
-import { limitsFor } from "../plans/plans.ts";
+import { limitsFor, planSourcesOf } from "../plans/plans.ts";
 import { projectAccess, readOnlyAccess } from "./projects.policy.ts";
 
 /** The owner's stored limits and what can give them a plan, read with the project. */
@@ -216,18 +217,18 @@ export function listProjectRows(db: Database, userId: string, query: ProjectList
 }
 
 /**
- * Whether a project reached through its public link is expired (read-only for guests too). Costs a
- * query only for a project past its expiry date: its owner may have become unlimited since.
+ * Whether guests of a project's public link may only view it: the project has expired (SPEC §4), or its
+ * owner's plan does not include guest commenting (SPEC §6; the demo always does). One query, by key.
  */
-export async function isExpiredForGuests(db: Database, project: ProjectRow): Promise<boolean> {
-  if (!project.expiresAt || project.expiresAt.getTime() > Date.now()) return false;
+export async function guestsReadOnly(
+  db: Database,
+  project: ProjectRow,
+  plansEnabled: boolean,
+): Promise<boolean> {
+  if (project.type === "demo") return false;
   const [owner] = await db.select().from(users).where(eq(users.id, project.ownerId));
-  const limits = ownerLimitsOf({
-    ownerLimits: owner?.limits ?? null,
-    ownerPrivilege: owner?.privilege ?? null,
-    ownerLifetimeDeal: owner?.lifetimeDeal ?? null,
-    ownerPartnerPlan: owner?.partnerPlan ?? null,
-    ownerHeldSubscriptions: owner?.heldSubscriptions ?? null,
-  });
-  return isProjectExpired(project.expiresAt, limits[productOf(project.type)].projects);
+  if (!owner) return true;
+  const product = productOf(project.type);
+  if (isProjectExpired(project.expiresAt, limitsFor(owner)[product].projects)) return true;
+  return plansEnabled && !resolvePlan(planSourcesOf(owner), product).entitlements.guestCommenting;
 }

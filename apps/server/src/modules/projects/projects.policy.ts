@@ -88,10 +88,13 @@ export function projectAccess(userId: string | null, relation: ProjectRelation):
   return highest(relation.memberAccess, team);
 }
 
-/** A guest arriving by the public link: comment or view as the link allows; nothing when it is off. */
-export function guestAccess(sharing: ProjectSharing | null, isExpired = false): Access | null {
+/**
+ * A guest arriving by the public link: comment or view as the link allows; nothing when it is off.
+ * `readOnly`: view only whatever the link says (an expired project, or a plan without guest commenting).
+ */
+export function guestAccess(sharing: ProjectSharing | null, readOnly = false): Access | null {
   if (!sharing?.public) return null;
-  return sharing.canComment && !isExpired ? "comment" : "view";
+  return sharing.canComment && !readOnly ? "comment" : "view";
 }
 
 /** Page approval is also open to the project's chosen approvers, whatever their access. */

@@ -6,6 +6,8 @@ import {
   type Access,
   normalizeSharing,
   type ProjectSharing,
+  productOf,
+  resolvePlan,
   SHARING_MESSAGES,
   sharingUpdateSchema,
   type VersionView,
@@ -14,15 +16,16 @@ import { and, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
-import { type PageRow, projectMembers, projects, type VersionRow } from "../../db/schema/index.ts";
-import { NotFoundError } from "../../lib/errors.ts";
+import { type PageRow, projectMembers, projects, users, type VersionRow } from "../../db/schema/index.ts";
+import { NotFoundError, PlanLimitError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { memberActor } from "../../lib/policy.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { contentUrls } from "../content/content.urls.ts";
 import { authorizeMember } from "../members/members.policy.ts";
-import { isExpiredForGuests, loadPagesWithVersions, loadProject } from "../projects/projects.load.ts";
+import { planSourcesOf } from "../plans/plans.ts";
+import { guestsReadOnly, loadPagesWithVersions, loadProject } from "../projects/projects.load.ts";
 import { guestAccess } from "../projects/projects.policy.ts";
 import { presentPage, presentVersion } from "../projects/projects.presenter.ts";
 
@@ -51,7 +54,7 @@ export async function sharingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     const sharing = normalizeSharing(project?.sharing);
     const access = guestAccess(
       project ? sharing : null,
-      project ? await isExpiredForGuests(db, project) : false,
+      project ? await guestsReadOnly(db, project, ctx.config.plansEnabled) : false,
     );
     if (!project || !access || project.isArchived) {
       throw new NotFoundError(SHARING_MESSAGES.notAccessible, "project-not-accessible");
@@ -67,6 +70,17 @@ export async function sharingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
       authorizeMember(memberActor(actor.user.id, access), "sharing.update");
       const input = sharingUpdateSchema.parse(request.body);
+      if (input.canComment === true && ctx.config.plansEnabled) {
+        // SPEC §6: guest commenting is a plan feature of the project owner's.
+        const [owner] = await db.select().from(users).where(eq(users.id, project.ownerId));
+        const product = productOf(project.type);
+        if (!owner || !resolvePlan(planSourcesOf(owner), product).entitlements.guestCommenting)
+          throw new PlanLimitError(
+            "guest-commenting",
+            "Guest comments are not included in this project owner's plan. Upgrade to turn them on.",
+            { kind: "feature", product, limit: 0 },
+          );
+      }
       const sharing = { ...normalizeSharing(project.sharing), ...input };
       await db.update(projects).set({ sharing }).where(eq(projects.id, project.id));
       return { data: sharing };
