@@ -161,7 +161,7 @@ describe("accounts", () => {
     const titled: [string, string][] = [
       ["/billing", "Billing"],
       ["/upgrade", "Upgrade"],
-      ["/upgrade/confirm/pro", "Payment summary"],
+      ["/upgrade/confirm/pro-yearly", "Payment summary"],
       ["/offers", "Offers"],
       ["/team", "Team"],
       ["/projects/archived", "Projects"],

@@ -27,6 +27,7 @@ const soon = () => import("./pages/coming-soon-pages.tsx");
 const projectsPage = () => import("./pages/projects-page.tsx");
 const projectPage = () => import("./pages/project-page.tsx");
 const sharePages = () => import("./pages/share-pages.tsx");
+const signupPage = () => import("./pages/signup-page.tsx");
 
 export const routes: RouteObject[] = [
   {
@@ -41,12 +42,13 @@ export const routes: RouteObject[] = [
             element: <RedirectVerifiedUser />,
             children: [
               { path: "/", ...page(() => import("./pages/landing-page.tsx"), "LandingPage") },
-              { path: "/signup", ...page(() => import("./pages/signup-page.tsx"), "SignUpPage") },
-              {
-                path: "/signup/start-privilege/team",
-                ...page(() => import("./pages/signup-page.tsx"), "SignUpPage"),
-              },
+              { path: "/signup", ...page(signupPage, "SignUpPage") },
             ],
+          },
+          // A verified user may open a privilege link too: the page keeps the grant, then goes on.
+          {
+            path: "/signup/start-privilege/:plan",
+            ...page(signupPage, "PrivilegeSignUpPage"),
           },
           {
             path: "/forgot-password",
@@ -96,14 +98,17 @@ export const routes: RouteObject[] = [
                     path: "/profile/checkout-complete",
                     ...page(() => import("./pages/profile-page.tsx"), "ProfilePage"),
                   },
-                  { path: "/billing", ...page(soon, "BillingPage") },
-                  { path: "/upgrade", ...page(soon, "UpgradePage") },
-                  { path: "/upgrade/confirm/:plan", ...page(soon, "PaymentSummaryPage") },
+                  { path: "/billing", ...page(() => import("./pages/billing-page.tsx"), "BillingPage") },
+                  { path: "/upgrade", ...page(() => import("./pages/upgrade-page.tsx"), "UpgradePage") },
+                  {
+                    path: "/upgrade/confirm/:plan",
+                    ...page(() => import("./pages/payment-summary-page.tsx"), "PaymentSummaryPage"),
+                  },
                   {
                     path: "/payment-success/:planId",
                     element: <Navigate to="/billing?payment_status=success" replace />,
                   },
-                  { path: "/offers", ...page(soon, "OffersPage") },
+                  { path: "/offers", ...page(() => import("./pages/offers-page.tsx"), "OffersPage") },
                   { path: "/integration/:app", ...page(soon, "IntegrationMissingProjectPage") },
                   { path: "/integration/:app/:projectId", ...page(soon, "IntegrationPage") },
                 ],

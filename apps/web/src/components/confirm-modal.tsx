@@ -8,6 +8,7 @@ export function ConfirmModal({
   title,
   description,
   confirmLabel,
+  cancelLabel = "Cancel",
   pendingLabel = "Please wait...",
   isPending = false,
   isDanger = true,
@@ -18,6 +19,8 @@ export function ConfirmModal({
   title: string;
   description: string;
   confirmLabel: string;
+  /** The button that closes without acting (say what staying means when "Cancel" would be ambiguous). */
+  cancelLabel?: string;
   pendingLabel?: string;
   isPending?: boolean;
   isDanger?: boolean;
@@ -34,7 +37,7 @@ export function ConfirmModal({
       footer={
         <>
           <button ref={cancel} type="button" className="btn" onClick={() => onOpenChange(false)}>
-            Cancel
+            {cancelLabel}
           </button>
           <button
             type="button"

@@ -1,21 +1,33 @@
-/** Signed-in dashboard routes: the header, the page, and the floating 'Need help?' button. */
+/**
+ * Signed-in dashboard routes: the header, the payment-issue notice and the offer bar under it (each
+ * decides by route whether it shows), the page, and the floating 'Need help?' button. A privilege link
+ * kept from sign-up is taken here, wherever the user lands after verifying their e-mail.
+ */
 import { Suspense, useState } from "react";
 import { Outlet } from "react-router";
 import { ComingSoonModal } from "../components/coming-soon-modal.tsx";
 import { LoadingView } from "../components/loading-view.tsx";
+import { OfferBar } from "../features/billing/offer-bar.tsx";
+import { PaymentNotice } from "../features/billing/payment-notice.tsx";
+import { useStoredPrivilege } from "../features/billing/use-stored-privilege.ts";
 import { Header } from "../features/header/header.tsx";
 import { NotificationsBell } from "../features/notifications/notifications-bell.tsx";
 import { useMe } from "../features/session/use-me.ts";
+import { useProduct } from "../lib/use-product.ts";
 import "./app-layout.css";
 
 export function AppLayout() {
   const { data: me } = useMe();
+  const product = useProduct();
   const [isHelpOpen, setHelpOpen] = useState(false);
+  useStoredPrivilege(me);
   // RequireUser renders this only with a verified user.
   if (!me) return <LoadingView />;
   return (
     <div className="app-layout">
       <Header user={me} bell={<NotificationsBell notificationSound={me.notificationSound} />} />
+      <PaymentNotice paymentIssue={me.paymentIssue} />
+      <OfferBar plan={me.plans[product]} />
       <div className="app-layout__main">
         <Suspense fallback={<LoadingView />}>
           <Outlet />

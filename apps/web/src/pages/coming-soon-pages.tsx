@@ -14,28 +14,6 @@ export function TeamPage() {
   );
 }
 
-export function BillingPage() {
-  return (
-    <ComingSoon title="Billing">Your plan, payment method and invoices will be managed here.</ComingSoon>
-  );
-}
-
-export function UpgradePage() {
-  return (
-    <ComingSoon title="Upgrade">
-      Choosing a plan with more projects and collaborators is coming soon.
-    </ComingSoon>
-  );
-}
-
-export function PaymentSummaryPage() {
-  return <ComingSoon title="Payment summary">The summary of your plan change will be shown here.</ComingSoon>;
-}
-
-export function OffersPage() {
-  return <ComingSoon title="Offers">Discounts on annual and monthly plans will be listed here.</ComingSoon>;
-}
-
 export function RequestReviewPage() {
   return (
     <ComingSoon title="Request a review">

@@ -1,5 +1,5 @@
-import { NavLink } from "react-router";
 import { LoadingView } from "../components/loading-view.tsx";
+import { SettingsHeader } from "../components/settings-header.tsx";
 import { DeleteAccount } from "../features/profile/delete-account.tsx";
 import { EmailPreferences, NotificationSound } from "../features/profile/notification-settings.tsx";
 import { PasswordForm } from "../features/profile/password-form.tsx";
@@ -15,15 +15,7 @@ export function ProfilePage() {
   if (!me) return <LoadingView />;
   return (
     <main className="profile-page">
-      <h1 className="profile-page__title">Account Settings</h1>
-      <nav className="profile-tabs" aria-label="Settings">
-        <NavLink to="/profile" className="profile-tabs__tab">
-          Account
-        </NavLink>
-        <NavLink to="/billing" className="profile-tabs__tab">
-          Billing
-        </NavLink>
-      </nav>
+      <SettingsHeader />
       <div className="profile-grid">
         <section className="profile-section" aria-labelledby="profile-heading">
           <h2 id="profile-heading" className="profile-section__title">

@@ -32,6 +32,7 @@ import { PageGridSection } from "../features/pages/page-grid.tsx";
 import { useSetPageArchived } from "../features/pages/page-queries.ts";
 import { PagesPanel, type PagesView } from "../features/pages/pages-panel.tsx";
 import { useVersionsRealtime } from "../features/pages/use-versions-realtime.ts";
+import { ExpiredNotice } from "../features/projects/expired-notice.tsx";
 import { ProjectBar } from "../features/projects/project-bar.tsx";
 import { useProject } from "../features/projects/project-queries.ts";
 import { isApiError } from "../lib/api.ts";
@@ -124,6 +125,7 @@ export function ProjectHomePage() {
   return (
     <div className="project-home">
       <ProjectBar project={project} share={<ShareButton project={project} variant="bar" />} />
+      <ExpiredNotice project={project} />
       <div className="project-home__body">
         <PagesPanel project={project} selectedPageId={page?.id} />
         <div className="project-home__main">
@@ -204,6 +206,7 @@ function ProjectCardsPage({
   return (
     <div className="project-home">
       <ProjectBar project={project} share={<ShareButton project={project} variant="bar" />} />
+      <ExpiredNotice project={project} />
       <div className="project-home__body">
         <PagesPanel project={project} view={view} />
         <div className="project-home__main">

@@ -13,6 +13,7 @@ import { EDIT_MODE_HINT, InspectWorkspace } from "../features/inspect/inspect-wo
 import { PageApproval } from "../features/pages/page-approval.tsx";
 import { pageSource } from "../features/pages/page-labels.ts";
 import { PagesPanel } from "../features/pages/pages-panel.tsx";
+import { ExpiredNotice } from "../features/projects/expired-notice.tsx";
 import { useMe } from "../features/session/use-me.ts";
 import { useMembers } from "../features/sharing/sharing-queries.ts";
 import { DeviceToolbar } from "../features/viewer/device-toolbar.tsx";
@@ -37,6 +38,9 @@ const MODE_NOTES: Record<ReviewMode, string> = {
 const VIEW_ONLY_NOTE = "You can read the comments on this page. Your access does not let you add any.";
 const EDITS_VIEW_ONLY_NOTE =
   "You can see the suggested edits on this page. Your access does not let you add any.";
+const EXPIRED_NOTE = "You can read the comments on this page. The project has expired, so none can be added.";
+const EDITS_EXPIRED_NOTE =
+  "You can see the suggested edits on this page. The project has expired, so none can be added.";
 
 export function ReviewView({
   project,
@@ -134,6 +138,7 @@ export function ReviewView({
           ))}
         </nav>
       </div>
+      <ExpiredNotice project={project} />
       <div className="review__body">
         {panel === "pages" ? (
           <div className="review__side review__side--left">
@@ -157,7 +162,7 @@ export function ReviewView({
               onRetry: canEdit && page.url !== "image" ? handleRetry : undefined,
               isRetrying: recapture.isPending,
             }}
-            note={canComment ? MODE_NOTES[mode] : VIEW_ONLY_NOTE}
+            note={canComment ? MODE_NOTES[mode] : project.isExpired ? EXPIRED_NOTE : VIEW_ONLY_NOTE}
           />
         ) : version ? (
           <InspectWorkspace
@@ -173,7 +178,11 @@ export function ReviewView({
               isRetrying: recapture.isPending,
             }}
             note={
-              mode === "inspect" && !project.abilities.suggestEdits ? EDITS_VIEW_ONLY_NOTE : MODE_NOTES[mode]
+              mode === "inspect" && !project.abilities.suggestEdits
+                ? project.isExpired
+                  ? EDITS_EXPIRED_NOTE
+                  : EDITS_VIEW_ONLY_NOTE
+                : MODE_NOTES[mode]
             }
           />
         ) : (

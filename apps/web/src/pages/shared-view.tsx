@@ -45,8 +45,9 @@ export function SharedProjectView({
   const showVersions = !only && sharing.showPageVersions && page !== undefined && page.versions.length > 1;
   const showDevices = !sharing.hideDeviceToolbar && version?.kind === "snapshot";
 
-  // Guests write as themselves; the link must allow comments.
-  const canComment = sharing.canComment && guest !== null && variant !== "preview";
+  // Guests write as themselves; the server's access decides (the link allows comments and the project
+  // has not expired — an expired project is read-only for guests too).
+  const canComment = project.access === "comment" && guest !== null && variant !== "preview";
   const isMine = useCallback(
     (comment: Comment) =>
       Boolean(

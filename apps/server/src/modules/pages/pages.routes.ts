@@ -229,8 +229,15 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     route({ summary: "Approve or unapprove a page", body: pageApprovalSchema, action: "pages.approve" }),
     async (request) => {
       const actor = await requireActor(auth, db, request);
-      const { page, project, access } = await loadPage(db, actor, pageParams.parse(request.params).pageId);
-      authorizeProject(memberActor(actor.user.id, access), "pages.approve", { approvers: project.approvers });
+      const { page, project, access, isExpired } = await loadPage(
+        db,
+        actor,
+        pageParams.parse(request.params).pageId,
+      );
+      authorizeProject(memberActor(actor.user.id, access), "pages.approve", {
+        approvers: project.approvers,
+        isExpired,
+      });
       const { approved } = pageApprovalSchema.parse(request.body);
       const [updated] = await db
         .update(pages)

@@ -8,6 +8,7 @@ import {
   type ProjectTarget,
   projectAbilities,
   projectAccess,
+  readOnlyAccess,
 } from "./projects.policy.ts";
 
 const APPROVER = "approver-id";
@@ -87,6 +88,48 @@ describe("projects policy", () => {
     expect(projectAbilities("view", { userId: APPROVER, approvers: [APPROVER] })).toMatchObject({
       comment: false,
       approvePages: true,
+    });
+  });
+
+  // SPEC §4: an expired project is read-only. Its abilities are what its actors hold, capped at a
+  // viewer's, except archive and delete, which its owner keeps; approvers no longer approve.
+  const EXPIRED = `
+owner            ✓ · ✓ ✓ · · · · · · ·
+editor           ✓ · · · · · · · · · ·
+commenter        ✓ · · · · · · · · · ·
+viewer           ✓ · · · · · · · · · ·
+viewer, approver ✓ · · · · · · · · · ·
+outsider         · · · · · · · · · · ·
+`;
+  const abilityOf: Record<ProjectAction, keyof ReturnType<typeof projectAbilities>> = {
+    "projects.read": "read",
+    "projects.update": "update",
+    "projects.archive": "archive",
+    "projects.delete": "delete",
+    "pages.create": "addPages",
+    "pages.update": "updatePages",
+    "pages.delete": "deletePages",
+    "versions.create": "addPages",
+    "versions.update": "updatePages",
+    "versions.delete": "deletePages",
+    "pages.approve": "approvePages",
+  };
+  describe.each(parsePolicyTable(EXPIRED, columns.length))("expired project, $actor", (row) => {
+    it.each(rowCases(row, columns))("$column.0 → $expected", ({ column: [, action], expected }) => {
+      const actor = actors[row.actor]!;
+      const held = actor.access;
+      // What routes are handed (loadProject's `access`) and what the presenter sends agree.
+      expect(
+        allowsProject({ ...actor, access: readOnlyAccess(held, true) }, action, {
+          ...approvers,
+          isExpired: true,
+        }) ||
+          (["projects.archive", "projects.delete"].includes(action) &&
+            allowsProject(actor, action, approvers)),
+      ).toBe(expected);
+      expect(
+        projectAbilities(held, { userId: actor.userId, approvers: [APPROVER] }, true)[abilityOf[action]],
+      ).toBe(expected);
     });
   });
 });

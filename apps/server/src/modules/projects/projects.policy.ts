@@ -43,10 +43,12 @@ export type ProjectAction =
 /** What the `pages.approve` rule looks at beyond access: the project's chosen approvers. */
 export interface ProjectTarget {
   approvers?: readonly string[];
+  /** An expired project is read-only (SPEC §4): its approvers no longer approve either. */
+  isExpired?: boolean;
 }
 
 const isApprover = (actor: PolicyActor, target: ProjectTarget) =>
-  actor.userId !== null && (target.approvers ?? []).includes(actor.userId);
+  actor.userId !== null && !target.isExpired && (target.approvers ?? []).includes(actor.userId);
 
 export const PROJECT_POLICY: PolicyTable<ProjectAction, ProjectTarget> = {
   "projects.read": [{ access: EVERY_ACCESS }],
@@ -102,8 +104,12 @@ export function canApprovePage(
   access: Access | null,
   userId: string | null,
   approvers: readonly string[],
+  isExpired = false,
 ): boolean {
-  return allows(PROJECT_POLICY, { userId, access, isGuest: false }, "pages.approve", { approvers });
+  return allows(PROJECT_POLICY, { userId, access, isGuest: false }, "pages.approve", {
+    approvers,
+    isExpired,
+  });
 }
 
 export function allowsProject(
@@ -165,7 +171,7 @@ export function projectAbilities(
     manageMembers: canMember(actor, "members.add"),
     transfer: canMember(actor, "projects.transfer"),
     manageApprovers: canMember(actor, "approvers.manage"),
-    approvePages: canApprovePage(access, viewer.userId, viewer.approvers),
+    approvePages: canApprovePage(access, viewer.userId, viewer.approvers, isExpired),
     comment: canComment(actor, "comments.create"),
     attachFiles: canComment(actor, "comments.attach"),
     suggestEdits: canInspect(actor, "inspect.create"),

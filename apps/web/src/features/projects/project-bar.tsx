@@ -2,10 +2,11 @@
  * The project's title bar on the page view: back to the lists, the title (click to rename), labels, and
  * the share button.
  */
-import { accessLabel, EXPIRING_PROJECT_TYPES, expiryLabel, type ProjectDetail } from "@redline/shared";
+import { accessLabel, type ProjectDetail } from "@redline/shared";
 import { ArrowLeft } from "lucide-react";
 import { Link } from "react-router";
 import { InlineEdit } from "../../components/inline-edit.tsx";
+import { projectExpiryLabel } from "./project-expiry.ts";
 import { useUpdateProject } from "./project-queries.ts";
 import { PROJECT_TYPE_INFO } from "./project-types.ts";
 import "./project-home.css";
@@ -14,10 +15,7 @@ import type { ReactNode } from "react";
 /** `share`: the share button (the sharing feature's), supplied by the page. */
 export function ProjectBar({ project, share }: { project: ProjectDetail; share?: ReactNode }) {
   const update = useUpdateProject();
-  const expiry =
-    project.expiresAt && EXPIRING_PROJECT_TYPES.includes(project.type)
-      ? expiryLabel(new Date(project.expiresAt))
-      : null;
+  const expiry = projectExpiryLabel(project);
   return (
     <div className="project-bar">
       <Link to="/projects" className="icon-btn" aria-label="All projects">

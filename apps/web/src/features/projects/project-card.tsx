@@ -2,17 +2,12 @@
  * One project in the lists: thumbnail (or a neutral placeholder), the share button in its top right
  * corner, the title (click to rename), access, expiry and Free Plan labels, and the project menu.
  */
-import {
-  accessLabel,
-  EXPIRING_PROJECT_TYPES,
-  expiryLabel,
-  freePlanTag,
-  type ProjectSummary,
-} from "@redline/shared";
+import { accessLabel, freePlanTag, type ProjectSummary } from "@redline/shared";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { CardThumb } from "../../components/card.tsx";
 import { InlineEdit } from "../../components/inline-edit.tsx";
+import { projectExpiryLabel } from "./project-expiry.ts";
 import { ProjectMenu } from "./project-menu.tsx";
 import { useUpdateProject } from "./project-queries.ts";
 import { PROJECT_TYPE_INFO } from "./project-types.ts";
@@ -27,10 +22,7 @@ export function ProjectCard({ project, share }: { project: ProjectSummary; share
   const info = PROJECT_TYPE_INFO[project.type];
   const Icon = info.icon;
   const href = `/project/${project.id}`;
-  const expiry =
-    project.expiresAt && EXPIRING_PROJECT_TYPES.includes(project.type)
-      ? expiryLabel(new Date(project.expiresAt))
-      : null;
+  const expiry = projectExpiryLabel(project);
   const planTag = freePlanTag(project.pageCount, project.pageLimit);
 
   return (

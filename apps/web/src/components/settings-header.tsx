@@ -1,0 +1,19 @@
+/** Account Settings' heading and its tabs (SPEC §2): Account at `/profile`, Billing at `/billing`. */
+import { NavLink } from "react-router";
+import "./settings-header.css";
+
+export function SettingsHeader() {
+  return (
+    <>
+      <h1 className="settings-header__title">Account Settings</h1>
+      <nav className="settings-tabs" aria-label="Settings">
+        <NavLink to="/profile" className="settings-tabs__tab">
+          Account
+        </NavLink>
+        <NavLink to="/billing" className="settings-tabs__tab">
+          Billing
+        </NavLink>
+      </nav>
+    </>
+  );
+}

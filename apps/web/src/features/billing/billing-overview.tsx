@@ -1,0 +1,148 @@
+/**
+ * `/billing` (SPEC §2): the plan and its subscriptions, a payment that needs the user, the payment
+ * method and the invoices. What each subscription lets the user do comes with it (abilities).
+ */
+import type { Billing, ResolvedPlan } from "@redline/shared";
+import { CircleCheck, CreditCard, Sparkles, TriangleAlert, X } from "lucide-react";
+import { Link } from "react-router";
+import { PAYMENT_ISSUE_TEXT } from "./billing-rules.ts";
+import { InvoiceTable } from "./invoice-table.tsx";
+import { SubscriptionItem } from "./subscription-item.tsx";
+
+export function BillingOverview({
+  billing,
+  plan,
+  paymentIssue,
+}: {
+  billing: Billing;
+  /** The user's plan in the current product (GET /api/me). */
+  plan: ResolvedPlan;
+  /** The session user's flag (GET /api/me); billing's own counts too. */
+  paymentIssue: boolean;
+}) {
+  const hasSubscriptions = billing.subscriptions.length > 0;
+  const hasPaymentDetails = hasSubscriptions || billing.paymentMethod !== null || billing.invoices.length > 0;
+  return (
+    <div className="billing-grid">
+      {paymentIssue || billing.paymentIssue ? (
+        <div className="billing-alert billing-alert--warning" role="alert">
+          <TriangleAlert size={20} aria-hidden className="billing-alert__icon" />
+          <div className="billing-alert__body">
+            <p className="billing-alert__title">{PAYMENT_ISSUE_TEXT}</p>
+            {billing.payUrl ? (
+              <div className="billing-alert__actions">
+                <a className="btn btn--primary" href={billing.payUrl}>
+                  Pay now
+                </a>
+              </div>
+            ) : null}
+          </div>
+        </div>
+      ) : null}
+
+      <section className="billing-section" aria-labelledby="billing-plan-heading">
+        <div className="billing-section__head">
+          <h2 id="billing-plan-heading" className="billing-section__title">
+            Your plan
+          </h2>
+          {hasSubscriptions ? <span className="tag">{plan.name}</span> : null}
+        </div>
+        {hasSubscriptions ? (
+          <ul className="subscription-list">
+            {billing.subscriptions.map((subscription) => (
+              <SubscriptionItem key={subscription.id} subscription={subscription} />
+            ))}
+          </ul>
+        ) : (
+          <NoSubscription plan={plan} />
+        )}
+      </section>
+
+      {hasPaymentDetails ? (
+        <>
+          <section className="billing-section" aria-labelledby="billing-method-heading">
+            <h2 id="billing-method-heading" className="billing-section__title">
+              Payment method
+            </h2>
+            {billing.paymentMethod ? (
+              <div className="payment-method">
+                <CreditCard size={20} aria-hidden className="payment-method__icon" />
+                <div>
+                  <p className="payment-method__card">
+                    {capitalize(billing.paymentMethod.brand)} •••• {billing.paymentMethod.last4}
+                  </p>
+                  <p className="billing-section__text">
+                    Expires {String(billing.paymentMethod.expMonth).padStart(2, "0")}/
+                    {billing.paymentMethod.expYear}
+                  </p>
+                </div>
+              </div>
+            ) : (
+              <p className="billing-section__text">No payment method on file.</p>
+            )}
+          </section>
+          <section className="billing-section" aria-labelledby="billing-invoices-heading">
+            <h2 id="billing-invoices-heading" className="billing-section__title">
+              Invoices
+            </h2>
+            <InvoiceTable invoices={billing.invoices} />
+          </section>
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+/** No subscription: the free plan with the way up, or a plan held otherwise (lifetime, partner, privilege). */
+function NoSubscription({ plan }: { plan: ResolvedPlan }) {
+  if (plan.isFree)
+    return (
+      <div className="billing-empty">
+        <Sparkles size={24} aria-hidden className="billing-empty__icon" />
+        <div className="billing-empty__text">
+          <p className="billing-empty__title">You are on the Free plan</p>
+          <p className="billing-section__text">
+            Upgrade for more projects, more collaborators and unlimited pages.
+          </p>
+        </div>
+        {plan.hideUpsells ? null : (
+          <Link className="btn btn--primary" to="/upgrade">
+            Upgrade
+          </Link>
+        )}
+      </div>
+    );
+  return (
+    <div className="billing-empty">
+      <CircleCheck size={24} aria-hidden className="billing-empty__icon" />
+      <div className="billing-empty__text">
+        <p className="billing-empty__title">Your current plan is {plan.name}</p>
+        <p className="billing-section__text">
+          It is not billed by a subscription, so there is nothing to manage here.
+        </p>
+      </div>
+    </div>
+  );
+}
+
+/** The success banner after the provider sends the browser back (`?payment_status=success`). */
+export function PaymentSuccessBanner({ onDismiss }: { onDismiss(): void }) {
+  return (
+    <div className="billing-alert billing-alert--success" role="status">
+      <CircleCheck size={20} aria-hidden className="billing-alert__icon" />
+      <div className="billing-alert__body">
+        <p className="billing-alert__title">Payment successful</p>
+        <p className="billing-alert__text">
+          Thank you. Your plan is updated below; it can take a moment to show.
+        </p>
+      </div>
+      <button type="button" className="icon-btn" aria-label="Dismiss payment message" onClick={onDismiss}>
+        <X size={16} aria-hidden />
+      </button>
+    </div>
+  );
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

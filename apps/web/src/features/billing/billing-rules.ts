@@ -1,0 +1,185 @@
+/**
+ * What the billing screens show, as pure functions of the contracts: amounts from minor units, status
+ * and entitlement wording, the promo offers of SPEC §9, and which subscription an upgrade would change.
+ */
+import {
+  type Billing,
+  type BillingInterval,
+  type BillingSubscription,
+  CURRENT_STATUSES,
+  type Discount,
+  type Entitlements,
+  formatPrice,
+  type PlanId,
+  PROMO_CODES,
+  type Product,
+  planPrice,
+  promoDiscount,
+  UNLIMITED,
+  upgradeChoices,
+  ZERO_DECIMAL_CURRENCIES,
+} from "@redline/shared";
+
+/** Ours: SPEC §2 names the payment-issue notice, not its words. */
+export const PAYMENT_ISSUE_TEXT =
+  "There is a problem with your payment. Update your payment details to keep your plan.";
+
+/** The plan prices on /upgrade and /offers are in US dollars (SPEC §9). */
+export const PLAN_CURRENCY = "USD";
+
+/** The inverse of `toMinorUnits`: cents to dollars, whole units for a zero-decimal currency. */
+export function fromMinorUnits(amount: number, currency: string): number {
+  return ZERO_DECIMAL_CURRENCIES.has(currency.toLowerCase()) ? amount : amount / 100;
+}
+
+/** An amount the payment provider sent (minor units), formatted: 4800 usd → "$48.00", 4800 jpy → "¥4,800". */
+export function formatMinorAmount(amount: number, currency: string): string {
+  return formatPrice(fromMinorUnits(amount, currency), currency);
+}
+
+export const INTERVAL_LABELS: Record<BillingInterval, string> = { monthly: "Monthly", yearly: "Yearly" };
+export const INTERVAL_UNITS: Record<BillingInterval, string> = { monthly: "month", yearly: "year" };
+
+/** "$40.00": a catalog plan's price after its discount. */
+export function planAmount(plan: PlanId): string {
+  return formatPrice(planPrice(plan), PLAN_CURRENCY);
+}
+
+/** "$40.00 / month". */
+export function planPriceLabel(plan: PlanId): string {
+  return `${planAmount(plan)} / ${INTERVAL_UNITS[plan.interval]}`;
+}
+
+const STATUS_LABELS: Record<string, string> = {
+  active: "Active",
+  trialing: "Trial",
+  past_due: "Past due",
+  incomplete: "Incomplete",
+  unpaid: "Unpaid",
+  canceled: "Cancelled",
+  incomplete_expired: "Expired",
+  paused: "Paused",
+};
+
+/** A subscription status in words (SPEC §4 statuses). */
+export function statusLabel(status: string): string {
+  return STATUS_LABELS[status] ?? capitalize(status.replaceAll("_", " "));
+}
+
+/** The tag tone of a status: calm when all is well, a warning when the payment needs the customer. */
+export function statusTone(status: string): "success" | "info" | "warning" | "danger" | "neutral" {
+  if (status === "active") return "success";
+  if (status === "trialing") return "info";
+  if (status === "past_due" || status === "incomplete") return "warning";
+  if (status === "unpaid") return "danger";
+  return "neutral";
+}
+
+/** An invoice status in words ('paid' → 'Paid', 'uncollectible' → 'Uncollectible'). */
+export function invoiceStatusLabel(status: string): string {
+  return capitalize(status.replaceAll("_", " "));
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
+
+/** "Dec 24, 2026". */
+export function formatDate(iso: string): string {
+  return dateFormat.format(new Date(iso));
+}
+
+function count(value: number, one: string, many: string, unlimited = `Unlimited ${many}`): string {
+  if (value === UNLIMITED) return unlimited;
+  return `${value} ${value === 1 ? one : many}`;
+}
+
+/** The entitlements a plan card lists (SPEC §9): projects, collaborators, pages, video and storage. */
+export function entitlementLines(entitlements: Entitlements): string[] {
+  const lines = [
+    count(entitlements.projects, "project", "projects"),
+    count(entitlements.collaborators, "collaborator", "collaborators"),
+    count(entitlements.pages, "page per project", "pages per project"),
+  ];
+  if (entitlements.videoMinutes !== 0)
+    lines.push(
+      count(
+        entitlements.videoMinutes,
+        "minute of video comments",
+        "minutes of video comments",
+        "Unlimited video comments",
+      ),
+    );
+  lines.push(
+    entitlements.storageGb === UNLIMITED ? "Unlimited storage" : `${entitlements.storageGb} GB storage`,
+  );
+  return lines;
+}
+
+/**
+ * The card subscription an upgrade in `product` would change instead of starting a checkout: the one the
+ * server refuses a second checkout for (409 already-subscribed) — current by SPEC §4, of this product.
+ */
+export function currentCardSubscription(billing: Billing, product: Product): BillingSubscription | null {
+  return (
+    billing.subscriptions.find(
+      (subscription) =>
+        subscription.provider === "card" &&
+        subscription.product === product &&
+        (CURRENT_STATUSES as readonly string[]).includes(subscription.status),
+    ) ?? null
+  );
+}
+
+/** The promo code that carries a discount (PROMO_CODES read backwards). */
+export function promoCodeFor(discount: Discount): string | null {
+  return Object.entries(PROMO_CODES).find(([, value]) => value === discount)?.[0] ?? null;
+}
+
+/** The confirm page's address for a plan, with the promo code to carry, if any. */
+export function confirmPath(planId: string, promo?: string | null): string {
+  const code = promo?.trim();
+  return `/upgrade/confirm/${encodeURIComponent(planId)}${code ? `?promo=${encodeURIComponent(code)}` : ""}`;
+}
+
+export interface Offer {
+  discount: Discount;
+  code: string;
+  interval: BillingInterval;
+  /** The plans it applies to, without their discount (the code brings it). */
+  plans: { planId: PlanId; name: string }[];
+}
+
+/**
+ * SPEC §9 offers, from the promo rule itself (`promoDiscount`): 30 % off yearly Pro, 20 % off yearly
+ * Standard, 15 % off monthly plans — largest first.
+ */
+export function promoOffers(product: Product): Offer[] {
+  const offers = new Map<Discount, Offer>();
+  for (const interval of ["yearly", "monthly"] as const)
+    for (const { plan } of upgradeChoices(product, interval)) {
+      const planId: PlanId = {
+        product,
+        tier: plan.tier as PlanId["tier"],
+        interval,
+        discount: null,
+        seats: null,
+      };
+      const discount = promoDiscount(planId);
+      const code = discount ? promoCodeFor(discount) : null;
+      if (!discount || !code) continue;
+      const offer = offers.get(discount) ?? { discount, code, interval, plans: [] };
+      offer.plans.push({ planId, name: plan.name });
+      offers.set(discount, offer);
+    }
+  return [...offers.values()].sort((a, b) => b.discount - a.discount);
+}
+
+/** "30% off yearly Pro", "15% off monthly Standard and Pro". */
+export function offerTitle(offer: Offer): string {
+  const names = offer.plans.map((plan) => plan.name);
+  const list = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names[0];
+  return `${offer.discount}% off ${offer.interval} ${list}`;
+}

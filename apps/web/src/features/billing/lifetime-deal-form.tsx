@@ -1,0 +1,61 @@
+/**
+ * `/offers` (SPEC §9 lifetime tiers 1–3): redeem a lifetime-deal code. A code that is not valid or was
+ * already used is explained under the field; success is the server's message.
+ */
+import { Ticket } from "lucide-react";
+import { type FormEvent, useState } from "react";
+import { Field } from "../../components/field.tsx";
+import { isGrantError, useRedeemLifetimeDeal } from "./grant-queries.ts";
+import "./lifetime-deal.css";
+
+export function LifetimeDealForm() {
+  const [code, setCode] = useState("");
+  const redeem = useRedeemLifetimeDeal();
+  const error = isGrantError(redeem.error) ? redeem.error.message : undefined;
+
+  const handleSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (redeem.isPending) return;
+    redeem.mutate({ code: code.trim() }, { onSuccess: () => setCode("") });
+  };
+
+  return (
+    <section className="lifetime-deal" aria-labelledby="lifetime-deal-title">
+      <div className="lifetime-deal__head">
+        <Ticket size={24} aria-hidden className="lifetime-deal__icon" />
+        <div>
+          <h2 id="lifetime-deal-title" className="lifetime-deal__title">
+            Have a lifetime deal code?
+          </h2>
+          <p className="lifetime-deal__text">
+            Redeem the code from your lifetime deal purchase to activate its plan on this account.
+          </p>
+        </div>
+      </div>
+      <form className="lifetime-deal__form" onSubmit={handleSubmit}>
+        <Field label="Lifetime deal code" error={error} className="lifetime-deal__field">
+          {(control) => (
+            <div className="lifetime-deal__row">
+              <input
+                {...control}
+                className="input lifetime-deal__input"
+                value={code}
+                required
+                maxLength={64}
+                autoComplete="off"
+                spellCheck={false}
+                onChange={(event) => {
+                  setCode(event.target.value);
+                  if (redeem.error) redeem.reset();
+                }}
+              />
+              <button type="submit" className="btn btn--primary" disabled={redeem.isPending}>
+                {redeem.isPending ? "Please wait..." : "Redeem"}
+              </button>
+            </div>
+          )}
+        </Field>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,62 @@
+/**
+ * The offer bar (SPEC §4, §9) under the header on /billing, /upgrade and /projects for a free user.
+ * Its action goes to /offers — on /upgrade it scrolls to the plans instead, which are right there.
+ */
+import { OFFER_BAR, type ResolvedPlan } from "@redline/shared";
+import { Tag, X } from "lucide-react";
+import { useState } from "react";
+import { Link, useLocation } from "react-router";
+import {
+  canCloseOfferBar,
+  closeOfferBar,
+  isOfferBarClosed,
+  showsOfferBar,
+  UPGRADE_PLANS_ID,
+} from "./offer-bar-rule.ts";
+import "./notices.css";
+
+export function OfferBar({ plan }: { plan: ResolvedPlan }) {
+  const { pathname, search } = useLocation();
+  const [isClosed, setClosed] = useState(isOfferBarClosed);
+  if (!showsOfferBar({ pathname, search, plan, isClosed })) return null;
+  const isUpgrade = pathname.replace(/\/+$/, "") === "/upgrade";
+
+  const handleClose = () => {
+    closeOfferBar();
+    setClosed(true);
+  };
+
+  const handleScroll = () => {
+    const plans = document.getElementById(UPGRADE_PLANS_ID);
+    plans?.scrollIntoView({ behavior: "smooth", block: "start" });
+    plans?.focus({ preventScroll: true });
+  };
+
+  return (
+    <section className="offer-bar" aria-label="Offer">
+      <div className="offer-bar__inner">
+        <Tag size={16} aria-hidden className="offer-bar__icon" />
+        <p className="offer-bar__text">{OFFER_BAR.text}</p>
+        {isUpgrade ? (
+          <button type="button" className="btn btn--primary offer-bar__action" onClick={handleScroll}>
+            {OFFER_BAR.action}
+          </button>
+        ) : (
+          <Link className="btn btn--primary offer-bar__action" to="/offers">
+            {OFFER_BAR.action}
+          </Link>
+        )}
+        {canCloseOfferBar(pathname) ? (
+          <button
+            type="button"
+            className="icon-btn offer-bar__close"
+            aria-label="Close offer"
+            onClick={handleClose}
+          >
+            <X size={16} aria-hidden />
+          </button>
+        ) : null}
+      </div>
+    </section>
+  );
+}

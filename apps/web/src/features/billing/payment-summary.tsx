@@ -1,0 +1,248 @@
+/**
+ * The payment summary (SPEC §2 `/upgrade/confirm/{plan}`): the plan, its price, a promo code and the
+ * total; then either a checkout at the payment provider, or — for someone who already holds a card
+ * subscription in this product — an update of that subscription, with its outcome (SPEC §4).
+ */
+import {
+  applyPromoCode,
+  BILLING_MESSAGES,
+  type Billing,
+  type BillingSubscription,
+  formatPrice,
+  type PlanId,
+  planDisplayName,
+  planIdOf,
+  planPrice,
+  type UpdateOutcome,
+} from "@redline/shared";
+import { type FormEvent, useRef, useState } from "react";
+import { useNavigate } from "react-router";
+import { Field } from "../../components/field.tsx";
+import { LoadingView } from "../../components/loading-view.tsx";
+import { snackbar } from "../../components/snackbar-store.ts";
+import { isApiError } from "../../lib/api.ts";
+import { errorMessage } from "../../lib/auth-client.ts";
+import { BillingLoadError } from "./billing-load-error.tsx";
+import { useBilling, useCheckout, useRefreshBilling, useUpdateSubscription } from "./billing-queries.ts";
+import { currentCardSubscription, INTERVAL_LABELS, PLAN_CURRENCY, planPriceLabel } from "./billing-rules.ts";
+import { goToCheckout } from "./checkout-redirect.ts";
+import { UpdateAction, UpdateOutcomeNotice } from "./plan-update.tsx";
+
+export function PaymentSummary({ plan, initialPromo }: { plan: PlanId; initialPromo: string }) {
+  const billing = useBilling();
+  if (billing.isPending) return <LoadingView />;
+  if (billing.isError)
+    return <BillingLoadError onRetry={() => billing.refetch()} isRetrying={billing.isFetching} />;
+  return <SummaryCard plan={plan} billing={billing.data} initialPromo={initialPromo} />;
+}
+
+const normalizeCode = (code: string) => code.trim().toUpperCase();
+
+function SummaryCard({
+  plan,
+  billing,
+  initialPromo,
+}: {
+  plan: PlanId;
+  billing: Billing;
+  initialPromo: string;
+}) {
+  const navigate = useNavigate();
+  const refresh = useRefreshBilling();
+  const checkout = useCheckout();
+  const update = useUpdateSubscription();
+  // A promo code from the link is applied at once when it fits this plan, and refused inline otherwise.
+  const initialCode = normalizeCode(initialPromo);
+  const [code, setCode] = useState(initialCode);
+  const [appliedCode, setAppliedCode] = useState<string | null>(() =>
+    initialCode && applyPromoCode(plan, initialCode) ? initialCode : null,
+  );
+  const [promoError, setPromoError] = useState<string | null>(() =>
+    initialCode && !applyPromoCode(plan, initialCode) ? BILLING_MESSAGES.invalidPromoCode : null,
+  );
+  const [formError, setFormError] = useState<string | null>(null);
+  const [outcome, setOutcome] = useState<UpdateOutcome | null>(null);
+  // Set before the request leaves, so a double click sends one request.
+  const isSending = useRef(false);
+
+  const subscription = currentCardSubscription(billing, plan.product);
+  // A promo code discounts a new subscription; a plan change is billed at the plan's own price.
+  const discounted = appliedCode && !subscription ? applyPromoCode(plan, appliedCode) : null;
+  const target = discounted ?? plan;
+  const isBusy = checkout.isPending || checkout.isSuccess || update.isPending;
+
+  const handleApply = (event: FormEvent) => {
+    event.preventDefault();
+    const value = normalizeCode(code);
+    setCode(value);
+    if (!value) {
+      setAppliedCode(null);
+      setPromoError(null);
+    } else if (applyPromoCode(plan, value)) {
+      setAppliedCode(value);
+      setPromoError(null);
+    } else {
+      setAppliedCode(null);
+      setPromoError(BILLING_MESSAGES.invalidPromoCode);
+    }
+  };
+
+  const handleRemoveCode = () => {
+    setAppliedCode(null);
+    setPromoError(null);
+    setCode("");
+  };
+
+  const handleCheckout = () => {
+    if (isSending.current) return;
+    isSending.current = true;
+    setFormError(null);
+    checkout.mutate(
+      { planId: planIdOf(plan), ...(appliedCode ? { promoCode: appliedCode } : {}) },
+      {
+        // The page stays busy until the browser has left for the provider.
+        onSuccess: ({ url }) => goToCheckout(url),
+        onError: (error) => {
+          isSending.current = false;
+          if (isApiError(error) && error.code === "promo-code") {
+            setAppliedCode(null);
+            setPromoError(error.message || BILLING_MESSAGES.invalidPromoCode);
+          } else if (isApiError(error) && error.code === "already-subscribed") {
+            // The subscription shows up on refresh, and this summary becomes an update.
+            setFormError(error.message);
+            void refresh();
+          } else setFormError(errorMessage(error));
+        },
+      },
+    );
+  };
+
+  const handleUpdate = (current: BillingSubscription) => {
+    if (isSending.current) return;
+    isSending.current = true;
+    setFormError(null);
+    update.mutate(
+      { subscriptionId: current.id, planId: planIdOf(plan) },
+      {
+        onSuccess: ({ data, message }) => {
+          isSending.current = false;
+          if (data.outcome.result === "success") {
+            snackbar.success(message ?? BILLING_MESSAGES.planUpdated);
+            navigate("/billing");
+          } else setOutcome(data.outcome);
+        },
+        onError: (error) => {
+          isSending.current = false;
+          setFormError(errorMessage(error));
+        },
+      },
+    );
+  };
+
+  return (
+    <section className="summary" aria-label="Order summary">
+      <dl className="summary__rows">
+        <div className="summary__row">
+          <dt>Plan</dt>
+          <dd>{planDisplayName(plan)}</dd>
+        </div>
+        <div className="summary__row">
+          <dt>Billing</dt>
+          <dd>{INTERVAL_LABELS[plan.interval]}</dd>
+        </div>
+        <div className="summary__row">
+          <dt>Price</dt>
+          <dd>{planPriceLabel(plan)}</dd>
+        </div>
+        {discounted ? (
+          <div className="summary__row summary__row--discount">
+            <dt>
+              Promo code {appliedCode} ({discounted.discount}% off)
+            </dt>
+            <dd>−{formatPrice(planPrice(plan) - planPrice(discounted), PLAN_CURRENCY)}</dd>
+          </div>
+        ) : null}
+        <div className="summary__row summary__row--total">
+          <dt>Total</dt>
+          <dd>{planPriceLabel(target)}</dd>
+        </div>
+      </dl>
+
+      {subscription ? (
+        initialCode ? (
+          <p className="summary__note">
+            Promo codes apply to new subscriptions; a plan change is billed at the plan's price.
+          </p>
+        ) : null
+      ) : (
+        <form className="promo-form" onSubmit={handleApply}>
+          <Field
+            label="Promo code"
+            error={promoError}
+            hint={discounted ? `${appliedCode} applied: ${discounted.discount}% off.` : undefined}
+          >
+            {(control) => (
+              <div className="promo-form__row">
+                <input
+                  {...control}
+                  className="input promo-form__input"
+                  value={code}
+                  autoComplete="off"
+                  spellCheck={false}
+                  disabled={isBusy}
+                  onChange={(event) => setCode(event.target.value)}
+                />
+                <button type="submit" className="btn" disabled={isBusy}>
+                  Apply
+                </button>
+                {appliedCode ? (
+                  <button
+                    type="button"
+                    className="btn btn--ghost"
+                    disabled={isBusy}
+                    onClick={handleRemoveCode}
+                  >
+                    Remove
+                  </button>
+                ) : null}
+              </div>
+            )}
+          </Field>
+        </form>
+      )}
+
+      {formError ? (
+        <p className="form-error" role="alert">
+          {formError}
+        </p>
+      ) : null}
+
+      {outcome ? (
+        <UpdateOutcomeNotice outcome={outcome} payUrl={billing.payUrl} />
+      ) : subscription ? (
+        <UpdateAction
+          subscription={subscription}
+          targetPlanId={planIdOf(plan)}
+          isBusy={isBusy}
+          onUpdate={() => handleUpdate(subscription)}
+        />
+      ) : billing.canCheckout ? (
+        <div className="summary__action">
+          <button
+            type="button"
+            className="btn btn--primary btn--block summary__submit"
+            disabled={isBusy}
+            onClick={handleCheckout}
+          >
+            {isBusy ? "Please wait..." : "Continue to payment"}
+          </button>
+          <p className="summary__hint">You will pay on the payment provider's secure page.</p>
+        </div>
+      ) : (
+        <p className="summary__note" role="status">
+          {BILLING_MESSAGES.paymentsUnavailable}
+        </p>
+      )}
+    </section>
+  );
+}

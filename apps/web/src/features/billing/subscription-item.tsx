@@ -1,0 +1,111 @@
+/**
+ * One subscription on `/billing`: plan, status, next payment or end date, a pending update, and the
+ * controls its abilities allow (cancel at period end, undo that, drop the pending update, change plan).
+ */
+import type { BillingSubscription } from "@redline/shared";
+import { useState } from "react";
+import { Link } from "react-router";
+import { ConfirmModal } from "../../components/confirm-modal.tsx";
+import { useSubscriptionAction } from "./billing-queries.ts";
+import { formatDate, formatMinorAmount, statusLabel, statusTone } from "./billing-rules.ts";
+
+export function SubscriptionItem({ subscription }: { subscription: BillingSubscription }) {
+  const cancel = useSubscriptionAction("cancel");
+  const undoCancel = useSubscriptionAction("undo-cancel");
+  const cancelUpdate = useSubscriptionAction("cancel-pending-update");
+  const [isConfirmOpen, setConfirmOpen] = useState(false);
+  const { abilities, currentPeriodEnd, pendingUpdate } = subscription;
+  const tone = statusTone(subscription.status);
+  const headingId = `subscription-${subscription.id}`;
+
+  const handleCancel = () => cancel.mutate(subscription.id, { onSettled: () => setConfirmOpen(false) });
+
+  return (
+    <li className="subscription" aria-labelledby={headingId}>
+      <div className="subscription__head">
+        <h3 id={headingId} className="subscription__name">
+          {subscription.planName}
+        </h3>
+        <span className={tone === "neutral" ? "tag" : `tag tag--${tone}`}>
+          {statusLabel(subscription.status)}
+        </span>
+        {subscription.paymentIssue ? <span className="tag tag--danger">Payment needs attention</span> : null}
+      </div>
+
+      {currentPeriodEnd ? (
+        <dl className="subscription__facts">
+          {subscription.cancelAtPeriodEnd ? (
+            <div className="subscription__fact">
+              <dt>Cancels on</dt>
+              <dd>{formatDate(currentPeriodEnd)}</dd>
+            </div>
+          ) : (
+            <div className="subscription__fact">
+              <dt>Next payment</dt>
+              <dd>
+                {formatDate(currentPeriodEnd)} ·{" "}
+                {formatMinorAmount(subscription.amount, subscription.currency)}
+              </dd>
+            </div>
+          )}
+        </dl>
+      ) : null}
+      {pendingUpdate ? (
+        <p className="subscription__pending">
+          Pending update to {pendingUpdate.planName}
+          {pendingUpdate.expiresAt ? ` (until ${formatDate(pendingUpdate.expiresAt)})` : null}
+        </p>
+      ) : null}
+
+      <div className="subscription__actions">
+        {abilities.canUpdate ? (
+          <Link className="btn" to="/upgrade">
+            Change plan
+          </Link>
+        ) : null}
+        {abilities.canCancelPendingUpdate ? (
+          <button
+            type="button"
+            className="btn"
+            disabled={cancelUpdate.isPending}
+            onClick={() => cancelUpdate.mutate(subscription.id)}
+          >
+            {cancelUpdate.isPending ? "Please wait..." : "Cancel update"}
+          </button>
+        ) : null}
+        {abilities.canUndoCancel ? (
+          <button
+            type="button"
+            className="btn"
+            disabled={undoCancel.isPending}
+            onClick={() => undoCancel.mutate(subscription.id)}
+          >
+            {undoCancel.isPending ? "Please wait..." : "Undo cancel"}
+          </button>
+        ) : null}
+        {abilities.canCancel ? (
+          <button type="button" className="btn btn--ghost" onClick={() => setConfirmOpen(true)}>
+            Cancel subscription
+          </button>
+        ) : null}
+      </div>
+
+      {abilities.canCancel ? (
+        <ConfirmModal
+          open={isConfirmOpen}
+          onOpenChange={setConfirmOpen}
+          title="Cancel subscription?"
+          description={
+            currentPeriodEnd
+              ? `Your ${subscription.planName} plan stays active until ${formatDate(currentPeriodEnd)} and is not renewed after that. You can undo this until then.`
+              : `Your ${subscription.planName} plan is not renewed at the end of the billing period. You can undo this until then.`
+          }
+          cancelLabel="Keep subscription"
+          confirmLabel="Cancel subscription"
+          isPending={cancel.isPending}
+          onConfirm={handleCancel}
+        />
+      ) : null}
+    </li>
+  );
+}

@@ -1,0 +1,34 @@
+/** `/offers` (SPEC §2, title 'Offers'; §9 promo codes and lifetime-deal codes). */
+import { LoadingView } from "../components/loading-view.tsx";
+import { LifetimeDealForm } from "../features/billing/lifetime-deal-form.tsx";
+import { OfferList } from "../features/billing/offer-list.tsx";
+import { PlansIncluded } from "../features/billing/plans-included.tsx";
+import { useMe } from "../features/session/use-me.ts";
+import { useDocumentTitle } from "../lib/use-document-title.ts";
+import { useProduct } from "../lib/use-product.ts";
+import "../features/billing/billing.css";
+import "../features/billing/plans.css";
+
+export function OffersPage() {
+  useDocumentTitle("Offers");
+  const product = useProduct();
+  const { data: me } = useMe();
+  if (!me) return <LoadingView />;
+  const plan = me.plans[product];
+  return (
+    <main className="billing-page">
+      <div className="billing-page__head">
+        <h1 className="billing-page__title">Offers</h1>
+        {plan.hideUpsells ? null : (
+          <p className="billing-page__lead">
+            Save on a paid plan with a promo code. Choose an offer and the code is applied on the payment
+            summary.
+          </p>
+        )}
+      </div>
+      {plan.hideUpsells ? <PlansIncluded planName={plan.name} /> : <OfferList product={product} />}
+      {/* Shown to holders too: a further code (a higher tier) may be redeemed on top. */}
+      <LifetimeDealForm />
+    </main>
+  );
+}

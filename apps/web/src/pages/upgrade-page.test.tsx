@@ -1,0 +1,106 @@
+import type { Billing, User } from "@redline/shared";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { MemoryRouter } from "react-router";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import {
+  billing,
+  FREE_PLAN,
+  NO_ABILITIES,
+  PRO_PLAN,
+  stubApi,
+  subscription,
+  user,
+} from "../features/billing/billing-fixtures.ts";
+import { UpgradePage } from "./upgrade-page.tsx";
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function renderUpgrade(me: User, answer: Billing = billing(), path = "/upgrade") {
+  stubApi({
+    "GET /api/me": { body: { data: me } },
+    "GET /api/billing": { body: { data: answer } },
+  });
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <MemoryRouter initialEntries={[path]}>
+        <UpgradePage />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+const card = (name: string) => screen.getByRole("heading", { level: 3, name }).closest("li")!;
+
+describe("the upgrade page", () => {
+  it("shows Standard, Pro and Team, and the monthly/yearly toggle changes the prices", async () => {
+    renderUpgrade(user());
+    await screen.findByRole("heading", { level: 1, name: "Upgrade" });
+    expect(document.title).toBe("Upgrade | Redline");
+    const monthly = screen.getByRole("radio", { name: "Monthly" });
+    expect((monthly as HTMLInputElement).checked).toBe(true);
+    expect(within(card("Standard")).getByText("$15.00")).toBeTruthy();
+    expect(within(card("Pro")).getByText("$40.00")).toBeTruthy();
+    expect(within(card("Team")).getByText("$240.00")).toBeTruthy();
+    expect(within(card("Pro")).getByText("Unlimited projects")).toBeTruthy();
+    expect(within(card("Standard")).getByText("2 projects")).toBeTruthy();
+    expect(within(card("Pro")).getByRole("link", { name: "Choose Pro" }).getAttribute("href")).toBe(
+      "/upgrade/confirm/pro-monthly",
+    );
+
+    await userEvent.click(screen.getByRole("radio", { name: "Yearly" }));
+    expect((screen.getByRole("radio", { name: "Yearly" }) as HTMLInputElement).checked).toBe(true);
+    expect(within(card("Standard")).getByText("$180.00")).toBeTruthy();
+    expect(within(card("Pro")).getByText("$480.00")).toBeTruthy();
+    expect(within(card("Team")).getByText("$2,880.00")).toBeTruthy();
+    expect(within(card("Pro")).getByText("/ year", { exact: false })).toBeTruthy();
+    expect(within(card("Pro")).getByRole("link", { name: "Choose Pro" }).getAttribute("href")).toBe(
+      "/upgrade/confirm/pro-yearly",
+    );
+  });
+
+  it("carries the promo code to the payment summary", async () => {
+    renderUpgrade(user(), billing(), "/upgrade?promo=SAVE15");
+    const field = await screen.findByLabelText("Promo code");
+    expect((field as HTMLInputElement).value).toBe("SAVE15");
+    expect(screen.getByRole("link", { name: "Choose Standard" }).getAttribute("href")).toBe(
+      "/upgrade/confirm/standard-monthly?promo=SAVE15",
+    );
+    await userEvent.clear(field);
+    await userEvent.type(field, "SAVE20");
+    await userEvent.click(screen.getByRole("radio", { name: "Yearly" }));
+    expect(screen.getByRole("link", { name: "Choose Standard" }).getAttribute("href")).toBe(
+      "/upgrade/confirm/standard-yearly?promo=SAVE20",
+    );
+  });
+
+  it("marks the current plan and the subscribed interval", async () => {
+    renderUpgrade(
+      user(PRO_PLAN),
+      billing({
+        subscriptions: [
+          subscription({ planId: "pro-monthly", abilities: { ...NO_ABILITIES, canUpdate: true } }),
+        ],
+      }),
+    );
+    const subscribed = await screen.findByRole("button", { name: "Your current plan" });
+    expect(subscribed.closest("li")).toBe(card("Pro"));
+    expect(subscribed.hasAttribute("disabled")).toBe(true);
+    expect(within(card("Pro")).getByText("Current plan")).toBeTruthy();
+    expect(within(card("Standard")).queryByText("Current plan")).toBeNull();
+    // Another interval of the same plan is a change, through the same summary (which offers the update).
+    await userEvent.click(screen.getByRole("radio", { name: "Yearly" }));
+    expect(within(card("Pro")).getByRole("link", { name: "Choose Pro" })).toBeTruthy();
+  });
+
+  it("has nothing to sell when upsells are hidden", async () => {
+    renderUpgrade(user({ ...FREE_PLAN, name: "Lifetime tier 2", isFree: false, hideUpsells: true }));
+    await screen.findByText("Your plan includes everything — nothing to upgrade");
+    expect(screen.queryByRole("radio")).toBeNull();
+    expect(screen.queryByText("$40.00")).toBeNull();
+  });
+});

@@ -1,0 +1,78 @@
+/** `/upgrade` (SPEC §2, title 'Upgrade'): the current product's plans, monthly or yearly, and a promo code. */
+import { type BillingInterval, parsePlanId } from "@redline/shared";
+import { useState } from "react";
+import { useSearchParams } from "react-router";
+import { TextField } from "../components/field.tsx";
+import { LoadingView } from "../components/loading-view.tsx";
+import { useBilling } from "../features/billing/billing-queries.ts";
+import { currentCardSubscription } from "../features/billing/billing-rules.ts";
+import { IntervalToggle } from "../features/billing/interval-toggle.tsx";
+import { UPGRADE_PLANS_ID } from "../features/billing/offer-bar-rule.ts";
+import { PlanGrid } from "../features/billing/plan-grid.tsx";
+import { PlansIncluded } from "../features/billing/plans-included.tsx";
+import { useMe } from "../features/session/use-me.ts";
+import { useDocumentTitle } from "../lib/use-document-title.ts";
+import { useProduct } from "../lib/use-product.ts";
+import "../features/billing/billing.css";
+import "../features/billing/plans.css";
+
+export function UpgradePage() {
+  useDocumentTitle("Upgrade");
+  const product = useProduct();
+  const { data: me } = useMe();
+  // Billing only tells which plan a subscription is on; the plans show without it.
+  const billing = useBilling();
+  const [params, setParams] = useSearchParams();
+  const interval: BillingInterval = params.get("interval") === "yearly" ? "yearly" : "monthly";
+  const [promo, setPromo] = useState(params.get("promo") ?? "");
+
+  const handleInterval = (next: BillingInterval) => {
+    const nextParams = new URLSearchParams(params);
+    if (next === "monthly") nextParams.delete("interval");
+    else nextParams.set("interval", next);
+    setParams(nextParams, { replace: true });
+  };
+
+  if (!me) return <LoadingView />;
+  const plan = me.plans[product];
+  const subscription = billing.data ? currentCardSubscription(billing.data, product) : null;
+
+  return (
+    <main className="billing-page">
+      <div className="billing-page__head">
+        <h1 className="billing-page__title">Upgrade</h1>
+        {plan.hideUpsells ? null : (
+          <p className="billing-page__lead">
+            {plan.isFree
+              ? "You are on the Free plan. Choose a plan with more projects, collaborators and pages."
+              : `You are on ${plan.name}. Choose another plan to change it.`}
+          </p>
+        )}
+      </div>
+      {plan.hideUpsells ? (
+        <PlansIncluded planName={plan.name} />
+      ) : (
+        <section id={UPGRADE_PLANS_ID} className="plan-choice" aria-label="Plans" tabIndex={-1}>
+          <div className="plan-choice__bar">
+            <IntervalToggle value={interval} onChange={handleInterval} />
+            <TextField
+              className="plan-choice__promo"
+              label="Promo code"
+              value={promo}
+              autoComplete="off"
+              spellCheck={false}
+              onChange={(event) => setPromo(event.target.value)}
+            />
+          </div>
+          <PlanGrid
+            product={product}
+            interval={interval}
+            currentPlanName={plan.isFree ? null : plan.name}
+            subscribedPlan={subscription ? parsePlanId(subscription.planId) : null}
+            promo={promo}
+          />
+        </section>
+      )}
+    </main>
+  );
+}
