@@ -137,13 +137,18 @@ describe.each(drivers())("plan limits (%s)", (driver) => {
 
   it("keeps guest comments for plans that include them (SPEC §6): a free website project's link is view-only", async () => {
     const owner = await signUp("guest-gate");
-    const projectId = (await owner.post("/api/projects", { type: "web", title: "Gate" })).body.data.id as string;
-    const { versionId } = (await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/g" }))
-      .body.data;
+    const projectId = (await owner.post("/api/projects", { type: "web", title: "Gate" })).body.data
+      .id as string;
+    const { versionId } = (
+      await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/g" })
+    ).body.data;
     expect((await owner.patch(`/api/projects/${projectId}/sharing`, { public: true })).status).toBe(200);
     const refused = await owner.patch(`/api/projects/${projectId}/sharing`, { canComment: true });
     expect(refused.status).toBe(402);
-    expect(refused.body).toMatchObject({ code: "guest-commenting", limit: { kind: "feature", product: "web" } });
+    expect(refused.body).toMatchObject({
+      code: "guest-commenting",
+      limit: { kind: "feature", product: "web" },
+    });
     // Even a link that says so lets guests view only.
     await t.ctx.database.db
       .update(projects)
