@@ -1,5 +1,5 @@
 /**
- * SPEC §4 project expiry: a webapp or browse project past its two days is read-only — viewed, not added
+ * SPEC §4 project expiry: a webapp or browse project (here a bug tracker) past its two days is read-only — viewed, not added
  * to, by members and link guests alike — while its owner may still archive or delete it; an owner whose
  * projects become unlimited (an upgrade) revives it.
  */
@@ -39,7 +39,7 @@ describe.each(drivers())("expired projects (%s)", (driver) => {
       signUpVerified(t.url, t.inbox!, email("owner")),
       signUpVerified(t.url, t.inbox!, memberEmail),
     ]);
-    const created = (await owner!.post("/api/projects", { type: "webapp", title: "App" })).body.data;
+    const created = (await owner!.post("/api/projects", { type: "browse", title: "Bugs" })).body.data;
     expect(created).toMatchObject({ isExpired: false });
     expect(created.expiresAt).not.toBeNull();
     await owner!.post(`/api/projects/${created.id}/members`, { email: memberEmail, access: "edit" });
@@ -47,6 +47,14 @@ describe.each(drivers())("expired projects (%s)", (driver) => {
     const { versionId } = (
       await owner!.post(`/api/projects/${created.id}/pages`, { url: "https://example.com/a" })
     ).body.data;
+    // Before it expires, the link's guests comment (the free bug tracker includes guest comments).
+    const guestComment = await new ApiClient(t.url).request(
+      "POST",
+      `/api/share/${created.id}/versions/${versionId}/comments`,
+      newComment("Before"),
+      { "x-redline-guest": "guest__2__Gail__gail@example.com" },
+    );
+    expect(guestComment.status).toBe(201);
     await t.ctx.database.db
       .update(projects)
       .set({ expiresAt: new Date(Date.now() - 1000) })
