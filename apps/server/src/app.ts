@@ -28,6 +28,8 @@ import { createAuth } from "./modules/auth/auth.ts";
 import { forgetAfterWrites, startSessionCache } from "./modules/auth/session-cache.ts";
 import { billingRoutes } from "./modules/billing/billing.routes.ts";
 import { billingWebhookRoutes } from "./modules/billing/billing.webhook.ts";
+import { paypalRoutes } from "./modules/billing/paypal.routes.ts";
+import { createPaypalClient } from "./modules/billing/paypal-client.ts";
 import { createStripeClient, selfUrl } from "./modules/billing/stripe-client.ts";
 import { createCaptureQueue } from "./modules/captures/capture.queue.ts";
 import { startCaptureWorker } from "./modules/captures/capture.worker.ts";
@@ -49,6 +51,7 @@ import {
 import { notificationsRoutes } from "./modules/notifications/notifications.routes.ts";
 import { pagesRoutes } from "./modules/pages/pages.routes.ts";
 import { paymentsDevRoutes } from "./modules/payments-dev/payments-dev.routes.ts";
+import { paypalDevRoutes } from "./modules/paypal-dev/paypal-dev.routes.ts";
 import { grantsRoutes } from "./modules/plans/grants.routes.ts";
 import { projectsRoutes } from "./modules/projects/projects.routes.ts";
 import { installApiRateLimits } from "./modules/rate-limits/api-rate-limit.ts";
@@ -187,6 +190,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   const stripe = createStripeClient(config);
   await app.register(billingRoutes, { ctx, stripe });
   await app.register(billingWebhookRoutes, { ctx, stripe });
+  await app.register(paypalRoutes, { ctx, paypal: createPaypalClient(config) });
   await app.register(grantsRoutes, { ctx });
   await app.register(realtimeRoutes, { ctx, hub });
   let openApi: ReturnType<typeof openApiDocument> | undefined;
@@ -201,6 +205,8 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
       webhookUrl: `${selfUrl(config)}/api/billing/webhook`,
       webhookSecret: config.payments.webhookSecret,
     });
+  if (config.paypal.embedded)
+    await app.register(paypalDevRoutes, { ctx, webhookUrl: `${selfUrl(config)}/api/billing/paypal/webhook` });
 
   const hasWeb = existsSync(path.join(config.webDist, "index.html"));
   if (hasWeb) {

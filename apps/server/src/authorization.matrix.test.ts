@@ -36,11 +36,12 @@ import { COMMENT_POLICY } from "./modules/comments/comments.policy.ts";
 import { INSPECT_POLICY } from "./modules/inspect/inspect.policy.ts";
 import { MEMBER_POLICY } from "./modules/members/members.policy.ts";
 import { NOTIFICATION_POLICY } from "./modules/notifications/notifications.policy.ts";
+import { transmissionHeaders } from "./modules/paypal-dev/webhook-signature.ts";
 import { mintLifetimeCode, mintPrivilegeToken } from "./modules/plans/grants.ts";
 import { PROJECT_POLICY } from "./modules/projects/projects.policy.ts";
 import { digest } from "./testing/db-digest.ts";
 import { ApiClient, signUpVerified } from "./testing/http-client.ts";
-import { providerSubscription } from "./testing/payments.ts";
+import { paypalSubscription, providerSubscription } from "./testing/payments.ts";
 import { startTestApp, type TestApp } from "./testing/test-app.ts";
 import { drivers } from "./testing/test-db.ts";
 
@@ -134,11 +135,15 @@ interface Fixture {
   notificationId: string;
   /** A new subscription of the "comment" member's at the embedded provider, made on demand. */
   subscription(state?: "active" | "cancelling" | "pending"): Promise<string>;
+  /** A new approved PayPal subscription of the "comment" member's at the embedded PayPal provider. */
+  paypalSubscription(): Promise<string>;
   /** A lifetime-deal code and a privilege token, minted with the instance's secret. */
   lifetimeCode(): string;
   privilegeToken(): string;
   /** Signs a webhook payload as the embedded provider does. */
   signEvent(payload: string): Promise<string>;
+  /** PayPal's transmission headers for a webhook body, as the embedded PayPal provider signs it. */
+  signPaypalEvent(body: string): Record<string, string>;
   /** Plans on for this cell (test apps run with plans off; checkout needs them). */
   plansOn(): void;
 }
@@ -540,6 +545,34 @@ MATRIX.push(
     },
   },
   {
+    route: "POST /api/billing/paypal/checkout",
+    who: VERIFIED,
+    call: (f) => {
+      f.plansOn();
+      // A browse team plan: the "comment" member's PayPal fixtures hold web plans.
+      return { path: "/api/billing/paypal/checkout", body: { planId: "browse-team-monthly-x10" } };
+    },
+  },
+  {
+    route: "GET /api/billing/paypal/subscriptions/:subscriptionId",
+    who: PAYER,
+    call: async (f) => ({
+      path: `/api/billing/paypal/subscriptions/${await f.paypalSubscription()}?include_transactions=true`,
+    }),
+  },
+  {
+    route: "POST /api/billing/paypal/webhook",
+    who: PUBLIC,
+    call: (f) => {
+      const event = { id: `WH-MATRIX-${newId()}`, event_type: "PING", resource: {} };
+      return {
+        path: "/api/billing/paypal/webhook",
+        body: event,
+        headers: f.signPaypalEvent(JSON.stringify(event)),
+      };
+    },
+  },
+  {
     route: "POST /api/me/privilege",
     who: VERIFIED,
     call: (f) => ({ path: "/api/me/privilege", body: { plan: "team", token: f.privilegeToken() } }),
@@ -567,6 +600,10 @@ const EXEMPT_PREFIXES: Record<string, string> = {
     "the embedded payment provider's Stripe API (never registered in production or with Stripe keys): the provider's API key guards it; tested in modules/payments-dev/payments-dev.test.ts",
   "/dev/payments/":
     "the embedded payment provider's test checkout, invoice pages and test controls (development and tests only); tested in modules/payments-dev/payments-dev.test.ts",
+  "/paypal-api/":
+    "the embedded PayPal provider's REST API (never registered in production or with PayPal credentials): its OAuth client credentials and bearer tokens guard it; tested in modules/paypal-dev/paypal-dev.test.ts",
+  "/dev/paypal/":
+    "the embedded PayPal provider's approval page and test controls (development and tests only); tested in modules/paypal-dev/paypal-dev.test.ts and modules/billing/paypal.routes.test.ts",
 };
 
 function verdicts(...answers: Verdict[]): Record<Actor, Verdict> {
@@ -680,12 +717,20 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
       changeId,
       notificationId,
       subscription: (state) => providerSubscription(t, uids.comment, state),
+      paypalSubscription: () => paypalSubscription(t, uids.comment),
       lifetimeCode: () => mintLifetimeCode(t.ctx.config.authSecret, 1),
       privilegeToken: () => mintPrivilegeToken(t.ctx.config.authSecret, "team"),
       signEvent: (payload) =>
         Stripe.webhooks.generateTestHeaderStringAsync({
           payload,
           secret: t.ctx.config.payments.webhookSecret,
+        }),
+      signPaypalEvent: (body) =>
+        transmissionHeaders({
+          secret: t.ctx.config.paypal.signingSecret,
+          webhookId: t.ctx.config.paypal.webhookId,
+          certUrl: `${t.url}/paypal-api/cert`,
+          body,
         }),
       plansOn: () => {
         t.ctx.config.plansEnabled = true;

@@ -50,6 +50,10 @@ const envSchema = z.object({
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   STRIPE_API_URL: z.url().optional(),
+  PAYPAL_CLIENT_ID: z.string().optional(),
+  PAYPAL_CLIENT_SECRET: z.string().optional(),
+  PAYPAL_WEBHOOK_ID: z.string().optional(),
+  PAYPAL_API_URL: z.url().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -97,6 +101,8 @@ export interface AppConfig {
   s3?: S3Options;
   /** Card payments: Stripe with keys, else the embedded provider (outside production) or none. */
   payments: PaymentsConfig;
+  /** The second provider (PayPal subscriptions): PayPal with credentials, else the embedded one or none. */
+  paypal: PaypalConfig;
 }
 
 export interface PaymentsConfig {
@@ -108,6 +114,23 @@ export interface PaymentsConfig {
   /** Stripe's API origin; unset with the embedded provider (the app's own address is used). */
   apiUrl?: string;
 }
+
+export interface PaypalConfig {
+  /** The app serves a PayPal-compatible provider itself (/paypal-api/v1/*, approval page under /dev/paypal). */
+  embedded: boolean;
+  /** null: no second provider (production without credentials) — PayPal checkout is refused. */
+  clientId: string | null;
+  clientSecret: string;
+  /** The webhook's id at PayPal: part of every signature verification. */
+  webhookId: string;
+  /** PayPal's API origin; unset with the embedded provider (the app's own address + /paypal-api). */
+  apiUrl?: string;
+  /** The embedded provider's webhook signing key ("" with real PayPal, which signs with a certificate). */
+  signingSecret: string;
+}
+
+/** The embedded PayPal provider's client id (its secret is derived from AUTH_SECRET). */
+export const EMBEDDED_PAYPAL_CLIENT_ID = "redline-embedded-paypal";
 
 /** The embedded provider's key: any request to its /v1 API must carry it. */
 export const EMBEDDED_STRIPE_KEY = "sk_test_redline_embedded";
@@ -160,6 +183,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     chromiumPath: env.CHROMIUM_PATH,
     overlayScript: path.resolve(env.OVERLAY_SCRIPT),
     payments: paymentsConfig(env, isProduction, dataDir),
+    paypal: paypalConfig(env, isProduction, dataDir),
     s3: env.S3_BUCKET
       ? {
           bucket: env.S3_BUCKET,
@@ -207,5 +231,34 @@ function paymentsConfig(
     embedded,
     secretKey: embedded ? EMBEDDED_STRIPE_KEY : null,
     webhookSecret: `whsec_${createHmac("sha256", secret).update("embedded-payments").digest("hex")}`,
+  };
+}
+
+function paypalConfig(env: z.infer<typeof envSchema>, isProduction: boolean, dataDir: string): PaypalConfig {
+  if (env.PAYPAL_CLIENT_ID) {
+    const missing = (["PAYPAL_CLIENT_SECRET", "PAYPAL_WEBHOOK_ID"] as const).find((name) => !env[name]);
+    if (missing) throw new Error(`Invalid environment:\n  ${missing}: required with PAYPAL_CLIENT_ID`);
+    return {
+      embedded: false,
+      clientId: env.PAYPAL_CLIENT_ID,
+      clientSecret: env.PAYPAL_CLIENT_SECRET!,
+      webhookId: env.PAYPAL_WEBHOOK_ID!,
+      apiUrl: (env.PAYPAL_API_URL ?? "https://api-m.paypal.com").replace(/\/$/, ""),
+      signingSecret: "",
+    };
+  }
+  // Like the card stand-in: it approves any subscription, so never in production.
+  if (isProduction)
+    return { embedded: false, clientId: null, clientSecret: "", webhookId: "", signingSecret: "" };
+  const derived = (label: string) =>
+    createHmac("sha256", env.AUTH_SECRET ?? localSecret(dataDir))
+      .update(label)
+      .digest("hex");
+  return {
+    embedded: true,
+    clientId: EMBEDDED_PAYPAL_CLIENT_ID,
+    clientSecret: derived("embedded-paypal-client"),
+    webhookId: `WH-EMBEDDED-${derived("embedded-paypal-webhook").slice(0, 16).toUpperCase()}`,
+    signingSecret: derived("embedded-paypal-signatures"),
   };
 }

@@ -1,17 +1,22 @@
 /**
- * Paying as a customer would, against the embedded provider (modules/payments-dev): start a checkout
- * through the API, then press a button of the provider's checkout page (a form POST, as the browser's).
+ * Paying as a customer would, against the embedded providers (modules/payments-dev, modules/paypal-dev):
+ * start a checkout through the API, then press a button of the provider's checkout or approval page (a
+ * form POST, as the browser's).
  */
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../context.ts";
 import { users } from "../db/schema/index.ts";
 import { priceLookupKey, syncSubscription } from "../modules/billing/billing.sync.ts";
+import { syncPaypalSubscription } from "../modules/billing/paypal.sync.ts";
+import { createPaypalClient } from "../modules/billing/paypal-client.ts";
 import { createStripeClient } from "../modules/billing/stripe-client.ts";
 import { paymentsDevIdle } from "../modules/payments-dev/payments-dev.routes.ts";
 import type { ApiClient } from "./http-client.ts";
 
 export type CheckoutAction = "pay" | "decline" | "requires-action";
+/** The buttons of the embedded PayPal provider's approval page. */
+export type ApprovalAction = "approve" | "cancel";
 
 export async function startCheckout(client: ApiClient, planId: string, promoCode?: string): Promise<string> {
   const started = await client.post("/api/billing/checkout", { planId, ...(promoCode && { promoCode }) });
@@ -19,8 +24,14 @@ export async function startCheckout(client: ApiClient, planId: string, promoCode
   return started.body.data.url as string;
 }
 
-/** Presses a checkout page button; returns the provider's answer (a 303 to the success URL when paid). */
-export function pressCheckout(checkoutUrl: string, action: CheckoutAction): Promise<Response> {
+/**
+ * Presses a checkout (or PayPal approval) page button; returns the provider's answer (a 303 to the
+ * success or return URL when paid or approved).
+ */
+export function pressCheckout(
+  checkoutUrl: string,
+  action: CheckoutAction | ApprovalAction,
+): Promise<Response> {
   return fetch(`${checkoutUrl}/${action}`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -110,4 +121,31 @@ export async function providerSubscription(
   await paymentsDevIdle(app.app);
   await syncSubscription(db, stripe, subscription);
   return subscription;
+}
+
+/**
+ * A PayPal subscription for `userId` made straight at the embedded PayPal provider (no checkout through
+ * our API) and approved, recorded once its webhooks are handled; a team plan takes `quantity` units of
+ * five seats.
+ */
+export async function paypalSubscription(
+  app: { ctx: AppContext; app: FastifyInstance },
+  userId: string,
+  planId = "pro-monthly",
+  quantity = 1,
+): Promise<string> {
+  const paypal = createPaypalClient(app.ctx.config)!;
+  const back = `${app.ctx.config.appUrl}/billing`;
+  const created = await paypal.createSubscription({
+    plan_id: await paypal.ensurePlan(planId),
+    quantity: String(quantity),
+    custom_id: userId,
+    application_context: { return_url: back, cancel_url: back },
+  });
+  const approve = created.links.find((link) => link.rel === "approve")!.href;
+  const answer = await pressCheckout(approve, "approve");
+  if (answer.status !== 303) throw new Error(`approval: ${answer.status} ${await answer.text()}`);
+  await paymentsDevIdle(app.app);
+  await syncPaypalSubscription(app.ctx.database.db, paypal, created.id);
+  return created.id;
 }

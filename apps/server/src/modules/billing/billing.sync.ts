@@ -104,10 +104,16 @@ export async function snapshotOf(
 
 /** Statuses kept on the user row: those that hold a plan, and unpaid (it may still need the notice). */
 const KEPT = new Set<string>([...CURRENT_STATUSES, "unpaid"]);
+/**
+ * The second provider's subscriptions count as active whatever their state (SPEC §4) once approved:
+ * active and suspended (past_due) ones are kept; one awaiting approval (incomplete) was never paid,
+ * and a cancelled or expired one (canceled) holds nothing.
+ */
+const KEPT_SECOND = new Set<string>(["active", "past_due"]);
 
 export function heldFrom(rows: Pick<SubscriptionRow, "planId" | "status" | "provider" | "paymentIssue">[]) {
   return rows
-    .filter((row) => row.provider === "second" || KEPT.has(row.status))
+    .filter((row) => (row.provider === "second" ? KEPT_SECOND : KEPT).has(row.status))
     .map(
       (row): HeldSubscription => ({
         planId: row.planId,
@@ -120,28 +126,37 @@ export function heldFrom(rows: Pick<SubscriptionRow, "planId" | "status" | "prov
 
 /**
  * Writes what the provider said, read at `readAt`. A row read later is never overwritten by an older
- * read (two syncs racing). Returns the user it belongs to, or null when no user claims it.
+ * read (two syncs racing). Returns the user it belongs to, or null when no user claims it. A card
+ * subscription belongs to the user of its customer (else its `uid`); a second-provider one to its `uid`
+ * (PayPal's custom_id), and it becomes the user's `paypal_subscription_id` once it holds a plan (or
+ * while they have none).
  */
 export async function recordSubscription(
   db: Database,
   snapshot: SubscriptionSnapshot,
   readAt: Date,
+  provider: SubscriptionRow["provider"] = "card",
 ): Promise<string | null> {
   return db.transaction(async (tx) => {
-    const [owner] = snapshot.customerId
-      ? await tx
-          .select({ id: users.id })
-          .from(users)
-          .where(eq(users.stripeCustomerId, snapshot.customerId))
-          .limit(1)
-      : [];
+    const [owner] =
+      provider === "card" && snapshot.customerId
+        ? await tx
+            .select({ id: users.id })
+            .from(users)
+            .where(eq(users.stripeCustomerId, snapshot.customerId))
+            .limit(1)
+        : [];
     const userId = owner?.id ?? snapshot.uid;
     if (!userId) return null;
-    const [locked] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
+    const [locked] = await tx
+      .select({ id: users.id, paypalSubscriptionId: users.paypalSubscriptionId })
+      .from(users)
+      .where(eq(users.id, userId))
+      .for("update");
     if (!locked) return null;
     const values = {
       userId,
-      provider: "card" as const,
+      provider,
       customerId: snapshot.customerId,
       planId: snapshot.planId,
       status: snapshot.status,
@@ -163,9 +178,18 @@ export async function recordSubscription(
         setWhere: gte(sql`excluded.updated_at`, subscriptions.updatedAt),
       });
     const rows = await tx.select().from(subscriptions).where(eq(subscriptions.userId, userId));
+    const recorded = rows.find((row) => row.id === snapshot.id && row.userId === userId);
+    const isPointer =
+      provider === "second" &&
+      recorded !== undefined &&
+      (!locked.paypalSubscriptionId || KEPT_SECOND.has(recorded.status));
     await tx
       .update(users)
-      .set({ heldSubscriptions: heldFrom(rows), updatedAt: new Date() })
+      .set({
+        heldSubscriptions: heldFrom(rows),
+        ...(isPointer && { paypalSubscriptionId: snapshot.id }),
+        updatedAt: new Date(),
+      })
       .where(eq(users.id, userId));
     return userId;
   });

@@ -67,7 +67,7 @@ button:focus-visible, a:focus-visible { outline: 2px solid #e5484d; outline-offs
 .back:hover { color: #18181b; text-decoration: underline; }
 `;
 
-function layout(title: string, body: string): string {
+export function layout(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -87,7 +87,7 @@ ${body}
 
 const TEST_NOTE = `<p class="note">This is Redline's embedded test provider: no card is charged and no money moves.</p>`;
 
-const button = (action: string, label: string, primary = false) =>
+export const button = (action: string, label: string, primary = false) =>
   `<form method="post" action="${escapeHtml(action)}"><button type="submit"${primary ? ' class="primary"' : ""}>${escapeHtml(label)}</button></form>`;
 
 export interface CheckoutView {

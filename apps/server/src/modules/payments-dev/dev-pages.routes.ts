@@ -24,7 +24,7 @@ import { completeCheckout, renew } from "./subscription-flows.ts";
 const idParams = z.object({ id });
 const DECLINED = "Your card was declined.";
 
-const html = (reply: FastifyReply, status: number, page: string) =>
+export const html = (reply: FastifyReply, status: number, page: string) =>
   reply
     .status(status)
     .header("content-type", "text/html; charset=utf-8")
@@ -32,18 +32,21 @@ const html = (reply: FastifyReply, status: number, page: string) =>
     .send(page);
 
 /** Errors on pages are pages too; anything unexpected is logged and shown as a 500 page. */
-function sendErrorPage(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
-  const status = (error as { statusCode?: number }).statusCode ?? 500;
-  if (status === 404)
-    return html(
-      reply,
-      404,
-      messagePage("Not found", "This checkout or invoice does not exist, or it has expired."),
-    );
-  if (status >= 400 && status < 500) return html(reply, status, messagePage("Cannot do that", error.message));
-  request.log.error(error);
-  return html(reply, 500, messagePage("Something went wrong", "The embedded payment provider failed."));
+export function errorPages(texts: { notFound: string; failed: string }) {
+  return (error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) => {
+    const status = (error as { statusCode?: number }).statusCode ?? 500;
+    if (status === 404) return html(reply, 404, messagePage("Not found", texts.notFound));
+    if (status >= 400 && status < 500)
+      return html(reply, status, messagePage("Cannot do that", error.message));
+    request.log.error(error);
+    return html(reply, 500, messagePage("Something went wrong", texts.failed));
+  };
 }
+
+const sendErrorPage = errorPages({
+  notFound: "This checkout or invoice does not exist, or it has expired.",
+  failed: "The embedded payment provider failed.",
+});
 
 const successUrl = (session: CheckoutSessionObject) =>
   (session.success_url ?? "/").replaceAll("{CHECKOUT_SESSION_ID}", session.id);

@@ -29,7 +29,6 @@ export async function paymentsDevRoutes(
 ) {
   const webhooks = new WebhookQueue({ url: opts.webhookUrl, secret: opts.webhookSecret, log: app.log });
   registerWebhookQueue(app, webhooks);
-  app.addHook("onClose", async () => webhooks.close());
   app.addContentTypeParser(
     "application/x-www-form-urlencoded",
     { parseAs: "string" },

@@ -22,7 +22,7 @@ type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 let lastCreatedAt = 0;
 /** Creation times strictly increasing within the process, so lists and events keep their order. */
-function nextCreatedAt(): Date {
+export function nextCreatedAt(): Date {
   lastCreatedAt = Math.max(Date.now(), lastCreatedAt + 1);
   return new Date(lastCreatedAt);
 }
