@@ -154,6 +154,28 @@ describe("billing with plans on", () => {
     expect(await projectCount(api)).toBe(3);
   });
 
+  it("pays for Pro with PayPal: the approval page, back to /billing with the plan", async () => {
+    const { page, api } = await signedIn(e2e, "paypal");
+    await newProject(api, "First site");
+    await page.goto("/upgrade/confirm/pro-monthly");
+    const summary = page.getByRole("region", { name: "Order summary" });
+    await summary.getByText("Pro (monthly)", { exact: true }).waitFor();
+    await summary.getByRole("button", { name: "Pay with PayPal" }).click();
+    await page.waitForURL((url) => url.pathname.startsWith("/dev/paypal/approve/I-"));
+    await shot(page, "billing-12-paypal-approve");
+    await page.getByRole("button", { name: "Approve", exact: true }).click();
+    await page.waitForURL(
+      (url) => url.pathname === "/billing" && url.searchParams.get("payment_status") === "success",
+    );
+    await page.getByText("Pro (monthly)", { exact: true }).waitFor();
+    await shot(page, "billing-13-paypal-billing");
+    const [subscription] = (await api.get("/api/billing")).body.data.subscriptions;
+    expect(subscription).toMatchObject({ provider: "second", planId: "pro-monthly", status: "active" });
+    // PayPal subscriptions are managed at PayPal: no card controls.
+    expect(await page.getByRole("button", { name: "Cancel subscription" }).count()).toBe(0);
+    expect((await api.post("/api/projects", { type: "web", title: "Second site" })).status).toBe(201);
+  });
+
   it("changes nothing when the card is declined", async () => {
     const { page, api } = await signedIn(e2e, "declined");
     await newProject(api, "Only site");

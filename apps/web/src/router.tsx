@@ -6,6 +6,7 @@ import type { ComponentType } from "react";
 import { createBrowserRouter, Navigate, type RouteObject } from "react-router";
 import { LoadingView } from "./components/loading-view.tsx";
 import { RouteError } from "./components/route-error.tsx";
+import { PaymentSuccessRedirect } from "./features/billing/payment-success-redirect.tsx";
 import { RedirectVerifiedUser, RequireUser } from "./features/session/guards.tsx";
 import { AppLayout } from "./layouts/app-layout.tsx";
 import { PublicLayout } from "./layouts/public-layout.tsx";
@@ -106,7 +107,7 @@ export const routes: RouteObject[] = [
                   },
                   {
                     path: "/payment-success/:planId",
-                    element: <Navigate to="/billing?payment_status=success" replace />,
+                    element: <PaymentSuccessRedirect />,
                   },
                   { path: "/offers", ...page(() => import("./pages/offers-page.tsx"), "OffersPage") },
                   { path: "/integration/:app", ...page(soon, "IntegrationMissingProjectPage") },

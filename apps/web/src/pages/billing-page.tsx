@@ -5,7 +5,7 @@ import { LoadingView } from "../components/loading-view.tsx";
 import { SettingsHeader } from "../components/settings-header.tsx";
 import { BillingLoadError } from "../features/billing/billing-load-error.tsx";
 import { BillingOverview, PaymentSuccessBanner } from "../features/billing/billing-overview.tsx";
-import { useBilling, useRefreshBilling } from "../features/billing/billing-queries.ts";
+import { useBilling, usePaypalReturn, useRefreshBilling } from "../features/billing/billing-queries.ts";
 import { useMe } from "../features/session/use-me.ts";
 import { useDocumentTitle } from "../lib/use-document-title.ts";
 import { useProduct } from "../lib/use-product.ts";
@@ -19,6 +19,7 @@ export function BillingPage() {
   const refresh = useRefreshBilling();
   const [params, setParams] = useSearchParams();
   const isPaymentSuccess = params.get("payment_status") === "success";
+  usePaypalReturn(isPaymentSuccess ? params.get("paypal_subscription") : null);
 
   // Back from the provider: what was just paid for is read again (subscription, plan, payment issue).
   useEffect(() => {

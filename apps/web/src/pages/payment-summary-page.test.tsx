@@ -120,6 +120,27 @@ describe("the payment summary", () => {
     expect(checkoutRequests(sent)).toHaveLength(1);
   });
 
+  it("pays with PayPal: the plan goes to the second provider's approval page, once; not with a promo code", async () => {
+    const sent = renderSummary("/upgrade/confirm/pro-monthly", billing(), {
+      "POST /api/billing/paypal/checkout": { body: { data: { url: "https://paypal.example/approve/I-1" } } },
+    });
+    const button = await screen.findByRole("button", { name: "Pay with PayPal" });
+    fireEvent.click(button);
+    fireEvent.click(button);
+    await vi.waitFor(() => expect(goToCheckout).toHaveBeenCalledWith("https://paypal.example/approve/I-1"));
+    const paypal = sent.filter((request) => request.path === "/api/billing/paypal/checkout");
+    expect(paypal).toHaveLength(1);
+    expect(paypal[0]!.body).toEqual({ planId: "pro-monthly" });
+    expect(checkoutRequests(sent)).toHaveLength(0);
+  });
+
+  it("offers PayPal only without a promo code (codes are for card payments)", async () => {
+    renderSummary("/upgrade/confirm/pro-yearly?promo=SAVE30");
+    await screen.findByText("Promo code SAVE30 (30% off)");
+    expect(screen.queryByRole("button", { name: "Pay with PayPal" })).toBeNull();
+    expect(screen.getByText(/Promo codes apply to card payments\./)).toBeTruthy();
+  });
+
   it("shows the server's refusal of a promo code next to the field", async () => {
     renderSummary("/upgrade/confirm/pro-yearly?promo=SAVE30", billing(), {
       "POST /api/billing/checkout": {

@@ -13,7 +13,7 @@ import {
   type UpdateOutcome,
 } from "@redline/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback } from "react";
+import { useCallback, useEffect } from "react";
 import { dismissSnackbar, showSnackbar, snackbar } from "../../components/snackbar-store.ts";
 import { api } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
@@ -45,6 +45,33 @@ export function useCheckout() {
     mutationFn: async (input: CheckoutInput) =>
       (await api<{ data: CheckoutStarted }>("/api/billing/checkout", { method: "POST", body: input })).data,
   });
+}
+
+/** POST /api/billing/paypal/checkout → the second provider's approval page (no promo codes there). */
+export function usePaypalCheckout() {
+  return useMutation({
+    mutationFn: async (planId: string) =>
+      (
+        await api<{ data: CheckoutStarted }>("/api/billing/paypal/checkout", {
+          method: "POST",
+          body: { planId },
+        })
+      ).data,
+  });
+}
+
+/**
+ * Back from the second provider's approval: the SPEC §7 lookup reads that subscription (and records it,
+ * should its webhook not have arrived yet), then billing and the user are read again.
+ */
+export function usePaypalReturn(subscriptionId: string | null) {
+  const refresh = useRefreshBilling();
+  useEffect(() => {
+    if (!subscriptionId) return;
+    void api(`/api/billing/paypal/subscriptions/${encodeURIComponent(subscriptionId)}`)
+      .catch(() => undefined)
+      .then(refresh);
+  }, [subscriptionId, refresh]);
 }
 
 type SubscriptionAction = "cancel" | "undo-cancel" | "cancel-pending-update";

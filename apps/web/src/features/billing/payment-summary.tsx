@@ -23,7 +23,13 @@ import { snackbar } from "../../components/snackbar-store.ts";
 import { isApiError } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { BillingLoadError } from "./billing-load-error.tsx";
-import { useBilling, useCheckout, useRefreshBilling, useUpdateSubscription } from "./billing-queries.ts";
+import {
+  useBilling,
+  useCheckout,
+  usePaypalCheckout,
+  useRefreshBilling,
+  useUpdateSubscription,
+} from "./billing-queries.ts";
 import { currentCardSubscription, INTERVAL_LABELS, PLAN_CURRENCY, planPriceLabel } from "./billing-rules.ts";
 import { goToCheckout } from "./checkout-redirect.ts";
 import { UpdateAction, UpdateOutcomeNotice } from "./plan-update.tsx";
@@ -50,6 +56,7 @@ function SummaryCard({
   const navigate = useNavigate();
   const refresh = useRefreshBilling();
   const checkout = useCheckout();
+  const paypal = usePaypalCheckout();
   const update = useUpdateSubscription();
   // A promo code from the link is applied at once when it fits this plan, and refused inline otherwise.
   const initialCode = normalizeCode(initialPromo);
@@ -69,7 +76,8 @@ function SummaryCard({
   // A promo code discounts a new subscription; a plan change is billed at the plan's own price.
   const discounted = appliedCode && !subscription ? applyPromoCode(plan, appliedCode) : null;
   const target = discounted ?? plan;
-  const isBusy = checkout.isPending || checkout.isSuccess || update.isPending;
+  const isBusy =
+    checkout.isPending || checkout.isSuccess || paypal.isPending || paypal.isSuccess || update.isPending;
 
   const handleApply = (event: FormEvent) => {
     event.preventDefault();
@@ -115,6 +123,20 @@ function SummaryCard({
         },
       },
     );
+  };
+
+  // The second provider (SPEC §3): its own approval page; promo codes apply to card payments only.
+  const handlePaypal = () => {
+    if (isSending.current) return;
+    isSending.current = true;
+    setFormError(null);
+    paypal.mutate(planIdOf(plan), {
+      onSuccess: ({ url }) => goToCheckout(url),
+      onError: (error) => {
+        isSending.current = false;
+        setFormError(errorMessage(error));
+      },
+    });
   };
 
   const handleUpdate = (current: BillingSubscription) => {
@@ -234,9 +256,22 @@ function SummaryCard({
             disabled={isBusy}
             onClick={handleCheckout}
           >
-            {isBusy ? "Please wait..." : "Continue to payment"}
+            {checkout.isPending || checkout.isSuccess ? "Please wait..." : "Continue to payment"}
           </button>
-          <p className="summary__hint">You will pay on the payment provider's secure page.</p>
+          {appliedCode ? null : (
+            <button
+              type="button"
+              className="btn btn--block summary__paypal"
+              disabled={isBusy}
+              onClick={handlePaypal}
+            >
+              {paypal.isPending || paypal.isSuccess ? "Please wait..." : "Pay with PayPal"}
+            </button>
+          )}
+          <p className="summary__hint">
+            You will pay on the payment provider's secure page.
+            {appliedCode ? " Promo codes apply to card payments." : null}
+          </p>
         </div>
       ) : (
         <p className="summary__note" role="status">
