@@ -36,6 +36,7 @@ import { COMMENT_POLICY } from "./modules/comments/comments.policy.ts";
 import { INSPECT_POLICY } from "./modules/inspect/inspect.policy.ts";
 import { MEMBER_POLICY } from "./modules/members/members.policy.ts";
 import { NOTIFICATION_POLICY } from "./modules/notifications/notifications.policy.ts";
+import { paymentsDevIdle } from "./modules/payments-dev/payments-dev.routes.ts";
 import { transmissionHeaders } from "./modules/paypal-dev/webhook-signature.ts";
 import { mintLifetimeCode, mintPrivilegeToken } from "./modules/plans/grants.ts";
 import { PROJECT_POLICY } from "./modules/projects/projects.policy.ts";
@@ -622,6 +623,20 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
   let uids: Record<"edit" | "comment" | "view", string>;
 
   /** A fresh project per cell: owner, three members, a pending invitation, two pages, public link on. */
+  // The payer's own call may change its subscription: a fresh one. A refused call changes nothing (the
+  // cell asserts it), so every other actor is refused on one shared subscription per kind.
+  type SubscriptionKind = "active" | "cancelling" | "pending" | "paypal";
+  const sharedSubscriptions = new Map<SubscriptionKind, Promise<string>>();
+  const shared = (kind: SubscriptionKind) => {
+    let made = sharedSubscriptions.get(kind);
+    if (!made) {
+      made =
+        kind === "paypal" ? paypalSubscription(t, uids.comment) : providerSubscription(t, uids.comment, kind);
+      sharedSubscriptions.set(kind, made);
+    }
+    return made;
+  };
+
   async function fixture(actor: Actor): Promise<Fixture> {
     const { db } = t.ctx.database;
     const projectId = newId();
@@ -716,8 +731,10 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
       fileKey,
       changeId,
       notificationId,
-      subscription: (state) => providerSubscription(t, uids.comment, state),
-      paypalSubscription: () => paypalSubscription(t, uids.comment),
+      subscription: (state = "active") =>
+        actor === "comment" ? providerSubscription(t, uids.comment, state) : shared(state),
+      paypalSubscription: () =>
+        actor === "comment" ? paypalSubscription(t, uids.comment) : shared("paypal"),
       lifetimeCode: () => mintLifetimeCode(t.ctx.config.authSecret, 1),
       privilegeToken: () => mintPrivilegeToken(t.ctx.config.authSecret, "team"),
       signEvent: (payload) =>
@@ -813,6 +830,8 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
       it(`${row.route} — ${actor}: ${verdict}`, async () => {
         const f = await fixture(actor);
         const call = await row.call(f);
+        // An earlier cell's webhooks (the embedded payment providers deliver after answering) land first.
+        await paymentsDevIdle(t.app);
         const loadOwner = async () =>
           (await t.ctx.database.db.select().from(users).where(eq(users.id, ownerId)))[0];
         const [before, ownerBefore] = await Promise.all([
