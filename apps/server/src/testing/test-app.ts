@@ -15,6 +15,7 @@ import type { AppContext } from "../context.ts";
 import { users } from "../db/schema/index.ts";
 import { type AppConfig, loadConfig } from "../env.ts";
 import type { RegisteredRoute } from "../lib/routes.ts";
+import { paymentsDevIdle } from "../modules/payments-dev/payments-dev.routes.ts";
 import type { ApiClient } from "./http-client.ts";
 import { type SmtpInbox, startSmtpInbox } from "./smtp-inbox.ts";
 import { createTestDatabase, type TestDriver } from "./test-db.ts";
@@ -123,6 +124,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
             if (ms > 10_000) console.error(`test app close: "${name}" took ${Math.round(ms)} ms`);
           }
         };
+        // Webhooks the embedded payment providers still owe land while the app still answers (once
+        // closing, Fastify answers 503, and a webhook handler calling the provider back would fail).
+        await step("payments idle", () =>
+          Promise.race([paymentsDevIdle(app), new Promise<void>((resolve) => setTimeout(resolve, 10_000))]),
+        );
         await step("app.close", () => app.close());
         await step("inbox.close", async () => inbox?.close());
         await step("database.release", () => database.release());
