@@ -9,6 +9,7 @@ import {
   BILLING_MESSAGES,
   type Billing,
   type CheckoutStarted,
+  CURRENT_STATUSES,
   checkoutInputSchema,
   PAYMENT_ISSUE_INTENT_STATUSES,
   PLANS,
@@ -39,7 +40,6 @@ import {
 } from "./billing.sync.ts";
 
 const CURRENCY = "usd";
-const LIVE = new Set(["active", "trialing", "past_due", "incomplete"]);
 
 export async function billingRoutes(
   app: FastifyInstance,
@@ -173,7 +173,7 @@ export async function billingRoutes(
       const held = (await subscriptionsOf(db, user.id)).some(
         (row) =>
           row.provider === "card" &&
-          LIVE.has(row.status) &&
+          (CURRENT_STATUSES as readonly string[]).includes(row.status) &&
           parsePlanId(row.planId)?.product === plan.product,
       );
       if (held)

@@ -31,7 +31,8 @@ export function planIdOfPrice(price: Stripe.Price | string | null | undefined): 
   return planId && parsePlanId(planId) ? planId : null;
 }
 
-const idOf = (value: string | { id: string } | null | undefined) =>
+/** A provider reference that may come expanded (an object) or as its id. */
+export const idOf = (value: string | { id: string } | null | undefined) =>
   value == null ? null : typeof value === "string" ? value : value.id;
 
 /** What we keep of a provider subscription. */

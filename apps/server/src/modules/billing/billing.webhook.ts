@@ -12,10 +12,7 @@ import type { AppContext } from "../../context.ts";
 import { billingEvents, users } from "../../db/schema/index.ts";
 import { BadRequestError, NotFoundError } from "../../lib/errors.ts";
 import { route } from "../../lib/routes.ts";
-import { syncCustomer, syncSubscription } from "./billing.sync.ts";
-
-const idOf = (value: string | { id: string } | null | undefined) =>
-  value == null ? null : typeof value === "string" ? value : value.id;
+import { idOf, syncCustomer, syncSubscription } from "./billing.sync.ts";
 
 /** The subscription an event is about, or the customer whose subscriptions it may touch. */
 function concerns(event: Stripe.Event): { subscription?: string | null; customer?: string | null } {
