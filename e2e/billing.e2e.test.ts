@@ -176,6 +176,38 @@ describe("billing with plans on", () => {
     expect((await api.post("/api/projects", { type: "web", title: "Second site" })).status).toBe(201);
   });
 
+  it("prices /upgrade in the currency chosen there, and charges in it", async () => {
+    const { page, api } = await signedIn(e2e, "euro");
+    await page.goto("/upgrade");
+    const standard = page
+      .getByRole("listitem")
+      .filter({ has: page.getByRole("heading", { name: "Standard" }) });
+    await standard.getByText("$15.00", { exact: true }).waitFor();
+    await page.getByLabel("Currency").selectOption("EUR");
+    // $15 at the table's rate, rounded to a whole euro (ADR 0011).
+    await standard.getByText("€13.00", { exact: true }).waitFor();
+    await shot(page, "billing-14-upgrade-euro");
+    await standard.getByRole("link", { name: "Choose Standard" }).click();
+    const summary = page.getByRole("region", { name: "Order summary" });
+    await summary.getByText("€13.00 / month", { exact: true }).first().waitFor();
+    await summary.getByText(/PayPal charges in US dollars: \$15\.00 \/ month\./).waitFor();
+    await summary.getByRole("button", { name: "Continue to payment" }).click();
+    await page.waitForURL((url) => url.pathname.startsWith("/dev/payments/checkout/cs_"));
+    await page.getByText("€13.00 per month").waitFor();
+    await page.getByRole("button", { name: "Pay", exact: true }).click();
+    await page.waitForURL((url) => url.pathname === "/billing");
+    const item = page.getByRole("listitem").filter({
+      has: page.getByRole("heading", { name: "Standard (monthly)" }),
+    });
+    await item.getByText(/· €13\.00$/).waitFor();
+    await page.getByRole("cell", { name: "€13.00" }).waitFor();
+    const [subscription] = (await api.get("/api/billing")).body.data.subscriptions;
+    expect(subscription).toMatchObject({ planId: "standard-monthly", amount: 1300, currency: "eur" });
+    // The choice is remembered: /upgrade shows euros again.
+    await page.goto("/upgrade");
+    await page.getByText("€34.00", { exact: true }).waitFor();
+  });
+
   it("changes nothing when the card is declined", async () => {
     const { page, api } = await signedIn(e2e, "declined");
     await newProject(api, "Only site");

@@ -2,15 +2,16 @@
  * The other ways to hold a plan, and what a free plan's expiry leaves, in a real browser with plans on:
  * a privilege link signs a visitor up on the Team plan (once: the next visitor stays on Free); a
  * lifetime-deal code on /offers lifts a free user at the project limit to Lifetime tier 2 (a made-up
- * code and a used one are explained under the field); an expired web app project is read-only, says
- * so with the way to upgrade, and can still be deleted by its owner.
+ * code and a used one are explained under the field); an expired web app project (of a Standard
+ * privilege, which includes web apps but not unlimited projects) is read-only, says so, and can still be
+ * deleted by its owner; a free user's expired bug-tracking project is read-only with the way to upgrade.
  */
 import { GRANT_MESSAGES, PROJECT_MESSAGES } from "@redline/shared";
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { projects } from "../apps/server/src/db/schema/index.ts";
+import { projects, users } from "../apps/server/src/db/schema/index.ts";
 import { mintLifetimeCode, mintPrivilegeToken } from "../apps/server/src/modules/plans/grants.ts";
 import type { ApiClient } from "../apps/server/src/testing/http-client.ts";
 import { type E2E, startE2E, uniqueEmail } from "./harness.ts";
@@ -137,8 +138,8 @@ describe("plans granted by link or code, and expired projects", () => {
     await page.waitForURL((url) => url.pathname === "/offers");
     await page.getByRole("heading", { name: "Have a lifetime deal code?" }).waitFor();
     const field = page.getByRole("textbox", { name: "Lifetime deal code" });
-    const redeem = page.getByRole("button", { name: "Redeem" });
     const deal = page.getByRole("region", { name: "Have a lifetime deal code?" });
+    const redeem = deal.getByRole("button", { name: "Redeem" });
 
     // A made-up code, shaped like a real one: explained under the field.
     await field.fill("RL2-madeupcode12-abcdefghijklmnopqrstuv");
@@ -184,8 +185,19 @@ describe("plans granted by link or code, and expired projects", () => {
     await shot(page, "grants-07-lifetime-used");
   });
 
-  it("shows an expired web app project read-only, with the way to upgrade, and lets its owner delete it", async () => {
+  /** Marks the project as past its expiry, as two days would. */
+  const expire = (projectId: string) =>
+    e2e.app.ctx.database.db
+      .update(projects)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(projects.id, projectId));
+
+  it("shows an expired web app project read-only and lets its owner delete it", async () => {
     const { page, api } = await signedIn(e2e, "expiring");
+    // Web apps come with paid plans; Standard's projects are limited, so its web app projects expire.
+    const uid = (await api.get("/api/me")).body.data.uid as string;
+    await e2e.app.ctx.database.db.update(users).set({ privilege: "standard" }).where(eq(users.id, uid));
+    await page.reload();
     await createInUi(page, "Checkout flow", "Web app");
     const projectId = new URL(page.url()).pathname.split("/")[2]!;
 
@@ -206,10 +218,7 @@ describe("plans granted by link or code, and expired projects", () => {
     await page.getByText(/^Expires in \d+h$/).waitFor();
     expect(await page.getByText(EXPIRED_TEXT).count()).toBe(0);
 
-    await e2e.app.ctx.database.db
-      .update(projects)
-      .set({ expiresAt: new Date(Date.now() - 1000) })
-      .where(eq(projects.id, projectId));
+    await expire(projectId);
 
     // The card says 'Expired' and its title is no longer a rename button.
     await toProjects(page);
@@ -221,12 +230,12 @@ describe("plans granted by link or code, and expired projects", () => {
     expect(await card.getByRole("button", { name: /^Rename project/ }).count()).toBe(0);
     await shot(page, "grants-08-expired-card");
 
-    // The project: the notice with the way up; the page is still there, nothing can be added or renamed.
+    // The project: the notice (no upsell: a privilege hides them, SPEC §6); the page is still there,
+    // nothing can be added or renamed.
     await card.getByRole("link", { name: "Open Checkout flow" }).click();
     await page.waitForURL((url) => url.pathname.startsWith(`/project/${projectId}`));
     await page.getByText(EXPIRED_TEXT, { exact: true }).waitFor();
-    const upgrade = page.getByRole("link", { name: "Upgrade to keep working on it" });
-    expect(await upgrade.getAttribute("href")).toBe("/upgrade");
+    expect(await page.getByRole("link", { name: "Upgrade to keep working on it" }).count()).toBe(0);
     await pages.getByText("basket").first().waitFor();
     await page.getByRole("heading", { name: "Checkout flow", level: 1 }).waitFor();
     expect(await page.getByRole("button", { name: "Add page", exact: true }).count()).toBe(0);
@@ -248,5 +257,33 @@ describe("plans granted by link or code, and expired projects", () => {
     await card.waitFor({ state: "detached" });
     expect((await api.get(`/api/projects/${projectId}`)).status).toBe(404);
     await shot(page, "grants-10-expired-deleted");
+  });
+
+  it("shows a free user's expired bug-tracking project read-only, with the way to upgrade", async () => {
+    const { page, api } = await signedIn(e2e, "tracker");
+    await createInUi(page, "Shop bugs", "Bug tracking");
+    const projectId = new URL(page.url()).pathname.split("/")[2]!;
+    await toProjects(page);
+    const card = page.getByRole("list", { name: "Projects" }).getByRole("listitem").filter({
+      hasText: "Shop bugs",
+    });
+    await card.getByText(/^Expires in \d+h$/).waitFor();
+    await card.getByRole("button", { name: "Rename project: Shop bugs" }).waitFor();
+
+    await expire(projectId);
+    await page.reload();
+    await card.getByText("Expired", { exact: true }).waitFor();
+    expect(await card.getByRole("button", { name: /^Rename project/ }).count()).toBe(0);
+    await card.getByRole("link", { name: "Open Shop bugs" }).click();
+    await page.waitForURL((url) => url.pathname.startsWith(`/project/${projectId}`));
+    await page.getByText(EXPIRED_TEXT, { exact: true }).waitFor();
+    expect(await page.getByRole("link", { name: "Upgrade to keep working on it" }).getAttribute("href")).toBe(
+      "/upgrade",
+    );
+    await shot(page, "grants-11-expired-tracker");
+    // A client that skips the UI cannot change it either.
+    const renamed = await api.patch(`/api/projects/${projectId}`, { title: "Still mine" });
+    expect(renamed.status).toBe(403);
+    expect((await api.get(`/api/projects/${projectId}`)).body.data.title).toBe("Shop bugs");
   });
 });

@@ -28,13 +28,18 @@ export async function signedIn(
 ): Promise<{ page: Page; api: ApiClient; email: string }> {
   const email = uniqueEmail(prefix);
   const api = await signUpVerified(e2e.baseUrl, e2e.app.inbox!, email, PASSWORD, name);
+  return { page: await signInPage(e2e, email), api, email };
+}
+
+/** A new browser page signed in through the UI as an existing, verified user; it lands on /projects. */
+export async function signInPage(e2e: E2E, email: string): Promise<Page> {
   const page = await e2e.newPage();
   await page.goto("/");
   await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await page.waitForURL((url) => url.pathname === "/projects");
-  return { page, api, email };
+  return page;
 }
 
 /**

@@ -1,6 +1,8 @@
 import { MESSAGES, PROJECT_MESSAGES, pageAddedMessage, SHARING_MESSAGES } from "@redline/shared";
+import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { users } from "../apps/server/src/db/schema/index.ts";
 import { signUpVerified } from "../apps/server/src/testing/http-client.ts";
 import { setLimits } from "../apps/server/src/testing/test-app.ts";
 import { type E2E, startE2E, uniqueEmail } from "./harness.ts";
@@ -26,7 +28,13 @@ describe("projects", () => {
     // Room for three website projects (the free plan has one), still limited: the webapp one expires.
     await setLimits(e2e.app, api, { web: { projects: 3, pages: 5 }, browse: { projects: 2, pages: 5 } });
     await newProject(api, "Alpha site");
+    // Web apps come with a paid plan (SPEC §6): made while the user holds Standard, which then ends.
+    const uid = (await api.get("/api/me")).body.data.uid as string;
+    const privilege = (value: string | null) =>
+      e2e.app.ctx.database.db.update(users).set({ privilege: value }).where(eq(users.id, uid));
+    await privilege("standard");
     await newProject(api, "Beta app", "webapp");
+    await privilege(null);
     await newProject(api, "Gamma slides", "illustration");
     await page.reload();
     const list = page.getByRole("list", { name: "Projects" });

@@ -30,6 +30,7 @@ import { billingRoutes } from "./modules/billing/billing.routes.ts";
 import { billingWebhookRoutes } from "./modules/billing/billing.webhook.ts";
 import { paypalRoutes } from "./modules/billing/paypal.routes.ts";
 import { createPaypalClient } from "./modules/billing/paypal-client.ts";
+import { pricesRoutes } from "./modules/billing/prices.routes.ts";
 import { createStripeClient, selfUrl } from "./modules/billing/stripe-client.ts";
 import { createCaptureQueue } from "./modules/captures/capture.queue.ts";
 import { startCaptureWorker } from "./modules/captures/capture.worker.ts";
@@ -53,6 +54,7 @@ import { pagesRoutes } from "./modules/pages/pages.routes.ts";
 import { paymentsDevRoutes } from "./modules/payments-dev/payments-dev.routes.ts";
 import { paypalDevRoutes } from "./modules/paypal-dev/paypal-dev.routes.ts";
 import { grantsRoutes } from "./modules/plans/grants.routes.ts";
+import { measureUnsizedUploads } from "./modules/plans/storage.ts";
 import { projectsRoutes } from "./modules/projects/projects.routes.ts";
 import { installApiRateLimits } from "./modules/rate-limits/api-rate-limit.ts";
 import { realtimeRoutes } from "./modules/realtime/realtime.routes.ts";
@@ -99,6 +101,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await startNotificationMailer(ctx);
   const collector = await startFileCollector(ctx);
   await ensureDemoProject(ctx);
+  await measureUnsizedUploads(ctx);
   const content = buildContentServer(ctx);
 
   const app = Fastify({
@@ -189,6 +192,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(notificationsRoutes, { ctx });
   const stripe = createStripeClient(config);
   await app.register(billingRoutes, { ctx, stripe });
+  await app.register(pricesRoutes, { ctx });
   await app.register(billingWebhookRoutes, { ctx, stripe });
   await app.register(paypalRoutes, { ctx, paypal: createPaypalClient(config) });
   await app.register(grantsRoutes, { ctx });

@@ -138,8 +138,9 @@ interface Fixture {
   subscription(state?: "active" | "cancelling" | "pending"): Promise<string>;
   /** A new approved PayPal subscription of the "comment" member's at the embedded PayPal provider. */
   paypalSubscription(): Promise<string>;
-  /** A lifetime-deal code and a privilege token, minted with the instance's secret. */
+  /** A lifetime-deal code, a partner code and a privilege token, minted with the instance's secret. */
   lifetimeCode(): string;
+  partnerCode(): string;
   privilegeToken(): string;
   /** Signs a webhook payload as the embedded provider does. */
   signEvent(payload: string): Promise<string>;
@@ -502,6 +503,11 @@ MATRIX.push(
   { route: "GET /api/billing", who: SIGNED_IN, call: () => ({ path: "/api/billing" }) },
   { route: "GET /api/countries", who: PUBLIC, call: () => ({ path: "/api/countries" }) },
   {
+    route: "GET /api/billing/prices",
+    who: PUBLIC,
+    call: () => ({ path: "/api/billing/prices?currency=EUR" }),
+  },
+  {
     route: "POST /api/billing/checkout",
     who: VERIFIED,
     call: (f) => {
@@ -736,6 +742,7 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
       paypalSubscription: () =>
         actor === "comment" ? paypalSubscription(t, uids.comment) : shared("paypal"),
       lifetimeCode: () => mintLifetimeCode(t.ctx.config.authSecret, 1),
+      partnerCode: () => mintPartnerCode(t.ctx.config.authSecret, "A"),
       privilegeToken: () => mintPrivilegeToken(t.ctx.config.authSecret, "team"),
       signEvent: (payload) =>
         Stripe.webhooks.generateTestHeaderStringAsync({

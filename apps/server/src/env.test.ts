@@ -43,3 +43,15 @@ describe("rate limits", () => {
     warn.mockRestore();
   });
 });
+
+describe("the visitor's country header", () => {
+  it("is read only behind a trusted proxy, by its lower-case name", () => {
+    const base = { DATA_DIR: "/tmp/redline-env-test", GEO_COUNTRY_HEADER: "CF-IPCountry" };
+    expect(() => loadConfig(base)).toThrow(/GEO_COUNTRY_HEADER: read only behind a trusted proxy/);
+    expect(loadConfig({ ...base, TRUST_PROXY: "true" }).geoCountryHeader).toBe("cf-ipcountry");
+    expect(loadConfig({ DATA_DIR: "/tmp/redline-env-test" }).geoCountryHeader).toBeUndefined();
+    expect(() => loadConfig({ ...base, TRUST_PROXY: "true", GEO_COUNTRY_HEADER: "a b" })).toThrow(
+      /GEO_COUNTRY_HEADER/,
+    );
+  });
+});

@@ -30,6 +30,10 @@ const envSchema = z.object({
   FILE_GC_INTERVAL_SECONDS: z.coerce.number().int().positive().default(3600),
   AUTH_FRESH_AGE_SECONDS: z.coerce.number().int().positive().default(600),
   TRUST_PROXY: bool.default(false),
+  GEO_COUNTRY_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{1,64}$/, "must be a header name, e.g. CF-IPCountry")
+    .optional(),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default("Redline <no-reply@localhost>"),
   GOOGLE_CLIENT_ID: z.string().optional(),
@@ -82,6 +86,11 @@ export interface AppConfig {
   fileGcIntervalSeconds: number;
   authFreshAgeSeconds: number;
   trustProxy: boolean;
+  /**
+   * The request header in which the reverse proxy or CDN puts the visitor's country (lower case, e.g.
+   * `cf-ipcountry`); read only behind a trusted proxy. Unset: the browser's language region decides.
+   */
+  geoCountryHeader?: string;
   smtpUrl?: string;
   mailFrom: string;
   google?: { clientId: string; clientSecret: string };
@@ -145,6 +154,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const isProduction = env.NODE_ENV === "production";
   if (isProduction && !env.AUTH_SECRET)
     throw new Error("Invalid environment:\n  AUTH_SECRET: required in production");
+  // Anyone can send the header: it says where the visitor is only when our own proxy sets it.
+  if (env.GEO_COUNTRY_HEADER && !env.TRUST_PROXY)
+    throw new Error(
+      "Invalid environment:\n  GEO_COUNTRY_HEADER: read only behind a trusted proxy — set TRUST_PROXY=true",
+    );
   const dataDir = path.resolve(env.DATA_DIR);
   // A production server without rate limits is open to password guessing and floods: the switch is
   // for development and tests only.
@@ -168,6 +182,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     fileGcIntervalSeconds: env.FILE_GC_INTERVAL_SECONDS,
     authFreshAgeSeconds: env.AUTH_FRESH_AGE_SECONDS,
     trustProxy: env.TRUST_PROXY,
+    geoCountryHeader: env.GEO_COUNTRY_HEADER?.toLowerCase(),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM,
     google:

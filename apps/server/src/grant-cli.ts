@@ -2,7 +2,8 @@
  * `npm run grant -- <command>`: the operator's way to hand out plans outside card payments (SPEC §3).
  *   privilege <team|pro|standard> [days]  prints a single-use privilege sign-up link (default 30 days)
  *   lifetime <1|2|3> [count]              prints lifetime-deal codes of that tier
- *   revoke <code>                         a refunded or deactivated lifetime code: its tier is withdrawn
+ *   partner <A|B|C|D> [count]             prints partner-program codes of that plan
+ *   revoke <code>                         a refunded or deactivated lifetime or partner code: withdrawn
  * Reads the same environment as the server (AUTH_SECRET or DATA_DIR's generated secret, DATABASE_URL).
  * `revoke` opens the database: with the embedded PGlite, stop the server first (one writer per folder).
  */
@@ -11,14 +12,16 @@ import { loadConfig } from "./env.ts";
 import {
   LIFETIME_TIER_NUMBERS,
   mintLifetimeCode,
+  mintPartnerCode,
+  PARTNER_PLAN_NAMES,
   PRIVILEGE_PLANS,
   type PrivilegePlan,
   privilegeLink,
-  revokeLifetimeCode,
+  revokeCode,
 } from "./modules/plans/grants.ts";
 
 const USAGE =
-  "usage: npm run grant -- privilege <team|pro|standard> [days] | lifetime <1|2|3> [count] | revoke <code>";
+  "usage: npm run grant -- privilege <team|pro|standard> [days] | lifetime <1|2|3> [count] | partner <A|B|C|D> [count] | revoke <code>";
 
 async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
@@ -29,17 +32,24 @@ async function main(argv: string[]): Promise<number> {
     console.log(privilegeLink(config.appUrl, config.authSecret, arg as PrivilegePlan, days));
     return 0;
   }
+  const count = extra ? Number(extra) : 1;
+  const countOk = Number.isInteger(count) && count >= 1 && count <= 10_000;
   if (command === "lifetime" && LIFETIME_TIER_NUMBERS.includes(Number(arg) as 1)) {
-    const count = extra ? Number(extra) : 1;
-    if (!Number.isInteger(count) || count < 1 || count > 10_000) return fail(USAGE);
+    if (!countOk) return fail(USAGE);
     for (let i = 0; i < count; i++)
       console.log(mintLifetimeCode(config.authSecret, Number(arg) as 1 | 2 | 3));
+    return 0;
+  }
+  const partner = PARTNER_PLAN_NAMES.find((plan) => plan === arg);
+  if (command === "partner" && partner) {
+    if (!countOk) return fail(USAGE);
+    for (let i = 0; i < count; i++) console.log(mintPartnerCode(config.authSecret, partner));
     return 0;
   }
   if (command === "revoke" && arg) {
     const database = await openDatabase(config);
     try {
-      const userId = await revokeLifetimeCode(database.db, config.authSecret, arg);
+      const userId = await revokeCode(database.db, config.authSecret, arg);
       console.log(userId ? `revoked for user ${userId}` : "not redeemed (or already revoked): nothing to do");
     } finally {
       await database.close();

@@ -4,6 +4,7 @@
  * read — when a subscription needs the payment notice, and what an update's outcome is. Pure.
  */
 import { z } from "zod";
+import { currencySchema } from "./currencies.ts";
 import type { Product } from "./limits.ts";
 import {
   type BillingInterval,
@@ -127,6 +128,8 @@ const planIdInput = z.string().trim().min(1).max(64);
 export const checkoutInputSchema = z.object({
   planId: planIdInput,
   promoCode: z.string().trim().max(40).optional(),
+  /** The currency to pay in (currencies.ts); USD when left out. */
+  currency: currencySchema.optional(),
 });
 export type CheckoutInput = z.infer<typeof checkoutInputSchema>;
 
@@ -211,6 +214,7 @@ export type LifetimeRedeemInput = z.infer<typeof lifetimeRedeemSchema>;
 export const GRANT_MESSAGES = {
   privilegeGranted: "Your plan has been activated.",
   lifetimeRedeemed: "Your lifetime deal is active.",
+  partnerRedeemed: "Your partner plan is active.",
 } as const;
 
 /** SPEC §3 Country entry (GET /api/countries). */

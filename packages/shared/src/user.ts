@@ -2,6 +2,7 @@ import { z } from "zod";
 import { MIN_PASSWORD_LENGTH } from "./constants.ts";
 import type { Limits, Product } from "./limits.ts";
 import type { ResolvedPlan } from "./plans.ts";
+import type { StorageUsage } from "./storage.ts";
 
 /** E-mail preference flags (SPEC §3), all default true. */
 /** The longest display name (sign-up and profile). */
@@ -66,8 +67,12 @@ export interface User {
   isDeleted: boolean;
   isAnonymous: boolean;
   privilege: string | null;
+  /** SPEC §3 partner-program plan (A–D), from the user's partner codes still standing. */
+  partnerPlan: string | null;
   limits: Limits;
   counters: UserCounters;
+  /** Bytes the files in the user's own projects hold, per product, and their plan's limit (-1 unlimited). */
+  storage: Record<Product, StorageUsage>;
   connected: { slack: boolean; trello: boolean; asana: boolean };
   /** What the user's plans allow, per product (computed by the server: resolvePlan). */
   plans: Record<Product, ResolvedPlan>;

@@ -23,16 +23,18 @@ function renderOffers(me: User) {
 }
 
 describe("the offers page", () => {
-  it("has the promo offers and a way to redeem a lifetime-deal code", async () => {
+  it("has the promo offers and ways to redeem a lifetime-deal or a partner code", async () => {
     renderOffers(user());
     expect(await screen.findByRole("heading", { level: 1, name: "Offers" })).toBeTruthy();
     expect(screen.getByRole("region", { name: "Have a lifetime deal code?" })).toBeTruthy();
     expect(screen.getByLabelText("Lifetime deal code")).toBeTruthy();
+    expect(screen.getByRole("region", { name: "Have a partner code?" })).toBeTruthy();
+    expect(screen.getByLabelText("Partner code")).toBeTruthy();
   });
 
   it("still takes a code when upsells are hidden (a lifetime holder may add a higher tier)", async () => {
     renderOffers(user({ ...FREE_PLAN, name: "Lifetime tier 1", isFree: false, hideUpsells: true }));
     expect(await screen.findByText(/nothing to upgrade/)).toBeTruthy();
-    expect(screen.getByRole("button", { name: "Redeem" })).toBeTruthy();
+    expect(screen.getAllByRole("button", { name: "Redeem" })).toHaveLength(2);
   });
 });

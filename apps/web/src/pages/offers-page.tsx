@@ -1,6 +1,6 @@
-/** `/offers` (SPEC §2, title 'Offers'; §9 promo codes and lifetime-deal codes). */
+/** `/offers` (SPEC §2, title 'Offers'; §9 promo codes, lifetime-deal and partner codes). */
 import { LoadingView } from "../components/loading-view.tsx";
-import { LifetimeDealForm } from "../features/billing/lifetime-deal-form.tsx";
+import { DealCodeForm } from "../features/billing/deal-code-form.tsx";
 import { OfferList } from "../features/billing/offer-list.tsx";
 import { PlansIncluded } from "../features/billing/plans-included.tsx";
 import { useMe } from "../features/session/use-me.ts";
@@ -28,7 +28,10 @@ export function OffersPage() {
       </div>
       {plan.hideUpsells ? <PlansIncluded planName={plan.name} /> : <OfferList product={product} />}
       {/* Shown to holders too: a further code (a higher tier) may be redeemed on top. */}
-      <LifetimeDealForm />
+      <div className="deal-codes">
+        <DealCodeForm kind="lifetime" />
+        <DealCodeForm kind="partner" />
+      </div>
     </main>
   );
 }

@@ -21,6 +21,7 @@ beforeEach(() => vi.mocked(goToCheckout).mockClear());
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
+  localStorage.clear();
 });
 
 function Where() {
@@ -229,5 +230,55 @@ describe("the payment summary", () => {
     renderSummary("/upgrade/confirm/pro-yearly-30off");
     await screen.findByText("Promo code SAVE30 (30% off)");
     expect(screen.getByTestId("where").textContent).toBe("/upgrade/confirm/pro-yearly?promo=SAVE30");
+  });
+
+  it("prices and checks out in the chosen currency, and says PayPal charges in dollars", async () => {
+    localStorage.setItem("redline.currency", "EUR");
+    const sent = renderSummary("/upgrade/confirm/pro-yearly?promo=SAVE30", billing(), {
+      "POST /api/billing/checkout": { body: { data: { url: "https://pay.example/c/9" } } },
+    });
+    await screen.findByText("Pro (yearly)");
+    expect(screen.getByText("€409.00 / year")).toBeTruthy();
+    expect(screen.getByText("−€122.70")).toBeTruthy();
+    expect(screen.getByText("€286.30 / year")).toBeTruthy();
+    await userEvent.click(screen.getByRole("button", { name: "Continue to payment" }));
+    await vi.waitFor(() => expect(goToCheckout).toHaveBeenCalledWith("https://pay.example/c/9"));
+    expect(checkoutRequests(sent).map((request) => request.body)).toEqual([
+      { planId: "pro-yearly", promoCode: "SAVE30", currency: "EUR" },
+    ]);
+  });
+
+  it("names PayPal's dollar price beside a price in another currency", async () => {
+    const sent = renderSummary("/upgrade/confirm/pro-monthly", billing(), {
+      "GET /api/billing/prices": {
+        body: {
+          data: {
+            currency: "JPY",
+            source: "country",
+            country: "JP",
+            currencies: [],
+            ratesDate: "",
+            prices: [],
+          },
+        },
+      },
+    });
+    await screen.findByRole("button", { name: "Pay with PayPal" });
+    expect(screen.getAllByText("¥5,800 / month")).toHaveLength(2);
+    expect(screen.getByText(/PayPal charges in US dollars: \$40\.00 \/ month\./)).toBeTruthy();
+    expect(sent.some((request) => request.path === "/api/billing/prices")).toBe(true);
+  });
+
+  it("prices a plan change in the subscription's own currency", async () => {
+    localStorage.setItem("redline.currency", "EUR");
+    const current = subscription({
+      currency: "jpy",
+      amount: 5800,
+      abilities: { ...NO_ABILITIES, canUpdate: true },
+    });
+    renderSummary("/upgrade/confirm/team-monthly", billing({ subscriptions: [current] }));
+    await screen.findByRole("button", { name: "Update plan" });
+    expect(screen.getAllByText("¥34,600 / month")).toHaveLength(2);
+    expect(screen.queryByText(/€/)).toBeNull();
   });
 });

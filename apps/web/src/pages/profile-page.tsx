@@ -4,6 +4,7 @@ import { DeleteAccount } from "../features/profile/delete-account.tsx";
 import { EmailPreferences, NotificationSound } from "../features/profile/notification-settings.tsx";
 import { PasswordForm } from "../features/profile/password-form.tsx";
 import { ProfileForm } from "../features/profile/profile-form.tsx";
+import { StorageUsage } from "../features/profile/storage-usage.tsx";
 import { useMe } from "../features/session/use-me.ts";
 import { useDocumentTitle } from "../lib/use-document-title.ts";
 import "../features/profile/profile.css";
@@ -17,33 +18,40 @@ export function ProfilePage() {
     <main className="profile-page">
       <SettingsHeader />
       <div className="profile-grid">
-        <section className="profile-section" aria-labelledby="profile-heading">
-          <h2 id="profile-heading" className="profile-section__title">
+        <section className="panel" aria-labelledby="profile-heading">
+          <h2 id="profile-heading" className="panel__title">
             Profile
           </h2>
           <ProfileForm key={`${me.displayName}|${me.photoURL}`} user={me} />
         </section>
-        <section className="profile-section" aria-labelledby="password-heading">
-          <h2 id="password-heading" className="profile-section__title">
+        <section className="panel" aria-labelledby="password-heading">
+          <h2 id="password-heading" className="panel__title">
             Password
           </h2>
           <PasswordForm />
         </section>
-        <section className="profile-section" aria-labelledby="email-heading">
-          <h2 id="email-heading" className="profile-section__title">
+        <section className="panel" aria-labelledby="email-heading">
+          <h2 id="email-heading" className="panel__title">
             Email notifications
           </h2>
-          <p className="profile-section__text">Choose which e-mail alerts you receive.</p>
+          <p className="panel__text">Choose which e-mail alerts you receive.</p>
           <EmailPreferences user={me} />
         </section>
-        <section className="profile-section" aria-labelledby="sound-heading">
-          <h2 id="sound-heading" className="profile-section__title">
+        <section className="panel" aria-labelledby="sound-heading">
+          <h2 id="sound-heading" className="panel__title">
             In-app notifications
           </h2>
           <NotificationSound user={me} />
         </section>
-        <section className="profile-section profile-section--wide" aria-labelledby="danger-heading">
-          <h2 id="danger-heading" className="profile-section__title">
+        <section className="panel" aria-labelledby="storage-heading">
+          <h2 id="storage-heading" className="panel__title">
+            Storage
+          </h2>
+          <p className="panel__text">Files uploaded to the projects you own.</p>
+          <StorageUsage user={me} />
+        </section>
+        <section className="panel profile-section--wide" aria-labelledby="danger-heading">
+          <h2 id="danger-heading" className="panel__title">
             Delete account
           </h2>
           <DeleteAccount />

@@ -88,7 +88,11 @@ export function ProjectLayout() {
   const viewer = viewerOf(project.type);
   if (viewer === "board")
     return (
-      <ComingSoon title={project.title} tabTitle={projectTabTitle(project.title)}>
+      <ComingSoon
+        title={project.title}
+        tabTitle={projectTabTitle(project.title)}
+        notice={<ExpiredNotice project={project} />}
+      >
         The bug-tracking board, with lists and tickets, is coming soon.
       </ComingSoon>
     );

@@ -9,6 +9,7 @@ import {
   FREE_PLAN,
   NO_ABILITIES,
   PRO_PLAN,
+  type StubResponse,
   stubApi,
   subscription,
   user,
@@ -18,12 +19,19 @@ import { UpgradePage } from "./upgrade-page.tsx";
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
+  localStorage.clear();
 });
 
-function renderUpgrade(me: User, answer: Billing = billing(), path = "/upgrade") {
-  stubApi({
+function renderUpgrade(
+  me: User,
+  answer: Billing = billing(),
+  path = "/upgrade",
+  routes: Record<string, StubResponse> = {},
+) {
+  const sent = stubApi({
     "GET /api/me": { body: { data: me } },
     "GET /api/billing": { body: { data: answer } },
+    ...routes,
   });
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
@@ -32,6 +40,7 @@ function renderUpgrade(me: User, answer: Billing = billing(), path = "/upgrade")
       </MemoryRouter>
     </QueryClientProvider>,
   );
+  return sent;
 }
 
 const card = (name: string) => screen.getByRole("heading", { level: 3, name }).closest("li")!;
@@ -102,5 +111,44 @@ describe("the upgrade page", () => {
     await screen.findByText("Your plan includes everything — nothing to upgrade");
     expect(screen.queryByRole("radio")).toBeNull();
     expect(screen.queryByText("$40.00")).toBeNull();
+  });
+
+  it("prices the plans in the visitor's currency, and remembers the currency they choose", async () => {
+    const sent = renderUpgrade(user(), billing(), "/upgrade", {
+      "GET /api/billing/prices": {
+        body: {
+          data: {
+            currency: "JPY",
+            source: "language",
+            country: "JP",
+            currencies: [],
+            ratesDate: "2025-06-30",
+            prices: [],
+          },
+        },
+      },
+    });
+    await screen.findByRole("heading", { level: 1, name: "Upgrade" });
+    const select = screen.getByRole("combobox", { name: "Currency" }) as HTMLSelectElement;
+    expect(select.value).toBe("JPY");
+    expect(within(card("Pro")).getByText("¥5,800")).toBeTruthy();
+    expect(within(card("Standard")).getByText("¥2,200")).toBeTruthy();
+    expect(screen.queryByText("$40.00")).toBeNull();
+
+    await userEvent.selectOptions(select, "EUR — Euro");
+    expect(within(card("Pro")).getByText("€34.00")).toBeTruthy();
+    await userEvent.click(screen.getByRole("radio", { name: "Yearly" }));
+    expect(within(card("Pro")).getByText("€409.00")).toBeTruthy();
+    expect(localStorage.getItem("redline.currency")).toBe("EUR");
+    expect(sent.filter((request) => request.path === "/api/billing/prices")).toHaveLength(1);
+  });
+
+  it("shows the currency chosen before, without asking the server", async () => {
+    localStorage.setItem("redline.currency", "GBP");
+    const sent = renderUpgrade(user());
+    await screen.findByRole("heading", { level: 1, name: "Upgrade" });
+    expect((screen.getByRole("combobox", { name: "Currency" }) as HTMLSelectElement).value).toBe("GBP");
+    expect(within(card("Pro")).getByText("£29.00")).toBeTruthy();
+    expect(sent.some((request) => request.path === "/api/billing/prices")).toBe(false);
   });
 });

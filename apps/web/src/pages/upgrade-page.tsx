@@ -1,4 +1,7 @@
-/** `/upgrade` (SPEC §2, title 'Upgrade'): the current product's plans, monthly or yearly, and a promo code. */
+/**
+ * `/upgrade` (SPEC §2, title 'Upgrade'): the current product's plans, monthly or yearly, in the visitor's
+ * currency (or the one they choose), and a promo code.
+ */
 import { type BillingInterval, parsePlanId } from "@redline/shared";
 import { useState } from "react";
 import { useSearchParams } from "react-router";
@@ -6,10 +9,12 @@ import { TextField } from "../components/field.tsx";
 import { LoadingView } from "../components/loading-view.tsx";
 import { useBilling } from "../features/billing/billing-queries.ts";
 import { currentCardSubscription } from "../features/billing/billing-rules.ts";
+import { CurrencySelect } from "../features/billing/currency-select.tsx";
 import { IntervalToggle } from "../features/billing/interval-toggle.tsx";
 import { UPGRADE_PLANS_ID } from "../features/billing/offer-bar-rule.ts";
 import { PlanGrid } from "../features/billing/plan-grid.tsx";
 import { PlansIncluded } from "../features/billing/plans-included.tsx";
+import { useCurrency } from "../features/billing/use-currency.ts";
 import { useMe } from "../features/session/use-me.ts";
 import { useDocumentTitle } from "../lib/use-document-title.ts";
 import { useProduct } from "../lib/use-product.ts";
@@ -22,6 +27,7 @@ export function UpgradePage() {
   const { data: me } = useMe();
   // Billing only tells which plan a subscription is on; the plans show without it.
   const billing = useBilling();
+  const { currency, isPending: isCurrencyPending, setCurrency } = useCurrency();
   const [params, setParams] = useSearchParams();
   const interval: BillingInterval = params.get("interval") === "yearly" ? "yearly" : "monthly";
   const [promo, setPromo] = useState(params.get("promo") ?? "");
@@ -33,7 +39,7 @@ export function UpgradePage() {
     setParams(nextParams, { replace: true });
   };
 
-  if (!me) return <LoadingView />;
+  if (!me || isCurrencyPending) return <LoadingView />;
   const plan = me.plans[product];
   const subscription = billing.data ? currentCardSubscription(billing.data, product) : null;
 
@@ -55,18 +61,22 @@ export function UpgradePage() {
         <section id={UPGRADE_PLANS_ID} className="plan-choice" aria-label="Plans" tabIndex={-1}>
           <div className="plan-choice__bar">
             <IntervalToggle value={interval} onChange={handleInterval} />
-            <TextField
-              className="plan-choice__promo"
-              label="Promo code"
-              value={promo}
-              autoComplete="off"
-              spellCheck={false}
-              onChange={(event) => setPromo(event.target.value)}
-            />
+            <div className="plan-choice__fields">
+              <CurrencySelect className="plan-choice__currency" value={currency} onChange={setCurrency} />
+              <TextField
+                className="plan-choice__promo"
+                label="Promo code"
+                value={promo}
+                autoComplete="off"
+                spellCheck={false}
+                onChange={(event) => setPromo(event.target.value)}
+              />
+            </div>
           </div>
           <PlanGrid
             product={product}
             interval={interval}
+            currency={currency}
             currentPlanName={plan.isFree ? null : plan.name}
             subscribedPlan={subscription ? parsePlanId(subscription.planId) : null}
             promo={promo}

@@ -69,7 +69,7 @@ export type HeldSubscriptions = HeldSubscription[];
  */
 export const redeemedGrants = pgTable("redeemed_grants", {
   id: text("id").primaryKey(),
-  kind: text("kind").$type<"privilege" | "lifetime">().notNull(),
+  kind: text("kind").$type<"privilege" | "lifetime" | "partner">().notNull(),
   userId: text("user_id")
     .notNull()
     .references(() => users.id, { onDelete: "cascade" }),

@@ -94,6 +94,8 @@ export const versions = pgTable(
     snapshotKey: text("snapshot_key"),
     screenshotKey: text("screenshot_key"),
     fileKey: text("file_key"),
+    /** The uploaded file's size (image and PDF versions): what it counts against its owner's storage. */
+    fileBytes: bigint("file_bytes", { mode: "number" }),
     viewport: jsonb("viewport").$type<{ width: number; height: number }>(),
     capture: jsonb("capture").$type<{
       timings: Record<string, number>;
@@ -107,6 +109,7 @@ export const versions = pgTable(
   },
   (table) => [
     index("versions_page_idx").on(table.pageId),
+    index("versions_project_idx").on(table.projectId),
     unique("versions_page_number").on(table.pageId, table.number),
   ],
 );

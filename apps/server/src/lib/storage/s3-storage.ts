@@ -6,6 +6,7 @@ import type { Readable } from "node:stream";
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadObjectCommand,
   ListObjectsV2Command,
   NoSuchKey,
   PutObjectCommand,
@@ -51,6 +52,19 @@ export function createS3Storage(options: S3Options): Storage {
         return { stream: object.Body as Readable, size: object.ContentLength ?? 0 };
       } catch (error) {
         if (error instanceof NoSuchKey || (error as { name?: string }).name === "NoSuchKey") return null;
+        throw error;
+      }
+    },
+    async size(key) {
+      if (!isValidKey(key)) return null;
+      try {
+        const head = await client.send(new HeadObjectCommand({ Bucket: options.bucket, Key: key }));
+        return head.ContentLength ?? 0;
+      } catch (error) {
+        // A HEAD answer has no body, so a missing object is a bare 404 (NotFound), not NoSuchKey.
+        const name = (error as { name?: string }).name;
+        const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+        if (name === "NotFound" || name === "NoSuchKey" || status === 404) return null;
         throw error;
       }
     },

@@ -88,6 +88,13 @@ describe.each(Object.keys(providers))("storage provider: %s", (name) => {
     expect((await read(storage, key))?.bytes).toEqual(bytes);
   });
 
+  it("tells a stored file's size, and null for missing keys", async () => {
+    await storage.put("sized/file.bin", Buffer.alloc(1234, 7));
+    expect(await storage.size("sized/file.bin")).toBe(1234);
+    expect(await storage.size("sized/missing.bin")).toBeNull();
+    expect(await storage.size("../secret")).toBeNull();
+  });
+
   it("answers null for missing keys and refuses keys that escape", async () => {
     expect(await storage.get("nothing/here.png")).toBeNull();
     expect(await storage.get("../secret")).toBeNull();

@@ -26,6 +26,8 @@ export interface Storage {
    */
   putContentAddressed(key: string, data: Buffer, sha256: string): Promise<void>;
   get(key: string): Promise<StoredFile | null>;
+  /** A stored file's size in bytes, or null when there is none. */
+  size(key: string): Promise<number | null>;
   delete(key: string): Promise<void>;
   /** Every stored file (including temporary files a crashed write left), with when it was last written. */
   list(): AsyncIterable<ListedFile>;
@@ -89,6 +91,11 @@ export function createLocalStorage(root: string): Storage {
       } catch {
         return null;
       }
+    },
+    async size(key) {
+      if (!isValidKey(key)) return null;
+      const info = await stat(resolve(key)).catch(() => null);
+      return info?.isFile() ? info.size : null;
     },
     async putContentAddressed(key, data, sha256) {
       const file = resolve(key);

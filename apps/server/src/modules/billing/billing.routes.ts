@@ -1,24 +1,28 @@
 /**
  * Billing (SPEC §2 /billing and /upgrade, §4 subscription rules, §7 pay/* calls): the signed-in user's
- * subscriptions, checkout for a new one, cancel at period end and undo, a plan change that may stay
- * pending, and cancelling that pending change — all through the Stripe SDK (stripe-client.ts), against
- * Stripe or the embedded provider. The provider's webhooks are in billing.webhook.ts.
+ * subscriptions, checkout for a new one (in the chosen currency, ADR 0011), cancel at period end and
+ * undo, a plan change that may stay pending, and cancelling that pending change — all through the Stripe
+ * SDK (stripe-client.ts), against Stripe or the embedded provider. The provider's webhooks are in
+ * billing.webhook.ts; the visitor's currency and prices in prices.routes.ts.
  */
 import {
   applyPromoCode,
+  BASE_CURRENCY,
   BILLING_MESSAGES,
   type Billing,
   type CheckoutStarted,
   CURRENT_STATUSES,
   checkoutInputSchema,
+  EXCHANGE_RATES,
+  EXCHANGE_RATES_VERSION,
   PAYMENT_ISSUE_INTENT_STATUSES,
   PLANS,
   type PlanId,
   parsePlanId,
   planIdOf,
-  planPrice,
+  planPriceIn,
+  SUPPORTED_CURRENCIES,
   subscriptionUpdateSchema,
-  toMinorUnits,
   updateOutcome,
 } from "@redline/shared";
 import { and, eq, isNull } from "drizzle-orm";
@@ -38,8 +42,6 @@ import {
   syncCustomer,
   syncSubscription,
 } from "./billing.sync.ts";
-
-const CURRENCY = "usd";
 
 export async function billingRoutes(
   app: FastifyInstance,
@@ -72,22 +74,30 @@ export async function billingRoutes(
     return row!.id!;
   }
 
-  /** The provider's price for a plan id, found by its lookup key or created. */
+  /**
+   * The provider's price for a plan id, found by its lookup key or created: in US dollars, with an
+   * amount in each other supported currency (`currency_options`, from the rates table — whose date is
+   * in the lookup key, so new rates make new prices and existing subscriptions keep theirs).
+   */
   async function priceOf(plan: PlanId): Promise<Stripe.Price> {
     const planId = planIdOf(plan);
-    const lookupKey = priceLookupKey(planId, CURRENCY);
+    const lookupKey = priceLookupKey(planId, BASE_CURRENCY, EXCHANGE_RATES_VERSION);
     const find = async () =>
       (await provider().prices.list({ lookup_keys: [lookupKey], active: true, limit: 1 })).data[0];
     const found = await find();
     if (found) return found;
+    const options = SUPPORTED_CURRENCIES.filter((currency) => currency !== BASE_CURRENCY).map(
+      (currency) => [currency.toLowerCase(), { unit_amount: planPriceIn(plan, currency) }] as const,
+    );
     try {
       return await provider().prices.create({
-        currency: CURRENCY,
-        unit_amount: toMinorUnits(planPrice(plan), CURRENCY),
+        currency: BASE_CURRENCY.toLowerCase(),
+        unit_amount: planPriceIn(plan, BASE_CURRENCY),
+        currency_options: Object.fromEntries(options),
         recurring: { interval: plan.interval === "yearly" ? "year" : "month" },
         product_data: { name: `Redline ${PLANS[plan.product][plan.tier].name}` },
         lookup_key: lookupKey,
-        metadata: { planID: planId },
+        metadata: { planID: planId, rates: EXCHANGE_RATES.date },
       });
     } catch (error) {
       // A twin request created it first (the lookup key is taken): use that one.
@@ -184,6 +194,7 @@ export async function billingRoutes(
       const customer = await customerOf(user);
       const price = await priceOf(chosen);
       const planId = planIdOf(chosen);
+      const currency = (input.currency ?? BASE_CURRENCY).toLowerCase();
       const metadata = { uid: user.id, planID: planId };
       // Two submits at once (a double click, two tabs) get the same session: one subscription.
       const window = Math.floor(Date.now() / 60_000);
@@ -191,6 +202,8 @@ export async function billingRoutes(
         {
           mode: "subscription",
           customer,
+          // The price's amount in this currency (one of its currency options) is what is charged.
+          currency,
           client_reference_id: user.id,
           line_items: [{ price: price.id, quantity: 1 }],
           success_url: `${config.appUrl}/payment-success/${planId}?session_id={CHECKOUT_SESSION_ID}`,
@@ -198,7 +211,7 @@ export async function billingRoutes(
           metadata,
           subscription_data: { metadata },
         },
-        { idempotencyKey: `checkout-${user.id}-${planId}-${window}` },
+        { idempotencyKey: `checkout-${user.id}-${planId}-${currency}-${window}` },
       );
       if (!session.url)
         throw new ServiceUnavailableError(BILLING_MESSAGES.paymentsUnavailable, "payments-unavailable");

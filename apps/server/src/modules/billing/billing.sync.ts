@@ -20,13 +20,16 @@ import type Stripe from "stripe";
 import type { Database } from "../../db/index.ts";
 import { type SubscriptionRow, subscriptions, users } from "../../db/schema/index.ts";
 
-/** Prices carry the plan id in their lookup key: `redline_<planId>_<currency>`. */
-export const priceLookupKey = (planId: string, currency: string) =>
-  `redline_${planId}_${currency.toLowerCase()}`;
+/**
+ * Prices carry the plan id in their lookup key: `redline_<planId>_<currency>`, and for the catalog's
+ * multi-currency prices the rates table they were made from (`redline_pro-yearly_usd_fx20250630`).
+ */
+export const priceLookupKey = (planId: string, currency: string, rates?: string) =>
+  `redline_${planId}_${currency.toLowerCase()}${rates ? `_${rates}` : ""}`;
 
 export function planIdOfPrice(price: Stripe.Price | string | null | undefined): string | null {
   if (!price || typeof price === "string") return null;
-  const match = /^redline_(.+)_[a-z]{3}$/.exec(price.lookup_key ?? "");
+  const match = /^redline_([^_]+)_[a-z]{3}(?:_[a-z0-9]+)?$/.exec(price.lookup_key ?? "");
   const planId = match?.[1] ?? price.metadata?.planID ?? null;
   return planId && parsePlanId(planId) ? planId : null;
 }
@@ -49,6 +52,27 @@ export interface SubscriptionSnapshot {
   paymentIssue: boolean;
   amount: number;
   currency: string;
+}
+
+/**
+ * What one unit of `price` costs in `currency` (minor units): its default amount, or one of its
+ * currency options — which Stripe sends only when asked for (an "includable" field; nested under a
+ * list of subscriptions it would exceed the four levels `expand` allows), so the price is read again.
+ */
+export async function unitAmountIn(
+  stripe: Stripe,
+  price: Stripe.Price | undefined,
+  currency: string,
+): Promise<number> {
+  if (!price) return 0;
+  if (price.currency === currency) return price.unit_amount ?? 0;
+  const options =
+    price.currency_options ??
+    (await stripe.prices.retrieve(price.id, { expand: ["currency_options"] })).currency_options;
+  const option = options?.[currency];
+  if (option?.unit_amount == null)
+    throw new Error(`price ${price.id} has no amount in ${currency} (subscription in that currency)`);
+  return option.unit_amount;
 }
 
 /** Reads a subscription (and, where SPEC §4 asks, its customer's payment intents) from the provider. */
@@ -98,8 +122,9 @@ export async function snapshotOf(
       ? new Date(subscription.pending_update.expires_at * 1000)
       : null,
     paymentIssue,
-    amount: (item?.price.unit_amount ?? 0) * (item?.quantity ?? 1),
-    currency: item?.price.currency ?? "usd",
+    // Charged in the subscription's currency, which may be one of its price's currency options.
+    amount: (await unitAmountIn(stripe, item?.price, subscription.currency)) * (item?.quantity ?? 1),
+    currency: subscription.currency,
   };
 }
 

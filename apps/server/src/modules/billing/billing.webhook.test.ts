@@ -147,4 +147,82 @@ describe("billing webhooks", () => {
     expect(await held(uid)).toEqual([]);
     expect((await client.get("/api/me")).body.data.plans.web).toMatchObject({ name: "Free", isFree: true });
   });
+
+  it("keeps the plan through a trial (trialing is live, no notice), and bills when the trial ends", async () => {
+    const { uid, id, client } = await payer("trial");
+    const trialEnd = Math.floor(Date.now() / 1000) + 14 * 86_400;
+    const updated = await stripe.subscriptions.update(id, { trial_end: trialEnd });
+    expect(updated.status).toBe("trialing");
+    await eventually(async () => (await held(uid)).some((h) => h.status === "trialing" && !h.paymentIssue));
+    const me = (await client.get("/api/me")).body.data;
+    expect(me.plans.web.name).toBe("Pro");
+    expect(me.paymentIssue).toBe(false);
+    expect((await rowOf(id))!.currentPeriodEnd?.getTime()).toBe(trialEnd * 1000);
+    // The trial's end is the period's end: the card is charged and the subscription is active again.
+    await control(`/subscriptions/${id}/renew`);
+    await eventually(async () => (await held(uid)).some((h) => h.status === "active" && !h.paymentIssue));
+  });
+
+  it("takes the plan away when a past_due subscription runs out of retries (unpaid), with the notice", async () => {
+    const { uid, id, client } = await payer("unpaid");
+    await control(`/subscriptions/${id}/fail-renewal`);
+    await eventually(async () => (await held(uid)).some((h) => h.status === "past_due"));
+    expect((await control(`/subscriptions/${id}/retries-exhausted`)).status).toBe(200);
+    await eventually(async () =>
+      (await held(uid)).some((h) => h.status === "unpaid" && h.paymentIssue === true),
+    );
+    const me = (await client.get("/api/me")).body.data;
+    expect(me.plans.web).toMatchObject({ name: "Free", isFree: true });
+    expect(me.paymentIssue).toBe(true);
+    // Only a past_due subscription runs out of retries.
+    expect((await control(`/subscriptions/${id}/retries-exhausted`)).status).toBe(400);
+    // Paying the open invoice with a working card reactivates it (as on Stripe), and the plan is back.
+    const invoice = (await stripe.invoices.list({ subscription: id, status: "open", limit: 1 })).data[0]!;
+    await control(`/customers/${(await userRow(uid)).stripeCustomerId}/card`, { behavior: "succeed" });
+    expect(
+      (await fetch(`${invoice.hosted_invoice_url}/pay`, { method: "POST", redirect: "manual" })).status,
+    ).toBeLessThan(400);
+    await eventually(async () => (await held(uid)).some((h) => h.status === "active" && !h.paymentIssue));
+    expect((await client.get("/api/me")).body.data.plans.web.name).toBe("Pro");
+  });
+});
+
+describe("billing webhooks while the provider cannot be reached", () => {
+  let t: TestApp;
+  const webhookSecret = "whsec_unreachable_provider_test";
+  beforeAll(async () => {
+    t = await startTestApp({
+      // The 503 below is this test's point.
+      allowServerErrors: true,
+      config: {
+        plansEnabled: true,
+        // Nothing listens on port 9: every call back to the provider fails to connect.
+        payments: {
+          embedded: false,
+          secretKey: "sk_test_unreachable",
+          webhookSecret,
+          apiUrl: "http://127.0.0.1:9",
+        },
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  it("answers 503 so the provider delivers again, and records nothing", async () => {
+    const payload = JSON.stringify({
+      id: "evt_unreachable_1",
+      object: "event",
+      type: "customer.subscription.updated",
+      data: { object: { id: "sub_unreachable_1", object: "subscription" } },
+    });
+    const signature = await Stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: webhookSecret });
+    const answer = await fetch(`${t.url}/api/billing/webhook`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "stripe-signature": signature },
+      body: payload,
+    });
+    expect(answer.status).toBe(503);
+    expect((await answer.json()).code).toBe("provider-unavailable");
+    expect(await t.ctx.database.db.select().from(billingEvents)).toEqual([]);
+  });
 });

@@ -10,7 +10,7 @@ import type { FastifyInstance } from "fastify";
 import type Stripe from "stripe";
 import type { AppContext } from "../../context.ts";
 import { billingEvents, users } from "../../db/schema/index.ts";
-import { BadRequestError, NotFoundError } from "../../lib/errors.ts";
+import { BadRequestError, NotFoundError, ServiceUnavailableError } from "../../lib/errors.ts";
 import { route } from "../../lib/routes.ts";
 import { idOf, syncCustomer, syncSubscription } from "./billing.sync.ts";
 
@@ -38,6 +38,17 @@ function concerns(event: Stripe.Event): { subscription?: string | null; customer
         return { customer: idOf(object.customer as string | null) };
       return {};
   }
+}
+
+/** The SDK could not reach the provider, or the provider failed on its side (5xx, rate limit). */
+function providerUnreachable(error: unknown): boolean {
+  if (!(error instanceof Error) || !("type" in error)) return false;
+  const { type, statusCode } = error as { type?: string; statusCode?: number };
+  return (
+    type === "StripeConnectionError" ||
+    type === "StripeRateLimitError" ||
+    (type === "StripeAPIError" && (statusCode ?? 500) >= 500)
+  );
 }
 
 export async function billingWebhookRoutes(
@@ -73,13 +84,23 @@ export async function billingWebhookRoutes(
       if (seen) return { received: true, duplicate: true };
 
       const { subscription, customer } = concerns(event);
-      if (subscription) await syncSubscription(db, stripe, subscription);
-      else if (customer) {
-        const [known] = await db
-          .select({ id: users.id })
-          .from(users)
-          .where(eq(users.stripeCustomerId, customer));
-        if (known) await syncCustomer(db, stripe, customer);
+      try {
+        if (subscription) await syncSubscription(db, stripe, subscription);
+        else if (customer) {
+          const [known] = await db
+            .select({ id: users.id })
+            .from(users)
+            .where(eq(users.stripeCustomerId, customer));
+          if (known) await syncCustomer(db, stripe, customer);
+        }
+      } catch (error) {
+        // The provider could not be read back: 503, so it delivers the event again later.
+        if (providerUnreachable(error))
+          throw new ServiceUnavailableError(
+            "The payment provider could not be reached.",
+            "provider-unavailable",
+          );
+        throw error;
       }
       // Recorded once handled: a failure above leaves it unrecorded, so the provider's retry is handled.
       await db.insert(billingEvents).values({ id: event.id, type: event.type }).onConflictDoNothing();

@@ -1,23 +1,47 @@
 /**
  * Comment attachments: uploaded first (≤ 5 MB, any type), referenced by the comment entry, downloaded
  * by the project's readers. Served only as downloads (`attachment`, octet-stream, nosniff), so a
- * hostile file never renders on the app's origin.
+ * hostile file never renders on the app's origin. They count against the project owner's storage from
+ * the entry that holds them, at the size the file store tells (never the client's word).
  */
 import { createHash } from "node:crypto";
 import type { Attachment } from "@redline/shared";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
-import { NotFoundError } from "../../lib/errors.ts";
+import { BadRequestError, NotFoundError } from "../../lib/errors.ts";
 import { memberActor } from "../../lib/policy.ts";
 import { route } from "../../lib/routes.ts";
+import type { Storage } from "../../lib/storage/storage.ts";
 import { requireActor } from "../auth/session.ts";
 import { readFile } from "../pages/uploads.ts";
+import { assertRoomToStore } from "../plans/storage.ts";
 import { loadProject } from "../projects/projects.load.ts";
 import { authorizeComment } from "./comments.policy.ts";
 
 const projectParams = z.object({ projectId: z.string().min(1).max(64) });
 const fileParams = projectParams.extend({ sha: z.string().regex(/^[0-9a-f]{64}$/) });
+
+/**
+ * The attachments a new entry carries, as stored: each must have been uploaded to this project, and its
+ * size is the stored file's, so what it counts against the owner's storage is exact.
+ */
+export async function storedAttachments(
+  storage: Storage,
+  projectId: string,
+  attachments: Attachment[],
+): Promise<Attachment[]> {
+  return Promise.all(
+    attachments.map(async (attachment) => {
+      const size = attachment.path.startsWith(`attachments/${projectId}/`)
+        ? await storage.size(attachment.path)
+        : null;
+      if (size === null)
+        throw new BadRequestError("Upload the attachment to this project first.", "attachment-not-found");
+      return { ...attachment, size };
+    }),
+  );
+}
 
 export async function attachmentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const { auth, storage } = ctx;
@@ -33,6 +57,7 @@ export async function attachmentsRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
       const { bytes, filename, mimetype } = await readFile(request);
       const sha = createHash("sha256").update(bytes).digest("hex");
       const path = `attachments/${project.id}/${sha}`;
+      await assertRoomToStore(db, project, { key: path, bytes: bytes.length }, ctx.config.plansEnabled);
       await storage.putContentAddressed(path, bytes, sha);
       reply.status(201);
       return {

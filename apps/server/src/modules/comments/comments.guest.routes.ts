@@ -90,7 +90,13 @@ export async function commentsGuestRoutes(app: FastifyInstance, { ctx }: { ctx: 
       const guestIdentity = guestOf(request);
       const input = createCommentSchema.parse(request.body);
       reply.status(201);
-      const created = await createComment(db, version, { guestIdentity }, { ...input, attachments: [] });
+      const created = await createComment(
+        db,
+        version,
+        { guestIdentity },
+        { ...input, attachments: [] },
+        ctx.config.plansEnabled,
+      );
       return { data: withCommentAbilities(guest, created) };
     },
   );
@@ -108,7 +114,13 @@ export async function commentsGuestRoutes(app: FastifyInstance, { ctx }: { ctx: 
       const guestIdentity = guestOf(request);
       const input = replySchema.parse(request.body);
       reply.status(201);
-      const replied = await addReply(db, comment, { guestIdentity }, { ...input, attachments: [] });
+      const replied = await addReply(
+        db,
+        comment,
+        { guestIdentity },
+        { ...input, attachments: [] },
+        ctx.config.plansEnabled,
+      );
       return { data: withCommentAbilities(guest, replied) };
     },
   );

@@ -17,6 +17,7 @@ import { route } from "../../lib/routes.ts";
 import { type Actor, requireActor } from "../auth/session.ts";
 import { notify } from "../notifications/notify.ts";
 import { loadVersion } from "../projects/projects.load.ts";
+import { storedAttachments } from "./attachments.routes.ts";
 import { loadComment, loadEntry } from "./comments.load.ts";
 import { authorizeComment, withCommentAbilities } from "./comments.policy.ts";
 import {
@@ -42,8 +43,9 @@ function authorizeAttachments(writer: PolicyActor, input: { attachments: unknown
 }
 
 export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth } = ctx;
+  const { auth, storage } = ctx;
   const { db } = ctx.database;
+  const { plansEnabled } = ctx.config;
 
   app.get(
     "/api/versions/:versionId/comments",
@@ -67,11 +69,18 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       authorizeComment(writer, "comments.create");
       const input = createCommentSchema.parse(request.body);
       authorizeAttachments(writer, input);
+      const attachments = await storedAttachments(storage, version.projectId, input.attachments);
       reply.status(201);
       return {
         data: withCommentAbilities(
           writer,
-          await createComment(db, version, { userId: actor.user.id }, input),
+          await createComment(
+            db,
+            version,
+            { userId: actor.user.id },
+            { ...input, attachments },
+            plansEnabled,
+          ),
         ),
       };
     },
@@ -87,9 +96,13 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       authorizeComment(writer, "comments.reply");
       const input = replySchema.parse(request.body);
       authorizeAttachments(writer, input);
+      const attachments = await storedAttachments(storage, comment.projectId, input.attachments);
       reply.status(201);
       return {
-        data: withCommentAbilities(writer, await addReply(db, comment, { userId: actor.user.id }, input)),
+        data: withCommentAbilities(
+          writer,
+          await addReply(db, comment, { userId: actor.user.id }, { ...input, attachments }, plansEnabled),
+        ),
       };
     },
   );

@@ -27,6 +27,7 @@ import {
 import { newId } from "../../lib/ids.ts";
 import { publish } from "../../lib/realtime.ts";
 import { notify } from "../notifications/notify.ts";
+import { meterStorage } from "../plans/storage.ts";
 import { authorsFrom, loadAuthors, presentComment } from "./comments.presenter.ts";
 
 export type Author =
@@ -146,6 +147,7 @@ export async function createComment(
   version: VersionRow,
   author: Author,
   input: z.infer<typeof createCommentSchema>,
+  plansEnabled: boolean,
 ): Promise<Comment> {
   const commentId = newId();
   const commentRef = {
@@ -155,6 +157,9 @@ export async function createComment(
     versionId: version.id,
   };
   await db.transaction(async (tx) => {
+    // Attachments count against the project owner's storage from the entry that holds them.
+    const storage =
+      input.attachments.length > 0 ? await meterStorage(tx, version.projectId, plansEnabled) : null;
     const now = new Date();
     await tx.insert(comments).values({
       id: commentId,
@@ -180,6 +185,7 @@ export async function createComment(
       attachments: input.attachments,
       createdAt: now,
     });
+    await storage?.check();
     // The event carries the comment, so no reviewer (nor the author's own tab) refetches the list.
     await publish(tx, `project:${version.projectId}`, {
       type: "comments.created",
@@ -198,8 +204,11 @@ export async function addReply(
   comment: CommentRow,
   author: Author,
   input: z.infer<typeof replySchema>,
+  plansEnabled: boolean,
 ): Promise<Comment> {
   await db.transaction(async (tx) => {
+    const storage =
+      input.attachments.length > 0 ? await meterStorage(tx, comment.projectId, plansEnabled) : null;
     await tx.insert(commentEntries).values({
       id: newId(),
       commentId: comment.id,
@@ -208,6 +217,7 @@ export async function addReply(
       body: input.comment,
       attachments: input.attachments,
     });
+    await storage?.check();
     await tx.update(comments).set({ modifiedAt: new Date() }).where(eq(comments.id, comment.id));
     await publishChanged(tx, comment);
     await notify(tx, { on: "comment.replied", actor: author, comment, text: input.comment });

@@ -24,6 +24,7 @@ import { memberActor, type PolicyActor } from "../../lib/policy.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { readFile } from "../pages/uploads.ts";
+import { assertRoomToStore } from "../plans/storage.ts";
 import {
   guestsReadOnly,
   loadPagesWithVersions,
@@ -74,7 +75,7 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       const { version, reader } = await versionOf(request, actor);
       authorizeInspect(reader, "inspect.create");
       const input = saveChangesSchema.parse(request.body);
-      await saveChanges(db, version, actor.user.id, input.changes);
+      await saveChanges(db, version, actor.user.id, input.changes, ctx.config.plansEnabled);
       return { data: present(reader, await listChanges(db, version)), message: INSPECT_MESSAGES.saved };
     },
   );
@@ -150,7 +151,7 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     route({ summary: "Upload a replacement image", upload: true, action: "inspect.create" }),
     async (request, reply) => {
       const actor = await requireActor(auth, db, request);
-      const { reader } = await versionOf(request, actor);
+      const { project, reader } = await versionOf(request, actor);
       authorizeInspect(reader, "inspect.create");
       const { bytes } = await readFile(request);
       const image = await detectImage(bytes);
@@ -158,7 +159,9 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       const sha = createHash("sha256").update(bytes).digest("hex");
       const [known] = await db.select().from(assets).where(eq(assets.sha256, sha));
       const ext = known?.ext ?? (image.format === "jpeg" ? "jpg" : image.format);
-      await storage.putContentAddressed(`assets/${sha}.${ext}`, bytes, sha);
+      const key = `assets/${sha}.${ext}`;
+      await assertRoomToStore(db, project, { key, bytes: bytes.length }, ctx.config.plansEnabled);
+      await storage.putContentAddressed(key, bytes, sha);
       if (!known) {
         await db
           .insert(assets)

@@ -27,6 +27,7 @@ import { NotFoundError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { publish } from "../../lib/realtime.ts";
 import { notify } from "../notifications/notify.ts";
+import { meterStorage } from "../plans/storage.ts";
 import { presentChanges } from "./inspect.presenter.ts";
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -109,15 +110,22 @@ const fields = (draft: Draft) => ({
   resolvedBy: draft.resolvedBy,
 });
 
-/** One save of the edit panel: merges the changes, in the order they were made, into the version's. */
+/**
+ * One save of the edit panel: merges the changes, in the order they were made, into the version's.
+ * Replacement images count against the project owner's storage from the change that holds them.
+ */
 export async function saveChanges(
   db: Database,
   version: VersionRow,
   userId: string,
   inputs: InspectChangeInput[],
+  plansEnabled: boolean,
 ): Promise<void> {
   await db.transaction(async (tx) => {
     await lockVersion(tx, version.id);
+    const storage = inputs.some((input) => input.changeType === "image")
+      ? await meterStorage(tx, version.projectId, plansEnabled)
+      : null;
     const drafts = inputs.map((input) => draftOf(input, userId));
     const selectors = [...new Set(drafts.map((draft) => draft.querySelector))];
     const rows = await tx
@@ -150,6 +158,7 @@ export async function saveChanges(
         });
     }
     if (inserts.length > 0) await tx.insert(inspectChanges).values(inserts);
+    await storage?.check();
     await publishChanged(tx, version);
     await notify(tx, { on: "inspect.saved", actor: { userId }, version, editsCount: inputs.length });
   });

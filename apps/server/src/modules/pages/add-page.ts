@@ -1,7 +1,8 @@
 /**
  * Adding a page (by URL, screenshot, image or PDF) and adding a version to a page. Both write the page,
  * its version and the project's modifiedAt in one transaction; the page limit is checked under a lock
- * on the project row, so two concurrent adds can never exceed it.
+ * on the project row, so two concurrent adds can never exceed it. An uploaded file counts against its
+ * project owner's storage, metered in the same transaction (plans/storage.ts).
  */
 import {
   canAddPage,
@@ -26,6 +27,7 @@ import { PlanLimitError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { copyUnresolved } from "../comments/comments.service.ts";
 import { limitsFor } from "../plans/plans.ts";
+import { meterStorage } from "../plans/storage.ts";
 
 export class PageLimitError extends PlanLimitError {
   constructor(limit: number, product: Product) {
@@ -56,6 +58,8 @@ export interface NewVersionInput {
   status: VersionRow["status"];
   sourceUrl?: string;
   fileKey?: string;
+  /** An uploaded file's size: it is metered against the project owner's storage. */
+  fileBytes?: number;
   width?: number;
   createdBy: string;
 }
@@ -83,6 +87,8 @@ export async function addPage(
     const [owner] = await tx.select().from(users).where(eq(users.id, project.ownerId));
     const limit = pageLimitFor(project.type, owner ? limitsFor(owner, plansEnabled) : null);
     if (!canAddPage(limit, pageCount)) throw new PageLimitError(limit, productOf(project.type));
+    const storage =
+      input.version.fileBytes === undefined ? null : await meterStorage(tx, project.id, plansEnabled);
 
     const now = new Date();
     const [page] = await tx
@@ -103,6 +109,7 @@ export async function addPage(
       .insert(versions)
       .values(versionValues(page!, 1, input.version, now))
       .returning();
+    await storage?.check();
     await tx.update(projects).set({ modifiedAt: now }).where(eq(projects.id, project.id));
     return { page: page!, version: version! };
   });
@@ -126,6 +133,21 @@ export async function addVersion(db: Database, page: PageRow, input: NewVersionI
   });
 }
 
+/** A new version from an uploaded file, metered against the project owner's storage in its transaction. */
+export async function addUploadedVersion(
+  db: Database,
+  page: PageRow,
+  input: NewVersionInput & { fileKey: string; fileBytes: number },
+  plansEnabled: boolean,
+): Promise<VersionRow> {
+  return db.transaction(async (tx) => {
+    const storage = await meterStorage(tx, page.projectId, plansEnabled);
+    const version = await addVersion(tx, page, input);
+    await storage.check();
+    return version;
+  });
+}
+
 function versionValues(page: PageRow, number: number, input: NewVersionInput, now: Date) {
   return {
     id: newId(),
@@ -138,6 +160,7 @@ function versionValues(page: PageRow, number: number, input: NewVersionInput, no
     stage: input.status === "queued" ? "Queued" : null,
     sourceUrl: input.sourceUrl ?? null,
     fileKey: input.fileKey ?? null,
+    fileBytes: input.fileBytes ?? null,
     width: input.width ?? 1280,
     createdBy: input.createdBy,
     createdAt: now,

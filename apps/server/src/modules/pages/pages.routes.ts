@@ -17,12 +17,13 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
-import { pages, projects } from "../../db/schema/index.ts";
+import { type ProjectRow, pages, projects } from "../../db/schema/index.ts";
 import { BadRequestError } from "../../lib/errors.ts";
 import { memberActor } from "../../lib/policy.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { enqueueCapture } from "../captures/capture.queue.ts";
+import { assertRoomToStore } from "../plans/storage.ts";
 import {
   loadCountedVersion,
   loadPage,
@@ -32,7 +33,7 @@ import {
 import { authorize, authorizeProject } from "../projects/projects.policy.ts";
 import { presentPage, presentVersion } from "../projects/projects.presenter.ts";
 import { ownedFiles, removeOwnedFiles } from "../versions/owned-files.ts";
-import { addPage, addVersion, assertRoomForPage, recapture } from "./add-page.ts";
+import { addPage, addUploadedVersion, assertRoomForPage, recapture } from "./add-page.ts";
 import { findSimilarPages } from "./similar-pages.ts";
 import { setPageThumbnail } from "./thumbnails.ts";
 import { readUpload, type Upload } from "./uploads.ts";
@@ -40,12 +41,16 @@ import { readUpload, type Upload } from "./uploads.ts";
 const projectParams = z.object({ projectId: z.string().min(1).max(64) });
 const pageParams = z.object({ pageId: z.string().min(1).max(64) });
 
-/** Upload bytes are stored by content hash; image pages get a 500×350 thumbnail. */
-async function storeUpload(ctx: AppContext, upload: Upload) {
+/**
+ * Upload bytes are stored by content hash, once the project owner's storage is known to have room for
+ * them (checked again where the version is recorded); image pages get a 500×350 thumbnail.
+ */
+async function storeUpload(ctx: AppContext, project: ProjectRow, upload: Upload) {
   const hash = createHash("sha256").update(upload.bytes).digest("hex");
-  const fileKey = `uploads/${hash}.${upload.ext}`;
-  await ctx.storage.putContentAddressed(fileKey, upload.bytes, hash);
-  return fileKey;
+  const file = { key: `uploads/${hash}.${upload.ext}`, bytes: upload.bytes.length };
+  await assertRoomToStore(ctx.database.db, project, file, ctx.config.plansEnabled);
+  await ctx.storage.putContentAddressed(file.key, upload.bytes, hash);
+  return { fileKey: file.key, fileBytes: file.bytes };
 }
 
 export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
@@ -102,7 +107,7 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       authorize(access, "pages.create");
       await assertRoomForPage(db, project, effectiveLimits(ownerLimits, ctx.config.plansEnabled));
       const upload = await readUpload(request);
-      const fileKey = await storeUpload(ctx, upload);
+      const file = await storeUpload(ctx, project, upload);
       const isPDF = upload.kind === "pdf";
       const { page, version } = await addPage(
         db,
@@ -111,7 +116,7 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
           url: "image",
           title: upload.filename.replace(/\.[^.]+$/, "") || (isPDF ? "PDF" : "image"),
           isPDF,
-          version: { kind: upload.kind, status: "ready", fileKey, createdBy: actor.user.id },
+          version: { kind: upload.kind, status: "ready", ...file, createdBy: actor.user.id },
         },
         ctx.config.plansEnabled,
       );
@@ -130,20 +135,20 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     }),
     async (request, reply) => {
       const actor = await requireActor(auth, db, request);
-      const { page, access } = await loadPage(db, actor, pageParams.parse(request.params).pageId);
+      const { page, project, access } = await loadPage(db, actor, pageParams.parse(request.params).pageId);
       authorize(access, "versions.create");
       if (request.isMultipart()) {
         const upload = await readUpload(request);
         if (upload.kind !== "image" || page.isPDF) {
           throw new BadRequestError("A new version of this page must be an image.", "unsupported-file");
         }
-        const fileKey = await storeUpload(ctx, upload);
-        const version = await addVersion(db, page, {
-          kind: "image",
-          status: "ready",
-          fileKey,
-          createdBy: actor.user.id,
-        });
+        const file = await storeUpload(ctx, project, upload);
+        const version = await addUploadedVersion(
+          db,
+          page,
+          { kind: "image", status: "ready", ...file, createdBy: actor.user.id },
+          ctx.config.plansEnabled,
+        );
         await setPageThumbnail(ctx, page.id, upload.bytes);
         reply.status(201);
         return { data: presentVersion(version) };

@@ -27,7 +27,7 @@ import type {
   StoredObject,
   SubscriptionObject,
 } from "./stripe-objects.ts";
-import { cancelNow, setCancelAtPeriodEnd, updateMetadata } from "./subscription-flows.ts";
+import { cancelNow, setCancelAtPeriodEnd, setTrialEnd, updateMetadata } from "./subscription-flows.ts";
 
 const idParams = z.object({ id });
 const retrieveQuery = z.object({ expand: expandParam });
@@ -92,6 +92,11 @@ export async function billingApiRoutes(app: FastifyInstance, provider: Provider)
 
   const updateSubscription = z.object({
     cancel_at_period_end: boolean.optional(),
+    trial_end: z
+      .string()
+      .regex(/^\d{1,12}$/, "the embedded provider takes trial_end as a Unix timestamp (not 'now')")
+      .transform(Number)
+      .optional(),
     items: z
       .array(
         z.object({
@@ -128,7 +133,12 @@ export async function billingApiRoutes(app: FastifyInstance, provider: Provider)
           "The embedded payment provider changes plans only with proration_behavior=always_invoice.",
           { param: "proration_behavior" },
         );
-      if (pending && (input.metadata !== undefined || input.cancel_at_period_end !== undefined))
+      if (
+        pending &&
+        (input.metadata !== undefined ||
+          input.cancel_at_period_end !== undefined ||
+          input.trial_end !== undefined)
+      )
         throw new StripeApiError(
           400,
           "When payment_behavior is pending_if_incomplete, you can only update items and proration_behavior.",
@@ -143,6 +153,10 @@ export async function billingApiRoutes(app: FastifyInstance, provider: Provider)
             price: item.price,
             quantity: item.quantity,
           });
+        if (input.trial_end !== undefined) {
+          const trialing = await setTrialEnd(store, subscriptionId, input.trial_end);
+          if (input.cancel_at_period_end === undefined && input.metadata === undefined) return trialing;
+        }
         if (input.cancel_at_period_end !== undefined)
           return setCancelAtPeriodEnd(store, subscriptionId, input.cancel_at_period_end, input.metadata);
         if (input.metadata !== undefined) return updateMetadata(store, subscriptionId, input.metadata);

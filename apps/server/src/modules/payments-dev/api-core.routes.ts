@@ -29,12 +29,17 @@ import {
   type PriceObject,
   priceObject,
   productObject,
+  unitAmountIn,
 } from "./stripe-objects.ts";
 
 const idParams = z.object({ id });
 /** Where the browser is sent back to: http(s) only. */
 const httpUrl = z.url({ protocol: /^https?$/ }).max(5000);
 const retrieveQuery = z.object({ expand: expandParam });
+const currencyCode = z
+  .string()
+  .regex(/^[a-zA-Z]{3}$/, "must be a three-letter ISO currency code")
+  .transform((code) => code.toLowerCase());
 
 export async function coreApiRoutes(app: FastifyInstance, provider: Provider) {
   const { read } = provider;
@@ -129,8 +134,9 @@ export async function coreApiRoutes(app: FastifyInstance, provider: Provider) {
   );
 
   const createPrice = z.object({
-    currency: z.string().regex(/^[a-zA-Z]{3}$/, "must be a three-letter ISO currency code"),
+    currency: currencyCode,
     unit_amount: integer(0, 99_999_999),
+    currency_options: z.record(z.string(), z.object({ unit_amount: integer(0, 99_999_999) })).optional(),
     recurring: z.object({ interval: z.enum(["month", "year"]) }),
     product: id.optional(),
     product_data: z.object({ name: text(250).min(1) }).optional(),
@@ -152,6 +158,18 @@ export async function coreApiRoutes(app: FastifyInstance, provider: Provider) {
             param: "product_data",
           },
         );
+      const options = Object.entries(input.currency_options ?? {}).map(([code, option]) => {
+        const param = `currency_options[${code}]`;
+        if (!/^[a-zA-Z]{3}$/.test(code))
+          throw new StripeApiError(400, `Invalid currency: ${code}.`, { param, code: "parameter_invalid" });
+        if (code.toLowerCase() === input.currency)
+          throw new StripeApiError(
+            400,
+            `The price's currency (${input.currency}) is set with \`unit_amount\`, not in \`currency_options\`.`,
+            { param },
+          );
+        return [code.toLowerCase(), option.unit_amount] as const;
+      });
       const price = await provider.write(reply, async (store) => {
         let productId = input.product;
         if (productId) await store.get("product", productId, "product");
@@ -171,6 +189,7 @@ export async function coreApiRoutes(app: FastifyInstance, provider: Provider) {
         const created = priceObject({
           currency: input.currency,
           unitAmount: input.unit_amount,
+          ...(options.length > 0 && { currencyOptions: Object.fromEntries(options) }),
           interval: input.recurring.interval,
           product: productId,
           lookupKey: input.lookup_key,
@@ -195,6 +214,7 @@ export async function coreApiRoutes(app: FastifyInstance, provider: Provider) {
   const createSession = z.object({
     mode: z.literal("subscription"),
     customer: id,
+    currency: currencyCode.optional(),
     line_items: z
       .array(z.object({ price: id, quantity: integer(1, 1000).optional() }))
       .length(1, "the embedded provider takes exactly one line item"),
@@ -218,11 +238,21 @@ export async function coreApiRoutes(app: FastifyInstance, provider: Provider) {
           throw new StripeApiError(400, `The price '${price.id}' is not active.`, {
             param: "line_items[0][price]",
           });
+        const currency = input.currency ?? price.currency;
+        const unitAmount = unitAmountIn(price, currency);
+        if (unitAmount === null)
+          throw new StripeApiError(
+            400,
+            `The price '${price.id}' has no amount in ${currency}: add it to the price's \`currency_options\`, or leave \`currency\` out.`,
+            { param: "currency" },
+          );
         return store.insert(
           checkoutSessionObject({
             appUrl: provider.appUrl,
             customer: input.customer,
             price,
+            currency,
+            unitAmount,
             quantity: line.quantity ?? 1,
             successUrl: input.success_url,
             cancelUrl: input.cancel_url ?? null,

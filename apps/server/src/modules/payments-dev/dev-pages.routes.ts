@@ -19,7 +19,7 @@ import type {
   ProductObject,
   SubscriptionObject,
 } from "./stripe-objects.ts";
-import { completeCheckout, renew } from "./subscription-flows.ts";
+import { completeCheckout, exhaustRetries, renew } from "./subscription-flows.ts";
 
 const idParams = z.object({ id });
 const DECLINED = "Your card was declined.";
@@ -220,5 +220,18 @@ export async function devPagesRoutes(app: FastifyInstance, { provider }: { provi
         },
       );
     }
+
+    controls.post(
+      "/subscriptions/:id/retries-exhausted",
+      route({
+        summary: "Test control: a past_due subscription's payment retries ran out (embedded payments)",
+        action: "public",
+      }),
+      async (request, reply) => {
+        const { id: subscriptionId } = parseParams(idParams, request.params);
+        const subscription = await provider.write(reply, (store) => exhaustRetries(store, subscriptionId));
+        return present<SubscriptionObject>(subscription);
+      },
+    );
   });
 }

@@ -13,6 +13,7 @@ import {
   type PriceObject,
   type SubscriptionItemObject,
   type SubscriptionObject,
+  unitAmountIn,
 } from "./stripe-objects.ts";
 
 type Metadata = Record<string, string>;
@@ -21,6 +22,9 @@ export function checkoutSessionObject(input: {
   appUrl: string;
   customer: string;
   price: PriceObject;
+  /** The currency the customer pays in (the price's, or one of its currency options), and its amount. */
+  currency: string;
+  unitAmount: number;
   quantity: number;
   successUrl: string;
   cancelUrl: string | null;
@@ -30,7 +34,7 @@ export function checkoutSessionObject(input: {
 }): CheckoutSessionObject {
   const id = newId("cs_test");
   const created = nowSeconds();
-  const amount = (input.price.unit_amount ?? 0) * input.quantity;
+  const amount = input.unitAmount * input.quantity;
   return {
     id,
     object: "checkout.session",
@@ -39,7 +43,7 @@ export function checkoutSessionObject(input: {
     cancel_url: input.cancelUrl,
     client_reference_id: input.clientReferenceId,
     created,
-    currency: input.price.currency,
+    currency: input.currency,
     customer: input.customer,
     customer_email: null,
     expires_at: created + 24 * 60 * 60,
@@ -64,7 +68,7 @@ export function checkoutSessionObject(input: {
           amount_subtotal: amount,
           amount_tax: 0,
           amount_total: amount,
-          currency: input.price.currency,
+          currency: input.currency,
           description: null,
           metadata: {},
           price: input.price,
@@ -103,6 +107,8 @@ export function subscriptionItemObject(input: {
 export function subscriptionObject(input: {
   id: string;
   customer: string;
+  /** What it is billed in: its checkout's currency. */
+  currency: string;
   item: SubscriptionItemObject;
   metadata: Metadata;
   paymentMethod: string | null;
@@ -118,7 +124,7 @@ export function subscriptionObject(input: {
     cancellation_details: { comment: null, feedback: null, feedback_option: null, reason: null },
     collection_method: "charge_automatically",
     created,
-    currency: input.item.price.currency,
+    currency: input.currency,
     customer: input.customer,
     days_until_due: null,
     default_payment_method: input.paymentMethod,
@@ -229,7 +235,7 @@ export function invoiceLine(input: {
     pricing: {
       type: "price_details",
       price_details: { price: input.item.price.id, product: input.item.price.product },
-      unit_amount_decimal: input.item.price.unit_amount_decimal,
+      unit_amount_decimal: String(unitAmountIn(input.item.price, input.subscription.currency) ?? 0),
     },
     quantity: input.item.quantity ?? 1,
     subscription: input.subscription.id,

@@ -400,6 +400,86 @@ describe.each(drivers())("the embedded payment provider (%s)", (driver) => {
       expect(html).not.toContain("¥12.00");
     });
 
+    it("charges a price's currency option when the checkout names that currency", async () => {
+      const customer = await stripe.customers.create({ email: `${unique("yen")}@example.com` });
+      const price = await stripe.prices.create({
+        currency: "usd",
+        unit_amount: 4000,
+        currency_options: { jpy: { unit_amount: 5800 }, eur: { unit_amount: 3400 } },
+        recurring: { interval: "month" },
+        product_data: { name: "Redline Pro" },
+      });
+      // Includable, as on Stripe: only when expanded, with the default currency too.
+      expect(price.currency_options).toBeUndefined();
+      const expanded = await stripe.prices.retrieve(price.id, { expand: ["currency_options"] });
+      expect(expanded.currency_options).toMatchObject({
+        usd: { unit_amount: 4000, unit_amount_decimal: "4000" },
+        jpy: { unit_amount: 5800 },
+        eur: { unit_amount: 3400 },
+      });
+      const refused = stripe.checkout.sessions.create({
+        mode: "subscription",
+        customer: customer.id,
+        currency: "gbp",
+        line_items: [{ price: price.id }],
+        success_url: `${t.url}/billing`,
+      });
+      await expect(refused).rejects.toMatchObject({ statusCode: 400, param: "currency" });
+
+      const session = await stripe.checkout.sessions.create({
+        mode: "subscription",
+        customer: customer.id,
+        currency: "jpy",
+        line_items: [{ price: price.id }],
+        success_url: `${t.url}/billing`,
+      });
+      expect(session).toMatchObject({ currency: "jpy", amount_total: 5800 });
+      const html = await (await fetch(session.url!)).text();
+      expect(html).toContain("¥5,800");
+      expect((await submit(`${session.url}/pay`)).status).toBe(303);
+      const paid = await stripe.checkout.sessions.retrieve(session.id, {
+        expand: ["subscription.latest_invoice"],
+      });
+      const subscription = paid.subscription as Stripe.Subscription;
+      const invoice = subscription.latest_invoice as Stripe.Invoice;
+      expect(subscription.currency).toBe("jpy");
+      expect(invoice).toMatchObject({ currency: "jpy", amount_paid: 5800, total: 5800 });
+      expect(invoice.lines.data[0]).toMatchObject({ currency: "jpy", amount: 5800 });
+      // The subscription's events do not carry the price's options either.
+      const events = await stripe.events.list({ type: "customer.subscription.created", limit: 5 });
+      const created = events.data.find(
+        (event) => (event.data.object as { id: string }).id === subscription.id,
+      );
+      expect(JSON.stringify(created)).not.toContain("currency_options");
+      expect((await stripe.subscriptions.retrieve(subscription.id)).items.data[0]!.price).not.toHaveProperty(
+        "currency_options",
+      );
+      // A plan change stays in yen: a price without a yen amount is refused.
+      const euroOnly = await stripe.prices.create({
+        currency: "eur",
+        unit_amount: 3400,
+        recurring: { interval: "month" },
+        product_data: { name: "Redline Standard" },
+      });
+      const change = stripe.subscriptions.update(subscription.id, {
+        items: [{ id: subscription.items.data[0]!.id, price: euroOnly.id }],
+        payment_behavior: "pending_if_incomplete",
+        proration_behavior: "always_invoice",
+      });
+      await expect(change).rejects.toMatchObject({ statusCode: 400, param: "items[0][price]" });
+    });
+
+    it("refuses the price's own currency among its currency options", async () => {
+      const create = stripe.prices.create({
+        currency: "usd",
+        unit_amount: 4000,
+        currency_options: { usd: { unit_amount: 3900 } },
+        recurring: { interval: "month" },
+        product_data: { name: "Redline Pro" },
+      });
+      await expect(create).rejects.toMatchObject({ statusCode: 400, param: "currency_options[usd]" });
+    });
+
     it("lists events newest first", async () => {
       await subscribed();
       const events = await stripe.events.list({ limit: 5 });

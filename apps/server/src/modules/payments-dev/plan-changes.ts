@@ -16,6 +16,7 @@ import {
   type PriceObject,
   type SubscriptionItemObject,
   type SubscriptionObject,
+  unitAmountIn,
 } from "./stripe-objects.ts";
 import { productNames, refuseEnded, saveSubscription } from "./subscription-flows.ts";
 
@@ -45,10 +46,12 @@ export async function changePlan(
       param: "items[0][id]",
     });
   const price = await store.get<PriceObject>("price", input.price, "items[0][price]");
-  if (price.currency !== before.currency)
+  // The subscription stays in its currency: the new price must have an amount in it.
+  const newUnit = unitAmountIn(price, before.currency);
+  if (newUnit === null)
     throw new StripeApiError(
       400,
-      `The price's currency (${price.currency}) must match the subscription's (${before.currency}).`,
+      `The price has no amount in the subscription's currency (${before.currency}): neither its currency (${price.currency}) nor one of its currency_options.`,
       { param: "items[0][price]" },
     );
   let subscription = before;
@@ -62,8 +65,8 @@ export async function changePlan(
   const quantity = input.quantity ?? current.quantity ?? 1;
   const span = Math.max(1, current.current_period_end - current.current_period_start);
   const remaining = Math.min(1, Math.max(0, current.current_period_end - now) / span);
-  const oldAmount = (current.price.unit_amount ?? 0) * (current.quantity ?? 1);
-  const newAmount = (price.unit_amount ?? 0) * quantity;
+  const oldAmount = (unitAmountIn(current.price, before.currency) ?? 0) * (current.quantity ?? 1);
+  const newAmount = newUnit * quantity;
   const sameInterval = price.recurring.interval === current.price.recurring.interval;
   // Same interval: the difference for the time left; a new interval starts a new period now.
   const amount = Math.max(

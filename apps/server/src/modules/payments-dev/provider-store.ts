@@ -11,10 +11,12 @@ import { noSuch } from "./stripe-errors.ts";
 import {
   API_VERSION,
   type ApiList,
+  currencyOptionsOf,
   type EventObject,
   listOf,
   newId,
   nowSeconds,
+  type PriceObject,
   type StoredObject,
 } from "./stripe-objects.ts";
 
@@ -37,7 +39,7 @@ function eventObject(
     object: "event",
     api_version: API_VERSION,
     created: nowSeconds(),
-    data: { object, ...(previousAttributes && { previous_attributes: previousAttributes }) },
+    data: { object, ...(previousAttributes && { previous_attributes: present(previousAttributes) }) },
     livemode: false,
     pending_webhooks: 1,
     request: { id: null, idempotency_key: null },
@@ -45,9 +47,22 @@ function eventObject(
   };
 }
 
-/** The object as the API shows it: without the provider's own "_" notes. */
+/**
+ * The object as the API shows it: without the provider's own "_" notes, at any depth (a price inside a
+ * subscription item keeps its currency options to itself too); metadata is the app's and kept whole.
+ */
 export function present<T extends object>(object: T): T {
-  return Object.fromEntries(Object.entries(object).filter(([key]) => !key.startsWith("_"))) as T;
+  return hideNotes(object) as T;
+}
+
+function hideNotes(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(hideNotes);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !key.startsWith("_"))
+      .map(([key, child]) => [key, key === "metadata" ? child : hideNotes(child)]),
+  );
 }
 
 /** The customer an object belongs to (webhooks are delivered in order per customer). */
@@ -197,7 +212,8 @@ export async function transact<T>(
 
 /**
  * Replaces ids by the objects they name along each `expand` path (`latest_invoice`,
- * `invoice_settings.default_payment_method`, `data.latest_invoice` in lists), as Stripe's `expand[]`.
+ * `invoice_settings.default_payment_method`, `data.latest_invoice` in lists), as Stripe's `expand[]`;
+ * a path ending in a price's `currency_options` includes them (a field Stripe sends only when asked).
  */
 export async function expand<T>(store: ProviderStore, value: T, paths: readonly string[] = []): Promise<T> {
   let result: unknown = value;
@@ -210,6 +226,10 @@ async function expandPath(store: ProviderStore, value: unknown, path: string[]):
   const [head, ...rest] = path;
   if (head === undefined || value === null || typeof value !== "object") return value;
   const record = value as Record<string, unknown>;
+  if (head === "currency_options" && rest.length === 0 && record.object === "price") {
+    const price = await store.find<PriceObject>(String(record.id), "price");
+    return price ? { ...record, currency_options: currencyOptionsOf(price) } : value;
+  }
   if (!(head in record)) return value;
   let child = record[head];
   if (typeof child === "string" && /^[a-z]+_/.test(child)) {

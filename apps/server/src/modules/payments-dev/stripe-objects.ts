@@ -150,6 +150,8 @@ export function productObject(name: string): ProductObject {
 export function priceObject(input: {
   currency: string;
   unitAmount: number;
+  /** Amounts in other currencies, by lower-case code. */
+  currencyOptions?: Record<string, number>;
   interval: "month" | "year";
   product: string;
   lookupKey?: string;
@@ -181,7 +183,45 @@ export function priceObject(input: {
     type: "recurring",
     unit_amount: input.unitAmount,
     unit_amount_decimal: String(input.unitAmount),
+    ...(input.currencyOptions && {
+      _currency_options: Object.fromEntries(
+        Object.entries(input.currencyOptions).map(([code, amount]) => [code, { unit_amount: amount }]),
+      ),
+    }),
   };
+}
+
+/** What one unit of `price` costs in `currency` (its default or a currency option), or null if nothing. */
+export function unitAmountIn(price: PriceObject, currency: string): number | null {
+  const code = currency.toLowerCase();
+  if (code === price.currency) return price.unit_amount ?? 0;
+  return price._currency_options?.[code]?.unit_amount ?? null;
+}
+
+/** A price's `currency_options` as Stripe shows them when expanded: every currency, the default too. */
+export function currencyOptionsOf(
+  price: PriceObject,
+): Record<
+  string,
+  Omit<Stripe.Price.CurrencyOptions, "unit_amount_decimal"> & { unit_amount_decimal: string }
+> {
+  const amounts: [string, number][] = [
+    [price.currency, price.unit_amount ?? 0],
+    ...Object.entries(price._currency_options ?? {}).map(
+      ([code, { unit_amount }]) => [code, unit_amount] as [string, number],
+    ),
+  ];
+  return Object.fromEntries(
+    amounts.map(([code, amount]) => [
+      code,
+      {
+        custom_unit_amount: null,
+        tax_behavior: price.tax_behavior ?? "unspecified",
+        unit_amount: amount,
+        unit_amount_decimal: String(amount),
+      },
+    ]),
+  );
 }
 
 /** Metadata after an update: keys given are set, "" removes one, `metadata=""` removes all. */

@@ -67,7 +67,13 @@ export type PriceObject = Wire<
   | "transform_quantity"
   | "type"
   | "unit_amount",
-  { unit_amount_decimal: string | null; product: string; recurring: Stripe.Price.Recurring }
+  {
+    unit_amount_decimal: string | null;
+    product: string;
+    recurring: Stripe.Price.Recurring;
+    /** Its amounts in other currencies: shown as `currency_options` only when expanded (includable). */
+    _currency_options?: Record<string, { unit_amount: number }>;
+  }
 >;
 
 export type PaymentMethodObject = Wire<

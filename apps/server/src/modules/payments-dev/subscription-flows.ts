@@ -20,6 +20,7 @@ import {
   type ProductObject,
   type SubscriptionItemObject,
   type SubscriptionObject,
+  unitAmountIn,
 } from "./stripe-objects.ts";
 
 export async function saveSubscription(
@@ -79,9 +80,12 @@ export async function completeCheckout(
   });
   const metadata = session._subscription_data?.metadata ?? {};
   const names = await productNames(store, [item]);
+  // Billed in the checkout's currency (the price's own, or one of its currency options).
+  const currency = session.currency ?? line.price.currency;
   let subscription = subscriptionObject({
     id,
     customer: customer.id,
+    currency,
     item,
     metadata,
     paymentMethod: paymentMethod.id,
@@ -97,7 +101,7 @@ export async function completeCheckout(
         invoice: invoiceId,
         subscription,
         item,
-        amount: (line.price.unit_amount ?? 0) * (item.quantity ?? 1),
+        amount: (unitAmountIn(line.price, currency) ?? 0) * (item.quantity ?? 1),
         description: `${item.quantity ?? 1} × ${names.get(line.price.product) ?? line.price.id}`,
         proration: false,
         start: item.current_period_start,
@@ -148,6 +152,54 @@ export async function setCancelAtPeriodEnd(
       reason: cancel ? "cancellation_requested" : null,
     },
   });
+}
+
+/**
+ * `trial_end` on update: as on Stripe, a future timestamp puts the subscription on trial until then
+ * (status trialing, the current period ending with the trial); the period's end bills it as a renewal.
+ */
+export async function setTrialEnd(
+  store: ProviderTransaction,
+  id: string,
+  trialEnd: number,
+): Promise<SubscriptionObject> {
+  const before = await store.lock<SubscriptionObject>("subscription", id);
+  refuseEnded(before);
+  if (trialEnd <= nowSeconds())
+    throw new StripeApiError(400, "Invalid timestamp: must be an integer Unix timestamp in the future.", {
+      param: "trial_end",
+    });
+  if (before.status === "incomplete")
+    throw new StripeApiError(
+      400,
+      "An incomplete subscription cannot start a trial: its first invoice is unpaid.",
+    );
+  return saveSubscription(store, before, {
+    ...before,
+    status: "trialing",
+    trial_start: before.trial_start ?? nowSeconds(),
+    trial_end: trialEnd,
+    cancel_at: before.cancel_at_period_end ? trialEnd : before.cancel_at,
+    items: {
+      ...before.items,
+      data: before.items.data.map((item) => ({ ...item, current_period_end: trialEnd })),
+    },
+  });
+}
+
+/**
+ * Smart Retries gave up on a past_due subscription and the account is set to mark it unpaid (Stripe's
+ * "if all retries fail" setting): the invoice stays open, the subscription is unpaid.
+ */
+export async function exhaustRetries(store: ProviderTransaction, id: string): Promise<SubscriptionObject> {
+  const before = await store.lock<SubscriptionObject>("subscription", id);
+  refuseEnded(before);
+  if (before.status !== "past_due")
+    throw new StripeApiError(
+      400,
+      `Only a past_due subscription runs out of retries (this one is ${before.status}).`,
+    );
+  return saveSubscription(store, before, { ...before, status: "unpaid" });
 }
 
 export async function updateMetadata(store: ProviderTransaction, id: string, metadata: MetadataUpdate) {
@@ -219,7 +271,7 @@ export async function renew(
           invoice: invoiceId,
           subscription: renewed,
           item,
-          amount: (item.price.unit_amount ?? 0) * (item.quantity ?? 1),
+          amount: (unitAmountIn(item.price, renewed.currency) ?? 0) * (item.quantity ?? 1),
           description: `${item.quantity ?? 1} × ${names.get(item.price.product) ?? item.price.id}`,
           proration: false,
           start: item.current_period_start,

@@ -6,9 +6,12 @@ import { requireActor } from "../auth/session.ts";
 import { countersOf } from "../users/counters.ts";
 import { presentUser } from "../users/users.presenter.ts";
 import { countryEntries } from "./countries.ts";
-import { redeemLifetimeCode, redeemPrivilege } from "./grants.ts";
+import { redeemLifetimeCode, redeemPartnerCode, redeemPrivilege } from "./grants.ts";
 
-/** Taking a privilege link (after signing up through it) or a lifetime-deal code: the user's own plan. */
+/**
+ * Taking a privilege link (after signing up through it), a lifetime-deal code or a partner-program code:
+ * the user's own plan.
+ */
 export async function grantsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const { auth, database, config } = ctx;
   const { db } = database;
@@ -46,6 +49,24 @@ export async function grantsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       return {
         data: presentUser(updated, config.plansEnabled, await countersOf(db, user.id)),
         message: GRANT_MESSAGES.lifetimeRedeemed,
+      };
+    },
+  );
+
+  app.post(
+    "/api/me/partner-plan",
+    route({
+      summary: "Redeem a partner-program code (plans A–D)",
+      body: lifetimeRedeemSchema,
+      action: "self",
+    }),
+    async (request) => {
+      const { user } = await requireActor(auth, db, request);
+      const input = lifetimeRedeemSchema.parse(request.body);
+      const updated = await redeemPartnerCode(db, config.authSecret, user.id, input.code);
+      return {
+        data: presentUser(updated, config.plansEnabled, await countersOf(db, user.id)),
+        message: GRANT_MESSAGES.partnerRedeemed,
       };
     },
   );

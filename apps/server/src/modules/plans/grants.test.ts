@@ -14,10 +14,12 @@ import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { drivers } from "../../testing/test-db.ts";
 import {
   mintLifetimeCode,
+  mintPartnerCode,
   mintPrivilegeToken,
   readLifetimeCode,
+  readPartnerCode,
   readPrivilegeToken,
-  revokeLifetimeCode,
+  revokeCode,
 } from "./grants.ts";
 
 let counter = 0;
@@ -38,6 +40,13 @@ describe("grant tokens", () => {
     expect(readLifetimeCode(secret, code).tier).toBe(2);
     expect(() => readLifetimeCode(secret, code.replace(/^RL2/, "RL3"))).toThrow("not valid");
     expect(() => readLifetimeCode(secret, "RL2-short")).toThrow("not valid");
+
+    const partner = mintPartnerCode(secret, "C");
+    expect(partner).toMatch(/^RPC-/);
+    expect(readPartnerCode(secret, partner).plan).toBe("C");
+    expect(() => readPartnerCode(secret, partner.replace(/^RPC/, "RPD"))).toThrow("not valid");
+    expect(() => readPartnerCode(secret, partner.replace(/^RPC/, "RPE"))).toThrow("not valid");
+    expect(() => readLifetimeCode(secret, partner)).toThrow("not valid");
   });
 });
 
@@ -117,8 +126,8 @@ describe.each(drivers())("privilege links and lifetime codes (%s)", (driver) => 
     expect((await client.post("/api/me/lifetime-deal", { code: `${code.slice(0, -1)}A` })).status).toBe(404);
 
     const userId = (await me(client)).uid;
-    expect(await revokeLifetimeCode(t.ctx.database.db, secret(), code)).toBe(userId);
-    expect(await revokeLifetimeCode(t.ctx.database.db, secret(), code)).toBeNull();
+    expect(await revokeCode(t.ctx.database.db, secret(), code)).toBe(userId);
+    expect(await revokeCode(t.ctx.database.db, secret(), code)).toBeNull();
     const [row] = await t.ctx.database.db.select().from(users).where(eq(users.id, userId));
     expect(row!.lifetimeDeal).toEqual({ isDisabled: true, invoices: [] });
     // The session cache hears of the change: the plan is free again, the projects stay, none are added.
@@ -130,6 +139,64 @@ describe.each(drivers())("privilege links and lifetime codes (%s)", (driver) => 
       .from(redeemedGrants)
       .where(eq(redeemedGrants.userId, userId));
     expect(grant!.revokedAt).not.toBeNull();
+  });
+});
+
+describe.each(drivers())("partner-program codes (%s)", (driver) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ driver, config: { plansEnabled: true } });
+  });
+  afterAll(() => t.close());
+  const secret = () => t.ctx.config.authSecret;
+  const me = async (client: ApiClient) => (await client.get("/api/me")).body.data;
+
+  it("gives the highest partner plan the user holds, once per code, and falls back on revocation", async () => {
+    const client = await signUpVerified(t.url, t.inbox!, email("partner"));
+    expect((await client.post("/api/projects", { type: "web", title: "One" })).status).toBe(201);
+    expect((await client.post("/api/projects", { type: "web", title: "Two" })).status).toBe(402);
+
+    const planC = mintPartnerCode(secret(), "C");
+    const redeemed = await client.post("/api/me/partner-plan", { code: planC });
+    expect(redeemed.status).toBe(200);
+    expect(redeemed.body).toMatchObject({
+      message: "Your partner plan is active.",
+      data: { partnerPlan: "C", plans: { web: { name: "Partner plan C", isFree: false } } },
+    });
+    expect((await client.post("/api/projects", { type: "web", title: "Two" })).status).toBe(201);
+
+    // A lower plan's code does not lower the plan; the same code twice is refused and changes nothing.
+    const planA = mintPartnerCode(secret(), "A");
+    expect((await client.post("/api/me/partner-plan", { code: planA })).body.data.partnerPlan).toBe("C");
+    const before = await digest(t.ctx);
+    const again = await client.post("/api/me/partner-plan", { code: planC });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe("grant-used");
+    const forged = await client.post("/api/me/partner-plan", { code: mintPartnerCode("f".repeat(40), "D") });
+    expect(forged.status).toBe(404);
+    const lifetimeHere = await client.post("/api/me/partner-plan", { code: mintLifetimeCode(secret(), 3) });
+    expect(lifetimeHere.status).toBe(404);
+    expect(await digest(t.ctx)).toEqual(before);
+
+    // Refunds: C leaves, A stands; then A leaves, and the plan is free again (projects stay, none added).
+    const userId = (await me(client)).uid;
+    expect(await revokeCode(t.ctx.database.db, secret(), planC)).toBe(userId);
+    expect((await me(client)).partnerPlan).toBe("A");
+    expect(await revokeCode(t.ctx.database.db, secret(), planA)).toBe(userId);
+    expect(await revokeCode(t.ctx.database.db, secret(), planA)).toBeNull();
+    const after = await me(client);
+    expect(after.partnerPlan).toBeNull();
+    expect(after.plans.web).toMatchObject({ name: "Free", isFree: true });
+    expect((await client.post("/api/projects", { type: "web", title: "Three" })).status).toBe(402);
+  });
+
+  it("lets one of two users racing for one code win", async () => {
+    const [a, b] = await Promise.all(
+      ["partner-race-a", "partner-race-b"].map((name) => signUpVerified(t.url, t.inbox!, email(name))),
+    );
+    const code = mintPartnerCode(secret(), "B");
+    const answers = await Promise.all([a!, b!].map((c) => c.post("/api/me/partner-plan", { code })));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
   });
 });
 
@@ -151,6 +218,13 @@ describe("npm run grant", () => {
       .split("\n");
     expect(codes).toHaveLength(2);
     for (const code of codes) expect(readLifetimeCode("c".repeat(40), code).tier).toBe(3);
+    const partner = (
+      await run(process.execPath, ["--import", "tsx", cli, "partner", "D"], { env })
+    ).stdout.trim();
+    expect(readPartnerCode("c".repeat(40), partner).plan).toBe("D");
+    await expect(
+      run(process.execPath, ["--import", "tsx", cli, "partner", "E"], { env }),
+    ).rejects.toMatchObject({ code: 2 });
     await expect(
       run(process.execPath, ["--import", "tsx", cli, "lifetime", "4"], { env }),
     ).rejects.toMatchObject({

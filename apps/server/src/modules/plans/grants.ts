@@ -1,12 +1,14 @@
 /**
- * The other ways to hold a plan (SPEC §3, §7): a privilege link (`/signup/start-privilege/team`) and a
- * lifetime-deal code (tiers 1–3). Both are minted by the operator (`npm run grant`), signed with the
- * instance's secret so nobody can forge one, and single-use: taking one records it in `redeemed_grants`
- * in the transaction that grants, so a second use fails. A refunded lifetime code is revoked: the tier
- * leaves the user's lifetime deal, and with none left the deal is disabled — the plan falls back to
- * whatever else they hold.
+ * The other ways to hold a plan (SPEC §3, §7): a privilege link (`/signup/start-privilege/team`), a
+ * lifetime-deal code (tiers 1–3) and a partner-program code (plans A–D). All are minted by the operator
+ * (`npm run grant`), signed with the instance's secret so nobody can forge one, and single-use: taking one
+ * records it in `redeemed_grants` in the transaction that grants, so a second use fails. A refunded
+ * lifetime code is revoked: the tier leaves the user's lifetime deal, and with none left the deal is
+ * disabled — the plan falls back to whatever else they hold. A partner plan is the highest of the user's
+ * partner codes still standing, so revoking one falls back to the next (or to none).
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { PARTNER_PLANS, type PartnerPlan } from "@redline/shared";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { redeemedGrants, type UserRow, users } from "../../db/schema/index.ts";
@@ -16,6 +18,8 @@ import { ConflictError, NotFoundError } from "../../lib/errors.ts";
 export const PRIVILEGE_PLANS = ["team", "pro", "standard"] as const;
 export type PrivilegePlan = (typeof PRIVILEGE_PLANS)[number];
 export const LIFETIME_TIER_NUMBERS = [1, 2, 3] as const;
+/** Partner-program plans, lowest first (SPEC §9 plans A–D). */
+export const PARTNER_PLAN_NAMES = Object.keys(PARTNER_PLANS).sort() as PartnerPlan[];
 
 const sign = (secret: string, text: string) =>
   createHmac("sha256", secret).update(`redline-grant:${text}`).digest("base64url").slice(0, 22);
@@ -39,6 +43,12 @@ export function privilegeLink(appUrl: string, secret: string, plan: PrivilegePla
 export function mintLifetimeCode(secret: string, tier: 1 | 2 | 3): string {
   const nonce = randomBytes(9).toString("base64url").replace(/[-_]/g, "x");
   return `RL${tier}-${nonce}-${sign(secret, `lifetime:${tier}:${nonce}`)}`;
+}
+
+/** `RP{plan}-{nonce}-{signature}`: what a partner program hands its members. */
+export function mintPartnerCode(secret: string, plan: PartnerPlan): string {
+  const nonce = randomBytes(9).toString("base64url").replace(/[-_]/g, "x");
+  return `RP${plan}-${nonce}-${sign(secret, `partner:${plan}:${nonce}`)}`;
 }
 
 const INVALID_LINK = "This privilege link is not valid.";
@@ -66,10 +76,21 @@ export function readLifetimeCode(secret: string, code: string): { tier: 1 | 2 | 
   return { tier, id: `lifetime:${match[2]}` };
 }
 
+export function readPartnerCode(secret: string, code: string): { plan: PartnerPlan; id: string } {
+  const match = /^RP([A-D])-([A-Za-z0-9]{12})-([A-Za-z0-9_-]{22})$/.exec(code.trim());
+  if (!match) throw new NotFoundError(INVALID_CODE, "grant-invalid");
+  const plan = match[1] as PartnerPlan;
+  if (!sameText(match[3]!, sign(secret, `partner:${plan}:${match[2]}`)))
+    throw new NotFoundError(INVALID_CODE, "grant-invalid");
+  return { plan, id: `partner:${match[2]}` };
+}
+
+type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
 /** Takes a single-use grant for the user, or fails with 409 when it was already taken. */
 async function take(
-  tx: Parameters<Parameters<Database["transaction"]>[0]>[0],
-  grant: { id: string; kind: "privilege" | "lifetime"; plan: string },
+  tx: Transaction,
+  grant: { id: string; kind: "privilege" | "lifetime" | "partner"; plan: string },
   userId: string,
 ) {
   const [taken] = await tx
@@ -120,9 +141,43 @@ export async function redeemLifetimeCode(db: Database, secret: string, userId: s
   });
 }
 
-/** A refund or deactivation from the lifetime-deal provider: the code's tier leaves the user's deal. */
-export async function revokeLifetimeCode(db: Database, secret: string, code: string): Promise<string | null> {
-  const { id } = readLifetimeCode(secret, code);
+/** The highest partner plan among the user's partner codes still standing (row-locked by the caller). */
+async function standingPartnerPlan(tx: Transaction, userId: string): Promise<PartnerPlan | null> {
+  const standing = await tx
+    .select({ plan: redeemedGrants.plan })
+    .from(redeemedGrants)
+    .where(
+      and(
+        eq(redeemedGrants.userId, userId),
+        eq(redeemedGrants.kind, "partner"),
+        isNull(redeemedGrants.revokedAt),
+      ),
+    );
+  const plans = standing.map((grant) => grant.plan as PartnerPlan);
+  return PARTNER_PLAN_NAMES.findLast((plan) => plans.includes(plan)) ?? null;
+}
+
+export async function redeemPartnerCode(db: Database, secret: string, userId: string, code: string) {
+  const { plan, id } = readPartnerCode(secret, code);
+  return db.transaction(async (tx) => {
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
+    await take(tx, { id, kind: "partner", plan }, userId);
+    const [user] = await tx
+      .update(users)
+      .set({ partnerPlan: await standingPartnerPlan(tx, userId), updatedAt: new Date() })
+      .where(eq(users.id, userId))
+      .returning();
+    return user!;
+  });
+}
+
+/**
+ * A refund or deactivation (lifetime-deal provider or partner program): the code's tier or plan leaves the
+ * user. Answers the user's id, or null when the code was never taken or is already revoked.
+ */
+export async function revokeCode(db: Database, secret: string, code: string): Promise<string | null> {
+  const partner = code.trim().startsWith("RP");
+  const { id } = partner ? readPartnerCode(secret, code) : readLifetimeCode(secret, code);
   return db.transaction(async (tx) => {
     const [grant] = await tx
       .update(redeemedGrants)
@@ -131,6 +186,13 @@ export async function revokeLifetimeCode(db: Database, secret: string, code: str
       .returning();
     if (!grant) return null;
     const [row] = await tx.select().from(users).where(eq(users.id, grant.userId)).for("update");
+    if (partner) {
+      await tx
+        .update(users)
+        .set({ partnerPlan: await standingPartnerPlan(tx, grant.userId), updatedAt: new Date() })
+        .where(eq(users.id, grant.userId));
+      return grant.userId;
+    }
     const invoices = (row!.lifetimeDeal?.invoices ?? []).filter(
       (invoice) => (invoice as { code?: string }).code !== id,
     );

@@ -1,8 +1,11 @@
 /**
  * The plan limits a caller meets on the server (SPEC §9): projects per product and collaborators per
- * project, checked in the transaction that acts, refused with a typed 402 that changes nothing; the free
- * plan's page limit and expiry as the API presents them.
+ * project, and the SPEC §6 features (guest comments, web app projects), checked in the transaction that
+ * acts, refused with a typed 402 that changes nothing; the free plan's page limit and expiry as the API
+ * presents them. Storage has its own file (storage.test.ts).
  */
+
+import { WEB_APP_MESSAGE } from "@redline/shared";
 import { and, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectMembers, projects, users } from "../../db/schema/index.ts";
@@ -36,7 +39,7 @@ describe.each(drivers())("plan limits (%s)", (driver) => {
     expect(first.status).toBe(201);
     expect(first.body.data).toMatchObject({ pageLimit: 5, pagesLeft: 5, expiresAt: null });
 
-    const second = await client.post("/api/projects", { type: "webapp", title: "App" });
+    const second = await client.post("/api/projects", { type: "web", title: "Another site" });
     expect(second.status).toBe(402);
     expect(second.body).toMatchObject({
       code: "project-limit",
@@ -62,8 +65,11 @@ describe.each(drivers())("plan limits (%s)", (driver) => {
     expect(await ownedProjects(client)).toBe(1);
   });
 
-  it("starts a free webapp project's two days, and lets a user whose limits are raised create more", async () => {
+  it("starts a webapp project's two days on a plan with limited projects, and none once they are unlimited", async () => {
     const client = await signUp("raised");
+    const uid = (await client.get("/api/me")).body.data.uid as string;
+    // Standard includes web apps (SPEC §6) and allows 2 projects.
+    await t.ctx.database.db.update(users).set({ privilege: "standard" }).where(eq(users.id, uid));
     const app = (await client.post("/api/projects", { type: "webapp", title: "App" })).body.data;
     expect(new Date(app.expiresAt).getTime() - new Date(app.createdAt).getTime()).toBe(2 * 24 * 3600 * 1000);
     await setLimits(t, client, { web: { projects: -1, pages: -1 }, browse: { projects: -1, pages: -1 } });
@@ -71,6 +77,41 @@ describe.each(drivers())("plan limits (%s)", (driver) => {
     expect(more.status).toBe(201);
     // Unlimited projects: nothing expires (SPEC §4), and pages are unlimited too.
     expect(more.body.data).toMatchObject({ expiresAt: null, pageLimit: -1, pagesLeft: null });
+  });
+
+  it("keeps web app projects for plans that include them (SPEC §6): the free plan creates none", async () => {
+    const client = await signUp("webapp-gate");
+    const uid = (await client.get("/api/me")).body.data.uid as string;
+    const refused = await client.post("/api/projects", { type: "webapp", title: "App" });
+    expect(refused.status).toBe(402);
+    expect(refused.body).toMatchObject({
+      code: "web-app",
+      message: WEB_APP_MESSAGE,
+      limit: { kind: "feature", product: "web", limit: 0 },
+    });
+    expect(await ownedProjects(client)).toBe(0);
+    expect((await client.get("/api/me")).body.data.plans.web.entitlements.webApp).toBe(false);
+
+    // Raised project limits are not a plan: still no web apps.
+    await setLimits(t, client, { web: { projects: -1, pages: -1 }, browse: { projects: -1, pages: -1 } });
+    expect((await client.post("/api/projects", { type: "webapp", title: "App" })).body.code).toBe("web-app");
+    expect(await ownedProjects(client)).toBe(0);
+
+    // A lifetime deal (tier 1) includes them; so does a partner plan.
+    await t.ctx.database.db
+      .update(users)
+      .set({ lifetimeDeal: { isDisabled: false, invoices: [{ plan: "tier_1" }] } })
+      .where(eq(users.id, uid));
+    const created = await client.post("/api/projects", { type: "webapp", title: "App" });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ type: "webapp", owner: uid });
+    expect((await client.get("/api/me")).body.data.plans.web.entitlements.webApp).toBe(true);
+    await t.ctx.database.db
+      .update(users)
+      .set({ lifetimeDeal: null, partnerPlan: "A" })
+      .where(eq(users.id, uid));
+    expect((await client.post("/api/projects", { type: "webapp", title: "App 2" })).status).toBe(201);
+    expect(await ownedProjects(client)).toBe(2);
   });
 
   it("follows what the user holds: a Pro privilege lifts the project and page limits at once", async () => {
@@ -190,9 +231,9 @@ describe("plan limits with plans switched off", () => {
   });
   afterAll(() => t.close());
 
-  it("lets a new user create any number of projects and pages", async () => {
+  it("lets a new user create any number of projects of any type (web apps too) and pages", async () => {
     const client = await signUpVerified(t.url, t.inbox!, email("unlimited"));
-    for (const type of ["web", "webapp", "web", "browse", "browse", "browse"])
+    for (const type of ["web", "webapp", "web", "webapp", "browse", "browse", "browse"])
       expect((await client.post("/api/projects", { type, title: type })).status).toBe(201);
     const listed = (await client.get("/api/projects?list=all")).body.data as { pageLimit: number }[];
     expect(listed.every((project) => project.pageLimit === -1)).toBe(true);

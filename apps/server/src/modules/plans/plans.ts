@@ -3,7 +3,15 @@
  * a partner plan, and the subscriptions the billing module keeps on the user row), and the project and page limits that apply to them — the larger of their stored limits
  * and what their plans give, or none with plans switched off (PLANS_ENABLED=false).
  */
-import { effectiveLimits, type Limits, limitsWithPlans, type PlanSources } from "@redline/shared";
+import {
+  type Entitlements,
+  effectiveLimits,
+  type Limits,
+  limitsWithPlans,
+  type PlanSources,
+  type Product,
+  resolvePlan,
+} from "@redline/shared";
 import type { UserRow } from "../../db/schema/index.ts";
 
 /** A user, or the owner columns read with a project (a left join: their limits may be missing). */
@@ -25,4 +33,13 @@ export function planSourcesOf(user: Omit<PlanHolder, "limits">): PlanSources {
 /** The limits that apply to this user, with plans on (`plansEnabled` omitted) or as configured. */
 export function limitsFor(user: PlanHolder, plansEnabled = true): Limits {
   return effectiveLimits(limitsWithPlans(user.limits, planSourcesOf(user)), plansEnabled);
+}
+
+/** What this user's plans allow in a product (SPEC §6, §9): everything with plans switched off. */
+export function entitlementsFor(
+  user: Omit<PlanHolder, "limits">,
+  product: Product,
+  plansEnabled = true,
+): Entitlements {
+  return resolvePlan(planSourcesOf(user), product, plansEnabled).entitlements;
 }

@@ -13,6 +13,7 @@ import {
   projectListQuerySchema,
   projectTypesOf,
   updateProjectSchema,
+  WEB_APP_MESSAGE,
 } from "@redline/shared";
 import { and, count, eq, inArray, ne } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
@@ -26,7 +27,7 @@ import { revokeRoom } from "../../lib/realtime.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { removeReplaced } from "../pages/thumbnails.ts";
-import { limitsFor } from "../plans/plans.ts";
+import { entitlementsFor, limitsFor } from "../plans/plans.ts";
 import { ownedFiles, removeOwnedFiles } from "../versions/owned-files.ts";
 import { listProjectRows, loadPagesWithVersions, loadProject, ownerLimitsOf } from "./projects.load.ts";
 import { authorize, projectAccess } from "./projects.policy.ts";
@@ -76,6 +77,9 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       // creations at once cannot both take the last place (SPEC §9 plan limits; a demo does not count).
       const { project, limits } = await db.transaction(async (tx) => {
         const [owner] = await tx.select().from(users).where(eq(users.id, actor.user.id)).for("update");
+        // SPEC §6: web app support is a plan feature (its projects are added from the browser extension).
+        if (input.type === "webapp" && !entitlementsFor(owner ?? actor.user, "web", plansEnabled).webApp)
+          throw new PlanLimitError("web-app", WEB_APP_MESSAGE, { kind: "feature", product: "web", limit: 0 });
         const limits = limitsFor(owner ?? actor.user, plansEnabled);
         const limit = limits[product].projects;
         const [{ owned } = { owned: 0 }] = await tx

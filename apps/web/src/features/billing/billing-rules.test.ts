@@ -1,21 +1,28 @@
-import { PLANS, toMinorUnits } from "@redline/shared";
+import { PLANS, parsePlanId } from "@redline/shared";
 import { describe, expect, it } from "vitest";
 import { billing, subscription } from "./billing-fixtures.ts";
 import {
+  CURRENCY_CHOICES,
+  currencyLabel,
   currentCardSubscription,
   entitlementLines,
-  formatMinorAmount,
-  fromMinorUnits,
   offerTitle,
+  planPriceLabel,
   promoOffers,
 } from "./billing-rules.ts";
 
 describe("billing rules", () => {
-  it("reads amounts back from minor units, zero-decimal currencies as they are", () => {
-    expect(fromMinorUnits(toMinorUnits(48, "usd"), "usd")).toBe(48);
-    expect(fromMinorUnits(toMinorUnits(4800, "JPY"), "JPY")).toBe(4800);
-    expect(formatMinorAmount(4000, "usd")).toBe("$40.00");
-    expect(formatMinorAmount(4800, "jpy")).toBe("¥4,800");
+  it("prices a plan in a currency, zero-decimal currencies without decimals", () => {
+    expect(planPriceLabel(parsePlanId("pro-monthly")!, "USD")).toBe("$40.00 / month");
+    expect(planPriceLabel(parsePlanId("pro-monthly")!, "JPY")).toBe("¥5,800 / month");
+    expect(planPriceLabel(parsePlanId("pro-yearly-30off")!, "EUR")).toBe("€286.30 / year");
+  });
+
+  it("names the 25 currencies, by code", () => {
+    expect(CURRENCY_CHOICES).toHaveLength(25);
+    expect(CURRENCY_CHOICES.slice(0, 3)).toEqual(["AUD", "BRL", "CAD"]);
+    expect(currencyLabel("EUR")).toBe("EUR — Euro");
+    expect(currencyLabel("JPY")).toBe("JPY — Japanese Yen");
   });
 
   it("lists what a plan allows", () => {

@@ -1,5 +1,5 @@
 /**
- * What the billing screens show, as pure functions of the contracts: amounts from minor units, status
+ * What the billing screens show, as pure functions of the contracts: plan prices in a currency, status
  * and entitlement wording, the promo offers of SPEC §9, and which subscription an upgrade would change.
  */
 import {
@@ -7,48 +7,46 @@ import {
   type BillingInterval,
   type BillingSubscription,
   CURRENT_STATUSES,
+  type Currency,
   type Discount,
   type Entitlements,
-  formatPrice,
+  formatMoney,
   type PlanId,
   PROMO_CODES,
   type Product,
-  planPrice,
+  planPriceIn,
   promoDiscount,
+  SUPPORTED_CURRENCIES,
   UNLIMITED,
   upgradeChoices,
-  ZERO_DECIMAL_CURRENCIES,
 } from "@redline/shared";
 
 /** Ours: SPEC §2 names the payment-issue notice, not its words. */
 export const PAYMENT_ISSUE_TEXT =
   "There is a problem with your payment. Update your payment details to keep your plan.";
 
-/** The plan prices on /upgrade and /offers are in US dollars (SPEC §9). */
-export const PLAN_CURRENCY = "USD";
-
-/** The inverse of `toMinorUnits`: cents to dollars, whole units for a zero-decimal currency. */
-export function fromMinorUnits(amount: number, currency: string): number {
-  return ZERO_DECIMAL_CURRENCIES.has(currency.toLowerCase()) ? amount : amount / 100;
-}
-
-/** An amount the payment provider sent (minor units), formatted: 4800 usd → "$48.00", 4800 jpy → "¥4,800". */
-export function formatMinorAmount(amount: number, currency: string): string {
-  return formatPrice(fromMinorUnits(amount, currency), currency);
-}
-
 export const INTERVAL_LABELS: Record<BillingInterval, string> = { monthly: "Monthly", yearly: "Yearly" };
 export const INTERVAL_UNITS: Record<BillingInterval, string> = { monthly: "month", yearly: "year" };
 
-/** "$40.00": a catalog plan's price after its discount. */
-export function planAmount(plan: PlanId): string {
-  return formatPrice(planPrice(plan), PLAN_CURRENCY);
+/** "$40.00", "€34.00", "¥5,800": a catalog plan's price in `currency`, after its discount. */
+export function planAmount(plan: PlanId, currency: Currency): string {
+  return formatMoney(planPriceIn(plan, currency), currency);
 }
 
 /** "$40.00 / month". */
-export function planPriceLabel(plan: PlanId): string {
-  return `${planAmount(plan)} / ${INTERVAL_UNITS[plan.interval]}`;
+export function planPriceLabel(plan: PlanId, currency: Currency): string {
+  return `${planAmount(plan, currency)} / ${INTERVAL_UNITS[plan.interval]}`;
 }
+
+const currencyNames = new Intl.DisplayNames("en-US", { type: "currency" });
+
+/** "EUR — Euro": a choice of the currency select. */
+export function currencyLabel(currency: Currency): string {
+  return `${currency} — ${currencyNames.of(currency) ?? currency}`;
+}
+
+/** The supported currencies in the order people look for them: by code. */
+export const CURRENCY_CHOICES: readonly Currency[] = [...SUPPORTED_CURRENCIES].sort();
 
 const STATUS_LABELS: Record<string, string> = {
   active: "Active",

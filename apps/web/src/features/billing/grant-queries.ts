@@ -1,6 +1,7 @@
 /**
  * The other ways to hold a plan (SPEC §7 specialPrivilege, §9 lifetime tiers): taking a privilege link
- * (POST /api/me/privilege) and redeeming a lifetime-deal code (POST /api/me/lifetime-deal). Both answer
+ * (POST /api/me/privilege) and redeeming a lifetime-deal code (POST /api/me/lifetime-deal) or a
+ * partner-program code (POST /api/me/partner-plan). Each answers
  * with the updated session user and a `message`; a new plan changes limits, expiry and abilities, so
  * billing and projects are read again too.
  */
@@ -52,15 +53,21 @@ export async function takePrivilege(queryClient: QueryClient, grant: PrivilegeRe
   await applyGrantedUser(queryClient, answer.data);
 }
 
+export type DealCodeKind = "lifetime" | "partner";
+const DEAL_CODE_PATHS: Record<DealCodeKind, string> = {
+  lifetime: "/api/me/lifetime-deal",
+  partner: "/api/me/partner-plan",
+};
+
 /**
- * Redeems a lifetime-deal code. A code that is not valid or already used is for the form to show under
- * its field (`isGrantError`); anything else goes to a snackbar.
+ * Redeems a lifetime-deal or partner code. A code that is not valid or already used is for the form to
+ * show under its field (`isGrantError`); anything else goes to a snackbar.
  */
-export function useRedeemLifetimeDeal() {
+export function useRedeemDealCode(kind: DealCodeKind) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: LifetimeRedeemInput) =>
-      api<GrantAnswer>("/api/me/lifetime-deal", { method: "POST", body: input }),
+      api<GrantAnswer>(DEAL_CODE_PATHS[kind], { method: "POST", body: input }),
     onSuccess: async ({ data, message }) => {
       snackbar.success(message);
       await applyGrantedUser(queryClient, data);

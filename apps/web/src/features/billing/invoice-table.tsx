@@ -1,7 +1,10 @@
-/** The customer's invoices (GET /api/billing): date, number, amount, status and the provider's page. */
-import type { BillingInvoice } from "@redline/shared";
+/**
+ * The customer's invoices (GET /api/billing): date, number, amount (in the invoice's own currency),
+ * status and the provider's page.
+ */
+import { type BillingInvoice, formatMoney } from "@redline/shared";
 import { ExternalLink } from "lucide-react";
-import { formatDate, formatMinorAmount, invoiceStatusLabel } from "./billing-rules.ts";
+import { formatDate, invoiceStatusLabel } from "./billing-rules.ts";
 
 const STATUS_TONES: Record<string, string> = {
   paid: "tag tag--success",
@@ -34,7 +37,7 @@ export function InvoiceTable({ invoices }: { invoices: BillingInvoice[] }) {
               <td>{formatDate(invoice.createdAt)}</td>
               <td>{invoice.number ?? "—"}</td>
               <td className="invoice-table__amount">
-                {formatMinorAmount(
+                {formatMoney(
                   invoice.status === "paid" ? invoice.amountPaid : invoice.amountDue,
                   invoice.currency,
                 )}

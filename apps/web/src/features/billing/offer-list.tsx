@@ -1,7 +1,11 @@
-/** `/offers` (SPEC §9): each promo offer with its code, and a way to each plan it applies to. */
-import { type PlanId, type Product, planIdOf } from "@redline/shared";
+/**
+ * `/offers` (SPEC §9): each promo offer with its code, and a way to each plan it applies to, priced in
+ * the visitor's currency (the one chosen on /upgrade, else the server's guess).
+ */
+import { type Currency, type PlanId, type Product, planIdOf } from "@redline/shared";
 import { BadgePercent } from "lucide-react";
 import { Link } from "react-router";
+import { LoadingView } from "../../components/loading-view.tsx";
 import {
   confirmPath,
   INTERVAL_UNITS,
@@ -10,18 +14,21 @@ import {
   planAmount,
   promoOffers,
 } from "./billing-rules.ts";
+import { useCurrency } from "./use-currency.ts";
 
 export function OfferList({ product }: { product: Product }) {
+  const { currency, isPending } = useCurrency();
+  if (isPending) return <LoadingView />;
   return (
     <ul className="offer-list">
       {promoOffers(product).map((offer) => (
-        <OfferCard key={offer.discount} offer={offer} />
+        <OfferCard key={offer.discount} offer={offer} currency={currency} />
       ))}
     </ul>
   );
 }
 
-function OfferCard({ offer }: { offer: Offer }) {
+function OfferCard({ offer, currency }: { offer: Offer; currency: Currency }) {
   const headingId = `offer-${offer.discount}`;
   return (
     <li className="offer-card" aria-labelledby={headingId}>
@@ -41,11 +48,11 @@ function OfferCard({ offer }: { offer: Offer }) {
               <span className="offer-card__name">{name}</span>{" "}
               <s className="offer-card__was">
                 <span className="visually-hidden">was </span>
-                {planAmount(planId)}
+                {planAmount(planId, currency)}
               </s>{" "}
               <span className="offer-card__now">
                 <span className="visually-hidden">now </span>
-                {planAmount(discountedPlan(planId, offer))} / {INTERVAL_UNITS[planId.interval]}
+                {planAmount(discountedPlan(planId, offer), currency)} / {INTERVAL_UNITS[planId.interval]}
               </span>
             </p>
             <Link className="btn btn--primary" to={confirmPath(planIdOf(planId), offer.code)}>

@@ -1,18 +1,23 @@
 /**
  * The payment summary (SPEC §2 `/upgrade/confirm/{plan}`): the plan, its price, a promo code and the
- * total; then either a checkout at the payment provider, or — for someone who already holds a card
- * subscription in this product — an update of that subscription, with its outcome (SPEC §4).
+ * total, in the chosen currency (a plan change: in the subscription's own); then either a checkout at
+ * the payment provider in that currency, or — for someone who already holds a card subscription in this
+ * product — an update of that subscription, with its outcome (SPEC §4). PayPal charges in US dollars.
  */
 import {
   applyPromoCode,
+  BASE_CURRENCY,
   BILLING_MESSAGES,
   type Billing,
   type BillingSubscription,
-  formatPrice,
+  CURRENCY_MESSAGES,
+  type Currency,
+  formatMoney,
   type PlanId,
   planDisplayName,
   planIdOf,
-  planPrice,
+  planPriceIn,
+  supportedCurrency,
   type UpdateOutcome,
 } from "@redline/shared";
 import { type FormEvent, useRef, useState } from "react";
@@ -30,16 +35,25 @@ import {
   useRefreshBilling,
   useUpdateSubscription,
 } from "./billing-queries.ts";
-import { currentCardSubscription, INTERVAL_LABELS, PLAN_CURRENCY, planPriceLabel } from "./billing-rules.ts";
+import { currentCardSubscription, INTERVAL_LABELS, planPriceLabel } from "./billing-rules.ts";
 import { goToCheckout } from "./checkout-redirect.ts";
 import { UpdateAction, UpdateOutcomeNotice } from "./plan-update.tsx";
+import { useCurrency } from "./use-currency.ts";
 
 export function PaymentSummary({ plan, initialPromo }: { plan: PlanId; initialPromo: string }) {
   const billing = useBilling();
-  if (billing.isPending) return <LoadingView />;
+  const chosen = useCurrency();
+  if (billing.isPending || chosen.isPending) return <LoadingView />;
   if (billing.isError)
     return <BillingLoadError onRetry={() => billing.refetch()} isRetrying={billing.isFetching} />;
-  return <SummaryCard plan={plan} billing={billing.data} initialPromo={initialPromo} />;
+  return (
+    <SummaryCard
+      plan={plan}
+      billing={billing.data}
+      initialPromo={initialPromo}
+      chosenCurrency={chosen.currency}
+    />
+  );
 }
 
 const normalizeCode = (code: string) => code.trim().toUpperCase();
@@ -48,10 +62,12 @@ function SummaryCard({
   plan,
   billing,
   initialPromo,
+  chosenCurrency,
 }: {
   plan: PlanId;
   billing: Billing;
   initialPromo: string;
+  chosenCurrency: Currency;
 }) {
   const navigate = useNavigate();
   const refresh = useRefreshBilling();
@@ -73,6 +89,10 @@ function SummaryCard({
   const isSending = useRef(false);
 
   const subscription = currentCardSubscription(billing, plan.product);
+  // A plan change is billed in the subscription's currency; a new subscription in the chosen one.
+  const currency: Currency = subscription
+    ? (supportedCurrency(subscription.currency) ?? chosenCurrency)
+    : chosenCurrency;
   // A promo code discounts a new subscription; a plan change is billed at the plan's own price.
   const discounted = appliedCode && !subscription ? applyPromoCode(plan, appliedCode) : null;
   const target = discounted ?? plan;
@@ -106,7 +126,11 @@ function SummaryCard({
     isSending.current = true;
     setFormError(null);
     checkout.mutate(
-      { planId: planIdOf(plan), ...(appliedCode ? { promoCode: appliedCode } : {}) },
+      {
+        planId: planIdOf(plan),
+        ...(appliedCode ? { promoCode: appliedCode } : {}),
+        ...(currency !== BASE_CURRENCY && { currency }),
+      },
       {
         // The page stays busy until the browser has left for the provider.
         onSuccess: ({ url }) => goToCheckout(url),
@@ -174,19 +198,19 @@ function SummaryCard({
         </div>
         <div className="summary__row">
           <dt>Price</dt>
-          <dd>{planPriceLabel(plan)}</dd>
+          <dd>{planPriceLabel(plan, currency)}</dd>
         </div>
         {discounted ? (
           <div className="summary__row summary__row--discount">
             <dt>
               Promo code {appliedCode} ({discounted.discount}% off)
             </dt>
-            <dd>−{formatPrice(planPrice(plan) - planPrice(discounted), PLAN_CURRENCY)}</dd>
+            <dd>−{formatMoney(planPriceIn(plan, currency) - planPriceIn(discounted, currency), currency)}</dd>
           </div>
         ) : null}
         <div className="summary__row summary__row--total">
           <dt>Total</dt>
-          <dd>{planPriceLabel(target)}</dd>
+          <dd>{planPriceLabel(target, currency)}</dd>
         </div>
       </dl>
 
@@ -271,6 +295,9 @@ function SummaryCard({
           <p className="summary__hint">
             You will pay on the payment provider's secure page.
             {appliedCode ? " Promo codes apply to card payments." : null}
+            {!appliedCode && currency !== BASE_CURRENCY
+              ? ` ${CURRENCY_MESSAGES.paypalUsd}: ${planPriceLabel(plan, BASE_CURRENCY)}.`
+              : null}
           </p>
         </div>
       ) : (

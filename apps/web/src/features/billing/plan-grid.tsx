@@ -1,6 +1,10 @@
-/** The plans `/upgrade` offers (Standard, Pro, Team) for one interval, as cards with what each allows. */
+/**
+ * The plans `/upgrade` offers (Standard, Pro, Team) for one interval, priced in the chosen currency, as
+ * cards with what each allows.
+ */
 import {
   type BillingInterval,
+  type Currency,
   type PlanId,
   type Product,
   parsePlanId,
@@ -19,12 +23,14 @@ import {
 export function PlanGrid({
   product,
   interval,
+  currency,
   currentPlanName,
   subscribedPlan,
   promo,
 }: {
   product: Product;
   interval: BillingInterval;
+  currency: Currency;
   /** The name of the plan the user holds in this product, when it is a paid one. */
   currentPlanName: string | null;
   /** The plan of the user's card subscription in this product, if any. */
@@ -50,7 +56,7 @@ export function PlanGrid({
             </div>
             <div>
               <p className="plan-card__price">
-                <span className="plan-card__amount">{planAmount(parsed)}</span>
+                <span className="plan-card__amount">{planAmount(parsed, currency)}</span>
                 <span className="plan-card__unit"> / {INTERVAL_UNITS[interval]}</span>
               </p>
               <p className="plan-card__note">Billed {INTERVAL_LABELS[interval].toLowerCase()}</p>

@@ -2,12 +2,12 @@
  * One subscription on `/billing`: plan, status, next payment or end date, a pending update, and the
  * controls its abilities allow (cancel at period end, undo that, drop the pending update, change plan).
  */
-import type { BillingSubscription } from "@redline/shared";
+import { type BillingSubscription, formatMoney } from "@redline/shared";
 import { useState } from "react";
 import { Link } from "react-router";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
 import { useSubscriptionAction } from "./billing-queries.ts";
-import { formatDate, formatMinorAmount, statusLabel, statusTone } from "./billing-rules.ts";
+import { formatDate, statusLabel, statusTone } from "./billing-rules.ts";
 
 export function SubscriptionItem({ subscription }: { subscription: BillingSubscription }) {
   const cancel = useSubscriptionAction("cancel");
@@ -43,8 +43,7 @@ export function SubscriptionItem({ subscription }: { subscription: BillingSubscr
             <div className="subscription__fact">
               <dt>Next payment</dt>
               <dd>
-                {formatDate(currentPeriodEnd)} ·{" "}
-                {formatMinorAmount(subscription.amount, subscription.currency)}
+                {formatDate(currentPeriodEnd)} · {formatMoney(subscription.amount, subscription.currency)}
               </dd>
             </div>
           )}

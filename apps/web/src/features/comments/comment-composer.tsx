@@ -17,6 +17,7 @@ import {
 import { Paperclip, X } from "lucide-react";
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { Avatar } from "../../components/avatar.tsx";
+import { showPlanRefusal } from "../../components/upgrade-prompt-store.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { isTooLarge } from "../../lib/files.ts";
 import { uploadAttachment } from "./comment-queries.ts";
@@ -153,7 +154,7 @@ export function CommentComposer({
         const { data } = await uploadAttachment(projectId, file);
         setAttachments((current) => [...current, data]);
       } catch (uploadError) {
-        setError(errorMessage(uploadError));
+        if (!showPlanRefusal(uploadError)) setError(errorMessage(uploadError));
       } finally {
         setUploading((count) => count - 1);
       }

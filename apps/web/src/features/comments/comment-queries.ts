@@ -16,6 +16,7 @@ import {
 } from "@redline/shared";
 import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { snackbar } from "../../components/snackbar-store.ts";
+import { showPlanRefusal } from "../../components/upgrade-prompt-store.ts";
 import { api } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { fileForm } from "../../lib/files.ts";
@@ -116,7 +117,10 @@ function useCommentWrite<Input, Result extends Comment | null>(
     onSuccess: ({ data }) => {
       if (data) upsertComment(queryClient, scope, data);
     },
-    onError: (error) => snackbar.error(errorMessage(error)),
+    // Attachments past the owner's storage (402) show the upgrade prompt.
+    onError: (error) => {
+      if (!showPlanRefusal(error)) snackbar.error(errorMessage(error));
+    },
   });
 }
 

@@ -6,6 +6,7 @@
 import type { InspectChange, InspectChangeInput } from "@redline/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { snackbar } from "../../components/snackbar-store.ts";
+import { showPlanRefusal } from "../../components/upgrade-prompt-store.ts";
 import { api } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { fileForm } from "../../lib/files.ts";
@@ -28,7 +29,10 @@ function useChangesWrite<Input, Result>(versionId: string, write: (input: Input)
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: write,
-    onError: (error) => snackbar.error(errorMessage(error)),
+    // Replacement images past the owner's storage (402) show the upgrade prompt.
+    onError: (error) => {
+      if (!showPlanRefusal(error)) snackbar.error(errorMessage(error));
+    },
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: changesKey(versionId) });
       // Versions carry their number of suggestions.

@@ -31,6 +31,7 @@ import { useEffect, useMemo, useState } from "react";
 import { useSearchParams } from "react-router";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { VersionContent } from "../../components/stage/version-content.tsx";
+import { showPlanRefusal } from "../../components/upgrade-prompt-store.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { isTooLarge } from "../../lib/files.ts";
 import { useOverlayBridge } from "../../lib/use-overlay-bridge.ts";
@@ -190,7 +191,7 @@ export function InspectWorkspace({
       const { path, imageDimensions } = await uploadChangeImage(version.id, file);
       push([imageEdit(target, path, imageDimensions)]);
     } catch (error) {
-      snackbar.error(errorMessage(error));
+      if (!showPlanRefusal(error)) snackbar.error(errorMessage(error));
     } finally {
       setUploading(false);
     }

@@ -12,8 +12,8 @@ import { TextField } from "../../components/field.tsx";
 import { IMAGE_AND_PDF_TYPES } from "../../lib/files.ts";
 import { useAddPages } from "./add-pages-context.tsx";
 import { AddSeveralPagesModal } from "./add-several-pages-modal.tsx";
+import { pageLimitText } from "./page-limit.ts";
 import { normalizeUrl } from "./page-urls.ts";
-import { pageLimitText } from "./upgrade-modal.tsx";
 
 export function AddPageForm() {
   const id = useId();

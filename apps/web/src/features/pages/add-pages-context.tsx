@@ -3,7 +3,7 @@
  * or by uploading an image or PDF. Lives in the project layout so a capture's progress survives moving
  * between the project's pages. 'Fetching page...' while a capture runs, '[i/n] New page added to your
  * project.' when it is ready, then the new page's comment view opens. A full project (402 or the known
- * count) shows the upgrade prompt.
+ * count) or the owner's full storage (402) shows the upgrade prompt.
  */
 import {
   type AddPageResponse,
@@ -18,12 +18,13 @@ import { useQueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { dismissSnackbar, showSnackbar, snackbar } from "../../components/snackbar-store.ts";
+import { showPlanRefusal, showUpgradePrompt } from "../../components/upgrade-prompt-store.ts";
 import { isApiError } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { isTooLarge } from "../../lib/files.ts";
 import { PROJECTS_KEY } from "../projects/project-queries.ts";
+import { pageLimitPrompt } from "./page-limit.ts";
 import { addPageByUrl, uploadFile, waitForCapture } from "./page-queries.ts";
-import { UpgradeModal } from "./upgrade-modal.tsx";
 
 export interface AddJob {
   index: number;
@@ -57,10 +58,11 @@ export function AddPagesProvider({ project, children }: { project: ProjectDetail
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [job, setJob] = useState<AddJob | null>(null);
-  const [isLimitOpen, setLimitOpen] = useState(false);
   const running = useRef<AbortController | null>(null);
   // The limit and what is left of it come from the server, which also enforces them.
   const limit = project.pageLimit;
+  const limitRef = useRef(limit);
+  limitRef.current = limit;
   const remaining = project.pagesLeft;
   const isAtLimit = remaining === 0;
   const projectId = project.id;
@@ -88,13 +90,14 @@ export function AddPagesProvider({ project, children }: { project: ProjectDetail
       running.current = null;
       setJob(null);
     };
+    const showLimitPrompt = () => showUpgradePrompt(pageLimitPrompt(limitRef.current));
     /** 402 → the upgrade prompt; anything else → the error text (SPEC §8: page-add failure shows it). */
     const handleAddError = (error: unknown) => {
       dismissSnackbar(FETCHING_ID);
       if (isApiError(error) && error.code === "page-limit") {
-        setLimitOpen(true);
+        showLimitPrompt();
         void invalidate();
-      } else snackbar.error(errorMessage(error));
+      } else if (!showPlanRefusal(error)) snackbar.error(errorMessage(error));
     };
     const openPage = async (added: AddPageResponse, view: "comment" | null) => {
       // The project must list the new page before its view opens.
@@ -169,7 +172,7 @@ export function AddPagesProvider({ project, children }: { project: ProjectDetail
       }
     };
 
-    return { addUrls, upload, showLimitPrompt: () => setLimitOpen(true) };
+    return { addUrls, upload, showLimitPrompt };
   }, [projectId, navigate, queryClient]);
 
   const value = useMemo<AddPages>(
@@ -177,12 +180,7 @@ export function AddPagesProvider({ project, children }: { project: ProjectDetail
     [job, limit, remaining, isAtLimit, api],
   );
 
-  return (
-    <AddPagesContext.Provider value={value}>
-      {children}
-      <UpgradeModal open={isLimitOpen} onOpenChange={setLimitOpen} limit={limit} />
-    </AddPagesContext.Provider>
-  );
+  return <AddPagesContext.Provider value={value}>{children}</AddPagesContext.Provider>;
 }
 
 export function useAddPages(): AddPages {

@@ -42,7 +42,7 @@ export function DeleteAccount() {
   return (
     <>
       <div className="profile-danger">
-        <p className="profile-section__text">
+        <p className="panel__text">
           Deleting your account removes your profile and signs you out everywhere. This cannot be undone.
         </p>
         <button type="button" className="btn btn--danger" onClick={() => setOpen(true)}>

@@ -1,6 +1,8 @@
 /**
  * The add-project modal (SPEC §2): an optional title ('Untitled project' when empty) and the project
  * type. 'Creating new project...' while it runs, then 'New project created.' and the new project opens.
+ * Web apps are a plan feature (SPEC §6): on a plan without them, as the server resolved it, the type is
+ * shown locked; a refusal (402) says why, with the way to upgrade.
  */
 import { DEFAULT_PROJECT_TITLE, PROJECT_MESSAGES, type ProjectType } from "@redline/shared";
 import { type FormEvent, useId, useRef, useState } from "react";
@@ -10,6 +12,7 @@ import { Modal } from "../../components/modal.tsx";
 import { dismissSnackbar, showSnackbar } from "../../components/snackbar-store.ts";
 import { isApiError } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
+import { useMe } from "../session/use-me.ts";
 import { useCreateProject } from "./project-queries.ts";
 import { CREATABLE_TYPES, PROJECT_TYPE_INFO } from "./project-types.ts";
 
@@ -28,6 +31,9 @@ export function AddProjectModal({
   const [title, setTitle] = useState("");
   const [type, setType] = useState<ProjectType>("web");
   const create = useCreateProject();
+  const { data: me } = useMe();
+  const isLocked = (option: ProjectType) =>
+    option === "webapp" && me?.plans.web.entitlements.webApp === false;
 
   const handleOpenChange = (next: boolean) => {
     onOpenChange(next);
@@ -99,18 +105,25 @@ export function AddProjectModal({
           {CREATABLE_TYPES.map((option) => {
             const info = PROJECT_TYPE_INFO[option];
             const Icon = info.icon;
+            const locked = isLocked(option);
             return (
               <label key={option} className="add-project__type">
                 <input
                   type="radio"
                   name={`${id}-type`}
                   value={option}
-                  checked={type === option}
+                  checked={type === option && !locked}
+                  disabled={locked}
                   onChange={() => setType(option)}
                 />
                 <Icon size={18} aria-hidden className="add-project__type-icon" />
                 <span className="add-project__type-text">
-                  <span className="add-project__type-label">{info.label}</span>
+                  <span className="add-project__type-label">
+                    {info.label}
+                    {locked ? (
+                      <span className="tag tag--accent add-project__type-tag">Paid plans</span>
+                    ) : null}
+                  </span>
                   <span className="add-project__type-description">{info.description}</span>
                 </span>
               </label>

@@ -26,7 +26,7 @@ export const PROJECT_TYPE_INFO: Record<ProjectType, ProjectTypeInfo> = {
   },
   webapp: {
     label: "Web app",
-    description: "Pages behind a sign-in, added from the browser. Free projects expire after 2 days.",
+    description: "Pages behind a sign-in, added from the browser. Expire after 2 days on limited plans.",
     icon: AppWindow,
   },
   illustration: { label: "Illustration", description: "Slides of images and text.", icon: PenTool },

@@ -7,6 +7,7 @@ import { PROJECT_MESSAGES, type ProjectDetail, type Version, type VersionView } 
 import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { snackbar } from "../../components/snackbar-store.ts";
+import { showPlanRefusal } from "../../components/upgrade-prompt-store.ts";
 import { api } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { fileForm } from "../../lib/files.ts";
@@ -114,7 +115,10 @@ export function useUploadVersion() {
         method: "POST",
         body: fileForm(file),
       }),
-    onError: (error) => snackbar.error(errorMessage(error)),
+    // The owner's full storage (402) shows the upgrade prompt.
+    onError: (error) => {
+      if (!showPlanRefusal(error)) snackbar.error(errorMessage(error));
+    },
     onSettled: invalidate,
   });
 }

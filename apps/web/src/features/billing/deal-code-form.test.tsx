@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { Snackbars } from "../../components/snackbars.tsx";
 import { ME_KEY } from "../session/use-me.ts";
 import { PRO_PLAN, type StubResponse, stubApi, user } from "./billing-fixtures.ts";
-import { LifetimeDealForm } from "./lifetime-deal-form.tsx";
+import { DealCodeForm } from "./deal-code-form.tsx";
 
 afterEach(() => {
   cleanup();
@@ -18,7 +18,7 @@ function renderForm(answer: StubResponse | ((body: unknown) => Promise<StubRespo
   queryClient.setQueryData(ME_KEY, user());
   render(
     <QueryClientProvider client={queryClient}>
-      <LifetimeDealForm />
+      <DealCodeForm kind="lifetime" />
       <Snackbars />
     </QueryClientProvider>,
   );
@@ -80,5 +80,28 @@ describe("redeeming a lifetime-deal code", () => {
     const text = await screen.findByText("Something broke.");
     expect(text.closest(".snackbar")).not.toBeNull();
     expect(field().getAttribute("aria-invalid")).toBeNull();
+  });
+});
+
+describe("redeeming a partner code", () => {
+  it("names its own section and field and posts to the partner route", async () => {
+    const sent = stubApi({
+      "POST /api/me/partner-plan": { body: { data: user(), message: "Your partner plan is active." } },
+    });
+    const queryClient = new QueryClient();
+    queryClient.setQueryData(ME_KEY, user());
+    render(
+      <QueryClientProvider client={queryClient}>
+        <DealCodeForm kind="lifetime" />
+        <DealCodeForm kind="partner" />
+        <Snackbars />
+      </QueryClientProvider>,
+    );
+    expect(screen.getByRole("region", { name: "Have a partner code?" })).toBeTruthy();
+    await userEvent.type(screen.getByLabelText("Partner code"), "RPB-code");
+    const region = screen.getByRole("region", { name: "Have a partner code?" });
+    await userEvent.click(region.querySelector("button")!);
+    expect(await screen.findByText("Your partner plan is active.")).toBeTruthy();
+    expect(sent).toEqual([{ method: "POST", path: "/api/me/partner-plan", body: { code: "RPB-code" } }]);
   });
 });

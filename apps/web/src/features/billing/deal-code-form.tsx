@@ -1,16 +1,32 @@
 /**
- * `/offers` (SPEC §9 lifetime tiers 1–3): redeem a lifetime-deal code. A code that is not valid or was
- * already used is explained under the field; success is the server's message.
+ * `/offers` (SPEC §9 lifetime tiers 1–3, partner plans A–D): redeem a lifetime-deal or partner-program
+ * code. A code that is not valid or was already used is explained under the field; success is the
+ * server's message.
  */
 import { Ticket } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { Field } from "../../components/field.tsx";
-import { isGrantError, useRedeemLifetimeDeal } from "./grant-queries.ts";
+import { type DealCodeKind, isGrantError, useRedeemDealCode } from "./grant-queries.ts";
 import "./lifetime-deal.css";
 
-export function LifetimeDealForm() {
+const TEXTS: Record<DealCodeKind, { title: string; text: string; label: string }> = {
+  lifetime: {
+    title: "Have a lifetime deal code?",
+    text: "Redeem the code from your lifetime deal purchase to activate its plan on this account.",
+    label: "Lifetime deal code",
+  },
+  partner: {
+    title: "Have a partner code?",
+    text: "Redeem the code from our partner program to activate its plan on this account.",
+    label: "Partner code",
+  },
+};
+
+export function DealCodeForm({ kind }: { kind: DealCodeKind }) {
+  const texts = TEXTS[kind];
+  const titleId = `${kind}-deal-title`;
   const [code, setCode] = useState("");
-  const redeem = useRedeemLifetimeDeal();
+  const redeem = useRedeemDealCode(kind);
   const error = isGrantError(redeem.error) ? redeem.error.message : undefined;
 
   const handleSubmit = (event: FormEvent) => {
@@ -20,20 +36,18 @@ export function LifetimeDealForm() {
   };
 
   return (
-    <section className="lifetime-deal" aria-labelledby="lifetime-deal-title">
+    <section className="lifetime-deal" aria-labelledby={titleId}>
       <div className="lifetime-deal__head">
         <Ticket size={24} aria-hidden className="lifetime-deal__icon" />
         <div>
-          <h2 id="lifetime-deal-title" className="lifetime-deal__title">
-            Have a lifetime deal code?
+          <h2 id={titleId} className="lifetime-deal__title">
+            {texts.title}
           </h2>
-          <p className="lifetime-deal__text">
-            Redeem the code from your lifetime deal purchase to activate its plan on this account.
-          </p>
+          <p className="lifetime-deal__text">{texts.text}</p>
         </div>
       </div>
       <form className="lifetime-deal__form" onSubmit={handleSubmit}>
-        <Field label="Lifetime deal code" error={error} className="lifetime-deal__field">
+        <Field label={texts.label} error={error} className="lifetime-deal__field">
           {(control) => (
             <div className="lifetime-deal__row">
               <input
