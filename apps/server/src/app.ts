@@ -60,6 +60,8 @@ import { installApiRateLimits } from "./modules/rate-limits/api-rate-limit.ts";
 import { realtimeRoutes } from "./modules/realtime/realtime.routes.ts";
 import { ensureDemoProject } from "./modules/sharing/demo.ts";
 import { sharingRoutes } from "./modules/sharing/sharing.routes.ts";
+import { teamMembersRoutes } from "./modules/teams/team-members.routes.ts";
+import { teamsRoutes } from "./modules/teams/teams.routes.ts";
 import { usersRoutes } from "./modules/users/users.routes.ts";
 import { versionsRoutes } from "./modules/versions/versions.routes.ts";
 import { openApiDocument } from "./openapi.ts";
@@ -190,6 +192,8 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(attachmentsRoutes, { ctx });
   await app.register(inspectRoutes, { ctx });
   await app.register(notificationsRoutes, { ctx });
+  await app.register(teamsRoutes, { ctx });
+  await app.register(teamMembersRoutes, { ctx });
   const stripe = createStripeClient(config);
   await app.register(billingRoutes, { ctx, stripe });
   await app.register(pricesRoutes, { ctx });

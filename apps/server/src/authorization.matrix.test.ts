@@ -12,6 +12,9 @@
  *   guestView     no account, has the public link; the link does not allow comments
  *   nobody        no session, no link
  * The fixture project's public link is on, showing suggested edits (canComment off for guestView's cells).
+ * The fixture team (the /api/teams rows) gives the same people its roles: owner → the team's owner,
+ * edit → manager, comment → member, view → collaborator; everyone else is outside it. It also holds a
+ * pending invitation.
  */
 
 import { normalizeSharing } from "@redline/shared";
@@ -27,6 +30,8 @@ import {
   pages,
   projectMembers,
   projects,
+  teamMembers,
+  teams,
   users,
   versions,
 } from "./db/schema/index.ts";
@@ -38,8 +43,9 @@ import { MEMBER_POLICY } from "./modules/members/members.policy.ts";
 import { NOTIFICATION_POLICY } from "./modules/notifications/notifications.policy.ts";
 import { paymentsDevIdle } from "./modules/payments-dev/payments-dev.routes.ts";
 import { transmissionHeaders } from "./modules/paypal-dev/webhook-signature.ts";
-import { mintLifetimeCode, mintPrivilegeToken } from "./modules/plans/grants.ts";
+import { mintLifetimeCode, mintPartnerCode, mintPrivilegeToken } from "./modules/plans/grants.ts";
 import { PROJECT_POLICY } from "./modules/projects/projects.policy.ts";
+import { TEAM_POLICY } from "./modules/teams/teams.policy.ts";
 import { digest } from "./testing/db-digest.ts";
 import { ApiClient, signUpVerified } from "./testing/http-client.ts";
 import { paypalSubscription, providerSubscription } from "./testing/payments.ts";
@@ -134,6 +140,10 @@ interface Fixture {
   changeId: string;
   /** A notification of the "comment" member's. */
   notificationId: string;
+  /** The fixture team, its pending invitation's membership id, and its collaborator ("view"). */
+  teamId: string;
+  teamInviteId: string;
+  teamCollaboratorUid: string;
   /** A new subscription of the "comment" member's at the embedded provider, made on demand. */
   subscription(state?: "active" | "cancelling" | "pending"): Promise<string>;
   /** A new approved PayPal subscription of the "comment" member's at the embedded PayPal provider. */
@@ -589,6 +599,54 @@ MATRIX.push(
     who: VERIFIED,
     call: (f) => ({ path: "/api/me/lifetime-deal", body: { code: f.lifetimeCode() } }),
   },
+  {
+    route: "POST /api/me/partner-plan",
+    who: VERIFIED,
+    call: (f) => ({ path: "/api/me/partner-plan", body: { code: f.partnerCode() } }),
+  },
+);
+
+// Teams: the fixture team's roles (see the reading guide). Owner and managers change things; every
+// team user reads; anyone but the owner leaves.
+MATRIX.push(
+  { route: "GET /api/teams", who: VERIFIED, call: () => ({ path: "/api/teams?product=web" }) },
+  { route: "POST /api/teams", who: VERIFIED, call: () => ({ path: "/api/teams", body: { product: "web" } }) },
+  { route: "GET /api/teams/:teamId", who: MEMBERS, call: (f) => ({ path: `/api/teams/${f.teamId}` }) },
+  {
+    route: "PATCH /api/teams/:teamId",
+    who: EDITORS,
+    call: (f) => ({ path: `/api/teams/${f.teamId}`, body: { name: "Renamed" } }),
+  },
+  {
+    route: "POST /api/teams/:teamId/members",
+    who: EDITORS,
+    call: (f) => ({
+      path: `/api/teams/${f.teamId}/members`,
+      body: { email: `new-${f.teamId}@example.com`, access: "member" },
+    }),
+  },
+  {
+    route: "PATCH /api/teams/:teamId/members/:memberId",
+    who: EDITORS,
+    call: (f) => ({ path: `/api/teams/${f.teamId}/members/${f.teamInviteId}`, body: { access: "manager" } }),
+  },
+  {
+    route: "DELETE /api/teams/:teamId/members/:memberId",
+    who: EDITORS,
+    call: (f) => ({ path: `/api/teams/${f.teamId}/members/${f.teamInviteId}` }),
+  },
+  {
+    // The collaborator ("view") may not remove themselves here: they leave instead.
+    route: "DELETE /api/teams/:teamId/collaborators/:memberId",
+    who: EDITORS,
+    call: (f) => ({ path: `/api/teams/${f.teamId}/collaborators/${f.teamCollaboratorUid}` }),
+  },
+  {
+    // The team's manager, member and collaborator; never its owner.
+    route: "POST /api/teams/:teamId/leave",
+    who: verdicts(N, Y, Y, Y, N, N, N, N, N),
+    call: (f) => ({ path: `/api/teams/${f.teamId}/leave` }),
+  },
 );
 
 /** Routes outside the table, each with the reason. */
@@ -711,6 +769,18 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
       actorId: ownerId,
       context: { projectTitle: "Fixture", pageTitle: "Fixture page" },
     });
+    const [teamId, teamInviteId] = [newId(), newId()];
+    await db.insert(teams).values({ id: teamId, product: "web", name: "Fixture team", ownerId });
+    await db.insert(teamMembers).values([
+      ...(
+        [
+          ["edit", "manager"],
+          ["comment", "member"],
+          ["view", "collaborator"],
+        ] as const
+      ).map(([actorName, access]) => ({ id: newId(), teamId, userId: uids[actorName], access })),
+      { id: teamInviteId, teamId, email: `invited-${teamId}@example.com`, access: "member" as const },
+    ]);
     const attachmentSha = "a".repeat(64);
     await t.ctx.storage.put(`attachments/${projectId}/${attachmentSha}`, Buffer.from("attachment"));
     const fileKey = `avatars/${ownerId}/${newId()}.jpg`;
@@ -737,6 +807,9 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
       fileKey,
       changeId,
       notificationId,
+      teamId,
+      teamInviteId,
+      teamCollaboratorUid: uids.view,
       subscription: (state = "active") =>
         actor === "comment" ? providerSubscription(t, uids.comment, state) : shared(state),
       paypalSubscription: () =>
@@ -816,6 +889,7 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
       ...Object.keys(MEMBER_POLICY),
       ...Object.keys(NOTIFICATION_POLICY),
       ...Object.keys(SUBSCRIPTION_POLICY),
+      ...Object.keys(TEAM_POLICY),
       "public",
       "self",
     ]);

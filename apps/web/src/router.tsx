@@ -29,6 +29,7 @@ const projectsPage = () => import("./pages/projects-page.tsx");
 const projectPage = () => import("./pages/project-page.tsx");
 const sharePages = () => import("./pages/share-pages.tsx");
 const signupPage = () => import("./pages/signup-page.tsx");
+const teamPage = () => import("./pages/team-page.tsx");
 
 export const routes: RouteObject[] = [
   {
@@ -92,8 +93,8 @@ export const routes: RouteObject[] = [
                       { path: ":pageId/:versionId/:currentView", ...page(projectPage, "ReviewPage") },
                     ],
                   },
-                  { path: "/team", ...page(soon, "TeamPage") },
-                  { path: "/team/:teamId", ...page(soon, "TeamPage") },
+                  { path: "/team", ...page(teamPage, "TeamPage") },
+                  { path: "/team/:teamId", ...page(teamPage, "TeamPage") },
                   { path: "/profile", ...page(() => import("./pages/profile-page.tsx"), "ProfilePage") },
                   {
                     path: "/profile/checkout-complete",

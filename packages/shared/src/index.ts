@@ -17,5 +17,6 @@ export * from "./preview-width.ts";
 export * from "./projects.ts";
 export * from "./realtime.ts";
 export * from "./storage.ts";
+export * from "./teams.ts";
 export * from "./titles.ts";
 export * from "./user.ts";

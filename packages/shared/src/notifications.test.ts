@@ -52,6 +52,27 @@ describe("notification wording (SPEC shared message wording)", () => {
   });
 });
 
+describe("a team's notifications (SPEC §4 member events)", () => {
+  const team = (type: Notification["type"]) =>
+    of({
+      type,
+      projectId: null,
+      teamId: "t1",
+      pageId: null,
+      versionId: null,
+      commentId: null,
+      context: { projectTitle: "", teamName: "Studio", access: "member" },
+    });
+  it("says what happened, names the team and opens it", () => {
+    expect(notificationMessage(team("team-member-add"))).toBe("invited you to team");
+    expect(notificationMessage(team("team-member-access"))).toBe("changed your access in team");
+    expect(notificationMessage(team("team-member-left"))).toBe("left your team");
+    expect(notificationSubject(team("team-member-left"))).toBe("Studio");
+    expect(notificationTarget(team("team-member-add"))).toBe("/team/t1");
+    expect(emailPreferenceOf("team-member-add")).toBeNull();
+  });
+});
+
 describe("notification targets", () => {
   it("opens the comment, the version's suggested edits, or the project", () => {
     expect(notificationTarget(base)).toBe("/project/p1/pg1/v1/comment?id=c1");

@@ -3,6 +3,7 @@
  * realtime event, and the pure rules both sides read — what a notification says and where it leads.
  */
 import { z } from "zod";
+import type { TeamRole } from "./teams.ts";
 import { notificationPageTitle } from "./titles.ts";
 import type { EmailPreferenceKey } from "./user.ts";
 
@@ -40,6 +41,9 @@ export interface NotificationContext {
   /** A guest of the public link who commented: their name and avatar (they have no account). */
   userName?: string;
   photoURL?: string | null;
+  /** team-member-*: the team's name as it was, and (team-member-add, -access) the access given. */
+  teamName?: string;
+  access?: TeamRole;
 }
 
 export interface NotificationActor {
@@ -51,7 +55,9 @@ export interface NotificationActor {
 export interface Notification {
   id: string;
   type: NotificationType;
-  projectId: string;
+  /** Null for a team's notification (team-member-*), which is about its team instead. */
+  projectId: string | null;
+  teamId?: string | null;
   pageId: string | null;
   versionId: string | null;
   commentId: string | null;
@@ -131,6 +137,8 @@ export function notificationMessage(notification: Pick<Notification, "type" | "c
       return "invited you to a project";
     case "team-member-add":
       return "invited you to team";
+    case "team-member-access":
+      return "changed your access in team";
     case "team-member-left":
       return "left your team";
     case "browse-ticket-add":
@@ -140,17 +148,28 @@ export function notificationMessage(notification: Pick<Notification, "type" | "c
   }
 }
 
+const TEAM_NOTIFICATIONS: readonly NotificationType[] = [
+  "team-member-add",
+  "team-member-access",
+  "team-member-left",
+];
+/** A team's notification: about a team, not a project (SPEC §4 member events). */
+export const isTeamNotification = (notification: Pick<Notification, "type">) =>
+  TEAM_NOTIFICATIONS.includes(notification.type);
+
 /** What the message is about: the page title cut to 15 characters (SPEC §9), or the project's title. */
 export function notificationSubject(notification: Pick<Notification, "type" | "context">): string {
   if (notification.type === "project-share") return notification.context.projectTitle;
+  if (isTeamNotification(notification)) return notification.context.teamName ?? "";
   return notificationPageTitle(notification.context.pageTitle ?? notification.context.projectTitle);
 }
 
 /** Where clicking a notification leads. */
 export function notificationTarget(
-  notification: Pick<Notification, "projectId" | "pageId" | "versionId" | "commentId" | "type">,
+  notification: Pick<Notification, "projectId" | "teamId" | "pageId" | "versionId" | "commentId" | "type">,
 ): string {
   const { projectId, pageId, versionId, commentId } = notification;
+  if (isTeamNotification(notification)) return `/team/${notification.teamId ?? ""}`;
   if (!pageId || !versionId) return `/project/${projectId}`;
   const version = `/project/${projectId}/${pageId}/${versionId}`;
   if (notification.type === "web-inspect") return `${version}/inspect?activity=true`;

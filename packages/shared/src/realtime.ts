@@ -23,11 +23,20 @@ export type RealtimeEvent =
   /** Inspect changes of the version were saved, hidden, resolved or deleted: refetch them. */
   | { type: "inspect.changed"; projectId: string; versionId: string }
   /** Room `user:{id}`: a notification for this user. */
-  | { type: "notifications.created"; projectId: string; notificationId: string; notification?: Notification }
+  | {
+      type: "notifications.created";
+      /** Null for a team's notification (then `teamId`). */
+      projectId: string | null;
+      teamId?: string;
+      notificationId: string;
+      notification?: Notification;
+    }
   /** Room `user:{id}`: the user's notifications were marked seen or notified (another tab): refetch. */
   | { type: "notifications.changed" }
   /** Room `user:{id}`: the user's access to a project began, changed or ended: refetch the lists. */
-  | { type: "projects.changed"; projectId: string };
+  | { type: "projects.changed"; projectId: string }
+  /** Room `user:{id}`: a team of this user's (or their place in it) began, changed or ended: refetch it. */
+  | { type: "teams.changed"; teamId: string };
 
 /** Client → server messages on the realtime socket. */
 export const realtimeClientMessageSchema = z.discriminatedUnion("type", [

@@ -8,10 +8,13 @@
 import type { Access } from "@redline/shared";
 import { ForbiddenError, NotFoundError } from "./errors.ts";
 
-/** Who is acting: a signed-in user with their access to the project, or a guest of its public link. */
-export interface PolicyActor {
+/**
+ * Who is acting: a signed-in user with their access to the project, or a guest of its public link.
+ * `Level` is the entity's access levels: a project's by default, a team's roles for the team policy.
+ */
+export interface PolicyActor<Level extends string = Access> {
   userId: string | null;
-  access: Access | null;
+  access: Level | null;
   /** A visitor through the public link (no account); `access` is what the link allows. */
   isGuest: boolean;
 }
@@ -23,24 +26,27 @@ export const memberActor = (userId: string, access: Access | null): PolicyActor 
   isGuest: false,
 });
 
-export interface Rule<Resource> {
-  access: readonly Access[];
+export interface Rule<Resource, Level extends string = Access> {
+  access: readonly Level[];
   /** Guests of the public link may use this rule too. */
   guests?: boolean;
   /** A condition beyond access, e.g. "the actor wrote this entry". */
-  when?: (actor: PolicyActor, resource: Resource) => boolean;
+  when?: (actor: PolicyActor<Level>, resource: Resource) => boolean;
 }
 
-export type PolicyTable<Action extends string, Resource> = Record<Action, readonly Rule<Resource>[]>;
+export type PolicyTable<Action extends string, Resource, Level extends string = Access> = Record<
+  Action,
+  readonly Rule<Resource, Level>[]
+>;
 
 export const EVERY_ACCESS: readonly Access[] = ["owner", "edit", "comment", "view"];
 export const CONTRIBUTORS: readonly Access[] = ["owner", "edit", "comment"];
 export const EDITORS: readonly Access[] = ["owner", "edit"];
 export const OWNER: readonly Access[] = ["owner"];
 
-export function allows<Action extends string, Resource>(
-  table: PolicyTable<Action, Resource>,
-  actor: PolicyActor,
+export function allows<Action extends string, Resource, Level extends string = Access>(
+  table: PolicyTable<Action, Resource, Level>,
+  actor: PolicyActor<Level>,
   action: Action,
   resource: Resource,
 ): boolean {
@@ -65,10 +71,10 @@ export interface Denials<Action extends string> {
 }
 
 /** Throws 404 when the actor may not even read the resource, 403 when it may read but not do this. */
-export function authorizeWith<Action extends string, Resource>(
-  table: PolicyTable<Action, Resource>,
+export function authorizeWith<Action extends string, Resource, Level extends string = Access>(
+  table: PolicyTable<Action, Resource, Level>,
   denials: Denials<Action>,
-  actor: PolicyActor,
+  actor: PolicyActor<Level>,
   action: Action,
   resource: Resource,
 ): void {

@@ -6,14 +6,6 @@ import { useParams } from "react-router";
 import { ComingSoon } from "../components/coming-soon.tsx";
 import { ErrorPage } from "../components/error-page.tsx";
 
-export function TeamPage() {
-  return (
-    <ComingSoon title="Team">
-      Inviting members and managers, and setting up team branding, is coming soon.
-    </ComingSoon>
-  );
-}
-
 export function RequestReviewPage() {
   return (
     <ComingSoon title="Request a review">

@@ -5,4 +5,5 @@ export * from "./inspect.ts";
 export * from "./mailbox.ts";
 export * from "./notifications.ts";
 export * from "./projects.ts";
+export * from "./teams.ts";
 export * from "./users.ts";

@@ -2,6 +2,7 @@ import type { NotificationContext, NotificationType } from "@redline/shared";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { comments } from "./comments.ts";
 import { pages, projects, versions } from "./projects.ts";
+import { teams } from "./teams.ts";
 import { users } from "./users.ts";
 
 /**
@@ -17,9 +18,9 @@ export const notifications = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     type: text("type").$type<NotificationType>().notNull(),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    /** Null for a team's notification (team-member-*), which names its team instead. */
+    projectId: text("project_id").references(() => projects.id, { onDelete: "cascade" }),
+    teamId: text("team_id").references(() => teams.id, { onDelete: "cascade" }),
     pageId: text("page_id").references(() => pages.id, { onDelete: "cascade" }),
     versionId: text("version_id").references(() => versions.id, { onDelete: "cascade" }),
     commentId: text("comment_id").references(() => comments.id, { onDelete: "cascade" }),
@@ -37,6 +38,7 @@ export const notifications = pgTable(
   (table) => [
     index("notifications_user_idx").on(table.userId, table.createdAt),
     index("notifications_project_idx").on(table.projectId),
+    index("notifications_team_idx").on(table.teamId),
   ],
 );
 

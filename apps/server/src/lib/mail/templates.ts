@@ -45,6 +45,36 @@ export function projectInviteMail(options: {
   return actionMail(options.to, `${options.inviter} invited you to a project`, intro, action, options.url);
 }
 
+/** SPEC §7 template `team-invite` (teamAdmin, teamName, access, url): an address with no account yet. */
+export function teamInviteMail(options: {
+  to: string;
+  teamAdmin: string;
+  teamName: string;
+  access: string;
+  url: string;
+}) {
+  return actionMail(
+    options.to,
+    `${options.teamAdmin} invited you to the team “${options.teamName}”`,
+    `${options.teamAdmin} invited you to join the team “${options.teamName}” on Redline as ${accessWord(options.access)}.`,
+    "Sign up and join the team",
+    options.url,
+  );
+}
+
+/** SPEC §7 template `team-access` (teamName, access, url): an existing user added to a team. */
+export function teamAccessMail(options: { to: string; teamName: string; access: string; url: string }) {
+  return actionMail(
+    options.to,
+    `You have been added to the team “${options.teamName}”`,
+    `You now have access to the team “${options.teamName}” on Redline as ${accessWord(options.access)}.`,
+    "Open the team",
+    options.url,
+  );
+}
+
+const accessWord = (access: string) => (/^[aeiou]/.test(access) ? `an ${access}` : `a ${access}`);
+
 export function approverMail(options: { to: string; ownerName: string; projectTitle: string; url: string }) {
   return actionMail(
     options.to,

@@ -13,6 +13,7 @@ import type { AppConfig } from "../../env.ts";
 import type { Mailer } from "../../lib/mail/mailer.ts";
 import { resetPasswordMail, verificationMail } from "../../lib/mail/templates.ts";
 import { claimInvitations } from "../members/members.load.ts";
+import { claimTeamInvitations } from "../teams/teams.load.ts";
 
 /** Header carrying the client IP as Fastify resolved it (client-sent values are overwritten). */
 export const CLIENT_IP_HEADER = "x-redline-client-ip";
@@ -76,8 +77,11 @@ export function createAuth(config: AppConfig, db: Database, mailer: Mailer) {
     },
     emailVerification: {
       sendOnSignUp: true,
-      // An invitation sent to this e-mail becomes the user's project entry once the address is proven.
-      afterEmailVerification: (user) => claimInvitations(db, user),
+      // Invitations sent to this e-mail (projects, teams) become the user's once the address is proven.
+      afterEmailVerification: async (user) => {
+        await claimInvitations(db, user);
+        await claimTeamInvitations(db, user);
+      },
       autoSignInAfterVerification: true,
       expiresIn: 60 * 60 * 24,
       sendVerificationEmail: async ({ user, token }) => {
@@ -92,7 +96,10 @@ export function createAuth(config: AppConfig, db: Database, mailer: Mailer) {
         create: {
           after: async (session) => {
             const [user] = await db.select().from(users).where(eq(users.id, session.userId));
-            if (user?.emailVerified) await claimInvitations(db, user);
+            if (user?.emailVerified) {
+              await claimInvitations(db, user);
+              await claimTeamInvitations(db, user);
+            }
           },
         },
       },

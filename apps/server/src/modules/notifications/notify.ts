@@ -28,6 +28,7 @@ import { memberActor } from "../../lib/policy.ts";
 import { publish } from "../../lib/realtime.ts";
 import { canInspect } from "../inspect/inspect.policy.ts";
 import { presentNotifications } from "./notifications.presenter.ts";
+import { isTeamEvent, notifyTeam, type TeamNotificationEvent } from "./notify-teams.ts";
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
@@ -56,7 +57,9 @@ export type NotificationEvent =
       editsCount: number;
     }
   /** A person added to a project. */
-  | { on: "member.added"; actor: Actor; projectId: string; userId: string };
+  | { on: "member.added"; actor: Actor; projectId: string; userId: string }
+  /** A team's people: added, access changed, left (notify-teams.ts). */
+  | TeamNotificationEvent;
 
 interface Recipient {
   userId: string;
@@ -64,6 +67,7 @@ interface Recipient {
 }
 
 export async function notify(tx: Tx, event: NotificationEvent): Promise<void> {
+  if (isTeamEvent(event)) return notifyTeam(tx, event);
   const projectId = event.on === "member.added" ? event.projectId : projectOf(event);
   const people = await projectPeople(tx, projectId);
   const recipients = (await recipientsOf(tx, event, people)).filter(
@@ -116,7 +120,9 @@ export async function notify(tx: Tx, event: NotificationEvent): Promise<void> {
   }
 }
 
-function projectOf(event: Exclude<NotificationEvent, { on: "member.added" }>): string {
+function projectOf(
+  event: Exclude<NotificationEvent, { on: "member.added" } | TeamNotificationEvent>,
+): string {
   return "comment" in event ? event.comment.projectId : event.version.projectId;
 }
 
@@ -134,7 +140,11 @@ async function projectPeople(tx: Tx, projectId: string): Promise<People> {
   return people;
 }
 
-async function recipientsOf(tx: Tx, event: NotificationEvent, people: People): Promise<Recipient[]> {
+async function recipientsOf(
+  tx: Tx,
+  event: Exclude<NotificationEvent, TeamNotificationEvent>,
+  people: People,
+): Promise<Recipient[]> {
   switch (event.on) {
     case "comment.created":
     case "comment.replied": {

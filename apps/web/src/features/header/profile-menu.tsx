@@ -1,16 +1,26 @@
-import { showsOffers, type User } from "@redline/shared";
+import { showsOffers, teamDisplayName, type User } from "@redline/shared";
 import { useQueryClient } from "@tanstack/react-query";
-import { ChevronDown, CreditCard, Gift, LifeBuoy, LogOut, Settings, Tag } from "lucide-react";
+import { ChevronDown, CreditCard, Gift, LifeBuoy, LogOut, Settings, Tag, Users } from "lucide-react";
 import { DropdownMenu } from "radix-ui";
+import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { Avatar } from "../../components/avatar.tsx";
+import { useProduct } from "../../lib/use-product.ts";
 import { confirmLeave } from "../session/leave-guard.ts";
 import { endSession } from "../session/sign-out.ts";
+import { pickTeam, savedTeamId, saveTeamId } from "../teams/active-team.ts";
+import { useTeams } from "../teams/team-queries.ts";
 import type { Feature } from "./header.tsx";
 
 export function ProfileMenu({ user, onFeature }: { user: User; onFeature(feature: Feature): void }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const product = useProduct();
+  const [open, setOpen] = useState(false);
+  // SPEC §2: the user's other teams of this product, read when the menu first opens.
+  const { data: teams = [] } = useTeams(product, { enabled: open });
+  const active = pickTeam(teams, product, savedTeamId(product));
+  const otherTeams = teams.filter((team) => team.product === product && team.id !== active?.id);
 
   const handleSignOut = async () => {
     // Unsaved edits ask first: save and exit, exit without saving, or stay.
@@ -20,7 +30,7 @@ export function ProfileMenu({ user, onFeature }: { user: User; onFeature(feature
   };
 
   return (
-    <DropdownMenu.Root>
+    <DropdownMenu.Root open={open} onOpenChange={setOpen}>
       <DropdownMenu.Trigger className="header__profile" aria-label="Profile menu">
         <Avatar name={user.displayName || user.email} photoURL={user.photoURL} size={30} />
         <ChevronDown size={14} aria-hidden />
@@ -35,6 +45,18 @@ export function ProfileMenu({ user, onFeature }: { user: User; onFeature(feature
             </div>
           </div>
           <DropdownMenu.Separator className="menu__separator" />
+          {otherTeams.length > 0 ? (
+            <DropdownMenu.Group aria-label="Your other teams">
+              {otherTeams.map((team) => (
+                <DropdownMenu.Item key={team.id} className="menu__item" asChild>
+                  <Link to={`/team/${team.id}`} onClick={() => saveTeamId(product, team.id)}>
+                    <Users size={16} aria-hidden /> {teamDisplayName(team)}
+                  </Link>
+                </DropdownMenu.Item>
+              ))}
+              <DropdownMenu.Separator className="menu__separator" />
+            </DropdownMenu.Group>
+          ) : null}
           <DropdownMenu.Item className="menu__item" asChild>
             <Link to="/profile">
               <Settings size={16} aria-hidden /> Account Settings

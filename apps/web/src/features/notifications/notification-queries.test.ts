@@ -62,6 +62,28 @@ describe("a notification carried by its event", () => {
     ]);
   });
 
+  it("puts a team notification (no project) in the full list once, and no project in the filter", () => {
+    const client = new QueryClient();
+    client.setQueryData<NotificationCounts>(COUNTS_KEY, { unseen: 0, notNotified: 0 });
+    client.setQueryData([...NOTIFICATIONS_KEY, { projectId: null }], pages("n1"));
+    const left: Notification = {
+      ...notification("n2"),
+      type: "team-member-left",
+      projectId: null,
+      pageId: null,
+      versionId: null,
+      commentId: null,
+      teamId: "t1",
+      context: { projectTitle: "", teamName: "Acme Studio" },
+    };
+    expect(receiveNotification(client, left)).toBe(true);
+    expect(list(client, null)).toEqual(["n2", "n1"]);
+    expect(
+      client.getQueryData<Pages>([...NOTIFICATIONS_KEY, { projectId: null }])?.pages[0]?.projects,
+    ).toEqual([{ id: "p1", title: "Website" }]);
+    expect(client.getQueryData(COUNTS_KEY)).toEqual({ unseen: 1, notNotified: 1 });
+  });
+
   it("counts the same event once when it is heard twice", () => {
     const client = new QueryClient();
     client.setQueryData<NotificationCounts>(COUNTS_KEY, { unseen: 0, notNotified: 0 });

@@ -64,7 +64,9 @@ export function receiveNotification(
     if (data?.pages?.some((page) => page.data.some((item) => item.id === notification.id))) known = true;
   }
   if (known) return true;
-  for (const projectId of [null, notification.projectId]) {
+  // The full list, and the project's own list (a team notification has no project: the full list only).
+  const { projectId: ownProject } = notification;
+  for (const projectId of new Set([null, ownProject])) {
     queryClient.setQueryData<Pages>(listKey(projectId), (data) =>
       data?.pages?.length
         ? {
@@ -75,12 +77,10 @@ export function receiveNotification(
                     ...page,
                     data: [notification, ...page.data],
                     // The filter offers the projects the user has notifications from.
-                    projects: page.projects.some((project) => project.id === notification.projectId)
-                      ? page.projects
-                      : [
-                          ...page.projects,
-                          { id: notification.projectId, title: notification.context.projectTitle },
-                        ],
+                    projects:
+                      ownProject === null || page.projects.some((project) => project.id === ownProject)
+                        ? page.projects
+                        : [...page.projects, { id: ownProject, title: notification.context.projectTitle }],
                   }
                 : page,
             ),

@@ -16,6 +16,7 @@ import { useEffect, useRef } from "react";
 import { showSnackbar } from "../../components/snackbar-store.ts";
 import { realtime } from "../../lib/realtime.ts";
 import { PROJECTS_KEY } from "../projects/project-queries.ts";
+import { TEAMS_KEY } from "../teams/team-queries.ts";
 import { receiveNotification, refreshNotifications } from "./notification-queries.ts";
 import { playNotificationSound } from "./notification-sound.ts";
 
@@ -37,6 +38,8 @@ export function useNotificationsRealtime(notificationSound: boolean): void {
           // A project shared with this user, or their access changed or taken away: the lists follow.
           if (event.type === "projects.changed")
             void queryClient.invalidateQueries({ queryKey: PROJECTS_KEY });
+          // A team of theirs changed (a name, someone's role, someone joined or left): teams follow.
+          if (event.type === "teams.changed") void queryClient.invalidateQueries({ queryKey: TEAMS_KEY });
           if (event.type !== "notifications.created") return;
           // The event carries the notification (unless it was too large for the channel): counted here.
           if (!event.notification || !receiveNotification(queryClient, event.notification))

@@ -1,0 +1,57 @@
+import type { Product, TeamAccess, TeamTheme } from "@redline/shared";
+import { sql } from "drizzle-orm";
+import { boolean, check, index, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { users } from "./users.ts";
+
+/**
+ * Teams (SPEC §3 Team): one product each, an owner, optional branding (theme) and a custom domain
+ * (both kept for their issues; nothing reads them yet).
+ */
+export const teams = pgTable(
+  "teams",
+  {
+    id: text("id").primaryKey(),
+    product: text("product").$type<Product>().notNull(),
+    name: text("name").notNull(),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    isDisabled: boolean("is_disabled").notNull().default(false),
+    customBranding: boolean("custom_branding").notNull().default(false),
+    theme: jsonb("theme").$type<TeamTheme>(),
+    domain: text("domain"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    modifiedAt: timestamp("modified_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("teams_owner_idx").on(table.ownerId)],
+);
+
+/**
+ * A team's people besides its owner (SPEC §3 users and collaborators): a user id once known, or an
+ * e-mail while the invitation waits for that person to sign up (claimed on verified sign-in, like
+ * project_members). One row per team per user and per e-mail.
+ */
+export const teamMembers = pgTable(
+  "team_members",
+  {
+    id: text("id").primaryKey(),
+    teamId: text("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    email: text("email"),
+    access: text("access").$type<TeamAccess>().notNull(),
+    invitedBy: text("invited_by"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("team_members_user_idx").on(table.teamId, table.userId),
+    uniqueIndex("team_members_email_idx").on(table.teamId, table.email),
+    index("team_members_by_user_idx").on(table.userId),
+    index("team_members_by_email_idx").on(table.email),
+    check("team_members_user_or_email", sql`(${table.userId} is null) <> (${table.email} is null)`),
+  ],
+);
+
+export type TeamRow = typeof teams.$inferSelect;
+export type TeamMemberRow = typeof teamMembers.$inferSelect;

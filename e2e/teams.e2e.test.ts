@@ -1,0 +1,118 @@
+/**
+ * Teams in a real browser (SPEC §2 `/team`, §6 roles, §7 team-invite / team-access mails over SMTP):
+ * an owner creates a team from the empty /team page, adds an existing user as manager and invites an
+ * unknown address as member; the invitee signs up and is in the team; the manager sees '+ Add members'
+ * and the member does not; the member leaves ('You left the team.') and the owner is notified.
+ */
+import { TEAM_MESSAGES } from "@redline/shared";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signUpVerified } from "../apps/server/src/testing/http-client.ts";
+import { type E2E, startE2E, uniqueEmail } from "./harness.ts";
+import { PASSWORD, shot, signedIn, signInPage } from "./helpers.ts";
+
+const ADD_MEMBERS = "+ Add members";
+
+/** The header's Team link, the way a user goes there. */
+async function toTeam(page: Page): Promise<void> {
+  await page.getByRole("banner").getByRole("link", { name: "Team", exact: true }).click();
+  await page.waitForURL((url) => url.pathname.startsWith("/team"));
+}
+
+describe("teams", () => {
+  let e2e: E2E;
+  beforeAll(async () => {
+    e2e = await startE2E();
+  });
+  afterAll(() => e2e.close());
+
+  it("creates a team, adds a manager and invites a member who signs up; roles decide who adds members; a member leaves", async () => {
+    const owner = await signedIn(e2e, "team-owner", "Olive Owner");
+    const { page } = owner;
+
+    // No team yet: the empty page offers to create one, named after the owner unless named.
+    await toTeam(page);
+    await page.getByRole("heading", { name: "Work together as a team" }).waitFor();
+    expect(await page.getByLabel("Team name").getAttribute("placeholder")).toBe("Olive Owner's Team");
+    await shot(page, "teams-01-empty");
+    await page.getByLabel("Team name").fill("Acme Studio");
+    await page.getByRole("button", { name: "Create team" }).click();
+    await page.waitForURL((url) => /^\/team\/[^/]+$/.test(url.pathname));
+    const teamId = new URL(page.url()).pathname.split("/")[2]!;
+    await page.getByRole("heading", { name: "Acme Studio", level: 1 }).waitFor();
+    const members = page.getByRole("list", { name: "Team members" });
+    await members.getByText("Olive Owner").waitFor();
+
+    // An existing user, as manager: added at once and told by mail (team-access).
+    const managerEmail = uniqueEmail("team-manager");
+    await signUpVerified(e2e.baseUrl, e2e.app.inbox!, managerEmail, PASSWORD, "Manny Manager");
+    await page.getByRole("button", { name: ADD_MEMBERS }).click();
+    await page.getByLabel("Email address").fill(managerEmail);
+    await page.getByRole("combobox", { name: "Access" }).selectOption("manager");
+    await page.getByRole("button", { name: "Invite", exact: true }).click();
+    const managerRow = members.getByRole("listitem").filter({ hasText: "Manny Manager" });
+    await managerRow.waitFor();
+    expect(await managerRow.getByRole("combobox", { name: "Role of Manny Manager" }).inputValue()).toBe(
+      "manager",
+    );
+    const accessMail = await e2e.app.inbox!.waitFor(
+      (mail) => mail.to.includes(managerEmail) && mail.text.includes("Acme Studio"),
+    );
+    expect(accessMail.link).toContain(`/team/${teamId}`);
+
+    // An unknown address, as member: listed as invited, and the team-invite mail names the inviter.
+    const inviteeEmail = uniqueEmail("team-invitee");
+    await page.getByLabel("Email address").fill(inviteeEmail);
+    await page.getByRole("combobox", { name: "Access" }).selectOption("member");
+    await page.getByRole("button", { name: "Invite", exact: true }).click();
+    const invitedRow = members.getByRole("listitem").filter({ hasText: inviteeEmail });
+    await invitedRow.getByText("Invited", { exact: true }).waitFor();
+    const inviteMail = await e2e.app.inbox!.waitFor(
+      (mail) => mail.to.includes(inviteeEmail) && mail.text.includes("Acme Studio"),
+    );
+    expect(inviteMail.text).toContain("Olive Owner");
+    // Oneself: refused under the field, nothing added.
+    await page.getByLabel("Email address").fill(owner.email);
+    await page.getByRole("button", { name: "Invite", exact: true }).click();
+    await page.getByRole("alert").first().waitFor();
+    expect(await members.getByRole("listitem").count()).toBe(3);
+    await shot(page, "teams-02-owner");
+
+    // The invitee signs up and is in the team, as a member: no '+ Add members'.
+    await signUpVerified(e2e.baseUrl, e2e.app.inbox!, inviteeEmail, PASSWORD, "Ivy Invitee");
+    const invitee = await signInPage(e2e, inviteeEmail);
+    await toTeam(invitee);
+    await invitee.getByRole("heading", { name: "Acme Studio", level: 1 }).waitFor();
+    const inviteeMembers = invitee.getByRole("list", { name: "Team members" });
+    await inviteeMembers.getByText("Ivy Invitee").waitFor();
+    expect(await invitee.getByRole("button", { name: ADD_MEMBERS }).count()).toBe(0);
+    expect(await invitee.getByRole("combobox", { name: /^Role of/ }).count()).toBe(0);
+    await shot(invitee, "teams-03-member");
+    // The owner's open page follows: the invitation became Ivy.
+    await members.getByRole("listitem").filter({ hasText: "Ivy Invitee" }).waitFor();
+
+    // The manager sees '+ Add members'.
+    const manager = await signInPage(e2e, managerEmail);
+    await toTeam(manager);
+    await manager.getByRole("heading", { name: "Acme Studio", level: 1 }).waitFor();
+    await manager.getByRole("button", { name: ADD_MEMBERS }).waitFor();
+
+    // The member leaves: the team is gone from their /team, and the owner is notified.
+    await invitee.getByRole("button", { name: "Leave team" }).click();
+    const confirm = invitee.getByRole("dialog", { name: "Leave this team?" });
+    await confirm.getByRole("button", { name: "Leave team" }).click();
+    await invitee.getByText(TEAM_MESSAGES.left, { exact: true }).waitFor();
+    await invitee.getByRole("heading", { name: "Work together as a team" }).waitFor();
+    await members.getByRole("listitem").filter({ hasText: "Ivy Invitee" }).waitFor({ state: "detached" });
+    await expect
+      .poll(async () =>
+        ((await owner.api.get("/api/notifications")).body.data as { type: string }[]).map((n) => n.type),
+      )
+      .toContain("team-member-left");
+    await page
+      .getByText(/Ivy Invitee left your team/)
+      .first()
+      .waitFor();
+    await shot(page, "teams-04-member-left");
+  });
+});

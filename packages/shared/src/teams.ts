@@ -1,0 +1,122 @@
+/**
+ * Teams (SPEC §1, §3 Team, §4, §6): the API contract and the team's pure rules. A team has an owner,
+ * managers, members and collaborators (who only comment); people are matched by user id, or by e-mail
+ * while their invitation waits for them to sign up.
+ */
+import { z } from "zod";
+import { PRODUCTS, type Product } from "./limits.ts";
+
+/** What a team user other than the owner can hold (SPEC §6; collaborators comment only). */
+export const TEAM_ACCESS = ["manager", "member", "collaborator"] as const;
+export type TeamAccess = (typeof TEAM_ACCESS)[number];
+/** A person's place in a team: its owner, or one of the team accesses. */
+export type TeamRole = "owner" | TeamAccess;
+
+/** SPEC §3 theme: the team's branding colours and assets (null: the shipped defaults). */
+export interface TeamTheme {
+  primaryColor: string;
+  secondaryColor: string;
+  textHighlightColor: string;
+  logoURL: string | null;
+  iconURL: string | null;
+}
+
+/** What the reader may do with the team: the web shows a control only when its ability says so. */
+export interface TeamAbilities {
+  rename: boolean;
+  /** '+ Add members' (SPEC §2): the owner or a manager of an enabled team. */
+  addMembers: boolean;
+  changeRoles: boolean;
+  removeMembers: boolean;
+  removeCollaborators: boolean;
+  leave: boolean;
+}
+
+export interface Team {
+  id: string;
+  product: Product;
+  name: string;
+  ownerId: string;
+  isDisabled: boolean;
+  customBranding: boolean;
+  theme: TeamTheme | null;
+  domain: string | null;
+  createdAt: string;
+  modifiedAt: string;
+  /** The reader's own place in the team. */
+  role: TeamRole;
+  abilities: TeamAbilities;
+}
+
+/** What the reader may do about one person of the team. */
+export interface TeamMemberAbilities {
+  changeRole: boolean;
+  remove: boolean;
+  leave: boolean;
+}
+
+export interface TeamMember {
+  /** The membership's id (null for the owner, who has no membership row). */
+  id: string | null;
+  uid: string | null;
+  email: string;
+  displayName: string;
+  photoURL: string | null;
+  access: TeamRole;
+  /** Invited by e-mail, not signed up yet. */
+  isPending: boolean;
+  abilities: TeamMemberAbilities;
+}
+
+/** GET /api/teams/{id}: the team, its owner, managers and members, and its collaborators apart. */
+export interface TeamDetail extends Team {
+  members: TeamMember[];
+  collaborators: TeamMember[];
+}
+
+/** SPEC §2: how the profile menu names a team without a name. */
+export const UNTITLED_TEAM = "Untitled team";
+/** SPEC §3: a new team is named after its owner. */
+export const defaultTeamName = (displayName: string) =>
+  displayName.trim() ? `${displayName.trim()}'s Team` : UNTITLED_TEAM;
+export const teamDisplayName = (team: Pick<Team, "name">) => team.name.trim() || UNTITLED_TEAM;
+
+export const TEAM_NAME_MAX = 200;
+
+/** GET /api/teams: the reader's teams, optionally one product's. */
+export const listTeamsQuerySchema = z.object({ product: z.enum(PRODUCTS).optional() }).strict();
+
+/** POST /api/teams (SPEC §7 create-team: product and name). */
+export const createTeamSchema = z
+  .object({ product: z.enum(PRODUCTS), name: z.string().trim().max(TEAM_NAME_MAX).optional() })
+  .strict();
+
+export const renameTeamSchema = z.object({ name: z.string().trim().min(1).max(TEAM_NAME_MAX) }).strict();
+
+export const inviteTeamMemberSchema = z
+  .object({ email: z.email().max(320), access: z.enum(TEAM_ACCESS) })
+  .strict();
+
+export const updateTeamMemberSchema = z.object({ access: z.enum(TEAM_ACCESS) }).strict();
+
+/** SPEC §8 (and §9: team messages stay 7 s). Only 'You left the team.' is the spec's; the rest are worded like it. */
+export const TEAM_MESSAGES = {
+  created: "New team created.",
+  renamed: "Team renamed.",
+  invited: "Invitation sent.",
+  added: "Member added to the team.",
+  accessUpdated: "User access updated.",
+  removed: "User removed from the team.",
+  collaboratorRemoved: "Collaborator removed from the team.",
+  left: "You left the team.",
+  notAccessible: "Team is not found or accessible.",
+  ownerCannotLeave: "You own this team: it cannot be left by its owner.",
+  ownerUntouchable: "The team's owner cannot be removed, and their role cannot be changed.",
+  notSelf: "You cannot change your own place in the team; leave it instead.",
+  notMember: "This person is not in the team.",
+  notCollaborator: "This person is not one of the team's collaborators.",
+  inviteSelf: "You cannot invite yourself to a team.",
+  alreadyInTeam: "This person is already in the team.",
+  disabled: "This team is disabled.",
+} as const;
+export const TEAM_SNACKBAR_MS = 7000;
