@@ -9,8 +9,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { redeemedGrants, users } from "../../db/schema/index.ts";
 import { digest } from "../../testing/db-digest.ts";
-import { eventually } from "../../testing/payments.ts";
 import { type ApiClient, signUpVerified } from "../../testing/http-client.ts";
+import { eventually } from "../../testing/payments.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { drivers } from "../../testing/test-db.ts";
 import {
