@@ -7,15 +7,18 @@
  * pairs/<page>.mutated.html. The truth ids travel with the elements through the edits, so they are
  * the ground truth; copies made by the recipe carry none. The held-out edit sets are applied to the
  * same marked original: holdout.ts as pairs/<page>.holdout.html, hard.ts (moves, many changes at once,
- * icons) as pairs/<page>.hard.html.
+ * icons) as pairs/<page>.hard.html, holdout2.ts (a second held-out set of those kinds) as
+ * pairs/<page>.holdout2.html; and the tuning side's moves and storm (recipes.ts) as
+ * pairs/<page>.tuning2.html.
  */
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { closePage, launchChromium, openPage, TRUTH_ATTRIBUTE } from "@redline/anchoring/testing";
 import { HARD, STORM } from "./hard.ts";
 import { HOLDOUT } from "./holdout.ts";
+import { HOLDOUT2, STORM2 } from "./holdout2.ts";
 import { applyMutations, type Mutation } from "./mutations.ts";
-import { RECIPES } from "./recipes.ts";
+import { RECIPES, TUNING_MOVES, TUNING_STORM } from "./recipes.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const CORPUS = path.join(ROOT, "bench/fixtures/anchoring");
@@ -69,8 +72,10 @@ try {
     const removed = await mutate(recipe, "mutated");
     const heldOutRemoved = await mutate(HOLDOUT[name] ?? [], "holdout");
     const hardRemoved = await mutate([...(HARD[name] ?? []), ...STORM], "hard");
+    const tuning2Removed = await mutate([...(TUNING_MOVES[name] ?? []), ...TUNING_STORM], "tuning2");
+    const holdout2Removed = await mutate([...(HOLDOUT2[name] ?? []), ...STORM2], "holdout2");
     console.log(
-      `${name}: ${targets} targets, ${removed} removed (holdout: ${heldOutRemoved}, hard: ${hardRemoved}), ${recipe.length} edits`,
+      `${name}: ${targets} targets, ${removed} removed (tuning2: ${tuning2Removed}, holdout: ${heldOutRemoved}, hard: ${hardRemoved}, holdout2: ${holdout2Removed}), ${recipe.length} edits`,
     );
   }
 } finally {

@@ -149,7 +149,9 @@ export function applyMutations(input: { mutations: Mutation[]; truth: string }):
           let next = renamed.get(name);
           if (!next) {
             const prefix = name.match(pattern)?.[1] ?? "";
-            next = `${prefix}${hash(name, m.salt)}`;
+            // A class must not start with a digit to be selectable in CSS (build tools prefix one).
+            const hashed = hash(name, m.salt);
+            next = `${prefix}${!prefix && /^\d/.test(hashed) ? `c${hashed}` : hashed}`;
             renamed.set(name, next);
           }
           return next;

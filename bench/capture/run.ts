@@ -1,5 +1,6 @@
 /**
- * Capture benchmark: `node --import tsx bench/capture/run.ts [--runs 3] [--keep]`.
+ * Capture benchmark: `node --import tsx bench/capture/run.ts [--runs 3] [--keep]`
+ * (BENCH_ONLY=cold: only the cold CLI against a bare browser process, printed).
  *
  * Serves bench/fixtures/capture from two local servers (two origins, for cross-origin frames) and,
  * per page: times a bare Chromium load + full-page screenshot against a full capture (medians of
@@ -150,6 +151,15 @@ async function main(): Promise<void> {
     options: { runs: { type: "string", default: "3" }, keep: { type: "boolean" } },
   });
   const runs = Math.max(1, Number(values.runs));
+  // BENCH_ONLY=cold: only the cold CLI runs (printed, the document is left alone).
+  if (process.env.BENCH_ONLY === "cold") {
+    const cold = await measureColdCli();
+    const ratios = cold.map((row) => row.builtMs / row.bareMs);
+    console.log(
+      `median CLI ÷ bare ${median(ratios).toFixed(2)}×, via tsx ${median(cold.map((r) => r.sourceMs / r.bareMs)).toFixed(2)}×; load average ${os.loadavg()[0]!.toFixed(1)}`,
+    );
+    return;
+  }
   // BENCH_ONLY=edges: only the edge pages and the cold CLI (printed, the document is left alone).
   if (process.env.BENCH_ONLY === "edges") {
     console.log(JSON.stringify({ edges: await measureEdges(runs), cold: await measureColdCli() }, null, 1));

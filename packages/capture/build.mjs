@@ -18,16 +18,40 @@ const write = async (name, contents) => {
   await rename(temporary, file);
 };
 
+/**
+ * The CLI's packages are loaded with require(), not import: importing a CommonJS package from ES
+ * modules makes Node scan its sources for export names (cjs-module-lexer, following re-exports), which
+ * for playwright-core took about as long as loading it (0.5 s of a cold run on this machine).
+ */
+const requirePackages = {
+  name: "redline-require-packages",
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.namespace === "require-package" || args.path.startsWith("node:")
+        ? { path: args.path, external: true }
+        : { path: args.path, namespace: "require-package" },
+    );
+    build.onLoad({ filter: /.*/, namespace: "require-package" }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+      loader: "js",
+    }));
+  },
+};
+
 const cli = await build({
   entryPoints: [path.join(here, "src/cli.ts")],
   bundle: true,
   platform: "node",
   format: "esm",
   target: "node20",
-  packages: "external",
   write: false,
   logLevel: "warning",
-  banner: { js: "#!/usr/bin/env node" },
+  plugins: [requirePackages],
+  banner: {
+    js: `#!/usr/bin/env node
+import { createRequire as __redlineCreateRequire } from "node:module";
+const require = __redlineCreateRequire(import.meta.url);`,
+  },
 });
 await write("cli.js", cli.outputFiles[0].text);
 

@@ -239,4 +239,89 @@ describe("anchor", () => {
       await closePage(page);
     }
   });
+
+  it("recognises an icon button by its drawing and name after its classes changed and its twin got another label", async () => {
+    const icons: Record<string, string> = {
+      bold: '<path d="M6 4h8a4 4 0 0 1 0 8H6z"/><path d="M6 12h9a4 4 0 0 1 0 8H6z"/>',
+      italic: '<path d="M19 4h-9M14 20H5M15 4 9 20"/>',
+      link: '<path d="M10 13a5 5 0 0 0 7 0l3-3a5 5 0 0 0-7-7l-1 1"/>',
+      image: '<rect x="3" y="3" width="18" height="18" rx="2"/><circle cx="9" cy="9" r="2"/>',
+    };
+    const labels: Record<string, string> = {
+      bold: "Bold",
+      italic: "Italic",
+      link: "Insert link",
+      image: "Insert image",
+    };
+    const button = (key: string, className: string, label = labels[key]) =>
+      `<button type="button" class="${className}" aria-label="${label}" data-t="${key}"><svg viewBox="0 0 24 24" width="20" height="20">${icons[key]}</svg></button>`;
+    const before = `<header class="bar-a1"><h1>Q3 plan</h1>${["bold", "italic", "link", "image"].map((key) => button(key, "tool-a1")).join("")}</header>`;
+    // A rebuild renames every class, the image button is relabelled and the toolbar re-ordered.
+    const after =
+      `<header class="bar-x9"><h1>Q3 plan</h1>${button("image", "icon-x9", "Add image")}` +
+      `${["bold", "italic", "link"].map((key) => button(key, "icon-x9")).join("")}</header>`;
+    const original = await openPage(browser, before, 1280);
+    const stored = await describeTruth(original, TRUTH);
+    await closePage(original);
+    expect(stored.bold?.fingerprint.icon).toMatch(/^path:M6 4h8/);
+    const page = await openPage(browser, after, 1280);
+    try {
+      const { outcomes } = await anchorTruth(page, stored, TRUTH);
+      for (const truth of ["bold", "italic", "link", "image"]) {
+        expect(outcomes[truth]?.found, truth).toBe(truth);
+        expect(outcomes[truth]?.status, truth).not.toBe("needs-review");
+      }
+    } finally {
+      await closePage(page);
+    }
+  });
+
+  it("follows a component moved into another container and wrapped in a look-alike, every class rebuilt", async () => {
+    const before =
+      `<div class="crumbs-a1" data-t="crumbs">Home › Computers › Laptops</div><main class="main-a1"><h1>Laptops</h1>` +
+      `<p class="lead-a1" data-t="lead">Thin, light and fast machines for work and study.</p></main><aside class="side-a1"><h2>Filters</h2></aside>`;
+    // The breadcrumb moves into the sidebar inside a new wrapper of the same tag; new attributes everywhere.
+    const after =
+      `<div class="promo-z3">Winter sale</div><main class="main-z3" data-block="1"><h1>Laptops</h1>` +
+      `<p class="lead-z3" data-block="1" data-t="lead">Thin, light and fast machines for work and study.</p></main>` +
+      `<aside class="side-z3"><h2>Filters</h2><div class="shell-z3"><div class="crumbs-z3" data-block="1" data-t="crumbs">Home › Computers › Laptops</div></div></aside>`;
+    const original = await openPage(browser, before, 1280);
+    const stored = await describeTruth(original, TRUTH);
+    await closePage(original);
+    const page = await openPage(browser, after, 1280);
+    try {
+      const { outcomes } = await anchorTruth(page, stored, TRUTH);
+      expect(outcomes.crumbs).toMatchObject({ found: "crumbs" });
+      expect(outcomes.crumbs?.status).not.toBe("needs-review");
+      expect(outcomes.lead).toMatchObject({ found: "lead" });
+      expect(outcomes.lead?.status).not.toBe("needs-review");
+    } finally {
+      await closePage(page);
+    }
+  });
+
+  it("tells twin row buttons apart by their row, and leaves a deleted row's button unpinned", async () => {
+    const row = (invoice: string, customer: string, truth: string) =>
+      `<tr><td><a href="/invoices/${invoice}">${invoice}</a></td><td>${customer}</td>` +
+      `<td><button type="button" class="btn-a1" data-t="${truth}">Send reminder</button></td></tr>`;
+    const before = `<table><tbody>${row("INV-2031", "Bluebird", "r1")}${row("INV-2032", "Kestrel", "r2")}${row("INV-2033", "Marlow", "r3")}</tbody></table>`;
+    // Rows re-sorted, the Kestrel invoice deleted, every class rebuilt.
+    const after =
+      `<table><tbody>${row("INV-2033", "Marlow", "r3")}${row("INV-2031", "Bluebird", "r1")}</tbody></table>`.replaceAll(
+        "btn-a1",
+        "btn-q8",
+      );
+    const original = await openPage(browser, before, 1280);
+    const stored = await describeTruth(original, TRUTH);
+    await closePage(original);
+    const page = await openPage(browser, after, 1280);
+    try {
+      const { outcomes } = await anchorTruth(page, stored, TRUTH);
+      expect(outcomes.r1?.found).toBe("r1");
+      expect(outcomes.r3?.found).toBe("r3");
+      expect([null, "needs-review"]).toContain(outcomes.r2?.status ?? null);
+    } finally {
+      await closePage(page);
+    }
+  });
 });

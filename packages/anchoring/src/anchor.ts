@@ -70,6 +70,8 @@ interface DocIndex {
   /** Layout-dependent values are valid for one viewport size. */
   viewport: string;
   byTag: Map<string, Element[]>;
+  /** Every class name in the document. */
+  classes: Set<string>;
   basics: Map<Element, Basic>;
   grams: Map<Element, Set<string>>;
   contexts: Map<Element, Context>;
@@ -83,9 +85,11 @@ const viewportOf = (root: Document) =>
 
 function buildIndex(root: Document): DocIndex {
   const byTag = new Map<string, Element[]>();
+  const classes = new Set<string>();
   const scope = root.body ?? root.documentElement;
   if (scope) {
     for (const element of Array.from(scope.getElementsByTagName("*"))) {
+      for (const name of Array.from(element.classList)) classes.add(name);
       const tag = tagOf(element);
       if (SKIPPED_TAGS.has(tag)) continue;
       memo(byTag, tag, () => [] as Element[]).push(element);
@@ -96,6 +100,7 @@ function buildIndex(root: Document): DocIndex {
     dirty: false,
     viewport: viewportOf(root),
     byTag,
+    classes,
     basics: new Map(),
     grams: new Map(),
     contexts: new Map(),
@@ -172,6 +177,9 @@ function selectorVotes(root: Document, stored: Anchor) {
   let robust = 0;
   let positional = 0;
   const vote = (found: Element[], kind: keyof Votes) => {
+    // A class or attribute selector that finds nothing (the page renamed what it names) is no
+    // evidence against any candidate; one that finds something else is.
+    if (found.length === 0 && kind === "robust") robust--;
     if (found.length !== 1) return;
     const entry = votes.get(found[0]!) ?? { robust: 0, positional: 0 };
     entry[kind]++;
@@ -242,7 +250,7 @@ function identityHolds(
     // A name ("Resolve comment", an icon's label) may be shared by twins on other cards or rows:
     // it identifies the control only where its surroundings agree, or the page's own id or class
     // for it does. (A deleted control's twin elsewhere keeps the name, not the surroundings.)
-    if (!named) return neighbourSim >= 0.7;
+    if (!named && !stored.icon) return neighbourSim >= 0.7;
     return partial.namesIt && (neighbourSim >= 0.5 || hasRobustVote || !target.context.neighbourText);
   }
   if (target.valueLike) return neighbourSim >= 0.7 || (partial.textSim >= 0.9 && neighbourSim >= 0.4);
@@ -265,6 +273,23 @@ function isClearLead(best: number, runnerUp: number): boolean {
   return lead >= MARGIN || (lead >= MIN_LEAD && lead / (1 - runnerUp) >= RELATIVE_MARGIN);
 }
 
+/** The part of the score an element earns by itself (attributes and own text). */
+const ownScore = (entry: Scored) => (entry.partial.den > 0 ? entry.partial.num / entry.partial.den : 0);
+
+/**
+ * Twins (the same button or label on every row or card) score alike on everything an element says
+ * about itself; only their surroundings tell them apart. When the two best are twins by that part of
+ * the score, a clear difference in neighbourhood decides, however small it makes the total lead.
+ */
+function twinLead(best: Scored, rival: Scored): boolean {
+  return (
+    Math.abs(ownScore(best) - ownScore(rival)) < 0.02 &&
+    best.neighbourSim >= 0.75 &&
+    best.neighbourSim - rival.neighbourSim >= 0.25 &&
+    best.score > rival.score
+  );
+}
+
 export function anchor(root: Document, stored: Anchor): AnchorResult | null {
   const fingerprint = stored.fingerprint;
   const index = indexOf(root);
@@ -281,6 +306,8 @@ export function anchor(root: Document, stored: Anchor): AnchorResult | null {
     },
     neighbourGrams: trigrams(fingerprint.neighbourText),
     valueLike: isValueLike(storedBasic.text),
+    classesGone:
+      storedBasic.stable.length > 0 && storedBasic.stable.every((name) => !index.classes.has(name)),
     robustSelectors: robust,
     positionalSelectors: positional,
   };
@@ -289,13 +316,21 @@ export function anchor(root: Document, stored: Anchor): AnchorResult | null {
   for (const element of votes.keys()) candidates.add(element);
 
   const partials: Omit<Scored, "score" | "neighbourSim">[] = [];
-  let similarTexts = 0;
+  const similar: { element: Element; text: string }[] = [];
   for (const element of candidates) {
     const basic = memo(index.basics, element, () => readBasic(element));
     const partial = scoreBasic(target, basic, () => memo(index.grams, element, () => trigrams(basic.text)));
-    if (storedBasic.text && partial.textSim >= 0.8) similarTexts++;
+    if (storedBasic.text && partial.textSim >= 0.8) similar.push({ element, text: basic.text });
     partials.push({ element, basic, partial });
   }
+  // A wrapper around an element repeats its text: the pair counts once.
+  const similarTexts = similar.filter(
+    (entry) =>
+      similar.length > 40 ||
+      !similar.some(
+        (other) => other !== entry && other.text === entry.text && entry.element.contains(other.element),
+      ),
+  ).length;
   if (partials.length === 0) return null;
 
   // Exact pruning: a candidate whose best possible full score is below the leader's worst possible
@@ -318,7 +353,19 @@ export function anchor(root: Document, stored: Anchor): AnchorResult | null {
   });
   scored.sort((a, b) => b.score - a.score);
 
-  const best = scored[0];
+  // A wrapper added around an element has the same tag and text and often the old position in the
+  // tree: of two nested elements that match alike, the inner one is the element that was described.
+  let best = scored[0];
+  for (const other of scored.slice(1)) {
+    if (!best || best.score - other.score > 0.05) break;
+    if (
+      other.basic.tag === best.basic.tag &&
+      other.basic.text === best.basic.text &&
+      best.element.contains(other.element) &&
+      ownScore(other) >= ownScore(best) - 0.01
+    )
+      best = other;
+  }
   if (!best || best.score < FLOOR) return null;
   const rival = scored.find(
     (other) =>
@@ -336,7 +383,7 @@ export function anchor(root: Document, stored: Anchor): AnchorResult | null {
   const acceptAt = isAlone && sameText ? LONE_ACCEPT : ACCEPT;
   if (
     best.score >= acceptAt &&
-    isClearLead(best.score, rival?.score ?? 0) &&
+    (isClearLead(best.score, rival?.score ?? 0) || (rival !== undefined && twinLead(best, rival))) &&
     identityHolds(target, best, similarTexts > 1, (votes.get(best.element)?.robust ?? 0) > 0, isAlone)
   ) {
     const exact = votes.has(best.element) && best.score >= EXACT;

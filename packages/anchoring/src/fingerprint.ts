@@ -70,6 +70,8 @@ export interface Basic {
   attributes: Record<string, string>;
   testId: string | null;
   text: string;
+  /** The SVG shapes a text-less element draws (see Fingerprint.icon), or null. */
+  icon: string | null;
 }
 
 export interface Context {
@@ -138,11 +140,42 @@ function readAttributes(element: Element, tag: string): Record<string, string> {
   return kept;
 }
 
+const ICON_LENGTH = 120;
+
+/**
+ * The shapes an icon draws, so a restyled or relabelled icon button is still recognised by its
+ * picture (and twins with another picture are told apart). Only for elements without text.
+ */
+function iconOf(element: Element, tag: string, text: string): string | null {
+  if (text) return null;
+  const svg = tag === "svg" ? element : element.querySelector("svg");
+  if (!svg) return null;
+  const parts: string[] = [];
+  for (const shape of Array.from(
+    svg.querySelectorAll("path,circle,rect,line,polyline,polygon,ellipse,use"),
+  )) {
+    const shapeTag = tagOf(shape);
+    const data =
+      shape.getAttribute("d") ??
+      shape.getAttribute("points") ??
+      (shapeTag === "use"
+        ? (shape.getAttribute("href") ?? shape.getAttribute("xlink:href"))
+        : ["cx", "cy", "r", "x", "y", "width", "height", "x1", "y1", "x2", "y2", "rx", "ry"]
+            .map((name) => shape.getAttribute(name) ?? "")
+            .join(","));
+    parts.push(`${shapeTag}:${(data ?? "").replace(/\s+/g, " ").trim()}`);
+    if (parts.join(";").length >= ICON_LENGTH) break;
+  }
+  const icon = parts.join(";").slice(0, ICON_LENGTH);
+  return icon || null;
+}
+
 export function readBasic(element: Element): Basic {
   const tag = tagOf(element);
   const id = attr(element, "id");
   const classes = Array.from(element.classList);
   const attributes = readAttributes(element, tag);
+  const text = ownText(element, tag);
   return {
     tag,
     id,
@@ -157,7 +190,8 @@ export function readBasic(element: Element): Basic {
     stable: stableClasses(classes),
     attributes,
     testId: testIdOf(attributes),
-    text: ownText(element, tag),
+    text,
+    icon: iconOf(element, tag, text),
   };
 }
 
@@ -178,6 +212,7 @@ export function basicOfFingerprint(fingerprint: Fingerprint): Basic {
     attributes: fingerprint.attributes,
     testId: testIdOf(fingerprint.attributes),
     text: fingerprint.text,
+    icon: fingerprint.icon ?? null,
   };
 }
 
@@ -277,6 +312,7 @@ export function readFingerprint(element: Element): Fingerprint {
     classes: basic.classes,
     attributes: basic.attributes,
     text: basic.text,
+    ...(basic.icon ? { icon: basic.icon } : {}),
     ...context,
   };
 }

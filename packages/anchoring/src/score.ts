@@ -23,6 +23,8 @@ export const WEIGHTS = {
   classes: 1,
   attributes: 1,
   text: 3,
+  /** The SVG an icon draws (text-less elements). */
+  icon: 1.5,
   neighbourText: 2,
   ancestors: 1,
   /** A stored selector free of positions (`a[href="/pricing"]`) that still finds this element. */
@@ -45,7 +47,12 @@ export interface Target {
   neighbourGrams: Set<string>;
   /** Whether the stored text is a value (price, date, count) rather than a name. */
   valueLike: boolean;
-  /** Stored selectors: how many are free of positions, how many positional. */
+  /**
+   * None of the stored element's own classes occurs anywhere in the document any more: the page's
+   * classes were rebuilt, so classes (and the classes in ancestor labels) are no evidence either way.
+   */
+  classesGone: boolean;
+  /** Stored selectors: how many free of positions still find something, how many positional. */
   robustSelectors: number;
   positionalSelectors: number;
 }
@@ -161,7 +168,13 @@ export function scoreBasic(target: Target, candidate: Basic, candidateGrams: () 
     srcSim = a.src && b.src ? srcSimilarity(a.src, b.src) : 0;
     add(WEIGHTS.src, srcSim);
   }
-  if (a.stable.length > 0 || b.stable.length > 0) add(WEIGHTS.classes, jaccard(a.stable, b.stable));
+  if (!target.classesGone && (a.stable.length > 0 || b.stable.length > 0))
+    add(WEIGHTS.classes, jaccard(a.stable, b.stable));
+  let iconSim = 0;
+  if (a.icon || b.icon) {
+    iconSim = a.icon && b.icon ? (a.icon === b.icon ? 1 : 0.5 * textSimilarity(a.icon, b.icon)) : 0;
+    add(WEIGHTS.icon, iconSim);
+  }
 
   const keys = new Set<string>();
   for (const key of Object.keys(a.attributes)) if (!key.startsWith("data-test")) keys.add(key);
@@ -173,6 +186,8 @@ export function scoreBasic(target: Target, candidate: Basic, candidateGrams: () 
       const right = b.attributes[key];
       if (left !== undefined && left === right) agree += 1;
       else if (left !== undefined && right !== undefined) agree += 0.3;
+      // An attribute the new version added everywhere (tracking, state) says little either way.
+      else if (left === undefined) agree += 0.5;
     }
     add(WEIGHTS.attributes, agree / keys.size);
   }
@@ -197,6 +212,7 @@ export function scoreBasic(target: Target, candidate: Basic, candidateGrams: () 
     labelSim >= 0.8 ||
     altSim >= 0.8 ||
     srcSim >= 0.8 ||
+    iconSim === 1 ||
     (a.href !== null && a.href === b.href) ||
     (a.attributes.placeholder !== undefined && a.attributes.placeholder === b.attributes.placeholder) ||
     (a.attributes.title !== undefined && a.attributes.title === b.attributes.title);
@@ -226,6 +242,9 @@ export function chainSimilarity(a: readonly string[], b: readonly string[]): num
   }
   return (2 * previous[b.length]!) / (a.length + b.length);
 }
+
+/** `tag#id.class` → `tag#id`. */
+const withoutClasses = (label: string) => label.replace(/\..*$/, "");
 
 export interface FullScore {
   score: number;
@@ -258,7 +277,12 @@ export function scoreFull(
     neighbourSim = neighbourSimilarity(target, context.neighbourText, neighbourGrams);
     add(target.valueLike ? VALUE_WEIGHTS.neighbourText : WEIGHTS.neighbourText, neighbourSim);
   }
-  add(WEIGHTS.ancestors, chainSimilarity(a.ancestors, context.ancestors));
+  add(
+    WEIGHTS.ancestors,
+    target.classesGone
+      ? chainSimilarity(a.ancestors.map(withoutClasses), context.ancestors.map(withoutClasses))
+      : chainSimilarity(a.ancestors, context.ancestors),
+  );
   if (target.robustSelectors > 0) add(WEIGHTS.robustSelector, votes.robust / target.robustSelectors);
   add(WEIGHTS.rect, rectSimilarity(a.rect, context.rect));
   const distance = Math.abs(a.index - context.index);

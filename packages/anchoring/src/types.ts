@@ -39,6 +39,11 @@ export interface Fingerprint {
   ancestors: string[];
   /** 0-based position among the parent's children of the same tag. */
   index: number;
+  /**
+   * What an icon draws: the shapes of its SVG (path data, points, circles), normalised, at most 120
+   * characters; for elements without text of their own. Absent in anchors described before it.
+   */
+  icon?: string;
 }
 
 export interface Rect {

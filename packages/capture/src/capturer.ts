@@ -83,7 +83,10 @@ export interface CaptureSettled {
 
 export interface LaunchOptions {
   chromiumPath?: string;
-  /** Open the next job's tab after each job (default); a one-shot run (the CLI) has no next job. */
+  /**
+   * Open the next job's tab after each job, and the sanitizer's page at launch (default); a one-shot
+   * run (the CLI) has no next job and opens the sanitizer's page during its job.
+   */
   keepWarm?: boolean;
   /** Test hooks for the SSRF guard: fake DNS and a different notion of "private". */
   network?: { resolve?: Resolver; isBlocked?: (ip: string) => boolean };
@@ -128,6 +131,17 @@ const SETTLE = { idleMs: 40, timersCapMs: 1_500, capMs: 5_000 };
 const LOAD_BUDGET_MS = 10_000;
 const MB = 1024 * 1024;
 
+/** The browser's default user agent (what a context without an override sends). */
+async function browserUserAgent(browser: Browser): Promise<string> {
+  const session = await browser.newBrowserCDPSession();
+  try {
+    const { userAgent } = await session.send("Browser.getVersion");
+    return userAgent;
+  } finally {
+    session.detach().catch(() => {});
+  }
+}
+
 /** Runs `task`, recording its duration in ms under `name`. */
 async function timed<T>(timings: Record<string, number>, name: string, task: () => Promise<T>): Promise<T> {
   const start = performance.now();
@@ -147,7 +161,8 @@ interface Tab {
 }
 
 export class Capturer {
-  private sanitizer: Page;
+  /** The blank page the sanitizer runs in, opened at launch or, for a one-shot run, during the job. */
+  private sanitizer: Promise<Page> | null = null;
   /** The next job's tab, opened while the capturer is idle (see `capture`). */
   private spare: Promise<Tab> | null = null;
   private closed = false;
@@ -156,29 +171,31 @@ export class Capturer {
     /** The warm browser, for callers that render snapshots (thumbnails, fidelity checks). */
     readonly browser: Browser,
     private readonly utility: BrowserContext,
-    sanitizer: Page,
     private readonly userAgent: string,
     private readonly options: LaunchOptions,
-  ) {
-    this.sanitizer = sanitizer;
-  }
+  ) {}
 
   static async launch(options: LaunchOptions = {}): Promise<Capturer> {
     const [browser] = await Promise.all([
       chromium.launch({ executablePath: chromiumPath(options.chromiumPath), args: CAPTURE_ARGS }),
       singleFileInitScript(),
     ]);
-    // A blank page in its own offline context, kept warm: the sanitizer runs there, never in the
-    // captured page. It also tells us the user agent the capture contexts will send. The first job's
-    // tab opens meanwhile (each is a renderer process starting).
+    // The first job's tab opens meanwhile (each is a renderer process starting). The user agent the
+    // capture contexts will send comes from the browser process, without waiting for a renderer.
     const firstTab = Capturer.openTabIn(browser, DEFAULT_WIDTH);
     firstTab.catch(() => {});
-    const utility = await browser.newContext({ offline: true });
-    const sanitizer = await utility.newPage();
-    const userAgent = String(await sanitizer.evaluate("navigator.userAgent"));
-    const capturer = new Capturer(browser, utility, sanitizer, userAgent, options);
+    const [utility, userAgent] = await Promise.all([
+      browser.newContext({ offline: true }),
+      browserUserAgent(browser),
+    ]);
+    const capturer = new Capturer(browser, utility, userAgent, options);
     capturer.spare = firstTab;
+    // A blank page in its own offline context, kept warm: the sanitizer runs there, never in the
+    // captured page. A one-shot run (the CLI) opens it while its page loads instead, so that starting
+    // a second renderer does not delay the first one.
+    if (options.keepWarm !== false) capturer.openSanitizer();
     await capturer.idle();
+    if (options.keepWarm !== false) await capturer.sanitizer;
     return capturer;
   }
 
@@ -232,12 +249,26 @@ export class Capturer {
     return tab;
   }
 
+  /** Starts opening the sanitizer's page unless it is open or opening. */
+  private openSanitizer(): void {
+    this.sanitizer ??= this.utility.newPage();
+    this.sanitizer.catch(() => {
+      this.sanitizer = null; // the next job opens another
+    });
+  }
+
   private async sanitize(html: string): Promise<string> {
-    if (this.sanitizer.isClosed()) this.sanitizer = await this.utility.newPage();
+    this.openSanitizer();
+    let sanitizer = await this.sanitizer!;
+    if (sanitizer.isClosed()) {
+      this.sanitizer = null;
+      this.openSanitizer();
+      sanitizer = await this.sanitizer!;
+    }
     try {
-      return await this.sanitizer.evaluate<string>(inPage(sanitizeSnapshot, html));
+      return await sanitizer.evaluate<string>(inPage(sanitizeSnapshot, html));
     } catch (error) {
-      await this.sanitizer.close().catch(() => {}); // a crashed page is replaced by the next job
+      await sanitizer.close().catch(() => {}); // a crashed page is replaced by the next job
       throw new CaptureError("serialize-failed", "Could not sanitize the snapshot", { cause: error });
     }
   }
@@ -303,17 +334,23 @@ export class Capturer {
     stage("tab");
     timings.tabOpen = tab.openMs;
     const network = new RoutedNetwork(fetcher, maxBytes);
-    await network.attach(context);
-    await context.addInitScript(activityHook);
-    await context.addInitScript(await singleFileInitScript());
+    // Independent round trips to the browser, sent together with Node's fetch of the document; the
+    // routing and init scripts are in place before the first navigation.
+    const entryFetch = network.resolveEntry(options.url, {
+      accept: DOCUMENT_ACCEPT,
+      "user-agent": this.userAgent,
+    });
+    entryFetch.catch(() => {}); // awaited below, after the set-up
+    await Promise.all([
+      network.attach(context),
+      context.addInitScript(activityHook),
+      singleFileInitScript().then((script) => context.addInitScript(script)),
+    ]);
     network.watch(page);
     context.on("page", (popup) => void popup.close().catch(() => {}));
     let entry: string;
     try {
-      entry = await network.resolveEntry(options.url, {
-        accept: DOCUMENT_ACCEPT,
-        "user-agent": this.userAgent,
-      });
+      entry = await entryFetch;
     } catch (error) {
       if (error instanceof CaptureError) throw error;
       throw new CaptureError("load-failed", `Could not load ${options.url}`, { cause: error });
@@ -345,6 +382,7 @@ export class Capturer {
     loadWaitOver = true;
     if (!loaded) busy.add("load");
     stage("load");
+    this.openSanitizer();
     const noteBusy = (settled: Settled) => {
       for (const reason of settled.busy) busy.add(reason);
     };

@@ -38,11 +38,11 @@ export class RoutedNetwork {
   ) {}
 
   async attach(context: BrowserContext): Promise<void> {
-    await context.routeWebSocket(/.*/, (ws) =>
-      ws.close({ code: 1008, reason: "Not available in a capture" }),
-    );
-    await context.route("**/*", (route) => this.handle(route));
-    await context.exposeBinding(FETCH_BINDING, (_source, url: unknown) => this.answerSingleFile(String(url)));
+    await Promise.all([
+      context.routeWebSocket(/.*/, (ws) => ws.close({ code: 1008, reason: "Not available in a capture" })),
+      context.route("**/*", (route) => this.handle(route)),
+      context.exposeBinding(FETCH_BINDING, (_source, url: unknown) => this.answerSingleFile(String(url))),
+    ]);
   }
 
   /** Every URL the SSRF guard refused during this job. */
