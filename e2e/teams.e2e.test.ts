@@ -2,11 +2,14 @@
  * Teams in a real browser (SPEC §2 `/team`, §6 roles, §7 team-invite / team-access mails over SMTP):
  * an owner creates a team from the empty /team page, adds an existing user as manager and invites an
  * unknown address as member; the invitee signs up and is in the team; the manager sees '+ Add members'
- * and the member does not; the member leaves ('You left the team.') and the owner is notified.
+ * and the member does not; the member leaves ('You left the team.') and the owner is notified; the owner
+ * creates a second team and switches between them; a disabled team shows its owner the notice.
  */
 import { TEAM_MESSAGES } from "@redline/shared";
+import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { teams } from "../apps/server/src/db/schema/index.ts";
 import { signUpVerified } from "../apps/server/src/testing/http-client.ts";
 import { type E2E, startE2E, uniqueEmail } from "./harness.ts";
 import { PASSWORD, shot, signedIn, signInPage } from "./helpers.ts";
@@ -114,5 +117,32 @@ describe("teams", () => {
       .first()
       .waitFor();
     await shot(page, "teams-04-member-left");
+
+    // Another team of one's own, from the team page; the switcher then offers both, and remembers the pick.
+    await page.getByRole("button", { name: "New team" }).click();
+    const create = page.getByRole("dialog", { name: "New team" });
+    await create.getByLabel("Team name").fill("Side Project");
+    await create.getByRole("button", { name: "Create team" }).click();
+    await page.getByRole("heading", { name: "Side Project", level: 1 }).waitFor();
+    const switcher = page.getByRole("combobox", { name: "Show team" });
+    expect(await switcher.locator("option").allTextContents()).toEqual(["Acme Studio", "Side Project"]);
+    await switcher.selectOption({ label: "Acme Studio" });
+    await page.getByRole("heading", { name: "Acme Studio", level: 1 }).waitFor();
+    await page.goto("/team");
+    await page.getByRole("heading", { name: "Acme Studio", level: 1 }).waitFor();
+
+    // A disabled team (SPEC §4): its owner sees the notice on /team, and nobody changes it meanwhile.
+    await e2e.app.ctx.database.db.update(teams).set({ isDisabled: true }).where(eq(teams.id, teamId));
+    await page.reload();
+    const notice = page.getByRole("status").filter({ hasText: TEAM_MESSAGES.disabled });
+    await notice.waitFor();
+    await notice.getByRole("link", { name: "Upgrade to enable it" }).waitFor();
+    expect(await page.getByRole("button", { name: ADD_MEMBERS }).count()).toBe(0);
+    await shot(page, "teams-05-disabled");
+    // The manager, not its owner, gets no notice; nor does the owner on another page.
+    await manager.reload();
+    await manager.getByRole("heading", { name: "Acme Studio", level: 1 }).waitFor();
+    expect(await manager.getByText(TEAM_MESSAGES.disabled).count()).toBe(0);
+    expect(await manager.getByRole("button", { name: ADD_MEMBERS }).count()).toBe(0);
   });
 });

@@ -38,11 +38,13 @@ import { attachmentsRoutes } from "./modules/comments/attachments.routes.ts";
 import { commentsGuestRoutes } from "./modules/comments/comments.guest.routes.ts";
 import { commentsRoutes } from "./modules/comments/comments.routes.ts";
 import { buildContentServer } from "./modules/content/content.server.ts";
+import { dnsDevRoutes } from "./modules/dns-dev/dns-dev.routes.ts";
 import { createFilesCollectQueue, startFileCollector } from "./modules/files/collector.ts";
 import { filesRoutes } from "./modules/files/files.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { inspectRoutes } from "./modules/inspect/inspect.routes.ts";
 import { mailboxRoutes } from "./modules/mailbox/mailbox.routes.ts";
+import { collaboratorsRoutes } from "./modules/members/collaborators.routes.ts";
 import { membersRoutes } from "./modules/members/members.routes.ts";
 import {
   createNotificationMailQueue,
@@ -60,6 +62,11 @@ import { installApiRateLimits } from "./modules/rate-limits/api-rate-limit.ts";
 import { realtimeRoutes } from "./modules/realtime/realtime.routes.ts";
 import { ensureDemoProject } from "./modules/sharing/demo.ts";
 import { sharingRoutes } from "./modules/sharing/sharing.routes.ts";
+import { customHostsRoutes } from "./modules/teams/custom-hosts.routes.ts";
+import { customOriginTrust } from "./modules/teams/custom-origins.ts";
+import { teamBrandingRoutes } from "./modules/teams/team-branding.routes.ts";
+import { startDomainDns } from "./modules/teams/team-domain.check.ts";
+import { teamDomainRoutes } from "./modules/teams/team-domain.routes.ts";
 import { teamMembersRoutes } from "./modules/teams/team-members.routes.ts";
 import { teamsRoutes } from "./modules/teams/teams.routes.ts";
 import { usersRoutes } from "./modules/users/users.routes.ts";
@@ -85,7 +92,8 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   const database = await openDatabase(config);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: database.db });
   const storage = config.s3 ? createS3Storage(config.s3) : createLocalStorage(config.filesDir);
-  const auth = createAuth(config, database.db, mailer);
+  const isCustomOrigin = customOriginTrust(database.db, config.appUrl);
+  const auth = createAuth(config, database.db, mailer, isCustomOrigin);
   const jobs = await startQueue(database);
   const { queue } = jobs;
   await createCaptureQueue(queue);
@@ -132,13 +140,15 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
 
   forgetAfterWrites(app, database.db);
 
-  // CSRF: a state-changing API call must come from our own origin. Cookies are SameSite=Lax too.
+  // CSRF: a state-changing API call must come from our own origin, or a team's active custom domain
+  // (served by this app). Cookies are SameSite=Lax too.
   const appOrigin = new URL(config.appUrl).origin;
   app.addHook("onRequest", async (request) => {
     if (SAFE_METHODS.has(request.method) || !request.url.startsWith("/api/")) return;
     if (request.routeOptions.config?.doc?.signed) return;
     const origin = request.headers.origin ?? refererOrigin(request.headers.referer);
-    if (origin !== appOrigin) throw new ForbiddenError("Cross-site request refused.", "csrf");
+    if (origin !== appOrigin && !(await isCustomOrigin(origin)))
+      throw new ForbiddenError("Cross-site request refused.", "csrf");
   });
   await installApiRateLimits(app, ctx);
 
@@ -186,6 +196,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(pagesRoutes, { ctx });
   await app.register(versionsRoutes, { ctx });
   await app.register(membersRoutes, { ctx });
+  await app.register(collaboratorsRoutes, { ctx });
   await app.register(sharingRoutes, { ctx });
   await app.register(commentsRoutes, { ctx });
   await app.register(commentsGuestRoutes, { ctx });
@@ -193,7 +204,12 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(inspectRoutes, { ctx });
   await app.register(notificationsRoutes, { ctx });
   await app.register(teamsRoutes, { ctx });
+  await app.register(teamBrandingRoutes, { ctx });
   await app.register(teamMembersRoutes, { ctx });
+  const domainDns = await startDomainDns(config);
+  await app.register(teamDomainRoutes, { ctx, dns: domainDns.lookup });
+  await app.register(customHostsRoutes, { ctx });
+  if (domainDns.dev) await app.register(dnsDevRoutes, { ctx, dns: domainDns.dev });
   const stripe = createStripeClient(config);
   await app.register(billingRoutes, { ctx, stripe });
   await app.register(pricesRoutes, { ctx });

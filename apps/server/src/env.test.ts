@@ -55,3 +55,38 @@ describe("the visitor's country header", () => {
     );
   });
 });
+
+describe("custom domains' DNS", () => {
+  const base = { DATA_DIR: "/tmp/redline-env-test" };
+  it("runs the embedded DNS server outside production unless DNS servers are named", () => {
+    expect(loadConfig(base).customDomains).toEqual({
+      target: "localhost",
+      dnsServers: null,
+      embeddedDns: true,
+      embeddedDnsPort: 0,
+    });
+    expect(
+      loadConfig({ ...base, DNS_SERVERS: "127.0.0.1:5300, [::1]:53,9.9.9.9" }).customDomains,
+    ).toMatchObject({
+      dnsServers: ["127.0.0.1:5300", "[::1]:53", "9.9.9.9"],
+      embeddedDns: false,
+    });
+    const production = loadConfig({ ...base, NODE_ENV: "production", AUTH_SECRET: "x".repeat(32) });
+    expect(production.customDomains).toMatchObject({ dnsServers: null, embeddedDns: false });
+  });
+
+  it("points CNAMEs at the app's host unless told another", () => {
+    expect(loadConfig({ ...base, APP_URL: "https://app.redline.example" }).customDomains.target).toBe(
+      "app.redline.example",
+    );
+    expect(
+      loadConfig({ ...base, CUSTOM_DOMAIN_TARGET: "Domains.Redline.Example" }).customDomains.target,
+    ).toBe("domains.redline.example");
+  });
+
+  it("refuses DNS servers that are not addresses", () => {
+    expect(() => loadConfig({ ...base, DNS_SERVERS: "dns.example" })).toThrow(/DNS_SERVERS/);
+    expect(() => loadConfig({ ...base, DNS_SERVERS: "1.1.1.1:99999" })).toThrow(/DNS_SERVERS/);
+    expect(() => loadConfig({ ...base, CUSTOM_DOMAIN_TARGET: "https://x" })).toThrow(/CUSTOM_DOMAIN_TARGET/);
+  });
+});

@@ -4,6 +4,7 @@
  */
 import { createHmac, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
@@ -58,6 +59,24 @@ const envSchema = z.object({
   PAYPAL_CLIENT_SECRET: z.string().optional(),
   PAYPAL_WEBHOOK_ID: z.string().optional(),
   PAYPAL_API_URL: z.url().optional(),
+  DNS_SERVERS: z
+    .string()
+    .optional()
+    .transform((value) =>
+      value
+        ?.split(",")
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (servers) => !servers || servers.every(isDnsServer),
+      "must be IP[:port] entries separated by commas",
+    ),
+  DNS_DEV_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  CUSTOM_DOMAIN_TARGET: z
+    .string()
+    .regex(/^[a-z0-9.-]+$/i, "must be a host name, e.g. domains.redline.example")
+    .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -112,6 +131,19 @@ export interface AppConfig {
   payments: PaymentsConfig;
   /** The second provider (PayPal subscriptions): PayPal with credentials, else the embedded one or none. */
   paypal: PaypalConfig;
+  /** Teams' custom domains: where their CNAME points, and how DNS is asked. */
+  customDomains: CustomDomainsConfig;
+}
+
+export interface CustomDomainsConfig {
+  /** The host a team's CNAME points at: CUSTOM_DOMAIN_TARGET, else APP_URL's host. */
+  target: string;
+  /** The DNS servers asked ("ip" or "ip:port"); null: the system's resolvers, or the embedded server. */
+  dnsServers: string[] | null;
+  /** The app runs its own DNS server (outside production, no DNS_SERVERS); records under /dev/dns. */
+  embeddedDns: boolean;
+  /** The embedded DNS server's UDP port on 127.0.0.1 (0: any free port, shown on /dev/dns). */
+  embeddedDnsPort: number;
 }
 
 export interface PaymentsConfig {
@@ -164,11 +196,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   // for development and tests only.
   if (isProduction && !env.RATE_LIMIT_ENABLED)
     console.warn("RATE_LIMIT_ENABLED=false is ignored in production: rate limits stay on.");
+  const appUrl = (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, "");
   return {
     isProduction,
     host: env.HOST,
     port: env.PORT,
-    appUrl: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ""),
+    appUrl,
     databaseUrl: env.DATABASE_URL || undefined,
     pgliteDir: path.join(dataDir, "pglite"),
     filesDir: path.join(dataDir, "files"),
@@ -199,6 +232,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     overlayScript: path.resolve(env.OVERLAY_SCRIPT),
     payments: paymentsConfig(env, isProduction, dataDir),
     paypal: paypalConfig(env, isProduction, dataDir),
+    customDomains: {
+      target: (env.CUSTOM_DOMAIN_TARGET ?? new URL(appUrl).hostname).toLowerCase(),
+      dnsServers: env.DNS_SERVERS?.length ? env.DNS_SERVERS : null,
+      // Like the payment stand-ins: never in production, where real DNS must decide who holds a domain.
+      embeddedDns: !isProduction && !env.DNS_SERVERS?.length,
+      embeddedDnsPort: env.DNS_DEV_PORT,
+    },
     s3: env.S3_BUCKET
       ? {
           bucket: env.S3_BUCKET,
@@ -212,6 +252,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
         }
       : undefined,
   };
+}
+
+/** `1.1.1.1`, `1.1.1.1:53`, `2001:db8::1` or `[2001:db8::1]:53`: what node's Resolver.setServers takes. */
+function isDnsServer(entry: string): boolean {
+  const bracketed = /^\[(.+)\](?::(\d{1,5}))?$/.exec(entry);
+  if (bracketed) return isIP(bracketed[1]!) === 6 && (!bracketed[2] || Number(bracketed[2]) <= 65535);
+  if (isIP(entry)) return true;
+  const [address, port, ...rest] = entry.split(":");
+  return rest.length === 0 && isIP(address!) === 4 && /^\d{1,5}$/.test(port ?? "") && Number(port) <= 65535;
 }
 
 /** Outside production a secret is made once and kept under DATA_DIR, so sessions survive restarts. */

@@ -9,11 +9,13 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { RouterProvider } from "react-router";
 import { ErrorBoundary } from "./components/error-boundary.tsx";
+import { startCustomHost } from "./features/teams/custom-host.ts";
 import { queryClient } from "./lib/query-client.ts";
 import { router } from "./router.tsx";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("#root is missing from index.html");
+void startCustomHost();
 
 createRoot(root).render(
   <StrictMode>

@@ -17,6 +17,8 @@ export * from "./preview-width.ts";
 export * from "./projects.ts";
 export * from "./realtime.ts";
 export * from "./storage.ts";
+export * from "./team-branding.ts";
+export * from "./team-domains.ts";
 export * from "./teams.ts";
 export * from "./titles.ts";
 export * from "./user.ts";

@@ -39,6 +39,17 @@ export const PROJECT_MESSAGES = {
   loadPageError: "Error: Something went wrong while loading that page.",
 } as const;
 
+/** Team projects (SPEC §4): not in SPEC §8, worded like the team messages. */
+export const TEAM_PROJECT_MESSAGES = {
+  wrongProduct: "This team is for the other product: choose a team of the same product as the project.",
+  notTeamMember: "Only the team's owner, managers and members add projects to it.",
+  moved: "Project moved to the team.",
+  leftTeam: "The project no longer belongs to a team.",
+  collaboratorAdded: "Collaborator added to the project.",
+  collaboratorRemoved: "Collaborator removed from the project.",
+  noTeam: "This project does not belong to a team.",
+} as const;
+
 /** '[i/n] New page added to your project.' */
 export const pageAddedMessage = (index: number, total: number) =>
   `[${index}/${total}] New page added to your project.`;

@@ -119,6 +119,8 @@ export const projectListQuerySchema = z.object({
   list: z.enum(PROJECT_LISTS).default("all"),
   sort: z.enum(Object.keys(PROJECT_SORTS) as [ProjectSort, ...ProjectSort[]]).default("modifiedAt"),
   q: z.string().trim().max(200).optional(),
+  /** The active team (SPEC §2 switcher): its projects are listed beside the reader's own. */
+  teamId: z.string().min(1).max(64).optional(),
 });
 export type ProjectListQuery = z.infer<typeof projectListQuerySchema>;
 
@@ -126,6 +128,8 @@ export const createProjectSchema = z
   .object({
     title: z.string().trim().max(200).optional(),
     type: z.enum(PROJECT_TYPES).default("web"),
+    /** A team of the project's product the creator is a member of (SPEC §4: its members edit). */
+    teamId: z.string().min(1).max(64).optional(),
   })
   .strict();
 
@@ -134,6 +138,8 @@ export const updateProjectSchema = z
     title: z.string().trim().max(200),
     isArchived: z.boolean(),
     sortOrder: z.number().int().min(INT4_MIN).max(INT4_MAX),
+    /** Move the project into one of the owner's teams, or out of its team (null). Owner only. */
+    teamId: z.string().min(1).max(64).nullable(),
   })
   .partial()
   .strict();
@@ -243,6 +249,8 @@ export interface ProjectAbilities {
   deletePages: boolean;
   manageMembers: boolean;
   transfer: boolean;
+  /** Move the project into one of the owner's teams or out of its team (the owner). */
+  moveToTeam: boolean;
   manageApprovers: boolean;
   /** Toggle page approval: editors, and the project's chosen approvers. */
   approvePages: boolean;
@@ -273,6 +281,8 @@ export interface ProjectSummary {
   pageLimit: number;
   /** Pages that may still be added; null when unlimited. */
   pagesLeft: number | null;
+  /** The team the project belongs to (SPEC §4: its members edit), or null. */
+  team: { id: string; name: string } | null;
   abilities: ProjectAbilities;
 }
 
@@ -282,6 +292,21 @@ export interface ProjectDetail extends ProjectSummary {
   sharing: ProjectSharing;
   approvers: string[];
 }
+
+/**
+ * One of the project's team's collaborators, and whether they are toggled into this project (SPEC §4:
+ * collaborators comment on the team projects they are added to).
+ */
+export interface ProjectCollaborator {
+  uid: string;
+  displayName: string;
+  email: string;
+  photoURL: string | null;
+  enabled: boolean;
+}
+
+/** PUT /api/projects/{id}/collaborators/{userId}. */
+export const projectCollaboratorSchema = z.object({ enabled: z.boolean() }).strict();
 
 /** POST /api/projects/{id}/pages answer (SPEC §7 add-page). */
 export interface AddPageResponse {

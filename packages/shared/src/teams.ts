@@ -30,6 +30,10 @@ export interface TeamAbilities {
   removeMembers: boolean;
   removeCollaborators: boolean;
   leave: boolean;
+  /** Set the theme, logo and icon: the owner or a manager of an enabled team. */
+  brand: boolean;
+  /** Add, re-check or remove the custom domain: the owner or a manager of an enabled team. */
+  setDomain: boolean;
 }
 
 export interface Team {

@@ -4,6 +4,7 @@
  * a change that was rolled back. Every app process LISTENs on one channel and hands each event to its
  * own sockets in that room — several processes behind a load balancer share rooms through the database.
  */
+import { randomUUID } from "node:crypto";
 import type { RealtimeEvent } from "@redline/shared";
 import { sql } from "drizzle-orm";
 import type { Database, DatabaseHandle } from "../db/index.ts";
@@ -14,17 +15,54 @@ const MAX_PAYLOAD = 7500;
 
 export type Room = `project:${string}` | `user:${string}`;
 
-/** An event for a room's sockets, or a revocation: those sockets (of one user, or all) leave the room. */
+/**
+ * An event for a room's sockets, or a revocation: those sockets (of one user, or all) leave the room.
+ * `id` names the announcement, so the process that sent it knows when it hears it back.
+ */
 type Envelope =
-  | { room: Room; event: RealtimeEvent; revoke?: undefined }
-  | { room: Room; event?: undefined; revoke: { userId: string | null } };
+  | { room: Room; event: RealtimeEvent; revoke?: undefined; id?: string }
+  | { room: Room; event?: undefined; revoke: { userId: string | null }; id?: string };
 
 type Executor = Pick<Database, "execute">;
 
+/**
+ * What an in-process cache of published state needs to hear (e.g. comments.cache.ts): `sent` as a
+ * write of this process announces a change, inside its transaction (it may still roll back); `heard` for
+ * every announcement the database delivers — committed, from any process — before any socket gets it;
+ * `gap` when the listening connection is lost (announcements may be missed) and when it listens again.
+ */
+export interface RealtimeObserver {
+  sent?(room: Room, event: RealtimeEvent | null, id: string): void;
+  heard?(room: Room, event: RealtimeEvent | null, id: string | undefined): void;
+  gap?(state: "lost" | "listening"): void;
+}
+
+/** Writes run in transactions, not on a database handle: whatever this process sends is told to all. */
+const senders = new Set<RealtimeObserver>();
+const listeners = new WeakMap<Database, Set<RealtimeObserver>>();
+
+/** Observes what this process sends and what the hub of `db` hears; returns the function that stops. */
+export function observeRealtime(db: Database, observer: RealtimeObserver): () => void {
+  const forDb = listeners.get(db) ?? new Set<RealtimeObserver>();
+  listeners.set(db, forDb);
+  forDb.add(observer);
+  senders.add(observer);
+  return () => {
+    forDb.delete(observer);
+    senders.delete(observer);
+  };
+}
+
+function tellSent(room: Room, event: RealtimeEvent | null, id: string): void {
+  for (const observer of senders) observer.sent?.(room, event, id);
+}
+
 export async function publish(tx: Executor, room: Room, event: RealtimeEvent): Promise<void> {
-  let payload = JSON.stringify({ room, event } satisfies Envelope);
+  const id = randomUUID();
+  let payload = JSON.stringify({ room, event, id } satisfies Envelope);
   if (payload.length > MAX_PAYLOAD)
-    payload = JSON.stringify({ room, event: shrink(event) } satisfies Envelope);
+    payload = JSON.stringify({ room, event: shrink(event), id } satisfies Envelope);
+  tellSent(room, event, id);
   await tx.execute(sql`select pg_notify(${REALTIME_CHANNEL}, ${payload})`);
 }
 
@@ -34,7 +72,9 @@ export async function publish(tx: Executor, room: Room, event: RealtimeEvent): P
  * as the change. Joining checked the policy once; this keeps the answer true afterwards.
  */
 export async function revokeRoom(tx: Executor, room: Room, userId: string | null): Promise<void> {
-  const payload = JSON.stringify({ room, revoke: { userId } } satisfies Envelope);
+  const id = randomUUID();
+  const payload = JSON.stringify({ room, revoke: { userId }, id } satisfies Envelope);
+  tellSent(room, null, id);
   await tx.execute(sql`select pg_notify(${REALTIME_CHANNEL}, ${payload})`);
 }
 
@@ -76,13 +116,28 @@ export async function startRealtimeHub(
   onEvent?: (room: Room, event: RealtimeEvent) => void,
 ): Promise<RealtimeHub> {
   const rooms = new Map<Room, Set<RealtimeSocket>>();
-  const unlisten = await database.listen(REALTIME_CHANNEL, (payload) => {
+  const observers = () => listeners.get(database.db) ?? [];
+  const unlisten = await database.listen(
+    REALTIME_CHANNEL,
+    (payload) => deliver(payload),
+    (state) => {
+      for (const observer of observers()) observer.gap?.(state);
+    },
+  );
+  function deliver(payload: string) {
     let envelope: Envelope;
     try {
       envelope = JSON.parse(payload) as Envelope;
     } catch {
+      // Unreadable: whatever it announced is unknown, so caches start again.
+      for (const observer of observers()) {
+        observer.gap?.("lost");
+        observer.gap?.("listening");
+      }
       return;
     }
+    // Caches forget first, so a socket told of a change and refetching reads it.
+    for (const observer of observers()) observer.heard?.(envelope.room, envelope.event ?? null, envelope.id);
     if (!envelope.revoke && envelope.event) onEvent?.(envelope.room, envelope.event);
     const members = rooms.get(envelope.room);
     if (!members) return;
@@ -103,7 +158,7 @@ export async function startRealtimeHub(
       if (socket.deliver) socket.deliver(room, event, shared);
       else socket.send(shared);
     }
-  });
+  }
   return {
     join(room, socket) {
       const members = rooms.get(room) ?? new Set<RealtimeSocket>();

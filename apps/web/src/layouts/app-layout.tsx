@@ -13,6 +13,7 @@ import { useStoredPrivilege } from "../features/billing/use-stored-privilege.ts"
 import { Header } from "../features/header/header.tsx";
 import { NotificationsBell } from "../features/notifications/notifications-bell.tsx";
 import { useMe } from "../features/session/use-me.ts";
+import { useTeamBranding } from "../features/teams/branding.ts";
 import { useProduct } from "../lib/use-product.ts";
 import "./app-layout.css";
 
@@ -21,11 +22,13 @@ export function AppLayout() {
   const product = useProduct();
   const [isHelpOpen, setHelpOpen] = useState(false);
   useStoredPrivilege(me);
+  // The active team's theme and favicon, app-wide (SPEC §2, §4); its logo goes in the header.
+  const brand = useTeamBranding();
   // RequireUser renders this only with a verified user.
   if (!me) return <LoadingView />;
   return (
     <div className="app-layout">
-      <Header user={me} bell={<NotificationsBell notificationSound={me.notificationSound} />} />
+      <Header user={me} brand={brand} bell={<NotificationsBell notificationSound={me.notificationSound} />} />
       <PaymentNotice paymentIssue={me.paymentIssue} />
       <OfferBar plan={me.plans[product]} />
       <div className="app-layout__main">

@@ -26,6 +26,7 @@ const EDIT: ProjectAbilities = {
   deletePages: true,
   manageMembers: true,
   transfer: true,
+  moveToTeam: true,
   manageApprovers: true,
   approvePages: true,
   comment: true,
@@ -53,6 +54,7 @@ const project = (fields: Partial<ProjectDetail> = {}): ProjectDetail => ({
   pageCount: 1,
   pageLimit: 5,
   pagesLeft: 4,
+  team: null,
   abilities: EDIT,
   pages: [
     {

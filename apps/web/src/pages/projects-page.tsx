@@ -6,8 +6,10 @@ import { Link, NavLink, useLocation, useSearchParams } from "react-router";
 import { AddProjectModal } from "../features/projects/add-project-modal.tsx";
 import { ProjectGrid } from "../features/projects/project-grid.tsx";
 import { useMe } from "../features/session/use-me.ts";
+import { useActiveTeam } from "../features/teams/use-active-team.ts";
 import { useDebouncedValue } from "../lib/use-debounced-value.ts";
 import { useDocumentTitle } from "../lib/use-document-title.ts";
+import { useProduct } from "../lib/use-product.ts";
 import "../features/projects/projects.css";
 import { ShareButton } from "../features/sharing/share-modal.tsx";
 
@@ -35,6 +37,7 @@ export function ProjectsPage() {
   const sort: ProjectSort = isSort(sortParam) ? sortParam : "modifiedAt";
   const q = useDebouncedValue(filter.trim());
   const isLimited = me ? showsProjectUpsell(me.plans.web) : false;
+  const activeTeam = useActiveTeam(useProduct());
 
   const handleSort = (next: string) => {
     const nextParams = new URLSearchParams(params);
@@ -101,7 +104,7 @@ export function ProjectsPage() {
       </div>
 
       <ProjectGrid
-        query={{ list, sort, q }}
+        query={{ list, sort, q, teamId: activeTeam?.id ?? null }}
         onCreate={() => setAddOpen(true)}
         renderShare={(project) => <ShareButton project={project} variant="card" />}
       />

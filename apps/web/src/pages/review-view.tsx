@@ -16,6 +16,7 @@ import { PagesPanel } from "../features/pages/pages-panel.tsx";
 import { ExpiredNotice } from "../features/projects/expired-notice.tsx";
 import { useMe } from "../features/session/use-me.ts";
 import { useMembers } from "../features/sharing/sharing-queries.ts";
+import { useTeam } from "../features/teams/team-queries.ts";
 import { DeviceToolbar } from "../features/viewer/device-toolbar.tsx";
 import { type DeviceId, deviceSize, isDeviceId } from "../features/viewer/devices.ts";
 import { useRecapture } from "../features/viewer/version-queries.ts";
@@ -66,13 +67,14 @@ export function ReviewView({
   const { data: me } = useMe();
   const userId = me?.uid ?? null;
   const members = useMembers(project.id);
-  const people = useMemo<MentionPerson[]>(
-    () =>
-      (members.data ?? []).flatMap((member) =>
-        member.uid && !member.isPending ? [{ uid: member.uid, displayName: member.displayName }] : [],
-      ),
-    [members.data],
-  );
+  // A team project's team (its owner, managers and members) is among the people one can mention.
+  const team = useTeam(project.team?.id ?? null);
+  const people = useMemo<MentionPerson[]>(() => {
+    const everyone = [...(members.data ?? []), ...(team.data?.members ?? [])].flatMap((person) =>
+      person.uid && !person.isPending ? [{ uid: person.uid, displayName: person.displayName }] : [],
+    );
+    return [...new Map(everyone.map((person) => [person.uid, person])).values()];
+  }, [members.data, team.data]);
   const isMine = useCallback((comment: Comment) => comment.thread[0]?.userId === userId, [userId]);
   useProjectRealtime(project.id, true);
   const selectedId = params.get("id");

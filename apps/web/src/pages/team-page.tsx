@@ -4,17 +4,20 @@
  * The team shown is the one in the URL, else the one remembered for this product, else the first.
  */
 import { type Product, TEAM_MESSAGES, type Team, teamDisplayName } from "@redline/shared";
-import { Clock, RotateCw, TriangleAlert, Users } from "lucide-react";
+import { Clock, Plus, RotateCw, TriangleAlert, Users } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { ConfirmModal } from "../components/confirm-modal.tsx";
 import { InlineEdit } from "../components/inline-edit.tsx";
 import { InviteForm } from "../components/invite-form.tsx";
 import { LoadingView } from "../components/loading-view.tsx";
+import { Modal } from "../components/modal.tsx";
 import { snackbar } from "../components/snackbar-store.ts";
 import { useMe } from "../features/session/use-me.ts";
 import { pickTeam, savedTeamId, saveTeamId } from "../features/teams/active-team.ts";
+import { TeamBrandingPanel } from "../features/teams/branding-panel.tsx";
 import { CreateTeamForm } from "../features/teams/create-team-form.tsx";
+import { TeamDomainPanel } from "../features/teams/domain-panel.tsx";
 import { TEAM_ACCESS_OPTIONS, TeamPeople } from "../features/teams/team-people.tsx";
 import {
   useInviteTeamMember,
@@ -77,6 +80,7 @@ export function TeamPage() {
       teams={teams.data.filter((team) => team.product === product)}
       product={product}
       selfUid={me.uid}
+      displayName={me.displayName ?? ""}
     />
   );
 }
@@ -91,11 +95,13 @@ function TeamView({
   teams,
   product,
   selfUid,
+  displayName,
 }: {
   team: Team;
   teams: Team[];
   product: Product;
   selfUid: string;
+  displayName: string;
 }) {
   const navigate = useNavigate();
   const detail = useTeam(team.id);
@@ -104,6 +110,7 @@ function TeamView({
   const leave = useLeaveTeam(team.id);
   const [adding, setAdding] = useState(false);
   const [confirmLeave, setConfirmLeave] = useState(false);
+  const [creating, setCreating] = useState(false);
 
   useEffect(() => saveTeamId(product, team.id), [product, team.id]);
 
@@ -121,23 +128,28 @@ function TeamView({
             />
           </h1>
         </div>
-        {teams.length > 1 ? (
-          <select
-            className="input team-page__switch"
-            aria-label="Show team"
-            value={team.id}
-            onChange={(event) => {
-              const next = teams.find((entry) => entry.id === event.target.value);
-              if (next) openTeam(navigate, product, next);
-            }}
-          >
-            {teams.map((entry) => (
-              <option key={entry.id} value={entry.id}>
-                {teamDisplayName(entry)}
-              </option>
-            ))}
-          </select>
-        ) : null}
+        <div className="team-page__actions">
+          {teams.length > 1 ? (
+            <select
+              className="input team-page__switch"
+              aria-label="Show team"
+              value={team.id}
+              onChange={(event) => {
+                const next = teams.find((entry) => entry.id === event.target.value);
+                if (next) openTeam(navigate, product, next);
+              }}
+            >
+              {teams.map((entry) => (
+                <option key={entry.id} value={entry.id}>
+                  {teamDisplayName(entry)}
+                </option>
+              ))}
+            </select>
+          ) : null}
+          <button type="button" className="btn" onClick={() => setCreating(true)}>
+            <Plus size={16} aria-hidden /> New team
+          </button>
+        </div>
       </div>
 
       {team.isDisabled && team.role === "owner" && team.name.trim() ? (
@@ -216,6 +228,25 @@ function TeamView({
           />
         </section>
       ) : null}
+
+      <TeamBrandingPanel team={team} />
+      <TeamDomainPanel team={team} />
+
+      <Modal
+        open={creating}
+        onOpenChange={setCreating}
+        title="New team"
+        description="Another team of your own: you are its owner, and you invite its people."
+      >
+        <CreateTeamForm
+          product={product}
+          displayName={displayName}
+          onCreated={(created) => {
+            setCreating(false);
+            openTeam(navigate, product, created);
+          }}
+        />
+      </Modal>
 
       <ConfirmModal
         open={confirmLeave}

@@ -20,6 +20,7 @@ import {
   unique,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import { teams } from "./teams.ts";
 import { users } from "./users.ts";
 
 /** Projects hold pages, pages hold versions (SPEC §3). */
@@ -32,7 +33,8 @@ export const projects = pgTable(
     ownerId: text("owner_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    teamId: text("team_id"),
+    /** The team the project belongs to (SPEC §4: its members edit); the creator stays its owner (ADR 0012). */
+    teamId: text("team_id").references(() => teams.id, { onDelete: "set null" }),
     domain: text("domain"),
     source: text("source"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -46,7 +48,7 @@ export const projects = pgTable(
     /** The public link's settings (SPEC §3 isShared); null = never shared by link. */
     sharing: jsonb("sharing").$type<ProjectSharing>(),
   },
-  (table) => [index("projects_owner_idx").on(table.ownerId)],
+  (table) => [index("projects_owner_idx").on(table.ownerId), index("projects_team_idx").on(table.teamId)],
 );
 
 export const pages = pgTable(
@@ -136,6 +138,28 @@ export const projectMembers = pgTable(
     uniqueIndex("project_members_email_idx").on(table.projectId, table.email),
     index("project_members_by_user_idx").on(table.userId),
     index("project_members_by_email_idx").on(table.email),
+  ],
+);
+
+/**
+ * The team's collaborators toggled into one of its projects (SPEC §4: they comment there). A row only
+ * counts while the user is still one of the project's team's collaborators.
+ */
+export const projectCollaborators = pgTable(
+  "project_collaborators",
+  {
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    addedBy: text("added_by"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.projectId, table.userId] }),
+    index("project_collaborators_by_user_idx").on(table.userId),
   ],
 );
 

@@ -5,7 +5,7 @@ import { users } from "./users.ts";
 
 /**
  * Teams (SPEC §3 Team): one product each, an owner, optional branding (theme) and a custom domain
- * (both kept for their issues; nothing reads them yet).
+ * (its status checked through DNS).
  */
 export const teams = pgTable(
   "teams",
@@ -19,11 +19,15 @@ export const teams = pgTable(
     isDisabled: boolean("is_disabled").notNull().default(false),
     customBranding: boolean("custom_branding").notNull().default(false),
     theme: jsonb("theme").$type<TeamTheme>(),
+    /** The team's custom domain, lower-case (one team per domain), its check state and its TXT token. */
     domain: text("domain"),
+    domainStatus: text("domain_status").$type<"pending" | "verified" | "active" | "failed">(),
+    domainToken: text("domain_token"),
+    domainCheckedAt: timestamp("domain_checked_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     modifiedAt: timestamp("modified_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index("teams_owner_idx").on(table.ownerId)],
+  (table) => [index("teams_owner_idx").on(table.ownerId), uniqueIndex("teams_domain_idx").on(table.domain)],
 );
 
 /**

@@ -50,6 +50,12 @@ export const users = pgTable("users", {
   projectShareCount: integer("project_share_count").notNull().default(0),
   projectEditorsCount: integer("project_editors_count").notNull().default(0),
   projectsEditors: integer("projects_editors").notNull().default(0),
+  /**
+   * Moves on in the same transaction as every write that changes what `GET /api/me` counts (projects,
+   * pages, people, stored files of the user's projects; triggers of migration 0013), so counters cached
+   * at one revision are never served at another (modules/users/counters.ts).
+   */
+  countersRevision: integer("counters_revision").notNull().default(0),
 });
 
 export type UserRow = typeof users.$inferSelect;

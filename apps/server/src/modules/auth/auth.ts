@@ -25,14 +25,23 @@ export function userActionUrl(appUrl: string, mode: "verifyEmail" | "resetPasswo
   return url.toString();
 }
 
-export function createAuth(config: AppConfig, db: Database, mailer: Mailer) {
+export function createAuth(
+  config: AppConfig,
+  db: Database,
+  mailer: Mailer,
+  /** A team's active custom domain is served by this app: people sign in there too. */
+  isCustomOrigin: (origin: string | null) => Promise<boolean> = async () => false,
+) {
   const perMinute = { window: 60, max: config.authRateLimit };
   return betterAuth({
     appName: "Redline",
     baseURL: config.appUrl,
     basePath: "/api/auth",
     secret: config.authSecret,
-    trustedOrigins: [config.appUrl],
+    trustedOrigins: async (request) => {
+      const origin = request?.headers.get("origin") ?? null;
+      return origin && (await isCustomOrigin(origin)) ? [config.appUrl, origin] : [config.appUrl];
+    },
     telemetry: { enabled: false },
     database: drizzleAdapter(db, {
       provider: "pg",

@@ -34,6 +34,20 @@ export class SessionCache {
   private clearedAt = 0;
   private readonly userForgottenAt = new Map<string, number>();
   private listening = true;
+  private readonly observers = new Set<(userId: string | null) => void>();
+
+  /**
+   * Told whenever this cache forgets a user (their id) or everything (null) — heard from the database or
+   * after a write of this process — so caches of what users look like to others can forget them too.
+   */
+  observe(observer: (userId: string | null) => void): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
+  }
+
+  get isListening(): boolean {
+    return this.listening;
+  }
 
   /** Pass to `set`: the moment a fill began. */
   begin(): number {
@@ -65,6 +79,7 @@ export class SessionCache {
     if (this.userForgottenAt.size >= MAX_ENTRIES) this.clear();
     this.userForgottenAt.set(userId, this.clock);
     for (const [token, entry] of this.entries) if (entry.user.id === userId) this.entries.delete(token);
+    for (const observer of this.observers) observer(userId);
   }
 
   clear(): void {
@@ -72,6 +87,7 @@ export class SessionCache {
     this.clearedAt = this.clock;
     this.userForgottenAt.clear();
     this.entries.clear();
+    for (const observer of this.observers) observer(null);
   }
 
   /** The change channel was lost (stop caching, forget everything) or is heard again. */

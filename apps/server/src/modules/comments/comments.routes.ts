@@ -17,7 +17,9 @@ import { route } from "../../lib/routes.ts";
 import { type Actor, requireActor } from "../auth/session.ts";
 import { notify } from "../notifications/notify.ts";
 import { loadVersion } from "../projects/projects.load.ts";
+import { loadVersionAccess } from "../projects/read-access.load.ts";
 import { storedAttachments } from "./attachments.routes.ts";
+import { readComments, startCommentsCache } from "./comments.cache.ts";
 import { loadComment, loadEntry } from "./comments.load.ts";
 import { authorizeComment, withCommentAbilities } from "./comments.policy.ts";
 import {
@@ -25,7 +27,6 @@ import {
   copyUnresolved,
   createComment,
   deleteEntry,
-  listComments,
   presentOne,
   previousVersion,
   publishChanged,
@@ -46,16 +47,20 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   const { auth, storage } = ctx;
   const { db } = ctx.database;
   const { plansEnabled } = ctx.config;
+  const commentsCache = startCommentsCache(db);
+  app.addHook("onClose", async () => commentsCache.stop());
 
   app.get(
     "/api/versions/:versionId/comments",
     route({ summary: "Comments of a version with their threads", action: "comments.read" }),
-    async (request) => {
+    async (request, reply) => {
       const actor = await requireActor(auth, db, request);
-      const { version, access } = await loadVersion(db, actor, versionParams.parse(request.params).versionId);
+      const versionId = versionParams.parse(request.params).versionId;
+      const { version, access } = await loadVersionAccess(db, actor, versionId);
       const reader = member(actor, access);
       authorizeComment(reader, "comments.read");
-      return { data: (await listComments(db, version.id)).map((c) => withCommentAbilities(reader, c)) };
+      // Already JSON: kept per version and reader (comments.cache.ts), sent as it is.
+      return reply.type("application/json; charset=utf-8").send(await readComments(db, version, reader));
     },
   );
 

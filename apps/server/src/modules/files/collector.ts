@@ -24,6 +24,8 @@ export async function referencedKeys(db: Database): Promise<Set<string>> {
     union select thumbnail_key from pages where thumbnail_key is not null
     union select thumbnail_key from projects where thumbnail_key is not null
     union select substr(photo_url, 8) from users where photo_url like '/files/%'
+    union select substr(theme->>'logoURL', 8) from teams where theme->>'logoURL' like '/files/%'
+    union select substr(theme->>'iconURL', 8) from teams where theme->>'iconURL' like '/files/%'
     union select 'assets/' || a.sha256 || '.' || a.ext from assets a
       where not a.tracked
         or exists (select 1 from version_assets va where va.sha256 = a.sha256)

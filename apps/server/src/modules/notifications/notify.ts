@@ -19,8 +19,11 @@ import {
   type NewNotificationRow,
   notifications,
   pages,
+  projectCollaborators,
   projectMembers,
   projects,
+  teamMembers,
+  teams,
   users,
 } from "../../db/schema/index.ts";
 import { newId } from "../../lib/ids.ts";
@@ -128,15 +131,53 @@ function projectOf(
 
 type People = Map<string, "owner" | "edit" | "comment" | "view">;
 
-/** The project's people with an account: its owner and the members who are not pending invitations. */
+/**
+ * The project's people with an account: its owner, the members who are not pending invitations and, for
+ * a team project, its team (owner, managers and members edit; switched-in collaborators comment), the
+ * highest access winning as in the project policy.
+ */
 async function projectPeople(tx: Tx, projectId: string): Promise<People> {
-  const [owner] = await tx.select({ id: projects.ownerId }).from(projects).where(eq(projects.id, projectId));
+  const [project] = await tx
+    .select({ ownerId: projects.ownerId, teamId: projects.teamId })
+    .from(projects)
+    .where(eq(projects.id, projectId));
   const members = await tx
     .select({ userId: projectMembers.userId, access: projectMembers.access })
     .from(projectMembers)
     .where(and(eq(projectMembers.projectId, projectId), isNotNull(projectMembers.userId)));
   const people: People = new Map(members.map((member) => [member.userId!, member.access]));
-  if (owner) people.set(owner.id, "owner");
+  if (project?.teamId) {
+    const team = await tx
+      .select({
+        userId: teamMembers.userId,
+        access: teamMembers.access,
+        toggledIn: projectCollaborators.userId,
+      })
+      .from(teamMembers)
+      .leftJoin(
+        projectCollaborators,
+        and(
+          eq(projectCollaborators.projectId, projectId),
+          eq(projectCollaborators.userId, teamMembers.userId),
+        ),
+      )
+      .where(and(eq(teamMembers.teamId, project.teamId), isNotNull(teamMembers.userId)));
+    const [teamOwner] = await tx
+      .select({ ownerId: teams.ownerId })
+      .from(teams)
+      .where(eq(teams.id, project.teamId));
+    const rows = [
+      ...team,
+      ...(teamOwner ? [{ userId: teamOwner.ownerId, access: "owner", toggledIn: null }] : []),
+    ];
+    const rank = { view: 0, comment: 1, edit: 2, owner: 3 } as const;
+    for (const { userId, access, toggledIn } of rows) {
+      const role = access === "collaborator" ? (toggledIn ? "comment" : null) : "edit";
+      const held = userId ? people.get(userId) : undefined;
+      if (userId && role && (!held || rank[role] > rank[held])) people.set(userId, role);
+    }
+  }
+  if (project) people.set(project.ownerId, "owner");
   return people;
 }
 

@@ -2,19 +2,35 @@ import {
   type Access,
   isProjectExpired,
   type Limits,
+  type MemberAccess,
   type ProjectListQuery,
   productOf,
   resolvePlan,
 } from "@redline/shared";
-import { and, asc, desc, eq, getTableColumns, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  getTableColumns,
+  ilike,
+  inArray,
+  isNotNull,
+  or,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { prepared } from "../../db/prepared.ts";
 import {
   type PageRow,
   type ProjectRow,
   pages,
+  projectCollaborators,
   projectMembers,
   projects,
+  teamMembers,
+  teams,
   type UserRow,
   users,
   type VersionRow,
@@ -24,9 +40,16 @@ import { NotFoundError } from "../../lib/errors.ts";
 import type { Actor } from "../auth/session.ts";
 import { limitsFor, planSourcesOf } from "../plans/plans.ts";
 import { projectAccess, readOnlyAccess } from "./projects.policy.ts";
+import {
+  projectTeamOf,
+  type TeamRelationRow,
+  teamJoins,
+  teamRelationColumns,
+  teamRoleOf,
+} from "./team-access.ts";
 
 /** The owner's stored limits and what can give them a plan, read with the project. */
-const ownerPlanColumns = {
+export const ownerPlanColumns = {
   ownerLimits: users.limits,
   ownerPrivilege: users.privilege,
   ownerLifetimeDeal: users.lifetimeDeal,
@@ -60,6 +83,8 @@ export interface LoadedProject {
   isExpired: boolean;
   /** The owner's plan limits (the project's page limit derives from them), read in the same query. */
   ownerLimits: Limits | null;
+  /** The team the project belongs to, if any. */
+  team: { id: string; name: string } | null;
 }
 
 /** Loads a project and the actor's access to it; a missing project is a 404 like an inaccessible one. */
@@ -69,20 +94,42 @@ export async function loadProject(
   projectId: string,
 ): Promise<LoadedProject> {
   const userId = actor?.user.id ?? null;
-  const [row] = await prepared(db, "load_project", () =>
-    db
-      .select({ project: projects, memberAccess: projectMembers.access, ...ownerPlanColumns })
+  const [row] = await prepared(db, "load_project", () => {
+    const joins = teamJoins(sql.placeholder("userId"));
+    return db
+      .select({
+        project: projects,
+        memberAccess: projectMembers.access,
+        ...ownerPlanColumns,
+        ...teamRelationColumns,
+      })
       .from(projects)
       .leftJoin(users, eq(users.id, projects.ownerId))
       .leftJoin(
         projectMembers,
         and(eq(projectMembers.projectId, projects.id), eq(projectMembers.userId, sql.placeholder("userId"))),
       )
+      .leftJoin(teams, joins.team)
+      .leftJoin(teamMembers, joins.member)
+      .leftJoin(projectCollaborators, joins.collaborator)
       .where(eq(projects.id, sql.placeholder("projectId")))
-      .prepare("load_project"),
-  ).execute({ userId: userId ?? "", projectId });
+      .prepare("load_project");
+  }).execute({ userId: userId ?? "", projectId });
   if (!row) throw new NotFoundError("Project not found.", "project-not-found");
-  const heldAccess = projectAccess(userId, { ownerId: row.project.ownerId, memberAccess: row.memberAccess });
+  return loadedProjectOf(row, userId);
+}
+
+/** A project row read with `ownerPlanColumns`, its member entry and team relation → the actor's access. */
+export function loadedProjectOf(
+  row: TeamRelationRow &
+    Parameters<typeof ownerLimitsOf>[0] & { project: ProjectRow; memberAccess: MemberAccess | null },
+  userId: string | null,
+): LoadedProject {
+  const heldAccess = projectAccess(userId, {
+    ownerId: row.project.ownerId,
+    memberAccess: row.memberAccess,
+    teamRole: teamRoleOf(row, userId),
+  });
   const ownerLimits = ownerLimitsOf(row);
   const isExpired = isProjectExpired(
     row.project.expiresAt,
@@ -94,6 +141,7 @@ export async function loadProject(
     heldAccess,
     isExpired,
     ownerLimits,
+    team: projectTeamOf(row),
   };
 }
 
@@ -175,7 +223,20 @@ const WEB_TYPES = ["web", "webapp", "image", "demo"] as const;
  */
 function prepareListQuery(db: Database, { list, sort, q }: ProjectListQuery, name: string) {
   const userId = sql.placeholder("userId");
-  const filters: SQL[] = [or(eq(projects.ownerId, userId), eq(projectMembers.userId, userId))!];
+  const joins = teamJoins(userId);
+  // One's own and shared projects, the team projects one was toggled into as a collaborator, and the
+  // active team's projects for its owner, managers and members.
+  const filters: SQL[] = [
+    or(
+      eq(projects.ownerId, userId),
+      eq(projectMembers.userId, userId),
+      isNotNull(projectCollaborators.userId),
+      and(
+        eq(projects.teamId, sql.placeholder("teamId")),
+        or(eq(teams.ownerId, userId), inArray(teamMembers.access, ["manager", "member"])),
+      ),
+    )!,
+  ];
   filters.push(eq(projects.isArchived, list === "archived"));
   if (list === "web") filters.push(inArray(projects.type, [...WEB_TYPES]));
   if (list === "illustration") filters.push(eq(projects.type, "illustration"));
@@ -190,6 +251,7 @@ function prepareListQuery(db: Database, { list, sort, q }: ProjectListQuery, nam
     .select({
       project: projects,
       memberAccess: projectMembers.access,
+      ...teamRelationColumns,
       pageCount: sql<number>`(select count(*)::int from ${pages} where ${pages.projectId} = ${projects.id})`,
       ...ownerPlanColumns,
       firstPageThumbnail: sql<
@@ -202,16 +264,20 @@ function prepareListQuery(db: Database, { list, sort, q }: ProjectListQuery, nam
       projectMembers,
       and(eq(projectMembers.projectId, projects.id), eq(projectMembers.userId, userId)),
     )
+    .leftJoin(teams, joins.team)
+    .leftJoin(teamMembers, joins.member)
+    .leftJoin(projectCollaborators, joins.collaborator)
     .where(and(...filters))
     .orderBy(order, asc(projects.id))
     .prepare(name);
 }
 
-/** The projects the user owns or is a member of, as the list shows them. */
+/** The projects the user owns, is a member of, or reaches through the active team, as the list shows them. */
 export function listProjectRows(db: Database, userId: string, query: ProjectListQuery) {
   const name = `project_list_${query.list}_${query.sort}_${query.q ? "q" : "all"}`;
   return prepared(db, name, () => prepareListQuery(db, query, name)).execute({
     userId,
+    teamId: query.teamId ?? "",
     ...(query.q && { pattern: `%${query.q.replace(/[%_\\]/g, "\\$&")}%` }),
   });
 }

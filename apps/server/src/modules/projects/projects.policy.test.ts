@@ -34,15 +34,16 @@ const columns: [string, ProjectAction][] = [
   ["update versions", "versions.update"],
   ["delete versions", "versions.delete"],
   ["approve pages", "pages.approve"],
+  ["move to a team", "projects.move"],
 ];
 
 const TABLE = `
-owner            ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓
-editor           ✓ ✓ · · ✓ ✓ ✓ ✓ ✓ ✓ ✓
-commenter        ✓ · · · · · · · · · ·
-viewer           ✓ · · · · · · · · · ·
-viewer, approver ✓ · · · · · · · · · ✓
-outsider         · · · · · · · · · · ·
+owner            ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓
+editor           ✓ ✓ · · ✓ ✓ ✓ ✓ ✓ ✓ ✓ ·
+commenter        ✓ · · · · · · · · · · ·
+viewer           ✓ · · · · · · · · · · ·
+viewer, approver ✓ · · · · · · · · · ✓ ·
+outsider         · · · · · · · · · · · ·
 `;
 
 describe("projects policy", () => {
@@ -66,6 +67,8 @@ describe("projects policy", () => {
       "comment",
     );
     expect(projectAccess("u", { ownerId: "o", memberAccess: null })).toBeNull();
+    expect(projectAccess("u", { ownerId: "o", memberAccess: "comment", teamRole: "owner" })).toBe("edit");
+    expect(projectAccess("u", { ownerId: "o", memberAccess: "edit", teamRole: "collaborator" })).toBe("edit");
     expect(projectAccess(null, { ownerId: "o", memberAccess: "edit" })).toBeNull();
   });
 
@@ -94,12 +97,12 @@ describe("projects policy", () => {
   // SPEC §4: an expired project is read-only. Its abilities are what its actors hold, capped at a
   // viewer's, except archive and delete, which its owner keeps; approvers no longer approve.
   const EXPIRED = `
-owner            ✓ · ✓ ✓ · · · · · · ·
-editor           ✓ · · · · · · · · · ·
-commenter        ✓ · · · · · · · · · ·
-viewer           ✓ · · · · · · · · · ·
-viewer, approver ✓ · · · · · · · · · ·
-outsider         · · · · · · · · · · ·
+owner            ✓ · ✓ ✓ · · · · · · · ·
+editor           ✓ · · · · · · · · · · ·
+commenter        ✓ · · · · · · · · · · ·
+viewer           ✓ · · · · · · · · · · ·
+viewer, approver ✓ · · · · · · · · · · ·
+outsider         · · · · · · · · · · · ·
 `;
   const abilityOf: Record<ProjectAction, keyof ReturnType<typeof projectAbilities>> = {
     "projects.read": "read",
@@ -113,6 +116,7 @@ outsider         · · · · · · · · · · ·
     "versions.update": "updatePages",
     "versions.delete": "deletePages",
     "pages.approve": "approvePages",
+    "projects.move": "moveToTeam",
   };
   describe.each(parsePolicyTable(EXPIRED, columns.length))("expired project, $actor", (row) => {
     it.each(rowCases(row, columns))("$column.0 → $expected", ({ column: [, action], expected }) => {

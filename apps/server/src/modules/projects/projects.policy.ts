@@ -4,8 +4,8 @@
  * authorization matrix test (src/authorization.matrix.test.ts) proves every route against it.
  *
  * Access comes from, in order: ownership; the project's member entry (edit / comment / view); the team
- * relation (team projects give team members edit and collaborators comment — teams arrive later, the
- * relation is already an input); a public share link (guests: comment or view as the link allows).
+ * relation (team projects give the team's owner, managers and members edit, and the collaborators
+ * toggled into the project comment — see team-access.ts); a public share link (guests: comment or view as the link allows).
  */
 import {
   type Access,
@@ -32,6 +32,7 @@ export type ProjectAction =
   | "projects.update"
   | "projects.archive"
   | "projects.delete"
+  | "projects.move"
   | "pages.create"
   | "pages.update"
   | "pages.delete"
@@ -55,6 +56,8 @@ export const PROJECT_POLICY: PolicyTable<ProjectAction, ProjectTarget> = {
   "projects.update": [{ access: EDITORS }],
   "projects.archive": [{ access: OWNER }],
   "projects.delete": [{ access: OWNER }],
+  /** Into one of the owner's teams or out of it (ADR 0012: the creator owns a team project). */
+  "projects.move": [{ access: OWNER }],
   "pages.create": [{ access: EDITORS }],
   "pages.update": [{ access: EDITORS }],
   "pages.delete": [{ access: EDITORS }],
@@ -170,6 +173,7 @@ export function projectAbilities(
     deletePages: can(access, "pages.delete"),
     manageMembers: canMember(actor, "members.add"),
     transfer: canMember(actor, "projects.transfer"),
+    moveToTeam: can(access, "projects.move"),
     manageApprovers: canMember(actor, "approvers.manage"),
     approvePages: canApprovePage(access, viewer.userId, viewer.approvers, isExpired),
     comment: canComment(actor, "comments.create"),

@@ -68,6 +68,7 @@ export function presentProject(
     ownerLimits: Limits | null;
     firstPageThumbnail?: string | null;
     viewerId: string;
+    team?: { id: string; name: string } | null;
   },
 ): ProjectSummary {
   const pageLimit = pageLimitFor(row.type, counts.ownerLimits);
@@ -90,6 +91,7 @@ export function presentProject(
     pageCount: counts.pageCount,
     pageLimit,
     pagesLeft: pagesLeft(pageLimit, counts.pageCount),
+    team: counts.team ?? null,
     abilities: projectAbilities(access, { userId: counts.viewerId, approvers: row.approvers }, isExpired),
   };
 }

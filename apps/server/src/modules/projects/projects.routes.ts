@@ -12,6 +12,7 @@ import {
   projectExpiresAt,
   projectListQuerySchema,
   projectTypesOf,
+  TEAM_PROJECT_MESSAGES,
   updateProjectSchema,
   WEB_APP_MESSAGE,
 } from "@redline/shared";
@@ -19,7 +20,7 @@ import { and, count, eq, inArray, ne } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
-import { pages, projects, users } from "../../db/schema/index.ts";
+import { pages, projectCollaborators, projects, users } from "../../db/schema/index.ts";
 import { PlanLimitError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { toJpeg } from "../../lib/images.ts";
@@ -29,9 +30,11 @@ import { requireActor } from "../auth/session.ts";
 import { removeReplaced } from "../pages/thumbnails.ts";
 import { entitlementsFor, limitsFor } from "../plans/plans.ts";
 import { ownedFiles, removeOwnedFiles } from "../versions/owned-files.ts";
-import { listProjectRows, loadPagesWithVersions, loadProject, ownerLimitsOf } from "./projects.load.ts";
+import { listProjectRows, loadProject, ownerLimitsOf } from "./projects.load.ts";
 import { authorize, projectAccess } from "./projects.policy.ts";
 import { presentPage, presentProject } from "./projects.presenter.ts";
+import { loadProjectDetail } from "./read-access.load.ts";
+import { projectTeamOf, teamForProject, teamRoleOf } from "./team-access.ts";
 
 const params = z.object({ projectId: z.string().min(1).max(64) });
 
@@ -52,8 +55,13 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         data: rows.map((row) =>
           presentProject(
             row.project,
-            projectAccess(userId, { ownerId: row.project.ownerId, memberAccess: row.memberAccess })!,
+            projectAccess(userId, {
+              ownerId: row.project.ownerId,
+              memberAccess: row.memberAccess,
+              teamRole: teamRoleOf(row, userId),
+            })!,
             {
+              team: projectTeamOf(row),
               pageCount: row.pageCount ?? 0,
               ownerLimits: effectiveLimits(ownerLimitsOf(row), plansEnabled),
               firstPageThumbnail: row.firstPageThumbnail,
@@ -75,8 +83,11 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       const product = productOf(input.type);
       // The owner's projects of this product are counted under a lock on their user row, so two
       // creations at once cannot both take the last place (SPEC §9 plan limits; a demo does not count).
-      const { project, limits } = await db.transaction(async (tx) => {
+      const { project, limits, team } = await db.transaction(async (tx) => {
         const [owner] = await tx.select().from(users).where(eq(users.id, actor.user.id)).for("update");
+        // The team is read in the creating transaction, sharing its rows: a member removed meanwhile
+        // cannot add to it (SPEC §4 team projects).
+        const team = input.teamId ? await teamForProject(tx, actor.user.id, input.teamId, product) : null;
         // SPEC §6: web app support is a plan feature (its projects are added from the browser extension).
         if (input.type === "webapp" && !entitlementsFor(owner ?? actor.user, "web", plansEnabled).webApp)
           throw new PlanLimitError("web-app", WEB_APP_MESSAGE, { kind: "feature", product: "web", limit: 0 });
@@ -105,12 +116,13 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
             title: input.title || DEFAULT_PROJECT_TITLE,
             type: input.type,
             ownerId: actor.user.id,
+            teamId: team?.id ?? null,
             createdAt: now,
             modifiedAt: now,
             expiresAt: projectExpiresAt(input.type, now, limits[product].projects),
           })
           .returning();
-        return { project: created!, limits };
+        return { project: created!, limits, team };
       });
       reply.status(201);
       return {
@@ -118,6 +130,7 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
           pageCount: 0,
           ownerLimits: limits,
           viewerId: actor.user.id,
+          team,
         }),
         message: PROJECT_MESSAGES.created,
       };
@@ -129,13 +142,9 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     route({ summary: "A project with its pages and versions", action: "projects.read" }),
     async (request) => {
       const actor = await requireActor(auth, db, request);
-      const { project, access, heldAccess, ownerLimits } = await loadProject(
-        db,
-        actor,
-        params.parse(request.params).projectId,
-      );
+      const { project, access, heldAccess, ownerLimits, team, pageRows, versionRows } =
+        await loadProjectDetail(db, actor, params.parse(request.params).projectId);
       authorize(access, "projects.read");
-      const { pageRows, versionRows } = await loadPagesWithVersions(db, project.id);
       return {
         data: {
           ...presentProject(project, heldAccess!, {
@@ -143,6 +152,7 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
             ownerLimits: effectiveLimits(ownerLimits, plansEnabled),
             firstPageThumbnail: pageRows.find((page) => page.thumbnailKey)?.thumbnailKey,
             viewerId: actor.user.id,
+            team,
           }),
           pages: pageRows.map((page) => presentPage(page, versionRows)),
           sharing: normalizeSharing(project.sharing),
@@ -155,40 +165,56 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   app.patch(
     "/api/projects/:projectId",
     route({
-      summary: "Rename, archive or unarchive a project",
+      summary: "Rename, archive, reorder or move a project into or out of a team",
       body: updateProjectSchema,
       action: "projects.update",
     }),
     async (request) => {
       const actor = await requireActor(auth, db, request);
-      const { project, access, heldAccess, ownerLimits } = await loadProject(
-        db,
-        actor,
-        params.parse(request.params).projectId,
-      );
+      const loaded = await loadProject(db, actor, params.parse(request.params).projectId);
+      const { project, access, heldAccess, ownerLimits } = loaded;
       const input = updateProjectSchema.parse(request.body);
       // Archiving stays open to the owner of an expired (read-only) project; renaming does not.
       if (input.isArchived === undefined) authorize(access, "projects.update");
       else authorize(heldAccess, "projects.archive");
-      const [updated] = await db
-        .update(projects)
-        .set({
-          ...(input.title !== undefined && { title: input.title || DEFAULT_PROJECT_TITLE }),
-          ...(input.isArchived !== undefined && { isArchived: input.isArchived }),
-          ...(input.sortOrder !== undefined && { sortOrder: input.sortOrder }),
-          modifiedAt: new Date(),
-        })
-        .where(eq(projects.id, project.id))
-        .returning();
+      // Where the project belongs is its owner's choice (ADR 0012), like handing it over.
+      if (input.teamId !== undefined) authorize(access, "projects.move");
+      const { updated, team } = await db.transaction(async (tx) => {
+        const team =
+          input.teamId === undefined
+            ? loaded.team
+            : input.teamId === null
+              ? null
+              : await teamForProject(tx, actor.user.id, input.teamId, productOf(project.type));
+        const [updated] = await tx
+          .update(projects)
+          .set({
+            ...(input.title !== undefined && { title: input.title || DEFAULT_PROJECT_TITLE }),
+            ...(input.isArchived !== undefined && { isArchived: input.isArchived }),
+            ...(input.sortOrder !== undefined && { sortOrder: input.sortOrder }),
+            ...(input.teamId !== undefined && { teamId: team?.id ?? null }),
+            modifiedAt: new Date(),
+          })
+          .where(eq(projects.id, project.id))
+          .returning();
+        // Leaving a team (or changing it) takes that team's collaborators out of the project.
+        if (input.teamId !== undefined && team?.id !== project.teamId)
+          await tx.delete(projectCollaborators).where(eq(projectCollaborators.projectId, project.id));
+        return { updated: updated!, team };
+      });
       const [{ pageCount } = { pageCount: 0 }] = await db
         .select({ pageCount: count() })
         .from(pages)
         .where(eq(pages.projectId, project.id));
       return {
-        data: presentProject(updated!, heldAccess!, {
+        data: presentProject(updated, heldAccess!, {
           pageCount,
           ownerLimits: effectiveLimits(ownerLimits, plansEnabled),
           viewerId: actor.user.id,
+          team,
+        }),
+        ...(input.teamId !== undefined && {
+          message: team ? TEAM_PROJECT_MESSAGES.moved : TEAM_PROJECT_MESSAGES.leftTeam,
         }),
       };
     },

@@ -28,6 +28,10 @@ const EXPENSIVE_ROUTES = new Set([
   "POST /api/projects/:projectId/thumbnail",
   "POST /api/versions/:versionId/changes/images",
   "POST /api/me/photo",
+  "POST /api/teams/:teamId/branding/logo",
+  "POST /api/teams/:teamId/branding/icon",
+  // Each check asks DNS.
+  "POST /api/teams/:teamId/domain/check",
 ]);
 
 type IncrCallback = (error: Error | null, result?: { current: number; ttl: number }) => void;

@@ -11,13 +11,16 @@ import {
   type TeamAccess,
   updateTeamMemberSchema,
 } from "@redline/shared";
-import { and, eq, or } from "drizzle-orm";
+import { and, eq, inArray, isNull, ne, or } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { Database } from "../../db/index.ts";
 import {
   notifications,
+  projectCollaborators,
+  projectMembers,
+  projects,
   type TeamMemberRow,
   type TeamRow,
   teamMembers,
@@ -26,7 +29,7 @@ import {
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { teamAccessMail, teamInviteMail } from "../../lib/mail/templates.ts";
-import { publish } from "../../lib/realtime.ts";
+import { publish, revokeRoom } from "../../lib/realtime.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { findUserByEmail } from "../members/members.load.ts";
@@ -69,6 +72,28 @@ async function forgetTeam(tx: Tx, teamId: string, userId: string): Promise<void>
   await tx
     .delete(notifications)
     .where(and(eq(notifications.userId, userId), eq(notifications.teamId, teamId)));
+  // Out of the team, out of its projects: the collaborator toggles go, and open project rooms close.
+  // Their own projects stay theirs (ADR 0012), and so do those shared with them by e-mail.
+  const teamProjects = await tx
+    .select({ id: projects.id })
+    .from(projects)
+    .leftJoin(
+      projectMembers,
+      and(eq(projectMembers.projectId, projects.id), eq(projectMembers.userId, userId)),
+    )
+    .where(and(eq(projects.teamId, teamId), ne(projects.ownerId, userId), isNull(projectMembers.id)));
+  if (teamProjects.length > 0)
+    await tx.delete(projectCollaborators).where(
+      and(
+        eq(projectCollaborators.userId, userId),
+        inArray(
+          projectCollaborators.projectId,
+          teamProjects.map(({ id }) => id),
+        ),
+      ),
+    );
+  for (const { id } of teamProjects) await revokeRoom(tx, `project:${id}`, userId);
+  // Their project lists refetch on the teams.changed event teamChanged sends them.
   await publish(tx, `user:${userId}`, { type: "notifications.changed" });
 }
 

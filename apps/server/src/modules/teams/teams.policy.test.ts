@@ -42,15 +42,19 @@ const columns: [string, TeamAction, TeamResource][] = [
   ["disabled: remove", "teams.removeMember", about("other", false, disabled)],
   ["disabled: remove collaborator", "teams.removeCollaborator", about("other", false, disabled)],
   ["disabled: leave", "teams.leave", about(ME, false, disabled)],
+  ["brand", "teams.brand", team],
+  ["domain", "teams.domain", team],
+  ["disabled: brand", "teams.brand", disabled],
+  ["disabled: domain", "teams.domain", disabled],
 ];
 
 // biome-ignore format: aligned as a table
 const TABLE = `
-owner        ✓ ✓ ✓ ✓ ✓ · · ✓ · · ✓ · ✓ · · · · · ·
-manager      ✓ ✓ ✓ ✓ ✓ · · ✓ · · ✓ ✓ ✓ · · · · · ✓
-member       ✓ · · · · · · · · · · ✓ ✓ · · · · · ✓
-collaborator ✓ · · · · · · · · · · ✓ ✓ · · · · · ✓
-outsider     · · · · · · · · · · · · · · · · · · ·
+owner        ✓ ✓ ✓ ✓ ✓ · · ✓ · · ✓ · ✓ · · · · · · ✓ ✓ · ·
+manager      ✓ ✓ ✓ ✓ ✓ · · ✓ · · ✓ ✓ ✓ · · · · · ✓ ✓ ✓ · ·
+member       ✓ · · · · · · · · · · ✓ ✓ · · · · · ✓ · · · ·
+collaborator ✓ · · · · · · · · · · ✓ ✓ · · · · · ✓ · · · ·
+outsider     · · · · · · · · · · · · · · · · · · · · · · ·
 `;
 
 describe("teams policy", () => {

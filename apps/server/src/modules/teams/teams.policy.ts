@@ -22,7 +22,9 @@ export type TeamAction =
   | "teams.changeRole"
   | "teams.removeMember"
   | "teams.removeCollaborator"
-  | "teams.leave";
+  | "teams.leave"
+  | "teams.brand"
+  | "teams.domain";
 
 export type TeamActor = PolicyActor<TeamRole>;
 
@@ -52,6 +54,9 @@ export const TEAM_POLICY: PolicyTable<TeamAction, TeamResource, TeamRole> = {
   "teams.removeCollaborator": [{ access: ADMINS, when: someoneElse }],
   // SPEC §4: any member can leave a team (a disabled one too); its owner cannot.
   "teams.leave": [{ access: NOT_OWNER }],
+  // The team's theme and logo, and its custom domain (plan-gated on the owner's plan by the routes).
+  "teams.brand": [{ access: ADMINS, when: enabled }],
+  "teams.domain": [{ access: ADMINS, when: enabled }],
 };
 
 export const teamActor = (userId: string, role: TeamRole | null): TeamActor => ({
@@ -93,6 +98,8 @@ export function teamAbilities(actor: TeamActor, team: TeamResource): TeamAbiliti
     removeMembers: canTeam(actor, "teams.removeMember", team),
     removeCollaborators: canTeam(actor, "teams.removeCollaborator", team),
     leave: canTeam(actor, "teams.leave", team),
+    brand: canTeam(actor, "teams.brand", team),
+    setDomain: canTeam(actor, "teams.domain", team),
   };
 }
 

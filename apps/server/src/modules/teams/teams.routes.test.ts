@@ -1,31 +1,17 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { teamMembers, teams } from "../../db/schema/index.ts";
-import { digest } from "../../testing/db-digest.ts";
 import { type ApiClient, signUpVerified } from "../../testing/http-client.ts";
+import { uniqueEmail as email, expectRefused, type Person, signUpPerson } from "../../testing/people.ts";
 import { openSocket } from "../../testing/realtime-socket.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { drivers } from "../../testing/test-db.ts";
-
-let counter = 0;
-const email = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}@example.com`;
-
-interface Person {
-  client: ApiClient;
-  address: string;
-  uid: string;
-}
 
 describe.each(drivers())("teams (%s)", (driver) => {
   let t: TestApp;
   let owner: Person;
 
-  const person = async (name: string, displayName = "Test User"): Promise<Person> => {
-    const address = email(name);
-    const client = await signUpVerified(t.url, t.inbox!, address, undefined, displayName);
-    const uid = (await client.get("/api/me")).body.data.uid as string;
-    return { client, address, uid };
-  };
+  const person = (name: string, displayName?: string) => signUpPerson(t, name, displayName);
   const newTeam = async (name?: string, product = "web") =>
     (await owner.client.post("/api/teams", { product, ...(name && { name }) })).body.data.id as string;
   const detail = async (teamId: string, client = owner.client) =>
@@ -57,19 +43,8 @@ describe.each(drivers())("teams (%s)", (driver) => {
       context: { teamName?: string; access?: string };
     }[];
   /** Asserts a refused request: its status and code, and not a row changed. */
-  const refused = async (
-    call: () => Promise<{ status: number; body: any }>,
-    status: number,
-    code?: string,
-  ) => {
-    const before = await digest(t.ctx);
-    const response = await call();
-    expect(response.status, JSON.stringify(response.body)).toBe(status);
-    if (code) expect(response.body.code).toBe(code);
-    expect(response.body.message).toEqual(expect.any(String));
-    expect(await digest(t.ctx)).toEqual(before);
-    return response;
-  };
+  const refused = (call: () => Promise<{ status: number; body: any }>, status: number, code?: string) =>
+    expectRefused(t, call, status, code);
 
   beforeAll(async () => {
     t = await startTestApp({ driver });

@@ -81,12 +81,15 @@ describe.each(drivers())("the user's own record (%s)", (driver) => {
       .update(users)
       .set({ lifetimeDeal: { isDisabled: false, invoices: [{ plan: "redline_tier2" }] } })
       .where(eq(users.id, me.uid));
+    // Written outside a request: the session cache hears of it as the database announces it (ADR 0007).
+    await expect.poll(async () => (await client.get("/api/me")).body.data.plans.web.isFree).toBe(false);
     const lifetime = (await client.get("/api/me")).body.data.plans;
     expect(lifetime.web).toMatchObject({ name: "Lifetime tier 2", isFree: false, hideUpsells: true });
     expect(lifetime.web.entitlements).toMatchObject({ projects: -1, collaborators: 5 });
     expect(lifetime.browse.isFree).toBe(true); // lifetime deals are for the web product
 
     await t.ctx.database.db.update(users).set({ privilege: "team" }).where(eq(users.id, me.uid));
+    await expect.poll(async () => (await client.get("/api/me")).body.data.plans.browse.name).toBe("Team");
     const privileged = (await client.get("/api/me")).body.data.plans;
     expect(privileged.browse).toMatchObject({ name: "Team", hideUpsells: true });
   });

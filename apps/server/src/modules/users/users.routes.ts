@@ -6,7 +6,7 @@ import { users } from "../../db/schema/index.ts";
 import { toJpeg } from "../../lib/images.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
-import { countersOf } from "./counters.ts";
+import { countersFor } from "./counters.ts";
 import { presentUser } from "./users.presenter.ts";
 
 /** The signed-in user's own record: read, partial update, photo upload. */
@@ -16,7 +16,7 @@ export async function usersRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   app.get("/api/me", route({ summary: "The signed-in user", action: "self" }), async (request) => {
     const { user } = await requireActor(auth, db, request, { allowUnverified: true });
-    return { data: presentUser(user, ctx.config.plansEnabled, await countersOf(db, user.id)) };
+    return { data: presentUser(user, ctx.config.plansEnabled, await countersFor(db, user)) };
   });
 
   app.patch(
@@ -44,7 +44,7 @@ export async function usersRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         .where(eq(users.id, actor.user.id))
         .returning();
       return {
-        data: presentUser(updated!, ctx.config.plansEnabled, await countersOf(db, updated!.id)),
+        data: presentUser(updated!, ctx.config.plansEnabled, await countersFor(db, updated!)),
         message: MESSAGES.profileUpdated,
       };
     },

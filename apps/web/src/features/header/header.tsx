@@ -14,20 +14,37 @@ export interface Feature {
   text: string;
 }
 
-/** `bell`: the notifications bell (the notifications feature's), placed among the inbox buttons. */
-export function Header({ user, bell }: { user: User; bell: ReactNode }) {
+/**
+ * `bell`: the notifications bell (the notifications feature's), placed among the inbox buttons.
+ * `brand`: the active team's logo, shown instead of Redline's when its branding applies (SPEC §2).
+ */
+export function Header({
+  user,
+  bell,
+  brand = null,
+}: {
+  user: User;
+  bell: ReactNode;
+  brand?: { name: string; logoURL: string | null } | null;
+}) {
   const [feature, setFeature] = useState<Feature | null>(null);
   const [isShortcutsOpen, setShortcutsOpen] = useState(false);
 
   return (
     <header className="header">
       <div className="header__left">
-        <Link to="/projects" className="header__logo" aria-label="Redline, go to projects">
-          <span className="header__logo-mark" aria-hidden>
-            R
-          </span>
-          <span className="header__logo-text">Redline</span>
-        </Link>
+        {brand?.logoURL ? (
+          <Link to="/projects" className="header__logo" aria-label={`${brand.name}, go to projects`}>
+            <img className="header__brand-logo" src={brand.logoURL} alt={brand.name} />
+          </Link>
+        ) : (
+          <Link to="/projects" className="header__logo" aria-label="Redline, go to projects">
+            <span className="header__logo-mark" aria-hidden>
+              R
+            </span>
+            <span className="header__logo-text">Redline</span>
+          </Link>
+        )}
         <nav className="header__nav" aria-label="Main">
           <NavLink to="/projects" className="header__nav-link">
             Projects

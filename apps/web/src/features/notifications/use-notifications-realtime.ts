@@ -38,8 +38,12 @@ export function useNotificationsRealtime(notificationSound: boolean): void {
           // A project shared with this user, or their access changed or taken away: the lists follow.
           if (event.type === "projects.changed")
             void queryClient.invalidateQueries({ queryKey: PROJECTS_KEY });
-          // A team of theirs changed (a name, someone's role, someone joined or left): teams follow.
-          if (event.type === "teams.changed") void queryClient.invalidateQueries({ queryKey: TEAMS_KEY });
+          // A team of theirs changed (a name, someone's role, someone joined or left): teams follow, and
+          // so do project lists (a team's projects come and go with one's place in it).
+          if (event.type === "teams.changed") {
+            void queryClient.invalidateQueries({ queryKey: TEAMS_KEY });
+            void queryClient.invalidateQueries({ queryKey: PROJECTS_KEY });
+          }
           if (event.type !== "notifications.created") return;
           // The event carries the notification (unless it was too large for the channel): counted here.
           if (!event.notification || !receiveNotification(queryClient, event.notification))

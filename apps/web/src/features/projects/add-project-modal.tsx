@@ -2,17 +2,26 @@
  * The add-project modal (SPEC §2): an optional title ('Untitled project' when empty) and the project
  * type. 'Creating new project...' while it runs, then 'New project created.' and the new project opens.
  * Web apps are a plan feature (SPEC §6): on a plan without them, as the server resolved it, the type is
- * shown locked; a refusal (402) says why, with the way to upgrade.
+ * shown locked; a refusal (402) says why, with the way to upgrade. 'Belongs to' puts the project in one of
+ * the user's teams of its product (SPEC §4: every member edits it), the active team by default.
  */
-import { DEFAULT_PROJECT_TITLE, PROJECT_MESSAGES, type ProjectType } from "@redline/shared";
+import {
+  DEFAULT_PROJECT_TITLE,
+  PROJECT_MESSAGES,
+  type ProjectType,
+  productOf,
+  teamDisplayName,
+} from "@redline/shared";
 import { type FormEvent, useId, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
-import { TextField } from "../../components/field.tsx";
+import { Field, TextField } from "../../components/field.tsx";
 import { Modal } from "../../components/modal.tsx";
 import { dismissSnackbar, showSnackbar } from "../../components/snackbar-store.ts";
 import { isApiError } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { useMe } from "../session/use-me.ts";
+import { useTeams } from "../teams/team-queries.ts";
+import { teamsForNewProjects, useActiveTeam } from "../teams/use-active-team.ts";
 import { useCreateProject } from "./project-queries.ts";
 import { CREATABLE_TYPES, PROJECT_TYPE_INFO } from "./project-types.ts";
 
@@ -34,12 +43,24 @@ export function AddProjectModal({
   const { data: me } = useMe();
   const isLocked = (option: ProjectType) =>
     option === "webapp" && me?.plans.web.entitlements.webApp === false;
+  const product = productOf(type);
+  const teams = teamsForNewProjects(useTeams(product, { enabled: open }).data ?? [], product);
+  const active = useActiveTeam(product);
+  // undefined: not chosen yet, so the active team (when projects can be added to it); "": only me.
+  const [teamChoice, setTeamChoice] = useState<string | undefined>(undefined);
+  const teamId =
+    teamChoice !== undefined && (teamChoice === "" || teams.some((team) => team.id === teamChoice))
+      ? teamChoice
+      : teams.some((team) => team.id === active?.id)
+        ? active!.id
+        : "";
 
   const handleOpenChange = (next: boolean) => {
     onOpenChange(next);
     if (!next) {
       setTitle("");
       setType("web");
+      setTeamChoice(undefined);
       create.reset();
     }
   };
@@ -49,7 +70,7 @@ export function AddProjectModal({
     if (create.isPending) return;
     showSnackbar("info", PROJECT_MESSAGES.creating, { id: SNACKBAR_ID, durationMs: null });
     create.mutate(
-      { title: title.trim(), type },
+      { title: title.trim(), type, ...(teamId && { teamId }) },
       {
         onSuccess: ({ data, message }) => {
           showSnackbar("success", message || PROJECT_MESSAGES.created, { id: SNACKBAR_ID });
@@ -130,6 +151,28 @@ export function AddProjectModal({
             );
           })}
         </fieldset>
+        {teams.length > 0 ? (
+          <Field
+            label="Belongs to"
+            hint={teamId ? "Everyone in the team can edit it." : "Only the people you share it with."}
+          >
+            {(control) => (
+              <select
+                {...control}
+                className="input"
+                value={teamId}
+                onChange={(event) => setTeamChoice(event.target.value)}
+              >
+                <option value="">Only me</option>
+                {teams.map((team) => (
+                  <option key={team.id} value={team.id}>
+                    {teamDisplayName(team)}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        ) : null}
       </form>
     </Modal>
   );

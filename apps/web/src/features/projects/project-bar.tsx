@@ -2,7 +2,7 @@
  * The project's title bar on the page view: back to the lists, the title (click to rename), labels, and
  * the share button.
  */
-import { accessLabel, type ProjectDetail } from "@redline/shared";
+import { accessLabel, type ProjectDetail, teamDisplayName } from "@redline/shared";
 import { ArrowLeft } from "lucide-react";
 import { Link } from "react-router";
 import { InlineEdit } from "../../components/inline-edit.tsx";
@@ -31,6 +31,7 @@ export function ProjectBar({ project, share }: { project: ProjectDetail; share?:
       </h1>
       <span className="tag">{PROJECT_TYPE_INFO[project.type].label}</span>
       <span className="tag">{accessLabel(project.access)}</span>
+      {project.team ? <span className="tag tag--accent">Team: {teamDisplayName(project.team)}</span> : null}
       {expiry ? (
         <span className={expiry === "Expired" ? "tag tag--danger" : "tag tag--warning"}>{expiry}</span>
       ) : null}

@@ -17,6 +17,7 @@ const ALL: ProjectAbilities = {
   deletePages: true,
   manageMembers: true,
   transfer: true,
+  moveToTeam: true,
   manageApprovers: true,
   approvePages: true,
   comment: true,
@@ -43,6 +44,7 @@ const project = (abilities: ProjectAbilities, fields: Partial<ProjectSummary> = 
   pageCount: 5,
   pageLimit: 5,
   pagesLeft: 0,
+  team: null,
   abilities,
   ...fields,
 });
@@ -70,5 +72,16 @@ describe("a project card", () => {
     expect(screen.queryByRole("button", { name: "Rename project: Landing page" })).toBeNull();
     expect(screen.getByRole("link", { name: "Landing page" }).getAttribute("href")).toBe("/project/p1");
     expect(screen.getByText("Free Plan")).toBeTruthy();
+  });
+
+  it("names the team a team project belongs to, and nothing for a project of one's own", () => {
+    renderCard(project(ALL, { team: { id: "t1", name: "Studio" } }));
+    expect(screen.getByText("Team: Studio")).toBeTruthy();
+    cleanup();
+    renderCard(project(ALL, { team: { id: "t1", name: "  " } }));
+    expect(screen.getByText("Team: Untitled team")).toBeTruthy();
+    cleanup();
+    renderCard(project(ALL));
+    expect(screen.queryByText(/^Team:/)).toBeNull();
   });
 });

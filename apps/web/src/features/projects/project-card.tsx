@@ -2,7 +2,7 @@
  * One project in the lists: thumbnail (or a neutral placeholder), the share button in its top right
  * corner, the title (click to rename), access, expiry and Free Plan labels, and the project menu.
  */
-import { accessLabel, freePlanTag, type ProjectSummary } from "@redline/shared";
+import { accessLabel, freePlanTag, type ProjectSummary, teamDisplayName } from "@redline/shared";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { CardThumb } from "../../components/card.tsx";
@@ -52,6 +52,11 @@ export function ProjectCard({ project, share }: { project: ProjectSummary; share
         </p>
         <div className="project-card__tags">
           <span className="tag">{accessLabel(project.access)}</span>
+          {project.team ? (
+            <span className="tag tag--accent" title="Every member of the team can edit it">
+              Team: {teamDisplayName(project.team)}
+            </span>
+          ) : null}
           {expiry ? (
             <span className={expiry === "Expired" ? "tag tag--danger" : "tag tag--warning"}>{expiry}</span>
           ) : null}

@@ -1,6 +1,18 @@
-/** The card menu: open, set thumbnail, archive or unarchive, delete (with a confirmation). */
-import { MESSAGES, type ProjectSummary } from "@redline/shared";
-import { Archive, ArchiveRestore, ExternalLink, ImageUp, MoreHorizontal, Trash2 } from "lucide-react";
+/**
+ * The card menu: open, set thumbnail, move into one of the owner's teams or out of its team, archive or
+ * unarchive, delete (with a confirmation).
+ */
+import { MESSAGES, type ProjectSummary, productOf, teamDisplayName } from "@redline/shared";
+import {
+  Archive,
+  ArchiveRestore,
+  Check,
+  ExternalLink,
+  ImageUp,
+  MoreHorizontal,
+  Trash2,
+  Users,
+} from "lucide-react";
 import { DropdownMenu } from "radix-ui";
 import { type ChangeEvent, useRef, useState } from "react";
 import { useNavigate } from "react-router";
@@ -8,6 +20,8 @@ import { ConfirmModal } from "../../components/confirm-modal.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { IMAGE_TYPES, isTooLarge, readAsDataUrl } from "../../lib/files.ts";
+import { useTeams } from "../teams/team-queries.ts";
+import { teamsForNewProjects } from "../teams/use-active-team.ts";
 import { useDeleteProject, useSetProjectThumbnail, useUpdateProject } from "./project-queries.ts";
 
 export function ProjectMenu({ project }: { project: ProjectSummary }) {
@@ -18,6 +32,15 @@ export function ProjectMenu({ project }: { project: ProjectSummary }) {
   const remove = useDeleteProject();
   const thumbnail = useSetProjectThumbnail();
   const canArchive = project.abilities.archive;
+  const [isOpen, setOpen] = useState(false);
+  const product = productOf(project.type);
+  const teams = teamsForNewProjects(
+    useTeams(product, { enabled: isOpen && project.abilities.moveToTeam }).data ?? [],
+    product,
+  );
+  const moveTo = (teamId: string | null) => {
+    if (teamId !== (project.team?.id ?? null)) update.mutate({ id: project.id, teamId });
+  };
 
   const handleThumbnail = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
@@ -36,7 +59,7 @@ export function ProjectMenu({ project }: { project: ProjectSummary }) {
 
   return (
     <>
-      <DropdownMenu.Root>
+      <DropdownMenu.Root open={isOpen} onOpenChange={setOpen}>
         <DropdownMenu.Trigger className="icon-btn" aria-label={`Project actions for ${project.title}`}>
           <MoreHorizontal size={18} aria-hidden />
         </DropdownMenu.Trigger>
@@ -49,6 +72,32 @@ export function ProjectMenu({ project }: { project: ProjectSummary }) {
               <DropdownMenu.Item className="menu__item" onSelect={() => fileInput.current?.click()}>
                 <ImageUp size={16} aria-hidden /> Set thumbnail
               </DropdownMenu.Item>
+            ) : null}
+            {project.abilities.moveToTeam && (teams.length > 0 || project.team) ? (
+              <DropdownMenu.Sub>
+                <DropdownMenu.SubTrigger className="menu__item">
+                  <Users size={16} aria-hidden /> Belongs to
+                </DropdownMenu.SubTrigger>
+                <DropdownMenu.Portal>
+                  <DropdownMenu.SubContent className="menu" sideOffset={4}>
+                    <DropdownMenu.RadioGroup
+                      value={project.team?.id ?? ""}
+                      onValueChange={(value) => moveTo(value || null)}
+                    >
+                      {[{ id: "", name: "Only me" }, ...teams].map((team) => (
+                        <DropdownMenu.RadioItem key={team.id} className="menu__item" value={team.id}>
+                          <span className="menu__check">
+                            <DropdownMenu.ItemIndicator>
+                              <Check size={14} aria-hidden />
+                            </DropdownMenu.ItemIndicator>
+                          </span>
+                          {team.id ? teamDisplayName(team) : team.name}
+                        </DropdownMenu.RadioItem>
+                      ))}
+                    </DropdownMenu.RadioGroup>
+                  </DropdownMenu.SubContent>
+                </DropdownMenu.Portal>
+              </DropdownMenu.Sub>
             ) : null}
             {canArchive ? (
               <DropdownMenu.Item

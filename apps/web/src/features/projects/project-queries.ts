@@ -22,6 +22,8 @@ export interface ProjectsQuery {
   list: ProjectList;
   sort: ProjectSort;
   q: string;
+  /** The active team: its projects are listed beside the user's own. */
+  teamId?: string | null;
 }
 
 export const projectsKey = (query: ProjectsQuery) => [...PROJECTS_KEY, query] as const;
@@ -33,6 +35,7 @@ export function useProjects(query: ProjectsQuery) {
     queryFn: async ({ signal }) => {
       const params = new URLSearchParams({ list: query.list, sort: query.sort });
       if (query.q) params.set("q", query.q);
+      if (query.teamId) params.set("teamId", query.teamId);
       return (await api<{ data: ProjectSummary[] }>(`/api/projects?${params}`, { signal })).data;
     },
     placeholderData: keepPreviousData,
@@ -55,7 +58,7 @@ export function useInvalidateProjects() {
 export function useCreateProject() {
   const invalidate = useInvalidateProjects();
   return useMutation({
-    mutationFn: (input: { title: string; type: ProjectType }) =>
+    mutationFn: (input: { title: string; type: ProjectType; teamId?: string }) =>
       api<{ data: ProjectSummary; message: string }>("/api/projects", { method: "POST", body: input }),
     onSettled: invalidate,
   });
@@ -64,11 +67,23 @@ export function useCreateProject() {
 export function useUpdateProject() {
   const invalidate = useInvalidateProjects();
   return useMutation({
-    mutationFn: ({ id, ...patch }: { id: string; title?: string; isArchived?: boolean }) =>
-      api<{ data: ProjectSummary }>(`/api/projects/${encodeURIComponent(id)}`, {
+    mutationFn: ({
+      id,
+      ...patch
+    }: {
+      id: string;
+      title?: string;
+      isArchived?: boolean;
+      teamId?: string | null;
+    }) =>
+      api<{ data: ProjectSummary; message?: string }>(`/api/projects/${encodeURIComponent(id)}`, {
         method: "PATCH",
         body: patch,
       }),
+    // Moving into or out of a team says so; renames and archiving speak for themselves.
+    onSuccess: ({ message }) => {
+      if (message) snackbar.success(message);
+    },
     onError: (error) => snackbar.error(errorMessage(error)),
     onSettled: invalidate,
   });

@@ -9,6 +9,7 @@ import {
   type MemberAccess,
   type ProjectMember,
   type ProjectSummary,
+  teamDisplayName,
 } from "@redline/shared";
 import { Crown, MoreHorizontal, RotateCw, UserMinus } from "lucide-react";
 import { DropdownMenu, Switch as RadixSwitch } from "radix-ui";
@@ -73,9 +74,11 @@ export function MemberList({ project, onLeft }: { project: ProjectSummary; onLef
       ))}
       {members.length === 1 ? (
         <li className="share-people__empty">
-          {project.abilities.manageMembers
-            ? "Only the owner has access. Add people by e-mail above."
-            : "Nobody else has access yet."}
+          {project.team
+            ? `Nobody else is added by e-mail: the team ${teamDisplayName(project.team)} has access.`
+            : project.abilities.manageMembers
+              ? "Only the owner has access. Add people by e-mail above."
+              : "Nobody else has access yet."}
         </li>
       ) : null}
     </ul>

@@ -1,6 +1,7 @@
 /**
  * The share-project modal (SPEC §2), opened from a project card's top right corner and from the
- * project's title bar: add people by e-mail, the people with access, and the public link.
+ * project's title bar: add people by e-mail, the people with access, a team project's collaborators, and
+ * the public link.
  */
 import type { ProjectSummary } from "@redline/shared";
 import { Share2 } from "lucide-react";
@@ -10,6 +11,7 @@ import { Modal } from "../../components/modal.tsx";
 import { AddMemberForm } from "./add-member-form.tsx";
 import { MemberList } from "./member-list.tsx";
 import { PublicLink } from "./public-link.tsx";
+import { TeamCollaborators } from "./team-collaborators.tsx";
 import "./sharing.css";
 
 export function ShareModal({
@@ -55,6 +57,7 @@ export function ShareModal({
           </div>
           <MemberList project={project} onLeft={handleLeft} />
         </section>
+        <TeamCollaborators project={project} />
         <PublicLink project={project} />
       </div>
     </Modal>

@@ -5,6 +5,8 @@
 import type { Product, Team } from "@redline/shared";
 
 const storageKey = (product: Product) => `redline.activeTeam.${product}`;
+/** Told in this tab when another team is saved (the `storage` event tells only other tabs). */
+const CHANGE_EVENT = "redline:active-team";
 
 export function pickTeam<T extends Pick<Team, "id" | "product">>(
   teams: readonly T[],
@@ -29,4 +31,15 @@ export function saveTeamId(product: Product, teamId: string): void {
   } catch {
     // Private mode or a full store: the first team is shown next time.
   }
+  window.dispatchEvent(new Event(CHANGE_EVENT));
+}
+
+/** Calls `listener` when the saved team changes, in this tab or another (for useSyncExternalStore). */
+export function subscribeSavedTeam(listener: () => void): () => void {
+  window.addEventListener(CHANGE_EVENT, listener);
+  window.addEventListener("storage", listener);
+  return () => {
+    window.removeEventListener(CHANGE_EVENT, listener);
+    window.removeEventListener("storage", listener);
+  };
 }

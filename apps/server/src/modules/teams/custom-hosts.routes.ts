@@ -1,0 +1,79 @@
+/**
+ * Requests on a team's custom domain (SPEC §1 host → team, §2 tab title; issue #14). GET /api/host tells
+ * the SPA whose host it runs on: the instance's own, or a team's verified or active domain — its name
+ * for the tab title and its theme while its branding applies (SPEC §4). GET /api/domains/ask answers a
+ * reverse proxy's on-demand TLS question (Caddy's `ask`): 200 only for a verified or active domain of an
+ * enabled team whose owner's plan includes a custom domain, 404 for anything else. The host is Fastify's
+ * `request.hostname`, i.e. X-Forwarded-Host only with TRUST_PROXY (as everywhere else in the app).
+ */
+import {
+  appliedTheme,
+  customHostTitle,
+  domainAskQuerySchema,
+  type HostInfo,
+  isDomainName,
+  isOwnHost,
+  normalizeHost,
+  PROVEN_DOMAIN_STATUSES,
+} from "@redline/shared";
+import { and, eq, inArray } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import type { AppContext } from "../../context.ts";
+import type { Database } from "../../db/index.ts";
+import { teams } from "../../db/schema/index.ts";
+import { NotFoundError } from "../../lib/errors.ts";
+import { route } from "../../lib/routes.ts";
+import { ownerHasCustomDomain, ownHostsOf } from "./team-domain.check.ts";
+
+/** The team whose domain this is, once the domain is proven (verified or active). */
+async function teamOfDomain(db: Database, domain: string) {
+  const [team] = await db
+    .select()
+    .from(teams)
+    .where(and(eq(teams.domain, domain), inArray(teams.domainStatus, [...PROVEN_DOMAIN_STATUSES])));
+  return team ?? null;
+}
+
+export async function customHostsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { config } = ctx;
+  const { db } = ctx.database;
+  const ownHosts = ownHostsOf(config);
+
+  app.get(
+    "/api/host",
+    route({ summary: "Whose host this is: the instance's own, or a team's custom domain", action: "public" }),
+    async (request, reply): Promise<{ data: HostInfo }> => {
+      // The answer depends on the Host header: caches must keep one per host.
+      reply.header("vary", "Host, X-Forwarded-Host").header("cache-control", "no-cache");
+      const host = normalizeHost(request.hostname);
+      if (isOwnHost(host, ownHosts)) return { data: { host, isOwnHost: true, team: null, title: null } };
+      const team = isDomainName(host) ? await teamOfDomain(db, host) : null;
+      return {
+        data: {
+          host,
+          isOwnHost: false,
+          team: team ? { name: team.name, theme: appliedTheme(team) } : null,
+          title: customHostTitle(host, team?.name),
+        },
+      };
+    },
+  );
+
+  app.get(
+    "/api/domains/ask",
+    route({
+      summary: "May a certificate be issued for this domain? (a reverse proxy's on-demand TLS ask)",
+      query: domainAskQuerySchema,
+      action: "public",
+    }),
+    async (request) => {
+      const parsed = domainAskQuerySchema.safeParse(request.query);
+      const domain = parsed.success ? normalizeHost(parsed.data.domain) : "";
+      const team = isDomainName(domain) ? await teamOfDomain(db, domain) : null;
+      const allowed =
+        team !== null && !team.isDisabled && (await ownerHasCustomDomain(db, team, config.plansEnabled));
+      if (!allowed) throw new NotFoundError("No team serves this domain.", "domain-unknown");
+      return { data: { domain } };
+    },
+  );
+}

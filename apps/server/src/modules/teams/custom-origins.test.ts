@@ -1,0 +1,74 @@
+/**
+ * A team's active custom domain is served by this app, so people sign in and write from it: the CSRF
+ * check and better-auth trust that origin — and no other (a domain not proven to point here, a disabled
+ * team's, another scheme).
+ */
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { teams } from "../../db/schema/index.ts";
+import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
+import { startTestApp, type TestApp } from "../../testing/test-app.ts";
+import { defaultDriver } from "../../testing/test-db.ts";
+
+const PASSWORD = "correct horse battery";
+
+describe("custom domains as trusted origins", () => {
+  let t: TestApp;
+  let email: string;
+  let teamId: string;
+  const domain = `review-${Date.now().toString(36)}.example.test`;
+  const origin = (host = domain, scheme = "http") => `${scheme}://${host}:${new URL(t.url).port}`;
+  const setDomain = (values: Partial<typeof teams.$inferInsert>) =>
+    t.ctx.database.db.update(teams).set(values).where(eq(teams.id, teamId));
+  /** Signs in as a browser on `from` would (Origin header); the session cookie is kept on success. */
+  const signInFrom = async (from: string) => {
+    const client = new ApiClient(t.url);
+    const answer = await client.request(
+      "POST",
+      "/api/auth/sign-in/email",
+      { email, password: PASSWORD },
+      { origin: from },
+    );
+    return { client, status: answer.status };
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp({ driver: defaultDriver() });
+    email = `origin-${Date.now().toString(36)}@example.com`;
+    const owner = await signUpVerified(t.url, t.inbox!, email, PASSWORD);
+    teamId = (await owner.post("/api/teams", { product: "web", name: "Acme" })).body.data.id;
+  });
+  afterAll(() => t.close());
+
+  it("trusts an enabled team's active domain for sign-in and writes", async () => {
+    await setDomain({ domain, domainStatus: "active", domainToken: "t" });
+    const { client, status } = await signInFrom(origin());
+    expect(status).toBe(200);
+    const renamed = await client.request(
+      "PATCH",
+      "/api/me",
+      { displayName: "From the domain" },
+      {
+        origin: origin(),
+      },
+    );
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect((await client.get("/api/me")).body.data.displayName).toBe("From the domain");
+  });
+
+  it("refuses a domain not proven to point here, a disabled team's, another scheme or another host", async () => {
+    const signedIn = (await signInFrom(t.url)).client;
+    const write = (from: string) =>
+      signedIn.request("PATCH", "/api/me", { displayName: "No" }, { origin: from });
+    // Trust answers are kept a few seconds: each case uses an origin not asked before.
+    await setDomain({ domain: `verified-${domain}`, domainStatus: "verified" });
+    expect((await write(origin(`verified-${domain}`))).body.code).toBe("csrf");
+    expect((await signInFrom(origin(`verified-${domain}`))).status).toBeGreaterThanOrEqual(400);
+    await setDomain({ domain: `disabled-${domain}`, domainStatus: "active", isDisabled: true });
+    expect((await write(origin(`disabled-${domain}`))).status).toBe(403);
+    await setDomain({ domain: `https-${domain}`, isDisabled: false });
+    expect((await write(origin(`https-${domain}`, "https"))).status).toBe(403);
+    expect((await write(origin("elsewhere.example.test"))).status).toBe(403);
+    expect((await signedIn.get("/api/me")).body.data.displayName).not.toBe("No");
+  });
+});

@@ -1,0 +1,45 @@
+/**
+ * Which browser origins besides APP_URL may sign in and write (the CSRF check and better-auth's trusted
+ * origins): a team's custom domain once it is active — its TXT token proven and its CNAME pointing here —
+ * of an enabled team, with the app's own scheme. Answers are kept for a few seconds per origin, so a write
+ * costs no query; a domain removed or a team disabled stops being trusted within that time.
+ */
+import { isDomainName, normalizeHost } from "@redline/shared";
+import { and, eq } from "drizzle-orm";
+import type { Database } from "../../db/index.ts";
+import { teams } from "../../db/schema/index.ts";
+
+const TTL_MS = 5_000;
+const MAX_ENTRIES = 1_000;
+
+export function customOriginTrust(db: Database, appUrl: string) {
+  const scheme = new URL(appUrl).protocol;
+  const known = new Map<string, { trusted: boolean; at: number }>();
+
+  async function lookup(origin: string): Promise<boolean> {
+    let url: URL;
+    try {
+      url = new URL(origin);
+    } catch {
+      return false;
+    }
+    if (url.protocol !== scheme || url.origin !== origin) return false;
+    const host = normalizeHost(url.hostname);
+    if (!isDomainName(host)) return false;
+    const [team] = await db
+      .select({ id: teams.id })
+      .from(teams)
+      .where(and(eq(teams.domain, host), eq(teams.domainStatus, "active"), eq(teams.isDisabled, false)));
+    return team !== undefined;
+  }
+
+  return async function isTrusted(origin: string | undefined | null): Promise<boolean> {
+    if (!origin) return false;
+    const cached = known.get(origin);
+    if (cached && Date.now() - cached.at < TTL_MS) return cached.trusted;
+    const trusted = await lookup(origin);
+    if (known.size >= MAX_ENTRIES) known.delete(known.keys().next().value!);
+    known.set(origin, { trusted, at: Date.now() });
+    return trusted;
+  };
+}

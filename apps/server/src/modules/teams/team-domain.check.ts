@@ -1,0 +1,100 @@
+/**
+ * Custom domains on the server: how DNS is asked (the embedded server in development and tests, else
+ * DNS_SERVERS or the system's resolvers), what a check concludes (rules in packages/shared
+ * team-domains.ts), the instance's own hosts, the owner's plan gate, and the API's view of a domain.
+ */
+import {
+  challengeName,
+  cnameCheck,
+  domainRecords,
+  domainStatusOf,
+  TEAM_DOMAIN_MESSAGES,
+  type TeamDomain,
+  type TeamDomainStatus,
+  txtCheck,
+} from "@redline/shared";
+import { eq } from "drizzle-orm";
+import type { Database } from "../../db/index.ts";
+import { type TeamRow, users } from "../../db/schema/index.ts";
+import type { AppConfig } from "../../env.ts";
+import { createDnsLookup, type DnsLookup, DnsLookupError } from "../../lib/dns-resolver.ts";
+import { PlanLimitError } from "../../lib/errors.ts";
+import { type DevDnsServer, startDevDnsServer } from "../dns-dev/dns-dev.server.ts";
+import { entitlementsFor } from "../plans/plans.ts";
+
+export interface DomainDns {
+  lookup: DnsLookup;
+  /** The embedded DNS server the lookup asks, when the config wants one (then /dev/dns edits it). */
+  dev: DevDnsServer | null;
+}
+
+/** The DNS the custom-domain checks ask, chosen by the config (see env.ts `customDomains`). */
+export async function startDomainDns(config: AppConfig): Promise<DomainDns> {
+  const { embeddedDns, embeddedDnsPort, dnsServers } = config.customDomains;
+  if (!embeddedDns) return { lookup: createDnsLookup(dnsServers), dev: null };
+  const dev = await startDevDnsServer({ port: embeddedDnsPort });
+  // One quick try: the server is in this process, an unanswered query means a bug, not packet loss.
+  return { lookup: createDnsLookup([dev.address], { timeoutMs: 1000, tries: 1 }), dev };
+}
+
+/** The instance's own hosts besides loopback names (isOwnHost adds those): app, content origin, CNAME target. */
+export function ownHostsOf(config: AppConfig): string[] {
+  return [
+    new URL(config.appUrl).hostname,
+    new URL(config.contentOrigin).hostname,
+    config.customDomains.target,
+  ];
+}
+
+/** What a re-check found: the new status, or that DNS could not say (the status then stays). */
+export type DomainCheck = { status: TeamDomainStatus } | { status: null; error: string };
+
+export async function checkDomain(
+  lookup: DnsLookup,
+  domain: string,
+  token: string,
+  target: string,
+): Promise<DomainCheck> {
+  try {
+    const [txt, cname] = await Promise.all([lookup.txt(challengeName(domain)), lookup.cname(domain)]);
+    return { status: domainStatusOf({ txt: txtCheck(txt, token), cname: cnameCheck(cname, target) }) };
+  } catch (error) {
+    if (error instanceof DnsLookupError) return { status: null, error: error.message };
+    throw error;
+  }
+}
+
+/** Whether the team's owner holds a plan with a custom domain (always, with plans switched off). */
+export async function ownerHasCustomDomain(
+  db: Database,
+  team: Pick<TeamRow, "ownerId" | "product">,
+  plansEnabled: boolean,
+): Promise<boolean> {
+  if (!plansEnabled) return true;
+  const [owner] = await db.select().from(users).where(eq(users.id, team.ownerId));
+  return Boolean(owner && entitlementsFor(owner, team.product).customDomain);
+}
+
+/** SPEC §6: a custom domain is the team owner's plan's (Team plan, partner plan D); else the typed 402. */
+export async function requireCustomDomainPlan(
+  db: Database,
+  team: TeamRow,
+  plansEnabled: boolean,
+): Promise<void> {
+  if (await ownerHasCustomDomain(db, team, plansEnabled)) return;
+  throw new PlanLimitError("custom-domain", TEAM_DOMAIN_MESSAGES.planRequired, {
+    kind: "feature",
+    product: team.product,
+    limit: 0,
+  });
+}
+
+export function presentDomain(team: TeamRow, target: string): TeamDomain | null {
+  if (!team.domain) return null;
+  return {
+    domain: team.domain,
+    status: team.domainStatus ?? "pending",
+    checkedAt: team.domainCheckedAt?.toISOString() ?? null,
+    records: domainRecords(team.domain, target, team.domainToken ?? ""),
+  };
+}
