@@ -60,8 +60,14 @@ export async function signUp(server: Server): Promise<ApiClient> {
   const client = new ApiClient(server.url);
   const email = `bench-${randomBytes(4).toString("hex")}@example.com`;
   await client.post("/api/auth/sign-up/email", { email, password: "bench password", name: "Bench" });
-  const mails = (await client.get("/api/dev/mailbox")).body.data as { to: string; text: string }[];
-  const link = mails.find((m) => m.to === email)!.text.match(/https?:\/\/\S+/)![0];
+  // Mail is delivered out of the request: it reaches the dev mailbox a moment later.
+  let mail: { to: string; text: string } | undefined;
+  for (let i = 0; i < 100 && !mail; i++) {
+    const mails = (await client.get("/api/dev/mailbox")).body.data as { to: string; text: string }[];
+    mail = mails.find((m) => m.to === email);
+    if (!mail) await sleep(50);
+  }
+  const link = mail!.text.match(/https?:\/\/\S+/)![0];
   await client.get(
     `/api/auth/verify-email?token=${encodeURIComponent(new URL(link).searchParams.get("oobCode")!)}`,
   );

@@ -16,6 +16,7 @@ import { openDatabase } from "./db/index.ts";
 import type { AppConfig } from "./env.ts";
 import { ForbiddenError, HttpError, PlanLimitError } from "./lib/errors.ts";
 import { installInputBoundary } from "./lib/input-boundary.ts";
+import { createDurableMailer } from "./lib/mail/durable-mailer.ts";
 import { createMailer } from "./lib/mail/mailer.ts";
 import { startQueue } from "./lib/queue.ts";
 import { startRealtimeHub } from "./lib/realtime.ts";
@@ -90,7 +91,12 @@ export interface BuiltApp {
 
 export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   const database = await openDatabase(config);
-  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: database.db });
+  // Every mail is stored, then delivered out of the request (retried by the queue while the server fails).
+  const mailer = createDurableMailer(
+    database.db,
+    createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: database.db }),
+    (error) => console.error("mail delivery", error),
+  );
   const storage = config.s3 ? createS3Storage(config.s3) : createLocalStorage(config.filesDir);
   const isCustomOrigin = customOriginTrust(database.db, config.appUrl);
   const auth = createAuth(config, database.db, mailer, isCustomOrigin);
@@ -99,6 +105,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await createCaptureQueue(queue);
   await createNotificationMailQueue(queue);
   await createFilesCollectQueue(queue);
+  await mailer.start(queue);
   const ctx: AppContext = { config, database, auth, mailer, storage, queue };
   const worker = config.captureWorker ? await startCaptureWorker(ctx) : null;
   const hub = await startRealtimeHub(database, (_room, event) => {
@@ -133,6 +140,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     await worker?.stop();
     await hub.stop();
     await stopSessionCache();
+    await mailer.stop();
     await jobs.stop();
     await content.close();
     await database.close();

@@ -6,10 +6,19 @@ import { readdir } from "node:fs/promises";
 import { sql } from "drizzle-orm";
 import type { AppContext } from "../context.ts";
 
-/** Tables a refused request may legitimately touch: the auth library's own bookkeeping. */
-const VOLATILE = new Set(["sessions", "rate_limits", "__drizzle_migrations"]);
-/** Columns written by background jobs at any moment, not by requests: the mailer's claim on a notification. */
-const BACKGROUND_COLUMNS: Record<string, string[]> = { notifications: ["email_sent"] };
+/**
+ * Tables a refused request may legitimately touch, or that only background work writes: the auth
+ * library's own bookkeeping, and the dev mailbox (filled when an earlier request's mail is delivered).
+ */
+const VOLATILE = new Set(["sessions", "rate_limits", "__drizzle_migrations", "mailbox_messages"]);
+/**
+ * Columns written by background jobs at any moment, not by requests: the mailer's claim on a notification,
+ * and a stored mail's delivery (a refused request stores no mail; an earlier one's may be delivering).
+ */
+const BACKGROUND_COLUMNS: Record<string, string[]> = {
+  notifications: ["email_sent"],
+  outgoing_mails: ["attempts", "lease_until", "sent_at", "last_error"],
+};
 
 export async function digest(ctx: AppContext): Promise<Record<string, string>> {
   const { db } = ctx.database;

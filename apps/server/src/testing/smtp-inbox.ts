@@ -15,6 +15,8 @@ export interface ReceivedMail {
 export interface SmtpInbox {
   url: string;
   mails: ReceivedMail[];
+  /** How the server answers from now on: after a delay, or refusing every message (451, try later). */
+  behave(behaviour: { delayMs?: number; refuse?: boolean }): void;
   waitFor(predicate: (mail: ReceivedMail) => boolean, timeoutMs?: number): Promise<ReceivedMail>;
   close(): Promise<void>;
 }
@@ -22,11 +24,17 @@ export interface SmtpInbox {
 export async function startSmtpInbox(): Promise<SmtpInbox> {
   const mails: ReceivedMail[] = [];
   const waiters = new Set<() => void>();
+  let behaviour = { delayMs: 0, refuse: false };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
     onData(stream, _session, callback) {
+      if (behaviour.refuse) {
+        stream.resume();
+        stream.on("end", () => callback(Object.assign(new Error("Try again later"), { responseCode: 451 })));
+        return;
+      }
       simpleParser(stream)
         .then((parsed) => {
           const to = [parsed.to ?? []].flat().flatMap((address) => address.value.map((v) => v.address ?? ""));
@@ -38,8 +46,12 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
             html: typeof parsed.html === "string" ? parsed.html : "",
             link: text.match(/https?:\/\/\S+/)?.[0] ?? null,
           });
-          for (const wake of waiters) wake();
-          callback();
+          const accept = () => {
+            for (const wake of waiters) wake();
+            callback();
+          };
+          if (behaviour.delayMs > 0) setTimeout(accept, behaviour.delayMs);
+          else accept();
         })
         .catch(callback);
     },
@@ -49,6 +61,9 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     mails,
+    behave(next) {
+      behaviour = { delayMs: next.delayMs ?? 0, refuse: next.refuse ?? false };
+    },
     waitFor(predicate, timeoutMs = 10_000) {
       return new Promise((resolve, reject) => {
         const check = () => {

@@ -16,7 +16,10 @@ describe("the embedded outbox", () => {
       password: "long enough pw",
       name: "A",
     });
+    // Mail is delivered out of the request (the durable outbox), so the first one is in before the second.
+    await expect.poll(async () => (await client.get("/api/dev/mailbox")).body.data.length).toBe(1);
     await client.post("/api/auth/request-password-reset", { email: "first@example.com", redirectTo: "/" });
+    await expect.poll(async () => (await client.get("/api/dev/mailbox")).body.data.length).toBe(2);
     const mailbox = await client.get("/api/dev/mailbox");
     expect(mailbox.status).toBe(200);
     expect(mailbox.body.data.map((m: { subject: string }) => m.subject)).toEqual([
