@@ -70,6 +70,7 @@ import { startDomainDns } from "./modules/teams/team-domain.check.ts";
 import { teamDomainRoutes } from "./modules/teams/team-domain.routes.ts";
 import { teamMembersRoutes } from "./modules/teams/team-members.routes.ts";
 import { teamsRoutes } from "./modules/teams/teams.routes.ts";
+import { unsubscribeRoutes } from "./modules/users/unsubscribe.routes.ts";
 import { usersRoutes } from "./modules/users/users.routes.ts";
 import { versionsRoutes } from "./modules/versions/versions.routes.ts";
 import { openApiDocument } from "./openapi.ts";
@@ -199,6 +200,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(authRoutes, { auth });
   await app.register(healthRoutes, { ctx });
   await app.register(usersRoutes, { ctx });
+  await app.register(unsubscribeRoutes, { ctx });
   await app.register(filesRoutes, { ctx });
   await app.register(projectsRoutes, { ctx });
   await app.register(pagesRoutes, { ctx });

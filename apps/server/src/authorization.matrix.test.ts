@@ -41,6 +41,7 @@ import {
   versions,
 } from "./db/schema/index.ts";
 import { newId } from "./lib/ids.ts";
+import { mintUnsubscribeToken } from "./lib/mail/unsubscribe-token.ts";
 import { SUBSCRIPTION_POLICY } from "./modules/billing/billing.policy.ts";
 import { COMMENT_POLICY } from "./modules/comments/comments.policy.ts";
 import { INSPECT_POLICY } from "./modules/inspect/inspect.policy.ts";
@@ -181,6 +182,8 @@ interface Fixture {
   signEvent(payload: string): Promise<string>;
   /** PayPal's transmission headers for a webhook body, as the embedded PayPal provider signs it. */
   signPaypalEvent(body: string): Record<string, string>;
+  /** A one-click unsubscribe token of the "comment" member's, as their notification mail carries. */
+  unsubscribeToken(): string;
   /** Plans on for this cell (test apps run with plans off; checkout needs them). */
   plansOn(): void;
 }
@@ -760,6 +763,20 @@ MATRIX.push(
   },
 );
 
+// One-click unsubscribe: the signed token in the mail is the authority, whoever holds it (RFC 8058).
+MATRIX.push(
+  {
+    route: "GET /api/mail/unsubscribe",
+    who: PUBLIC,
+    call: (f) => ({ path: `/api/mail/unsubscribe?token=${f.unsubscribeToken()}` }),
+  },
+  {
+    route: "POST /api/mail/unsubscribe",
+    who: PUBLIC,
+    call: (f) => ({ path: `/api/mail/unsubscribe?token=${f.unsubscribeToken()}` }),
+  },
+);
+
 /** Routes outside the table, each with the reason. */
 const EXEMPT: Record<string, string> = {
   "GET /api/auth/*":
@@ -956,6 +973,8 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
           certUrl: `${t.url}/paypal-api/cert`,
           body,
         }),
+      unsubscribeToken: () =>
+        encodeURIComponent(mintUnsubscribeToken(t.ctx.config.authSecret, uids.comment, "comments")),
       plansOn: () => {
         t.ctx.config.plansEnabled = true;
       },

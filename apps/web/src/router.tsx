@@ -57,6 +57,7 @@ export const routes: RouteObject[] = [
             ...page(() => import("./pages/forgot-password-page.tsx"), "ForgotPasswordPage"),
           },
           { path: "/user-action", ...page(() => import("./pages/user-action-page.tsx"), "UserActionPage") },
+          { path: "/unsubscribe", ...page(() => import("./pages/unsubscribe-page.tsx"), "UnsubscribePage") },
           { path: "/dev/mailbox", ...page(() => import("./pages/mailbox-page.tsx"), "MailboxPage") },
 
           // Public views; an embed has no chrome of its own (it sits inside someone else's page).

@@ -36,6 +36,23 @@ export const EMAIL_PREFERENCE_LABELS: Record<EmailPreferenceKey, string> = {
   blogUpdatesBugFixes: "Blog updates and bug fixes",
 };
 
+/** GET/POST /api/mail/unsubscribe: the signed token a notification mail carries (RFC 8058 one-click). */
+export const unsubscribeQuerySchema = z.object({ token: z.string().min(1).max(1000) }).strict();
+
+/** What an unsubscribe link says about itself before it is used. */
+export interface UnsubscribeInfo {
+  preference: EmailPreferenceKey;
+  label: string;
+  /** Still on: the link would turn it off. */
+  isOn: boolean;
+}
+
+export const UNSUBSCRIBE_MESSAGES = {
+  done: (label: string) => `You will no longer get e-mails about ${label.toLowerCase()}.`,
+  invalid: "This unsubscribe link is not valid.",
+  expired: "This unsubscribe link has expired. Change your e-mail settings in your account instead.",
+} as const;
+
 export const ONBOARDING_FLAGS = [
   "introduceProductSplitting",
   "provideFeedbackWT",

@@ -10,6 +10,8 @@ export interface ReceivedMail {
   html: string;
   /** The first http(s) link in the text part. */
   link: string | null;
+  /** Header fields as sent, by lower-case name (the first of each). */
+  headers: Record<string, string>;
 }
 
 export interface SmtpInbox {
@@ -45,6 +47,11 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
             text,
             html: typeof parsed.html === "string" ? parsed.html : "",
             link: text.match(/https?:\/\/\S+/)?.[0] ?? null,
+            headers: Object.fromEntries(
+              [...parsed.headerLines]
+                .reverse()
+                .map(({ key, line }) => [key, line.slice(line.indexOf(":") + 1).trim()]),
+            ),
           });
           const accept = () => {
             for (const wake of waiters) wake();

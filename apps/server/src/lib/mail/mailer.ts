@@ -11,6 +11,8 @@ export interface Mail {
   subject: string;
   text: string;
   html?: string;
+  /** Extra header fields (e.g. List-Unsubscribe); the dev outbox keeps the mail without them. */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {
@@ -31,7 +33,8 @@ export function createMailer(options: { smtpUrl?: string; from: string; db: Data
   return {
     kind: "outbox",
     async send(mail) {
-      await options.db.insert(mailboxMessages).values({ ...mail, html: mail.html ?? null });
+      const { headers: _, ...kept } = mail;
+      await options.db.insert(mailboxMessages).values({ ...kept, html: mail.html ?? null });
     },
   };
 }

@@ -94,19 +94,31 @@ export function notificationMail(options: {
   projectTitle: string;
   url: string;
   settingsUrl: string;
+  /**
+   * One-click unsubscribe from this kind of mail (RFC 8058): the page a person opens, the URL a mail
+   * client POSTs to, and the preference's name.
+   */
+  unsubscribe: { pageUrl: string; oneClickUrl: string; label: string };
 }): Mail {
   const subject = `${options.actor} ${options.message} “${options.about}”`;
-  const footer = `You get this e-mail because of your notification settings: ${options.settingsUrl}`;
-  const [subjectHtml, projectHtml, urlHtml, settingsHtml] = [
+  const { unsubscribe } = options;
+  const footer = `You get this e-mail because of your notification settings: ${options.settingsUrl}\nStop e-mails about ${unsubscribe.label.toLowerCase()}: ${unsubscribe.pageUrl}`;
+  const [subjectHtml, projectHtml, urlHtml, settingsHtml, unsubscribeHtml, labelHtml] = [
     subject,
     options.projectTitle,
     options.url,
     options.settingsUrl,
+    unsubscribe.pageUrl,
+    unsubscribe.label.toLowerCase(),
   ].map(escapeHtml);
   return {
     to: options.to,
     subject,
     text: `${subject} in ${options.projectTitle}.\n\nOpen it: ${options.url}\n\n${footer}\n\n— Redline`,
-    html: `<p>${subjectHtml} in <strong>${projectHtml}</strong>.</p><p><a href="${urlHtml}" style="background:#e5383b;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">Open it</a></p><p style="color:#666">You get this e-mail because of your <a href="${settingsHtml}">notification settings</a>.</p>`,
+    html: `<p>${subjectHtml} in <strong>${projectHtml}</strong>.</p><p><a href="${urlHtml}" style="background:#e5383b;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">Open it</a></p><p style="color:#666">You get this e-mail because of your <a href="${settingsHtml}">notification settings</a>. <a href="${unsubscribeHtml}">Stop e-mails about ${labelHtml}</a>.</p>`,
+    headers: {
+      "List-Unsubscribe": `<${unsubscribe.oneClickUrl}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    },
   };
 }

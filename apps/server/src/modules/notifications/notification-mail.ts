@@ -8,11 +8,17 @@
  * preference and sends. A failed send gives the claim back and the job is retried. Rows still unclaimed
  * at start-up (no process was listening at commit) are enqueued again.
  */
-import { emailPreferenceOf, notificationMessage, notificationTarget } from "@redline/shared";
+import {
+  EMAIL_PREFERENCE_LABELS,
+  emailPreferenceOf,
+  notificationMessage,
+  notificationTarget,
+} from "@redline/shared";
 import { and, eq, gt } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { notifications, users } from "../../db/schema/index.ts";
 import { notificationMail } from "../../lib/mail/templates.ts";
+import { mintUnsubscribeToken } from "../../lib/mail/unsubscribe-token.ts";
 import type { Queue } from "../../lib/queue.ts";
 import { presentNotifications } from "./notifications.presenter.ts";
 
@@ -67,6 +73,7 @@ export async function mailNotification(ctx: AppContext, notificationId: string):
   if (!preference || !recipient || recipient.isDeleted || recipient.emailPreferences[preference] === false)
     return "skipped";
   const [notification] = await presentNotifications(db, [row]);
+  const token = encodeURIComponent(mintUnsubscribeToken(ctx.config.authSecret, row.userId, preference));
   try {
     await ctx.mailer.send(
       notificationMail({
@@ -77,6 +84,11 @@ export async function mailNotification(ctx: AppContext, notificationId: string):
         projectTitle: row.context.projectTitle,
         url: `${ctx.config.appUrl}${notificationTarget(row)}`,
         settingsUrl: `${ctx.config.appUrl}/profile`,
+        unsubscribe: {
+          pageUrl: `${ctx.config.appUrl}/unsubscribe?token=${token}`,
+          oneClickUrl: `${ctx.config.appUrl}/api/mail/unsubscribe?token=${token}`,
+          label: EMAIL_PREFERENCE_LABELS[preference],
+        },
       }),
     );
   } catch (error) {
