@@ -35,6 +35,10 @@ describe("notification wording (SPEC shared message wording)", () => {
     expect(notificationMessage(of({ type: "web-comment-reply" }))).toBe("replied to your comment on");
     expect(notificationMessage(of({ type: "project-share" }))).toBe("invited you to a project");
     expect(notificationMessage(of({ type: "team-member-add" }))).toBe("invited you to team");
+    expect(notificationMessage(of({ type: "web-page-add" }))).toBe("added page");
+    expect(notificationMessage(of({ type: "page-approved" }))).toBe("approved page");
+    expect(notificationMessage(of({ type: "page-unapproved" }))).toBe("unapproved page");
+    expect(notificationMessage(of({ type: "make-approver" }))).toBe("made you an approver of");
   });
   it("counts suggested edits", () => {
     const inspect = (editsCount: number) =>

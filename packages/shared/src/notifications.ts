@@ -143,6 +143,15 @@ export function notificationMessage(notification: Pick<Notification, "type" | "c
       return "left your team";
     case "browse-ticket-add":
       return "created a ticket on";
+    // Not in SPEC §9's list of wordings; worded like its neighbours.
+    case "web-page-add":
+      return "added page";
+    case "page-approved":
+      return "approved page";
+    case "page-unapproved":
+      return "unapproved page";
+    case "make-approver":
+      return "made you an approver of";
     default:
       return "updated";
   }

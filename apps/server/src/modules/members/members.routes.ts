@@ -257,14 +257,25 @@ export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       const person = people.find((p) => p.uid === userId);
       if (!person) throw new NotFoundError("This person is not in the project.", "member-not-found");
       authorizeMember(writer, "approvers.manage", memberTarget(person));
-      await db
-        .update(projects)
-        .set({
-          approvers: isApprover
-            ? sql`array_append(array_remove(${projects.approvers}, ${userId}), ${userId})`
-            : sql`array_remove(${projects.approvers}, ${userId})`,
-        })
-        .where(eq(projects.id, project.id));
+      await db.transaction(async (tx) => {
+        const [before] = await tx
+          .update(projects)
+          .set({
+            approvers: isApprover
+              ? sql`array_append(array_remove(${projects.approvers}, ${userId}), ${userId})`
+              : sql`array_remove(${projects.approvers}, ${userId})`,
+          })
+          .where(eq(projects.id, project.id))
+          .returning({ approvers: projects.approvers });
+        // Made an approver just now (not again): they are told in the bell too.
+        if (isApprover && !project.approvers.includes(userId) && before?.approvers.includes(userId))
+          await notify(tx, {
+            on: "approver.made",
+            actor: { userId: actor.user.id },
+            projectId: project.id,
+            userId,
+          });
+      });
       if (isApprover && userId !== actor.user.id && person.email) {
         const [owner] = await db.select().from(users).where(eq(users.id, project.ownerId));
         await mailer.send(

@@ -85,7 +85,8 @@ describe.each(drivers())("notifications (%s)", (driver) => {
   afterAll(() => t.close());
 
   it("tells a person they were invited to a project, once, and never a pending invitation", async () => {
-    const [invite] = await list("viewer", `?projectId=${projectId}`);
+    // The page added after the invitation is told too (newest first): the invitation is the older one.
+    const invite = (await list("viewer", `?projectId=${projectId}`)).find((n) => n.type === "project-share");
     expect(invite).toMatchObject({
       type: "project-share",
       projectId,
@@ -157,6 +158,54 @@ describe.each(drivers())("notifications (%s)", (driver) => {
     expect((await typesAbout("commenter", id)).filter((type) => type === "web-comment-resolve")).toHaveLength(
       1,
     );
+  });
+
+  it("tells the project's people of a page added and of its approval changing, and an approver they were made one", async () => {
+    const added = await client.editor.post(`/api/projects/${projectId}/pages`, {
+      url: "https://example.com/pricing",
+    });
+    expect(added.status).toBe(202);
+    const newPage = added.body.data as { pageId: string; versionId: string };
+    const about = async (who: Person, type: string) =>
+      (await list(who, "?limit=100")).filter((n) => n.type === type && n.pageId === newPage.pageId);
+    for (const who of ["owner", "commenter", "viewer"] as const)
+      expect(await about(who, "web-page-add")).toEqual([
+        expect.objectContaining({
+          versionId: newPage.versionId,
+          actor: expect.objectContaining({ uid: uid.editor }),
+        }),
+      ]);
+    expect(await about("editor", "web-page-add")).toEqual([]);
+    const [forOwner] = await about("owner", "web-page-add");
+    expect(notificationMessage(forOwner!)).toBe("added page");
+
+    const approve = (approved: boolean) =>
+      client.owner.put(`/api/pages/${newPage.pageId}/approval`, { approved });
+    expect((await approve(true)).status).toBe(200);
+    await approve(true); // again: nothing new to tell
+    expect(await about("editor", "page-approved")).toHaveLength(1);
+    expect(await about("viewer", "page-approved")).toHaveLength(1);
+    expect(await about("owner", "page-approved")).toEqual([]);
+    expect(notificationMessage((await about("editor", "page-approved"))[0]!)).toBe("approved page");
+    await approve(false);
+    expect(await about("commenter", "page-unapproved")).toHaveLength(1);
+
+    const made = await client.owner.put(`/api/projects/${projectId}/approvers/${uid.viewer}`, {
+      isApprover: true,
+    });
+    expect(made.status).toBe(200);
+    await client.owner.put(`/api/projects/${projectId}/approvers/${uid.viewer}`, { isApprover: true });
+    const approverOf = async (who: Person) => (await list(who)).filter((n) => n.type === "make-approver");
+    expect(await approverOf("viewer")).toEqual([
+      expect.objectContaining({
+        projectId,
+        pageId: null,
+        actor: expect.objectContaining({ uid: uid.owner }),
+      }),
+    ]);
+    expect(notificationMessage((await approverOf("viewer"))[0]!)).toBe("made you an approver of");
+    expect(await approverOf("editor")).toEqual([]);
+    await client.owner.put(`/api/projects/${projectId}/approvers/${uid.viewer}`, { isApprover: false });
   });
 
   it("tells only the project's editors of suggested edits, with how many", async () => {

@@ -61,6 +61,17 @@ export type NotificationEvent =
     }
   /** A person added to a project. */
   | { on: "member.added"; actor: Actor; projectId: string; userId: string }
+  /** A page added (its first version): the project's people. */
+  | { on: "page.added"; actor: Actor; version: { id: string; projectId: string; pageId: string } }
+  /** A page approved or its approval taken back: the project's people. */
+  | {
+      on: "page.approval";
+      actor: Actor;
+      version: { id: string | null; projectId: string; pageId: string };
+      approved: boolean;
+    }
+  /** Someone made an approver of the project: that person. */
+  | { on: "approver.made"; actor: Actor; projectId: string; userId: string }
   /** A team's people: added, access changed, left (notify-teams.ts). */
   | TeamNotificationEvent;
 
@@ -71,7 +82,8 @@ interface Recipient {
 
 export async function notify(tx: Tx, event: NotificationEvent): Promise<void> {
   if (isTeamEvent(event)) return notifyTeam(tx, event);
-  const projectId = event.on === "member.added" ? event.projectId : projectOf(event);
+  const projectId =
+    event.on === "member.added" || event.on === "approver.made" ? event.projectId : projectOf(event);
   const people = await projectPeople(tx, projectId);
   const recipients = (await recipientsOf(tx, event, people)).filter(
     (recipient) => recipient.userId !== event.actor.userId,
@@ -124,7 +136,7 @@ export async function notify(tx: Tx, event: NotificationEvent): Promise<void> {
 }
 
 function projectOf(
-  event: Exclude<NotificationEvent, { on: "member.added" } | TeamNotificationEvent>,
+  event: Exclude<NotificationEvent, { on: "member.added" } | { on: "approver.made" } | TeamNotificationEvent>,
 ): string {
   return "comment" in event ? event.comment.projectId : event.version.projectId;
 }
@@ -212,6 +224,15 @@ async function recipientsOf(
         .map(([userId]) => ({ userId, type: "web-inspect" }));
     case "member.added":
       return [{ userId: event.userId, type: "project-share" }];
+    case "approver.made":
+      return people.has(event.userId) ? [{ userId: event.userId, type: "make-approver" }] : [];
+    case "page.added":
+      return [...people.keys()].map((userId) => ({ userId, type: "web-page-add" }));
+    case "page.approval":
+      return [...people.keys()].map((userId) => ({
+        userId,
+        type: event.approved ? "page-approved" : "page-unapproved",
+      }));
   }
 }
 

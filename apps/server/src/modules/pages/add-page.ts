@@ -26,6 +26,7 @@ import {
 import { PlanLimitError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { copyUnresolved } from "../comments/comments.service.ts";
+import { notify } from "../notifications/notify.ts";
 import { limitsFor } from "../plans/plans.ts";
 import { meterStorage } from "../plans/storage.ts";
 
@@ -111,6 +112,11 @@ export async function addPage(
       .returning();
     await storage?.check();
     await tx.update(projects).set({ modifiedAt: now }).where(eq(projects.id, project.id));
+    await notify(tx, {
+      on: "page.added",
+      actor: { userId: input.version.createdBy },
+      version: { id: version!.id, projectId: project.id, pageId: page!.id },
+    });
     return { page: page!, version: version! };
   });
 }

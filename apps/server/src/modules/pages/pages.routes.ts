@@ -13,16 +13,17 @@ import {
   updateAllPagesSchema,
   updatePageSchema,
 } from "@redline/shared";
-import { eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
-import { type ProjectRow, pages, projects } from "../../db/schema/index.ts";
+import { type ProjectRow, pages, projects, versions } from "../../db/schema/index.ts";
 import { BadRequestError } from "../../lib/errors.ts";
 import { memberActor } from "../../lib/policy.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { enqueueCapture } from "../captures/capture.queue.ts";
+import { notify } from "../notifications/notify.ts";
 import { assertRoomToStore } from "../plans/storage.ts";
 import {
   loadCountedVersion,
@@ -244,14 +245,37 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         isExpired,
       });
       const { approved } = pageApprovalSchema.parse(request.body);
-      const [updated] = await db
-        .update(pages)
-        .set({
-          approved: approved ? { uid: actor.user.id, date: new Date().toISOString() } : null,
-          modifiedAt: new Date(),
-        })
-        .where(eq(pages.id, page.id))
-        .returning();
+      const updated = await db.transaction(async (tx) => {
+        const [current] = await tx
+          .select({ approved: pages.approved })
+          .from(pages)
+          .where(eq(pages.id, page.id))
+          .for("update");
+        const [row] = await tx
+          .update(pages)
+          .set({
+            approved: approved ? { uid: actor.user.id, date: new Date().toISOString() } : null,
+            modifiedAt: new Date(),
+          })
+          .where(eq(pages.id, page.id))
+          .returning();
+        // The project's people hear of a change, not of a repeat.
+        if (Boolean(current?.approved) !== approved) {
+          const [latest] = await tx
+            .select({ id: versions.id })
+            .from(versions)
+            .where(eq(versions.pageId, page.id))
+            .orderBy(desc(versions.number))
+            .limit(1);
+          await notify(tx, {
+            on: "page.approval",
+            actor: { userId: actor.user.id },
+            version: { id: latest?.id ?? null, projectId: page.projectId, pageId: page.id },
+            approved,
+          });
+        }
+        return row;
+      });
       const { versionRows } = await loadPagesWithVersions(db, page.projectId);
       return {
         data: presentPage(updated!, versionRows),
