@@ -31,11 +31,7 @@ export function UnsubscribePage() {
         <p className="form-error" role="alert">
           {token === "" ? UNSUBSCRIBE_MESSAGES.invalid : errorMessage(info.error)}
         </p>
-        <div className="auth__actions">
-          <Link className="btn" to="/profile">
-            E-mail settings
-          </Link>
-        </div>
+        <SettingsAction />
       </AuthLayout>
     );
   if (info.isPending) return <LoadingView text="Reading your link..." />;
@@ -48,11 +44,7 @@ export function UnsubscribePage() {
           {unsubscribe.data?.message ?? UNSUBSCRIBE_MESSAGES.done(info.data.label)}
         </p>
         <p className="auth__text">Other e-mails stay as they are. Change any of them in your settings.</p>
-        <div className="auth__actions">
-          <Link className="btn" to="/profile">
-            E-mail settings
-          </Link>
-        </div>
+        <SettingsAction />
       </AuthLayout>
     );
   return (
@@ -72,10 +64,25 @@ export function UnsubscribePage() {
         >
           {unsubscribe.isPending ? "Unsubscribing..." : `Unsubscribe from ${label}`}
         </button>
-        <Link className="btn" to="/profile">
-          E-mail settings
-        </Link>
+        <SettingsLink />
       </div>
     </AuthLayout>
+  );
+}
+
+/** Every other e-mail preference is on the profile page (sign-in first when signed out). */
+function SettingsLink() {
+  return (
+    <Link className="btn" to="/profile">
+      E-mail settings
+    </Link>
+  );
+}
+
+function SettingsAction() {
+  return (
+    <div className="auth__actions">
+      <SettingsLink />
+    </div>
   );
 }
