@@ -8,17 +8,19 @@ import type { AppContext } from "../context.ts";
 
 /**
  * Tables a refused request may legitimately touch, or that only background work writes: the auth
- * library's own bookkeeping, and the dev mailbox (filled when an earlier request's mail is delivered).
+ * library's own bookkeeping; the dev mailbox (filled when an earlier request's mail is delivered); and the
+ * mail outbox, which the notification mailer fills out of the request (a refused request stores no mail,
+ * but an earlier request's notification may be mailed at any moment).
  */
-const VOLATILE = new Set(["sessions", "rate_limits", "__drizzle_migrations", "mailbox_messages"]);
-/**
- * Columns written by background jobs at any moment, not by requests: the mailer's claim on a notification,
- * and a stored mail's delivery (a refused request stores no mail; an earlier one's may be delivering).
- */
-const BACKGROUND_COLUMNS: Record<string, string[]> = {
-  notifications: ["email_sent"],
-  outgoing_mails: ["attempts", "lease_until", "sent_at", "last_error"],
-};
+const VOLATILE = new Set([
+  "sessions",
+  "rate_limits",
+  "__drizzle_migrations",
+  "mailbox_messages",
+  "outgoing_mails",
+]);
+/** Columns written by background jobs at any moment, not by requests: the mailer's claim on a notification. */
+const BACKGROUND_COLUMNS: Record<string, string[]> = { notifications: ["email_sent"] };
 
 export async function digest(ctx: AppContext): Promise<Record<string, string>> {
   const { db } = ctx.database;
