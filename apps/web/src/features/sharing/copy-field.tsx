@@ -1,27 +1,17 @@
 /** A read-only link with a Copy button (the clipboard API, or selecting the text where it is missing). */
 import { Check, Copy } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { useRef } from "react";
 import { Field } from "../../components/field.tsx";
+import { useCopy } from "../../lib/use-copy.ts";
 
 export function CopyField({ label, value }: { label: string; value: string }) {
   const input = useRef<HTMLInputElement>(null);
-  const [isCopied, setCopied] = useState(false);
-
-  useEffect(() => {
-    if (!isCopied) return;
-    const timer = setTimeout(() => setCopied(false), 2000);
-    return () => clearTimeout(timer);
-  }, [isCopied]);
-
-  const handleCopy = async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-    } catch {
-      input.current?.select();
-      document.execCommand("copy");
-    }
-    setCopied(true);
-  };
+  const { isCopied, copy } = useCopy(() => {
+    input.current?.select();
+    document.execCommand("copy");
+    return true;
+  });
+  const handleCopy = () => copy(value);
 
   return (
     <Field label={label}>

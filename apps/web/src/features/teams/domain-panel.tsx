@@ -11,13 +11,14 @@ import {
   teamDomainSchema,
 } from "@redline/shared";
 import { Check, Copy, Globe, RotateCw, TriangleAlert } from "lucide-react";
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
 import { Field } from "../../components/field.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { showPlanRefusal } from "../../components/upgrade-prompt-store.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { timeAgo } from "../../lib/time-ago.ts";
+import { useCopy } from "../../lib/use-copy.ts";
 import {
   useCheckTeamDomain,
   useRemoveTeamDomain,
@@ -203,21 +204,11 @@ function RecordsTable({ records }: { records: DnsRecord[] }) {
 
 /** A record's name or value, with a button that copies it (its accessible name says which). */
 function CopyValue({ value, label }: { value: string; label: string }) {
-  const [isCopied, setCopied] = useState(false);
-  useEffect(() => {
-    if (!isCopied) return;
-    const timer = setTimeout(() => setCopied(false), 2000);
-    return () => clearTimeout(timer);
-  }, [isCopied]);
-
-  const handleCopy = async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-      setCopied(true);
-    } catch {
-      snackbar.error("Could not copy. Select the text and copy it instead.");
-    }
-  };
+  const { isCopied, copy } = useCopy(() => {
+    snackbar.error("Could not copy. Select the text and copy it instead.");
+    return false;
+  });
+  const handleCopy = () => copy(value);
 
   return (
     <div className="domain-records__cell">
