@@ -19,6 +19,11 @@ const envSchema = z.object({
   HOST: z.string().default("localhost"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   APP_URL: z.url().optional(),
+  BROWSE_HOST_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9]{1,30}$/i, "BROWSE_HOST_PREFIX is letters and digits, e.g. bugs")
+    .default("bugs"),
+  BROWSE_URL: z.url().optional(),
   DATABASE_URL: z.string().optional(),
   DATA_DIR: z.string().default(path.join(repoRoot, "data")),
   AUTH_SECRET: z.string().min(32, "AUTH_SECRET must be at least 32 characters").optional(),
@@ -85,6 +90,12 @@ export interface AppConfig {
   host: string;
   port: number;
   appUrl: string;
+  /**
+   * The bug-tracking variant (SPEC §1): a host whose name starts with `hostPrefix` followed by `.` or `-`
+   * shows it; `url` is that host's public origin when it is served by this app beside APP_URL (trusted like
+   * APP_URL, linked from the product switcher), null on a single-host install (the switcher decides).
+   */
+  browse: { hostPrefix: string; url: string | null };
   /** PostgreSQL connection string; absent → embedded PGlite at `pgliteDir`. */
   databaseUrl?: string;
   pgliteDir: string;
@@ -202,6 +213,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     host: env.HOST,
     port: env.PORT,
     appUrl,
+    browse: {
+      hostPrefix: env.BROWSE_HOST_PREFIX.toLowerCase(),
+      url: env.BROWSE_URL ? new URL(env.BROWSE_URL).origin : null,
+    },
     databaseUrl: env.DATABASE_URL || undefined,
     pgliteDir: path.join(dataDir, "pglite"),
     filesDir: path.join(dataDir, "files"),

@@ -9,6 +9,9 @@ export interface HealthResponse {
 export interface PublicConfig {
   googleSignIn: boolean;
   mailbox: boolean;
+  /** The bug-tracking variant (SPEC §1): the host prefix that selects it, and the origins that serve each
+   *  product when they are two hosts (null on a single-host install: the header switcher decides). */
+  products: { browseHostPrefix: string; webUrl: string; browseUrl: string | null };
 }
 
 export interface MailboxMessage {

@@ -6,6 +6,7 @@ import {
   INT4_MIN,
   type Limits,
   type Product,
+  PRODUCTS,
   UNLIMITED,
 } from "./limits.ts";
 
@@ -121,6 +122,8 @@ export const projectListQuerySchema = z.object({
   q: z.string().trim().max(200).optional(),
   /** The active team (SPEC §2 switcher): its projects are listed beside the reader's own. */
   teamId: z.string().min(1).max(64).optional(),
+  /** The product the tab shows (SPEC §1): only its projects are listed. Unset: every product's. */
+  product: z.enum(PRODUCTS).optional(),
 });
 export type ProjectListQuery = z.infer<typeof projectListQuerySchema>;
 

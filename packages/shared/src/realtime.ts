@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { Comment } from "./comments.ts";
 import type { Notification } from "./notifications.ts";
 import type { Version } from "./projects.ts";
+import type { BrowseList, Ticket } from "./tickets.ts";
 
 /**
  * Server → client realtime events (rooms `project:{id}` and `user:{id}`). New and changed comments carry
@@ -36,7 +37,16 @@ export type RealtimeEvent =
   /** Room `user:{id}`: the user's access to a project began, changed or ended: refetch the lists. */
   | { type: "projects.changed"; projectId: string }
   /** Room `user:{id}`: a team of this user's (or their place in it) began, changed or ended: refetch it. */
-  | { type: "teams.changed"; teamId: string };
+  | { type: "teams.changed"; teamId: string }
+  /**
+   * Room `project:{id}` of a bug-tracking project: a ticket was created or changed (moved, assigned,
+   * resolved, triaged, replied to). `ticket`: the card as it now reads, with no one's abilities — each
+   * socket fills in its reader's (left out when too large: refetch the board).
+   */
+  | { type: "tickets.changed"; projectId: string; ticketId: string; ticket?: Ticket }
+  | { type: "tickets.deleted"; projectId: string; ticketId: string }
+  /** A list was created, renamed or moved (`list`), or deleted (no `list`; its tickets went with it). */
+  | { type: "lists.changed"; projectId: string; listId: string; list?: BrowseList };
 
 /** Client → server messages on the realtime socket. */
 export const realtimeClientMessageSchema = z.discriminatedUnion("type", [

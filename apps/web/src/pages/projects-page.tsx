@@ -1,5 +1,11 @@
 /** `/projects`, `/projects/web`, `/projects/illustration`, `/projects/archived` (SPEC §2), title 'Projects'. */
-import { PROJECT_SORTS, type ProjectList, type ProjectSort, showsProjectUpsell } from "@redline/shared";
+import {
+  PROJECT_SORTS,
+  type Product,
+  type ProjectList,
+  type ProjectSort,
+  showsProjectUpsell,
+} from "@redline/shared";
 import { Plus, Search } from "lucide-react";
 import { useId, useState } from "react";
 import { Link, NavLink, useLocation, useSearchParams } from "react-router";
@@ -13,11 +19,11 @@ import { useProduct } from "../lib/use-product.ts";
 import "../features/projects/projects.css";
 import { ShareButton } from "../features/sharing/share-modal.tsx";
 
-const LISTS: { list: ProjectList; path: string; label: string }[] = [
-  { list: "all", path: "/projects", label: "All projects" },
-  { list: "web", path: "/projects/web", label: "Web" },
-  { list: "illustration", path: "/projects/illustration", label: "Illustration" },
-  { list: "archived", path: "/projects/archived", label: "Archived" },
+const LISTS: { list: ProjectList; path: string; label: string; products: readonly Product[] }[] = [
+  { list: "all", path: "/projects", label: "All projects", products: ["web", "browse"] },
+  { list: "web", path: "/projects/web", label: "Web", products: ["web"] },
+  { list: "illustration", path: "/projects/illustration", label: "Illustration", products: ["web"] },
+  { list: "archived", path: "/projects/archived", label: "Archived", products: ["web", "browse"] },
 ];
 
 function isSort(value: string | null): value is ProjectSort {
@@ -36,8 +42,9 @@ export function ProjectsPage() {
   const sortParam = params.get("sort");
   const sort: ProjectSort = isSort(sortParam) ? sortParam : "modifiedAt";
   const q = useDebouncedValue(filter.trim());
-  const isLimited = me ? showsProjectUpsell(me.plans.web) : false;
-  const activeTeam = useActiveTeam(useProduct());
+  const product = useProduct();
+  const isLimited = me ? showsProjectUpsell(me.plans[product]) : false;
+  const activeTeam = useActiveTeam(product);
 
   const handleSort = (next: string) => {
     const nextParams = new URLSearchParams(params);
@@ -50,7 +57,9 @@ export function ProjectsPage() {
     <main className="projects-page">
       <div className="projects-page__head">
         <div>
-          <h1 className="projects-page__title">Projects</h1>
+          <h1 className="projects-page__title">
+            {product === "browse" ? "Bug tracking projects" : "Projects"}
+          </h1>
           {isLimited ? (
             <p className="projects-page__upsell">
               Get unlimited projects.{" "}
@@ -67,7 +76,7 @@ export function ProjectsPage() {
 
       <div className="projects-page__bar">
         <nav className="projects-tabs" aria-label="Project lists">
-          {LISTS.map((entry) => (
+          {LISTS.filter((entry) => entry.products.includes(product)).map((entry) => (
             <NavLink key={entry.list} to={entry.path} end className="projects-tabs__tab">
               {entry.label}
             </NavLink>
@@ -104,7 +113,7 @@ export function ProjectsPage() {
       </div>
 
       <ProjectGrid
-        query={{ list, sort, q, teamId: activeTeam?.id ?? null }}
+        query={{ list, sort, q, teamId: activeTeam?.id ?? null, product }}
         onCreate={() => setAddOpen(true)}
         renderShare={(project) => <ShareButton project={project} variant="card" />}
       />

@@ -6,4 +6,5 @@ export * from "./mailbox.ts";
 export * from "./notifications.ts";
 export * from "./projects.ts";
 export * from "./teams.ts";
+export * from "./tickets.ts";
 export * from "./users.ts";

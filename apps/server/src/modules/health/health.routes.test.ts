@@ -20,6 +20,7 @@ describe.each(drivers())("health and public config (%s)", (driver) => {
     expect((await new ApiClient(t.url).get("/api/config")).body).toEqual({
       googleSignIn: false,
       mailbox: true,
+      products: { browseHostPrefix: "bugs", webUrl: t.url, browseUrl: null },
     });
   });
 

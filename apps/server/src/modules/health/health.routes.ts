@@ -16,10 +16,18 @@ export async function healthRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
 
   app.get(
     "/api/config",
-    route({ summary: "Public configuration the web app needs (content origin, mailbox)", action: "public" }),
+    route({
+      summary: "Public configuration the web app needs (sign-in options, mailbox, product hosts)",
+      action: "public",
+    }),
     async (): Promise<PublicConfig> => ({
       googleSignIn: Boolean(ctx.config.google),
       mailbox: !ctx.config.isProduction,
+      products: {
+        browseHostPrefix: ctx.config.browse.hostPrefix,
+        webUrl: ctx.config.appUrl,
+        browseUrl: ctx.config.browse.url,
+      },
     }),
   );
 }

@@ -5,6 +5,7 @@ import {
   type MemberAccess,
   type ProjectListQuery,
   productOf,
+  projectTypesOf,
   resolvePlan,
 } from "@redline/shared";
 import {
@@ -221,7 +222,7 @@ const WEB_TYPES = ["web", "webapp", "image", "demo"] as const;
  * composing it costs more than running it. Page counts and the first page's thumbnail are read per listed
  * project (indexed by project), never by aggregating the whole pages table.
  */
-function prepareListQuery(db: Database, { list, sort, q }: ProjectListQuery, name: string) {
+function prepareListQuery(db: Database, { list, sort, q, product }: ProjectListQuery, name: string) {
   const userId = sql.placeholder("userId");
   const joins = teamJoins(userId);
   // One's own and shared projects, the team projects one was toggled into as a collaborator, and the
@@ -240,6 +241,7 @@ function prepareListQuery(db: Database, { list, sort, q }: ProjectListQuery, nam
   filters.push(eq(projects.isArchived, list === "archived"));
   if (list === "web") filters.push(inArray(projects.type, [...WEB_TYPES]));
   if (list === "illustration") filters.push(eq(projects.type, "illustration"));
+  if (product) filters.push(inArray(projects.type, projectTypesOf(product)));
   if (q) filters.push(ilike(projects.title, sql.placeholder("pattern")));
   const order = {
     modifiedAt: desc(projects.modifiedAt),
@@ -274,7 +276,7 @@ function prepareListQuery(db: Database, { list, sort, q }: ProjectListQuery, nam
 
 /** The projects the user owns, is a member of, or reaches through the active team, as the list shows them. */
 export function listProjectRows(db: Database, userId: string, query: ProjectListQuery) {
-  const name = `project_list_${query.list}_${query.sort}_${query.q ? "q" : "all"}`;
+  const name = `project_list_${query.list}_${query.sort}_${query.q ? "q" : "all"}_${query.product ?? "any"}`;
   return prepared(db, name, () => prepareListQuery(db, query, name)).execute({
     userId,
     teamId: query.teamId ?? "",

@@ -72,6 +72,14 @@ describe.each(drivers())("projects (%s)", (driver) => {
 
     await client.patch(`/api/projects/${banana}`, { title: "Banana split" });
     expect(await titles("list=all&sort=modifiedAt")).toEqual(["Banana split", "Apple"]);
+
+    // Each product lists its own projects (SPEC §1 variants): bug tracking and mobile are the browse product's.
+    await make("Durian", "browse");
+    await make("Elder", "mobile");
+    expect(await titles("list=all&sort=title&product=browse")).toEqual(["Durian", "Elder"]);
+    expect(await titles("list=all&sort=title&product=web")).toEqual(["Apple", "Banana split"]);
+    expect(await titles("list=all&sort=title")).toEqual(["Apple", "Banana split", "Durian", "Elder"]);
+    expect((await client.get("/api/projects?product=video")).status).toBe(400);
   });
 
   it("renames, and falls back to 'Untitled project' for an empty title", async () => {

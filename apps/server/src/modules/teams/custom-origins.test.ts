@@ -5,10 +5,12 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../db/index.ts";
 import { teams } from "../../db/schema/index.ts";
 import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { defaultDriver } from "../../testing/test-db.ts";
+import { customOriginTrust } from "./custom-origins.ts";
 
 const PASSWORD = "correct horse battery";
 
@@ -70,5 +72,17 @@ describe("custom domains as trusted origins", () => {
     expect((await write(origin(`https-${domain}`, "https"))).status).toBe(403);
     expect((await write(origin("elsewhere.example.test"))).status).toBe(403);
     expect((await signedIn.get("/api/me")).body.data.displayName).not.toBe("No");
+  });
+});
+
+describe("the bug-tracking host (BROWSE_URL)", () => {
+  it("is trusted beside APP_URL, and only with its own scheme", async () => {
+    // No lookup is needed for either answer: the configured origin is trusted as it is, another scheme never.
+    const trust = customOriginTrust({} as Database, "https://app.example.com", () => [
+      "https://bugs.example.com",
+    ]);
+    expect(await trust("https://bugs.example.com")).toBe(true);
+    expect(await trust("http://bugs.example.com")).toBe(false);
+    expect(await trust(undefined)).toBe(false);
   });
 });

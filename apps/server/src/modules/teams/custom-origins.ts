@@ -1,7 +1,7 @@
 /**
  * Which browser origins besides APP_URL may sign in and write (the CSRF check and better-auth's trusted
  * origins): a team's custom domain once it is active — its TXT token proven and its CNAME pointing here —
- * of an enabled team, with the app's own scheme. Answers are kept for a few seconds per origin, so a write
+ * of an enabled team, with the app's own scheme; and the bug-tracking host when BROWSE_URL names one. Answers are kept for a few seconds per origin, so a write
  * costs no query; a domain removed or a team disabled stops being trusted within that time.
  */
 import { isDomainName, normalizeHost } from "@redline/shared";
@@ -12,7 +12,11 @@ import { teams } from "../../db/schema/index.ts";
 const TTL_MS = 5_000;
 const MAX_ENTRIES = 1_000;
 
-export function customOriginTrust(db: Database, appUrl: string) {
+export function customOriginTrust(
+  db: Database,
+  appUrl: string,
+  alsoTrusted: () => readonly (string | null)[] = () => [],
+) {
   const scheme = new URL(appUrl).protocol;
   const known = new Map<string, { trusted: boolean; at: number }>();
 
@@ -35,6 +39,8 @@ export function customOriginTrust(db: Database, appUrl: string) {
 
   return async function isTrusted(origin: string | undefined | null): Promise<boolean> {
     if (!origin) return false;
+    // The bug-tracking host (BROWSE_URL) is this app under another name, configured by the operator.
+    if (alsoTrusted().includes(origin)) return true;
     const cached = known.get(origin);
     if (cached && Date.now() - cached.at < TTL_MS) return cached.trusted;
     const trusted = await lookup(origin);

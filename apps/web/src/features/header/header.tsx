@@ -6,6 +6,7 @@ import { ComingSoonModal } from "../../components/coming-soon-modal.tsx";
 import { HelpMenu } from "./help-menu.tsx";
 import { InboxButtons } from "./inbox-buttons.tsx";
 import { KeyboardShortcuts } from "./keyboard-shortcuts.tsx";
+import { ProductSwitcher } from "./product-switcher.tsx";
 import { ProfileMenu } from "./profile-menu.tsx";
 import "./header.css";
 
@@ -45,6 +46,7 @@ export function Header({
             <span className="header__logo-text">Redline</span>
           </Link>
         )}
+        <ProductSwitcher />
         <nav className="header__nav" aria-label="Main">
           <NavLink to="/projects" className="header__nav-link">
             Projects

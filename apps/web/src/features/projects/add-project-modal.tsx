@@ -12,18 +12,19 @@ import {
   productOf,
   teamDisplayName,
 } from "@redline/shared";
-import { type FormEvent, useId, useRef, useState } from "react";
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { Field, TextField } from "../../components/field.tsx";
 import { Modal } from "../../components/modal.tsx";
 import { dismissSnackbar, showSnackbar } from "../../components/snackbar-store.ts";
 import { isApiError } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
+import { useProduct } from "../../lib/use-product.ts";
 import { useMe } from "../session/use-me.ts";
 import { useTeams } from "../teams/team-queries.ts";
 import { teamsForNewProjects, useActiveTeam } from "../teams/use-active-team.ts";
 import { useCreateProject } from "./project-queries.ts";
-import { CREATABLE_TYPES, PROJECT_TYPE_INFO } from "./project-types.ts";
+import { creatableTypesIn, PROJECT_TYPE_INFO } from "./project-types.ts";
 
 const SNACKBAR_ID = "create-project";
 
@@ -38,7 +39,13 @@ export function AddProjectModal({
   const navigate = useNavigate();
   const titleInput = useRef<HTMLInputElement>(null);
   const [title, setTitle] = useState("");
-  const [type, setType] = useState<ProjectType>("web");
+  const tabProduct = useProduct();
+  const firstType: ProjectType = tabProduct === "browse" ? "browse" : "web";
+  const [type, setType] = useState<ProjectType>(firstType);
+  // Opened in the bug-tracking product, a new project is a bug-tracking one unless chosen otherwise.
+  useEffect(() => {
+    if (open) setType(firstType);
+  }, [open, firstType]);
   const create = useCreateProject();
   const { data: me } = useMe();
   const isLocked = (option: ProjectType) =>
@@ -59,7 +66,7 @@ export function AddProjectModal({
     onOpenChange(next);
     if (!next) {
       setTitle("");
-      setType("web");
+      setType(firstType);
       setTeamChoice(undefined);
       create.reset();
     }
@@ -123,7 +130,7 @@ export function AddProjectModal({
         />
         <fieldset className="add-project__types">
           <legend className="field__label">Project type</legend>
-          {CREATABLE_TYPES.map((option) => {
+          {creatableTypesIn(tabProduct).map((option) => {
             const info = PROJECT_TYPE_INFO[option];
             const Icon = info.icon;
             const locked = isLocked(option);

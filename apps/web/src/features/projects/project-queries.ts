@@ -5,6 +5,7 @@
  */
 import {
   PROJECT_MESSAGES,
+  type Product,
   type ProjectDetail,
   type ProjectList,
   type ProjectSort,
@@ -24,6 +25,8 @@ export interface ProjectsQuery {
   q: string;
   /** The active team: its projects are listed beside the user's own. */
   teamId?: string | null;
+  /** The tab's product (SPEC §1): only its projects. */
+  product?: Product;
 }
 
 export const projectsKey = (query: ProjectsQuery) => [...PROJECTS_KEY, query] as const;
@@ -36,6 +39,7 @@ export function useProjects(query: ProjectsQuery) {
       const params = new URLSearchParams({ list: query.list, sort: query.sort });
       if (query.q) params.set("q", query.q);
       if (query.teamId) params.set("teamId", query.teamId);
+      if (query.product) params.set("product", query.product);
       return (await api<{ data: ProjectSummary[] }>(`/api/projects?${params}`, { signal })).data;
     },
     placeholderData: keepPreviousData,

@@ -1,5 +1,5 @@
 /** How each project type (SPEC §3) is named and drawn in the lists and the add-project modal. */
-import type { ProjectType } from "@redline/shared";
+import { type Product, type ProjectType, productOf } from "@redline/shared";
 import {
   AppWindow,
   Bug,
@@ -41,3 +41,13 @@ export const PROJECT_TYPE_INFO: Record<ProjectType, ProjectTypeInfo> = {
 
 /** The types a user can create from the add-project modal, in the order shown. */
 export const CREATABLE_TYPES: readonly ProjectType[] = ["web", "image", "webapp", "illustration", "browse"];
+
+/**
+ * The types offered in a product (SPEC §1): the bug-tracking product creates bug-tracking projects; the
+ * website-feedback product offers them too (opening one moves the tab to bug tracking).
+ */
+export function creatableTypesIn(product: Product): readonly ProjectType[] {
+  return product === "browse"
+    ? CREATABLE_TYPES.filter((type) => productOf(type) === "browse")
+    : CREATABLE_TYPES;
+}

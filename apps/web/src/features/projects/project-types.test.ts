@@ -1,0 +1,13 @@
+import { describe, expect, it } from "vitest";
+import { CREATABLE_TYPES, creatableTypesIn } from "./project-types.ts";
+
+describe("the types the add-project modal offers per product (SPEC §1)", () => {
+  it("offers only bug tracking in the bug-tracking product", () => {
+    expect(creatableTypesIn("browse")).toEqual(["browse"]);
+  });
+
+  it("offers every type, bug tracking last, in website feedback", () => {
+    expect(creatableTypesIn("web")).toEqual(CREATABLE_TYPES);
+    expect(CREATABLE_TYPES.at(-1)).toBe("browse");
+  });
+});

@@ -1,0 +1,328 @@
+/**
+ * The bug-tracking board (SPEC §3 Ticket and Browse list, §4 ticket states): the API contract both sides
+ * read — lists, tickets, their threads, triage, the widget's report — and the pure rules of the board.
+ */
+import { generateKeyBetween } from "fractional-indexing";
+import { z } from "zod";
+import { type Attachment, attachmentSchema, type CommentAuthor, MAX_ATTACHMENTS } from "./comments.ts";
+
+/** A new list's title (SPEC §3 Browse list). */
+export const DEFAULT_LIST_TITLE = "Untitled";
+export const MAX_LIST_TITLE = 100;
+export const MAX_TICKET_TITLE = 200;
+export const MAX_TICKET_DESCRIPTION = 10_000;
+export const MAX_TICKET_ENTRY = 5000;
+
+/**
+ * Where a ticket stands in intake: widget reports wait in `triage` until a member accepts them into a list,
+ * merges them into another ticket (`duplicate`) or rejects them. Tickets written on the board are accepted.
+ */
+export const TICKET_INTAKE = ["triage", "accepted", "rejected", "duplicate"] as const;
+export type TicketIntake = (typeof TICKET_INTAKE)[number];
+
+const id = z.string().min(1).max(64);
+/** A calendar day, YYYY-MM-DD (a due date has no time of day). */
+export const dueDateSchema = z.iso.date();
+
+// ---- What the widget captures --------------------------------------------------------------------------
+
+export const MAX_CONSOLE_ENTRIES = 50;
+export const MAX_FAILED_REQUESTS = 50;
+const short = (max: number) => z.string().max(max);
+
+export const ticketReportSchema = z
+  .object({
+    pageUrl: z.url().max(2048),
+    pageTitle: short(300).default(""),
+    /** The element the reporter clicked (a CSS selector and a text excerpt), or null for a dragged region. */
+    element: z
+      .object({ selector: short(1000), text: short(300).default(""), tag: short(40).default("") })
+      .strict()
+      .nullable()
+      .default(null),
+    /** The marked region in page CSS pixels, relative to the viewport at capture. */
+    region: z
+      .object({ x: z.number(), y: z.number(), width: z.number().min(0), height: z.number().min(0) })
+      .strict()
+      .nullable()
+      .default(null),
+    viewport: z
+      .object({
+        width: z.number().int().min(1).max(100_000),
+        height: z.number().int().min(1).max(100_000),
+        devicePixelRatio: z.number().min(0.1).max(10).default(1),
+      })
+      .strict(),
+    userAgent: short(1000).default(""),
+    browser: short(100).default(""),
+    os: short(100).default(""),
+    /** Console messages, uncaught errors and unhandled rejections, oldest first. */
+    console: z
+      .array(
+        z
+          .object({
+            level: z.enum(["log", "info", "warn", "error", "uncaught", "unhandledrejection"]),
+            message: short(2000),
+            at: z.number(),
+          })
+          .strict(),
+      )
+      .max(MAX_CONSOLE_ENTRIES)
+      .default([]),
+    failedRequests: z
+      .array(
+        z
+          .object({
+            method: short(16),
+            url: short(2048),
+            /** 0 when the request never got an answer (network error, blocked). */
+            status: z.number().int().min(0).max(999),
+            at: z.number(),
+          })
+          .strict(),
+      )
+      .max(MAX_FAILED_REQUESTS)
+      .default([]),
+  })
+  .strict();
+export type TicketReport = z.infer<typeof ticketReportSchema>;
+
+// ---- Inputs ------------------------------------------------------------------------------------------
+
+export const createListSchema = z
+  .object({ title: z.string().trim().max(MAX_LIST_TITLE).default(DEFAULT_LIST_TITLE) })
+  .strict();
+/** Rename, or move between two neighbours (ids; null = at that end). */
+export const updateListSchema = z
+  .object({
+    title: z.string().trim().min(1).max(MAX_LIST_TITLE),
+    move: z.object({ afterId: id.nullable(), beforeId: id.nullable() }).strict(),
+  })
+  .partial()
+  .strict();
+
+export const createTicketSchema = z
+  .object({
+    listId: id,
+    title: z.string().trim().min(1).max(MAX_TICKET_TITLE),
+    description: z.string().max(MAX_TICKET_DESCRIPTION).default(""),
+  })
+  .strict();
+
+export const updateTicketSchema = z
+  .object({
+    title: z.string().trim().min(1).max(MAX_TICKET_TITLE),
+    description: z.string().max(MAX_TICKET_DESCRIPTION),
+    /** A member of the project (a user id), or null to unassign. */
+    assignedTo: id.nullable(),
+    dueDate: dueDateSchema.nullable(),
+    isResolved: z.boolean(),
+  })
+  .partial()
+  .strict();
+
+/** Move a card into a list between two of its cards (ids; null = at that end). One row is written. */
+export const moveTicketSchema = z
+  .object({ listId: id, afterId: id.nullable().default(null), beforeId: id.nullable().default(null) })
+  .strict();
+
+export const triageTicketSchema = z.discriminatedUnion("action", [
+  z.object({ action: z.literal("accept"), listId: id }).strict(),
+  z.object({ action: z.literal("duplicate"), of: id }).strict(),
+  z.object({ action: z.literal("reject") }).strict(),
+]);
+export type TriageTicketInput = z.infer<typeof triageTicketSchema>;
+
+export const ticketEntrySchema = z
+  .object({
+    comment: z.string().trim().min(1).max(MAX_TICKET_ENTRY),
+    attachments: z.array(attachmentSchema).max(MAX_ATTACHMENTS).default([]),
+  })
+  .strict();
+export const editTicketEntrySchema = z
+  .object({ comment: z.string().trim().min(1).max(MAX_TICKET_ENTRY) })
+  .strict();
+
+/** Board filters (the query of GET board; the web applies the same rules to what it holds). */
+export const boardFilterSchema = z
+  .object({
+    assignee: id.optional(),
+    reporter: id.optional(),
+    resolved: z.enum(["true", "false"]).optional(),
+    due: z.enum(["overdue", "week", "none"]).optional(),
+    q: z.string().max(200).optional(),
+  })
+  .strict();
+export type BoardFilter = z.infer<typeof boardFilterSchema>;
+
+// ---- What the API answers ----------------------------------------------------------------------------
+
+export interface BrowseListAbilities {
+  rename: boolean;
+  move: boolean;
+  delete: boolean;
+  addTicket: boolean;
+}
+
+export interface BrowseList {
+  id: string;
+  projectId: string;
+  title: string;
+  sortKey: string;
+  createdAt: string;
+  createdBy: string | null;
+  abilities: BrowseListAbilities;
+}
+
+export interface TicketAbilities {
+  update: boolean;
+  move: boolean;
+  assign: boolean;
+  resolve: boolean;
+  reply: boolean;
+  attach: boolean;
+  /** Accept, mark duplicate, reject (a ticket in triage). */
+  triage: boolean;
+  delete: boolean;
+}
+
+export interface TicketPerson {
+  uid: string | null;
+  displayName: string;
+  photoURL: string | null;
+  /** Widget guests are known by the name and e-mail they gave. */
+  isGuest: boolean;
+}
+
+export interface Ticket {
+  id: string;
+  projectId: string;
+  number: number;
+  listId: string | null;
+  sortKey: string;
+  intake: TicketIntake;
+  duplicateOf: string | null;
+  title: string;
+  description: string;
+  isResolved: boolean;
+  resolvedBy: string | null;
+  resolvedAt: string | null;
+  assignedTo: string | null;
+  assignee: TicketPerson | null;
+  dueDate: string | null;
+  reporter: TicketPerson;
+  /** A signed URL of the report's screenshot (with the reporter's marks), or null. */
+  screenshotUrl: string | null;
+  hasReplay: boolean;
+  report: TicketReport | null;
+  /** Entries of the thread beyond the first (SPEC §3: the card's comment count). */
+  commentCount: number;
+  createdAt: string;
+  modifiedAt: string;
+  abilities: TicketAbilities;
+}
+
+export interface TicketEntry {
+  id: string;
+  createdAt: string;
+  editedAt: string | null;
+  userId: string | null;
+  author: CommentAuthor;
+  comment: string;
+  attachments: Attachment[];
+  abilities: { edit: boolean; delete: boolean };
+}
+
+export interface TicketDetail extends Ticket {
+  thread: TicketEntry[];
+}
+
+export interface BoardAbilities {
+  createList: boolean;
+  createTicket: boolean;
+  triage: boolean;
+  /** Set up the widget (key, allowed origins). */
+  manageWidget: boolean;
+}
+
+export interface Board {
+  projectId: string;
+  lists: BrowseList[];
+  /** Every ticket of the project not rejected or merged: in triage (listId null) or in a list. */
+  tickets: Ticket[];
+  /** The people a ticket can be assigned to (the project's members with an account). */
+  assignees: TicketPerson[];
+  /** The plan's ticket limit for the project's owner (-1 unlimited) and the tickets it counts. */
+  ticketLimit: { limit: number; used: number };
+  abilities: BoardAbilities;
+}
+
+// ---- Widget settings -----------------------------------------------------------------------------------
+
+/** An origin a report may come from: scheme, host and optional port, nothing else. */
+export const widgetOriginSchema = z
+  .string()
+  .trim()
+  .max(300)
+  .regex(
+    /^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i,
+    "An origin is a scheme and a host, e.g. https://example.com",
+  );
+
+export const updateWidgetSchema = z.object({ allowedOrigins: z.array(widgetOriginSchema).max(50) }).strict();
+
+export interface WidgetSettings {
+  projectId: string;
+  key: string;
+  allowedOrigins: string[];
+  /** The `<script>` snippet to paste before `</body>`. */
+  snippet: string;
+}
+
+/** The widget's guest reporter, given once and kept in the browser. */
+export const widgetReporterSchema = z
+  .object({ name: z.string().trim().min(1).max(100), email: z.email().max(254) })
+  .strict();
+
+/** What the widget posts (multipart field `report`, JSON; the screenshot in field `screenshot`). */
+export const widgetReportSchema = z
+  .object({
+    key: z.string().min(8).max(64),
+    title: z.string().trim().max(MAX_TICKET_TITLE).default(""),
+    note: z.string().trim().min(1).max(MAX_TICKET_ENTRY),
+    reporter: widgetReporterSchema,
+    report: ticketReportSchema,
+  })
+  .strict();
+export type WidgetReportInput = z.infer<typeof widgetReportSchema>;
+
+// ---- Pure rules ----------------------------------------------------------------------------------------
+
+/** SPEC §4: deleting the only entry of a thread deletes the ticket; otherwise only that entry goes. */
+export function deletingEntryDeletesTicket(threadLength: number): boolean {
+  return threadLength <= 1;
+}
+
+/** A ticket's title from the reporter's note when they gave none: its first line, cut to 80 characters. */
+export function titleFromNote(note: string): string {
+  const line = note.trim().split("\n")[0]!.trim();
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
+
+export const TICKET_MESSAGES = {
+  created: "created a ticket on",
+  noAssignee: "Unassigned",
+  triageTitle: "Triage",
+  triageEmpty: "No new reports. Reports sent from the widget land here first.",
+} as const;
+
+/**
+ * The order key between two neighbours' keys (null = that end), from `fractional-indexing`: the server
+ * writes it when a list or card moves, and the web uses the same rule to show the move before the answer.
+ */
+export function sortKeyBetween(after: string | null, before: string | null): string {
+  // Two cards moved to the same place at once share a key; order then falls back to the id, and the
+  // next move between them gets a key of its own (equal neighbours are treated as one).
+  if (after !== null && before !== null && after >= before) return generateKeyBetween(after, null);
+  return generateKeyBetween(after, before);
+}
