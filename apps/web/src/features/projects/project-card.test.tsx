@@ -84,4 +84,12 @@ describe("a project card", () => {
     renderCard(project(ALL));
     expect(screen.queryByText(/^Team:/)).toBeNull();
   });
+
+  it("says neither pages nor a page limit on a bug-tracking project, which holds tickets", () => {
+    renderCard(project(ALL, { type: "browse", title: "Shop bugs" }));
+    expect(screen.getByText("Bug tracking")).toBeTruthy();
+    expect(screen.queryByText(/pages?$/)).toBeNull();
+    expect(screen.queryByText("Limit reached")).toBeNull();
+    expect(screen.queryByText("Free Plan")).toBeNull();
+  });
 });

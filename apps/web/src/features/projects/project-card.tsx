@@ -2,7 +2,7 @@
  * One project in the lists: thumbnail (or a neutral placeholder), the share button in its top right
  * corner, the title (click to rename), access, expiry and Free Plan labels, and the project menu.
  */
-import { accessLabel, freePlanTag, type ProjectSummary, teamDisplayName } from "@redline/shared";
+import { accessLabel, freePlanTag, type ProjectSummary, teamDisplayName, viewerOf } from "@redline/shared";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { CardThumb } from "../../components/card.tsx";
@@ -23,7 +23,9 @@ export function ProjectCard({ project, share }: { project: ProjectSummary; share
   const Icon = info.icon;
   const href = `/project/${project.id}`;
   const expiry = projectExpiryLabel(project);
-  const planTag = freePlanTag(project.pageCount, project.pageLimit);
+  // A bug-tracking project holds tickets, not pages: its card says neither a page count nor a page limit.
+  const holdsPages = viewerOf(project.type) !== "board";
+  const planTag = holdsPages ? freePlanTag(project.pageCount, project.pageLimit) : null;
 
   return (
     <li className="card project-card">
@@ -48,7 +50,7 @@ export function ProjectCard({ project, share }: { project: ProjectSummary; share
           <ProjectMenu project={project} />
         </div>
         <p className="project-card__meta">
-          {info.label} · {pagesLabel(project.pageCount)}
+          {holdsPages ? `${info.label} · ${pagesLabel(project.pageCount)}` : info.label}
         </p>
         <div className="project-card__tags">
           <span className="tag">{accessLabel(project.access)}</span>
