@@ -67,6 +67,7 @@ import { customHostsRoutes } from "./modules/teams/custom-hosts.routes.ts";
 import { customOriginTrust } from "./modules/teams/custom-origins.ts";
 import { teamBrandingRoutes } from "./modules/teams/team-branding.routes.ts";
 import { startDomainDns } from "./modules/teams/team-domain.check.ts";
+import { supportRoutes } from "./modules/support/support.routes.ts";
 import { teamDomainRoutes } from "./modules/teams/team-domain.routes.ts";
 import { teamMembersRoutes } from "./modules/teams/team-members.routes.ts";
 import { teamsRoutes } from "./modules/teams/teams.routes.ts";
@@ -213,6 +214,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(attachmentsRoutes, { ctx });
   await app.register(inspectRoutes, { ctx });
   await app.register(notificationsRoutes, { ctx });
+  await app.register(supportRoutes, { ctx });
   await app.register(teamsRoutes, { ctx });
   await app.register(teamBrandingRoutes, { ctx });
   await app.register(teamMembersRoutes, { ctx });

@@ -42,6 +42,7 @@ const envSchema = z.object({
     .optional(),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default("Redline <no-reply@localhost>"),
+  SUPPORT_EMAIL: z.email().default("support@localhost"),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   CONTENT_ORIGIN: z.url().optional(),
@@ -123,6 +124,8 @@ export interface AppConfig {
   geoCountryHeader?: string;
   smtpUrl?: string;
   mailFrom: string;
+  /** Where Contact Us messages and plan requests are mailed (SUPPORT_EMAIL). */
+  supportEmail: string;
   google?: { clientId: string; clientSecret: string };
   webDist: string;
   logLevel: string;
@@ -233,6 +236,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     geoCountryHeader: env.GEO_COUNTRY_HEADER?.toLowerCase(),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM,
+    supportEmail: env.SUPPORT_EMAIL,
     google:
       env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
         ? { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET }

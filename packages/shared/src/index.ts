@@ -18,6 +18,7 @@ export * from "./products.ts";
 export * from "./projects.ts";
 export * from "./realtime.ts";
 export * from "./storage.ts";
+export * from "./support.ts";
 export * from "./team-branding.ts";
 export * from "./team-domains.ts";
 export * from "./teams.ts";

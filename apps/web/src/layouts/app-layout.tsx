@@ -13,6 +13,7 @@ import { useStoredPrivilege } from "../features/billing/use-stored-privilege.ts"
 import { Header } from "../features/header/header.tsx";
 import { NotificationsBell } from "../features/notifications/notifications-bell.tsx";
 import { useMe } from "../features/session/use-me.ts";
+import { ContactModal } from "../features/support/contact-modal.tsx";
 import { useTeamBranding } from "../features/teams/branding.ts";
 import { useProduct } from "../lib/use-product.ts";
 import "./app-layout.css";
@@ -21,6 +22,7 @@ export function AppLayout() {
   const { data: me } = useMe();
   const product = useProduct();
   const [isHelpOpen, setHelpOpen] = useState(false);
+  const [isContactOpen, setContactOpen] = useState(false);
   useStoredPrivilege(me);
   // The active team's theme and favicon, app-wide (SPEC §2, §4); its logo goes in the header.
   const brand = useTeamBranding();
@@ -28,7 +30,13 @@ export function AppLayout() {
   if (!me) return <LoadingView />;
   return (
     <div className="app-layout">
-      <Header user={me} brand={brand} bell={<NotificationsBell notificationSound={me.notificationSound} />} />
+      <Header
+        user={me}
+        brand={brand}
+        bell={<NotificationsBell notificationSound={me.notificationSound} />}
+        onContact={() => setContactOpen(true)}
+      />
+      <ContactModal open={isContactOpen} onOpenChange={setContactOpen} email={me.email} />
       <PaymentNotice paymentIssue={me.paymentIssue} />
       <OfferBar plan={me.plans[product]} />
       <div className="app-layout__main">

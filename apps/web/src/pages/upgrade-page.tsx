@@ -16,6 +16,7 @@ import { PlanGrid } from "../features/billing/plan-grid.tsx";
 import { PlansIncluded } from "../features/billing/plans-included.tsx";
 import { useCurrency } from "../features/billing/use-currency.ts";
 import { useMe } from "../features/session/use-me.ts";
+import { ProRequestButton } from "../features/support/pro-request-modal.tsx";
 import { useDocumentTitle } from "../lib/use-document-title.ts";
 import { useProduct } from "../lib/use-product.ts";
 import "../features/billing/billing.css";
@@ -81,6 +82,7 @@ export function UpgradePage() {
             subscribedPlan={subscription ? parsePlanId(subscription.planId) : null}
             promo={promo}
           />
+          <ProRequestButton />
         </section>
       )}
     </main>

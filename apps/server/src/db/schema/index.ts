@@ -5,6 +5,7 @@ export * from "./inspect.ts";
 export * from "./mailbox.ts";
 export * from "./notifications.ts";
 export * from "./projects.ts";
+export * from "./support.ts";
 export * from "./teams.ts";
 export * from "./tickets.ts";
 export * from "./users.ts";

@@ -122,3 +122,61 @@ export function notificationMail(options: {
     },
   };
 }
+
+/**
+ * To the guest who reported a bug through a site's widget, once the ticket is resolved. They have no
+ * account, so the mail names the report and the page it was about and links nowhere in the app.
+ */
+export function ticketResolvedMail(options: {
+  to: string;
+  reporterName: string;
+  ticketTitle: string;
+  pageUrl: string | null;
+}): Mail {
+  const subject = `Your report “${options.ticketTitle}” was resolved`;
+  const where = options.pageUrl ? ` on ${options.pageUrl}` : "";
+  const text = `Hi ${options.reporterName},\n\nThe problem you reported${where} — “${options.ticketTitle}” — has been resolved. Thank you for telling us.\n\n— Redline`;
+  const [nameHtml, titleHtml, urlHtml] = [
+    options.reporterName,
+    options.ticketTitle,
+    options.pageUrl ?? "",
+  ].map(escapeHtml);
+  // Only a web address becomes a link (the widget sent it; anything else stays text).
+  const whereHtml = !options.pageUrl
+    ? ""
+    : /^https?:\/\//i.test(options.pageUrl)
+      ? ` on <a href="${urlHtml}">${urlHtml}</a>`
+      : ` on ${urlHtml}`;
+  return {
+    to: options.to,
+    subject,
+    text,
+    html: `<p>Hi ${nameHtml},</p><p>The problem you reported${whereHtml} — “${titleHtml}” — has been resolved. Thank you for telling us.</p>`,
+  };
+}
+
+/** A message for the installation's support address (Contact Us, a plan request); replies go to the sender. */
+export function supportMail(options: {
+  to: string;
+  kind: "contact" | "pro-request";
+  sender: { name: string; email: string };
+  subject: string;
+  message: string;
+  details?: Record<string, unknown>;
+}): Mail {
+  const label = options.kind === "contact" ? "Contact Us" : "Plan request";
+  const details = Object.entries(options.details ?? {}).map(([key, value]) => `${key}: ${String(value)}`);
+  const lines = [
+    `${label} from ${options.sender.name} <${options.sender.email}>`,
+    ...details,
+    "",
+    options.message || "(no message)",
+  ];
+  return {
+    to: options.to,
+    subject: `[Redline] ${label}: ${options.subject}`,
+    text: lines.join("\n"),
+    html: lines.map((line) => (line === "" ? "<br>" : `<p>${escapeHtml(line)}</p>`)).join(""),
+    headers: { "Reply-To": `${options.sender.name.replace(/[<>"\r\n]/g, "")} <${options.sender.email}>` },
+  };
+}

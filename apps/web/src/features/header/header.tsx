@@ -18,15 +18,19 @@ export interface Feature {
 /**
  * `bell`: the notifications bell (the notifications feature's), placed among the inbox buttons.
  * `brand`: the active team's logo, shown instead of Redline's when its branding applies (SPEC §2).
+ * `onContact`: Contact Us from the profile menu.
  */
 export function Header({
   user,
   bell,
   brand = null,
+  onContact,
 }: {
   user: User;
   bell: ReactNode;
   brand?: { name: string; logoURL: string | null } | null;
+  /** Opens Contact Us (the support feature's form, rendered by the layout). */
+  onContact(): void;
 }) {
   const [feature, setFeature] = useState<Feature | null>(null);
   const [isShortcutsOpen, setShortcutsOpen] = useState(false);
@@ -59,7 +63,7 @@ export function Header({
       <div className="header__right">
         <InboxButtons bell={bell} />
         <HelpMenu onFeature={setFeature} onShortcuts={() => setShortcutsOpen(true)} />
-        <ProfileMenu user={user} onFeature={setFeature} />
+        <ProfileMenu user={user} onFeature={setFeature} onContact={onContact} />
       </div>
       <KeyboardShortcuts open={isShortcutsOpen} onOpenChange={setShortcutsOpen} />
       <ComingSoonModal feature={feature} onClose={() => setFeature(null)} />

@@ -12,7 +12,16 @@ import { pickTeam, savedTeamId, saveTeamId } from "../teams/active-team.ts";
 import { useTeams } from "../teams/team-queries.ts";
 import type { Feature } from "./header.tsx";
 
-export function ProfileMenu({ user, onFeature }: { user: User; onFeature(feature: Feature): void }) {
+export function ProfileMenu({
+  user,
+  onFeature,
+  onContact,
+}: {
+  user: User;
+  onFeature(feature: Feature): void;
+  /** Contact Us: the support feature's form, opened by the header. */
+  onContact(): void;
+}) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const product = useProduct();
@@ -82,15 +91,7 @@ export function ProfileMenu({ user, onFeature }: { user: User; onFeature(feature
           >
             <Gift size={16} aria-hidden /> Refer &amp; Earn
           </DropdownMenu.Item>
-          <DropdownMenu.Item
-            className="menu__item"
-            onSelect={() =>
-              onFeature({
-                title: "Contact Us",
-                text: "The contact form is coming soon. Reach the people who run this Redline installation directly in the meantime.",
-              })
-            }
-          >
+          <DropdownMenu.Item className="menu__item" onSelect={onContact}>
             <LifeBuoy size={16} aria-hidden /> Contact Us
           </DropdownMenu.Item>
           <DropdownMenu.Separator className="menu__separator" />

@@ -1,0 +1,99 @@
+/**
+ * Contact Us (SPEC §2 profile menu, §7 contact, §8): a subject and a message to the people who run this
+ * installation; they answer by e-mail, to the address of the account. 'Sending...' while it goes, the §8
+ * confirmation once it went.
+ */
+import { type ContactInput, contactSchema, SUPPORT_MESSAGES } from "@redline/shared";
+import { useMutation } from "@tanstack/react-query";
+import { type FormEvent, useId, useState } from "react";
+import { TextAreaField, TextField } from "../../components/field.tsx";
+import { Modal } from "../../components/modal.tsx";
+import { snackbar } from "../../components/snackbar-store.ts";
+import { api } from "../../lib/api.ts";
+import { errorMessage } from "../../lib/auth-client.ts";
+import "./support.css";
+
+export function ContactModal({
+  open,
+  onOpenChange,
+  email,
+}: {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  /** Where the answer will go: the account's address. */
+  email: string;
+}) {
+  const id = useId();
+  const [subject, setSubject] = useState("");
+  const [message, setMessage] = useState("");
+  const send = useMutation({
+    mutationFn: (input: ContactInput) =>
+      api<{ message: string }>("/api/support/contact", { method: "POST", body: input }),
+  });
+  const isBlank = !contactSchema.safeParse({ subject, message }).success;
+
+  const handleOpenChange = (next: boolean) => {
+    onOpenChange(next);
+    if (!next) {
+      setSubject("");
+      setMessage("");
+      send.reset();
+    }
+  };
+
+  const handleSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (isBlank || send.isPending) return;
+    send.mutate(
+      { subject: subject.trim(), message: message.trim() },
+      {
+        onSuccess: () => {
+          snackbar.success(SUPPORT_MESSAGES.contactSent);
+          handleOpenChange(false);
+        },
+      },
+    );
+  };
+
+  return (
+    <Modal
+      open={open}
+      onOpenChange={handleOpenChange}
+      title="Contact Us"
+      description={`Write to the people who run this Redline installation. They will answer at ${email}.`}
+      footer={
+        <>
+          <button type="button" className="btn" onClick={() => handleOpenChange(false)}>
+            Cancel
+          </button>
+          <button
+            type="submit"
+            form={`${id}-form`}
+            className="btn btn--primary"
+            disabled={isBlank || send.isPending}
+          >
+            {send.isPending ? "Sending..." : "Send message"}
+          </button>
+        </>
+      }
+    >
+      <form id={`${id}-form`} className="form-stack" onSubmit={handleSubmit}>
+        <TextField
+          label="Subject"
+          value={subject}
+          maxLength={200}
+          onChange={(e) => setSubject(e.target.value)}
+        />
+        <TextAreaField
+          label="Message"
+          rows={6}
+          inputClassName="support-message"
+          value={message}
+          maxLength={5000}
+          onChange={(e) => setMessage(e.target.value)}
+          error={send.isError ? errorMessage(send.error) : undefined}
+        />
+      </form>
+    </Modal>
+  );
+}
