@@ -63,17 +63,21 @@ import { installApiRateLimits } from "./modules/rate-limits/api-rate-limit.ts";
 import { realtimeRoutes } from "./modules/realtime/realtime.routes.ts";
 import { ensureDemoProject } from "./modules/sharing/demo.ts";
 import { sharingRoutes } from "./modules/sharing/sharing.routes.ts";
+import { supportRoutes } from "./modules/support/support.routes.ts";
 import { customHostsRoutes } from "./modules/teams/custom-hosts.routes.ts";
 import { customOriginTrust } from "./modules/teams/custom-origins.ts";
 import { teamBrandingRoutes } from "./modules/teams/team-branding.routes.ts";
 import { startDomainDns } from "./modules/teams/team-domain.check.ts";
-import { supportRoutes } from "./modules/support/support.routes.ts";
 import { teamDomainRoutes } from "./modules/teams/team-domain.routes.ts";
 import { teamMembersRoutes } from "./modules/teams/team-members.routes.ts";
 import { teamsRoutes } from "./modules/teams/teams.routes.ts";
+import { listsRoutes } from "./modules/tickets/lists.routes.ts";
+import { ticketThreadRoutes } from "./modules/tickets/ticket-thread.routes.ts";
+import { ticketsRoutes } from "./modules/tickets/tickets.routes.ts";
 import { unsubscribeRoutes } from "./modules/users/unsubscribe.routes.ts";
 import { usersRoutes } from "./modules/users/users.routes.ts";
 import { versionsRoutes } from "./modules/versions/versions.routes.ts";
+import { widgetRoutes } from "./modules/widget/widget.routes.ts";
 import { openApiDocument } from "./openapi.ts";
 
 /** The API's version in its OpenAPI document. */
@@ -155,7 +159,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   const appOrigin = new URL(config.appUrl).origin;
   app.addHook("onRequest", async (request) => {
     if (SAFE_METHODS.has(request.method) || !request.url.startsWith("/api/")) return;
-    if (request.routeOptions.config?.doc?.signed) return;
+    if (request.routeOptions.config?.doc?.signed || request.routeOptions.config?.doc?.crossSite) return;
     const origin = request.headers.origin ?? refererOrigin(request.headers.referer);
     if (origin !== appOrigin && !(await isCustomOrigin(origin)))
       throw new ForbiddenError("Cross-site request refused.", "csrf");
@@ -212,6 +216,9 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(commentsRoutes, { ctx });
   await app.register(commentsGuestRoutes, { ctx });
   await app.register(attachmentsRoutes, { ctx });
+  await app.register(listsRoutes, { ctx });
+  await app.register(ticketsRoutes, { ctx });
+  await app.register(ticketThreadRoutes, { ctx });
   await app.register(inspectRoutes, { ctx });
   await app.register(notificationsRoutes, { ctx });
   await app.register(supportRoutes, { ctx });
@@ -229,6 +236,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(paypalRoutes, { ctx, paypal: createPaypalClient(config) });
   await app.register(grantsRoutes, { ctx });
   await app.register(realtimeRoutes, { ctx, hub });
+  await app.register(widgetRoutes, { ctx });
   let openApi: ReturnType<typeof openApiDocument> | undefined;
   app.get("/api/openapi.json", route({ summary: "This document", action: "public" }), async () => {
     openApi ??= openApiDocument(registered, { version: API_VERSION, serverUrl: config.appUrl });

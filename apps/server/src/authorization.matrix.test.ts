@@ -21,12 +21,13 @@
  * the team relation, which the same SQL decides on both drivers.
  */
 
-import { normalizeSharing } from "@redline/shared";
+import { normalizeSharing, type ProjectSharing } from "@redline/shared";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import Stripe from "stripe";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
+  browseLists,
   commentEntries,
   comments,
   inspectChanges,
@@ -37,8 +38,11 @@ import {
   projects,
   teamMembers,
   teams,
+  ticketEntries,
+  tickets,
   users,
   versions,
+  widgetSettings,
 } from "./db/schema/index.ts";
 import { newId } from "./lib/ids.ts";
 import { mintUnsubscribeToken } from "./lib/mail/unsubscribe-token.ts";
@@ -52,6 +56,7 @@ import { transmissionHeaders } from "./modules/paypal-dev/webhook-signature.ts";
 import { mintLifetimeCode, mintPartnerCode, mintPrivilegeToken } from "./modules/plans/grants.ts";
 import { PROJECT_POLICY } from "./modules/projects/projects.policy.ts";
 import { TEAM_POLICY } from "./modules/teams/teams.policy.ts";
+import { TICKET_POLICY } from "./modules/tickets/tickets.policy.ts";
 import { digest } from "./testing/db-digest.ts";
 import { ApiClient, signUpVerified } from "./testing/http-client.ts";
 import { paypalSubscription, providerSubscription } from "./testing/payments.ts";
@@ -170,6 +175,19 @@ interface Fixture {
   teamCollaboratorUid: string;
   /** The fixture team's custom domain, verified. */
   teamDomain: string;
+  /** A bug-tracking project of the same people and team: two lists, a ticket in the first (its two entries
+   *  the "comment" member's, a stored screenshot and replay), a widget report in triage, the widget's key. */
+  board: {
+    projectId: string;
+    listId: string;
+    otherListId: string;
+    ticketId: string;
+    triageId: string;
+    entryId: string;
+    replyId: string;
+    widgetKey: string;
+    widgetOrigin: string;
+  };
   /** A new subscription of the "comment" member's at the embedded provider, made on demand. */
   subscription(state?: "active" | "cancelling" | "pending"): Promise<string>;
   /** A new approved PayPal subscription of the "comment" member's at the embedded PayPal provider. */
@@ -777,6 +795,145 @@ MATRIX.push(
   },
 );
 
+// The bug-tracking board (issue #15): its readers see it and reply, its editors shape it; link guests have no
+// board. The widget's script is anyone's; its intake takes a report from an allowed origin with the key.
+const board = (f: Fixture) => f.board;
+MATRIX.push(
+  {
+    route: "GET /api/projects/:projectId/board",
+    who: MEMBERS,
+    call: (f) => ({ path: `/api/projects/${board(f).projectId}/board` }),
+  },
+  {
+    route: "POST /api/projects/:projectId/lists",
+    who: EDITORS,
+    call: (f) => ({ path: `/api/projects/${board(f).projectId}/lists`, body: { title: "Done" } }),
+  },
+  {
+    route: "PATCH /api/lists/:listId",
+    who: EDITORS,
+    call: (f) => ({ path: `/api/lists/${board(f).listId}`, body: { title: "Renamed" } }),
+  },
+  {
+    route: "DELETE /api/lists/:listId",
+    who: EDITORS,
+    call: (f) => ({ path: `/api/lists/${board(f).otherListId}` }),
+  },
+  {
+    route: "POST /api/projects/:projectId/tickets",
+    who: EDITORS,
+    call: (f) => ({
+      path: `/api/projects/${board(f).projectId}/tickets`,
+      body: { listId: board(f).listId, title: "New" },
+    }),
+  },
+  {
+    route: "GET /api/tickets/:ticketId",
+    who: MEMBERS,
+    call: (f) => ({ path: `/api/tickets/${board(f).ticketId}` }),
+  },
+  {
+    route: "PATCH /api/tickets/:ticketId",
+    who: EDITORS,
+    call: (f) => ({ path: `/api/tickets/${board(f).ticketId}`, body: { dueDate: "2026-12-01" } }),
+  },
+  {
+    route: "POST /api/tickets/:ticketId/move",
+    who: EDITORS,
+    call: (f) => ({ path: `/api/tickets/${board(f).ticketId}/move`, body: { listId: board(f).otherListId } }),
+  },
+  {
+    route: "POST /api/tickets/:ticketId/triage",
+    who: EDITORS,
+    call: (f) => ({
+      path: `/api/tickets/${board(f).triageId}/triage`,
+      body: { action: "accept", listId: board(f).listId },
+    }),
+  },
+  {
+    route: "DELETE /api/tickets/:ticketId",
+    who: EDITORS,
+    call: (f) => ({ path: `/api/tickets/${board(f).ticketId}` }),
+  },
+  {
+    route: "POST /api/tickets/:ticketId/entries",
+    who: COMMENTERS,
+    call: (f) => ({ path: `/api/tickets/${board(f).ticketId}/entries`, body: { comment: "Matrix" } }),
+  },
+  {
+    route: "PATCH /api/tickets/:ticketId/entries/:entryId",
+    who: AUTHOR,
+    call: (f) => ({
+      path: `/api/tickets/${board(f).ticketId}/entries/${board(f).replyId}`,
+      body: { comment: "Edited" },
+    }),
+  },
+  {
+    route: "DELETE /api/tickets/:ticketId/entries/:entryId",
+    who: AUTHOR_OR_EDITORS,
+    call: (f) => ({ path: `/api/tickets/${board(f).ticketId}/entries/${board(f).replyId}` }),
+  },
+  {
+    route: "GET /api/tickets/:ticketId/screenshot",
+    who: MEMBERS,
+    call: (f) => ({ path: `/api/tickets/${board(f).ticketId}/screenshot` }),
+  },
+  {
+    route: "GET /api/tickets/:ticketId/replay",
+    who: MEMBERS,
+    call: (f) => ({ path: `/api/tickets/${board(f).ticketId}/replay` }),
+  },
+  {
+    route: "GET /api/projects/:projectId/widget",
+    who: EDITORS,
+    call: (f) => ({ path: `/api/projects/${board(f).projectId}/widget` }),
+  },
+  {
+    route: "PUT /api/projects/:projectId/widget",
+    who: EDITORS,
+    call: (f) => ({
+      path: `/api/projects/${board(f).projectId}/widget`,
+      body: { allowedOrigins: [board(f).widgetOrigin, "https://other.example"] },
+    }),
+  },
+  { route: "GET /widget/v1/:file", who: PUBLIC, call: () => ({ path: "/widget/v1/redline.js" }) },
+  {
+    route: "OPTIONS /api/widget/reports",
+    who: PUBLIC,
+    call: (f) => ({ path: "/api/widget/reports", headers: { origin: board(f).widgetOrigin } }),
+  },
+  {
+    route: "POST /api/widget/reports",
+    who: PUBLIC,
+    call: async (f) => {
+      const form = new FormData();
+      const report = {
+        key: board(f).widgetKey,
+        note: "The button does nothing",
+        reporter: { name: "Gail", email: "gail@example.com" },
+        report: { pageUrl: `${board(f).widgetOrigin}/checkout`, viewport: { width: 1280, height: 800 } },
+      };
+      form.append("report", JSON.stringify(report));
+      form.append("screenshot", new Blob([new Uint8Array(await png())], { type: "image/png" }), "shot.png");
+      return { path: "/api/widget/reports", body: form, headers: { origin: board(f).widgetOrigin } };
+    },
+  },
+);
+
+// Contact Us and plan requests: anyone signed in writes to the installation's support address.
+MATRIX.push(
+  {
+    route: "POST /api/support/contact",
+    who: SIGNED_IN,
+    call: () => ({ path: "/api/support/contact", body: { subject: "Matrix", message: "Hello" } }),
+  },
+  {
+    route: "POST /api/support/pro-request",
+    who: SIGNED_IN,
+    call: () => ({ path: "/api/support/pro-request", body: { company: "Matrix", teamSize: 5 } }),
+  },
+);
+
 /** Routes outside the table, each with the reason. */
 const EXEMPT: Record<string, string> = {
   "GET /api/auth/*":
@@ -924,6 +1081,7 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
       actorId: ownerId,
       context: { projectTitle: "Fixture", pageTitle: "Fixture page" },
     });
+    const board = await boardFixture(sharing, teamId);
     const attachmentSha = "a".repeat(64);
     await t.ctx.storage.put(`attachments/${projectId}/${attachmentSha}`, Buffer.from("attachment"));
     const fileKey = `avatars/${ownerId}/${newId()}.jpg`;
@@ -954,6 +1112,7 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
       teamInviteId,
       teamCollaboratorUid: uids.teamCollaborator,
       teamDomain,
+      board,
       subscription: (state = "active") =>
         actor === "comment" ? providerSubscription(t, uids.comment, state) : shared(state),
       paypalSubscription: () =>
@@ -979,6 +1138,76 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
         t.ctx.config.plansEnabled = true;
       },
     };
+  }
+
+  /** The fixture's bug-tracking project: the web project's people, team and link settings. */
+  async function boardFixture(sharing: ProjectSharing, teamId: string) {
+    const { db } = t.ctx.database;
+    const [projectId, listId, otherListId, ticketId, triageId, entryId, replyId] = [1, 2, 3, 4, 5, 6, 7].map(
+      () => newId(),
+    ) as [string, string, string, string, string, string, string];
+    await db
+      .insert(projects)
+      .values({ id: projectId, title: "Fixture board", type: "browse", ownerId, sharing, teamId });
+    await db.insert(projectCollaborators).values({ projectId, userId: uids.teamCollaborator });
+    await db.insert(projectMembers).values(
+      (["edit", "comment", "view"] as const).map((access) => ({
+        id: newId(),
+        projectId,
+        userId: uids[access],
+        access,
+      })),
+    );
+    await db.insert(browseLists).values([
+      { id: listId, projectId, title: "To do", sortKey: "a0", createdBy: ownerId },
+      { id: otherListId, projectId, title: "Doing", sortKey: "a1", createdBy: ownerId },
+    ]);
+    const screenshotKey = `tickets/${projectId}/${"b".repeat(64)}.png`;
+    const replayKey = `tickets/${projectId}/${"c".repeat(64)}.json`;
+    await t.ctx.storage.put(screenshotKey, await png());
+    await t.ctx.storage.put(replayKey, Buffer.from("[]"));
+    await db.insert(tickets).values([
+      {
+        id: ticketId,
+        projectId,
+        number: 1,
+        listId,
+        sortKey: "a0",
+        intake: "accepted" as const,
+        title: "Broken button",
+        reporterId: uids.comment,
+        screenshotKey,
+        screenshotBytes: 100,
+        replayKey,
+        replayBytes: 2,
+      },
+      {
+        id: triageId,
+        projectId,
+        number: 2,
+        listId: null,
+        sortKey: "a0",
+        intake: "triage" as const,
+        title: "From the widget",
+        reporterName: "Gail",
+        reporterEmail: "gail@example.com",
+      },
+    ]);
+    await db.insert(ticketEntries).values([
+      {
+        id: entryId,
+        ticketId,
+        userId: uids.comment,
+        body: "It breaks",
+        createdAt: new Date(Date.now() - 1000),
+      },
+      { id: replyId, ticketId, userId: uids.comment, body: "Still" },
+      { id: newId(), ticketId: triageId, guestName: "Gail", body: "Reported" },
+    ]);
+    const widgetKey = `wk${Buffer.from(projectId).toString("hex").slice(0, 30)}`;
+    const widgetOrigin = "https://customer.example";
+    await db.insert(widgetSettings).values({ projectId, key: widgetKey, allowedOrigins: [widgetOrigin] });
+    return { projectId, listId, otherListId, ticketId, triageId, entryId, replyId, widgetKey, widgetOrigin };
   }
 
   beforeAll(async () => {
@@ -1050,6 +1279,7 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
       ...Object.keys(NOTIFICATION_POLICY),
       ...Object.keys(SUBSCRIPTION_POLICY),
       ...Object.keys(TEAM_POLICY),
+      ...Object.keys(TICKET_POLICY),
       "public",
       "self",
     ]);

@@ -44,6 +44,8 @@ export interface NotificationContext {
   /** team-member-*: the team's name as it was, and (team-member-add, -access) the access given. */
   teamName?: string;
   access?: TeamRole;
+  /** browse-ticket-add, and mentions in a ticket's thread: the ticket (opened with `?t=`). */
+  ticketId?: string;
 }
 
 export interface NotificationActor {
@@ -175,10 +177,14 @@ export function notificationSubject(notification: Pick<Notification, "type" | "c
 
 /** Where clicking a notification leads. */
 export function notificationTarget(
-  notification: Pick<Notification, "projectId" | "teamId" | "pageId" | "versionId" | "commentId" | "type">,
+  notification: Pick<Notification, "projectId" | "teamId" | "pageId" | "versionId" | "commentId" | "type"> & {
+    context?: Pick<NotificationContext, "ticketId">;
+  },
 ): string {
   const { projectId, pageId, versionId, commentId } = notification;
   if (isTeamNotification(notification)) return `/team/${notification.teamId ?? ""}`;
+  const ticketId = notification.context?.ticketId;
+  if (ticketId) return `/project/${projectId}?t=${encodeURIComponent(ticketId)}`;
   if (!pageId || !versionId) return `/project/${projectId}`;
   const version = `/project/${projectId}/${pageId}/${versionId}`;
   if (notification.type === "web-inspect") return `${version}/inspect?activity=true`;

@@ -5,8 +5,8 @@ import {
   INT4_MAX,
   INT4_MIN,
   type Limits,
-  type Product,
   PRODUCTS,
+  type Product,
   UNLIMITED,
 } from "./limits.ts";
 

@@ -21,6 +21,9 @@ export interface RouteDoc {
   /** Called by another service, not a browser (a payment provider's webhook): authenticated by its own
    *  signature, so the same-origin (CSRF) check and the per-caller write limit do not apply. */
   signed?: true;
+  /** Called from other sites by design (the widget's report intake): its own check — a project's key and
+   *  that project's allowed origins — takes the place of the same-origin (CSRF) check. */
+  crossSite?: true;
 }
 
 declare module "fastify" {

@@ -69,7 +69,10 @@ async function operations(t: TestApp): Promise<Operation[]> {
   return found;
 }
 
-/** A project with a page, a comment and a member, its public link on with comments; ids by name. */
+/**
+ * A project with a page, a comment and a member, its public link on with comments; a bug-tracking project
+ * with a list and a ticket for the board's routes; ids by name.
+ */
 async function fixture(t: TestApp) {
   const stamp = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
   const viewerEmail = `fuzz-viewer-${stamp}@example.com`;
@@ -109,7 +112,22 @@ async function fixture(t: TestApp) {
     changeId: "none-yet",
     sha: "0".repeat(64),
   };
-  return { owner, viewer, ids };
+  // A bug-tracking project of the same people for the board's routes (a web project has no board): a list
+  // and a ticket with a reply, the viewer a member.
+  const boardId = (await owner.post("/api/projects", { title: "Fuzz board", type: "browse" })).body.data.id;
+  await owner.post(`/api/projects/${boardId}/members`, { email: viewerEmail, access: "view" });
+  const listId = (await owner.post(`/api/projects/${boardId}/lists`, { title: "To do" })).body.data.id;
+  const ticket = (await owner.post(`/api/projects/${boardId}/tickets`, { listId, title: "Fuzz ticket" })).body
+    .data;
+  const reply = (await owner.post(`/api/tickets/${ticket.id}/entries`, { comment: "Fuzz reply" })).body.data;
+  const boardIds: Record<string, string> = {
+    ...ids,
+    projectId: boardId,
+    listId,
+    ticketId: ticket.id,
+    entryId: reply.thread?.at(-1)?.id ?? reply.id,
+  };
+  return { owner, viewer, ids, boardIds };
 }
 
 const nastyText = fc.oneof(
@@ -179,7 +197,8 @@ async function listFiles(t: TestApp): Promise<string> {
 }
 
 export async function fuzzApp(t: TestApp, options: { runs: number; seed?: number }): Promise<FuzzResult> {
-  const { owner, viewer, ids } = await fixture(t);
+  const { owner, viewer, ids, boardIds } = await fixture(t);
+  const isBoardPath = (path: string) => /\/(board|lists|tickets|widget)\b/.test(path);
   const clients: Record<Caller, ApiClient | null> = { nobody: null, owner, viewer, guest: null };
   const ops = await operations(t);
   const result: FuzzResult = { requests: 0, serverErrors: [], changedOnRefusal: [], perOperation: new Map() };
@@ -194,7 +213,7 @@ export async function fuzzApp(t: TestApp, options: { runs: number; seed?: number
           : bodyArbitrary(operation).map((body) => ({ body, contentType: "application/json" })),
       caller: fc.constantFrom(...CALLERS),
       useRealIds: fc.boolean(),
-      ids: fc.dictionary(fc.constantFrom(...Object.keys(ids)), malformedId),
+      ids: fc.dictionary(fc.constantFrom(...Object.keys(boardIds)), malformedId),
       query: fc.dictionary(
         fc.oneof(fc.constantFrom("q", "list", "sort", "projectId", "cursor", "url", "limit"), nastyText),
         nastyText,
@@ -211,7 +230,7 @@ export async function fuzzApp(t: TestApp, options: { runs: number; seed?: number
       // Deleting the fixture with its real ids would leave nothing to fuzz: deletions get malformed ids.
       const real = generated.useRealIds && operation.method !== "DELETE";
       const url = operation.path.replace(/\{([A-Za-z]+)\}/g, (_m, name: string) =>
-        real ? (ids[name] ?? "x") : (generated.ids[name] ?? "%00"),
+        real ? ((isBoardPath(operation.path) ? boardIds : ids)[name] ?? "x") : (generated.ids[name] ?? "%00"),
       );
       const query = new URLSearchParams();
       for (const [key, value] of Object.entries(generated.query)) query.append(key, value);

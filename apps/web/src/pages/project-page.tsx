@@ -1,13 +1,15 @@
 /**
  * `/project/{projectId}` and everything under it (SPEC §2). The layout loads the project once, sends a
  * missing or inaccessible one back to `/projects`, titles the tab, and opens the viewer by type:
- * review for web, webapp, image and demo; the board and slide editor are not built yet.
+ * review for web, webapp, image and demo; the bug-tracking board for browse and mobile (`?t={ticketId}`
+ * opens a ticket); the slide editor is not built yet.
  */
 import {
   MESSAGES,
   type Page,
   PROJECT_MESSAGES,
   type ProjectDetail,
+  productOf,
   projectTabTitle,
   SHARING_MESSAGES,
   SNACKBAR_MS,
@@ -35,9 +37,12 @@ import { useVersionsRealtime } from "../features/pages/use-versions-realtime.ts"
 import { ExpiredNotice } from "../features/projects/expired-notice.tsx";
 import { ProjectBar } from "../features/projects/project-bar.tsx";
 import { useProject } from "../features/projects/project-queries.ts";
+import { InstallWidgetButton } from "../features/widget/install-widget.tsx";
 import { isApiError } from "../lib/api.ts";
 import { errorMessage } from "../lib/auth-client.ts";
+import { chooseProduct } from "../lib/product.ts";
 import { useDocumentTitle } from "../lib/use-document-title.ts";
+import { BoardPage } from "./board-page.tsx";
 import { PagePreview } from "./page-preview.tsx";
 import { REVIEW_VIEWS, type ReviewMode, ReviewView } from "./review-view.tsx";
 import "../features/projects/projects.css";
@@ -55,6 +60,12 @@ export function ProjectLayout() {
   // Captures report their progress here, for every view under the project.
   useVersionsRealtime(projectId, Boolean(project));
   useDocumentTitle(project ? projectTabTitle(project.title) : "Project");
+
+  // Opening a project shows its product (SPEC §1): the header, plans and lists follow it from here.
+  const product = project ? productOf(project.type) : null;
+  useEffect(() => {
+    if (product) chooseProduct(product);
+  }, [product]);
 
   useEffect(() => {
     if (!isNotFound(error)) return;
@@ -86,15 +97,13 @@ export function ProjectLayout() {
     );
 
   const viewer = viewerOf(project.type);
+  // The board is the whole project view (the page's own bar and expired notice included).
   if (viewer === "board")
     return (
-      <ComingSoon
-        title={project.title}
-        tabTitle={projectTabTitle(project.title)}
-        notice={<ExpiredNotice project={project} />}
-      >
-        The bug-tracking board, with lists and tickets, is coming soon.
-      </ComingSoon>
+      <BoardPage
+        project={project}
+        toolbar={<InstallWidgetButton projectId={project.id} canManage={project.abilities.update} />}
+      />
     );
   if (viewer === "slides")
     return (

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { utimes } from "node:fs/promises";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assets, versionAssets } from "../../db/schema/index.ts";
@@ -103,6 +103,33 @@ describe.each(drivers())("the file collector (%s)", (driver) => {
       expect.arrayContaining([attachment, "snapshots/cut-short.html.0123456789ab.tmp"]),
     );
     expect(await stored()).toContain("uploads/fresh.bin");
+  });
+
+  it("keeps a bug report's screenshot, replay and thread files while its ticket holds them", async () => {
+    const projectId = (await owner.post("/api/projects", { title: "Bugs", type: "browse" })).body.data.id;
+    const keys = {
+      screenshot: `tickets/${projectId}/${"e".repeat(64)}.png`,
+      replay: `tickets/${projectId}/${"f".repeat(64)}.json`,
+      attachment: `attachments/${projectId}/${"0".repeat(64)}`,
+    };
+    for (const key of Object.values(keys)) await t.ctx.storage.put(key, Buffer.from(key));
+    const { db } = t.ctx.database;
+    await db.execute(
+      sql`insert into tickets (id, project_id, number, sort_key, intake, title, screenshot_key, replay_key)
+          values (${`tk-${projectId}`}, ${projectId}, 1, 'a0', 'triage', 'Report', ${keys.screenshot}, ${keys.replay})`,
+    );
+    await db.execute(
+      sql`insert into ticket_entries (id, ticket_id, body, attachments) values (${`te-${projectId}`}, ${`tk-${projectId}`}, 'Look',
+          ${JSON.stringify([{ name: "a.txt", size: 1, type: "text/plain", path: keys.attachment }])}::jsonb)`,
+    );
+    const later = Date.now() + 3600_000 + 1000;
+    expect((await collectFiles(t.ctx, 3600_000, later)).removed).not.toEqual(
+      expect.arrayContaining([keys.screenshot]),
+    );
+    expect(await stored()).toEqual(expect.arrayContaining(Object.values(keys)));
+    await db.execute(sql`delete from tickets where id = ${`tk-${projectId}`}`);
+    const { removed } = await collectFiles(t.ctx, 3600_000, later);
+    expect(removed).toEqual(expect.arrayContaining(Object.values(keys)));
   });
 
   it("stores nothing for an upload the page limit refuses", async () => {

@@ -31,6 +31,9 @@ export async function referencedKeys(db: Database): Promise<Set<string>> {
         or exists (select 1 from version_assets va where va.sha256 = a.sha256)
         or exists (select 1 from inspect_changes c where c.value = '/a/' || a.sha256 || '.' || a.ext)
     union select attachment->>'path' from comment_entries, jsonb_array_elements(attachments) as attachment
+    union select screenshot_key from tickets where screenshot_key is not null
+    union select replay_key from tickets where replay_key is not null
+    union select attachment->>'path' from ticket_entries, jsonb_array_elements(attachments) as attachment
   `)) as unknown as { rows: { key: string | null }[] };
   return new Set(result.rows.map((row) => row.key).filter((key): key is string => Boolean(key)));
 }

@@ -35,8 +35,11 @@ import { isTeamEvent, notifyTeam, type TeamNotificationEvent } from "./notify-te
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
-/** A signed-in user, or a guest of the public link by their identity. */
-type Actor = { userId: string; guestIdentity?: undefined } | { userId?: undefined; guestIdentity: string };
+/** A signed-in user, a guest of the public link by their identity, or a widget's guest reporter by name. */
+type Actor =
+  | { userId: string; guestIdentity?: undefined; guestName?: undefined }
+  | { userId?: undefined; guestIdentity: string; guestName?: undefined }
+  | { userId?: undefined; guestIdentity?: undefined; guestName: string };
 
 interface CommentRef {
   id: string;
@@ -72,6 +75,10 @@ export type NotificationEvent =
     }
   /** Someone made an approver of the project: that person. */
   | { on: "approver.made"; actor: Actor; projectId: string; userId: string }
+  /** A ticket created on a bug-tracking board (or reported through its widget): the project's people. */
+  | { on: "ticket.created"; actor: Actor; ticket: { id: string; projectId: string } }
+  /** A reply on a ticket's thread: the people it mentions. */
+  | { on: "ticket.replied"; actor: Actor; ticket: { id: string; projectId: string }; text: string }
   /** A team's people: added, access changed, left (notify-teams.ts). */
   | TeamNotificationEvent;
 
@@ -103,7 +110,9 @@ export async function notify(tx: Tx, event: NotificationEvent): Promise<void> {
   const [page] = place
     ? await tx.select({ title: pages.title }).from(pages).where(eq(pages.id, place.pageId))
     : [];
-  const guest = parseGuestIdentity(event.actor.guestIdentity);
+  const guest = event.actor.guestName
+    ? { name: event.actor.guestName, avatar: null }
+    : parseGuestIdentity(event.actor.guestIdentity);
   const now = new Date();
   const rows: NewNotificationRow[] = chosen.map((recipient) => ({
     id: newId(),
@@ -118,6 +127,7 @@ export async function notify(tx: Tx, event: NotificationEvent): Promise<void> {
       projectTitle: project?.title ?? "",
       ...(page && { pageTitle: page.title }),
       ...(event.on === "inspect.saved" && { editsCount: event.editsCount }),
+      ...("ticket" in event && { ticketId: event.ticket.id }),
       ...(guest && { userName: guest.name, photoURL: guest.avatar ?? null }),
     },
     createdAt: now,
@@ -138,6 +148,7 @@ export async function notify(tx: Tx, event: NotificationEvent): Promise<void> {
 function projectOf(
   event: Exclude<NotificationEvent, { on: "member.added" } | { on: "approver.made" } | TeamNotificationEvent>,
 ): string {
+  if ("ticket" in event) return event.ticket.projectId;
   return "comment" in event ? event.comment.projectId : event.version.projectId;
 }
 
@@ -233,6 +244,13 @@ async function recipientsOf(
         userId,
         type: event.approved ? "page-approved" : "page-unapproved",
       }));
+    case "ticket.created":
+      return [...people.keys()].map((userId) => ({ userId, type: "browse-ticket-add" }));
+    case "ticket.replied":
+      // SPEC §3 names no ticket-reply type: a mention is told as a mention in a reply.
+      return extractMentions(event.text)
+        .filter((uid) => people.has(uid))
+        .map((userId) => ({ userId, type: "web-comment-reply-mention" }));
   }
 }
 

@@ -2,7 +2,8 @@
  * Storage per project owner and product (SPEC §9). What an owner's files use is never kept as a counter:
  * it is summed, when asked, over the rows that hold files in the owner's projects of that product —
  * uploaded page files (`versions.file_bytes`), comment attachments (their entries' sizes, read from the
- * file store when attached) and inspect-change images (their asset's size) — each stored file once,
+ * file store when attached), inspect-change images (their asset's size), and a bug-tracking board's
+ * ticket screenshots, replays and thread attachments — each stored file once,
  * however many rows name it. So it cannot drift: deleting a version, page, project, comment or edit (by a
  * route or a cascade), transferring a project and a crash all change the sum by themselves.
  *
@@ -62,6 +63,20 @@ function heldFiles(owner: Placeholder | string, product: Product): SQL {
         from projects p join inspect_changes ic on ic.project_id = p.id
         join assets s on s.sha256 = substr(ic.value, 4, 64) and ic.value = '/a/' || s.sha256 || '.' || s.ext
         where p.owner_id = ${owner} and p.type in (${types}) and ic.change_type = 'image'
+      union all
+      select t.screenshot_key, coalesce(t.screenshot_bytes, 0)
+        from projects p join tickets t on t.project_id = p.id
+        where p.owner_id = ${owner} and p.type in (${types}) and t.screenshot_key is not null
+      union all
+      select t.replay_key, coalesce(t.replay_bytes, 0)
+        from projects p join tickets t on t.project_id = p.id
+        where p.owner_id = ${owner} and p.type in (${types}) and t.replay_key is not null
+      union all
+      select a->>'path', coalesce((a->>'size')::bigint, 0)
+        from projects p join tickets t on t.project_id = p.id
+        join ticket_entries e on e.ticket_id = t.id
+        cross join lateral jsonb_array_elements(e.attachments) as a
+        where p.owner_id = ${owner} and p.type in (${types}) and e.attachments <> '[]'::jsonb
     ) as files group by key`;
 }
 

@@ -12,12 +12,13 @@ import {
 } from "@redline/shared";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
-import { memberActor } from "../../lib/policy.ts";
+import { memberActor, type PolicyActor } from "../../lib/policy.ts";
 import type { RealtimeHub, RealtimeSocket } from "../../lib/realtime.ts";
 import { route } from "../../lib/routes.ts";
 import { type Actor, getActor } from "../auth/session.ts";
 import { canComment, withCommentAbilities } from "../comments/comments.policy.ts";
 import { loadProject } from "../projects/projects.load.ts";
+import { withListAbilities, withTicketAbilities } from "../tickets/tickets.policy.ts";
 
 export async function realtimeRoutes(
   app: FastifyInstance,
@@ -30,7 +31,8 @@ export async function realtimeRoutes(
     "/api/realtime",
     route(
       {
-        summary: "WebSocket: project rooms (comments, changes, pages) and the user's own notifications",
+        summary:
+          "WebSocket: project rooms (comments, changes, pages, board tickets and lists) and the user's own notifications",
         action: "comments.read",
       },
       { websocket: true },
@@ -73,11 +75,14 @@ export async function realtimeRoutes(
             .then(async () => {
               if (event.type === "projects.changed" && accessTo.has(event.projectId))
                 await refresh(found, event.projectId);
-              if ((event.type === "comments.created" || event.type === "comments.changed") && event.comment) {
-                const reader = memberActor(found.user.id, accessTo.get(event.projectId) ?? null);
-                const own: RealtimeEvent = { ...event, comment: withCommentAbilities(reader, event.comment) };
-                return socket.send(JSON.stringify({ type: "event", room, event: own }));
-              }
+              const own = withReaderAbilities(
+                memberActor(
+                  found.user.id,
+                  "projectId" in event && event.projectId ? (accessTo.get(event.projectId) ?? null) : null,
+                ),
+                event,
+              );
+              if (own) return socket.send(JSON.stringify({ type: "event", room, event: own }));
               socket.send(shared);
             })
             .catch(() => undefined);
@@ -113,6 +118,17 @@ export async function realtimeRoutes(
       });
     },
   );
+}
+
+/** A comment, ticket or list event as this reader sees it (their abilities); null: send it as shared. */
+function withReaderAbilities(reader: PolicyActor, event: RealtimeEvent): RealtimeEvent | null {
+  if ((event.type === "comments.created" || event.type === "comments.changed") && event.comment)
+    return { ...event, comment: withCommentAbilities(reader, event.comment) };
+  if (event.type === "tickets.changed" && event.ticket)
+    return { ...event, ticket: withTicketAbilities(reader, event.ticket) };
+  if (event.type === "lists.changed" && event.list)
+    return { ...event, list: withListAbilities(reader, event.list) };
+  return null;
 }
 
 function safeJson(text: string): unknown {

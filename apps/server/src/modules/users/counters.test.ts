@@ -79,6 +79,39 @@ describe.each(drivers())("the user's counters revision (%s)", (driver) => {
     expect(await revisionOf(db, otherId)).toBeGreaterThan(before + 1);
   });
 
+  it("moves when a bug report's files come or go, and /api/me's storage follows", async () => {
+    const owner = await signUpVerified(t.url, t.inbox!, email("tracker"));
+    await setLimits(t, owner, { web: { projects: -1, pages: -1 }, browse: { projects: -1, pages: -1 } });
+    const ownerId = (await owner.get("/api/me")).body.data.uid as string;
+    const used = async () => (await owner.get("/api/me")).body.data.storage.browse.used as number;
+    const projectId = (await owner.post("/api/projects", { type: "browse", title: "Bugs" })).body.data.id;
+    const before = await used();
+    let last = await revisionOf(db, ownerId);
+    const moved = async () => {
+      const now = await revisionOf(db, ownerId);
+      const changed = now > last;
+      last = now;
+      return changed;
+    };
+    await db.execute(
+      sql`insert into tickets (id, project_id, number, sort_key, intake, title, screenshot_key, screenshot_bytes)
+          values ('tk-counted', ${projectId}, 1, 'a0', 'triage', 'Report', ${`tickets/${projectId}/${"d".repeat(64)}.png`}, 4000)`,
+    );
+    expect(await moved()).toBe(true);
+    expect(await used()).toBe(before + 4000);
+    await db.execute(
+      sql`insert into ticket_entries (id, ticket_id, body) values ('te-plain', 'tk-counted', 'No files')`,
+    );
+    expect(await moved()).toBe(false);
+    await db.execute(
+      sql`insert into ticket_entries (id, ticket_id, body, attachments) values ('te-file', 'tk-counted', 'A file', '[{"path":"attachments/y.png","size":10}]'::jsonb)`,
+    );
+    expect(await moved()).toBe(true);
+    await db.execute(sql`delete from tickets where id = 'tk-counted'`);
+    expect(await moved()).toBe(true);
+    expect(await used()).toBe(before);
+  });
+
   it("serves counts that follow the user's own writes at once, and concurrent writes each count", async () => {
     const owner = await signUpVerified(t.url, t.inbox!, email("counts"));
     await setLimits(t, owner, { web: { projects: -1, pages: -1 }, browse: { projects: -1, pages: -1 } });

@@ -1,0 +1,289 @@
+/**
+ * Ticket operations with more than one caller: creating a ticket (the board, and the widget's intake),
+ * the ticket limit (SPEC §9), order keys, the realtime events every write publishes inside its
+ * transaction, and the files a deleted ticket leaves behind.
+ */
+import {
+  type Attachment,
+  type Product,
+  productOf,
+  sortKeyBetween,
+  type Ticket,
+  type TicketDetail,
+  type TicketReport,
+  UNLIMITED,
+} from "@redline/shared";
+import { and, count, desc, eq, inArray, isNull, max, type SQL, sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import type { AppContext } from "../../context.ts";
+import type { Database } from "../../db/index.ts";
+import {
+  type BrowseListRow,
+  browseLists,
+  projects,
+  type TicketRow,
+  ticketEntries,
+  tickets,
+  type UserRow,
+  users,
+} from "../../db/schema/index.ts";
+import { BadRequestError, ConflictError, NotFoundError, PlanLimitError } from "../../lib/errors.ts";
+import { newId } from "../../lib/ids.ts";
+import { publish } from "../../lib/realtime.ts";
+import { notify } from "../notifications/notify.ts";
+import { entitlementsFor } from "../plans/plans.ts";
+import { meterStorage } from "../plans/storage.ts";
+import { presentList, presentTicket, presentTicketDetail } from "./tickets.presenter.ts";
+
+export type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+export class TicketLimitError extends PlanLimitError {
+  constructor(limit: number, product: Product = "browse") {
+    super("ticket-limit", `This project has reached its limit of ${limit} tickets. Upgrade to add more.`, {
+      kind: "tickets",
+      product,
+      limit,
+    });
+  }
+}
+
+/** The tickets a project's limit counts: those on its board (in triage or a list), not rejected or merged. */
+export const onBoard = (projectId: string): SQL =>
+  and(eq(tickets.projectId, projectId), inArray(tickets.intake, ["triage", "accepted"]))!;
+
+/** The owner's ticket limit per project (-1 unlimited, and always with plans off). */
+export function ticketLimitOf(owner: Omit<UserRow, "limits"> | undefined, plansEnabled: boolean): number {
+  if (!plansEnabled || !owner) return UNLIMITED;
+  return entitlementsFor(owner, "browse", plansEnabled).tickets;
+}
+
+export async function ticketsUsed(db: Database, projectId: string): Promise<number> {
+  const [row] = await db.select({ used: count() }).from(tickets).where(onBoard(projectId));
+  return row?.used ?? 0;
+}
+
+/** Order keys compare as bytes (fractional-indexing's digits), whatever the database's collation. */
+export const bytewise = (column: typeof tickets.sortKey | typeof browseLists.sortKey) =>
+  sql`${column} collate "C"`;
+
+/** The key after the last card of a list, or of triage (`listId` null). */
+export async function endOfList(tx: Database, projectId: string, listId: string | null): Promise<string> {
+  const [last] = await tx
+    .select({ sortKey: tickets.sortKey })
+    .from(tickets)
+    .where(
+      and(
+        eq(tickets.projectId, projectId),
+        listId ? eq(tickets.listId, listId) : and(isNull(tickets.listId), eq(tickets.intake, "triage")),
+      ),
+    )
+    .orderBy(desc(bytewise(tickets.sortKey)), desc(tickets.id))
+    .limit(1);
+  return sortKeyBetween(last?.sortKey ?? null, null);
+}
+
+/** The ticket row, locked until the write commits (two writes to one ticket go one after the other). */
+export async function lockTicket(tx: Database, ticketId: string): Promise<TicketRow> {
+  const [row] = await tx.select().from(tickets).where(eq(tickets.id, ticketId)).for("update");
+  if (!row) throw new ConflictError("The ticket was deleted meanwhile.", "ticket-gone");
+  return row;
+}
+
+/** A list of this project, or 400 (an id from another board or none). */
+export async function listOfProject(tx: Database, projectId: string, listId: string): Promise<BrowseListRow> {
+  const [list] = await tx
+    .select()
+    .from(browseLists)
+    .where(and(eq(browseLists.id, listId), eq(browseLists.projectId, projectId)));
+  if (!list) throw new BadRequestError("No such list on this board.", "list-not-found");
+  return list;
+}
+
+export interface CreateTicketInput {
+  projectId: string;
+  /** null: the ticket waits in triage. */
+  listId: string | null;
+  title: string;
+  description?: string;
+  /** The thread's first entry: the description, the reporter's note, or the title. */
+  firstEntry: string;
+  reporter: { userId: string } | { name: string; email: string };
+  report?: TicketReport | null;
+  screenshot?: { key: string; bytes: number } | null;
+  replay?: { key: string; bytes: number } | null;
+}
+
+/**
+ * Creates a ticket in one transaction under the project's row lock: the ticket limit (402 past it), the
+ * next number, the end of its list (or of triage), the ticket and its first entry, the screenshot and
+ * replay metered against the owner's storage, the `browse-ticket-add` notification and `tickets.changed`.
+ * Answers the ticket with no one's abilities.
+ */
+export async function createTicket(ctx: AppContext, input: CreateTicketInput): Promise<Ticket> {
+  const { db } = ctx.database;
+  const { plansEnabled } = ctx.config;
+  const ticketId = newId();
+  const guest = "name" in input.reporter ? input.reporter : null;
+  const userId = "userId" in input.reporter ? input.reporter.userId : null;
+  await db.transaction(async (tx) => {
+    const [project] = await tx
+      .select({ id: projects.id, ownerId: projects.ownerId, type: projects.type })
+      .from(projects)
+      .where(eq(projects.id, input.projectId))
+      .for("update");
+    if (!project || productOf(project.type) !== "browse")
+      throw new NotFoundError("This project has no board.", "board-not-found");
+    const [owner] = await tx.select().from(users).where(eq(users.id, project.ownerId));
+    const limit = ticketLimitOf(owner, plansEnabled);
+    if (limit !== UNLIMITED && (await ticketsUsed(tx, project.id)) >= limit)
+      throw new TicketLimitError(limit);
+    if (input.listId) await listOfProject(tx, project.id, input.listId);
+    const [{ last } = { last: 0 }] = await tx
+      .select({ last: max(tickets.number) })
+      .from(tickets)
+      .where(eq(tickets.projectId, project.id));
+    const storage =
+      input.screenshot || input.replay ? await meterStorage(tx, project.id, plansEnabled) : null;
+    const now = new Date();
+    await tx.insert(tickets).values({
+      id: ticketId,
+      projectId: project.id,
+      number: (last ?? 0) + 1,
+      listId: input.listId,
+      sortKey: await endOfList(tx, project.id, input.listId),
+      intake: input.listId ? "accepted" : "triage",
+      title: input.title,
+      description: input.description ?? "",
+      reporterId: userId,
+      reporterName: guest?.name ?? null,
+      reporterEmail: guest?.email ?? null,
+      report: input.report ?? null,
+      screenshotKey: input.screenshot?.key ?? null,
+      screenshotBytes: input.screenshot?.bytes ?? null,
+      replayKey: input.replay?.key ?? null,
+      replayBytes: input.replay?.bytes ?? null,
+      createdAt: now,
+      modifiedAt: now,
+    });
+    await tx.insert(ticketEntries).values({
+      id: newId(),
+      ticketId,
+      userId,
+      guestName: guest?.name ?? null,
+      body: input.firstEntry,
+      createdAt: now,
+    });
+    await storage?.check();
+    await tx.update(projects).set({ modifiedAt: now }).where(eq(projects.id, project.id));
+    await notify(tx, {
+      on: "ticket.created",
+      actor: userId ? { userId } : { guestName: guest!.name },
+      ticket: { id: ticketId, projectId: project.id },
+    });
+    await publishTicket(tx, project.id, ticketId);
+  });
+  return ticketNow(db, ticketId);
+}
+
+/** The ticket as it reads now (no one's abilities); 404 when it was deleted meanwhile. */
+export async function ticketNow(db: Database, ticketId: string): Promise<Ticket> {
+  const ticket = await presentTicket(db, ticketId);
+  if (!ticket) throw new NotFoundError("Ticket not found.", "ticket-not-found");
+  return ticket;
+}
+
+export async function ticketDetailNow(db: Database, ticketId: string): Promise<TicketDetail> {
+  const ticket = await presentTicketDetail(db, ticketId);
+  if (!ticket) throw new NotFoundError("Ticket not found.", "ticket-not-found");
+  return ticket;
+}
+
+/** Postgres caps a NOTIFY payload (lib/realtime.ts): a card larger than this travels as "changed". */
+const MAX_TICKET_PAYLOAD = 6000;
+
+/** Inside the write's transaction, after the change: the card as it now reads (no one's abilities). */
+export async function publishTicket(tx: Tx, projectId: string, ticketId: string): Promise<void> {
+  const ticket = await presentTicket(tx, ticketId);
+  if (!ticket) return publish(tx, `project:${projectId}`, { type: "tickets.deleted", projectId, ticketId });
+  const fits = JSON.stringify(ticket).length <= MAX_TICKET_PAYLOAD;
+  await publish(tx, `project:${projectId}`, {
+    type: "tickets.changed",
+    projectId,
+    ticketId,
+    ...(fits && { ticket }),
+  });
+}
+
+export function publishTicketDeleted(tx: Tx, projectId: string, ticketId: string) {
+  return publish(tx, `project:${projectId}`, { type: "tickets.deleted", projectId, ticketId });
+}
+
+/** A list created, renamed or moved (`row`), or deleted (no row). */
+export function publishList(tx: Tx, projectId: string, listId: string, row?: BrowseListRow) {
+  return publish(tx, `project:${projectId}`, {
+    type: "lists.changed",
+    projectId,
+    listId,
+    ...(row && { list: presentList(row) }),
+  });
+}
+
+/** The files tickets hold (screenshot, replay, their entries' attachments), read before their rows go. */
+export async function filesOfTickets(tx: Database, where: SQL): Promise<string[]> {
+  const rows = await tx
+    .select({ id: tickets.id, screenshot: tickets.screenshotKey, replay: tickets.replayKey })
+    .from(tickets)
+    .where(where);
+  if (rows.length === 0) return [];
+  const entries = await tx
+    .select({ attachments: ticketEntries.attachments })
+    .from(ticketEntries)
+    .where(
+      inArray(
+        ticketEntries.ticketId,
+        rows.map((row) => row.id),
+      ),
+    );
+  return [
+    ...rows.flatMap((row) => [row.screenshot, row.replay]),
+    ...entries.flatMap((entry) => attachmentPaths(entry.attachments)),
+  ].filter((key): key is string => Boolean(key));
+}
+
+export const attachmentPaths = (attachments: Attachment[]) => attachments.map((file) => file.path);
+
+/**
+ * Removes files once their rows are gone (after commit). Attachments are content-addressed per project
+ * and may be held by another entry or comment, so only those no row names any more go. A failed
+ * removal is logged and ignored (SPEC §4); the file collector may take it later.
+ */
+export async function removeTicketFiles(ctx: AppContext, keys: string[], log: FastifyBaseLogger) {
+  const unique = [...new Set(keys)];
+  if (unique.length === 0) return;
+  const held = await stillReferenced(ctx.database.db, unique);
+  await Promise.all(
+    unique
+      .filter((key) => !held.has(key))
+      .map((key) =>
+        ctx.storage
+          .delete(key)
+          .catch((error: unknown) => log.warn({ err: error, key }, "could not remove a ticket's file")),
+      ),
+  );
+}
+
+async function stillReferenced(db: Database, keys: string[]): Promise<Set<string>> {
+  const list = sql.join(
+    keys.map((key) => sql`${key}`),
+    sql`, `,
+  );
+  const result = (await db.execute(sql`
+    select a->>'path' as key from ticket_entries e cross join lateral jsonb_array_elements(e.attachments) as a
+      where e.attachments <> '[]'::jsonb and a->>'path' in (${list})
+    union select a->>'path' from comment_entries e cross join lateral jsonb_array_elements(e.attachments) as a
+      where e.attachments <> '[]'::jsonb and a->>'path' in (${list})
+    union select screenshot_key from tickets where screenshot_key in (${list})
+    union select replay_key from tickets where replay_key in (${list})
+  `)) as unknown as { rows: { key: string | null }[] };
+  return new Set(result.rows.map((row) => row.key).filter((key): key is string => Boolean(key)));
+}

@@ -1,0 +1,66 @@
+/**
+ * The widget: its settings for the project's editors (key, allowed origins, snippet), the public intake of
+ * reports (widget-intake.routes.ts) and the built script itself (widget-assets.routes.ts).
+ */
+import { updateWidgetSchema, type WidgetSettings } from "@redline/shared";
+import { eq } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { AppContext } from "../../context.ts";
+import { widgetSettings } from "../../db/schema/index.ts";
+import { BadRequestError } from "../../lib/errors.ts";
+import { route } from "../../lib/routes.ts";
+import { requireActor } from "../auth/session.ts";
+import { loadProject } from "../projects/projects.load.ts";
+import { authorize } from "../projects/projects.policy.ts";
+import { normalizeOrigin, presentWidgetSettings, widgetSettingsOf } from "./widget.settings.ts";
+import { widgetAssetsRoutes } from "./widget-assets.routes.ts";
+import { widgetIntakeRoutes } from "./widget-intake.routes.ts";
+
+const params = z.object({ projectId: z.string().min(1).max(64) });
+
+export async function widgetRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { auth, config } = ctx;
+  const { db } = ctx.database;
+
+  app.get(
+    "/api/projects/:projectId/widget",
+    route({ summary: "The project's widget: key, allowed origins, snippet", action: "projects.update" }),
+    async (request): Promise<{ data: WidgetSettings }> => {
+      const actor = await requireActor(auth, db, request);
+      const { project, access } = await loadProject(db, actor, params.parse(request.params).projectId);
+      authorize(access, "projects.update");
+      return { data: presentWidgetSettings(await widgetSettingsOf(db, project), config.appUrl) };
+    },
+  );
+
+  app.put(
+    "/api/projects/:projectId/widget",
+    route({
+      summary: "Set the origins allowed to send reports through the widget",
+      body: updateWidgetSchema,
+      action: "projects.update",
+    }),
+    async (request): Promise<{ data: WidgetSettings }> => {
+      const actor = await requireActor(auth, db, request);
+      const { project, access } = await loadProject(db, actor, params.parse(request.params).projectId);
+      authorize(access, "projects.update");
+      const input = updateWidgetSchema.parse(request.body);
+      await widgetSettingsOf(db, project);
+      // Stored as browsers send them in Origin (lower case, no default port), each once.
+      const normalized = input.allowedOrigins.map((origin) => normalizeOrigin(origin));
+      if (normalized.some((origin) => origin === null))
+        throw new BadRequestError("An origin is a scheme and a host, e.g. https://example.com", "validation");
+      const allowedOrigins = [...new Set(normalized as string[])];
+      const [saved] = await db
+        .update(widgetSettings)
+        .set({ allowedOrigins, modifiedAt: new Date() })
+        .where(eq(widgetSettings.projectId, project.id))
+        .returning();
+      return { data: presentWidgetSettings(saved!, config.appUrl) };
+    },
+  );
+
+  await app.register(widgetIntakeRoutes, { ctx });
+  await app.register(widgetAssetsRoutes, { ctx });
+}

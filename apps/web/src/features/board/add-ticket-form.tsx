@@ -1,0 +1,79 @@
+/**
+ * "Add a ticket" at the bottom of a list: a title (Enter adds it and keeps the form open for the next
+ * one, Escape closes). A ticket past the plan's limit is refused with 402 and the upgrade prompt.
+ */
+import { type BrowseList, MAX_TICKET_TITLE } from "@redline/shared";
+import { Plus } from "lucide-react";
+import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from "react";
+import { useCreateTicket } from "./board-queries.ts";
+
+export function AddTicketForm({ list }: { list: BrowseList }) {
+  const [isOpen, setOpen] = useState(false);
+  const [title, setTitle] = useState("");
+  const create = useCreateTicket(list.projectId);
+  const id = useId();
+  const opener = useRef<HTMLButtonElement>(null);
+
+  const close = () => {
+    setOpen(false);
+    setTitle("");
+    requestAnimationFrame(() => opener.current?.focus());
+  };
+
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    const value = title.trim();
+    if (!value || create.isPending) return;
+    create.mutate({ listId: list.id, title: value }, { onSuccess: () => setTitle("") });
+  };
+
+  const handleKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === "Enter" && !event.shiftKey) submit(event);
+    else if (event.key === "Escape") {
+      event.preventDefault();
+      event.stopPropagation();
+      close();
+    }
+  };
+
+  if (!isOpen)
+    return (
+      <button ref={opener} type="button" className="board-column__add" onClick={() => setOpen(true)}>
+        <Plus size={16} aria-hidden /> Add a ticket
+      </button>
+    );
+
+  return (
+    <form className="add-ticket" onSubmit={submit}>
+      <label className="visually-hidden" htmlFor={id}>
+        Title of the new ticket in {list.title}
+      </label>
+      <textarea
+        id={id}
+        className="input add-ticket__input"
+        rows={2}
+        maxLength={MAX_TICKET_TITLE}
+        placeholder="What needs doing?"
+        value={title}
+        // biome-ignore lint/a11y/noAutofocus: the form opens because the user asked to write a ticket
+        autoFocus
+        onChange={(event) => setTitle(event.target.value)}
+        onKeyDown={handleKeyDown}
+        // A card's pointer listeners sit above: typing and selecting here must not start a drag.
+        onPointerDown={(event) => event.stopPropagation()}
+      />
+      <div className="add-ticket__actions">
+        <button
+          type="submit"
+          className="btn btn--primary add-ticket__submit"
+          disabled={!title.trim() || create.isPending}
+        >
+          {create.isPending ? "Adding..." : "Add ticket"}
+        </button>
+        <button type="button" className="btn btn--ghost add-ticket__cancel" onClick={close}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,188 @@
+import type { Board, TicketDetail } from "@redline/shared";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { act, cleanup, render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { MemoryRouter } from "react-router";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { UpgradePrompt } from "../../components/upgrade-prompt.tsx";
+import { closeUpgradePrompt } from "../../components/upgrade-prompt-store.ts";
+import { stubApi } from "../billing/billing-fixtures.ts";
+import { board, list, NO_TICKET, ticket } from "./board-fixtures.ts";
+import { TicketBoard } from "./ticket-board.tsx";
+
+// The project's room would open a WebSocket; nothing is realtime here.
+vi.mock("../../lib/realtime.ts", () => ({ realtime: () => ({ subscribe: () => () => undefined }) }));
+
+afterEach(() => {
+  act(() => closeUpgradePrompt());
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function renderBoard(
+  data: Board,
+  { path = "/project/p1", routes = {} as Parameters<typeof stubApi>[0] } = {},
+) {
+  const sent = stubApi({ "GET /api/projects/p1/board": { body: { data } }, ...routes });
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={queryClient}>
+      <MemoryRouter initialEntries={[path]}>
+        <TicketBoard projectId="p1" toolbar={<button type="button">Install widget</button>} />
+        <UpgradePrompt />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+  return sent;
+}
+
+const editable = () =>
+  board({
+    tickets: [
+      ticket("t1", { number: 1, title: "Logo is blurry" }),
+      ticket("t2", { number: 2, title: "Footer overlaps", listId: "b" }),
+      ticket("r1", { number: 3, title: "Report from the widget", listId: null, intake: "triage" }),
+    ],
+  });
+
+describe("controls follow the abilities the server sends", () => {
+  it("shows every board, list, card and triage control to someone who may use them", async () => {
+    renderBoard(editable());
+    await screen.findByRole("button", { name: "Rename list: A" });
+    expect(screen.getByRole("button", { name: "Add list" })).toBeTruthy();
+    expect(screen.getAllByRole("button", { name: "Add a ticket" })).toHaveLength(2);
+    expect(screen.getByRole("button", { name: "Move list A" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "List actions for B" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Move ticket #1: Logo is blurry" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Accept report #3 into a list" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Mark report #3 as a duplicate" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Reject report #3" })).toBeTruthy();
+    // The toolbar slot holds what the page puts there.
+    expect(screen.getByRole("button", { name: "Install widget" })).toBeTruthy();
+  });
+
+  it("shows the cards but no controls to someone who may only read", async () => {
+    const data = editable();
+    renderBoard({
+      ...data,
+      abilities: { createList: false, createTicket: false, triage: false, manageWidget: false },
+      lists: data.lists.map((entry) =>
+        list(entry.id, entry.sortKey, {
+          abilities: { rename: false, move: false, delete: false, addTicket: false },
+        }),
+      ),
+      tickets: data.tickets.map((entry) => ({ ...entry, abilities: NO_TICKET })),
+    });
+    await screen.findByRole("button", { name: "Logo is blurry" });
+    expect(screen.getByRole("button", { name: "Report from the widget" })).toBeTruthy();
+    expect(screen.getByRole("heading", { name: "A" })).toBeTruthy();
+    for (const name of [
+      /^Rename list/,
+      "Add list",
+      "Add a ticket",
+      /^Move /,
+      /^List actions/,
+      /^Accept/,
+      /^Reject/,
+    ])
+      expect(screen.queryByRole("button", { name })).toBeNull();
+  });
+
+  it("opens the ticket named by ?t= with the controls its abilities allow", async () => {
+    const data = editable();
+    const detail: TicketDetail = {
+      ...data.tickets[0]!,
+      description: "Looks soft on retina screens.",
+      thread: [],
+    };
+    renderBoard(data, {
+      path: "/project/p1?t=t1",
+      routes: { "GET /api/tickets/t1": { body: { data: detail } } },
+    });
+    const panel = await screen.findByRole("dialog", { name: "Ticket #1" });
+    await within(panel).findByRole("textbox", { name: "Title" });
+    expect(within(panel).getByRole("combobox", { name: "Assignee" })).toBeTruthy();
+    expect(within(panel).getByLabelText("Due date")).toBeTruthy();
+    expect(within(panel).getByRole("button", { name: "Resolve" })).toBeTruthy();
+    expect(within(panel).getByRole("combobox", { name: "Reply" })).toBeTruthy();
+    expect(within(panel).getByRole("button", { name: "Delete ticket" })).toBeTruthy();
+  });
+
+  it("shows a read-only ticket without its controls", async () => {
+    const data = editable();
+    const detail: TicketDetail = { ...data.tickets[0]!, abilities: NO_TICKET, thread: [] };
+    renderBoard(data, {
+      path: "/project/p1?t=t1",
+      routes: { "GET /api/tickets/t1": { body: { data: detail } } },
+    });
+    const panel = await screen.findByRole("dialog", { name: "Ticket #1" });
+    await within(panel).findByRole("heading", { name: "Logo is blurry" });
+    await within(panel).findByText("Activity");
+    expect(within(panel).queryByRole("textbox", { name: "Title" })).toBeNull();
+    expect(within(panel).queryByRole("combobox")).toBeNull();
+    expect(within(panel).queryByRole("button", { name: "Resolve" })).toBeNull();
+    expect(within(panel).queryByRole("button", { name: "Delete ticket" })).toBeNull();
+  });
+});
+
+describe("deleting a list", () => {
+  it("asks first, saying how many tickets go with it, then sends the delete", async () => {
+    const user = userEvent.setup();
+    const sent = renderBoard(
+      board({ tickets: [ticket("t1"), ticket("t2"), ticket("t3", { listId: "b" })] }),
+      { routes: { "DELETE /api/lists/a": { body: { data: { deleted: true } } } } },
+    );
+    await user.click(await screen.findByRole("button", { name: "List actions for A" }));
+    await user.click(await screen.findByRole("menuitem", { name: "Delete list" }));
+    const dialog = await screen.findByRole("dialog", { name: "Delete the list “A”?" });
+    expect(dialog.textContent).toContain("Its 2 tickets go with it");
+    await user.click(within(dialog).getByRole("button", { name: "Delete list and 2 tickets" }));
+    await waitFor(() => expect(screen.queryByRole("region", { name: "A" })).toBeNull());
+    expect(screen.getByRole("region", { name: "B" })).toBeTruthy();
+    expect(sent.filter((request) => request.method === "DELETE").map((request) => request.path)).toEqual([
+      "/api/lists/a",
+    ]);
+  });
+});
+
+describe("the board's filters", () => {
+  it("narrows the cards by search and by filter, and says when nothing matches", async () => {
+    const user = userEvent.setup();
+    renderBoard(editable());
+    await screen.findByRole("button", { name: "Logo is blurry" });
+    await user.type(screen.getByRole("searchbox", { name: "Search tickets" }), "footer");
+    await waitFor(() => expect(screen.queryByRole("button", { name: "Logo is blurry" })).toBeNull());
+    expect(screen.getByRole("button", { name: "Footer overlaps" })).toBeTruthy();
+    expect(screen.getByText("No tickets match the filters.")).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: "Clear filters" }));
+    await screen.findByRole("button", { name: "Logo is blurry" });
+    await user.selectOptions(screen.getByRole("combobox", { name: "Status" }), "true");
+    await waitFor(() => expect(screen.queryByRole("button", { name: "Footer overlaps" })).toBeNull());
+  });
+});
+
+describe("adding a ticket", () => {
+  it("sends the list and title, and a plan limit's 402 opens the upgrade prompt", async () => {
+    const user = userEvent.setup();
+    const sent = renderBoard(editable(), {
+      routes: {
+        "POST /api/projects/p1/tickets": {
+          status: 402,
+          body: { code: "tickets", message: "The free plan includes 20 tickets per project." },
+        },
+      },
+    });
+    const [first] = await screen.findAllByRole("button", { name: "Add a ticket" });
+    await user.click(first!);
+    await user.type(
+      screen.getByRole("textbox", { name: "Title of the new ticket in A" }),
+      "Menu flickers{Enter}",
+    );
+    const dialog = await screen.findByRole("dialog", { name: "Upgrade your plan" });
+    expect(dialog.textContent).toContain("The free plan includes 20 tickets per project.");
+    expect(sent.find((request) => request.method === "POST")?.body).toEqual({
+      listId: "a",
+      title: "Menu flickers",
+    });
+  });
+});

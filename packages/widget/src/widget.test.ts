@@ -1,0 +1,249 @@
+/**
+ * The widget in Chromium on a site of another origin: what the stub does at load (one element, ring
+ * buffers, nothing else fetched), the reporter's flow to a sent report, the privacy rules (input values
+ * and `data-redline-mask` out of the report and the screenshot), the hidden trigger, the offline queue,
+ * and the opt-in replay.
+ */
+
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import type { Page } from "playwright-core";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DIST } from "./testing/bundle.ts";
+import { SECRETS, shopPage } from "./testing/fixtures.ts";
+import { startWidgetHarness, type WidgetHarness } from "./testing/harness.ts";
+
+let h: WidgetHarness;
+beforeAll(async () => {
+  h = await startWidgetHarness();
+}, 60_000);
+afterAll(() => h?.close());
+
+async function openPage(html: string, query = "") {
+  const context = await h.browser.newContext({
+    viewport: { width: 1000, height: 700 },
+    deviceScaleFactor: 1,
+  });
+  const page = await context.newPage();
+  const name = `page-${Math.random().toString(36).slice(2)}`;
+  await page.goto(h.page(name, html) + query);
+  await page.waitForLoadState("load");
+  // The page's own failures (fetches, timers) have happened.
+  await page.waitForTimeout(400);
+  return page;
+}
+
+const widget = (page: Page) => page.locator("redline-widget");
+
+async function report(page: Page, note: string) {
+  await widget(page).getByRole("button", { name: "Report a bug" }).click();
+  await page.locator("redline-widget .pick-layer").waitFor();
+  const pay = await page.locator("#pay").boundingBox();
+  await page.mouse.move(pay!.x + 10, pay!.y + 10);
+  await page.mouse.down();
+  await page.mouse.up();
+  const dialog = widget(page).getByRole("dialog", { name: "Report a bug" });
+  await dialog.waitFor();
+  await dialog.getByLabel("Note").fill(note);
+  if (await dialog.getByLabel("Your name").isVisible()) {
+    await dialog.getByLabel("Your name").fill("Gail Guest");
+    await dialog.getByLabel("Your e-mail").fill("gail@example.com");
+  }
+  return dialog;
+}
+
+describe("the stub", () => {
+  it("is small, adds one element with the launcher, and loads nothing more until used", async () => {
+    const stub = readFileSync(path.join(DIST, "redline.js"));
+    expect(gzipSync(stub).length).toBeLessThanOrEqual(15 * 1024);
+    const before = h.served.length;
+    const page = await openPage(shopPage(h.appOrigin));
+    expect(await page.locator("redline-widget").count()).toBe(1);
+    await expect(widget(page).getByRole("button", { name: "Report a bug" }).isVisible()).resolves.toBe(true);
+    expect(h.served.slice(before)).toEqual(["redline.js"]);
+    // The page's console still works as before.
+    expect(await page.evaluate(() => typeof console.log)).toBe("function");
+    await page.context().close();
+  });
+});
+
+describe("a report", () => {
+  it("carries the ring buffers, the element and the environment, and nothing masked", async () => {
+    const page = await openPage(shopPage(h.appOrigin, { logs: 60 }));
+    const dialog = await report(page, "Pay does nothing");
+    await dialog.getByRole("button", { name: "Review what will be sent" }).click();
+    const preview = widget(page).getByLabel("What will be sent");
+    await preview.waitFor();
+    const shown = (await preview.textContent()) ?? "";
+    expect(shown).toContain("[error] Payment failed: card declined");
+    expect(shown).toContain("→ 404");
+    expect(shown).toContain("→ network error");
+    const sent = h.received.length;
+    await dialog.getByRole("button", { name: "Send" }).click();
+    await widget(page)
+      .getByText(/report #\d+ was sent/)
+      .waitFor();
+    expect(h.received.length).toBe(sent + 1);
+    const { report: body, screenshot } = h.received.at(-1)!;
+
+    expect(body).toMatchObject({
+      key: "test-key-123456",
+      note: "Pay does nothing",
+      reporter: { name: "Gail Guest", email: "gail@example.com" },
+    });
+    const r = body.report;
+    expect(r.pageUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/page-/);
+    expect(r.pageTitle).toBe("Shop checkout");
+    expect(r.element).toEqual({ selector: "#pay", text: "Pay now", tag: "button" });
+    expect(r.viewport).toEqual({ width: 1000, height: 700, devicePixelRatio: 1 });
+    expect(r.browser).toMatch(/^Chrome \d+$/);
+    expect(r.os).toBe("Linux");
+
+    // Console: the last 50, with errors, uncaught errors and rejections among them.
+    expect(r.console.length).toBe(50);
+    const messages = r.console.map((entry: any) => `${entry.level}: ${entry.message}`);
+    expect(messages).not.toContain("log: log line 0");
+    expect(messages).toContain("log: log line 59");
+    expect(messages).toContain("info: info here");
+    expect(messages).toContain('warn: careful {"step":2}');
+    expect(messages).toContain("error: Payment failed: card declined");
+    expect(messages.some((m: string) => m.startsWith("uncaught: Error: Boom from the page"))).toBe(true);
+    expect(messages.some((m: string) => m.startsWith("unhandledrejection: Error: Nobody caught me"))).toBe(
+      true,
+    );
+    // Failed requests: fetch 404, fetch network error, XHR 500; the successful one is not there.
+    const requests = r.failedRequests.map(
+      (entry: any) => `${entry.method} ${new URL(entry.url).pathname} ${entry.status}`,
+    );
+    expect(requests.sort()).toEqual(["GET /api/missing 404", "GET /unreachable 0", "POST /api/broken 500"]);
+
+    // Privacy: no input value and no masked text anywhere in what was sent.
+    const text = JSON.stringify(body);
+    for (const secret of Object.values(SECRETS)) expect(text).not.toContain(secret);
+
+    // The screenshot: the viewport, every typed value drawn as the same dots, the masked block blurred.
+    expect(await sharp(screenshot!).metadata()).toMatchObject({ format: "png", width: 1000, height: 700 });
+    const pixels = async (selector: string, width?: number) => {
+      const box = (await page.locator(selector).boundingBox())!;
+      const area = {
+        left: Math.round(box.x + 4),
+        top: Math.round(box.y + 4),
+        width: width ?? Math.round(box.width - 8),
+        height: 28,
+      };
+      return (await sharp(screenshot!).extract(area).greyscale().raw().toBuffer({ resolveWithObject: true }))
+        .data;
+    };
+    // The password (bullets on the page) and the card number (digits on the page) look the same in it.
+    expect((await pixels("#card", 400)).equals(await pixels("#password", 400))).toBe(true);
+    expect((await pixels("#card", 400)).equals(await pixels("#notes", 400))).toBe(true);
+    // Black text at 28 px gives black pixels; the blurred block has none, the heading has.
+    expect(Math.min(...(await pixels("#ssn")))).toBeGreaterThan(60);
+    expect(Math.min(...(await pixels("h1", 100)))).toBeLessThan(60);
+    await page.context().close();
+  });
+
+  it("asks the guest's name and e-mail once, then remembers them", async () => {
+    const page = await openPage(shopPage(h.appOrigin));
+    const first = await report(page, "First");
+    await first.getByRole("button", { name: "Review what will be sent" }).click();
+    await first.getByRole("button", { name: "Send" }).click();
+    await widget(page)
+      .getByText(/was sent/)
+      .waitFor();
+    await first.getByRole("button", { name: "Done" }).click();
+    await page.reload();
+    await page.waitForLoadState("load");
+    const second = await report(page, "Second");
+    await expect(second.getByText("Sending as Gail Guest <gail@example.com>").isVisible()).resolves.toBe(
+      true,
+    );
+    await expect(second.getByLabel("Your name").isVisible()).resolves.toBe(false);
+    await page.context().close();
+  });
+});
+
+describe("the hidden trigger", () => {
+  it("shows no launcher, and opens with Alt+Shift+B or ?redline=1", async () => {
+    const page = await openPage(shopPage(h.appOrigin, { trigger: "hidden" }));
+    await expect(widget(page).getByRole("button", { name: "Report a bug" }).count()).resolves.toBe(0);
+    await page.keyboard.press("Alt+Shift+KeyB");
+    await page.locator("redline-widget .pick-layer").waitFor();
+    await page.keyboard.press("Escape");
+    await expect(page.locator("redline-widget .pick-layer").count()).resolves.toBe(0);
+    await page.context().close();
+
+    const opened = await openPage(shopPage(h.appOrigin, { trigger: "hidden" }), "?redline=1");
+    await opened.locator("redline-widget .pick-layer").waitFor();
+    await opened.context().close();
+  });
+});
+
+describe("offline", () => {
+  it("queues a report and sends it when the connection returns", async () => {
+    const page = await openPage(shopPage(h.appOrigin));
+    const dialog = await report(page, "Sent later");
+    await dialog.getByRole("button", { name: "Review what will be sent" }).click();
+    await page.context().setOffline(true);
+    const before = h.received.length;
+    await dialog.getByRole("button", { name: "Send" }).click();
+    await widget(page)
+      .getByText(/offline/)
+      .waitFor();
+    expect(
+      await page.evaluate(
+        () => JSON.parse(localStorage.getItem("redline-widget:queue:test-key-123456") ?? "[]").length,
+      ),
+    ).toBe(1);
+    expect(h.received.length).toBe(before);
+    await page.context().setOffline(false);
+    await expect.poll(() => h.received.length, { timeout: 10_000 }).toBe(before + 1);
+    expect(h.received.at(-1)!.report.note).toBe("Sent later");
+    await expect
+      .poll(() => page.evaluate(() => localStorage.getItem("redline-widget:queue:test-key-123456")))
+      .toBeNull();
+    await page.context().close();
+  });
+});
+
+describe("replay", () => {
+  it("is offered only when the site opted in, records from page load and masks inputs", async () => {
+    const plain = await openPage(shopPage(h.appOrigin));
+    const noReplay = await report(plain, "No replay");
+    await expect(noReplay.getByLabel(/Attach a replay/).count()).resolves.toBe(0);
+    await plain.context().close();
+
+    const before = h.served.length;
+    const page = await openPage(shopPage(h.appOrigin, { replay: true }));
+    // The recorder's chunk came with the page, before any click.
+    expect(h.served.slice(before).some((file) => file.startsWith("replay-"))).toBe(true);
+    await page.locator("#card").fill("5555 4444 3333 2222");
+    const dialog = await report(page, "With replay");
+    await dialog.getByLabel(/Attach a replay/).check();
+    await dialog.getByRole("button", { name: "Review what will be sent" }).click();
+    await expect(
+      widget(page)
+        .getByText(/Attached \(\d+ KB\)/)
+        .isVisible(),
+    ).resolves.toBe(true);
+    await dialog.getByRole("button", { name: "Send" }).click();
+    await widget(page)
+      .getByText(/was sent/)
+      .waitFor();
+    const { replay } = h.received.at(-1)!;
+    const events = JSON.parse(replay!);
+    expect(events[0].type).toBe(4); // Meta, then the full snapshot the segment starts with.
+    expect(events.some((event: any) => event.type === 2)).toBe(true);
+    for (const secret of [...Object.values(SECRETS), "5555 4444 3333 2222"])
+      expect(replay).not.toContain(secret);
+    await page.context().close();
+  });
+});
+
+it("builds content-hashed chunks beside the stub", () => {
+  const files = readdirSync(DIST);
+  for (const name of ["reporter", "screenshot", "replay"])
+    expect(files.some((file) => new RegExp(`^${name}-[A-Z0-9]{8}\\.js$`).test(file))).toBe(true);
+});
