@@ -1,9 +1,11 @@
 /**
- * The widget's journey (issue #15, the part before triage): a customer's site on another origin embeds
- * the snippet; a guest opens the widget, clicks an element, writes a note, gives a name and e-mail and
- * sends. The report — screenshot, the console error the page logged, the request that failed,
- * environment — reaches the project's triage, seen by the owner on the open board without a reload and
- * through the API; no typed value nor `data-redline-mask` text is anywhere in what was stored.
+ * The widget's journey (issue #15): a customer's site on another origin embeds the snippet; a guest opens
+ * the widget, clicks an element, writes a note, gives a name and e-mail and sends. The report — screenshot,
+ * the console error the page logged, the request that failed, environment — reaches the project's triage,
+ * seen by the owner on the open board without a reload and through the API; no typed value nor
+ * `data-redline-mask` text is anywhere in what was stored. The owner accepts it into a list and resolves it,
+ * and the guest gets the e-mail. A free project's 21st ticket is refused with the upgrade prompt. (The
+ * board's own journeys — drag, assign, due date, mentions, ?t= — are e2e/board.e2e.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiClient } from "../apps/server/src/testing/http-client.ts";
@@ -126,6 +128,46 @@ describe("the bug-report widget", () => {
     );
     for (const stored of [JSON.stringify(ticket), row!.row, (entries.rows[0] as { rows: string }).rows])
       for (const secret of Object.values(SECRETS)) expect(stored).not.toContain(secret);
+
+    // The owner accepts the report into a list and resolves it: the guest who reported it is told by e-mail.
+    expect((await api.post(`/api/projects/${projectId}/lists`, { title: "To do" })).status).toBe(201);
+    await board.getByRole("region", { name: "To do" }).waitFor();
+    await triage.getByRole("button", { name: "Accept report #1 into a list" }).click();
+    await board.getByRole("menuitem", { name: "To do" }).click();
+    const card = board.getByRole("article", { name: "#1 Buy now does nothing" });
+    await board.getByRole("list", { name: "Tickets in To do" }).getByRole("article").first().waitFor();
+    await card.getByRole("button", { name: "Buy now does nothing", exact: true }).click();
+    const panel = board.getByRole("dialog", { name: "Ticket #1" });
+    await panel.getByRole("button", { name: "Resolve" }).click();
+    await panel.getByText("Resolved by Olivia Owner").waitFor();
+    const mail = await e2e.app.inbox!.waitFor((m) => m.to.includes("gus@example.com"));
+    expect(mail.text).toContain("Buy now does nothing");
+  });
+
+  it("refuses the 21st ticket of a free bug-tracking project with the upgrade prompt", async () => {
+    e2e.app.ctx.config.plansEnabled = true;
+    try {
+      const { page, api } = await signedIn(e2e, "widget-free", "Fay Free");
+      const projectId = await newProject(api, "Free bugs", "browse");
+      const listId = (await api.post(`/api/projects/${projectId}/lists`, { title: "To do" })).body.data.id;
+      for (let n = 1; n <= 20; n++)
+        expect(
+          (await api.post(`/api/projects/${projectId}/tickets`, { listId, title: `Bug ${n}` })).status,
+        ).toBe(201);
+      await page.goto(`/project/${projectId}`);
+      const todo = page.getByRole("region", { name: "To do" });
+      await todo.getByRole("button", { name: "Add a ticket" }).click();
+      const title = todo.getByRole("textbox", { name: "Title of the new ticket in To do" });
+      await title.fill("Bug 21");
+      await title.press("Enter");
+      await page.getByRole("dialog", { name: "Upgrade your plan" }).waitFor();
+      await shot(page, "widget-21st-ticket");
+      const stored = (await api.get(`/api/projects/${projectId}/board`)).body.data;
+      expect(stored.tickets).toHaveLength(20);
+      expect(stored.ticketLimit).toEqual({ limit: 20, used: 20 });
+    } finally {
+      e2e.app.ctx.config.plansEnabled = false;
+    }
   });
 });
 

@@ -177,17 +177,9 @@ interface Fixture {
   teamDomain: string;
   /** A bug-tracking project of the same people and team: two lists, a ticket in the first (its two entries
    *  the "comment" member's, a stored screenshot and replay), a widget report in triage, the widget's key. */
-  board: {
-    projectId: string;
-    listId: string;
-    otherListId: string;
-    ticketId: string;
-    triageId: string;
-    entryId: string;
-    replyId: string;
-    widgetKey: string;
-    widgetOrigin: string;
-  };
+  board: BoardFixture | null;
+  /** Makes the board fixture (once per fixture): only the board's rows need it. */
+  loadBoard(): Promise<BoardFixture>;
   /** A new subscription of the "comment" member's at the embedded provider, made on demand. */
   subscription(state?: "active" | "cancelling" | "pending"): Promise<string>;
   /** A new approved PayPal subscription of the "comment" member's at the embedded PayPal provider. */
@@ -213,10 +205,24 @@ interface Call {
   upload?: { name: string; type: string; bytes: Buffer };
 }
 
+interface BoardFixture {
+  projectId: string;
+  listId: string;
+  otherListId: string;
+  ticketId: string;
+  triageId: string;
+  entryId: string;
+  replyId: string;
+  widgetKey: string;
+  widgetOrigin: string;
+}
+
 interface Row {
   route: string;
   who: Record<Actor, Verdict>;
   call(f: Fixture): Call | Promise<Call>;
+  /** The call reads `f.board` (loaded before the call). */
+  board?: true;
 }
 
 const png = async () =>
@@ -797,8 +803,8 @@ MATRIX.push(
 
 // The bug-tracking board (issue #15): its readers see it and reply, its editors shape it; link guests have no
 // board. The widget's script is anyone's; its intake takes a report from an allowed origin with the key.
-const board = (f: Fixture) => f.board;
-MATRIX.push(
+const board = (f: Fixture) => f.board!;
+const BOARD_ROWS: Row[] = [
   {
     route: "GET /api/projects/:projectId/board",
     who: MEMBERS,
@@ -918,7 +924,8 @@ MATRIX.push(
       return { path: "/api/widget/reports", body: form, headers: { origin: board(f).widgetOrigin } };
     },
   },
-);
+];
+MATRIX.push(...BOARD_ROWS.map((row): Row => ({ ...row, board: true })));
 
 // Contact Us and plan requests: anyone signed in writes to the installation's support address.
 MATRIX.push(
@@ -991,6 +998,28 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
     }
     return made;
   };
+
+  /**
+   * Refused calls change nothing — every refused cell asserts it — so refused cells share one fixture per
+   * link setting (guestView's link has comments off) instead of building their own; allowed cells get a
+   * fresh one, since they change it. Only the closures that depend on the actor are the cell's own.
+   */
+  const sharedFixtures = new Map<boolean, Promise<Fixture>>();
+  async function deniedFixture(actor: Actor): Promise<Fixture> {
+    const canComment = actor !== "guestView";
+    let made = sharedFixtures.get(canComment);
+    if (!made) {
+      made = fixture(canComment ? "stranger" : "guestView");
+      sharedFixtures.set(canComment, made);
+    }
+    return {
+      ...(await made),
+      subscription: (state = "active") =>
+        actor === "comment" ? providerSubscription(t, uids.comment, state) : shared(state),
+      paypalSubscription: () =>
+        actor === "comment" ? paypalSubscription(t, uids.comment) : shared("paypal"),
+    };
+  }
 
   async function fixture(actor: Actor): Promise<Fixture> {
     const { db } = t.ctx.database;
@@ -1081,7 +1110,11 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
       actorId: ownerId,
       context: { projectTitle: "Fixture", pageTitle: "Fixture page" },
     });
-    const board = await boardFixture(sharing, teamId);
+    let board: Promise<BoardFixture> | undefined;
+    const loadBoard = () => {
+      board ??= boardFixture(sharing, teamId);
+      return board;
+    };
     const attachmentSha = "a".repeat(64);
     await t.ctx.storage.put(`attachments/${projectId}/${attachmentSha}`, Buffer.from("attachment"));
     const fileKey = `avatars/${ownerId}/${newId()}.jpg`;
@@ -1112,7 +1145,8 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
       teamInviteId,
       teamCollaboratorUid: uids.teamCollaborator,
       teamDomain,
-      board,
+      board: null,
+      loadBoard,
       subscription: (state = "active") =>
         actor === "comment" ? providerSubscription(t, uids.comment, state) : shared(state),
       paypalSubscription: () =>
@@ -1299,7 +1333,8 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
     for (const actor of actorsHere) {
       const verdict = row.who[actor];
       it(`${row.route} — ${actor}: ${verdict}`, async () => {
-        const f = await fixture(actor);
+        const f = verdict === "deny" ? await deniedFixture(actor) : await fixture(actor);
+        if (row.board) f.board = await f.loadBoard();
         const call = await row.call(f);
         // An earlier cell's webhooks (the embedded payment providers deliver after answering) land first.
         await paymentsDevIdle(t.app);
