@@ -126,9 +126,15 @@ describe("projects", () => {
     await page.getByText(SHARING_MESSAGES.notAccessible, { exact: true }).waitFor();
     await page.waitForURL((url) => url.pathname === "/projects");
 
+    // A bug-tracking project opens its board (an empty one, that says how to start)…
     const board = await newProject(api, "Bug hunt", "browse");
     await page.goto(`/project/${board}`);
     await page.getByRole("heading", { name: "Bug hunt" }).waitFor();
+    await page.getByRole("heading", { name: "No lists yet" }).waitFor();
+    // …and the slide editor, not built yet, says so.
+    const slides = await newProject(api, "Slides", "illustration");
+    await page.goto(`/project/${slides}`);
+    await page.getByRole("heading", { name: "Slides" }).waitFor();
     await page.getByText("Coming soon", { exact: true }).waitFor();
   });
 });
