@@ -1,5 +1,6 @@
 /**
- * The widget: its settings for the project's editors (key, allowed origins, snippet), the public intake of
+ * The widget: its settings (key, allowed origins, snippet) for the project's editors — `widget.manage` of
+ * the tickets policy, the rule behind the board's `manageWidget` ability —, the public intake of
  * reports (widget-intake.routes.ts) and the built script itself (widget-assets.routes.ts).
  */
 import { updateWidgetSchema, type WidgetSettings } from "@redline/shared";
@@ -9,10 +10,11 @@ import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { widgetSettings } from "../../db/schema/index.ts";
 import { BadRequestError } from "../../lib/errors.ts";
+import { memberActor } from "../../lib/policy.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { loadProject } from "../projects/projects.load.ts";
-import { authorize } from "../projects/projects.policy.ts";
+import { authorizeTicket } from "../tickets/tickets.policy.ts";
 import { normalizeOrigin, presentWidgetSettings, widgetSettingsOf } from "./widget.settings.ts";
 import { widgetAssetsRoutes } from "./widget-assets.routes.ts";
 import { widgetIntakeRoutes } from "./widget-intake.routes.ts";
@@ -25,11 +27,11 @@ export async function widgetRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
 
   app.get(
     "/api/projects/:projectId/widget",
-    route({ summary: "The project's widget: key, allowed origins, snippet", action: "projects.update" }),
+    route({ summary: "The project's widget: key, allowed origins, snippet", action: "widget.manage" }),
     async (request): Promise<{ data: WidgetSettings }> => {
       const actor = await requireActor(auth, db, request);
       const { project, access } = await loadProject(db, actor, params.parse(request.params).projectId);
-      authorize(access, "projects.update");
+      authorizeTicket(memberActor(actor.user.id, access), "widget.manage");
       return { data: presentWidgetSettings(await widgetSettingsOf(db, project), config.appUrl) };
     },
   );
@@ -39,12 +41,12 @@ export async function widgetRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     route({
       summary: "Set the origins allowed to send reports through the widget",
       body: updateWidgetSchema,
-      action: "projects.update",
+      action: "widget.manage",
     }),
     async (request): Promise<{ data: WidgetSettings }> => {
       const actor = await requireActor(auth, db, request);
       const { project, access } = await loadProject(db, actor, params.parse(request.params).projectId);
-      authorize(access, "projects.update");
+      authorizeTicket(memberActor(actor.user.id, access), "widget.manage");
       const input = updateWidgetSchema.parse(request.body);
       await widgetSettingsOf(db, project);
       // Stored as browsers send them in Origin (lower case, no default port), each once.
