@@ -102,6 +102,8 @@ export interface AppConfig {
   pgliteDir: string;
   filesDir: string;
   authSecret: string;
+  /** Tests only: an in-memory embedded database starts from these saved, migrated files. */
+  pgliteSnapshot?: Blob;
   authRateLimit: number;
   /** Auth and API rate limits; always on in production. */
   rateLimitEnabled: boolean;

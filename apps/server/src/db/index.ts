@@ -35,14 +35,20 @@ export interface DatabaseHandle {
     onGap?: (state: "lost" | "listening") => void,
   ): Promise<() => Promise<void>>;
   close(): Promise<void>;
+  /** An embedded database's files as a tarball (PGlite `dumpDataDir`), e.g. a migrated one to start from. */
+  dumpDataDir?(): Promise<Blob>;
 }
 
-const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../drizzle");
+export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../drizzle");
 
-/** `pgliteDir` may be a folder or "memory://" (tests). */
+/**
+ * `pgliteDir` may be a folder or "memory://" (tests); `pgliteSnapshot` starts an in-memory database from
+ * saved files instead of an empty cluster (the tests start from one already migrated: testing/test-db.ts).
+ */
 export async function openDatabase(options: {
   databaseUrl?: string;
   pgliteDir: string;
+  pgliteSnapshot?: Blob;
 }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
@@ -102,7 +108,10 @@ export async function openDatabase(options: {
   // One process per embedded database folder (see lib/data-dir-lock.ts); memory:// has none.
   const isInMemory = options.pgliteDir.startsWith("memory://");
   const unlock = isInMemory ? async () => {} : await lockDataDir(options.pgliteDir);
-  const client = new PGlite(options.pgliteDir);
+  const client = new PGlite(
+    options.pgliteDir,
+    isInMemory && options.pgliteSnapshot ? { loadDataDir: options.pgliteSnapshot } : {},
+  );
   const db = drizzlePglite(client, { schema });
   try {
     await migratePglite(db, { migrationsFolder });
@@ -125,7 +134,8 @@ export async function openDatabase(options: {
     await client.close();
     await unlock();
   };
-  return { db: db as unknown as Database, kind: "pglite", executeSql, listen, close };
+  const dumpDataDir = async () => (await client.dumpDataDir("none")) as Blob;
+  return { db: db as unknown as Database, kind: "pglite", executeSql, listen, close, dumpDataDir };
 }
 
 export { schema };

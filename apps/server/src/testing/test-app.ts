@@ -71,6 +71,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       host: "127.0.0.1",
       databaseUrl: database.databaseUrl,
       pgliteDir: database.pgliteDir,
+      pgliteSnapshot: database.pgliteSnapshot,
       smtpUrl: inbox?.url,
       authRateLimit: 1000,
       // Tests write far faster than people; api-rate-limit.test.ts sets small limits to see them work.
