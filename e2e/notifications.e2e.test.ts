@@ -192,6 +192,23 @@ describe("notifications", () => {
     await panel(editor.page).getByText("invited you to a project").waitFor();
     await editor.page.keyboard.press("Escape");
 
+    // Three more edits by the same person fold into that notification: one item, five edits, news again.
+    for (const value of ["blue", "green", "navy"]) {
+      const again = await owner.api.post(`/api/versions/${versionId}/changes`, {
+        changes: [{ changeType: "style", anchor: heading, deviceWidth: 1280, property: "color", value }],
+      });
+      expect(again.status).toBe(200);
+    }
+    await expect.poll(() => badge(editor.page).textContent()).toBe("1");
+    await bell(editor.page).click();
+    await panel(editor.page).getByText("suggested 5 edits on page").waitFor();
+    expect(
+      await panel(editor.page)
+        .getByText(/suggested/)
+        .count(),
+    ).toBe(1);
+    await editor.page.keyboard.press("Escape");
+
     // The comment member hears of the invitation only, however long we wait for more.
     await bell(commenter.page).click();
     await panel(commenter.page).getByText("invited you to a project").waitFor();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   emailPreferenceOf,
+  isToastShownOn,
   listNotificationsQuerySchema,
   type Notification,
   notificationMessage,
@@ -45,6 +46,25 @@ describe("notification wording (SPEC shared message wording)", () => {
       notificationMessage(of({ type: "web-inspect", context: { projectTitle: "P", editsCount } }));
     expect(inspect(3)).toBe("suggested 3 edits on page");
     expect(inspect(1)).toBe("suggested 1 edit on page");
+  });
+  it("shows the toast unless the last path segment is a quiet view", () => {
+    expect(isToastShownOn("/projects")).toBe(true);
+    expect(isToastShownOn("/project/p1/g1/v1/comment")).toBe(true);
+    expect(isToastShownOn("/project/p1/g1/v1/inspect")).toBe(false);
+    expect(isToastShownOn("/project/p1/g1/v1/preview/")).toBe(false);
+    expect(isToastShownOn("/")).toBe(true);
+  });
+  it("counts repeats folded into one notification", () => {
+    expect(notificationMessage(of({ type: "web-comment", length: 3 }))).toBe("left 3 comments on page");
+    expect(notificationMessage(of({ type: "web-comment-reply", length: 2 }))).toBe(
+      "replied 2 times to your comment on",
+    );
+    expect(notificationMessage(of({ type: "web-comment-resolve", length: 4 }))).toBe(
+      "resolved 4 of your comments on",
+    );
+    expect(notificationMessage(of({ type: "web-comment-mention", length: 2 }))).toBe(
+      "mentioned you in a comment on",
+    );
   });
   it("names the page cut to 15 characters plus '...', or the project for an invitation", () => {
     expect(notificationSubject(base)).toBe("Homepage with h...");

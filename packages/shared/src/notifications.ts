@@ -83,6 +83,18 @@ export const MAX_NOTIFICATIONS_PAGE_SIZE = 100;
 /** A new notification's toast closes itself after this long (SPEC §4). */
 export const NOTIFICATION_TOAST_MS = 3000;
 
+/**
+ * Views whose last path segment silences the toast and its chime (SPEC §4 "depending on the last path
+ * segment"): the suggested-edits editor, where a toast would cover the panel mid-edit, and the clean
+ * preview shown to clients. The bell still counts the news.
+ */
+const QUIET_VIEWS: ReadonlySet<string> = new Set(["inspect", "preview"]);
+
+export function isToastShownOn(pathname: string): boolean {
+  const last = pathname.split("/").filter(Boolean).pop() ?? "";
+  return !QUIET_VIEWS.has(last);
+}
+
 const id = z.string().min(1).max(64);
 
 /** A page's position: the last notification's time and id (`{ISO time}~{id}`), as the API hands it out. */
@@ -115,9 +127,15 @@ export const markAllSeenSchema = z.object({ projectId: id.optional() }).strict()
  * The shared wording (SPEC §9): what follows the actor's name. 'resolved your comment on' has no text
  * in the spec; it is worded like its neighbours.
  */
-export function notificationMessage(notification: Pick<Notification, "type" | "context">): string {
+export function notificationMessage(
+  notification: Pick<Notification, "type" | "context"> & { length?: number },
+): string {
+  // Repeats folded into one notification (SPEC §3 length) are counted; edits count themselves.
+  const times = notification.length ?? 1;
   switch (notification.type) {
     case "web-comment":
+      if (times > 1) return `left ${times} comments on page`;
+      return "commented on page";
     case "illustration-comment":
     case "false-comment":
       return "commented on page";
@@ -127,9 +145,12 @@ export function notificationMessage(notification: Pick<Notification, "type" | "c
     case "illustration-comment-reply-mention":
       return "mentioned you in a comment on";
     case "web-comment-reply":
+      if (times > 1) return `replied ${times} times to your comment on`;
+      return "replied to your comment on";
     case "illustration-comment-reply":
       return "replied to your comment on";
     case "web-comment-resolve":
+      if (times > 1) return `resolved ${times} of your comments on`;
       return "resolved your comment on";
     case "web-inspect": {
       const count = notification.context.editsCount ?? 1;

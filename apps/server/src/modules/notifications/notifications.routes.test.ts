@@ -222,6 +222,48 @@ describe.each(drivers())("notifications (%s)", (driver) => {
     expect(await inspects("viewer")).toEqual([]);
   });
 
+  it("folds repeats by one person on one page into one notification, until it is seen", async () => {
+    const page = (
+      await client.owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/folded" })
+    ).body.data as { pageId: string; versionId: string };
+    for (let i = 0; i < 5; i++) {
+      const saved = await client.editor.post(`/api/versions/${page.versionId}/changes`, {
+        changes: [style("color", `#00000${i}`)],
+      });
+      expect(saved.status).toBe(200);
+    }
+    const about = async (who: Person, type: string) =>
+      (await list(who, "?limit=100")).filter((n) => n.pageId === page.pageId && n.type === type);
+    const [edits, ...more] = await about("owner", "web-inspect");
+    expect(more).toEqual([]);
+    expect(edits).toMatchObject({ length: 5, context: { editsCount: 5 }, isSeen: false });
+    expect(notificationMessage(edits!)).toBe("suggested 5 edits on page");
+
+    // Comments by one person fold too, pointing at the newest; another person's stay apart.
+    const ids: string[] = [];
+    for (const text of ["One", "Two", "Three"])
+      ids.push(
+        (await client.commenter.post(`/api/versions/${page.versionId}/comments`, comment(text))).body.data.id,
+      );
+    await client.editor.post(`/api/versions/${page.versionId}/comments`, comment("Mine"));
+    const comments = await about("owner", "web-comment");
+    expect(comments.map((n) => [n.actor.uid, n.length])).toEqual([
+      [uid.editor, 1],
+      [uid.commenter, 3],
+    ]);
+    expect(comments[1]!.commentId).toBe(ids[2]);
+    expect(notificationMessage(comments[1]!)).toBe("left 3 comments on page");
+
+    // Seen: the next save starts a notification of its own.
+    expect((await client.owner.patch(`/api/notifications/${edits!.id}`, { isSeen: true })).status).toBe(200);
+    await client.editor.post(`/api/versions/${page.versionId}/changes`, { changes: [style("color", "red")] });
+    expect((await about("owner", "web-inspect")).map((n) => [n.length, n.isSeen])).toEqual([
+      [1, false],
+      [5, true],
+    ]);
+    await client.owner.patch(`/api/notifications/${edits!.id}`, { isSeen: false });
+  });
+
   it("names a guest of the public link as the actor; guests and deleted users are never recipients", async () => {
     await client.owner.patch(`/api/projects/${projectId}/sharing`, { public: true, canComment: true });
     await t.ctx.database.db.update(users).set({ isDeleted: true }).where(eq(users.id, uid.viewer));

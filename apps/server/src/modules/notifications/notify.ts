@@ -12,11 +12,12 @@ import {
   type NotificationType,
   parseGuestIdentity,
 } from "@redline/shared";
-import { and, eq, inArray, isNotNull } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import {
   commentEntries,
   type NewNotificationRow,
+  type NotificationRow,
   notifications,
   pages,
   projectCollaborators,
@@ -132,7 +133,7 @@ export async function notify(tx: Tx, event: NotificationEvent): Promise<void> {
     },
     createdAt: now,
   }));
-  const inserted = await tx.insert(notifications).values(rows).returning();
+  const inserted = await insertOrGroup(tx, rows);
   const presented = await presentNotifications(tx, inserted, await actorOf(tx, event.actor.userId));
   for (const notification of presented) {
     const row = inserted.find((candidate) => candidate.id === notification.id)!;
@@ -143,6 +144,81 @@ export async function notify(tx: Tx, event: NotificationEvent): Promise<void> {
       notification,
     });
   }
+}
+
+/** Repeated events of these types fold into one notification (SPEC §3 length); a mention never does. */
+const GROUPED_TYPES: ReadonlySet<NotificationType> = new Set([
+  "web-comment",
+  "web-comment-reply",
+  "web-comment-resolve",
+  "web-inspect",
+]);
+/** How long an unseen notification keeps gathering repeats of its event. */
+export const GROUP_WINDOW_MS = 60 * 60 * 1000;
+
+/**
+ * Writes the rows, folding each groupable one into its recipient's unseen notification of the same type
+ * on the same page by the same person within the window: its `length` counts the events, the edits are
+ * summed ('suggested 5 edits on page'), it points at the newest comment or version, moves to the top, is
+ * news for the bell again and owes a mail again (the mail batch tells the new count). The row is locked,
+ * so two events at once both count.
+ */
+async function insertOrGroup(tx: Tx, rows: NewNotificationRow[]): Promise<NotificationRow[]> {
+  const written: NotificationRow[] = [];
+  const fresh: NewNotificationRow[] = [];
+  for (const row of rows) {
+    const group = GROUPED_TYPES.has(row.type) && row.pageId ? await openGroup(tx, row) : undefined;
+    if (!group) {
+      fresh.push(row);
+      continue;
+    }
+    const editsCount =
+      row.type === "web-inspect"
+        ? (group.context.editsCount ?? 1) + (row.context.editsCount ?? 1)
+        : group.context.editsCount;
+    const [folded] = await tx
+      .update(notifications)
+      .set({
+        length: sql`${notifications.length} + 1`,
+        context: { ...row.context, ...(editsCount !== undefined && { editsCount }) },
+        versionId: row.versionId,
+        commentId: row.commentId,
+        createdAt: row.createdAt,
+        isNotified: false,
+        emailSent: false,
+      })
+      .where(eq(notifications.id, group.id))
+      .returning();
+    written.push(folded!);
+  }
+  if (fresh.length > 0) written.push(...(await tx.insert(notifications).values(fresh).returning()));
+  return written;
+}
+
+async function openGroup(tx: Tx, row: NewNotificationRow): Promise<NotificationRow | undefined> {
+  const since = new Date((row.createdAt ?? new Date()).getTime() - GROUP_WINDOW_MS);
+  const [group] = await tx
+    .select()
+    .from(notifications)
+    .where(
+      and(
+        eq(notifications.userId, row.userId),
+        eq(notifications.type, row.type),
+        eq(notifications.pageId, row.pageId!),
+        eq(notifications.isSeen, false),
+        gt(notifications.createdAt, since),
+        row.actorId
+          ? eq(notifications.actorId, row.actorId)
+          : and(
+              isNull(notifications.actorId),
+              sql`${notifications.context}->>'userName' is not distinct from ${row.context.userName ?? null}`,
+            ),
+      ),
+    )
+    .orderBy(desc(notifications.createdAt))
+    .limit(1)
+    .for("update");
+  return group;
 }
 
 function projectOf(

@@ -51,19 +51,20 @@ type Pages = InfiniteData<NotificationsPage, string | null>;
 
 /**
  * A notification arrived with the event: the badge and the loaded lists take it without asking the
- * server (the all-projects list and its project's filter gain it on top). One already held — the same
- * event heard twice — changes nothing. Returns false when there was nothing to apply it to correctly,
- * so the caller refetches instead.
+ * server (the all-projects list and its project's filter gain it on top). One already held with the same
+ * count and time — the same event heard twice — changes nothing; one held with another count is a repeat
+ * folded into it (SPEC §3 length): it moves to the top with its new count and is news for the badge
+ * again. Returns false when there was nothing to apply it to correctly, so the caller refetches instead.
  */
 export function receiveNotification(
   queryClient: ReturnType<typeof useQueryClient>,
   notification: Notification,
 ): boolean {
-  let known = false;
+  let held: Notification | undefined;
   for (const [, data] of queryClient.getQueriesData<Pages>({ queryKey: NOTIFICATIONS_KEY })) {
-    if (data?.pages?.some((page) => page.data.some((item) => item.id === notification.id))) known = true;
+    for (const page of data?.pages ?? []) held ??= page.data.find((item) => item.id === notification.id);
   }
-  if (known) return true;
+  if (held && held.length === notification.length && held.createdAt === notification.createdAt) return true;
   // The full list, and the project's own list (a team notification has no project: the full list only).
   const { projectId: ownProject } = notification;
   for (const projectId of new Set([null, ownProject])) {
@@ -71,28 +72,30 @@ export function receiveNotification(
       data?.pages?.length
         ? {
             ...data,
-            pages: data.pages.map((page, index) =>
-              index === 0
+            pages: data.pages.map((page, index) => {
+              const others = page.data.filter((item) => item.id !== notification.id);
+              return index === 0
                 ? {
                     ...page,
-                    data: [notification, ...page.data],
+                    data: [notification, ...others],
                     // The filter offers the projects the user has notifications from.
                     projects:
                       ownProject === null || page.projects.some((project) => project.id === ownProject)
                         ? page.projects
                         : [...page.projects, { id: ownProject, title: notification.context.projectTitle }],
                   }
-                : page,
-            ),
+                : { ...page, data: others };
+            }),
           }
         : data,
     );
   }
   const counts = queryClient.getQueryData<NotificationCounts>(COUNTS_KEY);
   if (!counts) return false;
+  const was = held ?? { isSeen: true, isNotified: true };
   queryClient.setQueryData<NotificationCounts>(COUNTS_KEY, {
-    unseen: counts.unseen + (notification.isSeen ? 0 : 1),
-    notNotified: counts.notNotified + (notification.isNotified ? 0 : 1),
+    unseen: counts.unseen + Number(!notification.isSeen) - Number(!was.isSeen),
+    notNotified: counts.notNotified + Number(!notification.isNotified) - Number(!was.isNotified),
   });
   return true;
 }

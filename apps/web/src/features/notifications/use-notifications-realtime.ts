@@ -1,11 +1,13 @@
 /**
  * Keeps the bell live through the tab's one socket (lib/realtime.ts), in the user's own room: a new
  * notification, carried by its event, joins the lists and counts without a request, shows a toast for
- * 3 s and plays the chime unless the user turned the sound off (SPEC §4); marks made in another tab
+ * 3 s and plays the chime unless the user turned the sound off or the view is a quiet one
+ * (`isToastShownOn`, SPEC §4); marks made in another tab
  * refetch. The project lists
  * refetch when a project is shared with the user or their access to one changes or ends.
  */
 import {
+  isToastShownOn,
   NOTIFICATION_TOAST_MS,
   type Notification,
   notificationMessage,
@@ -48,6 +50,7 @@ export function useNotificationsRealtime(notificationSound: boolean): void {
           // The event carries the notification (unless it was too large for the channel): counted here.
           if (!event.notification || !receiveNotification(queryClient, event.notification))
             void refreshNotifications(queryClient);
+          if (!isToastShownOn(window.location.pathname)) return;
           showSnackbar(
             "info",
             event.notification ? notificationText(event.notification) : "You have a new notification.",
