@@ -324,4 +324,107 @@ describe("anchor", () => {
       await closePage(page);
     }
   });
+  it("leaves a deleted row unpinned when a row of the same customer stays, by its record key", async () => {
+    const row = (invoice: string, customer: string, status: string, truth: string) =>
+      `<tr><td><a href="/invoices/${invoice}">${invoice}</a></td><td data-t="${truth}-customer">${customer}</td>` +
+      `<td><span data-t="${truth}-status">${status}</span></td><td>$1,150.00</td></tr>`;
+    const rows = [
+      row("INV-2040", "Kestrel Studio", "Overdue", "a"),
+      row("INV-2034", "Kestrel Studio", "Paid", "b"),
+      row("INV-2033", "Fenwick Legal", "Overdue", "c"),
+    ];
+    const before = `<main><h1>Invoices</h1><table class="t-a1"><tbody>${rows.join("")}</tbody></table></main>`;
+    // INV-2040 is deleted, the table moves into a new wrapper, every class is rebuilt.
+    const after = `<div class="shell-q2"><main><h1>Invoices</h1><div><table class="t-q2"><tbody>${rows[2]}${rows[1]}</tbody></table></div></main></div>`;
+    const original = await openPage(browser, before, 1280);
+    const stored = await describeTruth(original, TRUTH);
+    await closePage(original);
+    const page = await openPage(browser, after, 1280);
+    try {
+      const { outcomes } = await anchorTruth(page, stored, TRUTH);
+      expect([null, "needs-review"]).toContain(outcomes["a-customer"]?.status ?? null);
+      expect([null, "needs-review"]).toContain(outcomes["a-status"]?.status ?? null);
+      for (const truth of ["b-customer", "b-status", "c-customer", "c-status"]) {
+        expect(outcomes[truth]?.found, truth).toBe(truth);
+        expect(outcomes[truth]?.status, truth).not.toBe("needs-review");
+      }
+    } finally {
+      await closePage(page);
+    }
+  });
+
+  it("tells two cells with the same text apart by the side their neighbours stand on", async () => {
+    const table = (prefix: string, extra = "") =>
+      `<table class="${prefix}-compare"><tbody>${extra}<tr><td>Projects</td><td>3</td><td data-t="team">Unlimited</td><td data-t="business">Unlimited</td></tr>` +
+      "<tr><td>Storage</td><td>1 GB</td><td>100 GB</td><td>1 TB</td></tr></tbody></table>";
+    const before = `<main><h2>Compare plans</h2>${table("a1")}</main>`;
+    // A row is added above, the table is wrapped and every class is rebuilt.
+    const after = `<main><h2>Compare plans</h2><div class="scroll-z4">${table("z4", "<tr><td>Automations</td><td>5</td><td>100</td><td>Unlimited</td></tr>")}</div></main>`;
+    const original = await openPage(browser, before, 1280);
+    const stored = await describeTruth(original, TRUTH);
+    await closePage(original);
+    const page = await openPage(browser, after, 1280);
+    try {
+      const { outcomes } = await anchorTruth(page, stored, TRUTH);
+      expect(outcomes.team).toMatchObject({ found: "team" });
+      expect(outcomes.business).toMatchObject({ found: "business" });
+      expect(outcomes.team?.status).not.toBe("needs-review");
+      expect(outcomes.business?.status).not.toBe("needs-review");
+    } finally {
+      await closePage(page);
+    }
+  });
+
+  it("follows a one-off heading and a labelled symbol button into other containers, but not a deleted one", async () => {
+    const before =
+      `<header class="h-a1"><a href="/">Voltmart</a><button type="button" aria-label="Account" data-t="account">👤</button>` +
+      `<button type="button" aria-label="Cart" data-t="cart">🛒</button><button type="button" aria-label="Wish list" data-t="wish">♡</button></header>` +
+      `<main><p>Laptops from featherweight ultrabooks to workstations.</p><section class="r-a1"><h2 data-t="related">Related posts</h2>` +
+      "<p>Hunting flaky tests at scale</p><p>Three years of build data</p></section></main>";
+    // The cart button moves into the navigation, the wish list button is deleted, the related posts
+    // move to the top of another column with other cards; a banner, wrappers and new classes.
+    const after =
+      `<div class="promo-k2">Winter sale <button type="button" aria-label="Dismiss">×</button></div><div class="shell-k2"><header class="h-k2"><a href="/">Voltmart</a>` +
+      `<button type="button" aria-label="Account" data-t="account">👤</button></header></div>` +
+      `<nav class="n-k2"><a href="/deals">Deals</a><a href="/guides">Buying guides</a><button type="button" aria-label="Cart" data-t="cart">🛒</button></nav>` +
+      `<div class="shell-k2"><aside><section class="r-k2"><h2 data-t="related">Related posts</h2><p>Why we moved to a monorepo</p></section></aside>` +
+      "<main><p>Laptops from featherweight ultrabooks to workstations.</p></main></div>";
+    const original = await openPage(browser, before, 1280);
+    const stored = await describeTruth(original, TRUTH);
+    await closePage(original);
+    expect(stored.cart?.fingerprint.twins).toBe(0);
+    const page = await openPage(browser, after, 1280);
+    try {
+      const { outcomes } = await anchorTruth(page, stored, TRUTH);
+      for (const truth of ["account", "cart", "related"]) {
+        expect(outcomes[truth]?.found, truth).toBe(truth);
+        expect(outcomes[truth]?.status, truth).not.toBe("needs-review");
+      }
+      expect([null, "needs-review"]).toContain(outcomes.wish?.status ?? null);
+    } finally {
+      await closePage(page);
+    }
+  });
+
+  it("counts a described element's twins, so a lone 'Reply' left by a deleted comment is not taken for it", async () => {
+    const comment = (who: string, text: string, truth: string) =>
+      `<div class="comment"><b>${who}</b><p>${text}</p><button type="button" data-t="${truth}">Reply</button></div>`;
+    const maya = comment("Maya", "Can we split the revenue goal by region?", "maya");
+    const jonas = comment("Jonas", "The designer role is open again.", "jonas");
+    const before = `<main><h2>2 comments</h2>${maya}${jonas}</main>`;
+    // Maya's comment is deleted; Jonas's moves to the top of another container.
+    const after = `<div class="shell"><aside>${jonas}</aside><main><h2>1 comment</h2></main></div>`;
+    const original = await openPage(browser, before, 1280);
+    const stored = await describeTruth(original, TRUTH);
+    await closePage(original);
+    expect(stored.maya?.fingerprint.twins).toBe(1);
+    const page = await openPage(browser, after, 1280);
+    try {
+      const { outcomes } = await anchorTruth(page, stored, TRUTH);
+      expect(outcomes.jonas?.found).toBe("jonas");
+      expect([null, "needs-review"]).toContain(outcomes.maya?.status ?? null);
+    } finally {
+      await closePage(page);
+    }
+  });
 });

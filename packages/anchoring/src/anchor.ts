@@ -9,7 +9,10 @@
  * 4. The best is accepted only above a threshold, with a margin over the runner-up, and when it
  *    passes an identity check (similar text, or an agreeing identifier for text-less elements);
  *    "exact" additionally needs a stored selector to agree. Anything less is "needs-review" with the
- *    candidates, or null: a wrong pin is worse than an orphaned one.
+ *    candidates, or null: a wrong pin is worse than an orphaned one. Candidates whose surroundings
+ *    name another record (another invoice number in the row) or that carry another accessible name
+ *    with another symbol or icon are ruled out first; an element that had no twins when described
+ *    (Fingerprint.twins) is followed from a lower bar when nothing else is near.
  *
  * Per-document work (element lists, attributes and text of each element) is cached and dropped as
  * soon as a MutationObserver reports any change, so anchoring many comments on one page is cheap.
@@ -18,6 +21,8 @@ import {
   type Basic,
   basicOfFingerprint,
   type Context,
+  FAMILIES,
+  FAMILY_OF,
   readBasic,
   readContext,
   SKIPPED_TAGS,
@@ -29,12 +34,13 @@ import {
   scoreBasic,
   scoreFull,
   type Target,
+  trace,
   VALUE_WEIGHTS,
   type Votes,
   WEIGHTS,
 } from "./score.ts";
 import { cssString, resolveCss, resolveXpath } from "./selectors.ts";
-import { isValueLike, trigrams } from "./text.ts";
+import { isValueLike, otherRecord, recordKeys, trigrams } from "./text.ts";
 import type { Anchor, AnchorResult } from "./types.ts";
 
 /** Below this nothing is offered at all (the comment is orphaned). */
@@ -51,18 +57,6 @@ const MIN_LEAD = 0.015;
 export const EXACT = 0.9;
 const REVIEW_CANDIDATES = 5;
 const MAX_FULL = 80;
-
-const FAMILIES: Record<string, string[]> = {
-  action: ["a", "button", "summary"],
-  field: ["input", "select", "textarea"],
-  heading: ["h1", "h2", "h3", "h4", "h5", "h6"],
-  media: ["img", "picture", "svg", "video", "canvas", "iframe", "object", "embed"],
-  cell: ["td", "th"],
-  item: ["li", "dt", "dd"],
-  text: ["p", "blockquote", "figcaption", "pre"],
-};
-const FAMILY_OF = new Map<string, string[]>();
-for (const tags of Object.values(FAMILIES)) for (const tag of tags) FAMILY_OF.set(tag, tags);
 
 interface DocIndex {
   observer: MutationObserver | null;
@@ -205,6 +199,7 @@ interface Scored {
   partial: BasicScore;
   score: number;
   neighbourSim: number;
+  neighbourText: string;
 }
 
 const CONTEXT_WEIGHT =
@@ -229,8 +224,11 @@ function identityHolds(
   hasRobustVote: boolean,
   /** No other candidate is even plausible (none reaches FLOOR). */
   isAlone: boolean,
+  /** The stored element had no twin in its page. */
+  oneOff: boolean,
 ): boolean {
   const stored = target.basic;
+  const hadTwins = (target.twins ?? 0) > 0;
   const { partial, neighbourSim, basic } = candidate;
   if (partial.strongId) return true;
   // Conflicting identifiers: another form field, another test id, a link elsewhere.
@@ -251,8 +249,13 @@ function identityHolds(
     // it identifies the control only where its surroundings agree, or the page's own id or class
     // for it does. (A deleted control's twin elsewhere keeps the name, not the surroundings.)
     if (!named && !stored.icon) return neighbourSim >= 0.7;
-    return partial.namesIt && (neighbourSim >= 0.5 || hasRobustVote || !target.context.neighbourText);
+    return (
+      partial.namesIt &&
+      (neighbourSim >= 0.5 || hasRobustVote || !target.context.neighbourText || (oneOff && isAlone))
+    );
   }
+  // A symbol's control (🛒 labelled "Cart") is named by its label: a one-off with nothing else near.
+  if (partial.namesIt && oneOff && isAlone) return true;
   if (target.valueLike) return neighbourSim >= 0.7 || (partial.textSim >= 0.9 && neighbourSim >= 0.4);
   if (partial.textSim >= 0.8) {
     // Short labels ("Reply", "Overdue", "Add to cart") repeat: the surroundings, a link target or
@@ -260,7 +263,8 @@ function identityHolds(
     if (neighbourSim >= 0.6 || partial.namesIt) return true;
     // The page kept its own name for the element (a class or id selector finds exactly it), or the
     // text is the page's only one of its kind and nothing else comes close: moved, not replaced.
-    if (hasRobustVote || (isAlone && !textIsShared)) return true;
+    // (Not when it had twins when described: the one left may be a deleted twin's look-alike.)
+    if (hasRobustVote || (isAlone && !textIsShared && !hadTwins)) return true;
     // Headings name their section, so a unique one may be short; elsewhere short text is a label.
     return !textIsShared && (!isShortText(stored.text) || HEADINGS.has(stored.tag));
   }
@@ -285,12 +289,24 @@ function twinLead(best: Scored, rival: Scored): boolean {
   return (
     Math.abs(ownScore(best) - ownScore(rival)) < 0.02 &&
     best.neighbourSim >= 0.75 &&
-    best.neighbourSim - rival.neighbourSim >= 0.25 &&
+    // …or, with its own surroundings untouched, a smaller one (the same words on the other side).
+    (best.neighbourSim - rival.neighbourSim >= 0.25 ||
+      (best.neighbourSim >= 0.95 && best.neighbourSim - rival.neighbourSim >= 0.1)) &&
     best.score > rival.score
   );
 }
 
-export function anchor(root: Document, stored: Anchor): AnchorResult | null {
+interface Ranking {
+  target: Target;
+  votes: Map<Element, Votes>;
+  /** Full scores of the shortlist, best first. */
+  scored: Scored[];
+  /** Elements (wrappers counted once) whose text is close to the stored text. */
+  similarTexts: number;
+}
+
+/** Candidates of one stored anchor, fully scored, best first. */
+function rank(root: Document, stored: Anchor): Ranking | null {
   const fingerprint = stored.fingerprint;
   const index = indexOf(root);
   const storedBasic = basicOfFingerprint(fingerprint);
@@ -310,12 +326,13 @@ export function anchor(root: Document, stored: Anchor): AnchorResult | null {
       storedBasic.stable.length > 0 && storedBasic.stable.every((name) => !index.classes.has(name)),
     robustSelectors: robust,
     positionalSelectors: positional,
+    twins: fingerprint.twins,
   };
 
   const candidates = gatherCandidates(root, index, storedBasic);
   for (const element of votes.keys()) candidates.add(element);
 
-  const partials: Omit<Scored, "score" | "neighbourSim">[] = [];
+  const partials: Omit<Scored, "score" | "neighbourSim" | "neighbourText">[] = [];
   const similar: { element: Element; text: string }[] = [];
   for (const element of candidates) {
     const basic = memo(index.basics, element, () => readBasic(element));
@@ -349,9 +366,29 @@ export function anchor(root: Document, stored: Anchor): AnchorResult | null {
     const context = memo(index.contexts, entry.element, () => readContext(entry.element));
     const grams = memo(index.neighbourGrams, entry.element, () => trigrams(context.neighbourText));
     const full = scoreFull(target, entry.partial, context, grams, votes.get(entry.element) ?? noVotes);
-    return { ...entry, score: full.score, neighbourSim: full.neighbourSim };
+    return {
+      ...entry,
+      score: full.score,
+      neighbourSim: full.neighbourSim,
+      neighbourText: context.neighbourText,
+    };
   });
   scored.sort((a, b) => b.score - a.score);
+  return { target, votes, scored, similarTexts };
+}
+
+export function anchor(root: Document, stored: Anchor): AnchorResult | null {
+  const ranking = rank(root, stored);
+  if (!ranking) return null;
+  const { target, votes, scored: all, similarTexts } = ranking;
+  const storedBasic = target.basic;
+  // Surroundings that name another record (another invoice number in the row) rule a candidate out:
+  // it is the look-alike of a deleted or moved row, not the row.
+  const keys = recordKeys(target.context.neighbourText);
+  // So does another name: a control labelled otherwise that also shows another text or icon.
+  const scored = all.filter(
+    (entry) => !entry.partial.otherName && (keys.length === 0 || !otherRecord(keys, entry.neighbourText)),
+  );
 
   // A wrapper added around an element has the same tag and text and often the old position in the
   // tree: of two nested elements that match alike, the inner one is the element that was described.
@@ -366,7 +403,7 @@ export function anchor(root: Document, stored: Anchor): AnchorResult | null {
     )
       best = other;
   }
-  if (!best || best.score < FLOOR) return null;
+  if (!best || best.score < FLOOR) return reviewOrNull(all);
   const rival = scored.find(
     (other) =>
       other !== best && !(isNested(other.element, best.element) && other.basic.text === best.basic.text),
@@ -377,25 +414,75 @@ export function anchor(root: Document, stored: Anchor): AnchorResult | null {
   // accepted from a lower bar.
   // A short label or a text-less control may be the twin of a deleted one ("Resolve" on another
   // card, a pager link repeating the sidebar's): its surroundings must still agree.
+  // Unless it had no twin when it was described: then no deleted twin can have left it behind.
+  const oneOff = stored.fingerprint.twins === 0;
   const sameText = storedBasic.text
-    ? best.partial.textSim >= 0.9 && (!isShortText(storedBasic.text) || best.neighbourSim >= 0.5)
-    : best.partial.namesIt && best.neighbourSim >= 0.7;
+    ? best.partial.textSim >= 0.9 && (!isShortText(storedBasic.text) || best.neighbourSim >= 0.5 || oneOff)
+    : best.partial.namesIt && (best.neighbourSim >= 0.7 || oneOff);
   const acceptAt = isAlone && sameText ? LONE_ACCEPT : ACCEPT;
   if (
     best.score >= acceptAt &&
     (isClearLead(best.score, rival?.score ?? 0) || (rival !== undefined && twinLead(best, rival))) &&
-    identityHolds(target, best, similarTexts > 1, (votes.get(best.element)?.robust ?? 0) > 0, isAlone)
+    identityHolds(target, best, similarTexts > 1, (votes.get(best.element)?.robust ?? 0) > 0, isAlone, oneOff)
   ) {
     const exact = votes.has(best.element) && best.score >= EXACT;
     return { element: best.element, score: round(best.score), status: exact ? "exact" : "fuzzy" };
   }
+  return reviewOrNull(all, best);
+}
+
+/** The plausible candidates for a reviewer, best first; null when none reaches FLOOR. */
+function reviewOrNull(scored: Scored[], best?: Scored): AnchorResult | null {
   const plausible = scored.filter((entry) => entry.score >= FLOOR).slice(0, REVIEW_CANDIDATES);
+  if (best && best.score >= FLOOR && !plausible.includes(best)) plausible.unshift(best);
+  const first = best && best.score >= FLOOR ? best : plausible[0];
+  if (!first) return null;
   return {
-    element: best.element,
-    score: round(best.score),
+    element: first.element,
+    score: round(first.score),
     status: "needs-review",
     candidates: plausible.map((entry) => entry.element),
   };
+}
+
+/**
+ * Development aid (not exported from the package): the `count` best candidates with every weighted
+ * comparison that made their score, for looking into a failure.
+ */
+export function explain(root: Document, stored: Anchor, count = 4) {
+  const ranking = rank(root, stored);
+  if (!ranking) return [];
+  const index = indexOf(root);
+  const { target, votes } = ranking;
+  return ranking.scored.slice(0, count).map((entry) => {
+    trace.parts = [];
+    try {
+      scoreBasic(target, entry.basic, () => trigrams(entry.basic.text));
+      const context = memo(index.contexts, entry.element, () => readContext(entry.element));
+      scoreFull(
+        target,
+        entry.partial,
+        context,
+        trigrams(context.neighbourText),
+        votes.get(entry.element) ?? {
+          robust: 0,
+          positional: 0,
+        },
+      );
+      return {
+        element: entry.element,
+        score: round(entry.score),
+        neighbourSim: round(entry.neighbourSim),
+        textSim: round(entry.partial.textSim),
+        namesIt: entry.partial.namesIt,
+        neighbourText: context.neighbourText,
+        ancestors: context.ancestors,
+        parts: trace.parts.map(([part, weight, sim]) => `${part}:${weight}×${round(sim)}`).join(" "),
+      };
+    } finally {
+      trace.parts = null;
+    }
+  });
 }
 
 const round = (value: number) => Math.round(value * 1000) / 1000;

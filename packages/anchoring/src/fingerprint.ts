@@ -5,7 +5,7 @@
  * fingerprint and a live candidate are always measured the same way.
  */
 import { isStableValue, isUnstableId, isUtilityClass, stableClasses } from "./stability.ts";
-import { normaliseText } from "./text.ts";
+import { MAX_TEXT, normaliseText } from "./text.ts";
 import type { Fingerprint, Rect } from "./types.ts";
 
 /** Attributes that name an element for tests; equal values are near-proof of identity. */
@@ -53,6 +53,19 @@ export const SKIPPED_TAGS = new Set([
   "br",
   "wbr",
 ]);
+
+/** Tags that stand in for each other between versions (a link became a button, an h2 an h3). */
+export const FAMILIES: Record<string, string[]> = {
+  action: ["a", "button", "summary"],
+  field: ["input", "select", "textarea"],
+  heading: ["h1", "h2", "h3", "h4", "h5", "h6"],
+  media: ["img", "picture", "svg", "video", "canvas", "iframe", "object", "embed"],
+  cell: ["td", "th"],
+  item: ["li", "dt", "dd"],
+  text: ["p", "blockquote", "figcaption", "pre"],
+};
+export const FAMILY_OF = new Map<string, string[]>();
+for (const tags of Object.values(FAMILIES)) for (const tag of tags) FAMILY_OF.set(tag, tags);
 
 /** The cheap part of a fingerprint, with derived values used in comparisons. */
 export interface Basic {
@@ -227,7 +240,7 @@ export function ancestorLabel(element: Element): string {
   return label;
 }
 
-const MAX_ANCESTORS = 6;
+export const MAX_ANCESTORS = 6;
 const NEIGHBOUR_SIDE = 60;
 const SHOW_TEXT = 4; // NodeFilter.SHOW_TEXT, spelled out so this module loads outside a browser
 const PRECEDING = 2; // Node.DOCUMENT_POSITION_PRECEDING
@@ -297,6 +310,43 @@ export function readContext(element: Element): Context {
   return { neighbourText: labelText(element) || surroundingText(element), rect, ancestors, index };
 }
 
+/** What names a text-less element (label, alt, title, placeholder, link target, icon), or null. */
+export function nameOf(basic: Basic): string | null {
+  return (
+    basic.ariaLabel ??
+    basic.alt ??
+    basic.attributes.title ??
+    basic.attributes.placeholder ??
+    basic.href ??
+    basic.src ??
+    basic.icon ??
+    null
+  );
+}
+
+/**
+ * How many other elements of the page share the element's tag family and its text (or, without
+ * text, its name): 0 for a one-off ("Related posts", the "Account menu" button), more for the
+ * "Reply" of every comment. Elements nested in it or around it (wrappers) do not count.
+ */
+export function countTwins(element: Element, basic: Basic): number {
+  const name = basic.text ? null : nameOf(basic);
+  if (!basic.text && name === null) return 0;
+  let twins = 0;
+  for (const tag of FAMILY_OF.get(basic.tag) ?? [basic.tag]) {
+    for (const other of Array.from(element.ownerDocument.getElementsByTagName(tag))) {
+      if (other === element || other.contains(element) || element.contains(other)) continue;
+      if (basic.text) {
+        const raw = other.textContent ?? "";
+        // A large container cannot have the same short text (and is not worth normalising).
+        if (raw.length > 4096 && basic.text.length < MAX_TEXT) continue;
+        if (normaliseText(raw) === basic.text) twins++;
+      } else if (nameOf(readBasic(other)) === name) twins++;
+    }
+  }
+  return twins;
+}
+
 export function readFingerprint(element: Element): Fingerprint {
   const basic = readBasic(element);
   const context = readContext(element);
@@ -313,6 +363,7 @@ export function readFingerprint(element: Element): Fingerprint {
     attributes: basic.attributes,
     text: basic.text,
     ...(basic.icon ? { icon: basic.icon } : {}),
+    twins: countTwins(element, basic),
     ...context,
   };
 }

@@ -6,8 +6,8 @@
  * saw; positional evidence (box, sibling index, stored selectors) the least, because it is what a
  * page change moves first.
  */
-import type { Basic, Context } from "./fingerprint.ts";
-import { diceOfSets, textSimilarity, wordSimilarity } from "./text.ts";
+import { type Basic, type Context, MAX_ANCESTORS } from "./fingerprint.ts";
+import { diceOfSets, sidedWordSimilarity, textSimilarity, wordSimilarity } from "./text.ts";
 import type { Rect } from "./types.ts";
 
 export const WEIGHTS = {
@@ -39,6 +39,9 @@ export const WEIGHTS = {
 /** For value-like text (prices, dates, counts) the surroundings carry the identity. */
 export const VALUE_WEIGHTS = { text: 1, neighbourText: 3 } as const;
 
+/** Development aid (explain() in anchor.ts): when set, every weighted comparison is recorded here. */
+export const trace: { parts: [string, number, number][] | null } = { parts: null };
+
 /** Shared by all candidates of one anchor() call: the stored side, pre-digested. */
 export interface Target {
   basic: Basic;
@@ -55,6 +58,8 @@ export interface Target {
   /** Stored selectors: how many free of positions still find something, how many positional. */
   robustSelectors: number;
   positionalSelectors: number;
+  /** Fingerprint.twins: look-alikes of the stored element in its page (unknown in older anchors). */
+  twins?: number;
 }
 
 /** How many stored selectors find exactly this element, by kind. */
@@ -71,6 +76,11 @@ export interface BasicScore {
   strongId: boolean;
   /** Agreement on something that names a text-less element: label, alt, image, link target. */
   namesIt: boolean;
+  /**
+   * Both carry an accessible name (aria-label) and the names differ, and neither the text nor the
+   * icon agrees: another control ("Account" 👤 is not "Cart" 🛒), whatever its surroundings say.
+   */
+  otherName: boolean;
 }
 
 export function jaccard(a: readonly string[], b: readonly string[]): number {
@@ -140,40 +150,45 @@ export function scoreBasic(target: Target, candidate: Basic, candidateGrams: () 
   const b = candidate;
   let num = 0;
   let den = 0;
-  const add = (weight: number, similarity: number) => {
+  const add = (weight: number, similarity: number, part = "") => {
     num += weight * similarity;
     den += weight;
+    trace.parts?.push([part, weight, similarity]);
   };
 
-  add(WEIGHTS.tag, a.tag === b.tag ? 1 : 0.5);
-  if (a.testId) add(WEIGHTS.testId, a.testId === b.testId ? 1 : 0);
+  add(WEIGHTS.tag, a.tag === b.tag ? 1 : 0.5, "tag");
+  if (a.testId) add(WEIGHTS.testId, a.testId === b.testId ? 1 : 0, "testId");
   // Stable ids are often slugs of the text, and get renamed with it (#config-file → #the-config-file).
   if (a.stableId)
-    add(b.stableId ? WEIGHTS.id : WEIGHTS.id / 2, b.stableId ? textSimilarity(a.stableId, b.stableId) : 0);
-  if (a.name || b.name) add(WEIGHTS.name, a.name === b.name ? 1 : 0);
-  if (a.role || b.role) add(WEIGHTS.role, a.role === b.role ? 1 : 0);
+    add(
+      b.stableId ? WEIGHTS.id : WEIGHTS.id / 2,
+      b.stableId ? textSimilarity(a.stableId, b.stableId) : 0,
+      "id",
+    );
+  if (a.name || b.name) add(WEIGHTS.name, a.name === b.name ? 1 : 0, "name");
+  if (a.role || b.role) add(WEIGHTS.role, a.role === b.role ? 1 : 0, "role");
   let labelSim = 0;
   if (a.ariaLabel || b.ariaLabel) {
     labelSim = textSimilarity(lower(a.ariaLabel), lower(b.ariaLabel));
-    add(WEIGHTS.ariaLabel, labelSim);
+    add(WEIGHTS.ariaLabel, labelSim, "aria");
   }
   let altSim = 0;
   if (a.alt || b.alt) {
     altSim = textSimilarity(lower(a.alt), lower(b.alt));
-    add(WEIGHTS.alt, altSim);
+    add(WEIGHTS.alt, altSim, "alt");
   }
-  if (a.href || b.href) add(WEIGHTS.href, a.href && b.href ? hrefSimilarity(a.href, b.href) : 0);
+  if (a.href || b.href) add(WEIGHTS.href, a.href && b.href ? hrefSimilarity(a.href, b.href) : 0, "href");
   let srcSim = 0;
   if (a.src || b.src) {
     srcSim = a.src && b.src ? srcSimilarity(a.src, b.src) : 0;
-    add(WEIGHTS.src, srcSim);
+    add(WEIGHTS.src, srcSim, "src");
   }
   if (!target.classesGone && (a.stable.length > 0 || b.stable.length > 0))
-    add(WEIGHTS.classes, jaccard(a.stable, b.stable));
+    add(WEIGHTS.classes, jaccard(a.stable, b.stable), "classes");
   let iconSim = 0;
   if (a.icon || b.icon) {
     iconSim = a.icon && b.icon ? (a.icon === b.icon ? 1 : 0.5 * textSimilarity(a.icon, b.icon)) : 0;
-    add(WEIGHTS.icon, iconSim);
+    add(WEIGHTS.icon, iconSim, "icon");
   }
 
   const keys = new Set<string>();
@@ -189,13 +204,13 @@ export function scoreBasic(target: Target, candidate: Basic, candidateGrams: () 
       // An attribute the new version added everywhere (tracking, state) says little either way.
       else if (left === undefined) agree += 0.5;
     }
-    add(WEIGHTS.attributes, agree / keys.size);
+    add(WEIGHTS.attributes, agree / keys.size, "attrs");
   }
 
   let textSim = 1;
   if (a.text || b.text) {
     textSim = a.text === b.text ? 1 : textSimilarity(a.text, b.text, target.grams, candidateGrams());
-    add(target.valueLike ? VALUE_WEIGHTS.text : WEIGHTS.text, textSim);
+    add(target.valueLike ? VALUE_WEIGHTS.text : WEIGHTS.text, textSim, "text");
   }
 
   const strongId =
@@ -216,7 +231,13 @@ export function scoreBasic(target: Target, candidate: Basic, candidateGrams: () 
     (a.href !== null && a.href === b.href) ||
     (a.attributes.placeholder !== undefined && a.attributes.placeholder === b.attributes.placeholder) ||
     (a.attributes.title !== undefined && a.attributes.title === b.attributes.title);
-  return { num, den, textSim, strongId, namesIt };
+  const otherName =
+    a.ariaLabel !== null &&
+    b.ariaLabel !== null &&
+    labelSim < 0.5 &&
+    iconSim < 1 &&
+    (a.text || b.text ? textSim < 0.9 : a.icon !== null || b.icon !== null);
+  return { num, den, textSim, strongId, namesIt, otherName };
 }
 
 export function rectSimilarity(a: Rect, b: Rect): number {
@@ -251,11 +272,16 @@ export interface FullScore {
   neighbourSim: number;
 }
 
-/** Neighbour text: trigrams forgive small edits, words notice which ones changed (INV-2039 vs INV-2032). */
+/**
+ * Neighbour text: trigrams forgive small edits, words notice which ones changed (INV-2039 vs INV-2032)
+ * and, half of their part, on which side of the element they stand (a re-ordered menu moves a few
+ * words across; a twin cell beside the element has them all on the other side).
+ */
 function neighbourSimilarity(target: Target, text: string, grams: Set<string>): number {
   const stored = target.context.neighbourText;
   if (stored === text) return 1;
-  return (textSimilarity(stored, text, target.neighbourGrams, grams) + wordSimilarity(stored, text)) / 2;
+  const words = (sidedWordSimilarity(stored, text) + wordSimilarity(stored, text)) / 2;
+  return (textSimilarity(stored, text, target.neighbourGrams, grams) + words) / 2;
 }
 
 /** The basic score completed with layout, neighbourhood, ancestry and stored-selector agreement. */
@@ -267,28 +293,40 @@ export function scoreFull(
   votes: Votes,
 ): FullScore {
   let { num, den } = basic;
-  const add = (weight: number, similarity: number) => {
+  const add = (weight: number, similarity: number, part = "") => {
     num += weight * similarity;
     den += weight;
+    trace.parts?.push([part, weight, similarity]);
   };
   const a = target.context;
   let neighbourSim = 1;
-  if (a.neighbourText || context.neighbourText) {
+  if (!a.neighbourText && context.neighbourText) {
+    // Nothing was read around an element that sat right under <body>: no evidence either way.
+    neighbourSim = 0.5;
+  } else if (a.neighbourText || context.neighbourText) {
     neighbourSim = neighbourSimilarity(target, context.neighbourText, neighbourGrams);
-    add(target.valueLike ? VALUE_WEIGHTS.neighbourText : WEIGHTS.neighbourText, neighbourSim);
+    add(target.valueLike ? VALUE_WEIGHTS.neighbourText : WEIGHTS.neighbourText, neighbourSim, "neighbours");
   }
+  // A chain shorter than the cap ends at <body>: counting that common root, a wrapper added at the
+  // top of the page costs a part of the match, not all of it.
+  const rooted = (chain: string[]) => (chain.length < MAX_ANCESTORS ? [...chain, "body"] : chain);
   add(
     WEIGHTS.ancestors,
     target.classesGone
-      ? chainSimilarity(a.ancestors.map(withoutClasses), context.ancestors.map(withoutClasses))
-      : chainSimilarity(a.ancestors, context.ancestors),
+      ? chainSimilarity(
+          rooted(a.ancestors.map(withoutClasses)),
+          rooted(context.ancestors.map(withoutClasses)),
+        )
+      : chainSimilarity(rooted(a.ancestors), rooted(context.ancestors)),
+    "ancestors",
   );
-  if (target.robustSelectors > 0) add(WEIGHTS.robustSelector, votes.robust / target.robustSelectors);
-  add(WEIGHTS.rect, rectSimilarity(a.rect, context.rect));
+  if (target.robustSelectors > 0)
+    add(WEIGHTS.robustSelector, votes.robust / target.robustSelectors, "robustSel");
+  add(WEIGHTS.rect, rectSimilarity(a.rect, context.rect), "rect");
   const distance = Math.abs(a.index - context.index);
-  add(WEIGHTS.index, distance === 0 ? 1 : distance === 1 ? 0.5 : 0);
+  add(WEIGHTS.index, distance === 0 ? 1 : distance === 1 ? 0.5 : 0, "index");
   if (target.positionalSelectors > 0) {
-    add(WEIGHTS.positionalSelectors, votes.positional / target.positionalSelectors);
+    add(WEIGHTS.positionalSelectors, votes.positional / target.positionalSelectors, "positional");
   }
   return { score: den > 0 ? num / den : 0, neighbourSim };
 }

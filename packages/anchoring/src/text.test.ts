@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { isValueLike, levenshtein, normaliseText, textSimilarity, trigrams, wordSimilarity } from "./text.ts";
+import {
+  isValueLike,
+  levenshtein,
+  normaliseText,
+  otherRecord,
+  recordKeys,
+  sidedWordSimilarity,
+  textSimilarity,
+  trigrams,
+  wordSimilarity,
+} from "./text.ts";
 
 describe("normaliseText", () => {
   it("collapses whitespace, lower-cases, folds compatibility forms and cuts", () => {
@@ -50,5 +60,19 @@ describe("similarity", () => {
     for (const name of ["pricing", "add to cart", "+12.4% vs last month", "string"]) {
       expect(isValueLike(name), name).toBe(false);
     }
+  });
+
+  it("compares neighbour words on their side of the element", () => {
+    expect(sidedWordSimilarity("projects 3 | unlimited", "projects 3 | unlimited")).toBe(1);
+    expect(sidedWordSimilarity("projects 3 | unlimited", "projects 3 unlimited |")).toBeCloseTo(2 / 3, 5);
+    expect(wordSimilarity("projects 3 | unlimited", "projects 3 unlimited |")).toBe(1);
+  });
+
+  it("finds record keys and notices another record in their place", () => {
+    expect(recordKeys("inv-2040 | overdue $1,150.00 oct 12, 2026 v2.1 10am send")).toEqual(["inv-2040"]);
+    expect(otherRecord(["inv-2040"], "inv-2034 | paid $1,150.00 sep 12, 2026")).toBe(true);
+    expect(otherRecord(["inv-2040"], "inv-2040 | paid")).toBe(false);
+    // No key of that shape around the candidate: no evidence either way.
+    expect(otherRecord(["inv-2040"], "kestrel studio | paid")).toBe(false);
   });
 });

@@ -106,6 +106,62 @@ export function wordSimilarity(a: string, b: string): number {
 }
 
 /**
+ * Dice coefficient of the words before and after the element (neighbour text is `before | after`):
+ * a word counts as shared only on the same side, so of two cells with the same text side by side
+ * ("3 | Unlimited | Unlimited") each keeps its own place in the row.
+ */
+export function sidedWordSimilarity(a: string, b: string): number {
+  if (a === b) return 1;
+  if (!a || !b) return 0;
+  return diceOfSets(sidedWords(a), sidedWords(b));
+}
+
+function sidedWords(text: string): Set<string> {
+  const words = new Set<string>();
+  let side = text.includes("|") ? "<" : "=";
+  for (const word of text.split(" ")) {
+    if (word === "|") side = ">";
+    else if (word) words.add(side + word);
+  }
+  return words;
+}
+
+/**
+ * Record keys in a text: tokens mixing at least two letters and two digits ("inv-2041", "sku_1180",
+ * "ord12345"), the numbers a row or card is known by. Versions, times, prices and dates are not keys.
+ */
+export function recordKeys(text: string): string[] {
+  const keys: string[] = [];
+  for (const token of text.split(" ")) {
+    if (token.length < 5 || token.length > 24) continue;
+    const letters = token.replace(/[^\p{L}]/gu, "").length;
+    const digits = token.replace(/\D/g, "").length;
+    if (letters >= 2 && digits >= 2) keys.push(token);
+  }
+  return keys;
+}
+
+/** A key's shape: its digits replaced by `#` ("inv-2041" → "inv-####"). */
+export const keyShape = (key: string) => key.replace(/\d/g, "#");
+
+/**
+ * The candidate's surroundings name another record: a key of the stored surroundings is missing and
+ * one of the same shape stands in its place (the row of INV-2037 was deleted; INV-2041's row is its
+ * look-alike, not it).
+ */
+export function otherRecord(storedKeys: readonly string[], candidateText: string): boolean {
+  if (storedKeys.length === 0) return false;
+  const found = recordKeys(candidateText);
+  if (found.length === 0) return false;
+  for (const key of storedKeys) {
+    if (found.includes(key)) continue;
+    const shape = keyShape(key);
+    if (found.some((other) => keyShape(other) === shape)) return true;
+  }
+  return false;
+}
+
+/**
  * Text that is a value rather than a name: numbers, prices, dates, times, dashes ("$29",
  * "4.6 ★ (212)", "07:30", "oct 10, 2026", "—"). Values change between versions while the element
  * stays the same, and the same value repeats across unrelated elements, so for these the

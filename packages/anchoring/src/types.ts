@@ -44,6 +44,11 @@ export interface Fingerprint {
    * characters; for elements without text of their own. Absent in anchors described before it.
    */
   icon?: string;
+  /**
+   * Other elements of the page with the same tag family and text (or name, without text) when it
+   * was described: 0 for a one-off. Absent in anchors described before it.
+   */
+  twins?: number;
 }
 
 export interface Rect {
