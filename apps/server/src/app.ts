@@ -39,6 +39,8 @@ import { attachmentsRoutes } from "./modules/comments/attachments.routes.ts";
 import { commentsGuestRoutes } from "./modules/comments/comments.guest.routes.ts";
 import { commentsRoutes } from "./modules/comments/comments.routes.ts";
 import { buildContentServer } from "./modules/content/content.server.ts";
+import { conversationsGuestRoutes } from "./modules/conversations/conversations.guest.routes.ts";
+import { conversationsRoutes } from "./modules/conversations/conversations.routes.ts";
 import { dnsDevRoutes } from "./modules/dns-dev/dns-dev.routes.ts";
 import { createFilesCollectQueue, startFileCollector } from "./modules/files/collector.ts";
 import { filesRoutes } from "./modules/files/files.routes.ts";
@@ -116,7 +118,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   const worker = config.captureWorker ? await startCaptureWorker(ctx) : null;
   const hub = await startRealtimeHub(database, (_room, event) => {
     if (event.type === "notifications.created")
-      enqueueNotificationMail(queue, event.notificationId).catch((error: unknown) =>
+      enqueueNotificationMail(ctx, event.notificationId).catch((error: unknown) =>
         app.log.error({ err: error }, "could not enqueue a notification mail"),
       );
   });
@@ -222,6 +224,8 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(inspectRoutes, { ctx });
   await app.register(notificationsRoutes, { ctx });
   await app.register(supportRoutes, { ctx });
+  await app.register(conversationsRoutes, { ctx });
+  await app.register(conversationsGuestRoutes, { ctx });
   await app.register(teamsRoutes, { ctx });
   await app.register(teamBrandingRoutes, { ctx });
   await app.register(teamMembersRoutes, { ctx });

@@ -21,7 +21,7 @@
  * the team relation, which the same SQL decides on both drivers.
  */
 
-import { normalizeSharing, type ProjectSharing } from "@redline/shared";
+import { GUEST_KEY_HEADER, normalizeSharing, type ProjectSharing } from "@redline/shared";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import Stripe from "stripe";
@@ -30,6 +30,8 @@ import {
   browseLists,
   commentEntries,
   comments,
+  conversationParticipants,
+  conversations,
   inspectChanges,
   notifications,
   pages,
@@ -48,6 +50,8 @@ import { newId } from "./lib/ids.ts";
 import { mintUnsubscribeToken } from "./lib/mail/unsubscribe-token.ts";
 import { SUBSCRIPTION_POLICY } from "./modules/billing/billing.policy.ts";
 import { COMMENT_POLICY } from "./modules/comments/comments.policy.ts";
+import { CONVERSATION_POLICY } from "./modules/conversations/conversations.policy.ts";
+import { hashGuestKey } from "./modules/conversations/conversations.service.ts";
 import { INSPECT_POLICY } from "./modules/inspect/inspect.policy.ts";
 import { MEMBER_POLICY } from "./modules/members/members.policy.ts";
 import { NOTIFICATION_POLICY } from "./modules/notifications/notifications.policy.ts";
@@ -180,6 +184,8 @@ interface Fixture {
   board: BoardFixture | null;
   /** Makes the board fixture (once per fixture): only the board's rows need it. */
   loadBoard(): Promise<BoardFixture>;
+  /** Makes the conversations fixture (once per fixture): only the messages rows need it. */
+  loadConversation(): Promise<ConversationFixture>;
   /** A new subscription of the "comment" member's at the embedded provider, made on demand. */
   subscription(state?: "active" | "cancelling" | "pending"): Promise<string>;
   /** A new approved PayPal subscription of the "comment" member's at the embedded PayPal provider. */
@@ -203,6 +209,13 @@ interface Call {
   headers?: Record<string, string>;
   body?: unknown;
   upload?: { name: string; type: string; bytes: Buffer };
+}
+
+/** A conversation among all the fixture project's people and a link guest's one (key GUEST_KEY), each
+ *  with a stored attachment (sha "d"×64). */
+interface ConversationFixture {
+  conversationId: string;
+  guestConversationId: string;
 }
 
 interface BoardFixture {
@@ -939,6 +952,128 @@ MATRIX.push(
     who: SIGNED_IN,
     call: () => ({ path: "/api/support/pro-request", body: { company: "Matrix", teamSize: 5 } }),
   },
+  {
+    route: "POST /api/support/feedback",
+    who: SIGNED_IN,
+    call: () => ({ path: "/api/support/feedback", body: { message: "Matrix feedback" } }),
+  },
+);
+
+// Messages: one's own conversations (a project's people in theirs; the link's guest, by its key, in its own).
+const GUEST_KEY = { [GUEST_KEY_HEADER]: "m".repeat(40) };
+const conversationOf = async (f: Fixture) =>
+  `/api/conversations/${(await f.loadConversation()).conversationId}`;
+const guestConversation = async (f: Fixture) => {
+  await f.loadConversation();
+  return `/api/share/${f.projectId}/conversation`;
+};
+const MESSAGE_FILE = { name: "notes.txt", type: "text/plain", bytes: Buffer.from("notes") };
+MATRIX.push(
+  { route: "GET /api/conversations", who: VERIFIED, call: () => ({ path: "/api/conversations" }) },
+  {
+    route: "GET /api/conversations/unread",
+    who: VERIFIED,
+    call: () => ({ path: "/api/conversations/unread" }),
+  },
+  {
+    route: "POST /api/conversations/support",
+    who: VERIFIED,
+    call: () => ({ path: "/api/conversations/support" }),
+  },
+  {
+    route: "GET /api/conversations/people",
+    who: MEMBERS,
+    call: (f) => ({ path: `/api/conversations/people?projectId=${f.projectId}` }),
+  },
+  {
+    route: "POST /api/conversations",
+    who: MEMBERS,
+    call: (f) => ({
+      path: "/api/conversations",
+      body: { projectId: f.projectId, participantIds: [f.editUid, f.commentUid] },
+    }),
+  },
+  {
+    route: "GET /api/conversations/:conversationId",
+    who: MEMBERS,
+    call: async (f) => ({ path: await conversationOf(f) }),
+  },
+  {
+    route: "GET /api/conversations/:conversationId/messages",
+    who: MEMBERS,
+    call: async (f) => ({ path: `${await conversationOf(f)}/messages` }),
+  },
+  {
+    route: "POST /api/conversations/:conversationId/messages",
+    who: MEMBERS,
+    call: async (f) => ({ path: `${await conversationOf(f)}/messages`, body: { message: "Matrix" } }),
+  },
+  {
+    route: "POST /api/conversations/:conversationId/read",
+    who: MEMBERS,
+    call: async (f) => ({ path: `${await conversationOf(f)}/read` }),
+  },
+  {
+    route: "POST /api/conversations/:conversationId/attachments",
+    who: MEMBERS,
+    call: async (f) => ({ path: `${await conversationOf(f)}/attachments`, upload: MESSAGE_FILE }),
+  },
+  {
+    route: "GET /api/conversations/:conversationId/attachments/:sha",
+    who: MEMBERS,
+    call: async (f) => ({ path: `${await conversationOf(f)}/attachments/${"d".repeat(64)}` }),
+  },
+  // Through the public link: whoever holds the guest's key is that guest (the link is on for every actor).
+  {
+    route: "GET /api/share/:projectId/conversation",
+    who: LINK,
+    call: async (f) => ({ path: await guestConversation(f), headers: GUEST_KEY }),
+  },
+  {
+    route: "POST /api/share/:projectId/conversation",
+    who: LINK,
+    call: async (f) => ({ path: await guestConversation(f), body: {}, headers: { ...GUEST, ...GUEST_KEY } }),
+  },
+  {
+    route: "GET /api/share/:projectId/conversation/messages",
+    who: LINK,
+    call: async (f) => ({ path: `${await guestConversation(f)}/messages`, headers: GUEST_KEY }),
+  },
+  {
+    route: "POST /api/share/:projectId/conversation/messages",
+    who: LINK,
+    call: async (f) => ({
+      path: `${await guestConversation(f)}/messages`,
+      body: { message: "Matrix" },
+      headers: GUEST_KEY,
+    }),
+  },
+  {
+    route: "POST /api/share/:projectId/conversation/read",
+    who: LINK,
+    call: async (f) => ({ path: `${await guestConversation(f)}/read`, body: {}, headers: GUEST_KEY }),
+  },
+  {
+    route: "POST /api/share/:projectId/conversation/attachments",
+    who: LINK,
+    call: async (f) => {
+      const form = new FormData();
+      form.append(
+        "file",
+        new Blob([new Uint8Array(MESSAGE_FILE.bytes)], { type: "text/plain" }),
+        "notes.txt",
+      );
+      return { path: `${await guestConversation(f)}/attachments`, body: form, headers: GUEST_KEY };
+    },
+  },
+  {
+    route: "GET /api/share/:projectId/conversation/attachments/:sha",
+    who: LINK,
+    call: async (f) => ({
+      path: `${await guestConversation(f)}/attachments/${"d".repeat(64)}`,
+      headers: GUEST_KEY,
+    }),
+  },
 );
 
 /** Routes outside the table, each with the reason. */
@@ -1115,6 +1250,11 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
       board ??= boardFixture(sharing, teamId);
       return board;
     };
+    let conversation: Promise<ConversationFixture> | undefined;
+    const loadConversation = () => {
+      conversation ??= conversationFixture(projectId);
+      return conversation;
+    };
     const attachmentSha = "a".repeat(64);
     await t.ctx.storage.put(`attachments/${projectId}/${attachmentSha}`, Buffer.from("attachment"));
     const fileKey = `avatars/${ownerId}/${newId()}.jpg`;
@@ -1147,6 +1287,7 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
       teamDomain,
       board: null,
       loadBoard,
+      loadConversation,
       subscription: (state = "active") =>
         actor === "comment" ? providerSubscription(t, uids.comment, state) : shared(state),
       paypalSubscription: () =>
@@ -1172,6 +1313,32 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
         t.ctx.config.plansEnabled = true;
       },
     };
+  }
+
+  /** The messages of the fixture project: its people's conversation and a link guest's. */
+  async function conversationFixture(projectId: string): Promise<ConversationFixture> {
+    const { db } = t.ctx.database;
+    const [conversationId, guestConversationId] = [newId(), newId()];
+    await db.insert(conversations).values([
+      { id: conversationId, kind: "project" as const, projectId },
+      {
+        id: guestConversationId,
+        kind: "project" as const,
+        projectId,
+        guestKeyHash: hashGuestKey(GUEST_KEY[GUEST_KEY_HEADER]),
+      },
+    ]);
+    const people = [ownerId, ...Object.values(uids)];
+    await db
+      .insert(conversationParticipants)
+      .values([
+        ...people.map((userId) => ({ id: newId(), conversationId, userId, displayName: "Person" })),
+        { id: newId(), conversationId: guestConversationId, displayName: "Gail", isGuest: true },
+        { id: newId(), conversationId: guestConversationId, userId: ownerId, displayName: "Owner" },
+      ]);
+    for (const id of [conversationId, guestConversationId])
+      await t.ctx.storage.put(`conversations/${id}/${"d".repeat(64)}`, Buffer.from("attachment"));
+    return { conversationId, guestConversationId };
   }
 
   /** The fixture's bug-tracking project: the web project's people, team and link settings. */
@@ -1308,6 +1475,7 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
     const known = new Set<string>([
       ...Object.keys(PROJECT_POLICY),
       ...Object.keys(COMMENT_POLICY),
+      ...Object.keys(CONVERSATION_POLICY),
       ...Object.keys(INSPECT_POLICY),
       ...Object.keys(MEMBER_POLICY),
       ...Object.keys(NOTIFICATION_POLICY),

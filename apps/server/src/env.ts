@@ -42,7 +42,11 @@ const envSchema = z.object({
     .optional(),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default("Redline <no-reply@localhost>"),
+  /** Notification mail: events for one person, project and kind within this window become one message. */
+  MAIL_BATCH_WINDOW_MS: z.coerce.number().int().min(0).max(86_400_000).optional(),
   SUPPORT_EMAIL: z.email().default("support@localhost"),
+  FEEDBACK_EMAIL: z.email().optional(),
+  DOCS_URL: z.url().optional(),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   CONTENT_ORIGIN: z.url().optional(),
@@ -100,10 +104,10 @@ export interface AppConfig {
   /** PostgreSQL connection string; absent → embedded PGlite at `pgliteDir`. */
   databaseUrl?: string;
   pgliteDir: string;
-  filesDir: string;
-  authSecret: string;
   /** Tests only: an in-memory embedded database starts from these saved, migrated files. */
   pgliteSnapshot?: Blob;
+  filesDir: string;
+  authSecret: string;
   authRateLimit: number;
   /** Auth and API rate limits; always on in production. */
   rateLimitEnabled: boolean;
@@ -126,8 +130,14 @@ export interface AppConfig {
   geoCountryHeader?: string;
   smtpUrl?: string;
   mailFrom: string;
+  /** Notification mail batching window (MAIL_BATCH_WINDOW_MS; default 2 minutes, 1 s under test). */
+  mailBatchWindowMs: number;
   /** Where Contact Us messages and plan requests are mailed (SUPPORT_EMAIL). */
   supportEmail: string;
+  /** Where feedback from the Help menu is mailed (FEEDBACK_EMAIL, default SUPPORT_EMAIL). */
+  feedbackEmail: string;
+  /** Help → Support docs opens this (DOCS_URL); unset → the guide shipped with the app, at /help. */
+  docsUrl: string | null;
   google?: { clientId: string; clientSecret: string };
   webDist: string;
   logLevel: string;
@@ -238,7 +248,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     geoCountryHeader: env.GEO_COUNTRY_HEADER?.toLowerCase(),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM,
+    mailBatchWindowMs: env.MAIL_BATCH_WINDOW_MS ?? (env.NODE_ENV === "test" ? 1000 : 120_000),
     supportEmail: env.SUPPORT_EMAIL,
+    feedbackEmail: env.FEEDBACK_EMAIL ?? env.SUPPORT_EMAIL,
+    docsUrl: env.DOCS_URL ?? null,
     google:
       env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
         ? { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET }

@@ -112,6 +112,7 @@ export const routes: RouteObject[] = [
                     element: <PaymentSuccessRedirect />,
                   },
                   { path: "/offers", ...page(() => import("./pages/offers-page.tsx"), "OffersPage") },
+                  { path: "/help", ...page(() => import("./pages/help-page.tsx"), "HelpPage") },
                   { path: "/integration/:app", ...page(soon, "IntegrationMissingProjectPage") },
                   { path: "/integration/:app/:projectId", ...page(soon, "IntegrationPage") },
                 ],

@@ -12,6 +12,8 @@ export interface PublicConfig {
   /** The bug-tracking variant (SPEC §1): the host prefix that selects it, and the origins that serve each
    *  product when they are two hosts (null on a single-host install: the header switcher decides). */
   products: { browseHostPrefix: string; webUrl: string; browseUrl: string | null };
+  /** Help → Support docs: this installation's documentation (DOCS_URL); null → the shipped guide at /help. */
+  docsUrl?: string | null;
 }
 
 export interface MailboxMessage {

@@ -3,6 +3,7 @@ export * from "./auth-errors.ts";
 export * from "./billing.ts";
 export * from "./comments.ts";
 export * from "./constants.ts";
+export * from "./conversations.ts";
 export * from "./currencies.ts";
 export * from "./frame-messages.ts";
 export * from "./guests.ts";

@@ -241,3 +241,11 @@ export function emailPreferenceOf(type: NotificationType): EmailPreferenceKey | 
       return null;
   }
 }
+
+/**
+ * The e-mail preferences no mail of an instance is about: offers and news (marketing, blog updates and
+ * bug fixes) are the vendor's newsletters, which a self-hosted instance never sends. The flags are kept
+ * (SPEC §3) and so honoured trivially; every other flag gates the notification kinds `emailPreferenceOf`
+ * maps to it.
+ */
+export const UNSENT_EMAIL_PREFERENCES: readonly EmailPreferenceKey[] = ["marketing", "blogUpdatesBugFixes"];

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { Comment } from "./comments.ts";
+import type { ConversationMessage } from "./conversations.ts";
 import type { Notification } from "./notifications.ts";
 import type { Version } from "./projects.ts";
 import type { BrowseList, Ticket } from "./tickets.ts";
@@ -46,7 +47,14 @@ export type RealtimeEvent =
   | { type: "tickets.changed"; projectId: string; ticketId: string; ticket?: Ticket }
   | { type: "tickets.deleted"; projectId: string; ticketId: string }
   /** A list was created, renamed or moved (`list`), or deleted (no `list`; its tickets went with it). */
-  | { type: "lists.changed"; projectId: string; listId: string; list?: BrowseList };
+  | { type: "lists.changed"; projectId: string; listId: string; list?: BrowseList }
+  /**
+   * Room `user:{id}` of each participant with an account: a new message in a conversation of theirs
+   * (`message` left out when too large: refetch). No `projectId`: it is not a project room's event.
+   */
+  | { type: "conversations.message"; conversationId: string; message?: ConversationMessage }
+  /** Room `user:{id}`: the user read a conversation (another tab): refetch the counts. */
+  | { type: "conversations.read"; conversationId: string };
 
 /** Client → server messages on the realtime socket. */
 export const realtimeClientMessageSchema = z.discriminatedUnion("type", [

@@ -12,6 +12,8 @@ export interface ReceivedMail {
   link: string | null;
   /** Header fields as sent, by lower-case name (the first of each). */
   headers: Record<string, string>;
+  /** Attached files as received. */
+  attachments: { filename: string; contentType: string; content: Buffer }[];
 }
 
 export interface SmtpInbox {
@@ -47,6 +49,11 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
             text,
             html: typeof parsed.html === "string" ? parsed.html : "",
             link: text.match(/https?:\/\/\S+/)?.[0] ?? null,
+            attachments: parsed.attachments.map((file) => ({
+              filename: file.filename ?? "",
+              contentType: file.contentType,
+              content: file.content,
+            })),
             headers: Object.fromEntries(
               [...parsed.headerLines]
                 .reverse()

@@ -5,15 +5,16 @@
  */
 import { Suspense, useState } from "react";
 import { Outlet } from "react-router";
-import { ComingSoonModal } from "../components/coming-soon-modal.tsx";
 import { LoadingView } from "../components/loading-view.tsx";
 import { OfferBar } from "../features/billing/offer-bar.tsx";
 import { PaymentNotice } from "../features/billing/payment-notice.tsx";
 import { useStoredPrivilege } from "../features/billing/use-stored-privilege.ts";
+import { useNeedHelp } from "../features/conversations/need-help.ts";
 import { Header } from "../features/header/header.tsx";
 import { NotificationsBell } from "../features/notifications/notifications-bell.tsx";
 import { useMe } from "../features/session/use-me.ts";
 import { ContactModal } from "../features/support/contact-modal.tsx";
+import { SupportDialogs } from "../features/support/support-dialogs.tsx";
 import { useTeamBranding } from "../features/teams/branding.ts";
 import { useProduct } from "../lib/use-product.ts";
 import "./app-layout.css";
@@ -21,7 +22,7 @@ import "./app-layout.css";
 export function AppLayout() {
   const { data: me } = useMe();
   const product = useProduct();
-  const [isHelpOpen, setHelpOpen] = useState(false);
+  const openNeedHelp = useNeedHelp();
   const [isContactOpen, setContactOpen] = useState(false);
   useStoredPrivilege(me);
   // The active team's theme and favicon, app-wide (SPEC §2, §4); its logo goes in the header.
@@ -37,6 +38,7 @@ export function AppLayout() {
         onContact={() => setContactOpen(true)}
       />
       <ContactModal open={isContactOpen} onOpenChange={setContactOpen} email={me.email} />
+      <SupportDialogs user={me} />
       <PaymentNotice paymentIssue={me.paymentIssue} />
       <OfferBar plan={me.plans[product]} />
       <div className="app-layout__main">
@@ -44,20 +46,9 @@ export function AppLayout() {
           <Outlet />
         </Suspense>
       </div>
-      <button type="button" className="need-help" onClick={() => setHelpOpen(true)}>
+      <button type="button" className="need-help" onClick={openNeedHelp}>
         Need help?
       </button>
-      <ComingSoonModal
-        feature={
-          isHelpOpen
-            ? {
-                title: "Need help?",
-                text: "Live chat is coming soon. Until then, use Help → Keyboard Shortcuts in the header, or contact the people who run this Redline installation.",
-              }
-            : null
-        }
-        onClose={() => setHelpOpen(false)}
-      />
     </div>
   );
 }

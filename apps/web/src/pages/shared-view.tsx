@@ -11,6 +11,7 @@ import { Link, useSearchParams } from "react-router";
 import { ApprovedBadge } from "../components/approved-badge.tsx";
 import { Avatar } from "../components/avatar.tsx";
 import { COMMENT_MODE_HINT, CommentWorkspace } from "../features/comments/comment-workspace.tsx";
+import { GuestMessages } from "../features/conversations/guest-messages.tsx";
 import { isUploadPage, pageSource, versionsLabel } from "../features/pages/page-labels.ts";
 import type { Guest } from "../features/sharing/guest-store.ts";
 import type { SharedProject } from "../features/sharing/shared-queries.ts";
@@ -93,6 +94,9 @@ export function SharedProjectView({
             device={device}
             onChange={(next) => setParam("device", next === "desktop" ? null : next)}
           />
+        ) : null}
+        {variant === "share" ? (
+          <GuestMessages projectId={project.id} identity={guest?.identity ?? "public"} />
         ) : null}
         {guest ? (
           <span className="shared__guest" title={`You are viewing as ${guest.name}`}>

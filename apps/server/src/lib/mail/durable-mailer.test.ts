@@ -93,6 +93,22 @@ describe("durable mail", () => {
     expect(row!.sentAt).not.toBeNull();
   });
 
+  it("keeps attachments in the outbox and delivers them as files", async () => {
+    const to = uniqueEmail("attached");
+    const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
+    await t.ctx.mailer.send({
+      to,
+      subject: "With a file",
+      text: "See attached",
+      attachments: [{ filename: "shot.png", contentType: "image/png", content: bytes.toString("base64") }],
+    });
+    const mail = await t.inbox!.waitFor((m) => m.to.includes(to));
+    expect(mail.text).toContain("See attached");
+    expect(mail.attachments).toHaveLength(1);
+    expect(mail.attachments[0]).toMatchObject({ filename: "shot.png", contentType: "image/png" });
+    expect(mail.attachments[0]!.content.equals(bytes)).toBe(true);
+  });
+
   it("delivers at start what was stored but never delivered", async () => {
     const to = uniqueEmail("after-crash");
     const id = newId();

@@ -10,7 +10,7 @@ import type { Database } from "../../db/index.ts";
 import { outgoingMails } from "../../db/schema/index.ts";
 import { newId } from "../ids.ts";
 import type { Queue } from "../queue.ts";
-import type { Mail, Mailer } from "./mailer.ts";
+import type { Mailer, MailInput } from "./mailer.ts";
 
 export const MAIL_QUEUE = "mail-delivery";
 /** How long one delivery may hold a mail before another may try it. */
@@ -82,7 +82,8 @@ export function createDurableMailer(db: Database, transport: Mailer, onError: (e
 
   const mailer: DurableMailer = {
     kind: transport.kind,
-    async send(mail: Mail) {
+    async send(input: MailInput) {
+      const mail = await input;
       const id = newId();
       await db.insert(outgoingMails).values({ id, mail });
       track(deliver(id));

@@ -1,17 +1,106 @@
-/** The texts of the account mails. Plain text first; the HTML is the same words with a button. */
+/**
+ * Every mail the instance writes, as react-email templates (issue #16): one shared layout, and both parts
+ * rendered from the same tree — the HTML, and the plain text react-email derives from it — so the two
+ * never say different things. React escapes every value, so titles and names typed by people are text.
+ * No JSX (the server is plain TypeScript): `h` is `createElement`.
+ *
+ * The first web link of a mail's text is its action (verify, open the comment …); tests and people alike
+ * follow it. Only notification mail carries List-Unsubscribe headers (RFC 8058); account mail never does.
+ */
+import {
+  Body,
+  Button,
+  Container,
+  Head,
+  Hr,
+  Html,
+  Link,
+  Preview,
+  Section,
+  Text,
+} from "@react-email/components";
+import { render, toPlainText } from "@react-email/render";
+import { Fragment, createElement as h, type ReactNode } from "react";
+// react-email's render imports this lazily: loaded with the app instead, not by the first mail of a request.
+import "react-dom/server";
 import type { Mail } from "./mailer.ts";
 
-const escapeHtml = (text: string) =>
-  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const ACCENT = "#e5383b";
+const FONT = "Inter, -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
+const styles = {
+  body: { backgroundColor: "#f5f5f5", fontFamily: FONT, margin: 0, padding: "24px 0" },
+  container: { backgroundColor: "#ffffff", borderRadius: 8, padding: "24px 32px", maxWidth: 560 },
+  text: { color: "#1a1a1a", fontSize: 15, lineHeight: "24px", margin: "0 0 16px" },
+  muted: { color: "#666666", fontSize: 13, lineHeight: "20px", margin: "0 0 8px" },
+  button: {
+    backgroundColor: ACCENT,
+    borderRadius: 6,
+    color: "#ffffff",
+    fontSize: 15,
+    padding: "10px 16px",
+    textDecoration: "none",
+  },
+  link: { color: ACCENT },
+  hr: { borderColor: "#e5e5e5", margin: "24px 0 16px" },
+} as const;
 
-function actionMail(to: string, subject: string, intro: string, action: string, url: string): Mail {
-  const [introHtml, actionHtml, urlHtml] = [intro, action, url].map(escapeHtml);
-  return {
+/** The one layout: a white card, the content, a muted footer, signed “— Redline”. */
+function Layout(props: { preview: string; children?: ReactNode; footer?: ReactNode }) {
+  return h(
+    Html,
+    { lang: "en" },
+    h(Head),
+    h(Preview, null, props.preview),
+    h(
+      Body,
+      { style: styles.body },
+      h(
+        Container,
+        { style: styles.container },
+        props.children,
+        h(Hr, { style: styles.hr }),
+        props.footer,
+        h(Text, { style: styles.muted }, "— Redline"),
+      ),
+    ),
+  );
+}
+
+const Paragraph = (...children: ReactNode[]) => h(Text, { style: styles.text }, ...children);
+const Muted = (...children: ReactNode[]) => h(Text, { style: styles.muted }, ...children);
+const Action = (label: string, url: string) =>
+  h(Section, { style: { margin: "8px 0 24px" } }, h(Button, { href: url, style: styles.button }, label));
+/** Lines of text kept as lines (a <br> between them; the text part breaks there too). */
+const lines = (texts: string[]) =>
+  texts.map((line, index) => h(Fragment, { key: index }, index > 0 ? h("br") : null, line));
+/** A link shown as its address, so the text part reads "label: https://…". */
+const Url = (url: string) => h(Link, { href: url, style: styles.link }, url);
+
+async function toMail(
+  to: string,
+  subject: string,
+  element: ReactNode,
+  headers?: Record<string, string>,
+): Promise<Mail> {
+  const html = await render(element);
+  // From the rendered HTML: the same words (render's own plain-text pass renders the tree again, slower).
+  const text = toPlainText(html);
+  return { to, subject, text, html, ...(headers && { headers }) };
+}
+
+/** A mail that asks for one action: intro, button, the link spelled out, "ignore if not you". */
+function actionMail(to: string, subject: string, intro: string, action: string, url: string) {
+  return toMail(
     to,
     subject,
-    text: `${intro}\n\n${action}: ${url}\n\nIf you did not ask for this, you can ignore this e-mail.\n\n— Redline`,
-    html: `<p>${introHtml}</p><p><a href="${urlHtml}" style="background:#e5383b;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">${actionHtml}</a></p><p style="color:#666">Or open this link: <a href="${urlHtml}">${urlHtml}</a></p><p style="color:#666">If you did not ask for this, you can ignore this e-mail.</p>`,
-  };
+    h(
+      Layout,
+      { preview: intro, footer: Muted("If you did not ask for this, you can ignore this e-mail.") },
+      Paragraph(intro),
+      Action(action, url),
+      Muted("Or open this link: ", Url(url)),
+    ),
+  );
 }
 
 export const verificationMail = (to: string, url: string) =>
@@ -85,42 +174,71 @@ export function approverMail(options: { to: string; ownerName: string; projectTi
   );
 }
 
-/** A notification by e-mail: "Ada Lovelace commented on page “Homepage”" with a link to it. */
-export function notificationMail(options: {
-  to: string;
+/** One notification of a batch: "Ada Lovelace" "left 3 comments on page" "Homepage", and where it opens. */
+export interface NotificationMailItem {
   actor: string;
+  /** The SPEC §9 wording (`notificationMessage`), counting grouped repeats. */
   message: string;
   about: string;
-  projectTitle: string;
   url: string;
+}
+
+const sentence = (item: NotificationMailItem) => `${item.actor} ${item.message} “${item.about}”`;
+
+/**
+ * Notification mail (SPEC §9 templates for added page, comment, resolved comment and suggested change):
+ * one message for a batch of one person's notifications of one kind in one project, newest first, each
+ * with its deep link. One kind per message, so its one-click unsubscribe turns exactly that kind off.
+ */
+export function notificationMail(options: {
+  to: string;
+  items: NotificationMailItem[];
+  projectTitle: string;
   settingsUrl: string;
   /**
    * One-click unsubscribe from this kind of mail (RFC 8058): the page a person opens, the URL a mail
    * client POSTs to, and the preference's name.
    */
   unsubscribe: { pageUrl: string; oneClickUrl: string; label: string };
-}): Mail {
-  const subject = `${options.actor} ${options.message} “${options.about}”`;
-  const { unsubscribe } = options;
-  const footer = `You get this e-mail because of your notification settings: ${options.settingsUrl}\nStop e-mails about ${unsubscribe.label.toLowerCase()}: ${unsubscribe.pageUrl}`;
-  const [subjectHtml, projectHtml, urlHtml, settingsHtml, unsubscribeHtml, labelHtml] = [
-    subject,
-    options.projectTitle,
-    options.url,
-    options.settingsUrl,
-    unsubscribe.pageUrl,
-    unsubscribe.label.toLowerCase(),
-  ].map(escapeHtml);
-  return {
-    to: options.to,
-    subject,
-    text: `${subject} in ${options.projectTitle}.\n\nOpen it: ${options.url}\n\n${footer}\n\n— Redline`,
-    html: `<p>${subjectHtml} in <strong>${projectHtml}</strong>.</p><p><a href="${urlHtml}" style="background:#e5383b;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">Open it</a></p><p style="color:#666">You get this e-mail because of your <a href="${settingsHtml}">notification settings</a>. <a href="${unsubscribeHtml}">Stop e-mails about ${labelHtml}</a>.</p>`,
-    headers: {
-      "List-Unsubscribe": `<${unsubscribe.oneClickUrl}>`,
-      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-    },
-  };
+}): Promise<Mail> {
+  const { items, unsubscribe } = options;
+  const [first] = items;
+  if (!first) throw new Error("A notification mail needs at least one notification");
+  const subject =
+    items.length === 1
+      ? sentence(first)
+      : `${items.length} new notifications in “${options.projectTitle}”: ${unsubscribe.label.toLowerCase()}`;
+  const kind = unsubscribe.label.toLowerCase();
+  const footer = h(
+    Fragment,
+    null,
+    Muted(
+      "You get this e-mail because of your notification settings: ",
+      h(Link, { href: options.settingsUrl, style: styles.link }, options.settingsUrl),
+    ),
+    Muted(`Stop e-mails about ${kind}: `, Url(unsubscribe.pageUrl)),
+  );
+  const body =
+    items.length === 1
+      ? [
+          Paragraph(`${sentence(first)} in `, h("strong", null, options.projectTitle), "."),
+          Action("Open it", first.url),
+        ]
+      : [
+          Paragraph("In ", h("strong", null, options.projectTitle), ":"),
+          ...items.map((item) =>
+            h(
+              Text,
+              { key: item.url, style: styles.text },
+              `${sentence(item)}: `,
+              h(Link, { href: item.url, style: styles.link }, item.url),
+            ),
+          ),
+        ];
+  return toMail(options.to, subject, h(Layout, { preview: subject, footer }, ...body), {
+    "List-Unsubscribe": `<${unsubscribe.oneClickUrl}>`,
+    "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+  });
 }
 
 /**
@@ -132,27 +250,28 @@ export function ticketResolvedMail(options: {
   reporterName: string;
   ticketTitle: string;
   pageUrl: string | null;
-}): Mail {
-  const subject = `Your report “${options.ticketTitle}” was resolved`;
-  const where = options.pageUrl ? ` on ${options.pageUrl}` : "";
-  const text = `Hi ${options.reporterName},\n\nThe problem you reported${where} — “${options.ticketTitle}” — has been resolved. Thank you for telling us.\n\n— Redline`;
-  const [nameHtml, titleHtml, urlHtml] = [
-    options.reporterName,
-    options.ticketTitle,
-    options.pageUrl ?? "",
-  ].map(escapeHtml);
+}): Promise<Mail> {
   // Only a web address becomes a link (the widget sent it; anything else stays text).
-  const whereHtml = !options.pageUrl
-    ? ""
+  const where = !options.pageUrl
+    ? []
     : /^https?:\/\//i.test(options.pageUrl)
-      ? ` on <a href="${urlHtml}">${urlHtml}</a>`
-      : ` on ${urlHtml}`;
-  return {
-    to: options.to,
+      ? [" on ", Url(options.pageUrl)]
+      : [` on ${options.pageUrl}`];
+  const subject = `Your report “${options.ticketTitle}” was resolved`;
+  return toMail(
+    options.to,
     subject,
-    text,
-    html: `<p>Hi ${nameHtml},</p><p>The problem you reported${whereHtml} — “${titleHtml}” — has been resolved. Thank you for telling us.</p>`,
-  };
+    h(
+      Layout,
+      { preview: subject },
+      Paragraph(`Hi ${options.reporterName},`),
+      Paragraph(
+        "The problem you reported",
+        ...where,
+        ` — “${options.ticketTitle}” — has been resolved. Thank you for telling us.`,
+      ),
+    ),
+  );
 }
 
 /** A message for the installation's support address (Contact Us, a plan request); replies go to the sender. */
@@ -163,20 +282,20 @@ export function supportMail(options: {
   subject: string;
   message: string;
   details?: Record<string, unknown>;
-}): Mail {
+}): Promise<Mail> {
   const label = options.kind === "contact" ? "Contact Us" : "Plan request";
   const details = Object.entries(options.details ?? {}).map(([key, value]) => `${key}: ${String(value)}`);
-  const lines = [
-    `${label} from ${options.sender.name} <${options.sender.email}>`,
-    ...details,
-    "",
-    options.message || "(no message)",
-  ];
-  return {
-    to: options.to,
-    subject: `[Redline] ${label}: ${options.subject}`,
-    text: lines.join("\n"),
-    html: lines.map((line) => (line === "" ? "<br>" : `<p>${escapeHtml(line)}</p>`)).join(""),
-    headers: { "Reply-To": `${options.sender.name.replace(/[<>"\r\n]/g, "")} <${options.sender.email}>` },
-  };
+  const message = (options.message || "(no message)").split("\n");
+  return toMail(
+    options.to,
+    `[Redline] ${label}: ${options.subject}`,
+    h(
+      Layout,
+      { preview: `${label} from ${options.sender.name}` },
+      Paragraph(`${label} from ${options.sender.name} <${options.sender.email}>`),
+      details.length > 0 && Muted(lines(details)),
+      Paragraph(lines(message)),
+    ),
+    { "Reply-To": `${options.sender.name.replace(/[<>"\r\n]/g, "")} <${options.sender.email}>` },
+  );
 }

@@ -34,6 +34,9 @@ export async function referencedKeys(db: Database): Promise<Set<string>> {
     union select screenshot_key from tickets where screenshot_key is not null
     union select replay_key from tickets where replay_key is not null
     union select attachment->>'path' from ticket_entries, jsonb_array_elements(attachments) as attachment
+    union select attachment->>'path' from conversation_messages, jsonb_array_elements(attachments) as attachment
+    union select shot->>'key' from support_messages, jsonb_array_elements(case
+      when jsonb_typeof(details->'screenshots') = 'array' then details->'screenshots' else '[]'::jsonb end) as shot
   `)) as unknown as { rows: { key: string | null }[] };
   return new Set(result.rows.map((row) => row.key).filter((key): key is string => Boolean(key)));
 }

@@ -21,6 +21,7 @@ describe.each(drivers())("health and public config (%s)", (driver) => {
       googleSignIn: false,
       mailbox: true,
       products: { browseHostPrefix: "bugs", webUrl: t.url, browseUrl: null },
+      docsUrl: null,
     });
   });
 

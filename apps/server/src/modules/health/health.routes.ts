@@ -28,6 +28,7 @@ export async function healthRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
         webUrl: ctx.config.appUrl,
         browseUrl: ctx.config.browse.url,
       },
+      docsUrl: ctx.config.docsUrl,
     }),
   );
 }

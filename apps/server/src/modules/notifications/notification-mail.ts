@@ -1,20 +1,27 @@
 /**
- * E-mail notifications (SPEC §1, §3 emailSent): a notification also arrives by e-mail when the
- * recipient's e-mail preference for its kind is on (`emailPreferenceOf`).
+ * E-mail notifications (SPEC §1, §3 emailSent, issue #16): a notification also arrives by e-mail when the
+ * recipient's e-mail preference for its kind is on (`emailPreferenceOf`) — batched, so a burst of events
+ * for one person on one project becomes one message.
  *
- * Out of the request, on the durable queue: every process hears each `notifications.created` event
- * on commit (the realtime fan-out) and enqueues a job for it, deduplicated by a singleton key; the job
- * claims the row (`email_sent` false → true, so two processes never mail it twice), checks the
- * preference and sends. A failed send gives the claim back and the job is retried. Rows still unclaimed
- * at start-up (no process was listening at commit) are enqueued again.
+ * A batch is keyed by (recipient, project, preference): one preference per message, so its one-click
+ * unsubscribe turns exactly that kind off. Every process hears each `notifications.created` event on
+ * commit (the realtime fan-out, also for a grouped row that owes a mail again) and asks the durable queue
+ * for the key's job, starting a window later. The queue's `short` policy keeps at most one such job
+ * waiting per key, so the other events of the window add nothing; once the job runs, the next event
+ * starts a new batch. The job claims every unclaimed row of its key (`email_sent` false → true, so two
+ * processes never mail a row twice), re-checks the preference and the recipient, and hands one mail to
+ * the durable outbox; if that fails the claim is given back and the job is retried. Rows still unclaimed
+ * at start-up (no process was listening at commit) are batched again.
  */
 import {
   EMAIL_PREFERENCE_LABELS,
+  type EmailPreferenceKey,
   emailPreferenceOf,
+  NOTIFICATION_TYPES,
   notificationMessage,
   notificationTarget,
 } from "@redline/shared";
-import { and, eq, gt } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { notifications, users } from "../../db/schema/index.ts";
 import { notificationMail } from "../../lib/mail/templates.ts";
@@ -22,30 +29,72 @@ import { mintUnsubscribeToken } from "../../lib/mail/unsubscribe-token.ts";
 import type { Queue } from "../../lib/queue.ts";
 import { presentNotifications } from "./notifications.presenter.ts";
 
-export const NOTIFICATION_MAIL_QUEUE = "notification-mail";
+/** A new name for the batched jobs: a queue's policy is fixed when it is created. */
+export const NOTIFICATION_MAIL_QUEUE = "notification-mail-batch";
 
-/** Rows older than this are not mailed at start-up any more (old news). */
+/** Rows older than this are not mailed any more (old news). */
 const CATCH_UP_MS = 24 * 60 * 60 * 1000;
 
-export async function createNotificationMailQueue(queue: Queue): Promise<void> {
-  await queue.createQueue(NOTIFICATION_MAIL_QUEUE);
+export interface MailBatchKey {
+  userId: string;
+  /** Null never reaches a mail today (team notifications have no e-mail preference). */
+  projectId: string | null;
+  preference: EmailPreferenceKey;
 }
 
-export async function enqueueNotificationMail(queue: Queue, notificationId: string): Promise<void> {
-  await queue.send(
-    NOTIFICATION_MAIL_QUEUE,
-    { notificationId },
-    { singletonKey: notificationId, retryLimit: 3, retryDelay: 30, expireInSeconds: 60 },
+export async function createNotificationMailQueue(queue: Queue): Promise<void> {
+  // `short`: at most one job per singleton key in the created (waiting) state.
+  await queue.createQueue(NOTIFICATION_MAIL_QUEUE, { name: NOTIFICATION_MAIL_QUEUE, policy: "short" });
+}
+
+/** Starts the key's batch unless one is already waiting; returns whether this call started it. */
+export async function enqueueMailBatch(
+  ctx: AppContext,
+  key: MailBatchKey,
+  delayMs: number,
+): Promise<boolean> {
+  const id = await ctx.queue.send(NOTIFICATION_MAIL_QUEUE, key, {
+    singletonKey: `${key.userId}:${key.projectId ?? ""}:${key.preference}`,
+    startAfter: new Date(Date.now() + delayMs),
+    retryLimit: 5,
+    retryDelay: 30,
+    retryBackoff: true,
+    expireInSeconds: 120,
+  });
+  return id !== null;
+}
+
+/** On a `notifications.created` event: the notification's batch, if its kind is mailed at all. */
+export async function enqueueNotificationMail(ctx: AppContext, notificationId: string): Promise<void> {
+  const [row] = await ctx.database.db
+    .select({
+      userId: notifications.userId,
+      projectId: notifications.projectId,
+      type: notifications.type,
+      emailSent: notifications.emailSent,
+    })
+    .from(notifications)
+    .where(eq(notifications.id, notificationId));
+  const preference = row && !row.emailSent ? emailPreferenceOf(row.type) : null;
+  if (!row || !preference) return;
+  await enqueueMailBatch(
+    ctx,
+    { userId: row.userId, projectId: row.projectId, preference },
+    ctx.config.mailBatchWindowMs,
   );
 }
 
-/** Works the queue in this process; first enqueues what no process took at commit. */
+/** Works the queue in this process; first batches what no process took at commit. */
 export async function startNotificationMailer(ctx: AppContext): Promise<void> {
-  await ctx.queue.work<{ notificationId: string }>(NOTIFICATION_MAIL_QUEUE, async (jobs) => {
-    for (const job of jobs) await mailNotification(ctx, job.data.notificationId);
+  await ctx.queue.work<MailBatchKey>(NOTIFICATION_MAIL_QUEUE, async (jobs) => {
+    for (const job of jobs) await mailBatch(ctx, job.data);
   });
   const unclaimed = await ctx.database.db
-    .select({ id: notifications.id })
+    .selectDistinct({
+      userId: notifications.userId,
+      projectId: notifications.projectId,
+      type: notifications.type,
+    })
     .from(notifications)
     .where(
       and(
@@ -53,46 +102,77 @@ export async function startNotificationMailer(ctx: AppContext): Promise<void> {
         gt(notifications.createdAt, new Date(Date.now() - CATCH_UP_MS)),
       ),
     );
-  for (const row of unclaimed) await enqueueNotificationMail(ctx.queue, row.id);
+  const keys = new Map<string, MailBatchKey>();
+  for (const row of unclaimed) {
+    const preference = emailPreferenceOf(row.type);
+    if (preference) keys.set(`${row.userId}:${row.projectId}:${preference}`, { ...row, preference });
+  }
+  for (const key of keys.values()) await enqueueMailBatch(ctx, key, 0);
 }
 
-/** Mails one notification, at most once. */
-export async function mailNotification(ctx: AppContext, notificationId: string): Promise<"sent" | "skipped"> {
+const typesOf = (preference: EmailPreferenceKey) =>
+  NOTIFICATION_TYPES.filter((type) => emailPreferenceOf(type) === preference);
+
+/** Mails the key's unclaimed notifications as one message, each at most once. */
+export async function mailBatch(ctx: AppContext, key: MailBatchKey): Promise<"sent" | "skipped"> {
   const { db } = ctx.database;
-  const [row] = await db
+  const types = typesOf(key.preference);
+  if (types.length === 0) return "skipped";
+  const rows = await db
     .update(notifications)
     .set({ emailSent: true })
-    .where(and(eq(notifications.id, notificationId), eq(notifications.emailSent, false)))
+    .where(
+      and(
+        eq(notifications.userId, key.userId),
+        key.projectId ? eq(notifications.projectId, key.projectId) : isNull(notifications.projectId),
+        inArray(notifications.type, types),
+        eq(notifications.emailSent, false),
+        gt(notifications.createdAt, new Date(Date.now() - CATCH_UP_MS)),
+      ),
+    )
     .returning();
-  if (!row) return "skipped"; // gone, or another process has it
-  const preference = emailPreferenceOf(row.type);
+  if (rows.length === 0) return "skipped"; // mailed by an earlier batch, or by another process
   const [recipient] = await db
     .select({ email: users.email, isDeleted: users.isDeleted, emailPreferences: users.emailPreferences })
     .from(users)
-    .where(eq(users.id, row.userId));
-  if (!preference || !recipient || recipient.isDeleted || recipient.emailPreferences[preference] === false)
+    .where(eq(users.id, key.userId));
+  // Turned off (or gone) since: the rows stay claimed, so they are never mailed later either.
+  if (!recipient || recipient.isDeleted || recipient.emailPreferences[key.preference] === false)
     return "skipped";
-  const [notification] = await presentNotifications(db, [row]);
-  const token = encodeURIComponent(mintUnsubscribeToken(ctx.config.authSecret, row.userId, preference));
+  rows.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime()); // newest first, like the panel
+  const presented = await presentNotifications(db, rows);
+  const token = encodeURIComponent(mintUnsubscribeToken(ctx.config.authSecret, key.userId, key.preference));
+  const { appUrl } = ctx.config;
   try {
     await ctx.mailer.send(
       notificationMail({
         to: recipient.email,
-        actor: notification!.actor.displayName,
-        message: notificationMessage(row),
-        about: row.context.pageTitle ?? row.context.projectTitle,
-        projectTitle: row.context.projectTitle,
-        url: `${ctx.config.appUrl}${notificationTarget(row)}`,
-        settingsUrl: `${ctx.config.appUrl}/profile`,
+        projectTitle: rows[0]!.context.projectTitle,
+        // Each row as it reads now: a grouped row's `length` counts its events ('left 5 comments on page').
+        items: presented.map((notification) => ({
+          actor: notification.actor.displayName,
+          message: notificationMessage(notification),
+          about: notification.context.pageTitle ?? notification.context.projectTitle,
+          url: `${appUrl}${notificationTarget(notification)}`,
+        })),
+        settingsUrl: `${appUrl}/profile`,
         unsubscribe: {
-          pageUrl: `${ctx.config.appUrl}/unsubscribe?token=${token}`,
-          oneClickUrl: `${ctx.config.appUrl}/api/mail/unsubscribe?token=${token}`,
-          label: EMAIL_PREFERENCE_LABELS[preference],
+          pageUrl: `${appUrl}/unsubscribe?token=${token}`,
+          oneClickUrl: `${appUrl}/api/mail/unsubscribe?token=${token}`,
+          label: EMAIL_PREFERENCE_LABELS[key.preference],
         },
       }),
     );
   } catch (error) {
-    await db.update(notifications).set({ emailSent: false }).where(eq(notifications.id, notificationId));
+    await db
+      .update(notifications)
+      .set({ emailSent: false })
+      .where(
+        inArray(
+          notifications.id,
+          rows.map((row) => row.id),
+        ),
+      );
     throw error;
   }
   return "sent";

@@ -160,13 +160,15 @@ export const GROUP_WINDOW_MS = 60 * 60 * 1000;
  * Writes the rows, folding each groupable one into its recipient's unseen notification of the same type
  * on the same page by the same person within the window: its `length` counts the events, the edits are
  * summed ('suggested 5 edits on page'), it points at the newest comment or version, moves to the top, is
- * news for the bell again and owes a mail again (the mail batch tells the new count). The row is locked,
- * so two events at once both count.
+ * news for the bell again and owes a mail again (the mail batch tells the new count). The group's key is
+ * locked for the transaction, so events at once all count, in one row.
  */
 async function insertOrGroup(tx: Tx, rows: NewNotificationRow[]): Promise<NotificationRow[]> {
   const written: NotificationRow[] = [];
   const fresh: NewNotificationRow[] = [];
-  for (const row of rows) {
+  // Locked in one order (by key), so two events at once never wait on each other crosswise.
+  const ordered = [...rows].sort((a, b) => groupKey(a).localeCompare(groupKey(b)));
+  for (const row of ordered) {
     const group = GROUPED_TYPES.has(row.type) && row.pageId ? await openGroup(tx, row) : undefined;
     if (!group) {
       fresh.push(row);
@@ -195,7 +197,13 @@ async function insertOrGroup(tx: Tx, rows: NewNotificationRow[]): Promise<Notifi
   return written;
 }
 
+const groupKey = (row: NewNotificationRow) =>
+  [row.userId, row.type, row.pageId, row.actorId ?? `guest:${row.context.userName ?? ""}`].join("|");
+
 async function openGroup(tx: Tx, row: NewNotificationRow): Promise<NotificationRow | undefined> {
+  // Two events at once with no group yet would each start one: the first to lock the key starts it,
+  // the other finds it (the lock holds until the transaction ends).
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${groupKey(row)}, 0))`);
   const since = new Date((row.createdAt ?? new Date()).getTime() - GROUP_WINDOW_MS);
   const [group] = await tx
     .select()

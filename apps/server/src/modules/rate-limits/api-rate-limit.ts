@@ -28,6 +28,8 @@ const EXPENSIVE_ROUTES = new Set([
   "POST /api/projects/:projectId/thumbnail",
   "POST /api/versions/:versionId/changes/images",
   "POST /api/me/photo",
+  // Screenshots, and a mail to the installation's people.
+  "POST /api/support/feedback",
   "POST /api/teams/:teamId/branding/logo",
   "POST /api/teams/:teamId/branding/icon",
   // Each check asks DNS.

@@ -2,9 +2,9 @@
  * Contact Us and requests for a managed plan (SPEC §2, §7 contact / sendProRequest, §8): a signed-in user
  * writes to the people who run this installation. Each message is stored, then mailed to SUPPORT_EMAIL
  * through the durable outbox (so a slow or failing mail server never fails the request), with the sender
- * as Reply-To.
+ * as Reply-To. Feedback from the Help menu, with its screenshots, is feedback.routes.ts.
  */
-import { contactSchema, proRequestSchema, SUPPORT_MESSAGES, type SupportMessageKind } from "@redline/shared";
+import { contactSchema, proRequestSchema, SUPPORT_MESSAGES } from "@redline/shared";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { supportMessages } from "../../db/schema/index.ts";
@@ -12,14 +12,16 @@ import { newId } from "../../lib/ids.ts";
 import { supportMail } from "../../lib/mail/templates.ts";
 import { route } from "../../lib/routes.ts";
 import { type Actor, requireActor } from "../auth/session.ts";
+import { feedbackRoutes } from "./feedback.routes.ts";
 
 export async function supportRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const { auth, mailer } = ctx;
   const { db } = ctx.database;
+  await feedbackRoutes(app, { ctx });
 
   async function send(
     actor: Actor,
-    kind: SupportMessageKind,
+    kind: "contact" | "pro-request",
     message: { subject: string; message: string; details?: Record<string, unknown> },
   ) {
     const sender = { name: actor.user.displayName || actor.user.email, email: actor.user.email };

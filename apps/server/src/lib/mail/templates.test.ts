@@ -1,0 +1,147 @@
+import {
+  EMAIL_PREFERENCE_KEYS,
+  emailPreferenceOf,
+  NOTIFICATION_TYPES,
+  notificationMessage,
+  UNSENT_EMAIL_PREFERENCES,
+} from "@redline/shared";
+import { describe, expect, it } from "vitest";
+import {
+  approverMail,
+  notificationMail,
+  projectInviteMail,
+  resetPasswordMail,
+  supportMail,
+  teamAccessMail,
+  teamInviteMail,
+  ticketResolvedMail,
+  verificationMail,
+} from "./templates.ts";
+
+const unsubscribe = {
+  pageUrl: "https://r.example/unsubscribe?token=t",
+  oneClickUrl: "https://r.example/api/mail/unsubscribe?token=t",
+  label: "New comments",
+};
+const firstLink = (text: string) => text.match(/https?:\/\/\S+/)?.[0];
+
+describe("mail templates", () => {
+  it("account mail: text and HTML parts, the action as the first link, never an unsubscribe header", async () => {
+    const url = "https://r.example/user-action?mode=verifyEmail&oobCode=abc";
+    const mails = await Promise.all([
+      verificationMail("a@example.com", url),
+      resetPasswordMail("a@example.com", url),
+      projectInviteMail({
+        to: "a@example.com",
+        inviter: "Ada",
+        projectTitle: "Launch",
+        access: "comment",
+        url,
+        isNewUser: true,
+      }),
+      teamInviteMail({ to: "a@example.com", teamAdmin: "Ada", teamName: "Studio", access: "member", url }),
+      teamAccessMail({ to: "a@example.com", teamName: "Studio", access: "manager", url }),
+      approverMail({ to: "a@example.com", ownerName: "Ada", projectTitle: "Launch", url }),
+    ]);
+    for (const mail of mails) {
+      expect(firstLink(mail.text)).toBe(url);
+      expect(mail.html).toContain(url.replace(/&/g, "&amp;"));
+      expect(mail.text).toContain("— Redline");
+      expect(mail.headers?.["List-Unsubscribe"]).toBeUndefined();
+    }
+    expect(mails[0]!.text).toContain("Welcome to Redline! Confirm your e-mail address to start reviewing.");
+    expect(mails[2]!.text).toContain("Sign up and open the project");
+    expect(mails[3]!.text).toContain("as a member");
+    expect(mails[4]!.text).toContain("as a manager");
+    expect(mails[5]!.text).toContain("Ada made you an approver of “Launch”");
+  });
+
+  it("escapes what people typed in the HTML part", async () => {
+    const mail = await projectInviteMail({
+      to: "a@example.com",
+      inviter: "<script>alert(1)</script>",
+      projectTitle: "A & B",
+      access: "view",
+      url: "https://r.example/p",
+      isNewUser: false,
+    });
+    expect(mail.html).not.toContain("<script>");
+    expect(mail.html).toContain("&lt;script&gt;");
+    expect(mail.text).toContain("“A & B”");
+  });
+
+  it("a notification mail: §9 wording, the deep link first, one-click unsubscribe headers", async () => {
+    const url = "https://r.example/project/p/pg/v/comment?id=c1";
+    const message = notificationMessage({
+      type: "web-comment",
+      context: { projectTitle: "Launch" },
+      length: 5,
+    });
+    const mail = await notificationMail({
+      to: "o@example.com",
+      items: [{ actor: "Mo Member", message, about: "Homepage", url }],
+      projectTitle: "Launch",
+      settingsUrl: "https://r.example/profile",
+      unsubscribe,
+    });
+    expect(mail.subject).toBe("Mo Member left 5 comments on page “Homepage”");
+    expect(mail.text).toContain("Mo Member left 5 comments on page “Homepage” in Launch.");
+    expect(firstLink(mail.text)).toBe(url);
+    expect(mail.text).toContain(`Stop e-mails about new comments: ${unsubscribe.pageUrl}`);
+    expect(mail.headers).toEqual({
+      "List-Unsubscribe": `<${unsubscribe.oneClickUrl}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    });
+  });
+
+  it("a batch lists every notification with its own link, newest first as given", async () => {
+    const items = ["c3", "c2", "c1"].map((id) => ({
+      actor: "Mo Member",
+      message: "commented on page",
+      about: "Homepage",
+      url: `https://r.example/project/p/pg/v/comment?id=${id}`,
+    }));
+    const mail = await notificationMail({
+      to: "o@example.com",
+      items,
+      projectTitle: "Launch",
+      settingsUrl: "https://r.example/profile",
+      unsubscribe,
+    });
+    expect(mail.subject).toBe("3 new notifications in “Launch”: new comments");
+    expect(firstLink(mail.text)).toBe(items[0]!.url);
+    for (const item of items)
+      expect(mail.text).toContain(`Mo Member commented on page “Homepage”: ${item.url}`);
+    expect(mail.headers?.["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
+  });
+
+  it("ticket and support mail keep their words and only a web address becomes a link", async () => {
+    const resolved = await ticketResolvedMail({
+      to: "g@example.com",
+      reporterName: "Gail Guest",
+      ticketTitle: "Coupon",
+      pageUrl: "javascript:alert(1)",
+    });
+    expect(resolved.text).toContain("Hi Gail Guest,");
+    expect(resolved.text).toContain("on javascript:alert(1) — “Coupon” — has been resolved");
+    expect(resolved.html).not.toContain('href="javascript');
+    const support = await supportMail({
+      to: "support@example.com",
+      kind: "pro-request",
+      sender: { name: "Ada", email: "ada@example.com" },
+      subject: "Plan",
+      message: "Line one\nLine two",
+      details: { teamSize: 12 },
+    });
+    expect(support.text).toContain("Plan request from Ada <ada@example.com>");
+    expect(support.text).toContain("teamSize: 12");
+    expect(support.text).toContain("Line two");
+    expect(support.headers).toEqual({ "Reply-To": "Ada <ada@example.com>" });
+  });
+
+  it("every e-mail preference gates some notification kind, or is one no instance sends", () => {
+    const gated = new Set(NOTIFICATION_TYPES.map(emailPreferenceOf).filter(Boolean));
+    for (const key of EMAIL_PREFERENCE_KEYS)
+      expect(gated.has(key) !== UNSENT_EMAIL_PREFERENCES.includes(key), key).toBe(true);
+  });
+});

@@ -1,0 +1,314 @@
+/**
+ * The messages area's operations, shared by the members' routes and the public link's guest routes:
+ * loading a conversation with the reader's place in it, presenting it (SPEC §3 title and preview, unread
+ * count, abilities), starting one, sending and reading messages. Each new message is published to the
+ * `user:{id}` room of every participant with an account; guests have no socket and poll.
+ */
+import { createHash } from "node:crypto";
+import {
+  CONVERSATION_TEXTS,
+  type Conversation,
+  type ConversationAttachment,
+  type ConversationMessage,
+  type ConversationParticipant,
+  conversationPreview,
+  conversationTitle,
+  isForbiddenAttachment,
+  type SendMessageInput,
+  sendMessageSchema,
+} from "@redline/shared";
+import { and, desc, eq, gt, inArray, isNull, lt, ne, or, sql } from "drizzle-orm";
+import type { Database } from "../../db/index.ts";
+import {
+  conversationMessages,
+  conversationParticipants,
+  conversations,
+  projects,
+  users,
+} from "../../db/schema/index.ts";
+import { BadRequestError } from "../../lib/errors.ts";
+import { newId } from "../../lib/ids.ts";
+import type { PolicyActor } from "../../lib/policy.ts";
+import { publish } from "../../lib/realtime.ts";
+import type { Storage } from "../../lib/storage/storage.ts";
+import { boardPeople } from "../tickets/tickets.load.ts";
+import { conversationAbilities } from "./conversations.policy.ts";
+
+export type ConversationRow = typeof conversations.$inferSelect;
+export type ParticipantRow = typeof conversationParticipants.$inferSelect;
+export type MessageRow = typeof conversationMessages.$inferSelect;
+type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+type Executor = Database | Tx;
+
+/** Whose eyes a conversation is read with: the policy actor and their participant row (if any). */
+export interface Reader {
+  actor: PolicyActor;
+  participant: ParticipantRow | null;
+}
+
+export const uidOf = (participant: ParticipantRow) => participant.userId ?? participant.id;
+export const hashGuestKey = (key: string) => createHash("sha256").update(key).digest("hex");
+
+export async function participantsOf(db: Executor, conversationIds: string[]): Promise<ParticipantRow[]> {
+  if (conversationIds.length === 0) return [];
+  return db
+    .select()
+    .from(conversationParticipants)
+    .where(inArray(conversationParticipants.conversationId, conversationIds))
+    .orderBy(conversationParticipants.createdAt, conversationParticipants.id);
+}
+
+export function presentMessage(row: MessageRow): ConversationMessage {
+  return {
+    id: row.id,
+    conversationId: row.conversationId,
+    senderID: row.senderId,
+    senderName: row.senderName,
+    message: row.message,
+    attachments: row.attachments,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+const presentParticipant = (row: ParticipantRow): ConversationParticipant => ({
+  uid: uidOf(row),
+  displayName: row.displayName,
+  photoURL: row.photoURL,
+  isAnonymous: row.isAnonymous,
+  isGuest: row.isGuest,
+});
+
+/** Conversations as each reader sees them, with the latest message and the reader's unread count. */
+export async function presentConversations(
+  db: Executor,
+  rows: ConversationRow[],
+  readerOf: (row: ConversationRow, participants: ParticipantRow[]) => Reader,
+): Promise<Conversation[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.id);
+  const projectIds = [...new Set(rows.flatMap((row) => (row.projectId ? [row.projectId] : [])))];
+  const [participants, latest, titles] = await Promise.all([
+    participantsOf(db, ids),
+    db
+      .selectDistinctOn([conversationMessages.conversationId])
+      .from(conversationMessages)
+      .where(inArray(conversationMessages.conversationId, ids))
+      .orderBy(
+        conversationMessages.conversationId,
+        desc(conversationMessages.createdAt),
+        desc(conversationMessages.id),
+      ),
+    projectIds.length === 0
+      ? []
+      : db
+          .select({ id: projects.id, title: projects.title })
+          .from(projects)
+          .where(inArray(projects.id, projectIds)),
+  ]);
+  const readers = rows.map((row) =>
+    readerOf(
+      row,
+      participants.filter((p) => p.conversationId === row.id),
+    ),
+  );
+  const unread = await unreadCounts(
+    db,
+    readers.flatMap((reader) => (reader.participant ? [reader.participant] : [])),
+  );
+  return rows.map((row, index) => {
+    const reader = readers[index]!;
+    const own = participants.filter((p) => p.conversationId === row.id);
+    const last = latest.find((message) => message.conversationId === row.id) ?? null;
+    const selfUid = reader.participant ? uidOf(reader.participant) : "";
+    const count = reader.participant ? (unread.get(reader.participant.id) ?? 0) : 0;
+    const isAsker = row.kind === "support" && row.supportUserId === reader.participant?.userId;
+    return {
+      id: row.id,
+      kind: row.kind,
+      projectID: row.projectId,
+      projectTitle: titles.find((project) => project.id === row.projectId)?.title ?? null,
+      participants: own.map(presentParticipant),
+      selfUid,
+      title: isAsker ? CONVERSATION_TEXTS.support : conversationTitle(own.map(presentParticipant), selfUid),
+      preview: conversationPreview(last),
+      message: last?.message ?? null,
+      senderID: last?.senderId ?? null,
+      attachments: last?.attachments ?? [],
+      read: count === 0,
+      unread: count,
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.lastMessageAt.toISOString(),
+      abilities: conversationAbilities(reader.actor, { isParticipant: reader.participant !== null }),
+    };
+  });
+}
+
+/** Unread messages per participant row: from others, after the participant's last-read marker. */
+async function unreadCounts(db: Executor, readers: ParticipantRow[]): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  if (readers.length === 0) return counts;
+  const rows = await db
+    .select({ participantId: conversationParticipants.id, unread: sql<number>`count(*)::int` })
+    .from(conversationParticipants)
+    .innerJoin(
+      conversationMessages,
+      eq(conversationMessages.conversationId, conversationParticipants.conversationId),
+    )
+    .where(
+      and(
+        inArray(
+          conversationParticipants.id,
+          readers.map((reader) => reader.id),
+        ),
+        ne(
+          conversationMessages.senderId,
+          sql`coalesce(${conversationParticipants.userId}, ${conversationParticipants.id})`,
+        ),
+        or(
+          isNull(conversationParticipants.lastReadAt),
+          gt(conversationMessages.createdAt, conversationParticipants.lastReadAt),
+        ),
+      ),
+    )
+    .groupBy(conversationParticipants.id);
+  for (const row of rows) counts.set(row.participantId, Number(row.unread));
+  return counts;
+}
+
+/** A page of messages, newest last; `before` pages back from the oldest one shown. */
+export async function listMessages(
+  db: Executor,
+  conversationId: string,
+  query: { before?: string; limit: number },
+): Promise<{ data: ConversationMessage[]; hasMore: boolean }> {
+  const rows = await db
+    .select()
+    .from(conversationMessages)
+    .where(
+      and(
+        eq(conversationMessages.conversationId, conversationId),
+        query.before ? lt(conversationMessages.createdAt, new Date(query.before)) : undefined,
+      ),
+    )
+    .orderBy(desc(conversationMessages.createdAt), desc(conversationMessages.id))
+    .limit(query.limit + 1);
+  return {
+    data: rows.slice(0, query.limit).reverse().map(presentMessage),
+    hasMore: rows.length > query.limit,
+  };
+}
+
+/**
+ * The project's people with an account, as participant rows of a guest's conversation. Read outside any
+ * transaction: `boardPeople` runs its queries side by side, which one transaction's connection cannot.
+ */
+export async function projectPeopleRows(db: Database, conversationId: string, projectId: string) {
+  return [...(await boardPeople(db, projectId)).values()].map((person) => ({
+    id: newId(),
+    conversationId,
+    userId: person.id,
+    displayName: person.displayName,
+    photoURL: person.photoURL,
+  }));
+}
+
+/** Adds them (those already in it stay as they are). */
+export async function addParticipants(
+  into: Executor,
+  rows: Awaited<ReturnType<typeof projectPeopleRows>>,
+): Promise<void> {
+  if (rows.length > 0) await into.insert(conversationParticipants).values(rows).onConflictDoNothing();
+}
+
+/** The account behind the installation's support address, if one exists. */
+export async function supportAccount(db: Executor, supportEmail: string) {
+  const [row] = await db
+    .select({ id: users.id, displayName: users.displayName, photoURL: users.photoURL })
+    .from(users)
+    .where(and(sql`lower(${users.email}) = ${supportEmail.toLowerCase()}`, eq(users.isDeleted, false)));
+  return row ?? null;
+}
+
+/**
+ * The attachments of a new message, as stored: each uploaded to this conversation first, its size the
+ * stored file's (never the client's word).
+ */
+export async function storedAttachments(
+  storage: Storage,
+  conversationId: string,
+  attachments: ConversationAttachment[],
+): Promise<ConversationAttachment[]> {
+  return Promise.all(
+    attachments.map(async (attachment) => {
+      if (isForbiddenAttachment(attachment))
+        throw new BadRequestError(CONVERSATION_TEXTS.forbiddenType, "forbidden-file-type");
+      const size =
+        attachment.path === `conversations/${conversationId}/${attachment.id}`
+          ? await storage.size(attachment.path)
+          : null;
+      if (size === null)
+        throw new BadRequestError(
+          "Upload the attachment to this conversation first.",
+          "attachment-not-found",
+        );
+      return { ...attachment, size };
+    }),
+  );
+}
+
+/** Stores a message and tells every participant with an account, in one transaction. */
+export async function sendMessage(
+  db: Database,
+  storage: Storage,
+  conversation: ConversationRow,
+  sender: ParticipantRow,
+  body: SendMessageInput,
+): Promise<ConversationMessage> {
+  const input = sendMessageSchema.parse(body);
+  const attachments = await storedAttachments(storage, conversation.id, input.attachments);
+  return db.transaction(async (tx) => {
+    const now = new Date();
+    const [row] = await tx
+      .insert(conversationMessages)
+      .values({
+        id: newId(),
+        conversationId: conversation.id,
+        senderId: uidOf(sender),
+        senderName: sender.displayName,
+        message: input.message,
+        attachments,
+        createdAt: now,
+      })
+      .returning();
+    await tx.update(conversations).set({ lastMessageAt: now }).where(eq(conversations.id, conversation.id));
+    // What one sends is read by its sender.
+    await tx
+      .update(conversationParticipants)
+      .set({ lastReadAt: now })
+      .where(eq(conversationParticipants.id, sender.id));
+    const message = presentMessage(row!);
+    // A long message would pass the channel's limit: the event then says "refetch".
+    const carried = JSON.stringify(message).length < 6000 ? message : undefined;
+    const recipients = await participantsOf(tx, [conversation.id]);
+    for (const participant of recipients) {
+      if (!participant.userId) continue;
+      await publish(tx, `user:${participant.userId}`, {
+        type: "conversations.message",
+        conversationId: conversation.id,
+        message: carried,
+      });
+    }
+    return message;
+  });
+}
+
+export async function markRead(db: Database, conversationId: string, reader: ParticipantRow): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(conversationParticipants)
+      .set({ lastReadAt: new Date() })
+      .where(eq(conversationParticipants.id, reader.id));
+    if (reader.userId)
+      await publish(tx, `user:${reader.userId}`, { type: "conversations.read", conversationId });
+  });
+}

@@ -1,0 +1,114 @@
+import { CONVERSATION_TEXTS, type Conversation } from "@redline/shared";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { stubApi } from "../billing/billing-fixtures.ts";
+import { ConversationList } from "./conversation-list.tsx";
+import { memberSource } from "./conversation-queries.ts";
+import { ConversationThread } from "./conversation-thread.tsx";
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const person = (uid: string, displayName: string) => ({
+  uid,
+  displayName,
+  photoURL: null,
+  isAnonymous: false,
+  isGuest: false,
+});
+
+const conversation: Conversation = {
+  id: "c1",
+  kind: "project",
+  projectID: "p1",
+  projectTitle: "Website",
+  participants: [person("me", "Mia Self"), person("ada", "Ada Lovelace")],
+  selfUid: "me",
+  title: "Ada Lovelace",
+  preview: "Hello",
+  message: "Hello",
+  senderID: "ada",
+  attachments: [],
+  read: false,
+  unread: 1,
+  createdAt: "2026-11-26T10:00:00.000Z",
+  updatedAt: "2026-11-26T10:00:00.000Z",
+  abilities: { send: true, attach: true },
+};
+
+const message = (id: string, senderID: string, text: string) => ({
+  id,
+  conversationId: "c1",
+  senderID,
+  senderName: senderID === "me" ? "Mia Self" : "Ada Lovelace",
+  message: text,
+  attachments: [],
+  createdAt: "2026-11-26T10:00:00.000Z",
+});
+
+function renderThread(value: Conversation = conversation) {
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <ConversationThread source={memberSource(value.id)} conversation={value} />
+    </QueryClientProvider>,
+  );
+}
+
+describe("conversation thread", () => {
+  it("shows the messages, marks them read and sends a new one", async () => {
+    const sent = stubApi({
+      "GET /api/conversations/c1/messages": {
+        body: { data: [message("m1", "ada", "Hello"), message("m2", "me", "Hi Ada")], hasMore: false },
+      },
+      "POST /api/conversations/c1/read": { body: { data: { read: true } } },
+      "POST /api/conversations/c1/messages": { status: 201, body: { data: message("m3", "me", "Thanks") } },
+    });
+    renderThread();
+    expect(await screen.findByText("Hello")).toBeTruthy();
+    expect(screen.getByText("You")).toBeTruthy();
+    expect(sent.some((request) => request.path === "/api/conversations/c1/read")).toBe(true);
+    const send = screen.getByRole("button", { name: "Send" }) as HTMLButtonElement;
+    expect(send.disabled).toBe(true);
+    fireEvent.change(screen.getByLabelText("Message"), { target: { value: "  Thanks  " } });
+    fireEvent.click(send);
+    await vi.waitFor(() =>
+      expect(
+        sent.find((request) => request.method === "POST" && request.path.endsWith("/messages"))?.body,
+      ).toEqual({ message: "Thanks", attachments: [] }),
+    );
+  });
+
+  it("says where a conversation begins, and refuses a forbidden file before uploading it", async () => {
+    const sent = stubApi({
+      "GET /api/conversations/c1/messages": { body: { data: [], hasMore: false } },
+    });
+    renderThread({ ...conversation, unread: 0 });
+    expect(await screen.findByText(CONVERSATION_TEXTS.beginning)).toBeTruthy();
+    const input = screen.getByTestId("message-file");
+    fireEvent.change(input, { target: { files: [new File(["MZ"], "setup.exe")] } });
+    expect((await screen.findByRole("alert")).textContent).toBe(CONVERSATION_TEXTS.forbiddenType);
+    expect(sent.filter((request) => request.method === "POST")).toEqual([]);
+  });
+
+  it("shows an error with a way to try again", async () => {
+    stubApi({ "GET /api/conversations/c1/messages": { status: 500, body: { message: "Down" } } });
+    renderThread({ ...conversation, unread: 0 });
+    expect(await screen.findByText("Messages could not be loaded.")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Try again" })).toBeTruthy();
+  });
+});
+
+describe("conversation list", () => {
+  it("lists each conversation's title, preview and unread count", () => {
+    const onOpen = vi.fn();
+    render(<ConversationList conversations={[conversation]} onOpen={onOpen} />);
+    expect(screen.getByText("Ada Lovelace")).toBeTruthy();
+    expect(screen.getByText("Website")).toBeTruthy();
+    expect(screen.getByText("1")).toBeTruthy();
+    fireEvent.click(screen.getByRole("button"));
+    expect(onOpen).toHaveBeenCalledWith(conversation);
+  });
+});
