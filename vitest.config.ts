@@ -7,6 +7,11 @@ export default defineConfig({
         test: {
           name: "unit",
           sequence: { groupOrder: 0 },
+          // API tests mostly wait on a database, a socket or Chromium: more workers than the 2 cores keep
+          // both busy. One worker runs many files on one module graph (no test mocks modules), so the
+          // server's modules, PGlite's WASM and the migrated database are loaded once per worker, not per file.
+          maxWorkers: 3,
+          isolate: false,
           include: ["packages/**/src/**/*.test.ts", "apps/server/src/**/*.test.ts", "scripts/**/*.test.ts"],
           environment: "node",
           testTimeout: 30_000,
@@ -18,6 +23,8 @@ export default defineConfig({
         test: {
           name: "web",
           sequence: { groupOrder: 0 },
+          // Runs beside the unit project, which needs the same number of workers.
+          maxWorkers: 3,
           include: ["apps/web/src/**/*.test.{ts,tsx}"],
           environment: "happy-dom",
           testTimeout: 30_000,

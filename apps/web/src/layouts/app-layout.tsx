@@ -9,6 +9,7 @@ import { LoadingView } from "../components/loading-view.tsx";
 import { OfferBar } from "../features/billing/offer-bar.tsx";
 import { PaymentNotice } from "../features/billing/payment-notice.tsx";
 import { useStoredPrivilege } from "../features/billing/use-stored-privilege.ts";
+import { MessagesButton } from "../features/conversations/messages-button.tsx";
 import { useNeedHelp } from "../features/conversations/need-help.ts";
 import { Header } from "../features/header/header.tsx";
 import { NotificationsBell } from "../features/notifications/notifications-bell.tsx";
@@ -35,6 +36,7 @@ export function AppLayout() {
         user={me}
         brand={brand}
         bell={<NotificationsBell notificationSound={me.notificationSound} />}
+        messages={<MessagesButton />}
         onContact={() => setContactOpen(true)}
       />
       <ContactModal open={isContactOpen} onOpenChange={setContactOpen} email={me.email} />

@@ -16,18 +16,21 @@ export interface Feature {
 }
 
 /**
- * `bell`: the notifications bell (the notifications feature's), placed among the inbox buttons.
+ * `bell`: the notifications bell (the notifications feature's), placed among the inbox buttons;
+ * `messages`: the messages icon (the conversations feature's), beside it.
  * `brand`: the active team's logo, shown instead of Redline's when its branding applies (SPEC §2).
  * `onContact`: Contact Us from the profile menu.
  */
 export function Header({
   user,
   bell,
+  messages,
   brand = null,
   onContact,
 }: {
   user: User;
   bell: ReactNode;
+  messages: ReactNode;
   brand?: { name: string; logoURL: string | null } | null;
   /** Opens Contact Us (the support feature's form, rendered by the layout). */
   onContact(): void;
@@ -61,7 +64,7 @@ export function Header({
         </nav>
       </div>
       <div className="header__right">
-        <InboxButtons bell={bell} />
+        <InboxButtons bell={bell} messages={messages} />
         <HelpMenu onFeature={setFeature} onShortcuts={() => setShortcutsOpen(true)} />
         <ProfileMenu user={user} onFeature={setFeature} onContact={onContact} />
       </div>

@@ -1,16 +1,14 @@
 /**
  * Notifications and messages entry points: the bell (features/notifications) and the messages icon with
- * its unread count (features/conversations).
+ * its unread count (features/conversations), both supplied by the layout that composes the header.
  */
 import type { ReactNode } from "react";
-import { MessagesButton } from "../conversations/messages-button.tsx";
 
-/** `bell`: the notifications bell, supplied by the layout that composes the header. */
-export function InboxButtons({ bell }: { bell: ReactNode }) {
+export function InboxButtons({ bell, messages }: { bell: ReactNode; messages: ReactNode }) {
   return (
     <>
       {bell}
-      <MessagesButton />
+      {messages}
     </>
   );
 }
