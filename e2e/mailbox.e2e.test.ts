@@ -30,7 +30,10 @@ describe("outbox", () => {
     const mail = page.getByRole("article").filter({ hasText: `To: ${email}` });
     await mail.getByRole("heading", { name: "Verify your e-mail for Redline" }).waitFor();
 
-    await mail.getByRole("link", { name: /user-action\?mode=verifyEmail/ }).first().click();
+    await mail
+      .getByRole("link", { name: /user-action\?mode=verifyEmail/ })
+      .first()
+      .click();
     await page.waitForURL((url) => url.pathname === "/projects");
     await page.getByRole("banner").getByRole("link", { name: "Team" }).waitFor();
   });
