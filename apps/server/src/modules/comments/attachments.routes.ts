@@ -12,6 +12,7 @@ import type { AppContext } from "../../context.ts";
 import { BadRequestError, NotFoundError } from "../../lib/errors.ts";
 import { memberActor } from "../../lib/policy.ts";
 import { route } from "../../lib/routes.ts";
+import { sendDownload } from "../../lib/storage/download.ts";
 import type { Storage } from "../../lib/storage/storage.ts";
 import { requireActor } from "../auth/session.ts";
 import { readFile } from "../pages/uploads.ts";
@@ -81,18 +82,7 @@ export async function attachmentsRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
       authorizeComment(memberActor(actor.user.id, access), "comments.read");
       const stored = await storage.get(`attachments/${project.id}/${sha}`);
       if (!stored) throw new NotFoundError();
-      const name = z
-        .string()
-        .max(200)
-        .catch("file")
-        .parse((request.query as { name?: unknown }).name ?? "file");
-      return reply
-        .header("content-type", "application/octet-stream")
-        .header("content-length", stored.size)
-        .header("content-disposition", `attachment; filename*=UTF-8''${encodeURIComponent(name)}`)
-        .header("x-content-type-options", "nosniff")
-        .header("cache-control", "private, max-age=31536000")
-        .send(stored.stream);
+      return sendDownload(request, reply, stored);
     },
   );
 }

@@ -8,6 +8,7 @@ import { CONVERSATION_TEXTS, type ConversationAttachment, isForbiddenAttachment 
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { BadRequestError, NotFoundError } from "../../lib/errors.ts";
+import { sendDownload } from "../../lib/storage/download.ts";
 import type { Storage } from "../../lib/storage/storage.ts";
 import { readFile } from "../pages/uploads.ts";
 
@@ -37,16 +38,5 @@ export async function serveAttachment(
   const { sha } = shaParams.parse(request.params);
   const stored = await storage.get(`conversations/${conversationId}/${sha}`);
   if (!stored) throw new NotFoundError("Attachment not found.", "attachment-not-found");
-  const name = z
-    .string()
-    .max(200)
-    .catch("file")
-    .parse((request.query as { name?: unknown }).name ?? "file");
-  return reply
-    .header("content-type", "application/octet-stream")
-    .header("content-length", stored.size)
-    .header("content-disposition", `attachment; filename*=UTF-8''${encodeURIComponent(name)}`)
-    .header("x-content-type-options", "nosniff")
-    .header("cache-control", "private, max-age=31536000")
-    .send(stored.stream);
+  return sendDownload(request, reply, stored);
 }

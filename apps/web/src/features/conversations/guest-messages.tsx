@@ -2,12 +2,12 @@
  * Messages on a shared page: a guest of the public link writes to the project's people. The button
  * shows the guest's unread count; the thread polls (guests have no realtime socket).
  */
-import { badgeCount } from "@redline/shared";
 import { MessageSquare } from "lucide-react";
 import { Popover } from "radix-ui";
 import { useMemo, useState } from "react";
 import { GUEST_POLL_MS, guestSource, useConversation } from "./conversation-queries.ts";
 import { ConversationThread } from "./conversation-thread.tsx";
+import { messagesLabel, UnreadBadge } from "./unread-badge.tsx";
 import "./conversations.css";
 
 export function GuestMessages({ projectId, identity }: { projectId: string; identity: string }) {
@@ -17,16 +17,9 @@ export function GuestMessages({ projectId, identity }: { projectId: string; iden
   const unread = conversation.data?.unread ?? 0;
   return (
     <Popover.Root open={isOpen} onOpenChange={setOpen}>
-      <Popover.Trigger
-        className="btn btn--ghost messages-button"
-        aria-label={unread > 0 ? `Messages (${badgeCount(unread)} unread)` : "Messages"}
-      >
+      <Popover.Trigger className="btn btn--ghost messages-button" aria-label={messagesLabel(unread)}>
         <MessageSquare size={16} aria-hidden /> Messages
-        {unread > 0 ? (
-          <span className="messages-button__badge" data-testid="messages-badge" aria-hidden>
-            {badgeCount(unread)}
-          </span>
-        ) : null}
+        <UnreadBadge unread={unread} />
       </Popover.Trigger>
       <Popover.Portal>
         <Popover.Content className="conversations" align="end" sideOffset={8} aria-label="Messages">

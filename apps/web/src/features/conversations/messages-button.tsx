@@ -2,7 +2,7 @@
  * The header's messages icon (SPEC §2) with the unread count ('9+' above 9), opening the messages panel:
  * the conversations list, then a conversation's thread. 'Need help?' opens it on the support conversation.
  */
-import { badgeCount, CONVERSATION_TEXTS } from "@redline/shared";
+import { CONVERSATION_TEXTS } from "@redline/shared";
 import { ArrowLeft, MessageSquare, SquarePen } from "lucide-react";
 import { Popover } from "radix-ui";
 import { useState } from "react";
@@ -11,6 +11,7 @@ import { memberSource, useConversations, useUnreadCount } from "./conversation-q
 import { ConversationThread } from "./conversation-thread.tsx";
 import { setMessagesPanel, useMessagesPanel } from "./messages-store.ts";
 import { NewConversation } from "./new-conversation.tsx";
+import { messagesLabel, UnreadBadge } from "./unread-badge.tsx";
 import { useConversationsRealtime } from "./use-conversations-realtime.ts";
 import "./conversations.css";
 
@@ -20,16 +21,9 @@ export function MessagesButton() {
   const { isOpen, conversationId } = useMessagesPanel();
   return (
     <Popover.Root open={isOpen} onOpenChange={(open) => setMessagesPanel({ isOpen: open })}>
-      <Popover.Trigger
-        className="icon-btn messages-button"
-        aria-label={unread > 0 ? `Messages (${badgeCount(unread)} unread)` : "Messages"}
-      >
+      <Popover.Trigger className="icon-btn messages-button" aria-label={messagesLabel(unread)}>
         <MessageSquare size={18} aria-hidden />
-        {unread > 0 ? (
-          <span className="messages-button__badge" data-testid="messages-badge" aria-hidden>
-            {badgeCount(unread)}
-          </span>
-        ) : null}
+        <UnreadBadge unread={unread} />
       </Popover.Trigger>
       <Popover.Portal>
         <Popover.Content className="conversations" align="end" sideOffset={8} aria-label="Messages">
