@@ -94,7 +94,7 @@ describe("a notification carried by its event", () => {
     expect(list(client, null)).toEqual(["n1"]);
   });
 
-  it("moves a repeat folded into a held notification to the top, with its count, as news again", () => {
+  it("moves a repeat folded into a held notification to the top, with its count, and asks for the counts", () => {
     const client = new QueryClient();
     client.setQueryData<NotificationCounts>(COUNTS_KEY, { unseen: 2, notNotified: 0 });
     const seenByBell = (id: string) => ({ ...notification(id), isNotified: true });
@@ -103,12 +103,13 @@ describe("a notification carried by its event", () => {
       pages: [{ data: [seenByBell("n2"), seenByBell("n1")], nextCursor: null, projects: [] }],
     });
     const folded = { ...notification("n1"), length: 3, createdAt: "2026-11-24T10:05:00.000Z" };
-    expect(receiveNotification(client, folded)).toBe(true);
+    // The list takes it at once; the counts are the server's to tell (false: the caller refetches).
+    expect(receiveNotification(client, folded)).toBe(false);
     expect(list(client, null)).toEqual(["n1", "n2"]);
     expect(
       client.getQueryData<Pages>([...NOTIFICATIONS_KEY, { projectId: null }])?.pages[0]?.data[0]?.length,
     ).toBe(3);
-    expect(client.getQueryData(COUNTS_KEY)).toEqual({ unseen: 2, notNotified: 1 });
+    expect(client.getQueryData(COUNTS_KEY)).toEqual({ unseen: 2, notNotified: 0 });
   });
 
   it("asks for a refetch when the counts were never loaded", () => {

@@ -53,8 +53,8 @@ type Pages = InfiniteData<NotificationsPage, string | null>;
  * A notification arrived with the event: the badge and the loaded lists take it without asking the
  * server (the all-projects list and its project's filter gain it on top). One already held with the same
  * count and time — the same event heard twice — changes nothing; one held with another count is a repeat
- * folded into it (SPEC §3 length): it moves to the top with its new count and is news for the badge
- * again. Returns false when there was nothing to apply it to correctly, so the caller refetches instead.
+ * folded into it (SPEC §3 length): it moves to the top with its new count, and the counts are asked
+ * for again. Returns false when there was nothing to apply it to correctly, so the caller refetches instead.
  */
 export function receiveNotification(
   queryClient: ReturnType<typeof useQueryClient>,
@@ -90,12 +90,14 @@ export function receiveNotification(
         : data,
     );
   }
+  // A fold: the held copy's marks may be older than the server's (the panel marked it notified), so
+  // only the server can say how the counts moved — the caller refetches them.
+  if (held) return false;
   const counts = queryClient.getQueryData<NotificationCounts>(COUNTS_KEY);
   if (!counts) return false;
-  const was = held ?? { isSeen: true, isNotified: true };
   queryClient.setQueryData<NotificationCounts>(COUNTS_KEY, {
-    unseen: counts.unseen + Number(!notification.isSeen) - Number(!was.isSeen),
-    notNotified: counts.notNotified + Number(!notification.isNotified) - Number(!was.isNotified),
+    unseen: counts.unseen + (notification.isSeen ? 0 : 1),
+    notNotified: counts.notNotified + (notification.isNotified ? 0 : 1),
   });
   return true;
 }
