@@ -15,6 +15,7 @@ import type { AppContext } from "./context.ts";
 import { openDatabase } from "./db/index.ts";
 import type { AppConfig } from "./env.ts";
 import { ForbiddenError, HttpError, PlanLimitError } from "./lib/errors.ts";
+import { endConnectionsWhenClosing } from "./lib/graceful-close.ts";
 import { installInputBoundary } from "./lib/input-boundary.ts";
 import { createDurableMailer } from "./lib/mail/durable-mailer.ts";
 import { createMailer } from "./lib/mail/mailer.ts";
@@ -144,17 +145,25 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     }
   });
   app.addHook("onClose", async () => {
-    collector.stop();
-    await worker?.stop();
-    await hub.stop();
-    await stopSessionCache();
-    await mailer.stop();
-    await jobs.stop();
-    await content.close();
-    await database.close();
+    // A slow step of shutting down is named in the log, so a slow stop says where its time went.
+    const step = async (name: string, run: () => unknown) => {
+      const started = performance.now();
+      await run();
+      const ms = performance.now() - started;
+      if (ms > 2_000) app.log.warn(`closing: "${name}" took ${Math.round(ms)} ms`);
+    };
+    await step("file collector", () => collector.stop());
+    await step("capture worker", () => worker?.stop());
+    await step("realtime hub", () => hub.stop());
+    await step("session cache", () => stopSessionCache());
+    await step("mailer", () => mailer.stop());
+    await step("jobs", () => jobs.stop());
+    await step("content server", () => content.close());
+    await step("database", () => database.close());
   });
 
   forgetAfterWrites(app, database.db);
+  for (const server of [app, content]) endConnectionsWhenClosing(server);
 
   // CSRF: a state-changing API call must come from our own origin, or a team's active custom domain
   // (served by this app). Cookies are SameSite=Lax too.

@@ -1455,9 +1455,7 @@ describe.each(drivers())("authorization matrix (%s)", (driver) => {
       teamCollaborator: await uidOf(teamCollaborator!),
     };
   });
-  // Closing the PGlite matrix app has been seen to take ~70 s under full-suite load (cause not found yet:
-  // the step is "app.close"); a slow close must not fail 5,000 passing cells.
-  afterAll(() => t.close(), 150_000);
+  afterAll(() => t.close());
   afterEach(() => {
     t.ctx.config.plansEnabled = false;
   });
