@@ -32,7 +32,7 @@ import {
   serializeWithSingleFile,
   sweep,
 } from "./page-steps.ts";
-import { RoutedNetwork } from "./routing.ts";
+import { RoutedNetwork, wireContext } from "./routing.ts";
 import { sanitizeSnapshot } from "./sanitize.ts";
 import { singleFileInitScript } from "./single-file-script.ts";
 
@@ -158,6 +158,8 @@ interface Tab {
   page: Page;
   /** How long opening it took (ahead of the job, or within it when none was ready). */
   openMs: number;
+  /** Routes the tab's requests and SingleFile's downloads to the job's network. */
+  use(network: RoutedNetwork): void;
 }
 
 export class Capturer {
@@ -217,8 +219,14 @@ export class Capturer {
       acceptDownloads: false,
     });
     try {
+      // Wired before its page exists (routing.ts), with the init scripts every job's page runs first.
+      const [use] = await Promise.all([
+        wireContext(context),
+        context.addInitScript(activityHook),
+        singleFileInitScript().then((script) => context.addInitScript(script)),
+      ]);
       const page = await context.newPage();
-      return { context, page, openMs: Math.round(performance.now() - started) };
+      return { context, page, use, openMs: Math.round(performance.now() - started) };
     } catch (error) {
       await context.close().catch(() => {});
       throw error;
@@ -228,8 +236,8 @@ export class Capturer {
   /**
    * Opening a context and its first page (a new renderer process) costs about as much as loading a
    * page, so the tab for the next job is opened after each job, while the capturer waits for work.
-   * It is still one fresh context per job: nothing ever ran in it, and the job's routing, bindings and
-   * init scripts are attached when the job takes it, before its first navigation.
+   * It is still one fresh context per job: nothing ever ran in it. Its routing, bindings and init scripts
+   * are in place before its page exists, and route nothing until the job takes it (`Tab.use`).
    */
   private prepareSpare(): void {
     if (this.spare || this.closed || this.options.keepWarm === false) return;
@@ -334,23 +342,15 @@ export class Capturer {
     stage("tab");
     timings.tabOpen = tab.openMs;
     const network = new RoutedNetwork(fetcher, maxBytes);
-    // Independent round trips to the browser, sent together with Node's fetch of the document; the
-    // routing and init scripts are in place before the first navigation.
-    const entryFetch = network.resolveEntry(options.url, {
-      accept: DOCUMENT_ACCEPT,
-      "user-agent": this.userAgent,
-    });
-    entryFetch.catch(() => {}); // awaited below, after the set-up
-    await Promise.all([
-      network.attach(context),
-      context.addInitScript(activityHook),
-      singleFileInitScript().then((script) => context.addInitScript(script)),
-    ]);
+    tab.use(network);
     network.watch(page);
     context.on("page", (popup) => void popup.close().catch(() => {}));
     let entry: string;
     try {
-      entry = await entryFetch;
+      entry = await network.resolveEntry(options.url, {
+        accept: DOCUMENT_ACCEPT,
+        "user-agent": this.userAgent,
+      });
     } catch (error) {
       if (error instanceof CaptureError) throw error;
       throw new CaptureError("load-failed", `Could not load ${options.url}`, { cause: error });

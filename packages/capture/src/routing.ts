@@ -20,6 +20,26 @@ import { FETCH_BINDING } from "./single-file-script.ts";
 export const STUCK_MS = 4_000;
 const EMPTY_DOCUMENT = "<!doctype html><html><head></head><body></body></html>";
 
+/**
+ * Wires a fresh context once, before its first page exists — then each hook is only an init script the
+ * page starts with, not a round trip to a running renderer: WebSockets refused, every request answered by
+ * the network of the job that takes the tab (`use`), SingleFile's fetch binding likewise. Until a job
+ * takes the tab, it routes nothing.
+ */
+export async function wireContext(context: BrowserContext): Promise<(network: RoutedNetwork) => void> {
+  let network: RoutedNetwork | null = null;
+  await Promise.all([
+    context.routeWebSocket(/.*/, (ws) => ws.close({ code: 1008, reason: "Not available in a capture" })),
+    context.route("**/*", (route) => (network ? network.handle(route) : route.abort("blockedbyclient"))),
+    context.exposeBinding(FETCH_BINDING, (_source, url: unknown) =>
+      network ? network.answerSingleFile(String(url)) : null,
+    ),
+  ]);
+  return (next) => {
+    network = next;
+  };
+}
+
 export class RoutedNetwork {
   private readonly refused = new Set<string>();
   private readonly responses = new Map<string, FetchedResource>();
@@ -36,14 +56,6 @@ export class RoutedNetwork {
     private readonly fetcher: Fetcher,
     private readonly maxBytes: number,
   ) {}
-
-  async attach(context: BrowserContext): Promise<void> {
-    await Promise.all([
-      context.routeWebSocket(/.*/, (ws) => ws.close({ code: 1008, reason: "Not available in a capture" })),
-      context.route("**/*", (route) => this.handle(route)),
-      context.exposeBinding(FETCH_BINDING, (_source, url: unknown) => this.answerSingleFile(String(url))),
-    ]);
-  }
 
   /** Every URL the SSRF guard refused during this job. */
   get blocked(): string[] {
@@ -90,7 +102,8 @@ export class RoutedNetwork {
     return this.started.size - this.stuckRequests();
   }
 
-  private async handle(route: Route): Promise<void> {
+  /** Answers one of the page's requests through the Fetcher (see the header). */
+  async handle(route: Route): Promise<void> {
     const request = route.request();
     const url = request.url();
     const key = withoutHash(url);
@@ -140,7 +153,7 @@ export class RoutedNetwork {
   }
 
   /** SingleFile's fetch: the cached response if the page loaded it, else a guarded download. */
-  private async answerSingleFile(url: string) {
+  async answerSingleFile(url: string) {
     const key = withoutHash(url);
     let response = this.responses.get(key);
     // Still loading in the page (a request held open forever): the page does not show it, so neither
