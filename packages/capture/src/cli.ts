@@ -36,7 +36,8 @@ async function main(): Promise<number> {
       timeoutMs: options.timeoutMs,
       allowPrivateUrls: options.allowPrivateUrls,
     });
-    await writeSnapshotDir(result, out);
+    // The browser is done with: it shuts down while the snapshot is written.
+    await Promise.all([writeSnapshotDir(result, out), capturer.close()]);
     const kb = (n: number) => `${(n / 1024).toFixed(0)} kB`;
     console.log(`${result.title || "(untitled)"} — ${result.finalUrl}`);
     console.log(
