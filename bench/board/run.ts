@@ -53,6 +53,11 @@ async function longTasksWhileWorking(page: Page, url: string, projectId: string)
       for (const entry of list.getEntries()) store.longTasks.push(entry.duration);
     }).observe({ type: "longtask" });
   });
+  // The same window traced: each main-thread task's CPU time (thread time) next to its wall time, since on
+  // a shared machine a task can wait for a core far longer than it works.
+  const browser = page.context().browser()!;
+  await browser.startTracing(page, { categories: ["toplevel", "blink.user_timing"] });
+  await page.evaluate(() => performance.mark("bench-board-start"));
   const box = (await todo.boundingBox())!;
   await page.mouse.move(box.x + box.width / 2, box.y + 150);
   for (let step = 0; step < 40; step += 1) {
@@ -68,12 +73,44 @@ async function longTasksWhileWorking(page: Page, url: string, projectId: string)
   await page.waitForTimeout(100);
   await page.keyboard.press("Space");
   await page.waitForTimeout(500);
+  await page.evaluate(() => performance.mark("bench-board-end"));
   const tasks = await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks);
+  const cpu = mainThreadCpu(JSON.parse((await browser.stopTracing()).toString("utf8")));
   return {
     count: tasks.length,
     max: tasks.length ? Math.max(...tasks) : 0,
     over50: tasks.filter((d) => d > 50).length,
+    cpuMax: cpu.length ? Math.max(...cpu) : 0,
+    cpuOver50: cpu.filter((d) => d > 50).length,
   };
+}
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  tdur?: number;
+}
+
+/** CPU milliseconds of each task the page's main thread ran between the two marks (Chromium's trace). */
+function mainThreadCpu(trace: { traceEvents: TraceEvent[] }): number[] {
+  const events = trace.traceEvents;
+  const start = events.find((event) => event.name === "bench-board-start");
+  const end = events.find((event) => event.name === "bench-board-end");
+  if (!start || !end) throw new Error("the trace lacks the bench's marks");
+  return events
+    .filter(
+      (event) =>
+        event.name === "ThreadControllerImpl::RunTask" &&
+        event.ph === "X" &&
+        event.pid === start.pid &&
+        event.tid === start.tid &&
+        event.ts >= start.ts &&
+        event.ts <= end.ts,
+    )
+    .map((event) => (event.tdur ?? 0) / 1000);
 }
 
 async function reportToCard(page: Page, url: string, projectId: string, key: string) {
@@ -155,12 +192,12 @@ async function main() {
     const ms = (value: number) => `${Math.round(value)} ms`;
     const body = `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench:board\` on this machine (${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}): the real server on PostgreSQL, Debian's Chromium at 1280×800.
 
-| Board | Long tasks while wheel-scrolling a list and moving a card by keyboard | Longest | Over 50 ms |
-|---|---|---|---|
-| 100 tickets (baseline) | ${baseline.count} | ${ms(baseline.max)} | ${baseline.over50} |
-| 10,000 tickets | ${loaded.count} | ${ms(loaded.max)} | ${loaded.over50} |
+| Board | Long tasks while wheel-scrolling a list and moving a card by keyboard | Longest | Over 50 ms | Longest task's CPU time | Tasks with over 50 ms of CPU |
+|---|---|---|---|---|---|
+| 100 tickets (baseline) | ${baseline.count} | ${ms(baseline.max)} | ${baseline.over50} | ${ms(baseline.cpuMax)} | ${baseline.cpuOver50} |
+| 10,000 tickets | ${loaded.count} | ${ms(loaded.max)} | ${loaded.over50} | ${ms(loaded.cpuMax)} | ${loaded.cpuOver50} |
 
-Goal: no long task over 50 ms at 10,000 tickets — **${loaded.over50 === 0 ? "met" : "not met"}**.
+Goal: no long task over 50 ms at 10,000 tickets — **${loaded.over50 === 0 ? "met" : "not met"}**. Long tasks are wall time (PerformanceObserver \`longtask\`); the CPU columns are the main thread's own time per task in a Chromium trace of the same window, which a loaded machine does not stretch.
 
 | ${REPORTS} widget reports | p50 | p95 |
 |---|---|---|

@@ -22,6 +22,8 @@ export const VIRTUALIZE_FROM = 40;
 const ESTIMATED_CARD = 96;
 const CARD_GAP = 8;
 
+const estimateSize = () => ESTIMATED_CARD;
+
 export function containerId(listId: string): string {
   return `cards:${listId}`;
 }
@@ -53,6 +55,13 @@ export const BoardColumn = memo(function BoardColumn({
       data: { type: "list" },
       disabled: !list.abilities.move || (activeCardId !== null && !isListDragging),
     });
+  // Here, not in ColumnCards: a dnd-kit hook re-renders its component on every drag change, and the
+  // memoized cards below then re-render only when their own props change.
+  const { setNodeRef: setCardsRef } = useDroppable({
+    id: containerId(list.id),
+    data: { type: "cards", listId: list.id },
+    disabled: isListDragging,
+  });
   const rename = useRenameList();
   const [isDeleteOpen, setDeleteOpen] = useState(false);
   const remove = useDeleteList();
@@ -111,6 +120,7 @@ export const BoardColumn = memo(function BoardColumn({
         ) : null}
       </header>
       <ColumnCards
+        dropRef={setCardsRef}
         list={list}
         tickets={tickets}
         today={today}
@@ -142,6 +152,7 @@ export const BoardColumn = memo(function BoardColumn({
 
 /** Memoized: a list's header changing (or the list being dragged) does not re-render its cards. */
 const ColumnCards = memo(function ColumnCards({
+  dropRef,
   list,
   tickets,
   today,
@@ -150,6 +161,8 @@ const ColumnCards = memo(function ColumnCards({
   isFiltered,
   onOpen,
 }: {
+  /** The list's card area as a drop target (an empty list, or below its last card). */
+  dropRef(node: HTMLElement | null): void;
   list: BrowseList;
   tickets: Ticket[];
   today: string;
@@ -158,11 +171,6 @@ const ColumnCards = memo(function ColumnCards({
   isFiltered: boolean;
   onOpen(ticketId: string): void;
 }) {
-  const { setNodeRef } = useDroppable({
-    id: containerId(list.id),
-    data: { type: "cards", listId: list.id },
-    disabled: isListDragging,
-  });
   const scroller = useRef<HTMLDivElement | null>(null);
   const isLong = tickets.length >= VIRTUALIZE_FROM;
   const activeIndex = activeCardId ? tickets.findIndex((ticket) => ticket.id === activeCardId) : -1;
@@ -175,24 +183,47 @@ const ColumnCards = memo(function ColumnCards({
     },
     [activeIndex],
   );
+  const getItemKey = useCallback((index: number) => tickets[index]?.id ?? index, [tickets]);
   const virtualizer = useVirtualizer({
     count: tickets.length,
     getScrollElement: () => scroller.current,
-    estimateSize: () => ESTIMATED_CARD,
+    estimateSize,
     gap: CARD_GAP,
-    overscan: 6,
+    // Each drawn card is a sortable that re-renders on every drag change: draw few beyond the view.
+    overscan: 3,
     enabled: isLong,
     rangeExtractor,
-    getItemKey: (index) => tickets[index]?.id ?? index,
+    // Stable while the cards are: a new key function makes the virtualizer re-measure every row.
+    getItemKey,
   });
   const setRefs = useCallback(
     (node: HTMLDivElement | null) => {
       scroller.current = node;
-      setNodeRef(node);
+      dropRef(node);
     },
-    [setNodeRef],
+    [dropRef],
   );
-  const ids = useMemo(() => tickets.map((ticket) => ticket.id), [tickets]);
+  const virtualItems = isLong ? virtualizer.getVirtualItems() : null;
+  // A long list's sortable items are the cards drawn, not its thousands: dnd-kit walks the items on
+  // every drag change (and queues them all for measuring, quadratically), and only drawn cards can be
+  // dropped on anyway. The drop's place comes from the columns (use-board-dnd.ts), not these indexes.
+  // The dragged card kept drawn far from the view is left out: its neighbours here are not its own.
+  const shownIds = useMemo(
+    () =>
+      virtualItems
+        ? virtualItems
+            .filter(
+              (item, at) =>
+                item.index !== activeIndex ||
+                virtualItems.length === 1 ||
+                virtualItems[at - 1]?.index === item.index - 1 ||
+                virtualItems[at + 1]?.index === item.index + 1,
+            )
+            .map((item) => tickets[item.index]?.id ?? "")
+        : tickets.map((ticket) => ticket.id),
+    [virtualItems, tickets, activeIndex],
+  );
+  const ids = useSameIds(shownIds);
   const canMove = (ticket: Ticket) => ticket.abilities.move;
 
   return (
@@ -208,7 +239,7 @@ const ColumnCards = memo(function ColumnCards({
             aria-label={`Tickets in ${list.title}`}
             style={{ height: virtualizer.getTotalSize() }}
           >
-            {virtualizer.getVirtualItems().map((item) => {
+            {(virtualItems ?? []).map((item) => {
               const ticket = tickets[item.index]!;
               return (
                 <li
@@ -248,3 +279,12 @@ const ColumnCards = memo(function ColumnCards({
     </div>
   );
 });
+
+/** The previous array while the ids are the same (a re-measured row gives new virtual items, same cards). */
+function useSameIds(ids: string[]): string[] {
+  const previous = useRef(ids);
+  const same =
+    previous.current.length === ids.length && previous.current.every((id, index) => id === ids[index]);
+  if (!same) previous.current = ids;
+  return previous.current;
+}

@@ -1,9 +1,11 @@
 import { sortKeyBetween } from "@redline/shared";
 import { describe, expect, it } from "vitest";
-import { ticket } from "./board-fixtures.ts";
+import { withoutTicket, withTicket } from "./board-cache.ts";
+import { list, board as makeBoard, ticket } from "./board-fixtures.ts";
 import {
   addDays,
   bySortKey,
+  columnsAfter,
   isOverdue,
   keepUnchangedColumns,
   matchesFilters,
@@ -68,6 +70,47 @@ describe("columns kept between renders", () => {
     expect(after.get("a")).toBe(before.get("a"));
     expect(after.get("b")).not.toBe(before.get("b"));
     expect(after.get("b")).toEqual([y, changedZ]);
+  });
+});
+
+describe("columns after a change", () => {
+  const lists = [list("a", "a0"), list("b", "a1"), list("c", "a2")];
+  const tickets = Array.from({ length: 90 }, (_, index) =>
+    ticket(`t${index}`, { listId: lists[index % 3]!.id, sortKey: `a${(index * 37) % 90}` }),
+  );
+  const start = makeBoard({ lists, tickets });
+  const ids = (columns: Map<string, { id: string }[]>) =>
+    [...columns].map(([id, column]) => [id, column.map((t) => t.id)]);
+
+  it("moves a changed ticket between its columns, keeping the columns it neither leaves nor joins", () => {
+    const before = { board: start, columns: ticketsByList(start) };
+    const moved = { ...tickets[0]!, listId: "b", sortKey: "a4V" };
+    const after = withTicket(start, moved);
+    const columns = columnsAfter(before, after);
+    expect(ids(columns)).toEqual(ids(ticketsByList(after)));
+    expect(columns.get("c")).toBe(before.columns.get("c"));
+    expect(columns.get("a")).not.toBe(before.columns.get("a"));
+    expect(columns.get("b")).toContain(moved);
+  });
+
+  it("gives the same columns as grouping anew for edits, additions, deletions and a changed list", () => {
+    let before = { board: start, columns: ticketsByList(start) };
+    const steps = [
+      (b: typeof start) => withTicket(b, { ...b.tickets[5]!, title: "Edited" }),
+      (b: typeof start) => withTicket(b, ticket("new", { listId: "c", sortKey: "a5" })),
+      (b: typeof start) => withTicket(b, ticket("same-key", { listId: "c", sortKey: "a5" })),
+      (b: typeof start) => withoutTicket(b, "t7"),
+      (b: typeof start) => withTicket(b, { ...b.tickets[9]!, intake: "rejected", listId: null }),
+      (b: typeof start) => ({ ...b, tickets: b.tickets.map((t) => ({ ...t, title: `${t.title}!` })) }),
+      (b: typeof start) => ({ ...b, lists: [...b.lists, list("d", "a3")] }),
+    ];
+    for (const step of steps) {
+      const next = step(before.board);
+      const columns = columnsAfter(before, next);
+      expect(ids(columns)).toEqual(ids(ticketsByList(next)));
+      before = { board: next, columns };
+    }
+    expect(columnsAfter(before, before.board)).toBe(before.columns);
   });
 });
 

@@ -16,13 +16,13 @@ import { BoardFilters } from "./board-filters.tsx";
 import { useBoard, useCreateList, useMoveList, useMoveTicket } from "./board-queries.ts";
 import {
   bySortKey,
+  columnsAfter,
   type BoardFilters as Filters,
   hasFilters,
   keepUnchangedColumns,
   localDay,
   matchesFilters,
   reportersOf,
-  ticketsByList,
   triageTickets,
 } from "./board-rules.ts";
 import { TicketCardView } from "./ticket-card.tsx";
@@ -117,7 +117,10 @@ function BoardView({
   const active = useMemo<Filters>(() => (q.trim() ? { ...filters, q } : filters), [filters, q]);
   const isFiltered = hasFilters(active);
   const lists = useMemo(() => board.lists.slice().sort(bySortKey), [board.lists]);
-  const allColumns = useMemo(() => ticketsByList(board), [board]);
+  // A changed ticket moves within the columns it leaves and joins; the others keep their arrays.
+  const columnsBefore = useRef<{ board: Board; columns: Map<string, Ticket[]> } | null>(null);
+  const allColumns = useMemo(() => columnsAfter(columnsBefore.current, board), [board]);
+  columnsBefore.current = { board, columns: allColumns };
   const previousColumns = useRef<Map<string, Ticket[]> | null>(null);
   const columns = useMemo(() => {
     let shown = allColumns;

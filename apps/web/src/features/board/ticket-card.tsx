@@ -8,18 +8,22 @@ import { useSortable } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
 import type { Ticket } from "@redline/shared";
 import { CalendarDays, CircleCheck, GripVertical, MessageSquare } from "lucide-react";
-import { memo, type ReactNode, type Ref } from "react";
+import { memo, type ReactNode, type Ref, useMemo } from "react";
 import { Avatar } from "../../components/avatar.tsx";
 import { isOverdue } from "./board-rules.ts";
+
+// Made once: `toLocaleDateString` builds a formatter on every call (a board draws dozens of dates).
+const sameYearFormat = new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short" });
+const otherYearFormat = new Intl.DateTimeFormat(undefined, {
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+});
 
 export function formatDueDate(day: string): string {
   const date = new Date(`${day}T12:00:00`);
   const sameYear = date.getFullYear() === new Date().getFullYear();
-  return date.toLocaleDateString(undefined, {
-    day: "numeric",
-    month: "short",
-    ...(sameYear ? {} : { year: "numeric" }),
-  });
+  return (sameYear ? sameYearFormat : otherYearFormat).format(date);
 }
 
 export interface CardHandle {
@@ -28,7 +32,8 @@ export interface CardHandle {
   listeners: DraggableSyntheticListeners;
 }
 
-export function TicketCardView({
+/** Memoized: a drag re-renders every sortable's wrapper, not the cards' contents (props kept stable). */
+export const TicketCardView = memo(function TicketCardView({
   ticket,
   today,
   onOpen,
@@ -117,7 +122,7 @@ export function TicketCardView({
       {footer}
     </article>
   );
-}
+});
 
 /** A card in a list: sortable among the list's cards and into other lists. */
 export const SortableTicketCard = memo(function SortableTicketCard({
@@ -140,6 +145,13 @@ export const SortableTicketCard = memo(function SortableTicketCard({
       data: { type: "card", listId: ticket.listId },
       disabled: !canMove || isListDragging,
     });
+  const handle = useMemo<CardHandle | undefined>(
+    () =>
+      canMove
+        ? { ref: setActivatorNodeRef, attributes: { ...attributes, tabIndex: 0 }, listeners }
+        : undefined,
+    [canMove, setActivatorNodeRef, attributes, listeners],
+  );
   return (
     <div
       ref={setNodeRef}
@@ -147,16 +159,7 @@ export const SortableTicketCard = memo(function SortableTicketCard({
       style={{ transform: CSS.Translate.toString(transform), transition }}
       {...(canMove ? listeners : {})}
     >
-      <TicketCardView
-        ticket={ticket}
-        today={today}
-        onOpen={onOpen}
-        handle={
-          canMove
-            ? { ref: setActivatorNodeRef, attributes: { ...attributes, tabIndex: 0 }, listeners }
-            : undefined
-        }
-      />
+      <TicketCardView ticket={ticket} today={today} onOpen={onOpen} handle={handle} />
     </div>
   );
 });
