@@ -1,7 +1,8 @@
 /**
  * Notification mail in a real browser (issue #16): a burst of comments arrives as one mail; its link
  * opens the comment; its one-click unsubscribe, POSTed the way a mail client does (RFC 8058), turns that
- * preference off without a sign-in — and the profile page shows it off.
+ * preference off without a sign-in — and the profile page shows it off. Pages added in a burst are one
+ * mail too, whose link opens the page, with no unsubscribe (no preference covers it: ADR 0017).
  */
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -88,5 +89,44 @@ describe("notification mail", () => {
       "true",
     );
     await shot(owner.page, "notification-mail-02-profile");
+  });
+
+  it("pages added in a burst are one mail, without unsubscribe, whose link opens the page", {
+    timeout: 120_000,
+  }, async () => {
+    const owner = await signedIn(e2e, "pages-owner", "Olive Owner");
+    const member = await signedIn(e2e, "pages-member", "Mo Member");
+    const projectId = (await owner.api.post("/api/projects", { title: "Launch" })).body.data.id as string;
+    await owner.api.post(`/api/projects/${projectId}/members`, { email: member.email, access: "comment" });
+    const bytes = await sharp({ create: { width: 640, height: 480, channels: 3, background: "#2f5fb3" } })
+      .png()
+      .toBuffer();
+    const added = await Promise.all(
+      ["Pricing.png", "About.png"].map((name) =>
+        owner.api.upload(`/api/projects/${projectId}/uploads`, { name, type: "image/png", bytes }),
+      ),
+    );
+    for (const answer of added) expect(answer.status).toBe(201);
+    const isMembersPagesMail = (m: { to: string[]; subject: string }) =>
+      m.to.includes(member.email) && m.subject.includes("pages to project");
+    const mail = await e2e.app.inbox!.waitFor(isMembersPagesMail, 30_000);
+    await new Promise((resolve) => setTimeout(resolve, WINDOW_MS + 3000));
+    expect(e2e.app.inbox!.mails.filter(isMembersPagesMail)).toHaveLength(1);
+    expect(mail.subject).toBe("Olive Owner added 2 pages to project “Launch”");
+    expect(mail.headers["list-unsubscribe"]).toBeUndefined();
+    // The actor is not mailed.
+    const ownersPagesMails = e2e.app.inbox!.mails.filter(
+      (m) => m.to.includes(owner.email) && m.subject.includes("pages to project"),
+    );
+    expect(ownersPagesMails).toHaveLength(0);
+
+    // The first link opens that page in the member's browser.
+    const link = new URL(mail.link!);
+    const page = added.find((answer) => link.pathname.includes(answer.body.data.versionId));
+    expect(page).toBeDefined();
+    await member.page.goto(`${link.pathname}${link.search}`);
+    const title = page === added[0] ? "Pricing" : "About";
+    await member.page.getByRole("img", { name: title }).waitFor();
+    await shot(member.page, "notification-mail-03-page-added");
   });
 });

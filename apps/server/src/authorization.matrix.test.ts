@@ -1083,7 +1083,7 @@ const EXEMPT: Record<string, string> = {
   "POST /api/auth/*": "better-auth's own endpoints: sign-in/up, reset, delete; tested in auth.routes.test.ts",
   "GET /*": "the built single-page app (static files, history fallback): no data",
   "GET /api/realtime":
-    "WebSocket: its project room joins go through the same policy (comments.read), its own user room only; tested in modules/realtime/realtime.test.ts and notifications.routes.test.ts",
+    "WebSocket: its project room joins go through the same policy (comments.read), its own user room only; with `?guest`, a link guest's own conversation through the conversations policy (conversations.read), re-checked per event; tested in modules/realtime/realtime.test.ts, notifications.routes.test.ts and conversations.routes.test.ts",
 };
 
 /** Whole URL spaces outside the table, each with the reason. */

@@ -106,6 +106,9 @@ describe("notification targets", () => {
     expect(
       notificationTarget(of({ type: "project-share", pageId: null, versionId: null, commentId: null })),
     ).toBe("/project/p1");
+    expect(notificationTarget(of({ type: "web-page-add", commentId: null }))).toBe(
+      "/project/p1/pg1/v1/comment",
+    );
   });
 });
 

@@ -210,7 +210,8 @@ export function notificationTarget(
   const version = `/project/${projectId}/${pageId}/${versionId}`;
   if (notification.type === "web-inspect") return `${version}/inspect?activity=true`;
   if (commentId) return `${version}/comment?id=${encodeURIComponent(commentId)}`;
-  return version;
+  // A page added, approved or unapproved: the version in the review view (a bare version path is no route).
+  return `${version}/comment`;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { Comment } from "./comments.ts";
-import type { ConversationMessage } from "./conversations.ts";
+import { type ConversationMessage, guestKeySchema } from "./conversations.ts";
 import type { Notification } from "./notifications.ts";
 import type { Version } from "./projects.ts";
 import type { BrowseList, Ticket } from "./tickets.ts";
@@ -49,18 +49,27 @@ export type RealtimeEvent =
   /** A list was created, renamed or moved (`list`), or deleted (no `list`; its tickets went with it). */
   | { type: "lists.changed"; projectId: string; listId: string; list?: BrowseList }
   /**
-   * Room `user:{id}` of each participant with an account: a new message in a conversation of theirs
-   * (`message` left out when too large: refetch). No `projectId`: it is not a project room's event.
+   * Room `user:{id}` of each participant (a guest of the public link: its participant id, delivered to
+   * its guest socket as room `guest:{projectId}`): a new message in a conversation of theirs (`message`
+   * left out when too large: refetch). No `projectId`: it is not a project room's event.
    */
   | { type: "conversations.message"; conversationId: string; message?: ConversationMessage }
   /** Room `user:{id}`: the user read a conversation (another tab): refetch the counts. */
   | { type: "conversations.read"; conversationId: string };
+/*
+ * A public link's guest (no account) opens the socket as `/api/realtime?guest` and joins its own
+ * conversation in a project with `guest.join` (its guest key, as in GUEST_KEY_HEADER): it then hears that
+ * conversation's `conversations.message` and `conversations.read` as events of room `guest:{projectId}`.
+ */
 
 /** Client → server messages on the realtime socket. */
 export const realtimeClientMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("join"), projectId: z.string().min(1).max(64) }),
   z.object({ type: z.literal("leave"), projectId: z.string().min(1).max(64) }),
   z.object({ type: z.literal("ping") }),
+  /** Guest sockets only: hear one's own conversation in this project (the public link must be on). */
+  z.object({ type: z.literal("guest.join"), projectId: z.string().min(1).max(64), key: guestKeySchema }),
+  z.object({ type: z.literal("guest.leave"), projectId: z.string().min(1).max(64) }),
 ]);
 export type RealtimeClientMessage = z.infer<typeof realtimeClientMessageSchema>;
 
@@ -70,6 +79,10 @@ export type RealtimeServerMessage =
   | { type: "ready" }
   | { type: "joined"; projectId: string }
   | { type: "left"; projectId: string }
+  /** A guest socket hears its conversation in this project: refetch it (something may have been missed). */
+  | { type: "guest.joined"; projectId: string }
+  /** A guest socket no longer hears it (the link was turned off, or the guest is no longer in it). */
+  | { type: "guest.left"; projectId: string }
   | { type: "pong" }
   | { type: "error"; code: string; projectId?: string }
   | { type: "event"; room: string; event: RealtimeEvent };

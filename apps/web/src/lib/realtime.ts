@@ -3,7 +3,9 @@
  * open view, joined to the rooms of the projects on screen; the server puts it in the user's own room
  * too (notifications). It reconnects with backoff after a drop and, each time the server confirms a
  * room (`joined`, or `ready` for the user's room), tells that room's listeners to resync — events sent
- * while the socket was away are not replayed, so views refetch what they show.
+ * while the socket was away are not replayed, so views refetch what they show. A public link's guest has
+ * its own socket (`guestRealtime()`, `/api/realtime?guest`, no session): it follows the guest's own
+ * conversation in a project (`subscribeGuest`), resyncing the same way.
  */
 import type { RealtimeClientMessage, RealtimeEvent, RealtimeServerMessage } from "@redline/shared";
 
@@ -26,6 +28,10 @@ class RealtimeConnection {
   private attempt = 0;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private isStopped = false;
+  /** Guest sockets: the guest's own conversation per project, joined with the guest key. */
+  private readonly guestRooms = new Map<string, { key: string; listeners: Set<RoomListener> }>();
+
+  constructor(private readonly path = "/api/realtime") {}
 
   subscribe(projectId: string, listener: RoomListener): () => void {
     let listeners = this.rooms.get(projectId);
@@ -59,13 +65,35 @@ class RealtimeConnection {
     };
   }
 
+  /** A guest socket's own conversation in a project (`guestRealtime()` only). */
+  subscribeGuest(projectId: string, key: string, listener: RoomListener): () => void {
+    let room = this.guestRooms.get(projectId);
+    if (!room) {
+      room = { key, listeners: new Set() };
+      this.guestRooms.set(projectId, room);
+      this.send({ type: "guest.join", projectId, key });
+    }
+    room.listeners.add(listener);
+    this.isStopped = false;
+    this.ensureOpen();
+    return () => {
+      const current = this.guestRooms.get(projectId);
+      current?.listeners.delete(listener);
+      if (current?.listeners.size === 0) {
+        this.guestRooms.delete(projectId);
+        this.send({ type: "guest.leave", projectId });
+      }
+      if (!this.isWanted()) this.close();
+    };
+  }
+
   private isWanted(): boolean {
-    return this.rooms.size > 0 || this.userListeners.size > 0;
+    return this.rooms.size > 0 || this.userListeners.size > 0 || this.guestRooms.size > 0;
   }
 
   private ensureOpen(): void {
     if (this.socket || this.retryTimer) return;
-    const url = new URL("/api/realtime", window.location.href);
+    const url = new URL(this.path, window.location.href);
     url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
     const socket = new WebSocket(url);
     this.socket = socket;
@@ -73,6 +101,7 @@ class RealtimeConnection {
     socket.onopen = () => {
       this.attempt = 0;
       for (const projectId of this.rooms.keys()) this.send({ type: "join", projectId });
+      for (const [projectId, { key }] of this.guestRooms) this.send({ type: "guest.join", projectId, key });
       pingTimer = setInterval(() => this.send({ type: "ping" }), PING_MS);
     };
     socket.onmessage = (message) => this.handle(message.data);
@@ -110,12 +139,16 @@ class RealtimeConnection {
     // us out of the room (access removed, project deleted) — refetching shows the user why.
     if (message.type === "joined" || message.type === "left") {
       for (const listener of this.rooms.get(message.projectId) ?? []) listener.onResync();
+    } else if (message.type === "guest.joined" || message.type === "guest.left") {
+      for (const listener of this.guestRooms.get(message.projectId)?.listeners ?? []) listener.onResync();
     } else if (message.type === "ready") {
       for (const listener of this.userListeners) listener.onResync();
     } else if (message.type === "event") {
       const listeners = message.room.startsWith("user:")
         ? this.userListeners
-        : this.rooms.get(message.room.replace(/^project:/, ""));
+        : message.room.startsWith("guest:")
+          ? this.guestRooms.get(message.room.replace(/^guest:/, ""))?.listeners
+          : this.rooms.get(message.room.replace(/^project:/, ""));
       for (const listener of listeners ?? []) listener.onEvent(message.event);
     }
   }
@@ -142,4 +175,16 @@ export function realtime(): RealtimeConnection {
     window.addEventListener("online", () => current.retryNow());
   }
   return connection;
+}
+
+let guestConnection: RealtimeConnection | null = null;
+
+/** The socket of a public link's guest (no account): its own conversations only. */
+export function guestRealtime(): RealtimeConnection {
+  if (!guestConnection) {
+    guestConnection = new RealtimeConnection("/api/realtime?guest");
+    const current = guestConnection;
+    window.addEventListener("online", () => current.retryNow());
+  }
+  return guestConnection;
 }

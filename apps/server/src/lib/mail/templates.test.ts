@@ -9,9 +9,9 @@ import { describe, expect, it } from "vitest";
 import {
   approverMail,
   notificationMail,
+  pagesAddedMail,
   projectInviteMail,
   resetPasswordMail,
-  supportMail,
   teamAccessMail,
   teamInviteMail,
   ticketResolvedMail,
@@ -115,7 +115,58 @@ describe("mail templates", () => {
     expect(mail.headers?.["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
   });
 
-  it("ticket and support mail keep their words and only a web address becomes a link", async () => {
+  it("an added page: §9 wording, the page's link first, and no unsubscribe header (no preference covers it)", async () => {
+    const url = "https://r.example/project/p/pg/v";
+    const mail = await pagesAddedMail({
+      to: "o@example.com",
+      items: [{ actor: "Mo Member", pageTitle: "Pricing <beta>", url }],
+      projectTitle: "Launch",
+      projectUrl: "https://r.example/project/p",
+      settingsUrl: "https://r.example/profile",
+    });
+    expect(mail.subject).toBe("Mo Member added page “Pricing <beta>”");
+    expect(mail.text).toContain("Mo Member added page “Pricing <beta>” to Launch.");
+    expect(mail.text).toContain("Open the page");
+    expect(firstLink(mail.text)).toBe(url);
+    expect(mail.html).toContain(`href="${url}"`);
+    expect(mail.html).toContain("“Pricing &lt;beta&gt;”");
+    expect(mail.text).toContain("You get this e-mail because you take part in “Launch”.");
+    expect(mail.text).toContain("— Redline");
+    expect(mail.headers).toBeUndefined();
+  });
+
+  it("a burst of added pages is one mail listing each page with its link", async () => {
+    const items = ["Pricing", "About", "Home"].map((title, index) => ({
+      actor: "Mo Member",
+      pageTitle: title,
+      url: `https://r.example/project/p/pg${index}/v${index}`,
+    }));
+    const common = {
+      to: "o@example.com",
+      projectTitle: "Launch",
+      projectUrl: "https://r.example/project/p",
+      settingsUrl: "https://r.example/profile",
+    };
+    const mail = await pagesAddedMail({ ...common, items });
+    expect(mail.subject).toBe("Mo Member added 3 pages to project “Launch”");
+    expect(mail.text).toContain("Mo Member added 3 pages to project Launch:");
+    expect(firstLink(mail.text)).toBe(items[0]!.url);
+    for (const item of items) {
+      expect(mail.text).toContain(`“${item.pageTitle}”: ${item.url}`);
+      expect(mail.html).toContain(`href="${item.url}"`);
+    }
+    expect(mail.text).toContain("Open the project");
+    expect(mail.headers).toBeUndefined();
+
+    const several = await pagesAddedMail({
+      ...common,
+      items: [items[0]!, { ...items[1]!, actor: "Rae Reviewer" }],
+    });
+    expect(several.subject).toBe("2 pages were added to project “Launch”");
+    expect(several.text).toContain(`Rae Reviewer: “About”: ${items[1]!.url}`);
+  });
+
+  it("ticket mail keeps its words and only a web address becomes a link", async () => {
     const resolved = await ticketResolvedMail({
       to: "g@example.com",
       reporterName: "Gail Guest",
@@ -125,18 +176,6 @@ describe("mail templates", () => {
     expect(resolved.text).toContain("Hi Gail Guest,");
     expect(resolved.text).toContain("on javascript:alert(1) — “Coupon” — has been resolved");
     expect(resolved.html).not.toContain('href="javascript');
-    const support = await supportMail({
-      to: "support@example.com",
-      kind: "pro-request",
-      sender: { name: "Ada", email: "ada@example.com" },
-      subject: "Plan",
-      message: "Line one\nLine two",
-      details: { teamSize: 12 },
-    });
-    expect(support.text).toContain("Plan request from Ada <ada@example.com>");
-    expect(support.text).toContain("teamSize: 12");
-    expect(support.text).toContain("Line two");
-    expect(support.headers).toEqual({ "Reply-To": "Ada <ada@example.com>" });
   });
 
   it("every e-mail preference gates some notification kind, or is one no instance sends", () => {

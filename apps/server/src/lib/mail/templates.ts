@@ -1,92 +1,16 @@
 /**
- * Every mail the instance writes, as react-email templates (issue #16): one shared layout, and both parts
- * rendered from the same tree — the HTML, and the plain text react-email derives from it — so the two
- * never say different things. React escapes every value, so titles and names typed by people are text.
- * No JSX (the server is plain TypeScript): `h` is `createElement`.
+ * Every mail the instance writes about accounts and notifications, as react-email templates (issue #16)
+ * in the one layout of layout.ts; the support address's mail is in support-templates.ts.
  *
  * The first web link of a mail's text is its action (verify, open the comment …); tests and people alike
- * follow it. Only notification mail carries List-Unsubscribe headers (RFC 8058); account mail never does.
+ * follow it. Only notification mail of a kind with an e-mail preference carries List-Unsubscribe headers
+ * (RFC 8058); account mail never does, nor mail of a kind no preference covers (ADR 0017).
  */
-import {
-  Body,
-  Button,
-  Container,
-  Head,
-  Hr,
-  Html,
-  Link,
-  Preview,
-  Section,
-  Text,
-} from "@react-email/components";
-import { render, toPlainText } from "@react-email/render";
-import { Fragment, createElement as h, type ReactNode } from "react";
-// react-email's render imports this lazily: loaded with the app instead, not by the first mail of a request.
-import "react-dom/server";
+
+import { Link, Text } from "@react-email/components";
+import { Fragment } from "react";
+import { Action, h, Layout, Muted, Paragraph, styles, toMail, Url } from "./layout.ts";
 import type { Mail } from "./mailer.ts";
-
-const ACCENT = "#e5383b";
-const FONT = "Inter, -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
-const styles = {
-  body: { backgroundColor: "#f5f5f5", fontFamily: FONT, margin: 0, padding: "24px 0" },
-  container: { backgroundColor: "#ffffff", borderRadius: 8, padding: "24px 32px", maxWidth: 560 },
-  text: { color: "#1a1a1a", fontSize: 15, lineHeight: "24px", margin: "0 0 16px" },
-  muted: { color: "#666666", fontSize: 13, lineHeight: "20px", margin: "0 0 8px" },
-  button: {
-    backgroundColor: ACCENT,
-    borderRadius: 6,
-    color: "#ffffff",
-    fontSize: 15,
-    padding: "10px 16px",
-    textDecoration: "none",
-  },
-  link: { color: ACCENT },
-  hr: { borderColor: "#e5e5e5", margin: "24px 0 16px" },
-} as const;
-
-/** The one layout: a white card, the content, a muted footer, signed “— Redline”. */
-function Layout(props: { preview: string; children?: ReactNode; footer?: ReactNode }) {
-  return h(
-    Html,
-    { lang: "en" },
-    h(Head),
-    h(Preview, null, props.preview),
-    h(
-      Body,
-      { style: styles.body },
-      h(
-        Container,
-        { style: styles.container },
-        props.children,
-        h(Hr, { style: styles.hr }),
-        props.footer,
-        h(Text, { style: styles.muted }, "— Redline"),
-      ),
-    ),
-  );
-}
-
-const Paragraph = (...children: ReactNode[]) => h(Text, { style: styles.text }, ...children);
-const Muted = (...children: ReactNode[]) => h(Text, { style: styles.muted }, ...children);
-const Action = (label: string, url: string) =>
-  h(Section, { style: { margin: "8px 0 24px" } }, h(Button, { href: url, style: styles.button }, label));
-/** Lines of text kept as lines (a <br> between them; the text part breaks there too). */
-const lines = (texts: string[]) =>
-  texts.map((line, index) => h(Fragment, { key: index }, index > 0 ? h("br") : null, line));
-/** A link shown as its address, so the text part reads "label: https://…". */
-const Url = (url: string) => h(Link, { href: url, style: styles.link }, url);
-
-async function toMail(
-  to: string,
-  subject: string,
-  element: ReactNode,
-  headers?: Record<string, string>,
-): Promise<Mail> {
-  const html = await render(element);
-  // From the rendered HTML: the same words (render's own plain-text pass renders the tree again, slower).
-  const text = toPlainText(html);
-  return { to, subject, text, html, ...(headers && { headers }) };
-}
 
 /** A mail that asks for one action: intro, button, the link spelled out, "ignore if not you". */
 function actionMail(to: string, subject: string, intro: string, action: string, url: string) {
@@ -241,6 +165,71 @@ export function notificationMail(options: {
   });
 }
 
+/** One page of a pages-added mail: who added it, its title, and the link that opens it. */
+export interface AddedPageItem {
+  actor: string;
+  pageTitle: string;
+  url: string;
+}
+
+/**
+ * SPEC §9's template for an added page: one message for a burst of pages added to one project, newest
+ * first, each with the link that opens it — "Ada Lovelace added page “Home”", or for a burst "Ada Lovelace
+ * added 3 pages to project “Launch”" (with several people adding, "3 pages were added to project …").
+ * No e-mail preference covers it (SPEC §3's flags are fixed), so it is always sent and carries no
+ * unsubscribe header (ADR 0017); the footer says why it came.
+ */
+export function pagesAddedMail(options: {
+  to: string;
+  items: AddedPageItem[];
+  projectTitle: string;
+  /** Where the project opens (a burst's action). */
+  projectUrl: string;
+  settingsUrl: string;
+}): Promise<Mail> {
+  const { items, projectTitle } = options;
+  const [first] = items;
+  if (!first) throw new Error("A pages-added mail needs at least one page");
+  const isOnePerson = new Set(items.map((item) => item.actor)).size === 1;
+  const burst = isOnePerson
+    ? `${first.actor} added ${items.length} pages to project`
+    : `${items.length} pages were added to project`;
+  const subject =
+    items.length === 1 ? `${first.actor} added page “${first.pageTitle}”` : `${burst} “${projectTitle}”`;
+  const footer = h(
+    Fragment,
+    null,
+    Muted(
+      `You get this e-mail because you take part in “${projectTitle}”. Your e-mail settings: `,
+      h(Link, { href: options.settingsUrl, style: styles.link }, options.settingsUrl),
+    ),
+  );
+  const body =
+    items.length === 1
+      ? [
+          Paragraph(
+            `${first.actor} added page “${first.pageTitle}” to `,
+            h("strong", null, projectTitle),
+            ".",
+          ),
+          Action("Open the page", first.url),
+          Muted("Or open this link: ", Url(first.url)),
+        ]
+      : [
+          Paragraph(`${burst} `, h("strong", null, projectTitle), ":"),
+          ...items.map((item) =>
+            h(
+              Text,
+              { key: item.url, style: styles.text },
+              `${isOnePerson ? "" : `${item.actor}: `}“${item.pageTitle}”: `,
+              h(Link, { href: item.url, style: styles.link }, item.url),
+            ),
+          ),
+          Action("Open the project", options.projectUrl),
+        ];
+  return toMail(options.to, subject, h(Layout, { preview: subject, footer }, ...body));
+}
+
 /**
  * To the guest who reported a bug through a site's widget, once the ticket is resolved. They have no
  * account, so the mail names the report and the page it was about and links nowhere in the app.
@@ -271,31 +260,5 @@ export function ticketResolvedMail(options: {
         ` — “${options.ticketTitle}” — has been resolved. Thank you for telling us.`,
       ),
     ),
-  );
-}
-
-/** A message for the installation's support address (Contact Us, a plan request); replies go to the sender. */
-export function supportMail(options: {
-  to: string;
-  kind: "contact" | "pro-request";
-  sender: { name: string; email: string };
-  subject: string;
-  message: string;
-  details?: Record<string, unknown>;
-}): Promise<Mail> {
-  const label = options.kind === "contact" ? "Contact Us" : "Plan request";
-  const details = Object.entries(options.details ?? {}).map(([key, value]) => `${key}: ${String(value)}`);
-  const message = (options.message || "(no message)").split("\n");
-  return toMail(
-    options.to,
-    `[Redline] ${label}: ${options.subject}`,
-    h(
-      Layout,
-      { preview: `${label} from ${options.sender.name}` },
-      Paragraph(`${label} from ${options.sender.name} <${options.sender.email}>`),
-      details.length > 0 && Muted(lines(details)),
-      Paragraph(lines(message)),
-    ),
-    { "Reply-To": `${options.sender.name.replace(/[<>"\r\n]/g, "")} <${options.sender.email}>` },
   );
 }

@@ -2,32 +2,29 @@
  * Messages through the public link: a guest (no account) talks with the project's people while the link
  * is on. The guest's browser keeps a random key (`x-redline-guest-key`); its hash finds the guest's one
  * conversation per project, so knowing a guest's name is not enough to read it. The name shown is the
- * comment identity (`x-redline-guest`, SPEC §3; `public` is 'Anonymous User'). Guests have no realtime
- * socket (it is for signed-in users), so the shared view polls.
+ * comment identity (`x-redline-guest`, SPEC §3; `public` is 'Anonymous User'). New messages and reads
+ * reach the guest's realtime socket (conversations.guest.realtime.ts).
  */
 import {
   GUEST_KEY_HEADER,
   guestKeySchema,
   messagesQuerySchema,
-  normalizeSharing,
   PUBLIC_GUEST,
   parseGuestIdentity,
   SHARING_MESSAGES,
   sendMessageSchema,
 } from "@redline/shared";
-import { and, eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
-import { conversationParticipants, conversations, projects } from "../../db/schema/index.ts";
+import { conversationParticipants, conversations } from "../../db/schema/index.ts";
 import { BadRequestError, NotFoundError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import type { PolicyActor } from "../../lib/policy.ts";
 import { route } from "../../lib/routes.ts";
 import { GUEST_HEADER } from "../comments/comments.guest.routes.ts";
-import { guestsReadOnly } from "../projects/projects.load.ts";
-import { guestAccess } from "../projects/projects.policy.ts";
-import { serveAttachment, uploadAttachment } from "./conversations.files.ts";
+import { roomInProject, serveAttachment, uploadAttachment } from "./conversations.files.ts";
+import { findGuestConversation, guestOfProject, guestParticipantOf } from "./conversations.guest.load.ts";
 import { authorizeConversation, type ConversationAction } from "./conversations.policy.ts";
 import {
   addParticipants,
@@ -35,7 +32,6 @@ import {
   hashGuestKey,
   listMessages,
   markRead,
-  participantsOf,
   presentConversations,
   projectPeopleRows,
   sendMessage,
@@ -51,35 +47,22 @@ export async function conversationsGuestRoutes(app: FastifyInstance, { ctx }: { 
   /** The project, while its public link is on, and the guest as the policy sees them. */
   async function guestOf(request: FastifyRequest) {
     const { projectId } = projectParams.parse(request.params);
-    const [project] = await db.select().from(projects).where(eq(projects.id, projectId));
-    const access = guestAccess(
-      project && !project.isArchived ? normalizeSharing(project.sharing) : null,
-      project ? await guestsReadOnly(db, project, ctx.config.plansEnabled) : false,
-    );
-    if (!project || !access)
-      throw new NotFoundError(SHARING_MESSAGES.notAccessible, "project-not-accessible");
+    const guest = await guestOfProject(db, ctx.config.plansEnabled, projectId);
+    if (!guest) throw new NotFoundError(SHARING_MESSAGES.notAccessible, "project-not-accessible");
     const key = guestKeySchema.safeParse(request.headers[GUEST_KEY_HEADER]);
     if (!key.success)
       throw new BadRequestError("Your browser did not send its guest key: reload the page.", "guest-key");
-    const actor: PolicyActor = { userId: null, access, isGuest: true };
-    return { project, actor, keyHash: hashGuestKey(key.data) };
+    return { ...guest, keyHash: hashGuestKey(key.data) };
   }
 
-  const findConversation = async (projectId: string, keyHash: string) =>
-    (
-      await db
-        .select()
-        .from(conversations)
-        .where(and(eq(conversations.projectId, projectId), eq(conversations.guestKeyHash, keyHash)))
-    )[0] ?? null;
+  const findConversation = (projectId: string, keyHash: string) =>
+    findGuestConversation(db, projectId, keyHash);
 
   /** The guest's conversation, authorized for this action (404 when they have none). */
   async function load(request: FastifyRequest, action: ConversationAction) {
     const { project, actor, keyHash } = await guestOf(request);
     const conversation = await findConversation(project.id, keyHash);
-    const participant = conversation
-      ? ((await participantsOf(db, [conversation.id])).find((p) => p.isGuest) ?? null)
-      : null;
+    const participant = conversation ? await guestParticipantOf(db, conversation.id) : null;
     authorizeConversation(actor, action, { isParticipant: participant !== null });
     return { project, actor, conversation: conversation!, participant: participant! };
   }
@@ -165,7 +148,14 @@ export async function conversationsGuestRoutes(app: FastifyInstance, { ctx }: { 
         authorizeConversation(actor, "conversations.attach", { isParticipant: true });
       // People who joined the project since the conversation began take part too.
       await addParticipants(db, await projectPeopleRows(db, conversation.id, project.id));
-      const message = await sendMessage(db, storage, conversation, participant, input);
+      const message = await sendMessage(
+        db,
+        storage,
+        conversation,
+        participant,
+        input,
+        ctx.config.plansEnabled,
+      );
       reply.status(201);
       return { data: message };
     },
@@ -185,8 +175,13 @@ export async function conversationsGuestRoutes(app: FastifyInstance, { ctx }: { 
     `${BASE}/attachments`,
     route({ summary: "Upload an attachment as the guest (≤ 5 MB)", upload: true, action: "public" }),
     async (request, reply) => {
-      const { conversation } = await load(request, "conversations.attach");
-      const attachment = await uploadAttachment(storage, request, conversation.id);
+      const { project, conversation } = await load(request, "conversations.attach");
+      const attachment = await uploadAttachment(
+        storage,
+        request,
+        conversation.id,
+        roomInProject(db, project.id, ctx.config.plansEnabled),
+      );
       reply.status(201);
       return { data: attachment };
     },

@@ -1,12 +1,13 @@
 /**
  * The messages area end to end on a real database: a guest of the public link and the project's people
- * exchange messages with an attachment, unread counts follow, realtime reaches the members' sockets, the
- * support conversation mails the support address; outsiders, forbidden files and bad input are refused
- * and change nothing.
+ * exchange messages with an attachment, unread counts follow, realtime reaches the members' sockets and
+ * the guest's own (and nothing of another conversation), the support conversation mails the support
+ * address; outsiders, forbidden files and bad input are refused and change nothing.
  */
-import { CONVERSATION_TEXTS, GUEST_KEY_HEADER } from "@redline/shared";
+import { CONVERSATION_TEXTS, GUEST_KEY_HEADER, type RealtimeServerMessage } from "@redline/shared";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
 import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { expectRefused, type Person, signUpPerson } from "../../testing/people.ts";
 import { openSocket } from "../../testing/realtime-socket.ts";
@@ -17,6 +18,33 @@ import { referencedKeys } from "../files/collector.ts";
 const SUPPORT = `help-${Date.now().toString(36)}@redline.example`;
 const GAIL = { "x-redline-guest": "guest__2__Gail__gail@example.com", [GUEST_KEY_HEADER]: "k".repeat(40) };
 const OTHER_GUEST = { "x-redline-guest": "public", [GUEST_KEY_HEADER]: "o".repeat(40) };
+
+/** A public link's guest socket (`?guest`, no cookie) as the shared view opens it, with what it received. */
+async function openGuestSocket(t: TestApp) {
+  const socket = new WebSocket(`${t.url.replace("http", "ws")}/api/realtime?guest`, {
+    headers: { origin: t.url },
+  });
+  const received: RealtimeServerMessage[] = [];
+  socket.on("message", (data) => received.push(JSON.parse(data.toString())));
+  await new Promise<void>((resolve, reject) => {
+    socket.once("open", () => resolve());
+    socket.once("error", reject);
+  });
+  return {
+    socket,
+    received,
+    send: (message: unknown) => socket.send(JSON.stringify(message)),
+    async next(predicate: (m: RealtimeServerMessage) => boolean, timeoutMs = 5000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const index = received.findIndex(predicate);
+        if (index >= 0) return received.splice(index, 1)[0]!;
+        if (Date.now() > deadline) throw new Error(`no matching message; got ${JSON.stringify(received)}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
+  };
+}
 
 describe.each(drivers())("conversations (%s)", (driver) => {
   let t: TestApp;
@@ -102,6 +130,87 @@ describe.each(drivers())("conversations (%s)", (driver) => {
     const older = await ada.client.get(`/api/conversations/${conversationId}/messages?limit=1`);
     expect(older.body).toMatchObject({ hasMore: true });
     expect(older.body.data).toHaveLength(1);
+  });
+
+  it("delivers the guest's own conversation to its socket, and nothing of another's", async () => {
+    // Gail's key also has a conversation in another shared project, and another guest one in this project.
+    const otherProject = (await ada.client.post("/api/projects", { title: "Elsewhere" })).body.data.id;
+    await ada.client.patch(`/api/projects/${otherProject}/sharing`, { public: true, canComment: true });
+    const elsewhere = (path: string, body?: unknown) =>
+      guest.request("POST", `/api/share/${otherProject}/conversation${path}`, body, GAIL);
+    const gailElsewhere = (await elsewhere("")).body.data.id as string;
+    await elsewhere("/messages", { message: "Gail, elsewhere" });
+    const third = { "x-redline-guest": "guest__1__Tom__tom@example.com", [GUEST_KEY_HEADER]: "t".repeat(40) };
+    const otherGuest = (await asGuest("POST", "", undefined, third)).body.data.id as string;
+    await asGuest("POST", "/messages", { message: "Someone else" }, third);
+
+    const tab = await openGuestSocket(t);
+    // A project room, another guest's key and a project with no conversation of this key are refused.
+    tab.send({ type: "join", projectId });
+    await tab.next((m) => m.type === "error" && m.code === "forbidden" && m.projectId === projectId);
+    const stranger = (await sam.client.post("/api/projects", { title: "Private" })).body.data.id;
+    tab.send({ type: "guest.join", projectId: stranger, key: GAIL[GUEST_KEY_HEADER] });
+    await tab.next((m) => m.type === "error" && m.code === "forbidden" && m.projectId === stranger);
+    tab.send({ type: "guest.join", projectId, key: GAIL[GUEST_KEY_HEADER] });
+    expect(await tab.next((m) => m.type === "guest.joined")).toEqual({ type: "guest.joined", projectId });
+
+    // Messages in other conversations (another guest's here, Gail's in the other project) do not arrive.
+    await ada.client.post(`/api/conversations/${otherGuest}/messages`, { message: "Not for Gail" });
+    await ada.client.post(`/api/conversations/${gailElsewhere}/messages`, { message: "Not here either" });
+    await ada.client.post(`/api/conversations/${conversationId}/messages`, { message: "Hi Gail!" });
+    const event = await tab.next((m) => m.type === "event");
+    expect(event).toMatchObject({
+      room: `guest:${projectId}`,
+      event: { type: "conversations.message", conversationId, message: { message: "Hi Gail!" } },
+    });
+    expect((await asGuest("GET", "")).body.data.unread).toBe(1);
+    // Reading (in another tab) is told too, so every tab's count follows.
+    await asGuest("POST", "/read");
+    await tab.next((m) => m.type === "event" && m.event.type === "conversations.read");
+    expect(tab.received.filter((m) => m.type === "event")).toEqual([]);
+
+    // The link turned off: the next message is not delivered, and the socket is told it left.
+    await ada.client.patch(`/api/projects/${projectId}/sharing`, { public: false });
+    await ada.client.post(`/api/conversations/${conversationId}/messages`, { message: "Link is off" });
+    expect(await tab.next((m) => m.type === "guest.left")).toEqual({ type: "guest.left", projectId });
+    await ada.client.patch(`/api/projects/${projectId}/sharing`, { public: true });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(tab.received.filter((m) => m.type === "event")).toEqual([]);
+    tab.socket.close();
+    for (const id of [conversationId, otherGuest]) await bob.client.post(`/api/conversations/${id}/read`);
+    // Without `?guest`, a socket without a session is still refused.
+    expect(await (await openSocket(t, null)).closed).toBe(4401);
+  });
+
+  it("counts message attachments towards the project owner's storage on /api/me, once sent", async () => {
+    const used = async () => (await ada.client.get("/api/me")).body.data.storage.web.used as number;
+    const start = await used();
+    const bytes = await sharp({ create: { width: 40, height: 30, channels: 3, background: "#123456" } })
+      .png()
+      .toBuffer();
+    // The guest sends it: it is the project owner's storage all the same.
+    const form = new FormData();
+    form.append("file", new Blob([new Uint8Array(bytes)], { type: "image/png" }), "mockup.png");
+    const uploaded = await asGuest("POST", "/attachments", form);
+    expect(uploaded.status).toBe(201);
+    // Uploaded but in no message yet: nothing holds it (the file collector may remove it).
+    expect(await used()).toBe(start);
+    expect((await asGuest("POST", "/messages", { attachments: [uploaded.body.data] })).status).toBe(201);
+    expect(await used()).toBe(start + bytes.length);
+    // The same file sent again is stored once, so counted once.
+    const again = await ada.client.upload(`/api/conversations/${conversationId}/attachments`, {
+      name: "mockup-again.png",
+      type: "image/png",
+      bytes,
+    });
+    await ada.client.post(`/api/conversations/${conversationId}/messages`, {
+      attachments: [again.body.data],
+    });
+    expect(await used()).toBe(start + bytes.length);
+    // A member's storage does not move: the files are the project owner's.
+    expect((await bob.client.get("/api/me")).body.data.storage.web.used).toBe(0);
+    await bob.client.post(`/api/conversations/${conversationId}/read`);
+    await asGuest("POST", "/read");
   });
 
   it("keeps one conversation per set of people, among the project's people only", async () => {
@@ -198,6 +307,9 @@ describe.each(drivers())("conversations (%s)", (driver) => {
     await bob.client.post(`/api/conversations/${id}/messages`, { message: "I cannot find my invoices." });
     const mail = await t.inbox!.waitFor((m) => m.to.includes(SUPPORT) && m.subject.includes("Need help?"));
     expect(mail.text).toContain("I cannot find my invoices.");
+    expect(mail.text).toContain(`Need help? message from Bob Babbage <${bob.address}>`);
+    expect(mail.html).toContain(`Need help? message from Bob Babbage &lt;${bob.address}&gt;`);
+    expect(mail.html).toContain("I cannot find my invoices.");
     expect(mail.headers["reply-to"]).toContain(bob.address);
 
     const [asSupport] = (await sue.get("/api/conversations")).body.data;

@@ -24,13 +24,13 @@ import type { Database } from "../../db/index.ts";
 import { conversationParticipants, conversations } from "../../db/schema/index.ts";
 import { BadRequestError, NotFoundError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
-import type { Mail } from "../../lib/mail/mailer.ts";
+import { supportConversationMail } from "../../lib/mail/support-templates.ts";
 import { memberActor } from "../../lib/policy.ts";
 import { route } from "../../lib/routes.ts";
 import { type Actor, requireActor } from "../auth/session.ts";
 import { loadProject } from "../projects/projects.load.ts";
 import { boardPeople } from "../tickets/tickets.load.ts";
-import { serveAttachment, uploadAttachment } from "./conversations.files.ts";
+import { roomInProject, serveAttachment, uploadAttachment } from "./conversations.files.ts";
 import { authorizeConversation, type ConversationAction } from "./conversations.policy.ts";
 import {
   type ConversationRow,
@@ -283,7 +283,14 @@ export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
         authorizeConversation(policyActor, "conversations.attach", { isParticipant: true });
       const isAsker = conversation.kind === "support" && conversation.supportUserId === actor.user.id;
       if (isAsker) await joinSupportAccount(conversation);
-      const message = await sendMessage(db, storage, conversation, participant, input as SendMessageInput);
+      const message = await sendMessage(
+        db,
+        storage,
+        conversation,
+        participant,
+        input as SendMessageInput,
+        ctx.config.plansEnabled,
+      );
       if (isAsker)
         await mailer.send(
           supportConversationMail({
@@ -313,7 +320,12 @@ export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
     route({ summary: "Upload a message attachment (≤ 5 MB)", upload: true, action: "conversations.attach" }),
     async (request, reply) => {
       const { conversation } = await load(request, "conversations.attach");
-      const attachment = await uploadAttachment(storage, request, conversation.id);
+      const attachment = await uploadAttachment(
+        storage,
+        request,
+        conversation.id,
+        roomInProject(db, conversation.projectId, ctx.config.plansEnabled),
+      );
       reply.status(201);
       return { data: attachment };
     },
@@ -349,26 +361,3 @@ const participantOf = (
   displayName: person.displayName,
   photoURL: person.photoURL,
 });
-
-function supportConversationMail(options: {
-  to: string;
-  sender: { name: string; email: string };
-  message: string;
-  attachments: string[];
-}): Mail {
-  const name = options.sender.name.replace(/[<>"\r\n]/g, "");
-  const lines = [
-    `Need help? message from ${options.sender.name} <${options.sender.email}>`,
-    "",
-    options.message || "(no message)",
-    ...(options.attachments.length > 0 ? ["", `Attachments: ${options.attachments.join(", ")}`] : []),
-  ];
-  const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  return {
-    to: options.to,
-    subject: `[Redline] Need help? from ${name}`,
-    text: lines.join("\n"),
-    html: lines.map((line) => (line === "" ? "<br>" : `<p>${escapeHtml(line)}</p>`)).join(""),
-    headers: { "Reply-To": `${name} <${options.sender.email}>` },
-  };
-}

@@ -2,7 +2,8 @@
  * The messages area's operations, shared by the members' routes and the public link's guest routes:
  * loading a conversation with the reader's place in it, presenting it (SPEC §3 title and preview, unread
  * count, abilities), starting one, sending and reading messages. Each new message is published to the
- * `user:{id}` room of every participant with an account; guests have no socket and poll.
+ * `user:{uid}` room of every participant: an account's own room, or for a guest of the public link the
+ * room of its participant id, which only that guest's socket joins (conversations.guest.realtime.ts).
  */
 import { createHash } from "node:crypto";
 import {
@@ -31,6 +32,7 @@ import { newId } from "../../lib/ids.ts";
 import type { PolicyActor } from "../../lib/policy.ts";
 import { publish } from "../../lib/realtime.ts";
 import type { Storage } from "../../lib/storage/storage.ts";
+import { meterStorage } from "../plans/storage.ts";
 import { boardPeople } from "../tickets/tickets.load.ts";
 import { conversationAbilities } from "./conversations.policy.ts";
 
@@ -256,17 +258,25 @@ export async function storedAttachments(
   );
 }
 
-/** Stores a message and tells every participant with an account, in one transaction. */
+/**
+ * Stores a message and tells every participant, in one transaction. Attachments in a project's
+ * conversation count against the project owner's storage from the message that holds them (402 past it).
+ */
 export async function sendMessage(
   db: Database,
   storage: Storage,
   conversation: ConversationRow,
   sender: ParticipantRow,
   body: SendMessageInput,
+  plansEnabled: boolean,
 ): Promise<ConversationMessage> {
   const input = sendMessageSchema.parse(body);
   const attachments = await storedAttachments(storage, conversation.id, input.attachments);
   return db.transaction(async (tx) => {
+    const meter =
+      attachments.length > 0 && conversation.projectId
+        ? await meterStorage(tx, conversation.projectId, plansEnabled)
+        : null;
     const now = new Date();
     const [row] = await tx
       .insert(conversationMessages)
@@ -280,6 +290,7 @@ export async function sendMessage(
         createdAt: now,
       })
       .returning();
+    await meter?.check();
     await tx.update(conversations).set({ lastMessageAt: now }).where(eq(conversations.id, conversation.id));
     // What one sends is read by its sender.
     await tx
@@ -291,8 +302,7 @@ export async function sendMessage(
     const carried = JSON.stringify(message).length < 6000 ? message : undefined;
     const recipients = await participantsOf(tx, [conversation.id]);
     for (const participant of recipients) {
-      if (!participant.userId) continue;
-      await publish(tx, `user:${participant.userId}`, {
+      await publish(tx, `user:${uidOf(participant)}`, {
         type: "conversations.message",
         conversationId: conversation.id,
         message: carried,
@@ -308,7 +318,6 @@ export async function markRead(db: Database, conversationId: string, reader: Par
       .update(conversationParticipants)
       .set({ lastReadAt: new Date() })
       .where(eq(conversationParticipants.id, reader.id));
-    if (reader.userId)
-      await publish(tx, `user:${reader.userId}`, { type: "conversations.read", conversationId });
+    await publish(tx, `user:${uidOf(reader)}`, { type: "conversations.read", conversationId });
   });
 }

@@ -1,4 +1,4 @@
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { notifications, users } from "../../db/schema/index.ts";
@@ -151,6 +151,62 @@ describe("notifications by e-mail, batched", () => {
     const made = await member.post(`/api/versions/${versionId}/comments`, comment("Anyone?"));
     await settled([made.body.data.id]);
     expect(notificationMails(reviewerEmail).slice(before)).toHaveLength(0);
+  }, 60_000);
+
+  it("pages added in a burst: one mail per person listing each page's link, with no unsubscribe, whatever the preferences", async () => {
+    // No preference covers an added page (ADR 0017): even with every flag off it is mailed.
+    const off = Object.fromEntries(
+      Object.keys((await reviewer.get("/api/me")).body.data.emailPreferences).map((key) => [key, false]),
+    );
+    expect((await reviewer.patch("/api/me", { emailPreferences: off })).status).toBe(200);
+    const pagesMails = (address: string) =>
+      t.inbox!.mails.filter((mail) => mail.to.includes(address) && mail.subject.includes("pages to project"));
+    const before = { member: pagesMails(memberEmail).length, reviewer: pagesMails(reviewerEmail).length };
+    const bytes = await sharp({ create: { width: 32, height: 24, channels: 3, background: "#2f5fb3" } })
+      .png()
+      .toBuffer();
+    const added = await Promise.all(
+      ["Pricing.png", "About.png", "Contact.png"].map((name) =>
+        owner.upload(`/api/projects/${projectId}/uploads`, { name, type: "image/png", bytes }),
+      ),
+    );
+    for (const answer of added) expect(answer.status).toBe(201);
+    const versions = added.map((answer) => answer.body.data.versionId as string);
+    const recipients = [await userIdOf(memberEmail), await userIdOf(reviewerEmail)];
+    await expect
+      .poll(
+        async () => {
+          const rows = await t.ctx.database.db
+            .select({ emailSent: notifications.emailSent, userId: notifications.userId })
+            .from(notifications)
+            .where(and(eq(notifications.type, "web-page-add"), inArray(notifications.versionId, versions)));
+          return rows.filter((row) => recipients.includes(row.userId) && row.emailSent).length;
+        },
+        { timeout: 20_000, interval: 250 },
+      )
+      .toBe(6);
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+
+    for (const [address, count] of [
+      [memberEmail, before.member],
+      [reviewerEmail, before.reviewer],
+    ] as const) {
+      const mails = pagesMails(address).slice(count);
+      expect(mails).toHaveLength(1);
+      const [mail] = mails;
+      expect(mail!.subject).toBe("Olivia Owner added 3 pages to project “Launch”");
+      expect(mail!.headers["list-unsubscribe"]).toBeUndefined();
+      expect(mail!.headers["list-unsubscribe-post"]).toBeUndefined();
+      for (const title of ["Pricing", "About", "Contact"]) expect(mail!.text).toContain(`“${title}`);
+      // The first link opens one of the added pages (its first version).
+      const opened = new URL(mail!.link!);
+      expect(opened.origin).toBe(t.url);
+      const [, , project, , version] = opened.pathname.split("/");
+      expect(project).toBe(projectId);
+      expect(versions).toContain(version);
+    }
+    // The owner added them: no mail to the actor.
+    expect(pagesMails(ownerEmail)).toHaveLength(0);
   }, 60_000);
 
   it("one-click unsubscribe (RFC 8058 POST, no session) turns that preference off; forged or expired links change nothing", async () => {

@@ -1,10 +1,11 @@
 /**
  * E-mail notifications (SPEC §1, §3 emailSent, issue #16): a notification also arrives by e-mail when the
- * recipient's e-mail preference for its kind is on (`emailPreferenceOf`) — batched, so a burst of events
- * for one person on one project becomes one message.
+ * recipient's e-mail preference for its kind is on (`emailPreferenceOf`), or always for a kind no
+ * preference covers that has no mail of its own — an added page (SPEC §9's template; ADR 0017) — batched,
+ * so a burst of events for one person on one project becomes one message.
  *
- * A batch is keyed by (recipient, project, preference): one preference per message, so its one-click
- * unsubscribe turns exactly that kind off. Every process hears each `notifications.created` event on
+ * A batch is keyed by (recipient, project, kind): one preference per message, so its one-click
+ * unsubscribe turns exactly that kind off (an added-pages mail has no preference, so no unsubscribe). Every process hears each `notifications.created` event on
  * commit (the realtime fan-out, also for a grouped row that owes a mail again) and asks the durable queue
  * for the key's job, starting a window later. The queue's `short` policy keeps at most one such job
  * waiting per key, so the other events of the window add nothing; once the job runs, the next event
@@ -18,13 +19,14 @@ import {
   type EmailPreferenceKey,
   emailPreferenceOf,
   NOTIFICATION_TYPES,
+  type NotificationType,
   notificationMessage,
   notificationTarget,
 } from "@redline/shared";
 import { and, eq, gt, inArray, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { notifications, users } from "../../db/schema/index.ts";
-import { notificationMail } from "../../lib/mail/templates.ts";
+import { notificationMail, pagesAddedMail } from "../../lib/mail/templates.ts";
 import { mintUnsubscribeToken } from "../../lib/mail/unsubscribe-token.ts";
 import type { Queue } from "../../lib/queue.ts";
 import { presentNotifications } from "./notifications.presenter.ts";
@@ -35,11 +37,24 @@ export const NOTIFICATION_MAIL_QUEUE = "notification-mail-batch";
 /** Rows older than this are not mailed any more (old news). */
 const CATCH_UP_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * What one message is about: the notification kinds of one e-mail preference, or `pagesAdded` — pages
+ * added to a project, which no preference covers and so are always mailed (ADR 0017). The other kinds with
+ * no preference each have their own mail already (an invitation, an approver's mail) or none yet (teams,
+ * tickets), and are not mailed as notifications.
+ */
+export type MailKind = EmailPreferenceKey | "pagesAdded";
+
+export function mailKindOf(type: NotificationType): MailKind | null {
+  return emailPreferenceOf(type) ?? (type === "web-page-add" ? "pagesAdded" : null);
+}
+
 export interface MailBatchKey {
   userId: string;
   /** Null never reaches a mail today (team notifications have no e-mail preference). */
   projectId: string | null;
-  preference: EmailPreferenceKey;
+  /** The batch's kind (named `preference` when every kind was one; a job's data keeps the name). */
+  preference: MailKind;
 }
 
 export async function createNotificationMailQueue(queue: Queue): Promise<void> {
@@ -75,7 +90,7 @@ export async function enqueueNotificationMail(ctx: AppContext, notificationId: s
     })
     .from(notifications)
     .where(eq(notifications.id, notificationId));
-  const preference = row && !row.emailSent ? emailPreferenceOf(row.type) : null;
+  const preference = row && !row.emailSent ? mailKindOf(row.type) : null;
   if (!row || !preference) return;
   await enqueueMailBatch(
     ctx,
@@ -104,14 +119,13 @@ export async function startNotificationMailer(ctx: AppContext): Promise<void> {
     );
   const keys = new Map<string, MailBatchKey>();
   for (const row of unclaimed) {
-    const preference = emailPreferenceOf(row.type);
+    const preference = mailKindOf(row.type);
     if (preference) keys.set(`${row.userId}:${row.projectId}:${preference}`, { ...row, preference });
   }
   for (const key of keys.values()) await enqueueMailBatch(ctx, key, 0);
 }
 
-const typesOf = (preference: EmailPreferenceKey) =>
-  NOTIFICATION_TYPES.filter((type) => emailPreferenceOf(type) === preference);
+const typesOf = (kind: MailKind) => NOTIFICATION_TYPES.filter((type) => mailKindOf(type) === kind);
 
 /** Mails the key's unclaimed notifications as one message, each at most once. */
 export async function mailBatch(ctx: AppContext, key: MailBatchKey): Promise<"sent" | "skipped"> {
@@ -136,16 +150,15 @@ export async function mailBatch(ctx: AppContext, key: MailBatchKey): Promise<"se
     .select({ email: users.email, isDeleted: users.isDeleted, emailPreferences: users.emailPreferences })
     .from(users)
     .where(eq(users.id, key.userId));
+  const preference = key.preference === "pagesAdded" ? null : key.preference;
   // Turned off (or gone) since: the rows stay claimed, so they are never mailed later either.
-  if (!recipient || recipient.isDeleted || recipient.emailPreferences[key.preference] === false)
+  if (!recipient || recipient.isDeleted || (preference && recipient.emailPreferences[preference] === false))
     return "skipped";
   rows.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime()); // newest first, like the panel
   const presented = await presentNotifications(db, rows);
-  const token = encodeURIComponent(mintUnsubscribeToken(ctx.config.authSecret, key.userId, key.preference));
   const { appUrl } = ctx.config;
-  try {
-    await ctx.mailer.send(
-      notificationMail({
+  const mail = preference
+    ? notificationMail({
         to: recipient.email,
         projectTitle: rows[0]!.context.projectTitle,
         // Each row as it reads now: a grouped row's `length` counts its events ('left 5 comments on page').
@@ -156,13 +169,25 @@ export async function mailBatch(ctx: AppContext, key: MailBatchKey): Promise<"se
           url: `${appUrl}${notificationTarget(notification)}`,
         })),
         settingsUrl: `${appUrl}/profile`,
-        unsubscribe: {
-          pageUrl: `${appUrl}/unsubscribe?token=${token}`,
-          oneClickUrl: `${appUrl}/api/mail/unsubscribe?token=${token}`,
-          label: EMAIL_PREFERENCE_LABELS[key.preference],
-        },
-      }),
-    );
+        unsubscribe: unsubscribeLinks(
+          appUrl,
+          mintUnsubscribeToken(ctx.config.authSecret, key.userId, preference),
+          preference,
+        ),
+      })
+    : pagesAddedMail({
+        to: recipient.email,
+        projectTitle: rows[0]!.context.projectTitle,
+        items: presented.map((notification) => ({
+          actor: notification.actor.displayName,
+          pageTitle: notification.context.pageTitle ?? notification.context.projectTitle,
+          url: `${appUrl}${notificationTarget(notification)}`,
+        })),
+        projectUrl: `${appUrl}/project/${key.projectId ?? ""}`,
+        settingsUrl: `${appUrl}/profile`,
+      });
+  try {
+    await ctx.mailer.send(mail);
   } catch (error) {
     await db
       .update(notifications)
@@ -176,4 +201,14 @@ export async function mailBatch(ctx: AppContext, key: MailBatchKey): Promise<"se
     throw error;
   }
   return "sent";
+}
+
+/** A preference's one-click unsubscribe (RFC 8058): the page a person opens and the URL a client POSTs. */
+function unsubscribeLinks(appUrl: string, token: string, preference: EmailPreferenceKey) {
+  const query = `token=${encodeURIComponent(token)}`;
+  return {
+    pageUrl: `${appUrl}/unsubscribe?${query}`,
+    oneClickUrl: `${appUrl}/api/mail/unsubscribe?${query}`,
+    label: EMAIL_PREFERENCE_LABELS[preference],
+  };
 }

@@ -2,8 +2,9 @@
  * Storage per project owner and product (SPEC §9). What an owner's files use is never kept as a counter:
  * it is summed, when asked, over the rows that hold files in the owner's projects of that product —
  * uploaded page files (`versions.file_bytes`), comment attachments (their entries' sizes, read from the
- * file store when attached), inspect-change images (their asset's size), and a bug-tracking board's
- * ticket screenshots, replays and thread attachments — each stored file once,
+ * file store when attached), inspect-change images (their asset's size), a bug-tracking board's
+ * ticket screenshots, replays and thread attachments, and message attachments in the project's
+ * conversations (sized like comment attachments) — each stored file once,
  * however many rows name it. So it cannot drift: deleting a version, page, project, comment or edit (by a
  * route or a cascade), transferring a project and a crash all change the sum by themselves.
  *
@@ -77,6 +78,12 @@ function heldFiles(owner: Placeholder | string, product: Product): SQL {
         join ticket_entries e on e.ticket_id = t.id
         cross join lateral jsonb_array_elements(e.attachments) as a
         where p.owner_id = ${owner} and p.type in (${types}) and e.attachments <> '[]'::jsonb
+      union all
+      select a->>'path', coalesce((a->>'size')::bigint, 0)
+        from projects p join conversations cv on cv.project_id = p.id
+        join conversation_messages m on m.conversation_id = cv.id
+        cross join lateral jsonb_array_elements(m.attachments) as a
+        where p.owner_id = ${owner} and p.type in (${types}) and m.attachments <> '[]'::jsonb
     ) as files group by key`;
 }
 

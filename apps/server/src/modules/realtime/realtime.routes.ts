@@ -2,7 +2,8 @@
  * The realtime socket: one per signed-in tab at /api/realtime. A socket joins a project's room only
  * after the same policy that guards the HTTP read says yes; it is in its own user's room
  * (`user:{id}`, notifications) as soon as the session is known, and is told `ready`. Events arrive from
- * lib/realtime.ts.
+ * lib/realtime.ts. A public link's guest opens `/api/realtime?guest` instead: no session, only its own
+ * conversations (modules/conversations/conversations.guest.realtime.ts).
  */
 import {
   type Access,
@@ -17,6 +18,7 @@ import type { RealtimeHub, RealtimeSocket } from "../../lib/realtime.ts";
 import { route } from "../../lib/routes.ts";
 import { type Actor, getActor } from "../auth/session.ts";
 import { canComment, withCommentAbilities } from "../comments/comments.policy.ts";
+import { guestRealtimeSocket } from "../conversations/conversations.guest.realtime.ts";
 import { loadProject } from "../projects/projects.load.ts";
 import { withListAbilities, withTicketAbilities } from "../tickets/tickets.policy.ts";
 
@@ -32,7 +34,7 @@ export async function realtimeRoutes(
     route(
       {
         summary:
-          "WebSocket: project rooms (comments, changes, pages, board tickets and lists) and the user's own notifications",
+          "WebSocket: project rooms (comments, changes, pages, board tickets and lists) and the user's own notifications; with `?guest`, a public link's guest hears its own conversations",
         action: "comments.read",
       },
       { websocket: true },
@@ -41,6 +43,8 @@ export async function realtimeRoutes(
       const send = (message: RealtimeServerMessage) => socket.send(JSON.stringify(message));
       // Cross-site WebSocket hijacking: only our own pages may open a socket with the user's cookie.
       if (request.headers.origin !== appOrigin) return socket.close(4403, "origin");
+      if ((request.query as Record<string, unknown>).guest !== undefined)
+        return guestRealtimeSocket(ctx, hub, socket);
       // Handlers attach at once (messages may arrive while the session loads); each waits for it.
       const member: RealtimeSocket = { send: (data) => socket.send(data), userId: null };
       // The reader's access to each project whose room the socket is in: comment events are presented with
@@ -104,6 +108,9 @@ export async function realtimeRoutes(
         if (!parsed.success) return send({ type: "error", code: "bad-message" });
         const message = parsed.data;
         if (message.type === "ping") return send({ type: "pong" });
+        // A guest's own conversations are for guest sockets (`?guest`).
+        if (message.type === "guest.join" || message.type === "guest.leave")
+          return send({ type: "error", code: "bad-message", projectId: message.projectId });
         if (message.type === "leave") {
           accessTo.delete(message.projectId);
           hub.leave(`project:${message.projectId}`, member);

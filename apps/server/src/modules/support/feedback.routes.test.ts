@@ -65,6 +65,11 @@ describe.each(drivers())("feedback (%s)", (driver) => {
     expect(mail.text).toContain(`Ada Lovelace <${ada.address}>`);
     expect(mail.text).toContain("Page: /projects");
     expect(mail.text).toContain("See the screenshots.");
+    expect(mail.text).toContain("Screenshots: 2 attached");
+    // The HTML part (react-email, the one layout) says the same, escaped.
+    expect(mail.html).toContain(`Feedback from Ada Lovelace &lt;${ada.address}&gt;`);
+    expect(mail.html).toContain("Page: /projects");
+    expect(mail.html).toContain("See the screenshots.");
     expect(mail.headers["reply-to"]).toContain(ada.address);
     expect(mail.attachments.map((file) => [file.filename, file.contentType])).toEqual([
       ["screenshot-1.png", "image/png"],

@@ -20,9 +20,9 @@ import { supportMessages } from "../../db/schema/index.ts";
 import { BadRequestError, PayloadTooLargeError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { detectImage } from "../../lib/images.ts";
+import { feedbackMail } from "../../lib/mail/support-templates.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
-import { feedbackMail } from "./feedback.mail.ts";
 
 export const NOT_A_SCREENSHOT = "A screenshot must be a PNG, JPEG or WebP image.";
 

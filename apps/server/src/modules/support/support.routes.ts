@@ -9,7 +9,7 @@ import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { supportMessages } from "../../db/schema/index.ts";
 import { newId } from "../../lib/ids.ts";
-import { supportMail } from "../../lib/mail/templates.ts";
+import { supportMail } from "../../lib/mail/support-templates.ts";
 import { route } from "../../lib/routes.ts";
 import { type Actor, requireActor } from "../auth/session.ts";
 import { feedbackRoutes } from "./feedback.routes.ts";

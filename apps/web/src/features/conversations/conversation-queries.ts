@@ -2,6 +2,8 @@
  * Server state of the messages area (TanStack Query, keys named after the API routes). A thread reads
  * from a source: a signed-in person's conversation (`/api/conversations/:id`) or a guest's own one
  * through the public link (`/api/share/:projectId/conversation`, with the guest's identity and key).
+ * Neither polls: the realtime socket says when to refetch (use-conversations-realtime.ts for members,
+ * use-guest-conversation-realtime.ts for guests).
  */
 import {
   type Conversation,
@@ -16,8 +18,6 @@ import { guestKey } from "./guest-key.ts";
 
 export const CONVERSATIONS_KEY = ["/api/conversations"] as const;
 export const UNREAD_KEY = ["/api/conversations/unread"] as const;
-/** Guests have no realtime socket: their thread is re-read this often. */
-export const GUEST_POLL_MS = 4000;
 
 export interface ThreadSource {
   base: string;
@@ -57,24 +57,22 @@ export function useUnreadCount() {
   });
 }
 
-export function useConversation(source: ThreadSource, pollMs: number | false = false) {
+export function useConversation(source: ThreadSource) {
   return useQuery({
     queryKey: source.key,
     queryFn: ({ signal }) =>
       api<{ data: Conversation | null }>(source.base, { signal, headers: source.headers }).then(
         (r) => r.data,
       ),
-    refetchInterval: pollMs,
   });
 }
 
-export function useMessages(source: ThreadSource, enabled: boolean, pollMs: number | false = false) {
+export function useMessages(source: ThreadSource, enabled: boolean) {
   return useQuery({
     queryKey: [...source.key, "messages"],
     queryFn: ({ signal }) =>
       api<ConversationMessagesPage>(`${source.base}/messages`, { signal, headers: source.headers }),
     enabled,
-    refetchInterval: pollMs,
   });
 }
 

@@ -28,13 +28,11 @@ import {
 export function ConversationThread({
   source,
   conversation,
-  pollMs = false,
 }: {
   source: ThreadSource;
   conversation: Conversation | null;
-  pollMs?: number | false;
 }) {
-  const messages = useMessages(source, conversation !== null, pollMs);
+  const messages = useMessages(source, conversation !== null);
   const markRead = useMarkRead(source);
   const listRef = useRef<HTMLOListElement>(null);
   const unread = conversation?.unread ?? 0;

@@ -1,19 +1,21 @@
 /**
  * Messages on a shared page: a guest of the public link writes to the project's people. The button
- * shows the guest's unread count; the thread polls (guests have no realtime socket).
+ * shows the guest's unread count; the guest's realtime socket keeps both live.
  */
 import { MessageSquare } from "lucide-react";
 import { Popover } from "radix-ui";
 import { useMemo, useState } from "react";
-import { GUEST_POLL_MS, guestSource, useConversation } from "./conversation-queries.ts";
+import { guestSource, useConversation } from "./conversation-queries.ts";
 import { ConversationThread } from "./conversation-thread.tsx";
 import { messagesLabel, UnreadBadge } from "./unread-badge.tsx";
+import { useGuestConversationRealtime } from "./use-guest-conversation-realtime.ts";
 import "./conversations.css";
 
 export function GuestMessages({ projectId, identity }: { projectId: string; identity: string }) {
   const source = useMemo(() => guestSource(projectId, identity), [projectId, identity]);
   const [isOpen, setOpen] = useState(false);
-  const conversation = useConversation(source, GUEST_POLL_MS);
+  const conversation = useConversation(source);
+  useGuestConversationRealtime(projectId, source, conversation.data?.id ?? null);
   const unread = conversation.data?.unread ?? 0;
   return (
     <Popover.Root open={isOpen} onOpenChange={setOpen}>
@@ -36,11 +38,7 @@ export function GuestMessages({ projectId, identity }: { projectId: string; iden
               Messages could not be loaded.
             </p>
           ) : (
-            <ConversationThread
-              source={source}
-              conversation={conversation.data}
-              pollMs={isOpen ? GUEST_POLL_MS : false}
-            />
+            <ConversationThread source={source} conversation={conversation.data} />
           )}
         </Popover.Content>
       </Popover.Portal>

@@ -1,6 +1,14 @@
-import { EMAIL_PREFERENCE_KEYS, EMAIL_PREFERENCE_LABELS, type User } from "@redline/shared";
+import {
+  EMAIL_PREFERENCE_KEYS,
+  EMAIL_PREFERENCE_LABELS,
+  UNSENT_EMAIL_PREFERENCES,
+  type User,
+} from "@redline/shared";
 import { Switch } from "../../components/switch.tsx";
 import { usePreferenceUpdate } from "./use-preference-update.ts";
+
+/** Under the flags no mail of an instance is about (the vendor's newsletters): kept, but nothing to send. */
+export const UNSENT_PREFERENCE_HINT = "A self-hosted instance never sends these e-mails.";
 
 /** Which e-mail alerts to receive (SPEC §3 flags) and the in-app notification sound. */
 export function EmailPreferences({ user }: { user: User }) {
@@ -11,6 +19,7 @@ export function EmailPreferences({ user }: { user: User }) {
         <Switch
           key={key}
           label={EMAIL_PREFERENCE_LABELS[key]}
+          description={UNSENT_EMAIL_PREFERENCES.includes(key) ? UNSENT_PREFERENCE_HINT : undefined}
           checked={user.emailPreferences[key]}
           onCheckedChange={(checked) => update.mutate({ emailPreferences: { [key]: checked } })}
         />
