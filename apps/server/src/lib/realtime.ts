@@ -21,7 +21,9 @@ export type Room = `project:${string}` | `user:${string}`;
  */
 type Envelope =
   | { room: Room; event: RealtimeEvent; revoke?: undefined; id?: string }
-  | { room: Room; event?: undefined; revoke: { userId: string | null }; id?: string };
+  | { room: Room; event?: undefined; revoke: { userId: string | null }; id?: string }
+  /** A change only in-process caches hear of (`announceChanged`): no socket is told. */
+  | { room: Room; event?: undefined; revoke?: undefined; id: string };
 
 type Executor = Pick<Database, "execute">;
 
@@ -74,6 +76,18 @@ export async function publish(tx: Executor, room: Room, event: RealtimeEvent): P
 export async function revokeRoom(tx: Executor, room: Room, userId: string | null): Promise<void> {
   const id = randomUUID();
   const payload = JSON.stringify({ room, revoke: { userId }, id } satisfies Envelope);
+  tellSent(room, null, id);
+  await tx.execute(sql`select pg_notify(${REALTIME_CHANNEL}, ${payload})`);
+}
+
+/**
+ * Something read through a room changed without an event its sockets need (a project renamed, a page
+ * added, a link's settings): every process's caches of the room's state forget it (lib/announced-cache.ts),
+ * inside the same transaction as the change, like `publish`. No socket is told.
+ */
+export async function announceChanged(tx: Executor, room: Room): Promise<void> {
+  const id = randomUUID();
+  const payload = JSON.stringify({ room, id } satisfies Envelope);
   tellSent(room, null, id);
   await tx.execute(sql`select pg_notify(${REALTIME_CHANNEL}, ${payload})`);
 }
@@ -139,6 +153,7 @@ export async function startRealtimeHub(
     // Caches forget first, so a socket told of a change and refetching reads it.
     for (const observer of observers()) observer.heard?.(envelope.room, envelope.event ?? null, envelope.id);
     if (!envelope.revoke && envelope.event) onEvent?.(envelope.room, envelope.event);
+    if (!envelope.revoke && !envelope.event) return;
     const members = rooms.get(envelope.room);
     if (!members) return;
     if (envelope.revoke) {

@@ -17,7 +17,7 @@ import { route } from "../../lib/routes.ts";
 import { type Actor, requireActor } from "../auth/session.ts";
 import { notify } from "../notifications/notify.ts";
 import { loadVersion } from "../projects/projects.load.ts";
-import { loadVersionAccess } from "../projects/read-access.load.ts";
+import { loadVersionAccessCached, startReadCaches } from "../projects/read-cache.ts";
 import { storedAttachments } from "./attachments.routes.ts";
 import { readComments, startCommentsCache } from "./comments.cache.ts";
 import { loadComment, loadEntry } from "./comments.load.ts";
@@ -48,6 +48,7 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   const { db } = ctx.database;
   const { plansEnabled } = ctx.config;
   const commentsCache = startCommentsCache(db);
+  startReadCaches(app, db);
   app.addHook("onClose", async () => commentsCache.stop());
 
   app.get(
@@ -56,7 +57,7 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     async (request, reply) => {
       const actor = await requireActor(auth, db, request);
       const versionId = versionParams.parse(request.params).versionId;
-      const { version, access } = await loadVersionAccess(db, actor, versionId);
+      const { version, access } = await loadVersionAccessCached(db, actor, versionId);
       const reader = member(actor, access);
       authorizeComment(reader, "comments.read");
       // Already JSON: kept per version and reader (comments.cache.ts), sent as it is.

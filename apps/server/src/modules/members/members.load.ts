@@ -2,6 +2,7 @@ import type { ProjectMember } from "@redline/shared";
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { type ProjectRow, projectMembers, type UserRow, users } from "../../db/schema/index.ts";
+import { announceChanged } from "../../lib/realtime.ts";
 
 /** The first non-deleted user with this e-mail (SPEC §5), case-insensitive. */
 export async function findUserByEmail(db: Database, email: string): Promise<UserRow | null> {
@@ -79,5 +80,7 @@ export async function claimInvitations(db: Database, user: { id: string; email: 
       .update(projectMembers)
       .set({ userId: user.id, email: null })
       .where(and(eq(projectMembers.email, email), isNull(projectMembers.userId)));
+    // Their project list, kept in any process, now shows these projects.
+    await announceChanged(tx, `user:${user.id}`);
   });
 }

@@ -22,7 +22,7 @@ import { BadRequestError, HttpError, NotFoundError, PlanLimitError } from "../..
 import { newId } from "../../lib/ids.ts";
 import { approverMail, projectInviteMail } from "../../lib/mail/templates.ts";
 import { memberActor } from "../../lib/policy.ts";
-import { publish, revokeRoom } from "../../lib/realtime.ts";
+import { announceChanged, publish, revokeRoom } from "../../lib/realtime.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { notify } from "../notifications/notify.ts";
@@ -275,6 +275,8 @@ export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
             projectId: project.id,
             userId,
           });
+        // Who approves shows in the project and sets its people's abilities.
+        await announceChanged(tx, `project:${project.id}`);
       });
       if (isApprover && userId !== actor.user.id && person.email) {
         const [owner] = await db.select().from(users).where(eq(users.id, project.ownerId));

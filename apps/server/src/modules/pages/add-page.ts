@@ -25,6 +25,7 @@ import {
 } from "../../db/schema/index.ts";
 import { PlanLimitError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
+import { announceChanged } from "../../lib/realtime.ts";
 import { copyUnresolved } from "../comments/comments.service.ts";
 import { notify } from "../notifications/notify.ts";
 import { limitsFor } from "../plans/plans.ts";
@@ -112,6 +113,7 @@ export async function addPage(
       .returning();
     await storage?.check();
     await tx.update(projects).set({ modifiedAt: now }).where(eq(projects.id, project.id));
+    await announceChanged(tx, `project:${project.id}`);
     await notify(tx, {
       on: "page.added",
       actor: { userId: input.version.createdBy },
@@ -135,6 +137,7 @@ export async function addVersion(db: Database, page: PageRow, input: NewVersionI
       .returning();
     await tx.update(pages).set({ modifiedAt: now }).where(eq(pages.id, page.id));
     await tx.update(projects).set({ modifiedAt: now }).where(eq(projects.id, page.projectId));
+    await announceChanged(tx, `project:${page.projectId}`);
     return version!;
   });
 }

@@ -20,6 +20,7 @@ import type { AppContext } from "../../context.ts";
 import { type ProjectRow, pages, projects, versions } from "../../db/schema/index.ts";
 import { BadRequestError } from "../../lib/errors.ts";
 import { memberActor } from "../../lib/policy.ts";
+import { announceChanged } from "../../lib/realtime.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { enqueueCapture } from "../captures/capture.queue.ts";
@@ -214,11 +215,15 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       const { page, access } = await loadPage(db, actor, pageParams.parse(request.params).pageId);
       authorize(access, "pages.update");
       const input = updatePageSchema.parse(request.body);
-      const [updated] = await db
-        .update(pages)
-        .set({ ...input, modifiedAt: new Date() })
-        .where(eq(pages.id, page.id))
-        .returning();
+      const updated = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(pages)
+          .set({ ...input, modifiedAt: new Date() })
+          .where(eq(pages.id, page.id))
+          .returning();
+        await announceChanged(tx, `project:${page.projectId}`);
+        return row;
+      });
       const { versionRows } = await loadPagesWithVersions(db, page.projectId);
       const data = presentPage(updated!, versionRows);
       if (input.isArchived === undefined) return { data };
@@ -274,6 +279,7 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
             approved,
           });
         }
+        await announceChanged(tx, `project:${page.projectId}`);
         return row;
       });
       const { versionRows } = await loadPagesWithVersions(db, page.projectId);
@@ -295,6 +301,7 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         const owned = await ownedFiles(tx, { pageIds: [page.id] });
         await tx.delete(pages).where(eq(pages.id, page.id));
         await tx.update(projects).set({ modifiedAt: new Date() }).where(eq(projects.id, page.projectId));
+        await announceChanged(tx, `project:${page.projectId}`);
         return owned;
       });
       await removeOwnedFiles(ctx, files, request.log);

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { pages } from "../../db/schema/index.ts";
 import { toJpeg } from "../../lib/images.ts";
+import { announceChanged } from "../../lib/realtime.ts";
 
 /**
  * A page's card picture: 500×350 JPEG of the top of its latest image or screenshot (SPEC §9). The
@@ -13,11 +14,12 @@ export async function setPageThumbnail(ctx: AppContext, pageId: string, image: B
   await ctx.storage.put(key, jpeg);
   const replaced = await ctx.database.db.transaction(async (tx) => {
     const [row] = await tx
-      .select({ old: pages.thumbnailKey })
+      .select({ old: pages.thumbnailKey, projectId: pages.projectId })
       .from(pages)
       .where(eq(pages.id, pageId))
       .for("update");
     await tx.update(pages).set({ thumbnailKey: key }).where(eq(pages.id, pageId));
+    if (row) await announceChanged(tx, `project:${row.projectId}`);
     return row?.old ?? null;
   });
   await removeReplaced(ctx, replaced, key);

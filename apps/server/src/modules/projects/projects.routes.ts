@@ -24,7 +24,7 @@ import { pages, projectCollaborators, projects, users } from "../../db/schema/in
 import { PlanLimitError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { toJpeg } from "../../lib/images.ts";
-import { revokeRoom } from "../../lib/realtime.ts";
+import { announceChanged, revokeRoom } from "../../lib/realtime.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { removeReplaced } from "../pages/thumbnails.ts";
@@ -34,42 +34,68 @@ import { listProjectRows, loadProject, ownerLimitsOf } from "./projects.load.ts"
 import { authorize, projectAccess } from "./projects.policy.ts";
 import { presentPage, presentProject } from "./projects.presenter.ts";
 import { loadProjectDetail } from "./read-access.load.ts";
+import { cachedAnswer, startReadCaches, tagsOfProject, untilOf } from "./read-cache.ts";
 import { projectTeamOf, teamForProject, teamRoleOf } from "./team-access.ts";
 
 const params = z.object({ projectId: z.string().min(1).max(64) });
+/** What Fastify answers an object with: a kept answer is sent as the same bytes. */
+const JSON_TYPE = "application/json; charset=utf-8";
 
 export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const { auth, storage } = ctx;
   const { db } = ctx.database;
   const { plansEnabled } = ctx.config;
+  startReadCaches(app, db);
 
   app.get(
     "/api/projects",
     route({ summary: "List projects", query: projectListQuerySchema, action: "self" }),
-    async (request) => {
+    async (request, reply) => {
       const actor = await requireActor(auth, db, request);
       const query = projectListQuerySchema.parse(request.query);
       const userId = actor.user.id;
-      const rows = await listProjectRows(db, userId, query);
-      return {
-        data: rows.map((row) =>
-          presentProject(
-            row.project,
-            projectAccess(userId, {
-              ownerId: row.project.ownerId,
-              memberAccess: row.memberAccess,
-              teamRole: teamRoleOf(row, userId),
-            })!,
-            {
-              team: projectTeamOf(row),
-              pageCount: row.pageCount ?? 0,
-              ownerLimits: effectiveLimits(ownerLimitsOf(row), plansEnabled),
-              firstPageThumbnail: row.firstPageThumbnail,
-              viewerId: userId,
-            },
+      // Kept per reader and query (read-cache.ts), except a team's list: a project added to the team is
+      // announced to nobody's list.
+      const answer = await cachedAnswer(
+        db,
+        `list\u0000${userId}\u0000${JSON.stringify(query)}`,
+        () => listProjectRows(db, userId, query),
+        (rows) =>
+          query.teamId
+            ? null
+            : {
+                tags: [
+                  ...new Set([
+                    `user:${userId}`,
+                    ...rows.flatMap((row) => tagsOfProject(row.project, userId)),
+                  ]),
+                ],
+                until: rows.reduce(
+                  (until, row) => Math.min(until, untilOf(row.project)),
+                  Number.POSITIVE_INFINITY,
+                ),
+              },
+        (rows) => ({
+          data: rows.map((row) =>
+            presentProject(
+              row.project,
+              projectAccess(userId, {
+                ownerId: row.project.ownerId,
+                memberAccess: row.memberAccess,
+                teamRole: teamRoleOf(row, userId),
+              })!,
+              {
+                team: projectTeamOf(row),
+                pageCount: row.pageCount ?? 0,
+                ownerLimits: effectiveLimits(ownerLimitsOf(row), plansEnabled),
+                firstPageThumbnail: row.firstPageThumbnail,
+                viewerId: userId,
+              },
+            ),
           ),
-        ),
-      };
+        }),
+      );
+      return reply.type(JSON_TYPE).send(answer);
     },
   );
 
@@ -140,25 +166,34 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   app.get(
     "/api/projects/:projectId",
     route({ summary: "A project with its pages and versions", action: "projects.read" }),
-    async (request) => {
+    async (request, reply) => {
       const actor = await requireActor(auth, db, request);
-      const { project, access, heldAccess, ownerLimits, team, pageRows, versionRows } =
-        await loadProjectDetail(db, actor, params.parse(request.params).projectId);
-      authorize(access, "projects.read");
-      return {
-        data: {
-          ...presentProject(project, heldAccess!, {
-            pageCount: pageRows.length,
-            ownerLimits: effectiveLimits(ownerLimits, plansEnabled),
-            firstPageThumbnail: pageRows.find((page) => page.thumbnailKey)?.thumbnailKey,
-            viewerId: actor.user.id,
-            team,
-          }),
-          pages: pageRows.map((page) => presentPage(page, versionRows)),
-          sharing: normalizeSharing(project.sharing),
-          approvers: project.approvers,
-        } satisfies ProjectDetail,
-      };
+      const projectId = params.parse(request.params).projectId;
+      const answer = await cachedAnswer(
+        db,
+        `detail\u0000${actor.user.id}\u0000${projectId}`,
+        async () => {
+          const loaded = await loadProjectDetail(db, actor, projectId);
+          authorize(loaded.access, "projects.read");
+          return loaded;
+        },
+        (loaded) => ({ tags: tagsOfProject(loaded.project, actor.user.id), until: untilOf(loaded.project) }),
+        ({ project, heldAccess, ownerLimits, team, pageRows, versionRows }) => ({
+          data: {
+            ...presentProject(project, heldAccess!, {
+              pageCount: pageRows.length,
+              ownerLimits: effectiveLimits(ownerLimits, plansEnabled),
+              firstPageThumbnail: pageRows.find((page) => page.thumbnailKey)?.thumbnailKey,
+              viewerId: actor.user.id,
+              team,
+            }),
+            pages: pageRows.map((page) => presentPage(page, versionRows)),
+            sharing: normalizeSharing(project.sharing),
+            approvers: project.approvers,
+          } satisfies ProjectDetail,
+        }),
+      );
+      return reply.type(JSON_TYPE).send(answer);
     },
   );
 
@@ -200,6 +235,7 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         // Leaving a team (or changing it) takes that team's collaborators out of the project.
         if (input.teamId !== undefined && team?.id !== project.teamId)
           await tx.delete(projectCollaborators).where(eq(projectCollaborators.projectId, project.id));
+        await announceChanged(tx, `project:${project.id}`);
         return { updated: updated!, team };
       });
       const [{ pageCount } = { pageCount: 0 }] = await db
@@ -266,6 +302,7 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
           .update(projects)
           .set({ thumbnailKey: key, modifiedAt: new Date() })
           .where(eq(projects.id, project.id));
+        await announceChanged(tx, `project:${project.id}`);
         return row?.old ?? null;
       });
       await removeReplaced(ctx, replaced, key);

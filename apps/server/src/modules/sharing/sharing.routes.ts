@@ -20,6 +20,7 @@ import { type PageRow, projectMembers, projects, users, type VersionRow } from "
 import { NotFoundError, PlanLimitError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { memberActor } from "../../lib/policy.ts";
+import { announceChanged } from "../../lib/realtime.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { contentUrls } from "../content/content.urls.ts";
@@ -82,7 +83,10 @@ export async function sharingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
           );
       }
       const sharing = { ...normalizeSharing(project.sharing), ...input };
-      await db.update(projects).set({ sharing }).where(eq(projects.id, project.id));
+      await db.transaction(async (tx) => {
+        await tx.update(projects).set({ sharing }).where(eq(projects.id, project.id));
+        await announceChanged(tx, `project:${project.id}`);
+      });
       return { data: sharing };
     },
   );
@@ -139,16 +143,20 @@ export async function sharingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       if (access) return { data: { access } };
       // Visiting the demo never puts it among one's own projects.
       if (project.type === "demo") return { data: { access: "comment" } };
-      await db
-        .insert(projectMembers)
-        .values({
-          id: newId(),
-          projectId: project.id,
-          userId: actor.user.id,
-          access: "comment",
-          addedBy: actor.user.id,
-        })
-        .onConflictDoNothing();
+      await db.transaction(async (tx) => {
+        await tx
+          .insert(projectMembers)
+          .values({
+            id: newId(),
+            projectId: project.id,
+            userId: actor.user.id,
+            access: "comment",
+            addedBy: actor.user.id,
+          })
+          .onConflictDoNothing();
+        // The joiner's project list now shows it.
+        await announceChanged(tx, `user:${actor.user.id}`);
+      });
       const [member] = await db
         .select({ access: projectMembers.access })
         .from(projectMembers)

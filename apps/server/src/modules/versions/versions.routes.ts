@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { pages, versions } from "../../db/schema/index.ts";
 import { HttpError } from "../../lib/errors.ts";
+import { announceChanged } from "../../lib/realtime.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { contentUrls } from "../content/content.urls.ts";
@@ -56,11 +57,15 @@ export async function versionsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       const { version, access } = await loadVersion(db, actor, params.parse(request.params).versionId);
       authorize(access, "versions.update");
       const input = updateVersionSchema.parse(request.body);
-      const [updated] = await db
-        .update(versions)
-        .set({ title: input.title, modifiedAt: new Date() })
-        .where(eq(versions.id, version.id))
-        .returning();
+      const updated = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(versions)
+          .set({ title: input.title, modifiedAt: new Date() })
+          .where(eq(versions.id, version.id))
+          .returning();
+        await announceChanged(tx, `project:${version.projectId}`);
+        return row;
+      });
       return {
         data: presentVersion({
           ...updated!,
@@ -93,6 +98,7 @@ export async function versionsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         }
         const owned = await ownedFiles(tx, { versionIds: [version.id] });
         await tx.delete(versions).where(eq(versions.id, version.id));
+        await announceChanged(tx, `project:${page.projectId}`);
         return owned;
       });
       await removeOwnedFiles(ctx, files, request.log);
