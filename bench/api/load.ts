@@ -18,6 +18,8 @@ export interface LoadRequest {
   path: string | (() => string);
   headers?: Record<string, string>;
   body?: () => string;
+  /** The status every answer should have (default: any 2xx). */
+  expectStatus?: number;
 }
 
 export async function load(
@@ -42,7 +44,8 @@ export async function load(
             body: request.body?.(),
           });
           await response.body.dump();
-          if (response.statusCode >= 300) errors++;
+          const expected = request.expectStatus;
+          if (expected ? response.statusCode !== expected : response.statusCode >= 300) errors++;
           latencies?.push(performance.now() - started);
         }
       }),

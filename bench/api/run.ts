@@ -63,6 +63,18 @@ async function measureDriver(env: Record<string, string>): Promise<{ bare: LoadR
     const rows: Row[] = [];
     for (const [name, url] of reads)
       rows.push({ name, result: await load(server.url, { path: url, headers }, options) });
+    // A tab refetching the list it already holds: its browser revalidates with the ETag it kept.
+    const commentsPath = `/api/versions/${versionId}/comments`;
+    const etag = (await client.get(commentsPath)).headers.get("etag");
+    if (etag)
+      rows.push({
+        name: `GET /api/versions/{id}/comments (${COMMENTS} comments), revalidated by the browser (304)`,
+        result: await load(
+          server.url,
+          { path: commentsPath, headers: { ...headers, "if-none-match": etag }, expectStatus: 304 },
+          options,
+        ),
+      });
     let n = 0;
     rows.push({
       name: "POST /api/versions/{id}/comments (write)",

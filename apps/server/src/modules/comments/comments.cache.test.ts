@@ -140,6 +140,31 @@ describe.each(drivers())("a version's comments read from the cache (%s)", (drive
     await owner.patch(`/api/projects/${projectId}/members/${entry.id}`, { access: "comment" });
   });
 
+  it("lets a tab holding the same answer revalidate it: 304 with no body, until it changes", async () => {
+    const path = `/api/versions/${versionId}/comments`;
+    const first = await member.get(path);
+    const tag = first.headers.get("etag")!;
+    expect(tag).toMatch(/^"[\w-]+"$/);
+    expect(first.headers.get("cache-control")).toBe("private, no-cache");
+    const again = await member.request("GET", path, undefined, { "if-none-match": tag });
+    expect(again.status).toBe(304);
+    expect(again.body).toBeFalsy();
+    expect(again.headers.get("etag")).toBe(tag);
+    // Weakly compared, in a list.
+    const listed = await member.request("GET", path, undefined, { "if-none-match": `"other", W/${tag}` });
+    expect(listed.status).toBe(304);
+    // Another reader's answer carries other abilities: the member's tag does not fit it.
+    const asOwner = await owner.request("GET", path, undefined, { "if-none-match": tag });
+    expect(asOwner.status).toBe(200);
+    expect(asOwner.headers.get("etag")).not.toBe(tag);
+    // A new comment changes the answer: sent in full, with a new tag.
+    await owner.post(path, newComment("Changed"));
+    const changed = await member.request("GET", path, undefined, { "if-none-match": tag });
+    expect(changed.status).toBe(200);
+    expect((changed.body.data as Comment[]).map((comment) => comment.thread[0]!.comment)).toContain("Changed");
+    expect(changed.headers.get("etag")).not.toBe(tag);
+  });
+
   it("shows a write to the writer's next read at once, in the same process", async () => {
     await read(owner);
     const created = (await owner.post(`/api/versions/${versionId}/comments`, newComment("Second"))).body.data;

@@ -13,6 +13,7 @@ import type { AppContext } from "../../context.ts";
 import { commentEntries, comments } from "../../db/schema/index.ts";
 import { BadRequestError } from "../../lib/errors.ts";
 import { memberActor, type PolicyActor } from "../../lib/policy.ts";
+import { sendRevalidatable } from "../../lib/revalidate.ts";
 import { route } from "../../lib/routes.ts";
 import { type Actor, requireActor } from "../auth/session.ts";
 import { notify } from "../notifications/notify.ts";
@@ -60,8 +61,9 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       const { version, access } = await loadVersionAccessCached(db, actor, versionId);
       const reader = member(actor, access);
       authorizeComment(reader, "comments.read");
-      // Already JSON: kept per version and reader (comments.cache.ts), sent as it is.
-      return reply.type("application/json; charset=utf-8").send(await readComments(db, version, reader));
+      // Already JSON: kept per version and reader (comments.cache.ts), sent as it is — or 304 to a tab that
+      // holds these very bytes.
+      return sendRevalidatable(request, reply, await readComments(db, version, reader));
     },
   );
 
