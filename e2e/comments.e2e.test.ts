@@ -3,7 +3,8 @@
  * pinning a comment on an element of a captured page, replying, mentioning, attaching and resolving
  * while a second reviewer in another browser sees each change without reloading ("N new" while they
  * type); copied comments landing on the same elements after the site changed; a deep link; comments on
- * an image and a PDF page; a viewer who cannot comment; a guest of the public link.
+ * an image and a PDF page; a viewer who cannot comment; a guest of the public link, who sees the
+ * project's people's comments and replies arrive live through the guest socket (no poll, no reload).
  */
 import type http from "node:http";
 import type { Frame, Locator, Request } from "playwright-core";
@@ -420,6 +421,17 @@ describe("guests of the public link", () => {
 
     const visitor = await e2e.newPage();
     await visitor.setViewportSize({ width: 1760, height: 1000 });
+    // The guest socket's frames, and the guest's reads of the comment list.
+    const frames: string[] = [];
+    visitor.on("websocket", (socket) => {
+      if (socket.url().includes("/api/realtime?guest"))
+        socket.on("framereceived", ({ payload }) => frames.push(String(payload)));
+    });
+    const listPath = `/api/share/${projectId}/versions/${versionId}/comments`;
+    let listReads = 0;
+    visitor.on("request", (request) => {
+      if (request.method() === "GET" && new URL(request.url()).pathname === listPath) listReads++;
+    });
     await visitor.goto(`/share/${projectId}`);
     await visitor.getByRole("button", { name: "Continue as Anonymous" }).click();
     const iframe = visitor.locator('iframe[title="Page snapshot"]');
@@ -438,11 +450,24 @@ describe("guests of the public link", () => {
     await shot(visitor, "comments-08-guest");
     const [made] = (await owner.api.get(`/api/versions/${versionId}/comments`)).body.data;
     expect(made.thread[0].author).toMatchObject({ isGuest: true, displayName: "Anonymous" });
-    // The owner's reply reaches the guest (who has no socket: the list is re-read).
+    // The guest's socket follows the link's comments: the owner's reply and new comment reach the open
+    // view without a reload, well within the old 10 s poll, and without the list being read again.
+    await expect
+      .poll(() => frames.some((frame) => frame.includes('"guest.joined"') && frame.includes('"comments"')))
+      .toBe(true);
+    const readsBefore = listReads;
     expect((await owner.api.post(`/api/comments/${made.id}/replies`, { comment: "Thank you!" })).status).toBe(
       201,
     );
-    await visitor.getByText("Thank you!", { exact: true }).waitFor({ timeout: 20_000 });
+    await visitor.getByText("Thank you!", { exact: true }).waitFor({ timeout: 5_000 });
+    await visitor.getByRole("button", { name: "Back to all comments" }).click();
+    const welcome = { dotPosition: { x: 0.5, y: 0.2 }, deviceWidth: 1280, comment: "Welcome, guest" };
+    expect((await owner.api.post(`/api/versions/${versionId}/comments`, welcome)).status).toBe(201);
+    await visitor
+      .getByRole("list", { name: "Comments" })
+      .getByText("Welcome, guest")
+      .waitFor({ timeout: 5_000 });
+    expect(listReads).toBe(readsBefore);
 
     // Comments off: the guest still reads them, but cannot add any — in the page or through the API.
     await owner.api.patch(`/api/projects/${projectId}/sharing`, { canComment: false });

@@ -60,7 +60,13 @@ export type RealtimeEvent =
  * A public link's guest (no account) opens the socket as `/api/realtime?guest` and joins its own
  * conversation in a project with `guest.join` (its guest key, as in GUEST_KEY_HEADER): it then hears that
  * conversation's `conversations.message` and `conversations.read` as events of room `guest:{projectId}`.
+ * With `topic: "comments"` it hears instead the comments the link shows (`comments.*`, each comment with
+ * the guest's abilities), in the same room, while the link stays on.
  */
+
+/** What a guest socket follows in a project: its own conversation (the default) or the link's comments. */
+export const guestTopicSchema = z.enum(["conversation", "comments"]);
+export type GuestTopic = z.infer<typeof guestTopicSchema>;
 
 /** Client → server messages on the realtime socket. */
 export const realtimeClientMessageSchema = z.discriminatedUnion("type", [
@@ -68,8 +74,17 @@ export const realtimeClientMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("leave"), projectId: z.string().min(1).max(64) }),
   z.object({ type: z.literal("ping") }),
   /** Guest sockets only: hear one's own conversation in this project (the public link must be on). */
-  z.object({ type: z.literal("guest.join"), projectId: z.string().min(1).max(64), key: guestKeySchema }),
-  z.object({ type: z.literal("guest.leave"), projectId: z.string().min(1).max(64) }),
+  z.object({
+    type: z.literal("guest.join"),
+    projectId: z.string().min(1).max(64),
+    key: guestKeySchema,
+    topic: guestTopicSchema.optional(),
+  }),
+  z.object({
+    type: z.literal("guest.leave"),
+    projectId: z.string().min(1).max(64),
+    topic: guestTopicSchema.optional(),
+  }),
 ]);
 export type RealtimeClientMessage = z.infer<typeof realtimeClientMessageSchema>;
 
@@ -79,10 +94,13 @@ export type RealtimeServerMessage =
   | { type: "ready" }
   | { type: "joined"; projectId: string }
   | { type: "left"; projectId: string }
-  /** A guest socket hears its conversation in this project: refetch it (something may have been missed). */
-  | { type: "guest.joined"; projectId: string }
+  /**
+   * A guest socket hears its conversation in this project (`topic` "comments": the link's comments):
+   * refetch it (something may have been missed).
+   */
+  | { type: "guest.joined"; projectId: string; topic?: "comments" }
   /** A guest socket no longer hears it (the link was turned off, or the guest is no longer in it). */
-  | { type: "guest.left"; projectId: string }
+  | { type: "guest.left"; projectId: string; topic?: "comments" }
   | { type: "pong" }
   | { type: "error"; code: string; projectId?: string }
   | { type: "event"; room: string; event: RealtimeEvent };

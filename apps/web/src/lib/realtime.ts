@@ -5,9 +5,15 @@
  * room (`joined`, or `ready` for the user's room), tells that room's listeners to resync — events sent
  * while the socket was away are not replayed, so views refetch what they show. A public link's guest has
  * its own socket (`guestRealtime()`, `/api/realtime?guest`, no session): it follows the guest's own
- * conversation in a project (`subscribeGuest`), resyncing the same way.
+ * conversation in a project (`subscribeGuest`) and the comments the link shows (topic "comments"),
+ * resyncing the same way.
  */
-import type { RealtimeClientMessage, RealtimeEvent, RealtimeServerMessage } from "@redline/shared";
+import type {
+  GuestTopic,
+  RealtimeClientMessage,
+  RealtimeEvent,
+  RealtimeServerMessage,
+} from "@redline/shared";
 
 export interface RoomListener {
   onEvent(event: RealtimeEvent): void;
@@ -28,8 +34,14 @@ class RealtimeConnection {
   private attempt = 0;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private isStopped = false;
-  /** Guest sockets: the guest's own conversation per project, joined with the guest key. */
-  private readonly guestRooms = new Map<string, { key: string; listeners: Set<RoomListener> }>();
+  /**
+   * Guest sockets, per topic and project (`comments:{projectId}`, `conversation:{projectId}`): the guest's
+   * own conversation, or the link's comments, joined with the guest key.
+   */
+  private readonly guestRooms = new Map<
+    string,
+    { projectId: string; topic: GuestTopic; key: string; listeners: Set<RoomListener> }
+  >();
 
   constructor(private readonly path = "/api/realtime") {}
 
@@ -65,23 +77,32 @@ class RealtimeConnection {
     };
   }
 
-  /** A guest socket's own conversation in a project (`guestRealtime()` only). */
-  subscribeGuest(projectId: string, key: string, listener: RoomListener): () => void {
-    let room = this.guestRooms.get(projectId);
+  /**
+   * A guest socket's own conversation in a project, or (`topic` "comments") the comments its link shows
+   * (`guestRealtime()` only). Events of both arrive as room `guest:{projectId}`: listeners pick theirs.
+   */
+  subscribeGuest(
+    projectId: string,
+    key: string,
+    listener: RoomListener,
+    topic: GuestTopic = "conversation",
+  ): () => void {
+    const id = `${topic}:${projectId}`;
+    let room = this.guestRooms.get(id);
     if (!room) {
-      room = { key, listeners: new Set() };
-      this.guestRooms.set(projectId, room);
-      this.send({ type: "guest.join", projectId, key });
+      room = { projectId, topic, key, listeners: new Set() };
+      this.guestRooms.set(id, room);
+      this.send(guestJoin(room));
     }
     room.listeners.add(listener);
     this.isStopped = false;
     this.ensureOpen();
     return () => {
-      const current = this.guestRooms.get(projectId);
+      const current = this.guestRooms.get(id);
       current?.listeners.delete(listener);
       if (current?.listeners.size === 0) {
-        this.guestRooms.delete(projectId);
-        this.send({ type: "guest.leave", projectId });
+        this.guestRooms.delete(id);
+        this.send({ type: "guest.leave", projectId, ...(topic === "comments" && { topic }) });
       }
       if (!this.isWanted()) this.close();
     };
@@ -101,7 +122,7 @@ class RealtimeConnection {
     socket.onopen = () => {
       this.attempt = 0;
       for (const projectId of this.rooms.keys()) this.send({ type: "join", projectId });
-      for (const [projectId, { key }] of this.guestRooms) this.send({ type: "guest.join", projectId, key });
+      for (const room of this.guestRooms.values()) this.send(guestJoin(room));
       pingTimer = setInterval(() => this.send({ type: "ping" }), PING_MS);
     };
     socket.onmessage = (message) => this.handle(message.data);
@@ -140,17 +161,25 @@ class RealtimeConnection {
     if (message.type === "joined" || message.type === "left") {
       for (const listener of this.rooms.get(message.projectId) ?? []) listener.onResync();
     } else if (message.type === "guest.joined" || message.type === "guest.left") {
-      for (const listener of this.guestRooms.get(message.projectId)?.listeners ?? []) listener.onResync();
+      const room = this.guestRooms.get(`${message.topic ?? "conversation"}:${message.projectId}`);
+      for (const listener of room?.listeners ?? []) listener.onResync();
     } else if (message.type === "ready") {
       for (const listener of this.userListeners) listener.onResync();
     } else if (message.type === "event") {
       const listeners = message.room.startsWith("user:")
         ? this.userListeners
         : message.room.startsWith("guest:")
-          ? this.guestRooms.get(message.room.replace(/^guest:/, ""))?.listeners
+          ? this.guestListeners(message.room.replace(/^guest:/, ""))
           : this.rooms.get(message.room.replace(/^project:/, ""));
       for (const listener of listeners ?? []) listener.onEvent(message.event);
     }
+  }
+
+  /** Every guest listener of a project, whatever its topic. */
+  private guestListeners(projectId: string): RoomListener[] {
+    return [...this.guestRooms.values()]
+      .filter((room) => room.projectId === projectId)
+      .flatMap((room) => [...room.listeners]);
   }
 
   private send(message: RealtimeClientMessage): void {
@@ -166,6 +195,12 @@ class RealtimeConnection {
   }
 }
 
+/** A guest room's join: the conversation is the default topic, so its message stays as it was. */
+function guestJoin(room: { projectId: string; topic: GuestTopic; key: string }): RealtimeClientMessage {
+  const { projectId, topic, key } = room;
+  return { type: "guest.join", projectId, key, ...(topic === "comments" && { topic }) };
+}
+
 let connection: RealtimeConnection | null = null;
 
 export function realtime(): RealtimeConnection {
@@ -179,7 +214,7 @@ export function realtime(): RealtimeConnection {
 
 let guestConnection: RealtimeConnection | null = null;
 
-/** The socket of a public link's guest (no account): its own conversations only. */
+/** The socket of a public link's guest (no account): its own conversations and the link's comments. */
 export function guestRealtime(): RealtimeConnection {
   if (!guestConnection) {
     guestConnection = new RealtimeConnection("/api/realtime?guest");

@@ -136,7 +136,6 @@ export function SharedProjectView({
             onSelect={(id) => setParam("id", id)}
             contentProps={{ shareProjectId: project.id }}
             note={canComment ? COMMENT_MODE_HINT : undefined}
-            poll
           />
         ) : (
           <main className="review__stage">

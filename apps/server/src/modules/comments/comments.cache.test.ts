@@ -161,7 +161,9 @@ describe.each(drivers())("a version's comments read from the cache (%s)", (drive
     await owner.post(path, newComment("Changed"));
     const changed = await member.request("GET", path, undefined, { "if-none-match": tag });
     expect(changed.status).toBe(200);
-    expect((changed.body.data as Comment[]).map((comment) => comment.thread[0]!.comment)).toContain("Changed");
+    expect((changed.body.data as Comment[]).map((comment) => comment.thread[0]!.comment)).toContain(
+      "Changed",
+    );
     expect(changed.headers.get("etag")).not.toBe(tag);
   });
 

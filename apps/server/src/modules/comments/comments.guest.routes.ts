@@ -14,6 +14,7 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
+import type { Database } from "../../db/index.ts";
 import { comments, projects } from "../../db/schema/index.ts";
 import { BadRequestError, NotFoundError } from "../../lib/errors.ts";
 import type { PolicyActor } from "../../lib/policy.ts";
@@ -34,26 +35,33 @@ const commentParams = z.object({
   commentId: z.string().min(1).max(64),
 });
 
+/**
+ * What a guest of the public link sees of a project right now: the guest as a policy actor (the link's
+ * access) and the versions the link shows; null when the project is gone or archived or its link is off.
+ * The guest routes below and the guest socket's comment events (comments.guest.realtime.ts) ask this.
+ */
+export async function linkGuestView(db: Database, plansEnabled: boolean, projectId: string) {
+  const [project] = await db.select().from(projects).where(eq(projects.id, projectId));
+  if (!project || project.isArchived) return null;
+  const sharing = normalizeSharing(project.sharing);
+  if (!guestAccess(sharing)) return null;
+  const access = guestAccess(sharing, await guestsReadOnly(db, project, plansEnabled));
+  if (!access) return null;
+  const { pageRows, versionRows } = await loadPagesWithVersions(db, project.id);
+  const guest: PolicyActor = { userId: null, access, isGuest: true };
+  return { guest, versions: visibleThroughLink(sharing, pageRows, versionRows).versions };
+}
+
 export async function commentsGuestRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const { db } = ctx.database;
 
   /** The version, if the public link is on and shows it. */
   const loadVisibleVersion = async (projectId: string, versionId: string) => {
-    const [project] = await db.select().from(projects).where(eq(projects.id, projectId));
-    const sharing = normalizeSharing(project?.sharing);
-    const access = guestAccess(
-      project && !project.isArchived ? sharing : null,
-      project ? await guestsReadOnly(db, project, ctx.config.plansEnabled) : false,
-    );
-    if (!project || !access)
-      throw new NotFoundError(SHARING_MESSAGES.notAccessible, "project-not-accessible");
-    const { pageRows, versionRows } = await loadPagesWithVersions(db, project.id);
-    const version = visibleThroughLink(sharing, pageRows, versionRows).versions.find(
-      (v) => v.id === versionId,
-    );
+    const view = await linkGuestView(db, ctx.config.plansEnabled, projectId);
+    if (!view) throw new NotFoundError(SHARING_MESSAGES.notAccessible, "project-not-accessible");
+    const version = view.versions.find((v) => v.id === versionId);
     if (!version) throw new NotFoundError("Page does not exist.", "page-not-found");
-    const guest: PolicyActor = { userId: null, access, isGuest: true };
-    return { version, guest };
+    return { version, guest: view.guest };
   };
 
   const guestOf = (request: FastifyRequest) => {

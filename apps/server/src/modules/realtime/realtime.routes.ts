@@ -3,7 +3,8 @@
  * after the same policy that guards the HTTP read says yes; it is in its own user's room
  * (`user:{id}`, notifications) as soon as the session is known, and is told `ready`. Events arrive from
  * lib/realtime.ts. A public link's guest opens `/api/realtime?guest` instead: no session, only its own
- * conversations (modules/conversations/conversations.guest.realtime.ts).
+ * conversations (modules/conversations/conversations.guest.realtime.ts) and, with `topic: "comments"`, the
+ * comments the link shows (modules/comments/comments.guest.realtime.ts).
  */
 import {
   type Access,
@@ -17,6 +18,7 @@ import { memberActor, type PolicyActor } from "../../lib/policy.ts";
 import type { RealtimeHub, RealtimeSocket } from "../../lib/realtime.ts";
 import { route } from "../../lib/routes.ts";
 import { type Actor, getActor } from "../auth/session.ts";
+import { guestCommentsRealtime } from "../comments/comments.guest.realtime.ts";
 import { canComment, withCommentAbilities } from "../comments/comments.policy.ts";
 import { guestRealtimeSocket } from "../conversations/conversations.guest.realtime.ts";
 import { loadProject } from "../projects/projects.load.ts";
@@ -34,7 +36,7 @@ export async function realtimeRoutes(
     route(
       {
         summary:
-          "WebSocket: project rooms (comments, changes, pages, board tickets and lists) and the user's own notifications; with `?guest`, a public link's guest hears its own conversations",
+          "WebSocket: project rooms (comments, changes, pages, board tickets and lists) and the user's own notifications; with `?guest`, a public link's guest hears its own conversations and the link's comments",
         action: "comments.read",
       },
       { websocket: true },
@@ -44,7 +46,7 @@ export async function realtimeRoutes(
       // Cross-site WebSocket hijacking: only our own pages may open a socket with the user's cookie.
       if (request.headers.origin !== appOrigin) return socket.close(4403, "origin");
       if ((request.query as Record<string, unknown>).guest !== undefined)
-        return guestRealtimeSocket(ctx, hub, socket);
+        return guestSocket(ctx, hub, socket);
       // Handlers attach at once (messages may arrive while the session loads); each waits for it.
       const member: RealtimeSocket = { send: (data) => socket.send(data), userId: null };
       // The reader's access to each project whose room the socket is in: comment events are presented with
@@ -125,6 +127,39 @@ export async function realtimeRoutes(
       });
     },
   );
+}
+
+/** The WebSocket as the route hands it over (ws's socket: text frames in and out). */
+interface GuestWebSocket {
+  send(data: string): void;
+  on(event: "message", listener: (raw: { toString(): string }) => void): void;
+  on(event: "close", listener: () => void): void;
+}
+
+/**
+ * A public link guest's socket: `guest.join`/`guest.leave` with `topic: "comments"` follow the link's
+ * comments; every other message goes to the guest's own conversation, as before.
+ */
+function guestSocket(ctx: AppContext, hub: RealtimeHub, socket: GuestWebSocket): void {
+  const comments = guestCommentsRealtime(ctx, hub, (message) => socket.send(JSON.stringify(message)));
+  const toConversations: ((raw: { toString(): string }) => void)[] = [];
+  guestRealtimeSocket(ctx, hub, {
+    send: (data: string) => socket.send(data),
+    on: (event: "message" | "close", listener: (raw: { toString(): string }) => void) => {
+      if (event === "message") toConversations.push(listener);
+      else socket.on("close", listener as () => void);
+    },
+  });
+  socket.on("message", (raw) => {
+    const parsed = realtimeClientMessageSchema.safeParse(safeJson(raw.toString()));
+    const message = parsed.success ? parsed.data : null;
+    if (message?.type === "guest.join" && message.topic === "comments")
+      return comments.join(message.projectId);
+    if (message?.type === "guest.leave" && message.topic === "comments")
+      return comments.leave(message.projectId);
+    for (const listener of toConversations) listener(raw);
+  });
+  socket.on("close", () => comments.close());
 }
 
 /** A comment, ticket or list event as this reader sees it (their abilities); null: send it as shared. */

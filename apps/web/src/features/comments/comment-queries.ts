@@ -45,13 +45,12 @@ const listPath = (scope: CommentScope) =>
 const guestHeaders = (scope: CommentScope) =>
   scope.guestIdentity === undefined ? undefined : { "x-redline-guest": scope.guestIdentity };
 
-/** `pollMs`: re-read this often (guests have no realtime socket). */
-export function useComments(scope: CommentScope, enabled = true, pollMs: number | false = false) {
+/** A version's comments; kept current by realtime events (members' project room, a link guest's socket). */
+export function useComments(scope: CommentScope, enabled = true) {
   return useQuery({
     queryKey: commentsKey(scope),
     queryFn: async ({ signal }) => (await api<{ data: Comment[] }>(listPath(scope), { signal })).data,
     enabled,
-    refetchInterval: pollMs,
   });
 }
 

@@ -7,7 +7,9 @@
  * and scrolls to its pin. New comments from others wait as "N new" while this reviewer is typing.
  * Copied comments are re-anchored by the overlay: the outcome is saved once (PATCH anchorStatus), and
  * those needing review or not found are listed first, with "Keep here" (after stepping through the
- * candidate elements, candidate-picker.tsx) and "Move pin".
+ * candidate elements, candidate-picker.tsx) and "Move pin". A guest of the public link (a scope with
+ * `guestIdentity`) follows the link's comments through the guest socket (use-guest-comments-realtime.ts);
+ * members follow theirs through the project's room (use-project-realtime.ts, mounted by the review view).
  */
 import type {
   AnchoredStatus,
@@ -29,6 +31,7 @@ import { CommentThread } from "./comment-thread.tsx";
 import { NewComment, type Pending } from "./new-comment.tsx";
 import { ReviewList } from "./review-list.tsx";
 import { useSaveAnchorStatus } from "./use-anchor-status.ts";
+import { useGuestCommentsRealtime } from "./use-guest-comments-realtime.ts";
 import { useHeldComments } from "./use-held-comments.ts";
 import { useOverlayPins } from "./use-overlay-pins.ts";
 import "./comments.css";
@@ -36,8 +39,6 @@ import { PositionLayer } from "./position-layer.tsx";
 
 export const COMMENT_MODE_HINT =
   "Click on elements to post comment and give contextual feedback to your team.";
-
-const GUEST_POLL_MS = 10_000;
 
 /**
  * What the reader may do before any comment exists (from the project's or the link's abilities); what
@@ -63,7 +64,6 @@ export function CommentWorkspace({
   selectedId,
   onSelect,
   contentProps,
-  poll = false,
   note,
 }: {
   /** The line above the version (what this mode does). */
@@ -84,14 +84,13 @@ export function CommentWorkspace({
   onSelect(id: string | null): void;
   /** Passed through to VersionContent (retry, public link). */
   contentProps: { shareProjectId?: string; onRetry?: () => void; isRetrying?: boolean };
-  /** Without a realtime socket (guests), re-read the comments now and then. */
-  poll?: boolean;
 }) {
   const isCommentMode = mode === "comment";
-  const { data: all = [], isPending: isLoading } = useComments(
-    scope,
-    version.status === "ready",
-    poll ? GUEST_POLL_MS : false,
+  const { data: all = [], isPending: isLoading } = useComments(scope, version.status === "ready");
+  useGuestCommentsRealtime(
+    scope.projectId,
+    scope.guestIdentity ?? "",
+    scope.guestIdentity !== undefined && isCommentMode,
   );
   const create = useCreateComment(scope);
   const update = useUpdateComment(scope);

@@ -1,0 +1,161 @@
+/**
+ * The comments a public link shows, live on its guest's socket (`/api/realtime?guest`, `guest.join` with
+ * `topic: "comments"`), on a real database: a guest on the link receives a member's new, resolved and
+ * deleted comments as the guest list route presents them (the guest's abilities), follows a lowered link
+ * access at once, and hears nothing more once the link is off; a guest of another project's link receives
+ * nothing, and a project without a link refuses the join.
+ */
+import type { RealtimeServerMessage } from "@redline/shared";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { ApiClient } from "../../testing/http-client.ts";
+import { type Person, signUpPerson } from "../../testing/people.ts";
+import { startTestApp, type TestApp } from "../../testing/test-app.ts";
+import { drivers } from "../../testing/test-db.ts";
+
+const KEY = "g".repeat(40);
+const newComment = (text: string) => ({
+  anchor: {
+    v: 1,
+    querySelector: "h1",
+    selectors: { css: "h1", xpath: "/html/body/h1", idPath: null },
+    fingerprint: { tag: "h1", text: "Hello" },
+    dot: { x: 0.25, y: 0.5 },
+  },
+  dotPosition: { x: 0.25, y: 0.5 },
+  deviceWidth: 1280,
+  comment: text,
+});
+
+/** A public link's guest socket (`?guest`, no cookie) as the shared view opens it, with what it received. */
+async function openGuestSocket(t: TestApp) {
+  const socket = new WebSocket(`${t.url.replace("http", "ws")}/api/realtime?guest`, {
+    headers: { origin: t.url },
+  });
+  const received: RealtimeServerMessage[] = [];
+  socket.on("message", (data) => received.push(JSON.parse(data.toString())));
+  await new Promise<void>((resolve, reject) => {
+    socket.once("open", () => resolve());
+    socket.once("error", reject);
+  });
+  return {
+    socket,
+    received,
+    send: (message: unknown) => socket.send(JSON.stringify(message)),
+    async next(predicate: (m: RealtimeServerMessage) => boolean, timeoutMs = 5000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const index = received.findIndex(predicate);
+        if (index >= 0) return received.splice(index, 1)[0]!;
+        if (Date.now() > deadline) throw new Error(`no matching message; got ${JSON.stringify(received)}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
+  };
+}
+const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+const events = (tab: { received: RealtimeServerMessage[] }) => tab.received.filter((m) => m.type === "event");
+
+describe.each(drivers())("guest comment realtime (%s)", (driver) => {
+  let t: TestApp;
+  let ada: Person;
+  let sam: Person;
+  let projectId: string;
+  let versionId: string;
+  let otherProject: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({ driver });
+    [ada, sam] = await Promise.all([signUpPerson(t, "ada", "Ada Lovelace"), signUpPerson(t, "sam", "Sam")]);
+    projectId = (await ada.client.post("/api/projects", { title: "Shared" })).body.data.id;
+    ({ versionId } = (
+      await ada.client.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/a" })
+    ).body.data);
+    await ada.client.patch(`/api/projects/${projectId}/sharing`, { public: true, canComment: true });
+    otherProject = (await ada.client.post("/api/projects", { title: "Elsewhere" })).body.data.id;
+    await ada.client.post(`/api/projects/${otherProject}/pages`, { url: "https://example.com/b" });
+    await ada.client.patch(`/api/projects/${otherProject}/sharing`, { public: true, canComment: true });
+  });
+  afterAll(() => t.close());
+
+  it("delivers a member's comments to the link's guest as the guest list reads them, until the link is off", async () => {
+    const tab = await openGuestSocket(t);
+    const elsewhere = await openGuestSocket(t);
+    // A project without a public link refuses the join.
+    const stranger = (await sam.client.post("/api/projects", { title: "Private" })).body.data.id;
+    tab.send({ type: "guest.join", projectId: stranger, key: KEY, topic: "comments" });
+    await tab.next((m) => m.type === "error" && m.code === "forbidden" && m.projectId === stranger);
+    tab.send({ type: "guest.join", projectId, key: KEY, topic: "comments" });
+    expect(await tab.next((m) => m.type === "guest.joined")).toEqual({
+      type: "guest.joined",
+      projectId,
+      topic: "comments",
+    });
+    elsewhere.send({ type: "guest.join", projectId: otherProject, key: KEY, topic: "comments" });
+    await elsewhere.next((m) => m.type === "guest.joined" && m.projectId === otherProject);
+
+    // A member's new comment arrives with its data, presented as the guest list route presents it.
+    const created = (await ada.client.post(`/api/versions/${versionId}/comments`, newComment("Hi guests")))
+      .body.data;
+    const event = await tab.next((m) => m.type === "event");
+    const guest = new ApiClient(t.url);
+    const listed = (await guest.get(`/api/share/${projectId}/versions/${versionId}/comments`)).body.data as {
+      id: string;
+    }[];
+    expect(event).toEqual({
+      type: "event",
+      room: `guest:${projectId}`,
+      event: {
+        type: "comments.created",
+        projectId,
+        versionId,
+        commentId: created.id,
+        comment: listed.find((comment) => comment.id === created.id),
+      },
+    });
+    expect(event).toMatchObject({
+      event: {
+        comment: {
+          thread: [{ comment: "Hi guests", author: { displayName: "Ada Lovelace" } }],
+          abilities: { reply: true, attach: false, resolve: false, move: false },
+        },
+      },
+    });
+
+    // Resolving changes it; the link's access lowered to viewing shows in the very next comment.
+    await ada.client.patch(`/api/comments/${created.id}`, { isResolved: true });
+    expect(await tab.next((m) => m.type === "event")).toMatchObject({
+      event: { type: "comments.changed", commentId: created.id, comment: { isResolved: true } },
+    });
+    await ada.client.patch(`/api/projects/${projectId}/sharing`, { canComment: false });
+    await ada.client.patch(`/api/comments/${created.id}`, { isResolved: false });
+    expect(await tab.next((m) => m.type === "event")).toMatchObject({
+      event: { type: "comments.changed", comment: { isResolved: false, abilities: { reply: false } } },
+    });
+    const firstEntry = created.thread[0].id as string;
+    await ada.client.request("DELETE", `/api/comments/${created.id}/entries/${firstEntry}`);
+    expect(await tab.next((m) => m.type === "event")).toMatchObject({
+      event: { type: "comments.deleted", commentId: created.id },
+    });
+
+    // The other project's guest heard none of it.
+    await settle();
+    expect(events(elsewhere)).toEqual([]);
+
+    // The link turned off: the next comment is not delivered, and the socket is told it left.
+    await ada.client.patch(`/api/projects/${projectId}/sharing`, { public: false });
+    await ada.client.post(`/api/versions/${versionId}/comments`, newComment("Members only"));
+    expect(await tab.next((m) => m.type === "guest.left")).toEqual({
+      type: "guest.left",
+      projectId,
+      topic: "comments",
+    });
+    await ada.client.patch(`/api/projects/${projectId}/sharing`, { public: true });
+    await ada.client.post(`/api/versions/${versionId}/comments`, newComment("Still not delivered"));
+    await settle();
+    expect(events(tab)).toEqual([]);
+    expect(events(elsewhere)).toEqual([]);
+    tab.socket.close();
+    elsewhere.socket.close();
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * The comments a public link shows, live on its guest's socket (`/api/realtime?guest`, no account):
+ * `guest.join` with `topic: "comments"` puts the socket in the project's room (`project:{id}`, where
+ * comments.service.ts publishes every created, changed — replied, edited, resolved, moved — and deleted
+ * comment) once the comments policy lets a link guest read it: the same rule as the guest comment list
+ * (the link on, the project not archived, the link's access; `linkGuestView`). The rule is asked again
+ * before every event, so turning the link off silences the socket at once (it is told `guest.left`), and
+ * a lowered access shows in the very next comment's abilities. Only comment events of a version the link
+ * shows go out, each comment presented for the guest as the list route presents it, as room
+ * `guest:{projectId}`; nothing else of the project room (versions, inspect, tickets) reaches a guest.
+ */
+import type { RealtimeEvent, RealtimeServerMessage } from "@redline/shared";
+import type { AppContext } from "../../context.ts";
+import type { RealtimeHub, RealtimeSocket, Room } from "../../lib/realtime.ts";
+import { linkGuestView } from "./comments.guest.routes.ts";
+import { canComment, withCommentAbilities } from "./comments.policy.ts";
+
+/** One socket follows at most this many projects' comments (a page shows one). */
+const MAX_JOINED = 20;
+
+type CommentEvent = Extract<RealtimeEvent, { type: `comments.${string}` }>;
+
+const isCommentEvent = (event: RealtimeEvent): event is CommentEvent =>
+  event.type === "comments.created" || event.type === "comments.changed" || event.type === "comments.deleted";
+
+export interface GuestComments {
+  join(projectId: string): void;
+  leave(projectId: string): void;
+  close(): void;
+}
+
+/** The comments part of one guest socket; `send` writes to that socket. */
+export function guestCommentsRealtime(
+  ctx: AppContext,
+  hub: RealtimeHub,
+  send: (message: RealtimeServerMessage) => void,
+): GuestComments {
+  const { db } = ctx.database;
+  const { plansEnabled } = ctx.config;
+  const joined = new Set<string>();
+  let isClosed = false;
+  // One queue keeps joins and events in order while each is authorized.
+  let queue = Promise.resolve();
+  const enqueue = (work: () => Promise<void>) => {
+    queue = queue.then(work).catch(() => undefined);
+  };
+  const roomOf = (projectId: string): Room => `project:${projectId}`;
+  /** What the guest may read now; null: nothing (the link is off, the project archived or gone). */
+  const readable = async (projectId: string) => {
+    const view = await linkGuestView(db, plansEnabled, projectId);
+    return view && canComment(view.guest, "comments.read") ? view : null;
+  };
+  const drop = (projectId: string) => {
+    joined.delete(projectId);
+    hub.leave(roomOf(projectId), member);
+    send({ type: "guest.left", projectId, topic: "comments" });
+  };
+
+  const member: RealtimeSocket = {
+    userId: null,
+    // The hub writes directly only to say the room was revoked (the project deleted): `left`.
+    send: (data) => {
+      const message = safeJson(data) as RealtimeServerMessage | null;
+      if (message?.type !== "left") return;
+      enqueue(async () => {
+        if (joined.has(message.projectId)) drop(message.projectId);
+      });
+    },
+    deliver: (room, event) =>
+      enqueue(async () => {
+        if (!isCommentEvent(event) || room !== roomOf(event.projectId) || !joined.has(event.projectId))
+          return;
+        const view = await readable(event.projectId);
+        if (!joined.has(event.projectId)) return;
+        if (!view) return drop(event.projectId);
+        // A version the link does not show (another page, an older version) stays out of sight.
+        if (!view.versions.some((version) => version.id === event.versionId)) return;
+        const shown: RealtimeEvent =
+          event.type !== "comments.deleted" && event.comment
+            ? { ...event, comment: withCommentAbilities(view.guest, event.comment) }
+            : event;
+        send({ type: "event", room: `guest:${event.projectId}`, event: shown });
+      }),
+  };
+
+  return {
+    join: (projectId) =>
+      enqueue(async () => {
+        if (joined.has(projectId)) {
+          joined.delete(projectId);
+          hub.leave(roomOf(projectId), member);
+        }
+        if (joined.size >= MAX_JOINED) return send({ type: "error", code: "too-many", projectId });
+        if (!(await readable(projectId))) return send({ type: "error", code: "forbidden", projectId });
+        if (isClosed) return;
+        joined.add(projectId);
+        hub.join(roomOf(projectId), member);
+        send({ type: "guest.joined", projectId, topic: "comments" });
+      }),
+    leave: (projectId) =>
+      enqueue(async () => {
+        joined.delete(projectId);
+        hub.leave(roomOf(projectId), member);
+        send({ type: "guest.left", projectId, topic: "comments" });
+      }),
+    close: () => {
+      isClosed = true;
+      joined.clear();
+      hub.leaveAll(member);
+    },
+  };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
