@@ -3,9 +3,14 @@ import WebSocket from "ws";
 import type { ApiClient } from "./http-client.ts";
 import type { TestApp } from "./test-app.ts";
 
-/** A realtime socket as a browser tab opens it, with a queue of what it received. */
-export async function openSocket(app: TestApp, client: ApiClient | null, origin = app.url) {
-  const socket = new WebSocket(`${app.url.replace("http", "ws")}/api/realtime`, {
+/** A public link's guest socket (`?guest`, no cookie) as the shared view opens it. */
+export function openGuestSocket(app: TestApp) {
+  return openSocket(app, null, app.url, "?guest");
+}
+
+/** A realtime socket as a browser tab opens it, with a queue of what it received (`received`). */
+export async function openSocket(app: TestApp, client: ApiClient | null, origin = app.url, query = "") {
+  const socket = new WebSocket(`${app.url.replace("http", "ws")}/api/realtime${query}`, {
     headers: { origin, ...(client && { cookie: client.cookieHeader() }) },
   });
   const received: RealtimeServerMessage[] = [];
@@ -21,6 +26,7 @@ export async function openSocket(app: TestApp, client: ApiClient | null, origin 
   });
   return {
     socket,
+    received,
     closed,
     send: (message: unknown) => socket.send(JSON.stringify(message)),
     async next(

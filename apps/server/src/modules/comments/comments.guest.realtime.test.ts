@@ -7,9 +7,9 @@
  */
 import type { RealtimeServerMessage } from "@redline/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import WebSocket from "ws";
 import { ApiClient } from "../../testing/http-client.ts";
 import { type Person, signUpPerson } from "../../testing/people.ts";
+import { openGuestSocket } from "../../testing/realtime-socket.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { drivers } from "../../testing/test-db.ts";
 
@@ -27,32 +27,6 @@ const newComment = (text: string) => ({
   comment: text,
 });
 
-/** A public link's guest socket (`?guest`, no cookie) as the shared view opens it, with what it received. */
-async function openGuestSocket(t: TestApp) {
-  const socket = new WebSocket(`${t.url.replace("http", "ws")}/api/realtime?guest`, {
-    headers: { origin: t.url },
-  });
-  const received: RealtimeServerMessage[] = [];
-  socket.on("message", (data) => received.push(JSON.parse(data.toString())));
-  await new Promise<void>((resolve, reject) => {
-    socket.once("open", () => resolve());
-    socket.once("error", reject);
-  });
-  return {
-    socket,
-    received,
-    send: (message: unknown) => socket.send(JSON.stringify(message)),
-    async next(predicate: (m: RealtimeServerMessage) => boolean, timeoutMs = 5000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const index = received.findIndex(predicate);
-        if (index >= 0) return received.splice(index, 1)[0]!;
-        if (Date.now() > deadline) throw new Error(`no matching message; got ${JSON.stringify(received)}`);
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    },
-  };
-}
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 const events = (tab: { received: RealtimeServerMessage[] }) => tab.received.filter((m) => m.type === "event");
 

@@ -4,13 +4,12 @@
  * the guest's own (and nothing of another conversation), the support conversation mails the support
  * address; outsiders, forbidden files and bad input are refused and change nothing.
  */
-import { CONVERSATION_TEXTS, GUEST_KEY_HEADER, type RealtimeServerMessage } from "@redline/shared";
+import { CONVERSATION_TEXTS, GUEST_KEY_HEADER } from "@redline/shared";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import WebSocket from "ws";
 import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { expectRefused, type Person, signUpPerson } from "../../testing/people.ts";
-import { openSocket } from "../../testing/realtime-socket.ts";
+import { openGuestSocket, openSocket } from "../../testing/realtime-socket.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { drivers } from "../../testing/test-db.ts";
 import { referencedKeys } from "../files/collector.ts";
@@ -18,33 +17,6 @@ import { referencedKeys } from "../files/collector.ts";
 const SUPPORT = `help-${Date.now().toString(36)}@redline.example`;
 const GAIL = { "x-redline-guest": "guest__2__Gail__gail@example.com", [GUEST_KEY_HEADER]: "k".repeat(40) };
 const OTHER_GUEST = { "x-redline-guest": "public", [GUEST_KEY_HEADER]: "o".repeat(40) };
-
-/** A public link's guest socket (`?guest`, no cookie) as the shared view opens it, with what it received. */
-async function openGuestSocket(t: TestApp) {
-  const socket = new WebSocket(`${t.url.replace("http", "ws")}/api/realtime?guest`, {
-    headers: { origin: t.url },
-  });
-  const received: RealtimeServerMessage[] = [];
-  socket.on("message", (data) => received.push(JSON.parse(data.toString())));
-  await new Promise<void>((resolve, reject) => {
-    socket.once("open", () => resolve());
-    socket.once("error", reject);
-  });
-  return {
-    socket,
-    received,
-    send: (message: unknown) => socket.send(JSON.stringify(message)),
-    async next(predicate: (m: RealtimeServerMessage) => boolean, timeoutMs = 5000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const index = received.findIndex(predicate);
-        if (index >= 0) return received.splice(index, 1)[0]!;
-        if (Date.now() > deadline) throw new Error(`no matching message; got ${JSON.stringify(received)}`);
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    },
-  };
-}
 
 describe.each(drivers())("conversations (%s)", (driver) => {
   let t: TestApp;
