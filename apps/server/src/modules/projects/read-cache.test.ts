@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { projects } from "../../db/schema/index.ts";
+import { pages, projects } from "../../db/schema/index.ts";
 import type { ApiClient } from "../../testing/http-client.ts";
 import { type Person, signUpPerson } from "../../testing/people.ts";
 import { openSocket } from "../../testing/realtime-socket.ts";
@@ -247,9 +247,38 @@ describe.each(drivers())("authenticated reads kept per process (%s)", (driver) =
       expect((await fetch(t.url + path, { headers: { cookie } })).status).toBe(401);
   });
 
-  it("stops serving a project's reads when it expires, with nothing announced", async () => {
+  it("sees rows changed behind the app's back (hand-written SQL): the database announces them", async () => {
+    await newProject("By hand");
+    await asMember.warm();
+    await t.ctx.database.db
+      .update(projects)
+      .set({ title: "Renamed in SQL" })
+      .where(eq(projects.id, at.projectId));
+    await expect
+      .poll(async () => (await asMember.detail()).body.data.title, { timeout: 2_000 })
+      .toBe("Renamed in SQL");
+    await asMember.warm();
+    await t.ctx.database.db
+      .update(pages)
+      .set({ title: "Page renamed in SQL" })
+      .where(eq(pages.projectId, at.projectId));
+    await expect
+      .poll(async () => (await asMember.detail()).body.data.pages[0].title, { timeout: 2_000 })
+      .toBe("Page renamed in SQL");
+    // Expired by hand: read-only at the next read (SPEC §4), not at the end of a kept entry.
+    await asMember.warm();
+    await t.ctx.database.db
+      .update(projects)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(projects.id, at.projectId));
+    await expect
+      .poll(async () => (await asMember.comments()).body.data[0].abilities.reply, { timeout: 2_000 })
+      .toBe(false);
+  });
+
+  it("stops serving a project's reads when it expires, with nothing announced at that moment", async () => {
     await newProject("Expiring");
-    // Written behind the app's back: only the expiry itself can end what is kept.
+    // Only the expiry itself can end what is kept once it was read under the new date.
     const expiresAt = new Date(Date.now() + 1500);
     await t.ctx.database.db.update(projects).set({ expiresAt }).where(eq(projects.id, at.projectId));
     await expect.poll(async () => (await asMember.comments()).body.data[0].abilities.reply).toBe(true);
