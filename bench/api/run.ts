@@ -4,7 +4,8 @@
  * The app runs as a real server process on PostgreSQL and on PGlite. A verified user owns one project
  * with one page whose version holds 200 comments. At 20 keep-alive connections we measure req/s and
  * p50/p95 of: GET /api/me, the project list, the project, the version's comments, and one write (a new
- * comment). Baseline in the same run: a bare Fastify route in a process of its own.
+ * comment). Every request carries the Accept-Encoding a browser sends (the comment list is also read by a
+ * client asking for no compression). Baseline in the same run: a bare Fastify route in a process of its own.
  * Goal (issue #10): authenticated reads ≥ 0.1× the bare route on PostgreSQL, ≥ 0.05× on PGlite.
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -51,21 +52,45 @@ async function measureDriver(env: Record<string, string>): Promise<{ bare: LoadR
         deviceWidth: 1280,
         comment: `comment ${i}`,
       });
-    const headers = { cookie: client.cookieHeader(), origin: server.url };
+    // What Chromium sends with every request (the bench's client, like a browser's, never decodes for it).
+    const headers = {
+      cookie: client.cookieHeader(),
+      origin: server.url,
+      "accept-encoding": "gzip, deflate, br, zstd",
+    };
     const options = { seconds: SECONDS };
     const bare = await load(bareServer.url, { path: "/bare" }, options);
+    const commentsPath = `/api/versions/${versionId}/comments`;
     const reads: [string, string][] = [
       ["GET /api/me", "/api/me"],
       ["GET /api/projects (1 project)", "/api/projects"],
       ["GET /api/projects/{id}", `/api/projects/${projectId}`],
-      [`GET /api/versions/{id}/comments (${COMMENTS} comments)`, `/api/versions/${versionId}/comments`],
+      [`GET /api/versions/{id}/comments (${COMMENTS} comments)`, commentsPath],
     ];
+    const sizeOf = async (encoding: string) =>
+      `${Math.round(
+        Number(
+          (
+            await client.request("GET", commentsPath, undefined, { ...headers, "accept-encoding": encoding })
+          ).headers.get("content-length"),
+        ) / 1000,
+      )} kB`;
+    const [compressedSize, plainSize] = [await sizeOf(headers["accept-encoding"]), await sizeOf("identity")];
+    console.log(`The list of ${COMMENTS} comments: ${compressedSize} compressed, ${plainSize} not`);
     const rows: Row[] = [];
     for (const [name, url] of reads)
       rows.push({ name, result: await load(server.url, { path: url, headers }, options) });
+    // A client that asks for no compression (curl, a script) gets all 164 kB.
+    rows.push({
+      name: `GET /api/versions/{id}/comments (${COMMENTS} comments), not compressed`,
+      result: await load(
+        server.url,
+        { path: commentsPath, headers: { ...headers, "accept-encoding": "identity" } },
+        options,
+      ),
+    });
     // A tab refetching the list it already holds: its browser revalidates with the ETag it kept.
-    const commentsPath = `/api/versions/${versionId}/comments`;
-    const etag = (await client.get(commentsPath)).headers.get("etag");
+    const etag = (await client.request("GET", commentsPath, undefined, headers)).headers.get("etag");
     if (etag)
       rows.push({
         name: `GET /api/versions/{id}/comments (${COMMENTS} comments), revalidated by the browser (304)`,

@@ -167,6 +167,33 @@ describe.each(drivers())("a version's comments read from the cache (%s)", (drive
     expect(changed.headers.get("etag")).not.toBe(tag);
   });
 
+  it("sends the list compressed to a client that accepts it, each encoding with its own tag", async () => {
+    const path = `/api/versions/${versionId}/comments`;
+    for (let i = 0; i < 5; i++) await owner.post(path, newComment(`Long enough to compress ${i}`));
+    const plain = await member.request("GET", path, undefined, { "accept-encoding": "identity" });
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(plain.headers.get("vary")).toMatch(/accept-encoding/i);
+    const plainLength = Number(plain.headers.get("content-length"));
+    const plainTag = plain.headers.get("etag")!;
+
+    const brotli = await member.request("GET", path, undefined, { "accept-encoding": "gzip, deflate, br" });
+    expect(brotli.headers.get("content-encoding")).toBe("br");
+    expect(Number(brotli.headers.get("content-length"))).toBeLessThan(plainLength / 3);
+    expect(brotli.body).toEqual(plain.body);
+    const brotliTag = brotli.headers.get("etag")!;
+    expect(brotliTag).not.toBe(plainTag);
+
+    const gzipped = await member.request("GET", path, undefined, { "accept-encoding": "gzip, br;q=0" });
+    expect(gzipped.headers.get("content-encoding")).toBe("gzip");
+    expect(gzipped.body).toEqual(plain.body);
+
+    // A browser revalidates the representation it holds; the other encoding's tag does not fit it.
+    const same = { "accept-encoding": "gzip, deflate, br", "if-none-match": brotliTag };
+    expect((await member.request("GET", path, undefined, same)).status).toBe(304);
+    const other = { "accept-encoding": "gzip, deflate, br", "if-none-match": plainTag };
+    expect((await member.request("GET", path, undefined, other)).status).toBe(200);
+  });
+
   it("shows a write to the writer's next read at once, in the same process", async () => {
     await read(owner);
     const created = (await owner.post(`/api/versions/${versionId}/comments`, newComment("Second"))).body.data;
