@@ -5,7 +5,12 @@
  * own sockets in that room — several processes behind a load balancer share rooms through the database.
  */
 import { randomUUID } from "node:crypto";
-import type { RealtimeEvent } from "@redline/shared";
+import {
+  type RealtimeClientMessage,
+  type RealtimeEvent,
+  type RealtimeServerMessage,
+  realtimeClientMessageSchema,
+} from "@redline/shared";
 import { sql } from "drizzle-orm";
 import type { Database, DatabaseHandle } from "../db/index.ts";
 
@@ -193,4 +198,23 @@ export async function startRealtimeHub(
     },
     stop: unlisten,
   };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** A client's frame as one of the protocol's messages; null when it is not JSON or not such a message. */
+export function parseClientMessage(raw: { toString(): string }): RealtimeClientMessage | null {
+  const parsed = realtimeClientMessageSchema.safeParse(parseJson(raw.toString()));
+  return parsed.success ? parsed.data : null;
+}
+
+/** A frame the hub writes to a socket itself (`left`, when a room is revoked); null when it is not JSON. */
+export function parseServerMessage(data: string): RealtimeServerMessage | null {
+  return parseJson(data) as RealtimeServerMessage | null;
 }

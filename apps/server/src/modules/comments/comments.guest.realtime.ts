@@ -11,7 +11,7 @@
  */
 import type { RealtimeEvent, RealtimeServerMessage } from "@redline/shared";
 import type { AppContext } from "../../context.ts";
-import type { RealtimeHub, RealtimeSocket, Room } from "../../lib/realtime.ts";
+import { parseServerMessage, type RealtimeHub, type RealtimeSocket, type Room } from "../../lib/realtime.ts";
 import { linkGuestView } from "./comments.guest.routes.ts";
 import { canComment, withCommentAbilities } from "./comments.policy.ts";
 
@@ -60,7 +60,7 @@ export function guestCommentsRealtime(
     userId: null,
     // The hub writes directly only to say the room was revoked (the project deleted): `left`.
     send: (data) => {
-      const message = safeJson(data) as RealtimeServerMessage | null;
+      const message = parseServerMessage(data);
       if (message?.type !== "left") return;
       enqueue(async () => {
         if (joined.has(message.projectId)) drop(message.projectId);
@@ -109,12 +109,4 @@ export function guestCommentsRealtime(
       hub.leaveAll(member);
     },
   };
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
 }

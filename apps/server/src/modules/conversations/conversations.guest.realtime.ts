@@ -6,9 +6,9 @@
  * again before every event, so turning the link off (or archiving the project) silences the socket at
  * once. Events go out as room `guest:{projectId}`: the guest knows projects, not participant ids.
  */
-import { type RealtimeEvent, type RealtimeServerMessage, realtimeClientMessageSchema } from "@redline/shared";
+import type { RealtimeClientMessage, RealtimeEvent, RealtimeServerMessage } from "@redline/shared";
 import type { AppContext } from "../../context.ts";
-import type { RealtimeHub, RealtimeSocket, Room } from "../../lib/realtime.ts";
+import { parseServerMessage, type RealtimeHub, type RealtimeSocket, type Room } from "../../lib/realtime.ts";
 import { readableGuestConversation } from "./conversations.guest.load.ts";
 import { hashGuestKey } from "./conversations.service.ts";
 
@@ -22,17 +22,22 @@ interface Joined {
   room: Room;
 }
 
-/** The WebSocket as the route hands it over (ws's socket: text frames in and out). */
-interface SocketLike {
-  send(data: string): void;
-  on(event: "message", listener: (raw: { toString(): string }) => void): void;
-  on(event: "close", listener: () => void): void;
+/** What a guest socket asks of its conversations (the route answers `ping` and refuses the rest). */
+export type GuestConversationMessage = Extract<RealtimeClientMessage, { type: "guest.join" | "guest.leave" }>;
+
+export interface GuestConversations {
+  handle(message: GuestConversationMessage): void;
+  close(): void;
 }
 
-export function guestRealtimeSocket(ctx: AppContext, hub: RealtimeHub, socket: SocketLike): void {
+/** The conversations part of one guest socket; `send` writes to that socket. */
+export function guestConversationsRealtime(
+  ctx: AppContext,
+  hub: RealtimeHub,
+  send: (message: RealtimeServerMessage) => void,
+): GuestConversations {
   const { db } = ctx.database;
   const { plansEnabled } = ctx.config;
-  const send = (message: RealtimeServerMessage) => socket.send(JSON.stringify(message));
   const joined = new Map<string, Joined>();
   let isClosed = false;
   // One queue per socket keeps joins and events in order while each is authorized.
@@ -48,7 +53,11 @@ export function guestRealtimeSocket(ctx: AppContext, hub: RealtimeHub, socket: S
   };
 
   const member: RealtimeSocket = {
-    send: (data) => socket.send(data),
+    // The hub writes directly only to say a room was revoked: passed on as it is.
+    send: (data) => {
+      const message = parseServerMessage(data);
+      if (message) send(message);
+    },
     userId: null,
     deliver: (room: Room, event: RealtimeEvent) =>
       enqueue(async () => {
@@ -66,14 +75,7 @@ export function guestRealtimeSocket(ctx: AppContext, hub: RealtimeHub, socket: S
       }),
   };
 
-  socket.on("message", (raw) => {
-    const parsed = realtimeClientMessageSchema.safeParse(safeJson(raw.toString()));
-    if (!parsed.success) return send({ type: "error", code: "bad-message" });
-    const message = parsed.data;
-    if (message.type === "ping") return send({ type: "pong" });
-    // Project rooms are for signed-in people: a guest socket follows its own conversations only.
-    if (message.type === "join" || message.type === "leave")
-      return send({ type: "error", code: "forbidden", projectId: message.projectId });
+  const handle = (message: GuestConversationMessage) => {
     const { projectId } = message;
     enqueue(async () => {
       const current = joined.get(projectId);
@@ -95,17 +97,13 @@ export function guestRealtimeSocket(ctx: AppContext, hub: RealtimeHub, socket: S
       hub.join(entry.room, member);
       send({ type: "guest.joined", projectId });
     });
-  });
-  socket.on("close", () => {
-    isClosed = true;
-    hub.leaveAll(member);
-  });
-}
+  };
 
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
+  return {
+    handle,
+    close: () => {
+      isClosed = true;
+      hub.leaveAll(member);
+    },
+  };
 }

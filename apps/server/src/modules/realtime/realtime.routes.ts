@@ -6,21 +6,16 @@
  * conversations (modules/conversations/conversations.guest.realtime.ts) and, with `topic: "comments"`, the
  * comments the link shows (modules/comments/comments.guest.realtime.ts).
  */
-import {
-  type Access,
-  type RealtimeEvent,
-  type RealtimeServerMessage,
-  realtimeClientMessageSchema,
-} from "@redline/shared";
+import type { Access, RealtimeEvent, RealtimeServerMessage } from "@redline/shared";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { memberActor, type PolicyActor } from "../../lib/policy.ts";
-import type { RealtimeHub, RealtimeSocket } from "../../lib/realtime.ts";
+import { parseClientMessage, type RealtimeHub, type RealtimeSocket } from "../../lib/realtime.ts";
 import { route } from "../../lib/routes.ts";
 import { type Actor, getActor } from "../auth/session.ts";
 import { guestCommentsRealtime } from "../comments/comments.guest.realtime.ts";
 import { canComment, withCommentAbilities } from "../comments/comments.policy.ts";
-import { guestRealtimeSocket } from "../conversations/conversations.guest.realtime.ts";
+import { guestConversationsRealtime } from "../conversations/conversations.guest.realtime.ts";
 import { loadProject } from "../projects/projects.load.ts";
 import { withListAbilities, withTicketAbilities } from "../tickets/tickets.policy.ts";
 
@@ -106,9 +101,8 @@ export async function realtimeRoutes(
       socket.on("message", async (raw) => {
         const user = await actor;
         if (!user) return;
-        const parsed = realtimeClientMessageSchema.safeParse(safeJson(raw.toString()));
-        if (!parsed.success) return send({ type: "error", code: "bad-message" });
-        const message = parsed.data;
+        const message = parseClientMessage(raw);
+        if (!message) return send({ type: "error", code: "bad-message" });
         if (message.type === "ping") return send({ type: "pong" });
         // A guest's own conversations are for guest sockets (`?guest`).
         if (message.type === "guest.join" || message.type === "guest.leave")
@@ -137,29 +131,28 @@ interface GuestWebSocket {
 }
 
 /**
- * A public link guest's socket: `guest.join`/`guest.leave` with `topic: "comments"` follow the link's
- * comments; every other message goes to the guest's own conversation, as before.
+ * A public link guest's socket: each frame is read once and goes to its topic — `guest.join`/`guest.leave`
+ * with `topic: "comments"` follow the link's comments, without a topic the guest's own conversation.
+ * Project rooms (`join`/`leave`) are for signed-in people.
  */
 function guestSocket(ctx: AppContext, hub: RealtimeHub, socket: GuestWebSocket): void {
-  const comments = guestCommentsRealtime(ctx, hub, (message) => socket.send(JSON.stringify(message)));
-  const toConversations: ((raw: { toString(): string }) => void)[] = [];
-  guestRealtimeSocket(ctx, hub, {
-    send: (data: string) => socket.send(data),
-    on: (event: "message" | "close", listener: (raw: { toString(): string }) => void) => {
-      if (event === "message") toConversations.push(listener);
-      else socket.on("close", listener as () => void);
-    },
-  });
+  const send = (message: RealtimeServerMessage) => socket.send(JSON.stringify(message));
+  const comments = guestCommentsRealtime(ctx, hub, send);
+  const conversations = guestConversationsRealtime(ctx, hub, send);
   socket.on("message", (raw) => {
-    const parsed = realtimeClientMessageSchema.safeParse(safeJson(raw.toString()));
-    const message = parsed.success ? parsed.data : null;
-    if (message?.type === "guest.join" && message.topic === "comments")
-      return comments.join(message.projectId);
-    if (message?.type === "guest.leave" && message.topic === "comments")
-      return comments.leave(message.projectId);
-    for (const listener of toConversations) listener(raw);
+    const message = parseClientMessage(raw);
+    if (!message) return send({ type: "error", code: "bad-message" });
+    if (message.type === "ping") return send({ type: "pong" });
+    if (message.type === "join" || message.type === "leave")
+      return send({ type: "error", code: "forbidden", projectId: message.projectId });
+    if (message.topic !== "comments") return conversations.handle(message);
+    if (message.type === "guest.join") return comments.join(message.projectId);
+    return comments.leave(message.projectId);
   });
-  socket.on("close", () => comments.close());
+  socket.on("close", () => {
+    comments.close();
+    conversations.close();
+  });
 }
 
 /** A comment, ticket or list event as this reader sees it (their abilities); null: send it as shared. */
@@ -171,12 +164,4 @@ function withReaderAbilities(reader: PolicyActor, event: RealtimeEvent): Realtim
   if (event.type === "lists.changed" && event.list)
     return { ...event, list: withListAbilities(reader, event.list) };
   return null;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
 }
