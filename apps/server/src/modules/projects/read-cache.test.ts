@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pages, projects } from "../../db/schema/index.ts";
+import { startRealtimeHub } from "../../lib/realtime.ts";
 import type { ApiClient } from "../../testing/http-client.ts";
 import { type Person, signUpPerson } from "../../testing/people.ts";
-import { openSocket } from "../../testing/realtime-socket.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { createTestDatabase, defaultDriver, drivers, type TestDatabase } from "../../testing/test-db.ts";
 import { readCachesOf } from "./read-cache.ts";
@@ -217,14 +217,18 @@ describe.each(drivers())("authenticated reads kept per process (%s)", (driver) =
 
   it("tells no socket of a change only caches hear of", async () => {
     await newProject("Quiet");
-    const tab = await openSocket(t, owner.client);
-    tab.send({ type: "join", projectId: at.projectId });
-    await tab.next((m) => m.type === "joined");
-    await owner.client.patch(`/api/projects/${at.projectId}`, { title: "Quietly renamed" });
-    await member.client.post(`/api/versions/${at.versionId}/comments`, newComment("Heard"));
-    const first = await tab.next((m) => m.type === "event");
-    expect(first).toMatchObject({ event: { type: "comments.created" } });
-    tab.socket.close();
+    // A socket of the hub itself (no per-reader delivery): it is sent whatever the hub would send.
+    const hub = await startRealtimeHub(t.ctx.database);
+    const heard: string[] = [];
+    hub.join(`project:${at.projectId}`, { userId: null, send: (data) => heard.push(data) });
+    try {
+      await owner.client.patch(`/api/projects/${at.projectId}`, { title: "Quietly renamed" });
+      await member.client.post(`/api/versions/${at.versionId}/comments`, newComment("Heard"));
+      await expect.poll(() => heard.length).toBeGreaterThan(0);
+      expect(JSON.parse(heard[0]!)).toMatchObject({ type: "event", event: { type: "comments.created" } });
+    } finally {
+      await hub.stop();
+    }
   });
 
   it("refuses a signed-out reader at once", async () => {
