@@ -149,3 +149,27 @@ export async function setLimits(t: TestApp, client: ApiClient, limits: Limits): 
   const uid = (await client.get("/api/me")).body.data.uid as string;
   await t.ctx.database.db.update(users).set({ limits }).where(eq(users.id, uid));
 }
+
+/** Two app processes on one PostgreSQL database, as behind a load balancer: each its own LISTEN, one secret. */
+export interface TwoApps {
+  a: TestApp;
+  b: TestApp;
+  close(): Promise<void>;
+}
+
+export async function startTwoApps(): Promise<TwoApps> {
+  const database = await createTestDatabase("postgres");
+  const a = await startTestApp({ config: { databaseUrl: database.databaseUrl } });
+  const b = await startTestApp({
+    config: { databaseUrl: database.databaseUrl, authSecret: a.ctx.config.authSecret },
+  });
+  return {
+    a,
+    b,
+    close: async () => {
+      await b.close();
+      await a.close();
+      await database.release();
+    },
+  };
+}

@@ -2,8 +2,8 @@ import type { Comment } from "@redline/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { openSocket } from "../../testing/realtime-socket.ts";
-import { startTestApp, type TestApp } from "../../testing/test-app.ts";
-import { createTestDatabase, defaultDriver, drivers, type TestDatabase } from "../../testing/test-db.ts";
+import { startTestApp, startTwoApps, type TestApp } from "../../testing/test-app.ts";
+import { defaultDriver, drivers } from "../../testing/test-db.ts";
 import { CommentsCache, commentsCacheOf } from "./comments.cache.ts";
 
 let counter = 0;
@@ -222,21 +222,13 @@ describe.each(drivers())("a version's comments read from the cache (%s)", (drive
 });
 
 describe.runIf(defaultDriver() === "postgres")("the comments cache across two server processes", () => {
-  let database: TestDatabase;
   let a: TestApp;
   let b: TestApp;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    database = await createTestDatabase("postgres");
-    a = await startTestApp({ config: { databaseUrl: database.databaseUrl } });
-    b = await startTestApp({
-      config: { databaseUrl: database.databaseUrl, authSecret: a.ctx.config.authSecret },
-    });
+    ({ a, b, close } = await startTwoApps());
   });
-  afterAll(async () => {
-    await b.close();
-    await a.close();
-    await database.release();
-  });
+  afterAll(() => close());
 
   it("serves a write made on one process to a tab told of it and reading from the other", async () => {
     const onA = await signUpVerified(a.url, a.inbox!, email("cross"), undefined, "Alex A");

@@ -4,8 +4,8 @@ import { pages, projects } from "../../db/schema/index.ts";
 import { startRealtimeHub } from "../../lib/realtime.ts";
 import type { ApiClient } from "../../testing/http-client.ts";
 import { type Person, signUpPerson } from "../../testing/people.ts";
-import { startTestApp, type TestApp } from "../../testing/test-app.ts";
-import { createTestDatabase, defaultDriver, drivers, type TestDatabase } from "../../testing/test-db.ts";
+import { startTestApp, startTwoApps, type TestApp } from "../../testing/test-app.ts";
+import { defaultDriver, drivers } from "../../testing/test-db.ts";
 import { readCachesOf } from "./read-cache.ts";
 
 const newComment = (text: string) => ({ dotPosition: { x: 0.5, y: 0.5 }, deviceWidth: 1280, comment: text });
@@ -294,21 +294,13 @@ describe.each(drivers())("authenticated reads kept per process (%s)", (driver) =
 });
 
 describe.runIf(defaultDriver() === "postgres")("authenticated reads kept by two server processes", () => {
-  let database: TestDatabase;
   let a: TestApp;
   let b: TestApp;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    database = await createTestDatabase("postgres");
-    a = await startTestApp({ config: { databaseUrl: database.databaseUrl } });
-    b = await startTestApp({
-      config: { databaseUrl: database.databaseUrl, authSecret: a.ctx.config.authSecret },
-    });
+    ({ a, b, close } = await startTwoApps());
   });
-  afterAll(async () => {
-    await b.close();
-    await a.close();
-    await database.release();
-  });
+  afterAll(() => close());
 
   it("serves a change made on one process to the next reads on the other as it commits", async () => {
     const [owner, member] = await Promise.all([signUpPerson(a, "owner"), signUpPerson(a, "member")]);

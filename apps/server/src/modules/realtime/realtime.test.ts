@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { openSocket } from "../../testing/realtime-socket.ts";
-import { startTestApp, type TestApp } from "../../testing/test-app.ts";
-import { createTestDatabase, defaultDriver, type TestDatabase } from "../../testing/test-db.ts";
+import { startTestApp, startTwoApps, type TestApp } from "../../testing/test-app.ts";
+import { defaultDriver } from "../../testing/test-db.ts";
 
 let counter = 0;
 const email = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}@example.com`;
@@ -162,22 +162,14 @@ describe("realtime", () => {
 });
 
 describe.runIf(defaultDriver() === "postgres")("realtime across two server processes", () => {
-  let database: TestDatabase;
   let a: TestApp;
   let b: TestApp;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    database = await createTestDatabase("postgres");
     // Two apps on one database, as two processes behind a load balancer (each has its own LISTEN).
-    a = await startTestApp({ config: { databaseUrl: database.databaseUrl } });
-    b = await startTestApp({
-      config: { databaseUrl: database.databaseUrl, authSecret: a.ctx.config.authSecret },
-    });
+    ({ a, b, close } = await startTwoApps());
   });
-  afterAll(async () => {
-    await b.close();
-    await a.close();
-    await database.release();
-  });
+  afterAll(() => close());
 
   it("delivers a write made on one process to a socket on the other", async () => {
     const ownerOnA = await signUpVerified(a.url, a.inbox!, email("cross"));

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/index.ts";
 import { users } from "../../db/schema/index.ts";
 import { type ApiClient, signUpVerified } from "../../testing/http-client.ts";
-import { setLimits, startTestApp, type TestApp } from "../../testing/test-app.ts";
-import { createTestDatabase, defaultDriver, drivers, type TestDatabase } from "../../testing/test-db.ts";
+import { setLimits, startTestApp, startTwoApps, type TestApp } from "../../testing/test-app.ts";
+import { defaultDriver, drivers } from "../../testing/test-db.ts";
 
 let counter = 0;
 const email = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}@example.com`;
@@ -136,21 +136,13 @@ describe.each(drivers())("the user's counters revision (%s)", (driver) => {
 });
 
 describe.runIf(defaultDriver() === "postgres")("counters across two server processes", () => {
-  let database: TestDatabase;
   let a: TestApp;
   let b: TestApp;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    database = await createTestDatabase("postgres");
-    a = await startTestApp({ config: { databaseUrl: database.databaseUrl } });
-    b = await startTestApp({
-      config: { databaseUrl: database.databaseUrl, authSecret: a.ctx.config.authSecret },
-    });
+    ({ a, b, close } = await startTwoApps());
   });
-  afterAll(async () => {
-    await b.close();
-    await a.close();
-    await database.release();
-  });
+  afterAll(() => close());
 
   it("a member's write on one process reaches the owner's counters read on the other", async () => {
     const memberAddress = email("member");
