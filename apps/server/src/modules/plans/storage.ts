@@ -47,43 +47,38 @@ function heldFiles(owner: Placeholder | string, product: Product): SQL {
     projectTypesOf(product).map((type) => sql`${type}`),
     sql`, `,
   );
+  const ofOwner = sql`p.owner_id = ${owner} and p.type in (${types})`;
+  /** The files a jsonb `attachments` array ([{path, size}]) lists, on rows joined to the owner's projects. */
+  const attached = (joins: SQL, column: SQL) => sql`
+      select a->>'path', coalesce((a->>'size')::bigint, 0)
+        from projects p ${joins}
+        cross join lateral jsonb_array_elements(${column}) as a
+        where ${ofOwner} and ${column} <> '[]'::jsonb`;
   return sql`
     select key, max(bytes) as bytes from (
       select v.file_key as key, v.file_bytes as bytes
         from projects p join versions v on v.project_id = p.id
-        where p.owner_id = ${owner} and p.type in (${types}) and v.file_key is not null
+        where ${ofOwner} and v.file_key is not null
           and v.file_bytes is not null
       union all
-      select a->>'path', coalesce((a->>'size')::bigint, 0)
-        from projects p join comments c on c.project_id = p.id
-        join comment_entries e on e.comment_id = c.id
-        cross join lateral jsonb_array_elements(e.attachments) as a
-        where p.owner_id = ${owner} and p.type in (${types}) and e.attachments <> '[]'::jsonb
+      ${attached(sql`join comments c on c.project_id = p.id join comment_entries e on e.comment_id = c.id`, sql`e.attachments`)}
       union all
       select 'assets/' || s.sha256 || '.' || s.ext, s.size
         from projects p join inspect_changes ic on ic.project_id = p.id
         join assets s on s.sha256 = substr(ic.value, 4, 64) and ic.value = '/a/' || s.sha256 || '.' || s.ext
-        where p.owner_id = ${owner} and p.type in (${types}) and ic.change_type = 'image'
+        where ${ofOwner} and ic.change_type = 'image'
       union all
       select t.screenshot_key, coalesce(t.screenshot_bytes, 0)
         from projects p join tickets t on t.project_id = p.id
-        where p.owner_id = ${owner} and p.type in (${types}) and t.screenshot_key is not null
+        where ${ofOwner} and t.screenshot_key is not null
       union all
       select t.replay_key, coalesce(t.replay_bytes, 0)
         from projects p join tickets t on t.project_id = p.id
-        where p.owner_id = ${owner} and p.type in (${types}) and t.replay_key is not null
+        where ${ofOwner} and t.replay_key is not null
       union all
-      select a->>'path', coalesce((a->>'size')::bigint, 0)
-        from projects p join tickets t on t.project_id = p.id
-        join ticket_entries e on e.ticket_id = t.id
-        cross join lateral jsonb_array_elements(e.attachments) as a
-        where p.owner_id = ${owner} and p.type in (${types}) and e.attachments <> '[]'::jsonb
+      ${attached(sql`join tickets t on t.project_id = p.id join ticket_entries e on e.ticket_id = t.id`, sql`e.attachments`)}
       union all
-      select a->>'path', coalesce((a->>'size')::bigint, 0)
-        from projects p join conversations cv on cv.project_id = p.id
-        join conversation_messages m on m.conversation_id = cv.id
-        cross join lateral jsonb_array_elements(m.attachments) as a
-        where p.owner_id = ${owner} and p.type in (${types}) and m.attachments <> '[]'::jsonb
+      ${attached(sql`join conversations cv on cv.project_id = p.id join conversation_messages m on m.conversation_id = cv.id`, sql`m.attachments`)}
     ) as files group by key`;
 }
 
