@@ -91,6 +91,8 @@ describe("durable mail", () => {
     const [row] = await t.ctx.database.db.select().from(outgoingMails).where(eq(outgoingMails.id, id));
     expect(row).toMatchObject({ attempts: 1, leaseUntil: null });
     expect(row!.sentAt).not.toBeNull();
+    // Delivered: its content is not kept.
+    expect(row!.mail).toEqual({ to, subject: "Once", text: "" });
   });
 
   it("keeps attachments in the outbox and delivers them as files", async () => {
@@ -107,6 +109,10 @@ describe("durable mail", () => {
     expect(mail.attachments).toHaveLength(1);
     expect(mail.attachments[0]).toMatchObject({ filename: "shot.png", contentType: "image/png" });
     expect(mail.attachments[0]!.content.equals(bytes)).toBe(true);
+    // Once delivered, the outbox keeps no copy of the file.
+    await expect
+      .poll(async () => (await stored(to))[0]?.mail)
+      .toEqual({ to, subject: "With a file", text: "" });
   });
 
   it("delivers at start what was stored but never delivered", async () => {

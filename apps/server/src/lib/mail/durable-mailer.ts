@@ -4,6 +4,7 @@
  * in this process; a failed attempt is retried by the job queue with a growing delay; mail still undelivered
  * at start-up (a crash, a stop mid-delivery) is picked up again. A delivery claims its row for a lease, so
  * the immediate attempt, a retry and another process never send one mail twice while the lease holds.
+ * A delivered mail's row keeps its recipient and subject only.
  */
 import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
@@ -68,9 +69,16 @@ export function createDurableMailer(db: Database, transport: Mailer, onError: (e
       await retryLater(id, row.attempts);
       return "failed";
     }
+    // Delivered: the row keeps who it went to and its subject, not its content — sign-in and reset links,
+    // invitations, attached screenshots have no reason to outlive their delivery in the database.
     await db
       .update(outgoingMails)
-      .set({ sentAt: new Date(), leaseUntil: null, lastError: null })
+      .set({
+        sentAt: new Date(),
+        leaseUntil: null,
+        lastError: null,
+        mail: { to: row.mail.to, subject: row.mail.subject, text: "" },
+      })
       .where(eq(outgoingMails.id, id));
     return "sent";
   }
