@@ -7,11 +7,14 @@
  */
 import type { RealtimeServerMessage } from "@redline/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startRealtimeHub } from "../../lib/realtime.ts";
 import { ApiClient } from "../../testing/http-client.ts";
 import { type Person, signUpPerson } from "../../testing/people.ts";
 import { openGuestSocket } from "../../testing/realtime-socket.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { drivers } from "../../testing/test-db.ts";
+import { guestCommentsRealtime } from "./comments.guest.realtime.ts";
+import { linkGuestView } from "./comments.guest.routes.ts";
 
 const KEY = "g".repeat(40);
 const newComment = (text: string) => ({
@@ -131,5 +134,34 @@ describe.each(drivers())("guest comment realtime (%s)", (driver) => {
     expect(events(elsewhere)).toEqual([]);
     tab.socket.close();
     elsewhere.socket.close();
+  });
+
+  it("looks the link up once per event, however many guests follow it", async () => {
+    await ada.client.patch(`/api/projects/${projectId}/sharing`, { public: true, canComment: true });
+    const hub = await startRealtimeHub(t.ctx.database);
+    let lookups = 0;
+    const loadView = (id: string) => {
+      lookups++;
+      return linkGuestView(t.ctx.database.db, t.ctx.config.plansEnabled, id);
+    };
+    const heard: RealtimeServerMessage[][] = Array.from({ length: 5 }, () => []);
+    const guests = heard.map((messages) =>
+      guestCommentsRealtime(t.ctx, hub, (message) => messages.push(message), loadView),
+    );
+    try {
+      for (const guest of guests) guest.join(projectId);
+      await expect.poll(() => heard.every((m) => m.some((x) => x.type === "guest.joined"))).toBe(true);
+      expect(lookups).toBe(5);
+      await ada.client.post(`/api/versions/${versionId}/comments`, newComment("For everyone"));
+      await expect.poll(() => heard.every((m) => m.some((x) => x.type === "event"))).toBe(true);
+      expect(lookups).toBe(6);
+      for (const messages of heard)
+        expect(messages.find((x) => x.type === "event")).toMatchObject({
+          event: { type: "comments.created", comment: { thread: [{ comment: "For everyone" }] } },
+        });
+    } finally {
+      for (const guest of guests) guest.close();
+      await hub.stop();
+    }
   });
 });

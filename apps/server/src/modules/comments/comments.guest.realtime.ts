@@ -23,6 +23,15 @@ type CommentEvent = Extract<RealtimeEvent, { type: `comments.${string}` }>;
 const isCommentEvent = (event: RealtimeEvent): event is CommentEvent =>
   event.type === "comments.created" || event.type === "comments.changed" || event.type === "comments.deleted";
 
+type LinkView = Awaited<ReturnType<typeof linkGuestView>>;
+
+/**
+ * What the link showed as of one event, looked up once however many guest sockets the event reaches: the
+ * hub hands every socket of a room the same event object, and the first socket to ask — after the event
+ * committed — looks; the others share its answer (one lookup per event, not one per guest).
+ */
+const viewAtEvent = new WeakMap<RealtimeEvent, Promise<LinkView>>();
+
 export interface GuestComments {
   join(projectId: string): void;
   leave(projectId: string): void;
@@ -34,9 +43,9 @@ export function guestCommentsRealtime(
   ctx: AppContext,
   hub: RealtimeHub,
   send: (message: RealtimeServerMessage) => void,
+  loadView: (projectId: string) => Promise<LinkView> = (projectId) =>
+    linkGuestView(ctx.database.db, ctx.config.plansEnabled, projectId),
 ): GuestComments {
-  const { db } = ctx.database;
-  const { plansEnabled } = ctx.config;
   const joined = new Set<string>();
   let isClosed = false;
   // One queue keeps joins and events in order while each is authorized.
@@ -46,8 +55,13 @@ export function guestCommentsRealtime(
   };
   const roomOf = (projectId: string): Room => `project:${projectId}`;
   /** What the guest may read now; null: nothing (the link is off, the project archived or gone). */
-  const readable = async (projectId: string) => {
-    const view = await linkGuestView(db, plansEnabled, projectId);
+  const readable = async (projectId: string, event?: CommentEvent) => {
+    let looked = event && viewAtEvent.get(event);
+    if (!looked) {
+      looked = loadView(projectId);
+      if (event) viewAtEvent.set(event, looked);
+    }
+    const view = await looked;
     return view && canComment(view.guest, "comments.read") ? view : null;
   };
   const drop = (projectId: string) => {
@@ -70,7 +84,7 @@ export function guestCommentsRealtime(
       enqueue(async () => {
         if (!isCommentEvent(event) || room !== roomOf(event.projectId) || !joined.has(event.projectId))
           return;
-        const view = await readable(event.projectId);
+        const view = await readable(event.projectId, event);
         if (!joined.has(event.projectId)) return;
         if (!view) return drop(event.projectId);
         // A version the link does not show (another page, an older version) stays out of sight.
