@@ -51,7 +51,7 @@ export interface ConversationMessage {
   id: string;
   conversationId: string;
   /** The sending participant's uid. */
-  senderID: string;
+  senderId: string;
   senderName: string;
   message: string;
   attachments: ConversationAttachment[];
@@ -66,7 +66,7 @@ export interface ConversationAbilities {
 export interface Conversation {
   id: string;
   kind: ConversationKind;
-  projectID: string | null;
+  projectId: string | null;
   projectTitle: string | null;
   participants: ConversationParticipant[];
   /** The reader's own uid among the participants. */
@@ -75,7 +75,7 @@ export interface Conversation {
   preview: string;
   /** The latest message, as SPEC §3 lists it on the conversation. */
   message: string | null;
-  senderID: string | null;
+  senderId: string | null;
   attachments: ConversationAttachment[];
   /** False while the reader has messages from others they have not read. */
   read: boolean;

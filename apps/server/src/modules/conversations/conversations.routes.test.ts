@@ -275,7 +275,7 @@ describe.each(drivers())("conversations (%s)", (driver) => {
     const sue = await signUpVerified(t.url, t.inbox!, SUPPORT, undefined, "Sue Support");
     const opened = await bob.client.post("/api/conversations/support");
     expect(opened.status).toBe(201);
-    expect(opened.body.data).toMatchObject({ kind: "support", title: "Support", projectID: null });
+    expect(opened.body.data).toMatchObject({ kind: "support", title: "Support", projectId: null });
     const id = opened.body.data.id;
     expect((await bob.client.post("/api/conversations/support")).body.data.id).toBe(id);
     await bob.client.post(`/api/conversations/${id}/messages`, { message: "I cannot find my invoices." });

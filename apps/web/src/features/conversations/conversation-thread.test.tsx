@@ -23,14 +23,14 @@ const person = (uid: string, displayName: string) => ({
 const conversation: Conversation = {
   id: "c1",
   kind: "project",
-  projectID: "p1",
+  projectId: "p1",
   projectTitle: "Website",
   participants: [person("me", "Mia Self"), person("ada", "Ada Lovelace")],
   selfUid: "me",
   title: "Ada Lovelace",
   preview: "Hello",
   message: "Hello",
-  senderID: "ada",
+  senderId: "ada",
   attachments: [],
   read: false,
   unread: 1,
@@ -39,11 +39,11 @@ const conversation: Conversation = {
   abilities: { send: true, attach: true },
 };
 
-const message = (id: string, senderID: string, text: string) => ({
+const message = (id: string, senderId: string, text: string) => ({
   id,
   conversationId: "c1",
-  senderID,
-  senderName: senderID === "me" ? "Mia Self" : "Ada Lovelace",
+  senderId,
+  senderName: senderId === "me" ? "Mia Self" : "Ada Lovelace",
   message: text,
   attachments: [],
   createdAt: "2026-11-26T10:00:00.000Z",

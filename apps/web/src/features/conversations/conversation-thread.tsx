@@ -70,8 +70,8 @@ export function ConversationThread({
       ) : (
         <ol className="thread__messages" ref={listRef} aria-label="Messages">
           {messages.data!.data.map((message) => {
-            const isMine = message.senderID === conversation?.selfUid;
-            const sender = participantOf(message.senderID);
+            const isMine = message.senderId === conversation?.selfUid;
+            const sender = participantOf(message.senderId);
             return (
               <li key={message.id} className={isMine ? "message message--mine" : "message"}>
                 {isMine ? null : (
