@@ -15,6 +15,7 @@ import {
   teamAccessMail,
   teamInviteMail,
   ticketResolvedMail,
+  ticketsAddedMail,
   verificationMail,
 } from "./templates.ts";
 
@@ -164,6 +165,54 @@ describe("mail templates", () => {
     });
     expect(several.subject).toBe("2 pages were added to project “Launch”");
     expect(several.text).toContain(`Rae Reviewer: “About”: ${items[1]!.url}`);
+  });
+
+  it("a new ticket: the panel's wording, the ticket's link first, and no unsubscribe header (no preference covers it)", async () => {
+    const url = "https://r.example/project/p?t=t1";
+    const mail = await ticketsAddedMail({
+      to: "o@example.com",
+      items: [{ actor: "Mo Member", ticketTitle: "Checkout <button> is grey", url }],
+      projectTitle: "Shop bugs",
+      projectUrl: "https://r.example/project/p",
+      settingsUrl: "https://r.example/profile",
+    });
+    const wording = notificationMessage({
+      type: "browse-ticket-add",
+      context: { projectTitle: "Shop bugs" },
+    });
+    expect(mail.subject).toBe(`Mo Member ${wording} “Shop bugs”`);
+    expect(mail.text).toContain("Mo Member created a ticket on Shop bugs: “Checkout <button> is grey”.");
+    expect(mail.text).toContain("Open the ticket");
+    expect(firstLink(mail.text)).toBe(url);
+    expect(mail.html).toContain(`href="${url}"`);
+    expect(mail.html).toContain("“Checkout &lt;button&gt; is grey”");
+    expect(mail.text).toContain("You get this e-mail because you take part in “Shop bugs”.");
+    expect(mail.text).toContain("— Redline");
+    expect(mail.headers).toBeUndefined();
+  });
+
+  it("a burst of new tickets is one mail listing each ticket, by whom, with its link", async () => {
+    const items = ["Coupon fails", "Logo blurry", "Menu overlaps"].map((title, index) => ({
+      actor: index === 2 ? "Gail Guest" : "Mo Member",
+      ticketTitle: title,
+      url: `https://r.example/project/p?t=t${index}`,
+    }));
+    const mail = await ticketsAddedMail({
+      to: "o@example.com",
+      items,
+      projectTitle: "Shop bugs",
+      projectUrl: "https://r.example/project/p",
+      settingsUrl: "https://r.example/profile",
+    });
+    expect(mail.subject).toBe("3 new tickets on “Shop bugs”");
+    expect(mail.text).toContain("3 new tickets on Shop bugs:");
+    expect(firstLink(mail.text)).toBe(items[0]!.url);
+    for (const item of items) {
+      expect(mail.text).toContain(`${item.actor}: “${item.ticketTitle}”: ${item.url}`);
+      expect(mail.html).toContain(`href="${item.url}"`);
+    }
+    expect(mail.text).toContain("Open the board");
+    expect(mail.headers).toBeUndefined();
   });
 
   it("ticket mail keeps its words and only a web address becomes a link", async () => {

@@ -196,14 +196,7 @@ export function pagesAddedMail(options: {
     : `${items.length} pages were added to project`;
   const subject =
     items.length === 1 ? `${first.actor} added page “${first.pageTitle}”` : `${burst} “${projectTitle}”`;
-  const footer = h(
-    Fragment,
-    null,
-    Muted(
-      `You get this e-mail because you take part in “${projectTitle}”. Your e-mail settings: `,
-      h(Link, { href: options.settingsUrl, style: styles.link }, options.settingsUrl),
-    ),
-  );
+  const footer = partOfProject(projectTitle, options.settingsUrl);
   const body =
     items.length === 1
       ? [
@@ -229,6 +222,71 @@ export function pagesAddedMail(options: {
         ];
   return toMail(options.to, subject, h(Layout, { preview: subject, footer }, ...body));
 }
+
+/** One ticket of a new-tickets mail: who created it, its title, and the link that opens it. */
+export interface AddedTicketItem {
+  actor: string;
+  ticketTitle: string;
+  url: string;
+}
+
+/**
+ * New tickets on a project's board, in the panel's wording ("created a ticket on"): one message for a
+ * burst of tickets created on one project, newest first, each with the link that opens it — "Ada Lovelace
+ * created a ticket on “Shop bugs”", or for a burst "3 new tickets on “Shop bugs”". Like an added page, no
+ * e-mail preference covers it, so it is always sent and carries no unsubscribe header (ADR 0017).
+ */
+export function ticketsAddedMail(options: {
+  to: string;
+  items: AddedTicketItem[];
+  projectTitle: string;
+  /** Where the board opens (a burst's action). */
+  projectUrl: string;
+  settingsUrl: string;
+}): Promise<Mail> {
+  const { items, projectTitle } = options;
+  const [first] = items;
+  if (!first) throw new Error("A new-tickets mail needs at least one ticket");
+  const subject =
+    items.length === 1
+      ? `${first.actor} created a ticket on “${projectTitle}”`
+      : `${items.length} new tickets on “${projectTitle}”`;
+  const body =
+    items.length === 1
+      ? [
+          Paragraph(
+            `${first.actor} created a ticket on `,
+            h("strong", null, projectTitle),
+            `: “${first.ticketTitle}”.`,
+          ),
+          Action("Open the ticket", first.url),
+          Muted("Or open this link: ", Url(first.url)),
+        ]
+      : [
+          Paragraph(`${items.length} new tickets on `, h("strong", null, projectTitle), ":"),
+          ...items.map((item) =>
+            h(
+              Text,
+              { key: item.url, style: styles.text },
+              `${item.actor}: “${item.ticketTitle}”: `,
+              h(Link, { href: item.url, style: styles.link }, item.url),
+            ),
+          ),
+          Action("Open the board", options.projectUrl),
+        ];
+  return toMail(
+    options.to,
+    subject,
+    h(Layout, { preview: subject, footer: partOfProject(projectTitle, options.settingsUrl) }, ...body),
+  );
+}
+
+/** Why a mail no preference covers came: taking part in the project (ADR 0017). */
+const partOfProject = (projectTitle: string, settingsUrl: string) =>
+  Muted(
+    `You get this e-mail because you take part in “${projectTitle}”. Your e-mail settings: `,
+    h(Link, { href: settingsUrl, style: styles.link }, settingsUrl),
+  );
 
 /**
  * To the guest who reported a bug through a site's widget, once the ticket is resolved. They have no

@@ -1,11 +1,12 @@
 import { and, eq, inArray } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { notifications, users } from "../../db/schema/index.ts";
+import { notifications, projectMembers, users } from "../../db/schema/index.ts";
 import { mintUnsubscribeToken, UNSUBSCRIBE_TTL_MS } from "../../lib/mail/unsubscribe-token.ts";
 import { type ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import type { ReceivedMail } from "../../testing/smtp-inbox.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
+import { createTicket } from "../tickets/tickets.service.ts";
 import { mailBatch, NOTIFICATION_MAIL_QUEUE } from "./notification-mail.ts";
 
 /** Small, so the test is quick; long enough that a burst of 20 comments fits in it on a busy machine. */
@@ -208,6 +209,114 @@ describe("notifications by e-mail, batched", () => {
     // The owner added them: no mail to the actor.
     expect(pagesMails(ownerEmail)).toHaveLength(0);
   }, 60_000);
+
+  describe("tickets created on a board", () => {
+    let boardId: string;
+    const ticketMails = (address: string) =>
+      t.inbox!.mails.filter(
+        (mail) => mail.to.includes(address) && /(a ticket|new tickets) on “Shop bugs”$/.test(mail.subject),
+      );
+    /** Until the recipients' notifications of these tickets are claimed, then a wait for anything on the wire. */
+    async function ticketsSettled(ticketIds: string[], recipients: string[]) {
+      await expect
+        .poll(
+          async () => {
+            const rows = await t.ctx.database.db
+              .select({
+                emailSent: notifications.emailSent,
+                userId: notifications.userId,
+                context: notifications.context,
+              })
+              .from(notifications)
+              .where(eq(notifications.type, "browse-ticket-add"));
+            return rows.filter(
+              (row) =>
+                recipients.includes(row.userId) &&
+                ticketIds.includes(row.context.ticketId ?? "") &&
+                row.emailSent,
+            ).length;
+          },
+          { timeout: 20_000, interval: 250 },
+        )
+        .toBe(ticketIds.length * recipients.length);
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+    }
+
+    beforeAll(async () => {
+      boardId = (await owner.post("/api/projects", { title: "Shop bugs", type: "browse" })).body.data.id;
+      await owner.post(`/api/projects/${boardId}/members`, { email: memberEmail, access: "comment" });
+      await owner.post(`/api/projects/${boardId}/members`, { email: reviewerEmail, access: "comment" });
+    }, 60_000);
+
+    it("a burst of tickets: one mail per person listing each ticket with the link that opens it, no unsubscribe, none to the reporter", async () => {
+      const todo = (await owner.post(`/api/projects/${boardId}/lists`, { title: "To do" })).body.data.id;
+      const titles = ["Coupon fails", "Logo blurry", "Menu overlaps"];
+      const made = await Promise.all(
+        titles.map((title) => owner.post(`/api/projects/${boardId}/tickets`, { listId: todo, title })),
+      );
+      for (const answer of made) expect(answer.status).toBe(201);
+      const ids = made.map((answer) => answer.body.data.id as string);
+      await ticketsSettled(ids, [await userIdOf(memberEmail), await userIdOf(reviewerEmail)]);
+
+      for (const address of [memberEmail, reviewerEmail]) {
+        const mails = ticketMails(address);
+        expect(mails).toHaveLength(1);
+        const [mail] = mails;
+        expect(mail!.subject).toBe("3 new tickets on “Shop bugs”");
+        expect(mail!.headers["list-unsubscribe"]).toBeUndefined();
+        expect(mail!.headers["list-unsubscribe-post"]).toBeUndefined();
+        // Each ticket by its title, with the board's deep link that opens it (`?t=`, SPEC §1 routes).
+        for (const [index, title] of titles.entries())
+          expect(mail!.text).toContain(
+            `Olivia Owner: “${title}”: ${t.url}/project/${boardId}?t=${ids[index]}`,
+          );
+        const opened = new URL(mail!.link!);
+        expect(opened.origin).toBe(t.url);
+        expect(opened.pathname).toBe(`/project/${boardId}`);
+        expect(ids).toContain(opened.searchParams.get("t"));
+      }
+      // The linked ticket is there for its reader.
+      const linked = new URL(ticketMails(memberEmail)[0]!.link!).searchParams.get("t");
+      const read = await member.get(`/api/tickets/${linked}`);
+      expect(read.status).toBe(200);
+      expect(titles).toContain(read.body.data.title);
+      // The owner wrote them: no mail to the reporter.
+      expect(ticketMails(ownerEmail)).toHaveLength(0);
+    }, 60_000);
+
+    it("a guest's report mails the owner too; a person out of the project by the time of the batch gets none", async () => {
+      const before = { member: ticketMails(memberEmail).length, reviewer: ticketMails(reviewerEmail).length };
+      const reported = await createTicket(t.ctx, {
+        projectId: boardId,
+        listId: null,
+        title: "Cart empties itself",
+        firstEntry: "Twice today.",
+        reporter: { name: "Gail Guest", email: `gail-${stamp}@example.com` },
+      });
+      // Within the window: the member is removed (their notifications of the project go with them), and
+      // the reviewer's place ends by a way that leaves them (as leaving a project's team does).
+      const entries = (await owner.get(`/api/projects/${boardId}/members`)).body.data as {
+        id: string;
+        email: string;
+      }[];
+      const memberEntry = entries.find((entry) => entry.email === memberEmail)!;
+      expect((await owner.delete(`/api/projects/${boardId}/members/${memberEntry.id}`)).status).toBe(200);
+      const reviewerId = await userIdOf(reviewerEmail);
+      await t.ctx.database.db
+        .delete(projectMembers)
+        .where(and(eq(projectMembers.projectId, boardId), eq(projectMembers.userId, reviewerId)));
+      await ticketsSettled([reported.id], [ownerUid, reviewerId]);
+
+      const [mail, ...more] = ticketMails(ownerEmail);
+      expect(more).toHaveLength(0);
+      expect(mail!.subject).toBe("Gail Guest created a ticket on “Shop bugs”");
+      expect(mail!.text).toContain("Gail Guest created a ticket on Shop bugs: “Cart empties itself”.");
+      expect(mail!.link).toBe(`${t.url}/project/${boardId}?t=${reported.id}`);
+      expect(mail!.headers["list-unsubscribe"]).toBeUndefined();
+      expect(ticketMails(memberEmail).slice(before.member)).toHaveLength(0);
+      expect(ticketMails(reviewerEmail).slice(before.reviewer)).toHaveLength(0);
+    }, 60_000);
+  });
 
   it("one-click unsubscribe (RFC 8058 POST, no session) turns that preference off; forged or expired links change nothing", async () => {
     ownerMail ??= notificationMails(ownerEmail).findLast((mail) => mail.text.includes("about new comments"))!;

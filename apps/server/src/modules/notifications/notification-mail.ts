@@ -1,17 +1,19 @@
 /**
  * E-mail notifications (SPEC §1, §3 emailSent, issue #16): a notification also arrives by e-mail when the
  * recipient's e-mail preference for its kind is on (`emailPreferenceOf`), or always for a kind no
- * preference covers that has no mail of its own — an added page (SPEC §9's template; ADR 0017) — batched,
- * so a burst of events for one person on one project becomes one message.
+ * preference covers that has no mail of its own — an added page (SPEC §9's template) and a new ticket on a
+ * board (ADR 0017) — batched, so a burst of events for one person on one project becomes one message.
  *
  * A batch is keyed by (recipient, project, kind): one preference per message, so its one-click
- * unsubscribe turns exactly that kind off (an added-pages mail has no preference, so no unsubscribe). Every process hears each `notifications.created` event on
- * commit (the realtime fan-out, also for a grouped row that owes a mail again) and asks the durable queue
- * for the key's job, starting a window later. The queue's `short` policy keeps at most one such job
+ * unsubscribe turns exactly that kind off (an added-pages or new-tickets mail has no preference, so no
+ * unsubscribe). Every process hears each `notifications.created` event on commit (the realtime fan-out,
+ * also for a grouped row that owes a mail again) and asks the durable queue for the key's job, starting a
+ * window later. The queue's `short` policy keeps at most one such job
  * waiting per key, so the other events of the window add nothing; once the job runs, the next event
  * starts a new batch. The job claims every unclaimed row of its key (`email_sent` false → true, so two
- * processes never mail a row twice), re-checks the preference and the recipient, and hands one mail to
- * the durable outbox; if that fails the claim is given back and the job is retried. Rows still unclaimed
+ * processes never mail a row twice), re-checks the preference and the recipient (an account, still one of
+ * the project's people), and hands one mail to the durable outbox; if that fails the claim is given back
+ * and the job is retried. Rows still unclaimed
  * at start-up (no process was listening at commit) are batched again.
  */
 import {
@@ -25,10 +27,13 @@ import {
 } from "@redline/shared";
 import { and, eq, gt, inArray, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { notifications, users } from "../../db/schema/index.ts";
-import { notificationMail, pagesAddedMail } from "../../lib/mail/templates.ts";
+import { type NotificationRow, notifications, tickets, type UserRow, users } from "../../db/schema/index.ts";
+import { NotFoundError } from "../../lib/errors.ts";
+import type { Mail } from "../../lib/mail/mailer.ts";
+import { notificationMail, pagesAddedMail, ticketsAddedMail } from "../../lib/mail/templates.ts";
 import { mintUnsubscribeToken } from "../../lib/mail/unsubscribe-token.ts";
 import type { Queue } from "../../lib/queue.ts";
+import { loadProject } from "../projects/projects.load.ts";
 import { presentNotifications } from "./notifications.presenter.ts";
 
 /** A new name for the batched jobs: a queue's policy is fixed when it is created. */
@@ -38,16 +43,25 @@ export const NOTIFICATION_MAIL_QUEUE = "notification-mail-batch";
 const CATCH_UP_MS = 24 * 60 * 60 * 1000;
 
 /**
- * What one message is about: the notification kinds of one e-mail preference, or `pagesAdded` — pages
- * added to a project, which no preference covers and so are always mailed (ADR 0017). The other kinds with
- * no preference each have their own mail already (an invitation, an approver's mail) or none yet (teams,
- * tickets), and are not mailed as notifications.
+ * What one message is about: the notification kinds of one e-mail preference, or a kind no preference
+ * covers and so always mailed (ADR 0017) — `pagesAdded` (pages added to a project) and `ticketsAdded`
+ * (tickets created on a project's board). The other kinds with no preference each have their own mail
+ * already (an invitation, an approver's mail) or none yet (teams), and are not mailed as notifications.
  */
-export type MailKind = EmailPreferenceKey | "pagesAdded";
+export type MailKind = EmailPreferenceKey | AlwaysMailed;
+type AlwaysMailed = "pagesAdded" | "ticketsAdded";
+
+const ALWAYS_MAILED: Partial<Record<NotificationType, AlwaysMailed>> = {
+  "web-page-add": "pagesAdded",
+  "browse-ticket-add": "ticketsAdded",
+};
 
 export function mailKindOf(type: NotificationType): MailKind | null {
-  return emailPreferenceOf(type) ?? (type === "web-page-add" ? "pagesAdded" : null);
+  return emailPreferenceOf(type) ?? ALWAYS_MAILED[type] ?? null;
 }
+
+const preferenceOf = (kind: MailKind): EmailPreferenceKey | null =>
+  kind === "pagesAdded" || kind === "ticketsAdded" ? null : kind;
 
 export interface MailBatchKey {
   userId: string;
@@ -146,21 +160,96 @@ export async function mailBatch(ctx: AppContext, key: MailBatchKey): Promise<"se
     )
     .returning();
   if (rows.length === 0) return "skipped"; // mailed by an earlier batch, or by another process
-  const [recipient] = await db
-    .select({ email: users.email, isDeleted: users.isDeleted, emailPreferences: users.emailPreferences })
-    .from(users)
-    .where(eq(users.id, key.userId));
-  const preference = key.preference === "pagesAdded" ? null : key.preference;
-  // Turned off (or gone) since: the rows stay claimed, so they are never mailed later either.
-  if (!recipient || recipient.isDeleted || (preference && recipient.emailPreferences[preference] === false))
-    return "skipped";
-  rows.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime()); // newest first, like the panel
+  try {
+    const [recipient] = await db.select().from(users).where(eq(users.id, key.userId));
+    const preference = preferenceOf(key.preference);
+    // Turned off, gone, or out of the project since: the rows stay claimed, so they are never mailed
+    // later either. Leaving a project drops its notifications, but not every way out does (a team's
+    // person leaving its team), and a batch may already hold the rows.
+    if (
+      !recipient ||
+      recipient.isDeleted ||
+      (preference && recipient.emailPreferences[preference] === false) ||
+      (key.projectId && !(await isProjectPerson(ctx, recipient, key.projectId)))
+    )
+      return "skipped";
+    rows.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime()); // newest first, like the panel
+    const mail = await mailOf(ctx, key, recipient.email, rows);
+    if (!mail) return "skipped"; // nothing left to tell of (every ticket deleted since)
+    await ctx.mailer.send(mail);
+  } catch (error) {
+    // Not known to be mailed (a failed read, or the hand-over): the claims go back for the retry.
+    await db
+      .update(notifications)
+      .set({ emailSent: false })
+      .where(
+        inArray(
+          notifications.id,
+          rows.map((row) => row.id),
+        ),
+      );
+    throw error;
+  }
+  return "sent";
+}
+
+/** The same load and policy as the project's HTTP read: any access, expiry aside. */
+async function isProjectPerson(ctx: AppContext, user: UserRow, projectId: string): Promise<boolean> {
+  try {
+    const loaded = await loadProject(ctx.database.db, { user, sessionCreatedAt: new Date() }, projectId);
+    return loaded.heldAccess !== null;
+  } catch (error) {
+    if (error instanceof NotFoundError) return false; // the project was deleted
+    throw error;
+  }
+}
+
+/** The batch's one message, in the template of its kind; null when none of its items is left. */
+async function mailOf(
+  ctx: AppContext,
+  key: MailBatchKey,
+  to: string,
+  rows: NotificationRow[],
+): Promise<Mail | null> {
+  const { db } = ctx.database;
   const presented = await presentNotifications(db, rows);
   const { appUrl } = ctx.config;
-  const mail = preference
+  const preference = preferenceOf(key.preference);
+  const projectTitle = rows[0]!.context.projectTitle;
+  const projectUrl = `${appUrl}/project/${key.projectId ?? ""}`;
+  if (key.preference === "ticketsAdded") {
+    // The notification keeps the ticket's id only: its title is read now (a renamed ticket reads as it is).
+    const ids = presented.flatMap((notification) => notification.context.ticketId ?? []);
+    const titles = new Map(
+      ids.length === 0
+        ? []
+        : (
+            await db
+              .select({ id: tickets.id, title: tickets.title })
+              .from(tickets)
+              .where(inArray(tickets.id, ids))
+          ).map((ticket) => [ticket.id, ticket.title]),
+    );
+    const items = presented.flatMap((notification) => {
+      const title = titles.get(notification.context.ticketId ?? "");
+      return title === undefined
+        ? []
+        : [
+            {
+              actor: notification.actor.displayName,
+              ticketTitle: title,
+              // `/project/{id}?t={ticketId}`: the board with that ticket open (SPEC §1 routes).
+              url: `${appUrl}${notificationTarget(notification)}`,
+            },
+          ];
+    });
+    if (items.length === 0) return null;
+    return ticketsAddedMail({ to, projectTitle, items, projectUrl, settingsUrl: `${appUrl}/profile` });
+  }
+  return preference
     ? notificationMail({
-        to: recipient.email,
-        projectTitle: rows[0]!.context.projectTitle,
+        to,
+        projectTitle,
         // Each row as it reads now: a grouped row's `length` counts its events ('left 5 comments on page').
         items: presented.map((notification) => ({
           actor: notification.actor.displayName,
@@ -176,31 +265,16 @@ export async function mailBatch(ctx: AppContext, key: MailBatchKey): Promise<"se
         ),
       })
     : pagesAddedMail({
-        to: recipient.email,
-        projectTitle: rows[0]!.context.projectTitle,
+        to,
+        projectTitle,
         items: presented.map((notification) => ({
           actor: notification.actor.displayName,
           pageTitle: notification.context.pageTitle ?? notification.context.projectTitle,
           url: `${appUrl}${notificationTarget(notification)}`,
         })),
-        projectUrl: `${appUrl}/project/${key.projectId ?? ""}`,
+        projectUrl,
         settingsUrl: `${appUrl}/profile`,
       });
-  try {
-    await ctx.mailer.send(mail);
-  } catch (error) {
-    await db
-      .update(notifications)
-      .set({ emailSent: false })
-      .where(
-        inArray(
-          notifications.id,
-          rows.map((row) => row.id),
-        ),
-      );
-    throw error;
-  }
-  return "sent";
 }
 
 /** A preference's one-click unsubscribe (RFC 8058): the page a person opens and the URL a client POSTs. */
