@@ -54,8 +54,19 @@ describe("accounts", () => {
   it("signs up, follows the verification link from the mail and lands signed in at /projects", async () => {
     const page = await e2e.newPage();
     const email = uniqueEmail("signup");
+    // The app's own scripts arrive compressed at build time (brotli for Chromium), all but the tiny ones.
+    const scripts = new Map<string, string>();
+    page.on("response", (response) => {
+      if (!/\/assets\/[^/]+\.js$/.test(new URL(response.url()).pathname)) return;
+      const headers = response.headers();
+      const small = Number(headers["content-length"] ?? Infinity) < 1024;
+      scripts.set(response.url(), headers["content-encoding"] ?? (small ? "small" : "none"));
+    });
     await page.goto("/signup");
     await page.getByRole("heading", { name: "Create your account" }).waitFor();
+    expect(scripts.size).toBeGreaterThan(0);
+    expect([...scripts.values()]).toContain("br");
+    expect([...scripts.values()].filter((encoding) => encoding !== "br" && encoding !== "small")).toEqual([]);
     await expect.poll(() => page.title()).toBe("Sign up | Redline");
     await page.getByLabel("Full name").fill("Grace Hopper");
     await page.getByLabel("Email", { exact: true }).fill(email);

@@ -1,5 +1,6 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { compression } from "vite-plugin-compression2";
 
 /**
  * Dev: the Vite server proxies /api and /files to the API server (`npm run dev` at the root, port
@@ -9,7 +10,12 @@ import { defineConfig } from "vite";
 const apiTarget = process.env.REDLINE_API_URL ?? "http://localhost:3000";
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    // Each asset also as .br and .gz beside it, served to browsers that accept them (@fastify/static
+    // `preCompressed`): the app's JavaScript travels at about a quarter of its size with no work per request.
+    compression({ algorithms: ["brotliCompress", "gzip"], exclude: [/\.map$/], threshold: 1024 }),
+  ],
   server: {
     port: 5173,
     proxy: {

@@ -270,6 +270,9 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     await app.register(fastifyStatic, {
       root: config.webDist,
       wildcard: true,
+      // The build writes each asset's .br and .gz beside it (vite.config.ts): sent to a browser that
+      // accepts them, with Vary: Accept-Encoding; the file itself to anyone else.
+      preCompressed: true,
       setHeaders(res, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header("cache-control", immutable ? "public, max-age=31536000, immutable" : "no-cache");
