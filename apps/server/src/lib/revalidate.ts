@@ -80,9 +80,20 @@ export async function sendRevalidatable(request: FastifyRequest, reply: FastifyR
   const encoding = encodingFor(request.headers["accept-encoding"], body);
   const identityTag = tagOf(body);
   const tag = encoding ? `${identityTag.slice(0, -1)}-${encoding}"` : identityTag;
-  reply.header("etag", tag).header("cache-control", "private, no-cache").header("vary", "accept-encoding");
-  if (matchesTag(request.headers["if-none-match"], tag)) return reply.status(304).send();
+  reply.header("etag", tag).header("cache-control", "private, no-cache");
+  if (matchesTag(request.headers["if-none-match"], tag))
+    return reply.header("vary", "accept-encoding").status(304).send();
   reply.type("application/json; charset=utf-8");
+  return sendEncoded(request, reply, body);
+}
+
+/**
+ * Sends a kept answer (the same buffer each time: a cached list, a built file) in the encoding the client
+ * accepts, compressed once per buffer, with Vary: Accept-Encoding; as it is to a client that accepts none.
+ */
+export async function sendEncoded(request: FastifyRequest, reply: FastifyReply, body: Buffer) {
+  const encoding = encodingFor(request.headers["accept-encoding"], body);
+  reply.header("vary", "accept-encoding");
   if (!encoding) return reply.send(body);
   const encoded = await compressedOf(body, encoding);
   return reply.header("content-encoding", encoding).send(encoded);

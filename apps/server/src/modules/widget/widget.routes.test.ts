@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
@@ -419,6 +419,24 @@ describe.each(drivers())("widget (%s)", (driver) => {
       expect(lazy.headers.get("cache-control")).toContain("immutable");
       expect((await fetch(`${t.url}/widget/v1/nope.js`)).status).toBe(404);
       expect((await fetch(`${t.url}/widget/v1/..%2Fpackage.json`)).status).toBe(404);
+    });
+
+    it("sends each file compressed to a browser that accepts it, as it is to one that does not", async () => {
+      const chunk = readdirSync(path.join(WIDGET, "dist")).find((file) => file.startsWith("screenshot-"))!;
+      const onDisk = readFileSync(path.join(WIDGET, "dist", chunk), "utf8");
+      const asked = (acceptEncoding: string) =>
+        fetch(`${t.url}/widget/v1/${chunk}`, { headers: { "accept-encoding": acceptEncoding } });
+      const brotli = await asked("gzip, deflate, br, zstd");
+      expect(brotli.headers.get("content-encoding")).toBe("br");
+      expect(brotli.headers.get("vary")).toMatch(/accept-encoding/i);
+      expect(Number(brotli.headers.get("content-length"))).toBeLessThan(onDisk.length / 2);
+      expect(await brotli.text()).toBe(onDisk);
+      const gzipped = await asked("gzip");
+      expect(gzipped.headers.get("content-encoding")).toBe("gzip");
+      expect(await gzipped.text()).toBe(onDisk);
+      const plain = await asked("identity");
+      expect(plain.headers.get("content-encoding")).toBeNull();
+      expect(Number(plain.headers.get("content-length"))).toBe(Buffer.byteLength(onDisk));
     });
   });
 });
