@@ -3,6 +3,7 @@ import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import negotiate from "@fastify/accept-negotiator";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { LRUCache } from "lru-cache";
 
 /** Each kept answer's tag, computed once per buffer (a cached answer is the same buffer every time). */
 const tags = new WeakMap<Buffer, string>();
@@ -44,17 +45,27 @@ const compressors: Record<Encoding, (body: Buffer) => Promise<Buffer>> = {
   gzip: (body) => promisify(gzip)(body, { level: 6 }),
 };
 
-/** Each answer's compressed forms, made once per buffer (off the event loop, in libuv's pool) and shared. */
-const compressed: Record<Encoding, WeakMap<Buffer, Promise<Buffer>>> = {
-  br: new WeakMap(),
-  gzip: new WeakMap(),
-};
+/**
+ * Compressed answers by their identity tag (a hash of the bytes) and encoding, so the same bytes are
+ * compressed once whether they come back as the same buffer (a kept answer, a built file) or as new ones
+ * (a snapshot read again); least recently sent go first past the size bound. Made off the event loop.
+ */
+const COMPRESSED_BYTES = 64 * 1024 * 1024;
+const compressed = new LRUCache<string, Buffer>({
+  maxSize: COMPRESSED_BYTES,
+  sizeCalculation: (buffer) => Math.max(buffer.length, 1),
+});
+const compressing = new Map<string, Promise<Buffer>>();
 
-function compressedOf(body: Buffer, encoding: Encoding): Promise<Buffer> {
-  let made = compressed[encoding].get(body);
-  if (made === undefined) {
-    made = compressors[encoding](body);
-    compressed[encoding].set(body, made);
+async function compressedOf(body: Buffer, encoding: Encoding): Promise<Buffer> {
+  const key = `${tagOf(body)}${encoding}`;
+  const kept = compressed.get(key);
+  if (kept) return kept;
+  let made = compressing.get(key);
+  if (!made) {
+    made = compressors[encoding](body).finally(() => compressing.delete(key));
+    compressing.set(key, made);
+    compressed.set(key, await made);
   }
   return made;
 }
@@ -66,24 +77,29 @@ export function encodingFor(acceptEncoding: string | undefined, body: Buffer): E
 }
 
 /**
- * Sends a JSON answer the browser keeps and asks again for (`Cache-Control: private, no-cache` and a strong
+ * Sends an answer (JSON unless `type` says otherwise) the browser keeps and asks again for (`Cache-Control: private, no-cache` and a strong
  * ETag of its bytes): a tab refetching an answer that has not changed gets 304 and no body, and its `fetch`
  * still sees the whole answer, from the browser's cache. The tag is of the bytes this reader would get, so
  * another reader's answer (other abilities), or the same list changed, is sent in full.
  *
  * A client that accepts compression (every browser) gets the answer brotli- or gzip-encoded, compressed once
- * per kept answer: a 164 kB list of 200 comments goes as ~15 kB. Each encoding is its own representation
+ * per distinct answer: a 164 kB list of 200 comments goes as ~15 kB. Each encoding is its own representation
  * with its own strong tag (the identity tag with `-br` or `-gzip` inside the quotes, RFC 9110 §8.8.3), and
  * the answer varies on Accept-Encoding.
  */
-export async function sendRevalidatable(request: FastifyRequest, reply: FastifyReply, body: Buffer) {
+export async function sendRevalidatable(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: Buffer,
+  type = "application/json; charset=utf-8",
+) {
   const encoding = encodingFor(request.headers["accept-encoding"], body);
   const identityTag = tagOf(body);
   const tag = encoding ? `${identityTag.slice(0, -1)}-${encoding}"` : identityTag;
   reply.header("etag", tag).header("cache-control", "private, no-cache");
   if (matchesTag(request.headers["if-none-match"], tag))
     return reply.header("vary", "accept-encoding").status(304).send();
-  reply.type("application/json; charset=utf-8");
+  reply.type(type);
   return sendEncoded(request, reply, body);
 }
 

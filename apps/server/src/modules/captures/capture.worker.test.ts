@@ -37,7 +37,7 @@ async function startSite() {
       response
         .writeHead(200, { "content-type": "text/html" })
         .end(
-          `<!doctype html><html><head><title>Fixture home</title><link rel="stylesheet" href="/style.css"></head><body><h1>Hello reviewers</h1><img src="/dot.gif" width="20" height="20"><script>document.body.insertAdjacentHTML("beforeend", "<p>Added by script</p>")</script></body></html>`,
+          `<!doctype html><html><head><title>Fixture home</title><link rel="stylesheet" href="/style.css"></head><body><h1>Hello reviewers</h1><img src="/dot.gif" width="20" height="20">${"<p>Every line of this page is reviewed.</p>".repeat(40)}<script>document.body.insertAdjacentHTML("beforeend", "<p>Added by script</p>")</script></body></html>`,
         );
     }
   });
@@ -141,6 +141,15 @@ describe("the capture worker", () => {
     const assetPaths = [...html.matchAll(/\/a\/[0-9a-f]{64}\.[a-z0-9]+/g)].map((match) => match[0]);
     for (const assetPath of assetPaths)
       expect((await fetch(t.contentUrl + assetPath)).status, assetPath).toBe(200);
+    // Sent compressed to a browser, and revalidated (304, its CSP kept) when the viewer opens it again.
+    const asBrowser = { "accept-encoding": "gzip, deflate, br" };
+    const compressed = await fetch(view.contentUrl, { headers: asBrowser });
+    expect(compressed.headers.get("content-encoding")).toBe("br");
+    expect(await compressed.text()).toBe(html);
+    const etag = compressed.headers.get("etag")!;
+    const again = await fetch(view.contentUrl, { headers: { ...asBrowser, "if-none-match": etag } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get("content-security-policy")).toBe(csp);
 
     expect((await fetch(view.screenshotUrl)).headers.get("content-type")).toBe("image/png");
 

@@ -10,6 +10,7 @@ import { eq } from "drizzle-orm";
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { assets, versions } from "../../db/schema/index.ts";
+import { sendRevalidatable } from "../../lib/revalidate.ts";
 import { verifyPath } from "../../lib/signed-url.ts";
 import { contentSecret } from "./content.urls.ts";
 
@@ -73,13 +74,18 @@ export function buildContentServer(ctx: AppContext): FastifyInstance {
         const file = version?.snapshotKey ? await storage.get(version.snapshotKey) : null;
         if (!file) return notFound(reply);
         const html = await text(file.stream);
-        return reply
-          .header("content-type", "text/html; charset=utf-8")
+        reply
           .header("content-security-policy", snapshotCsp(frameAncestors, config.contentOrigin))
           .header("referrer-policy", "no-referrer")
-          .header("x-content-type-options", "nosniff")
-          .header("cache-control", "private, no-cache")
-          .send(withOverlay(html, appOrigin, hasOverlay));
+          .header("x-content-type-options", "nosniff");
+        // Kept by the browser and revalidated (ETag → 304 when the viewer opens it again), compressed
+        // for a browser that accepts it: a snapshot is mostly text (its inlined styles and markup).
+        return sendRevalidatable(
+          request,
+          reply,
+          Buffer.from(withOverlay(html, appOrigin, hasOverlay)),
+          "text/html; charset=utf-8",
+        );
       },
     );
   }
