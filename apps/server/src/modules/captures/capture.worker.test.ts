@@ -21,6 +21,14 @@ async function startSite() {
   const server = http.createServer((request, response) => {
     if (request.url === "/style.css") {
       response.writeHead(200, { "content-type": "text/css" }).end("h1 { color: rgb(229, 56, 59); }");
+    } else if (request.url === "/shape.svg") {
+      const circles = Array.from(
+        { length: 40 },
+        (_, i) => `<circle cx="${i}" cy="10" r="4" fill="#e5383b"/>`,
+      );
+      response
+        .writeHead(200, { "content-type": "image/svg+xml" })
+        .end(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 20">${circles.join("")}</svg>`);
     } else if (request.url === "/dot.gif") {
       response.writeHead(200, { "content-type": "image/png" }).end(pixel);
     } else if (request.url === "/broken") {
@@ -37,7 +45,7 @@ async function startSite() {
       response
         .writeHead(200, { "content-type": "text/html" })
         .end(
-          `<!doctype html><html><head><title>Fixture home</title><link rel="stylesheet" href="/style.css"></head><body><h1>Hello reviewers</h1><img src="/dot.gif" width="20" height="20">${"<p>Every line of this page is reviewed.</p>".repeat(40)}<script>document.body.insertAdjacentHTML("beforeend", "<p>Added by script</p>")</script></body></html>`,
+          `<!doctype html><html><head><title>Fixture home</title><link rel="stylesheet" href="/style.css"></head><body><h1>Hello reviewers</h1><img src="/dot.gif" width="20" height="20"><img src="/shape.svg" width="40" height="20">${"<p>Every line of this page is reviewed.</p>".repeat(40)}<script>document.body.insertAdjacentHTML("beforeend", "<p>Added by script</p>")</script></body></html>`,
         );
     }
   });
@@ -146,6 +154,16 @@ describe("the capture worker", () => {
     const compressed = await fetch(view.contentUrl, { headers: asBrowser });
     expect(compressed.headers.get("content-encoding")).toBe("br");
     expect(await compressed.text()).toBe(html);
+    // Its SVG images too (once per asset); images already compressed (the GIF) go as they are.
+    const svg = assetPaths.find((assetPath) => assetPath.endsWith(".svg"))!;
+    const svgAnswer = await fetch(t.contentUrl + svg, { headers: asBrowser });
+    expect(svgAnswer.headers.get("content-encoding")).toBe("br");
+    expect(svgAnswer.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(await svgAnswer.text()).toContain("<circle");
+    const gif = assetPaths.find((assetPath) => !assetPath.endsWith(".svg"))!;
+    expect(
+      (await fetch(t.contentUrl + gif, { headers: asBrowser })).headers.get("content-encoding"),
+    ).toBeNull();
     const etag = compressed.headers.get("etag")!;
     const again = await fetch(view.contentUrl, { headers: { ...asBrowser, "if-none-match": etag } });
     expect(again.status).toBe(304);

@@ -10,7 +10,7 @@ import { eq } from "drizzle-orm";
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { assets, versions } from "../../db/schema/index.ts";
-import { sendRevalidatable } from "../../lib/revalidate.ts";
+import { sendEncoded, sendRevalidatable } from "../../lib/revalidate.ts";
 import { verifyPath } from "../../lib/signed-url.ts";
 import { contentSecret } from "./content.urls.ts";
 
@@ -126,12 +126,19 @@ export function buildContentServer(ctx: AppContext): FastifyInstance {
     if (!asset) return notFound(reply);
     // Fonts are fetched in CORS mode from the sandboxed (opaque-origin) snapshot.
     reply.header("access-control-allow-origin", "*");
-    return send(
-      reply,
-      `assets/${asset.sha256}.${asset.ext}`,
-      asset.contentType,
-      "public, max-age=31536000, immutable",
-    );
+    const key = `assets/${asset.sha256}.${asset.ext}`;
+    if (isCompressible(asset.contentType) && asset.size <= MAX_COMPRESSED_ASSET) {
+      // SVG, fonts that are not WOFF, icons: compressed for a browser that accepts it (once per asset, by content).
+      const file = await storage.get(key);
+      if (!file) return notFound(reply);
+      reply
+        .header("content-type", asset.contentType)
+        .header("cache-control", "public, max-age=31536000, immutable")
+        .header("x-content-type-options", "nosniff")
+        .header("cross-origin-resource-policy", "cross-origin");
+      return sendEncoded(request, reply, await bytes(file.stream));
+    }
+    return send(reply, key, asset.contentType, "public, max-age=31536000, immutable");
   });
 
   server.setNotFoundHandler((_request, reply) => notFound(reply));
@@ -145,11 +152,23 @@ export function withOverlay(html: string, appOrigin: string, enabled: boolean): 
   return end === -1 ? html + tag : html.slice(0, end) + tag + html.slice(end);
 }
 
-async function text(stream: NodeJS.ReadableStream): Promise<string> {
+/**
+ * Assets up to this size in a format that is not compressed already (SVG, text, TrueType/OpenType fonts,
+ * icons, bitmaps) are sent compressed; the others (PNG, JPEG, WebP, WOFF2…) as they are.
+ */
+const MAX_COMPRESSED_ASSET = 8 * 1024 * 1024;
+const isCompressible = (contentType: string) =>
+  /^(text\/|image\/(svg\+xml|x-icon|vnd\.microsoft\.icon|bmp)|font\/(ttf|otf|sfnt)|application\/(json|javascript|xml|x-font-ttf|x-font-otf|font-sfnt))/.test(
+    contentType,
+  );
+
+async function bytes(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
+
+const text = async (stream: NodeJS.ReadableStream) => (await bytes(stream)).toString("utf8");
 
 function imageType(key: string): string {
   const ext = key.split(".").pop();
