@@ -28,7 +28,8 @@ async function main(): Promise<number> {
     );
     return 1;
   }
-  const capturer = await Capturer.launch({ keepWarm: false });
+  // live.png goes to the local disk: encoded for speed rather than size (the same pixels).
+  const capturer = await Capturer.launch({ keepWarm: false, screenshotEncoding: "fast" });
   try {
     const result = await capturer.capture({
       url,

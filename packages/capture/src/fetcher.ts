@@ -12,7 +12,7 @@
  */
 import { isIP, type LookupFunction } from "node:net";
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from "node:zlib";
-import { Agent, request } from "undici";
+import type { Agent } from "undici";
 import { hostOf, isPrivateAddress, parseHttpUrl, type Resolver, systemResolver } from "./addresses.ts";
 import { CaptureError } from "./errors.ts";
 
@@ -52,9 +52,21 @@ const HOP_HEADERS = new Set([
   "trailer",
 ]);
 
+type Undici = typeof import("undici");
+let undici: Promise<Undici> | undefined;
+
+/**
+ * undici, loaded on first use: requiring it takes ~0.1 s of a cold start, so a capturer starts this
+ * while Chromium launches (its tab opens meanwhile) rather than before.
+ */
+export function loadUndici(): Promise<Undici> {
+  undici ??= import("undici");
+  return undici;
+}
+
 export class Fetcher {
   readonly policy: NetworkPolicy;
-  private readonly agent: Agent;
+  private readonly agent: Promise<Agent>;
 
   constructor(policy: Partial<NetworkPolicy> & { allowPrivate: boolean }) {
     this.policy = {
@@ -62,12 +74,11 @@ export class Fetcher {
       resolve: policy.resolve ?? systemResolver,
       isBlocked: policy.isBlocked ?? isPrivateAddress,
     };
-    this.agent = new Agent({
-      connect: { lookup: this.guardedLookup() },
-      headersTimeout: 20_000,
-      bodyTimeout: 20_000,
-      connections: 8,
-    });
+    const lookup = this.guardedLookup();
+    this.agent = loadUndici().then(
+      ({ Agent }) =>
+        new Agent({ connect: { lookup }, headersTimeout: 20_000, bodyTimeout: 20_000, connections: 8 }),
+    );
   }
 
   private guardedLookup(): LookupFunction {
@@ -124,11 +135,12 @@ export class Fetcher {
     const headers: Record<string, string> = { "accept-encoding": "gzip, deflate, br" };
     for (const [name, value] of Object.entries(init.headers ?? {}))
       if (!name.startsWith(":") && !HOP_HEADERS.has(name.toLowerCase())) headers[name.toLowerCase()] = value;
+    const [{ request }, dispatcher] = await Promise.all([loadUndici(), this.agent]);
     const response = await request(parsed, {
       method: (init.method ?? "GET") as "GET",
       headers,
       body: init.body && init.body.length > 0 ? init.body : null,
-      dispatcher: this.agent,
+      dispatcher,
       signal: init.signal,
     });
     const chunks: Buffer[] = [];
@@ -170,8 +182,8 @@ export class Fetcher {
   }
 
   /** Drops every connection, in-flight requests included (a timed-out job must not linger). */
-  close(): Promise<void> {
-    return this.agent.destroy();
+  async close(): Promise<void> {
+    await (await this.agent).destroy();
   }
 }
 

@@ -27,7 +27,7 @@ export const SOON_MS = 1_000;
 const FRAME_CAP_MS = 100;
 const MAIN_FRAME_CAP_MS = 1_000;
 
-const STATE = "__redlineActivity";
+export const STATE = "__redlineActivity";
 
 /** The init script source: wraps timers, idle callbacks and the two ways to react to a scroll. */
 export const activityHook = `(() => {
@@ -39,6 +39,7 @@ const timers = new Set();
 const idles = new Set();
 let scrollAware = false;
 let lastFired = -Infinity;
+let scheduled = 0;
 const track = (set, schedule, cancel, delayOf) => [
   function (handler, ...rest) {
     if (typeof handler !== "function") return schedule.call(this, handler, ...rest);
@@ -49,7 +50,10 @@ const track = (set, schedule, cancel, delayOf) => [
       return handler.apply(this, args);
     };
     id = schedule.call(this, wrapped, ...rest);
-    if (delayOf(rest) <= soon) set.add(id);
+    if (delayOf(rest) <= soon) {
+      set.add(id);
+      scheduled++;
+    }
     return id;
   },
   function (id) { set.delete(id); return cancel.call(this, id); },
@@ -77,6 +81,8 @@ Object.defineProperty(globalThis, ${JSON.stringify(STATE)}, {
   enumerable: false,
   get: () => ({
     pending: timers.size + idles.size,
+    // How many timers and idle callbacks due soon were ever scheduled (the sweep: did a scroll defer work?).
+    scheduled,
     sinceFired: performance.now() - lastFired,
     // Resolves after the next two rendering updates (style, layout, paint, intersection observers:
     // whatever they start to load is in flight by then), or after \`cap\` ms in a frame that is not rendered.
@@ -111,7 +117,7 @@ async function framesActivity(page: Page, afterRender = false): Promise<FrameAct
     return { pending, sinceFired, scrollAware };
   })()`;
   const states = await Promise.all(
-    page.frames().map(async (frame) => {
+    documentFrames(page).map(async (frame) => {
       if (silentFrames.has(frame)) return null;
       const cap = frame === page.mainFrame() ? MAIN_FRAME_CAP_MS : FRAME_CAP_MS;
       // A frame with no document yet (a lazy iframe that never started loading) has no context to
@@ -127,6 +133,17 @@ async function framesActivity(page: Page, afterRender = false): Promise<FrameAct
     }),
   );
   return states.filter((state): state is FrameActivity => state !== null);
+}
+
+/**
+ * The frames that have a document to ask. A frame that has never committed a navigation (a
+ * `loading=lazy` frame still below the fold) has no context to evaluate in, and Playwright would wait
+ * for one until it loads: asking it cost a whole answer cap (600 ms) per check. It has nothing running
+ * either; once it loads, it is asked like any other frame. (A frame whose document is written by
+ * script, or empty, reports "about:blank".)
+ */
+export function documentFrames(page: Page): Frame[] {
+  return page.frames().filter((frame) => frame.url() !== "");
 }
 
 /** A frame that has not answered this long after its render cap is taken as having nothing to say. */
