@@ -21,6 +21,7 @@ import { createDurableMailer } from "./lib/mail/durable-mailer.ts";
 import { createMailer } from "./lib/mail/mailer.ts";
 import { startQueue } from "./lib/queue.ts";
 import { startRealtimeHub } from "./lib/realtime.ts";
+import { compressLargeJson } from "./lib/revalidate.ts";
 import type { RegisteredRoute } from "./lib/routes.ts";
 import { route } from "./lib/routes.ts";
 import { createS3Storage } from "./lib/storage/s3-storage.ts";
@@ -176,6 +177,9 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
       throw new ForbiddenError("Cross-site request refused.", "csrf");
   });
   await installApiRateLimits(app, ctx);
+
+  // Large JSON answers go compressed to browsers (lib/revalidate.ts).
+  app.addHook("onSend", async (request, reply, payload) => compressLargeJson(request, reply, payload));
 
   // Nothing of the app may be framed by another site (clickjacking), except the /embed view.
   app.addHook("onSend", async (request, reply) => {

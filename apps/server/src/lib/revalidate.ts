@@ -114,3 +114,27 @@ export async function sendEncoded(request: FastifyRequest, reply: FastifyReply, 
   const encoded = await compressedOf(body, encoding);
   return reply.header("content-encoding", encoding).send(encoded);
 }
+
+/** JSON answers from this size on go compressed to a client that accepts it, whichever route sends them. */
+export const COMPRESS_JSON_FROM_BYTES = 16 * 1024;
+
+/**
+ * onSend: a large JSON answer (a board's tickets, a long project list) goes brotli- or gzip-encoded to a client
+ * that accepts it — compressed once per distinct answer, since compressed bytes are kept by content hash.
+ * Answers already encoded (sendEncoded, sendRevalidatable), streams and small answers pass as they are.
+ */
+export async function compressLargeJson(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+  if (reply.hasHeader("content-encoding")) return payload;
+  if (typeof payload !== "string" && !Buffer.isBuffer(payload)) return payload;
+  const type = reply.getHeader("content-type");
+  if (typeof type !== "string" || !type.startsWith("application/json")) return payload;
+  const body = typeof payload === "string" ? Buffer.from(payload) : payload;
+  if (body.length < COMPRESS_JSON_FROM_BYTES) return payload;
+  const vary = reply.getHeader("vary");
+  if (typeof vary !== "string" || !/accept-encoding/i.test(vary))
+    reply.header("vary", vary ? `${vary}, accept-encoding` : "accept-encoding");
+  const encoding = encodingFor(request.headers["accept-encoding"], body);
+  if (!encoding) return payload;
+  reply.header("content-encoding", encoding).removeHeader("content-length");
+  return compressedOf(body, encoding);
+}
