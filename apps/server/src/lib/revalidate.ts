@@ -97,8 +97,7 @@ export async function sendRevalidatable(
   const identityTag = tagOf(body);
   const tag = encoding ? `${identityTag.slice(0, -1)}-${encoding}"` : identityTag;
   reply.header("etag", tag).header("cache-control", "private, no-cache");
-  if (matchesTag(request.headers["if-none-match"], tag))
-    return reply.header("vary", "accept-encoding").status(304).send();
+  if (matchesTag(request.headers["if-none-match"], tag)) return varyOnEncoding(reply).status(304).send();
   reply.type(type);
   return sendEncoded(request, reply, body);
 }
@@ -109,7 +108,7 @@ export async function sendRevalidatable(
  */
 export async function sendEncoded(request: FastifyRequest, reply: FastifyReply, body: Buffer) {
   const encoding = encodingFor(request.headers["accept-encoding"], body);
-  reply.header("vary", "accept-encoding");
+  varyOnEncoding(reply);
   if (!encoding) return reply.send(body);
   const encoded = await compressedOf(body, encoding);
   return reply.header("content-encoding", encoding).send(encoded);
@@ -130,11 +129,16 @@ export async function compressLargeJson(request: FastifyRequest, reply: FastifyR
   if (typeof type !== "string" || !type.startsWith("application/json")) return payload;
   const body = typeof payload === "string" ? Buffer.from(payload) : payload;
   if (body.length < COMPRESS_JSON_FROM_BYTES) return payload;
-  const vary = reply.getHeader("vary");
-  if (typeof vary !== "string" || !/accept-encoding/i.test(vary))
-    reply.header("vary", vary ? `${vary}, accept-encoding` : "accept-encoding");
+  varyOnEncoding(reply);
   const encoding = encodingFor(request.headers["accept-encoding"], body);
   if (!encoding) return payload;
   reply.header("content-encoding", encoding).removeHeader("content-length");
   return compressedOf(body, encoding);
+}
+
+/** Adds Accept-Encoding to the answer's Vary (kept beside whatever it varies on already). */
+function varyOnEncoding(reply: FastifyReply): FastifyReply {
+  const vary = reply.getHeader("vary");
+  if (typeof vary === "string" && /accept-encoding/i.test(vary)) return reply;
+  return reply.header("vary", vary ? `${vary}, accept-encoding` : "accept-encoding");
 }

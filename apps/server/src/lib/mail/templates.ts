@@ -150,14 +150,7 @@ export function notificationMail(options: {
         ]
       : [
           Paragraph("In ", h("strong", null, options.projectTitle), ":"),
-          ...items.map((item) =>
-            h(
-              Text,
-              { key: item.url, style: styles.text },
-              `${sentence(item)}: `,
-              h(Link, { href: item.url, style: styles.link }, item.url),
-            ),
-          ),
+          ...items.map((item) => LinkLine(`${sentence(item)}: `, item.url)),
         ];
   return toMail(options.to, subject, h(Layout, { preview: subject, footer }, ...body), {
     "List-Unsubscribe": `<${unsubscribe.oneClickUrl}>`,
@@ -205,18 +198,12 @@ export function pagesAddedMail(options: {
             h("strong", null, projectTitle),
             ".",
           ),
-          Action("Open the page", first.url),
-          Muted("Or open this link: ", Url(first.url)),
+          ...ActionWithLink("Open the page", first.url),
         ]
       : [
           Paragraph(`${burst} `, h("strong", null, projectTitle), ":"),
           ...items.map((item) =>
-            h(
-              Text,
-              { key: item.url, style: styles.text },
-              `${isOnePerson ? "" : `${item.actor}: `}“${item.pageTitle}”: `,
-              h(Link, { href: item.url, style: styles.link }, item.url),
-            ),
+            LinkLine(`${isOnePerson ? "" : `${item.actor}: `}“${item.pageTitle}”: `, item.url),
           ),
           Action("Open the project", options.projectUrl),
         ];
@@ -259,19 +246,11 @@ export function ticketsAddedMail(options: {
             h("strong", null, projectTitle),
             `: “${first.ticketTitle}”.`,
           ),
-          Action("Open the ticket", first.url),
-          Muted("Or open this link: ", Url(first.url)),
+          ...ActionWithLink("Open the ticket", first.url),
         ]
       : [
           Paragraph(`${items.length} new tickets on `, h("strong", null, projectTitle), ":"),
-          ...items.map((item) =>
-            h(
-              Text,
-              { key: item.url, style: styles.text },
-              `${item.actor}: “${item.ticketTitle}”: `,
-              h(Link, { href: item.url, style: styles.link }, item.url),
-            ),
-          ),
+          ...items.map((item) => LinkLine(`${item.actor}: “${item.ticketTitle}”: `, item.url)),
           Action("Open the board", options.projectUrl),
         ];
   return toMail(
@@ -280,6 +259,16 @@ export function ticketsAddedMail(options: {
     h(Layout, { preview: subject, footer: partOfProject(projectTitle, options.settingsUrl) }, ...body),
   );
 }
+
+/** One line of a burst: what happened, then the link that opens it. */
+const LinkLine = (label: string, url: string) =>
+  h(Text, { key: url, style: styles.text }, label, h(Link, { href: url, style: styles.link }, url));
+
+/** A single item's button, and its link spelled out for clients that do not show buttons. */
+const ActionWithLink = (label: string, url: string) => [
+  Action(label, url),
+  Muted("Or open this link: ", Url(url)),
+];
 
 /** Why a mail no preference covers came: taking part in the project (ADR 0017). */
 const partOfProject = (projectTitle: string, settingsUrl: string) =>
