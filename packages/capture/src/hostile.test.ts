@@ -58,7 +58,9 @@ const PAGES: Record<string, (other: string) => string> = {
   clobbering: () => `
     <img name="createElement" alt=""><form name="body"></form><img name="querySelector" alt="">
     <object id="documentElement"></object><embed name="cookie">
-    <p id="keep">An ordinary id stays.</p>`,
+    <img name="addEventListener" alt="">
+    <p id="keep">An ordinary id stays.</p>
+    <form name="login"></form><img id="logo" alt="">`,
 };
 
 let other: Server;
@@ -104,6 +106,21 @@ afterAll(async () => {
 describe("a captured hostile page, opened on its own without any CSP", () => {
   it("captures every hostile page without failing", () => {
     expect([...snapshots.keys()].sort()).toEqual(Object.keys(PAGES).sort());
+  });
+
+  it("renames only the names and ids that would shadow a member of document or window", () => {
+    const html = snapshots.get("clobbering")!;
+    for (const renamed of [
+      'name="redline-createElement"',
+      'name="redline-body"',
+      'id="redline-documentElement"',
+    ])
+      expect(html).toContain(renamed);
+    expect(html).toContain('name="redline-addEventListener"');
+    // The live page exposes these by named access too (document.login, window.logo): they stay.
+    expect(html).toMatch(/<form name="login">/);
+    expect(html).toMatch(/<img id="logo"/);
+    expect(html).not.toMatch(/redline-(login|logo|keep)/);
   });
 
   it.each(Object.keys(PAGES))(

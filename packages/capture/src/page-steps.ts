@@ -252,8 +252,14 @@ export async function serializeWithSingleFile(page: Page, maxResourceMb: number)
         if (!singlefile) throw new Error("SingleFile is not loaded in the page");
         // Named access: <img name="createElement"> makes document.createElement that image, which would
         // break SingleFile (and later our overlay). Such names and ids are renamed in this tab's copy
-        // of the page before it is serialised; the live site is not touched.
+        // of the page before it is serialised; the live site is not touched. What they would shadow is
+        // read off a blank document (the page's own exposes every such name, `<img id="logo">` too,
+        // which keeps its id) and the members a window inherits below its named elements.
         const proto = Document.prototype;
+        const implementation = Object.getOwnPropertyDescriptor(proto, "implementation")?.get?.call(document);
+        const blank: Document = (implementation as DOMImplementation).createHTMLDocument("");
+        const shadows = (value: string) =>
+          value in blank || value in EventTarget.prototype || value in Object.prototype;
         const named = proto.querySelectorAll.call(
           document,
           "form[name], img[name], embed[name], object[name], iframe[name], frame[name], img[id], embed[id], object[id]",
@@ -261,8 +267,7 @@ export async function serializeWithSingleFile(page: Page, maxResourceMb: number)
         for (const element of Array.from(named)) {
           for (const attribute of ["name", "id"]) {
             const value = element.getAttribute(attribute);
-            if (value && (value in proto || value in globalThis))
-              element.setAttribute(attribute, `redline-${value}`);
+            if (value && shadows(value)) element.setAttribute(attribute, `redline-${value}`);
           }
         }
         const url = Object.getOwnPropertyDescriptor(proto, "documentURI")?.get?.call(document) as string;
