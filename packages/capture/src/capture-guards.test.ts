@@ -148,7 +148,8 @@ describe("job limits", () => {
     expect(next.assets).toHaveLength(2);
   });
 
-  it("closes every job's browser context, also after failures", () => {
-    expect(capturer.browser.contexts()).toHaveLength(1); // the sanitizer's
+  it("closes every job's browser context, also after failures", async () => {
+    await capturer.idle();
+    expect(capturer.browser.contexts()).toHaveLength(1); // the next job's, opened ahead
   });
 });

@@ -7,22 +7,21 @@
  * closed) shadow roots as declarative shadow DOM, frames of any origin via postMessage, canvases,
  * currentSrc of picture/srcset, @font-face incl. FontFace() objects, @import, form values, CSS
  * variables, invalid nesting. We keep what it is weak at for a review tool on our side: the network
- * (every byte through the SSRF-guarded Fetcher), lazy-content sweeping, sanitizing in a clean page
- * (sanitize.ts), and content-addressed assets instead of one huge HTML with data: URIs (assets.ts).
+ * (every byte through the SSRF-guarded Fetcher), lazy-content sweeping, sanitizing in a world of
+ * our own (sanitize.ts), and content-addressed assets instead of one huge HTML with data: URIs (assets.ts).
  *
  * Stages (timings in ms): tab (a fresh context and page; opened ahead, between jobs), load (goto
  * until the load event, at most LOAD_BUDGET_MS: a page still loading is captured, marked partial), settle (network quiet, rendering quiet and no timer due soon, capped:
  * page-activity.ts), sweep (scroll for lazy content when the page could react), fonts
  * (document.fonts.ready), freeze (animations at their end state, adopted sheets' media kept:
  * page-steps.ts), serialize (SingleFile in the page), then side by side screenshot (full
- * page, live) and sanitize (clean page + content-addressed assets); total.
+ * page, live) and sanitize (an isolated world + content-addressed assets); total.
  */
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { assertPublicUrl, parseHttpUrl, type Resolver } from "./addresses.ts";
 import { type AssetUrl, type CapturedAsset, defaultAssetUrl, extractAssets } from "./assets.ts";
 import { CaptureError } from "./errors.ts";
 import { Fetcher, loadUndici } from "./fetcher.ts";
-import { inPage } from "./in-page.ts";
 import { activityHook, type BusyReason, reactsToScroll, type Settled, settle } from "./page-activity.ts";
 import {
   fontsReady,
@@ -33,7 +32,7 @@ import {
   sweep,
 } from "./page-steps.ts";
 import { RoutedNetwork, wireContext } from "./routing.ts";
-import { sanitizeSnapshot } from "./sanitize.ts";
+import { sanitizeInIsolatedWorld } from "./sanitize.ts";
 import { singleFileInitScript } from "./single-file-script.ts";
 
 export interface CaptureOptions {
@@ -84,8 +83,8 @@ export interface CaptureSettled {
 export interface LaunchOptions {
   chromiumPath?: string;
   /**
-   * Open the next job's tab after each job, and the sanitizer's page at launch (default); a one-shot
-   * run (the CLI) has no next job and opens the sanitizer's page during its job.
+   * Open the next job's tab after each job (default); a one-shot run (the CLI) has no next job, and
+   * does not wait for its tab at launch (its job fetches the document meanwhile).
    */
   keepWarm?: boolean;
   /**
@@ -171,8 +170,6 @@ interface Tab {
 }
 
 export class Capturer {
-  /** The blank page the sanitizer runs in, opened at launch or, for a one-shot run, during the job. */
-  private sanitizer: Promise<Page> | null = null;
   /** The next job's tab, opened while the capturer is idle (see `capture`). */
   private spare: Promise<Tab> | null = null;
   private closed = false;
@@ -180,7 +177,6 @@ export class Capturer {
   private constructor(
     /** The warm browser, for callers that render snapshots (thumbnails, fidelity checks). */
     readonly browser: Browser,
-    private readonly utility: BrowserContext,
     private readonly userAgent: string,
     private readonly options: LaunchOptions,
   ) {}
@@ -196,20 +192,10 @@ export class Capturer {
     firstTab.catch(() => {});
     // Node's HTTP client loads while Chromium opens that tab (its requests are on their way by then).
     setImmediate(() => void loadUndici().catch(() => {}));
-    const [utility, userAgent] = await Promise.all([
-      browser.newContext({ offline: true }),
-      browserUserAgent(browser),
-    ]);
-    const capturer = new Capturer(browser, utility, userAgent, options);
+    const capturer = new Capturer(browser, await browserUserAgent(browser), options);
     capturer.spare = firstTab;
-    // A blank page in its own offline context, kept warm: the sanitizer runs there, never in the
-    // captured page. A one-shot run (the CLI) opens it while its page loads instead, so that starting
-    // a second renderer does not delay the first one; nor does it wait for its tab here: its job
-    // fetches the document while the tab opens.
-    if (options.keepWarm === false) return capturer;
-    capturer.openSanitizer();
-    await capturer.idle();
-    await capturer.sanitizer;
+    // A one-shot run (the CLI) does not wait for its tab here: its job fetches the document meanwhile.
+    if (options.keepWarm !== false) await capturer.idle();
     return capturer;
   }
 
@@ -267,30 +253,6 @@ export class Capturer {
     if (!tab) return this.openTab(width);
     if (width !== DEFAULT_WIDTH) await tab.page.setViewportSize({ width, height: VIEWPORT_HEIGHT });
     return tab;
-  }
-
-  /** Starts opening the sanitizer's page unless it is open or opening. */
-  private openSanitizer(): void {
-    this.sanitizer ??= this.utility.newPage();
-    this.sanitizer.catch(() => {
-      this.sanitizer = null; // the next job opens another
-    });
-  }
-
-  private async sanitize(html: string): Promise<string> {
-    this.openSanitizer();
-    let sanitizer = await this.sanitizer!;
-    if (sanitizer.isClosed()) {
-      this.sanitizer = null;
-      this.openSanitizer();
-      sanitizer = await this.sanitizer!;
-    }
-    try {
-      return await sanitizer.evaluate<string>(inPage(sanitizeSnapshot, html));
-    } catch (error) {
-      await sanitizer.close().catch(() => {}); // a crashed page is replaced by the next job
-      throw new CaptureError("serialize-failed", "Could not sanitize the snapshot", { cause: error });
-    }
   }
 
   async capture(options: CaptureOptions & { assetUrl?: AssetUrl }): Promise<CaptureResult> {
@@ -400,7 +362,6 @@ export class Capturer {
     loadWaitOver = true;
     if (!loaded) busy.add("load");
     stage("load");
-    this.openSanitizer();
     const noteBusy = (settled: Settled) => {
       for (const reason of settled.busy) busy.add(reason);
     };
@@ -421,15 +382,15 @@ export class Capturer {
       throw new CaptureError("serialize-failed", `Could not serialize ${options.url}`, { cause: error });
     }
     stage("serialize");
-    // SingleFile leaves the live page as it found it, so the screenshot (this page's renderer) and
-    // sanitizing (the utility page's) run side by side. (Screenshotting while SingleFile works, once
-    // it has read the live page, was slower: both need the page's renderer.)
+    // SingleFile leaves the live page as it found it, so the screenshot and sanitizing (in a world of
+    // its own: sanitize.ts) run side by side. (Screenshotting while SingleFile works, once it has read
+    // the live page, was slower: both need the page's renderer.)
     const [screenshot, { html, assets }] = await Promise.all([
       timed(timings, "screenshot", () =>
         screenshotFullPage(context, page, { fast: this.options.screenshotEncoding === "fast" }),
       ),
       timed(timings, "sanitize", async () =>
-        extractAssets(await this.sanitize(raw), options.assetUrl ?? defaultAssetUrl),
+        extractAssets(await sanitizeInIsolatedWorld(context, page, raw), options.assetUrl ?? defaultAssetUrl),
       ),
     ]);
 

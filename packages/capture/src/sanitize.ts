@@ -1,7 +1,10 @@
 /**
- * Makes SingleFile's output inert and self-contained. It runs in a blank page of a separate browser
- * context (never in the captured page, whose scripts could have patched DOMParser), so the parsing
- * is the browser's own and the same the viewer will do.
+ * Makes SingleFile's output inert and self-contained. It runs in an isolated world of the captured
+ * page's frame (`sanitizeInIsolatedWorld`): a JavaScript realm of its own, which the page's scripts
+ * cannot reach or patch (their DOMParser, prototypes and globals are not its), parsing into a
+ * document of its own without a browsing context (nothing in it runs or loads). So the parsing is the
+ * browser's own and the same the viewer will do, without a second renderer process to start
+ * (ADR 0018).
  *
  * Removed: scripts, noscript, <base>, meta refresh / CSP / set-cookie, on* handlers, javascript: and
  * data: document navigations (links become "#", so they keep their link styling; forms lose the
@@ -22,7 +25,10 @@
  * in a document without scripting renders its fallback content instead of its background.
  */
 
-/** Returns the sanitized document. Serialized into a page with toString(): self-contained. */
+import type { BrowserContext, Page } from "playwright-core";
+import { CaptureError } from "./errors.ts";
+
+/** Returns the sanitized document. Serialized into the page with toString(): self-contained. */
 export function sanitizeSnapshot(html: string): string {
   const REMOTE = /^\s*(?:https?:)?\/\//i;
   const CSS_REMOTE_URL = /url\(\s*(["']?)\s*((?:https?:)?\/\/[^"')]*)\1\s*\)/gi;
@@ -58,9 +64,16 @@ export function sanitizeSnapshot(html: string): string {
   };
   // Elements the document exposes by name (named access): such a name must not shadow a property of
   // `document` or `window` that a script — our overlay — reads (e.g. <img name="createElement">).
+  // What a blank document and window have, read without the captured page's own named elements: its
+  // `document` and `window` expose those (named access) in every world.
   const NAMED = new Set(["form", "img", "embed", "object", "iframe", "frame"]);
-  const shadows = (value: string) =>
-    value !== "" && (value in document || value in window || value in Document.prototype);
+  const blank = new DOMParser().parseFromString("", "text/html");
+  const windowMembers = new Set(
+    [globalThis, Window.prototype, EventTarget.prototype, Object.prototype].flatMap((object) =>
+      Object.getOwnPropertyNames(object),
+    ),
+  );
+  const shadows = (value: string) => value !== "" && (value in blank || windowMembers.has(value));
 
   const cleanElement = (element: Element) => {
     const tag = element.localName;
@@ -161,4 +174,39 @@ export function sanitizeSnapshot(html: string): string {
   };
 
   return sanitizeDocument(html);
+}
+
+/**
+ * Runs `sanitizeSnapshot` in an isolated world of the captured page's main frame (see the header).
+ * A page that navigated meanwhile has a new document: the world is made again there, once.
+ */
+export async function sanitizeInIsolatedWorld(
+  context: BrowserContext,
+  page: Page,
+  html: string,
+): Promise<string> {
+  const cdp = await context.newCDPSession(page);
+  const run = async () => {
+    const { frameTree } = await cdp.send("Page.getFrameTree");
+    const { executionContextId } = await cdp.send("Page.createIsolatedWorld", {
+      frameId: frameTree.frame.id,
+      worldName: "redline-sanitizer",
+    });
+    const { result, exceptionDetails } = await cdp.send("Runtime.callFunctionOn", {
+      functionDeclaration: `function (html) { const __name = (f) => f; return (${sanitizeSnapshot.toString()})(html); }`,
+      executionContextId,
+      arguments: [{ value: html }],
+      returnByValue: true,
+    });
+    if (exceptionDetails) throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
+    if (typeof result.value !== "string") throw new Error("The sanitizer returned no document");
+    return result.value;
+  };
+  try {
+    return await run().catch(run);
+  } catch (error) {
+    throw new CaptureError("serialize-failed", "Could not sanitize the snapshot", { cause: error });
+  } finally {
+    await cdp.detach().catch(() => {});
+  }
 }
