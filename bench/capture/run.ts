@@ -461,8 +461,9 @@ function renderSection(
       "script); the job then waits until the page has settled (network quiet for 40 ms, two more rendered frames " +
       "that start nothing, and no timer due within a second: `settle`), sweeps for lazy content only a page that " +
       "reacts to scrolling (`sweep`), SingleFile serializes in the page (`serialize`), and the live screenshot " +
-      "(straight from the DevTools protocol) and the sanitizing of the snapshot in a separate blank page run side " +
-      "by side (`screenshot`, `sanitize`). The timings are noisy when other jobs share the 2 cores.",
+      "(straight from the DevTools protocol) and the sanitizing of the snapshot, in an isolated world of the same " +
+      "page (ADR 0018), run side by side (`screenshot`, `sanitize`). The timings are noisy when other jobs share " +
+      "the 2 cores.",
     "",
   );
   const coldRatios = cold.map((r) => r.builtMs / r.bareMs);
