@@ -3,10 +3,11 @@
  * a long article full of lazy content, constructed sheets adopted with a media condition, animations
  * whose end state is what the reader sees, and form state set by script. Each snapshot, opened from
  * disk with the network off, is compared pixel by pixel with what the live page showed, at both widths.
- * A page that never stops polling is captured, marked partial, instead of failing.
+ * A page that never stops polling is captured, marked partial, instead of failing. Pages that require
+ * Trusted Types (by a meta tag or by header) are captured too.
  */
 import { createHash } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Browser, chromium } from "playwright-core";
@@ -17,7 +18,16 @@ import { type FixtureServer, gradientPng, startFixtureServer } from "./testing/f
 
 const SITE = path.join(import.meta.dirname, "testing/site");
 const WIDTHS = [1280, 375] as const;
-const PAGES = ["long-article", "adopted-media", "animations", "form-state"] as const;
+const PAGES = [
+  "long-article",
+  "adopted-media",
+  "animations",
+  "form-state",
+  "trusted-types",
+  "trusted-types-header",
+] as const;
+/** The Trusted Types page with its policy sent as a header instead of a meta tag, and stricter: no policy at all. */
+const TRUSTED_TYPES_HEADER = "require-trusted-types-for 'script'; trusted-types 'none'; img-src 'self' data:";
 const MIN_IDENTICAL = 0.98;
 
 let server: FixtureServer;
@@ -28,7 +38,24 @@ const captured = new Map<string, { result: CaptureResult; offline: Buffer }>();
 const key = (name: string, width: number) => `${name}@${width}`;
 
 beforeAll(async () => {
-  server = await startFixtureServer({ root: SITE });
+  server = await startFixtureServer({
+    root: SITE,
+    routes: {
+      "/pages/trusted-types-header.html": (_request, response) =>
+        void readFile(path.join(SITE, "pages/trusted-types.html"), "utf8").then((page) => {
+          response.writeHead(200, {
+            "content-type": "text/html; charset=utf-8",
+            "content-security-policy": TRUSTED_TYPES_HEADER,
+          });
+          // The page's script builds its cards with DOM calls, which 'none' still allows.
+          response.end(
+            page
+              .replace(/<meta http-equiv="Content-Security-Policy"[^>]*>\n/, "")
+              .replace(/<script>[\s\S]*<\/script>/, CARDS_BY_DOM),
+          );
+        }),
+    },
+  });
   capturer = await Capturer.launch();
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -130,6 +157,17 @@ describe("what the snapshots hold", () => {
   });
 });
 
+describe("pages that require Trusted Types", () => {
+  it("are captured with what their own script wrote, their policy gone from the snapshot", () => {
+    for (const name of ["trusted-types", "trusted-types-header"])
+      for (const width of WIDTHS) {
+        const { html } = captured.get(key(name, width))!.result;
+        expect(html).toContain("A second card");
+        expect(html).not.toMatch(/trusted-types/i);
+      }
+  });
+});
+
 describe("a page that never stops loading or polling", () => {
   it("is captured with what it shows when its budget runs out, marked partial with the reasons", async () => {
     const result = await capturer.capture({
@@ -143,3 +181,12 @@ describe("a page that never stops loading or polling", () => {
     expect(result.timings.total).toBeLessThan(30_000);
   });
 });
+
+const CARDS_BY_DOM = `<script>
+  for (const text of ["Written through the page's own policy", "A second card"]) {
+    const card = document.createElement("div");
+    card.className = "card";
+    card.textContent = text;
+    document.getElementById("cards").append(card);
+  }
+</script>`;

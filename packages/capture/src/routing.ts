@@ -10,6 +10,11 @@
  * the main document is resolved before navigation (`resolveEntry`), a frame gets a tiny page that
  * navigates it to the final URL (a new, routed request), and a stylesheet has its relative url()s
  * made absolute against the final URL.
+ *
+ * A page's content security policy is kept, except Trusted Types enforcement (`withoutTrustedTypes`):
+ * SingleFile and the sanitizer, which run in the page, parse strings into documents, which a page that
+ * requires Trusted Types forbids to every script of its own — so such a page (many of Google's) could not
+ * be captured at all. A page that complies with its own policy never notices it is lifted.
  */
 import type { BrowserContext, Page, Route } from "playwright-core";
 import { CaptureError } from "./errors.ts";
@@ -124,6 +129,7 @@ export class RoutedNetwork {
         maxBytes: this.maxBytes,
       });
       let body = response.body;
+      if (request.isNavigationRequest()) body = withoutTrustedTypesInMeta(body);
       if (response.url !== key) {
         if (request.isNavigationRequest()) {
           this.primed.set(response.url, response);
@@ -136,7 +142,11 @@ export class RoutedNetwork {
           body = Buffer.from(absolutizeCssUrls(body.toString("utf8"), response.url));
       }
       if (request.method() === "GET" && response.status < 400) this.responses.set(key, { ...response, body });
-      await route.fulfill({ status: response.status, headers: response.headers, body });
+      await route.fulfill({
+        status: response.status,
+        headers: withoutTrustedTypesInHeaders(response.headers),
+        body,
+      });
     } catch (error) {
       const isBlocked = error instanceof CaptureError && error.reason === "blocked-url";
       if (isBlocked) this.refused.add(error.url ?? url);
@@ -200,4 +210,49 @@ export function absolutizeCssUrls(css: string, base: string): string {
     .replace(/@import\s+(["'])([^"']+)\1/gi, (_m, quote: string, ref: string) => {
       return `@import ${quote}${absolute(ref)}${quote}`;
     });
+}
+
+/** The CSP directives that make a page require Trusted Types (see the header). */
+const TRUSTED_TYPES_DIRECTIVES = new Set(["require-trusted-types-for", "trusted-types"]);
+
+/** A CSP (one or more policies, comma-separated) without its Trusted Types directives. */
+export function withoutTrustedTypes(policy: string): string {
+  return policy
+    .split(",")
+    .map((one) =>
+      one
+        .split(";")
+        .filter((directive) => !TRUSTED_TYPES_DIRECTIVES.has(directive.trim().split(/\s+/)[0]!.toLowerCase()))
+        .join(";"),
+    )
+    .filter((one) => one.trim() !== "")
+    .join(",");
+}
+
+function withoutTrustedTypesInHeaders(headers: Record<string, string>): Record<string, string> {
+  const policy = headers["content-security-policy"];
+  if (policy === undefined || !/trusted-types/i.test(policy)) return headers;
+  const { "content-security-policy": _, ...rest } = headers;
+  const kept = withoutTrustedTypes(policy);
+  return kept.trim() === "" ? rest : { ...rest, "content-security-policy": kept };
+}
+
+const META_POLICY = /<meta\b[^>]*?http-equiv\s*=\s*(["']?)content-security-policy\1[^>]*>/gi;
+const CONTENT_ATTRIBUTE = /(\scontent\s*=\s*)(["'])(.*?)\2/is;
+
+/**
+ * A document whose `<meta http-equiv="Content-Security-Policy">` requires Trusted Types, without that
+ * requirement. Read as latin1, so that the bytes of any encoding come back unchanged.
+ */
+export function withoutTrustedTypesInMeta(document: Buffer): Buffer {
+  const text = document.toString("latin1");
+  if (!/trusted-types/i.test(text)) return document;
+  const rewritten = text.replace(META_POLICY, (tag) =>
+    tag.replace(
+      CONTENT_ATTRIBUTE,
+      (_all, start: string, quote: string, policy: string) =>
+        `${start}${quote}${withoutTrustedTypes(policy)}${quote}`,
+    ),
+  );
+  return rewritten === text ? document : Buffer.from(rewritten, "latin1");
 }
