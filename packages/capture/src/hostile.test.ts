@@ -55,6 +55,16 @@ const PAGES: Record<string, (other: string) => string> = {
     <link rel="dns-prefetch" href="${other}">
     <link rel="modulepreload" href="${other}/hints/module.js">
     <a id="ping-link" href="#p" ping="${other}/hints/ping">ping</a>`,
+  // Old polyfills and libraries replace globals, broken or not: the capture's own code must not care.
+  "replaced-globals": () => `
+    <script>
+      window.Promise = function () { throw new Error("an old polyfill"); };
+      window.Set = undefined;
+      window.URL = function () {};
+      window.WeakMap = undefined;
+      window.Symbol = undefined;
+    </script>
+    <p id="kept">Captured anyway.</p>`,
   clobbering: () => `
     <img name="createElement" alt=""><form name="body"></form><img name="querySelector" alt="">
     <object id="documentElement"></object><embed name="cookie">
@@ -106,6 +116,10 @@ afterAll(async () => {
 describe("a captured hostile page, opened on its own without any CSP", () => {
   it("captures every hostile page without failing", () => {
     expect([...snapshots.keys()].sort()).toEqual(Object.keys(PAGES).sort());
+  });
+
+  it("captures a page that replaced the built-ins its capture uses", () => {
+    expect(snapshots.get("replaced-globals")).toContain("Captured anyway.");
   });
 
   it("renames only the names and ids that would shadow a member of document or window", () => {

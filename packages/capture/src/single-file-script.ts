@@ -57,7 +57,9 @@ export async function buildInitScript(): Promise<string> {
   });
   const singleFile = bundle.outputFiles[0]?.text ?? "";
   // Runs in every frame at document start; a frame that cannot run it (sandboxed) is skipped.
-  return `(() => {
+  // The built-ins are bound as they are at document start: a page that later replaces a global
+  // (window.Promise = its own, window.Map = a polyfill) cannot break its own capture.
+  return `((${BUILTINS.join(", ")}) => {
 if (globalThis.__redlineCapture) return;
 globalThis.__redlineCapture = true;
 const __name = (f) => f;
@@ -65,8 +67,36 @@ ${closedShadowRootHook}
 try { ${hooks} } catch {}
 ${singleFile}
 (${initSingleFile.toString()})(${JSON.stringify(FETCH_BINDING)});
-})();`;
+})(${BUILTINS.map((name) => `globalThis.${name}`).join(", ")});`;
 }
+
+/** Globals SingleFile and our hooks use that pages are known to replace (polyfills, old libraries). */
+const BUILTINS = [
+  "Promise",
+  "Map",
+  "Set",
+  "WeakMap",
+  "WeakSet",
+  "Symbol",
+  "URL",
+  "JSON",
+  "Array",
+  "Object",
+  "Math",
+  "Number",
+  "String",
+  "RegExp",
+  "Error",
+  "TypeError",
+  "Headers",
+  "Uint8Array",
+  "TextEncoder",
+  "TextDecoder",
+  "Blob",
+  "FileReader",
+  "DOMParser",
+  "XMLSerializer",
+];
 
 /**
  * Parts of SingleFile a capture never runs, left out of the bundle: compiling them in every new page
