@@ -4,7 +4,8 @@
  * whose end state is what the reader sees, and form state set by script. Each snapshot, opened from
  * disk with the network off, is compared pixel by pixel with what the live page showed, at both widths.
  * A page that never stops polling is captured, marked partial, instead of failing. Pages that require
- * Trusted Types (by a meta tag or by header) are captured too.
+ * Trusted Types (by a meta tag or by header) are captured too, and a modal dialog and a popover open in
+ * the browser's top layer show in the snapshot as they did live.
  */
 import { createHash } from "node:crypto";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -25,6 +26,7 @@ const PAGES = [
   "form-state",
   "trusted-types",
   "trusted-types-header",
+  "top-layer",
 ] as const;
 /** The Trusted Types page with its policy sent as a header instead of a meta tag, and stricter: no policy at all. */
 const TRUSTED_TYPES_HEADER = "require-trusted-types-for 'script'; trusted-types 'none'; img-src 'self' data:";
@@ -154,6 +156,15 @@ describe("what the snapshots hold", () => {
     expect(html).toMatch(/<option[^>]*selected[^>]*>Peru/);
     expect(html).toMatch(/id="pro"[^>]*checked|checked[^>]*id="pro"/);
     expect(html).toMatch(/<input[^>]*data-redline-indeterminate[^>]*>/);
+  });
+});
+
+describe("the top layer", () => {
+  it("keeps a modal dialog above its backdrop and an open popover, as ordinary elements of the snapshot", () => {
+    const { html } = captured.get(key("top-layer", 1280))!.result;
+    expect(html).toMatch(/<dialog id="consent"[^>]*data-redline-top="1"/);
+    expect(html).toMatch(/<div id="menu"[^>]*data-redline-top="2"/);
+    expect(html).toContain('<redline-backdrop data-for="1">');
   });
 });
 

@@ -93,7 +93,11 @@ export async function fontsReady(page: Page, capMs: number): Promise<void> {
  *   transition off, so the snapshot, which carries the page's keyframes, does not replay them;
  * - constructed sheets adopted with a `media` condition keep it as an `@media` block around their
  *   rules (SingleFile writes their rules out without the condition);
- * - an indeterminate checkbox is marked `data-redline-indeterminate` (the overlay restores it).
+ * - an indeterminate checkbox is marked `data-redline-indeterminate` (the overlay restores it);
+ * - a modal dialog or an open popover, shown in the browser's top layer (which HTML cannot say: the
+ *   snapshot would show an ordinary dialog and a hidden popover), keeps its computed style, above the
+ *   page, and its `::backdrop` becomes an element of ours, hidden on the live page while the element
+ *   is still in the top layer (`freezeTopLayer`).
  * Returns how many animations it froze (0 when the page had none).
  */
 export async function freezeForSnapshot(page: Page, capMs: number): Promise<number> {
@@ -141,6 +145,53 @@ function freezeInPage(): number {
   for (const root of roots)
     for (const input of Array.from(root.querySelectorAll("input")))
       if (input.indeterminate) input.setAttribute("data-redline-indeterminate", "");
+
+  // The top layer as ordinary elements (see `freezeForSnapshot`).
+  const freezeTopLayer = (): void => {
+    const shown = Array.from(document.querySelectorAll("dialog, [popover]")).filter((element) => {
+      try {
+        return element.matches(":modal") || element.matches(":popover-open");
+      } catch {
+        return false; // a browser without :modal or :popover-open has no such element either
+      }
+    });
+    if (shown.length === 0) return;
+    const TOP = 2147483647;
+    const rules: string[] = [];
+    shown.forEach((element, index) => {
+      const id = String(index + 1);
+      element.setAttribute("data-redline-top", id);
+      const style = getComputedStyle(element);
+      const declarations = Array.from(
+        style,
+        (name) => `${name}: ${style.getPropertyValue(name)} !important;`,
+      );
+      rules.push(`[data-redline-top="${id}"] { ${declarations.join(" ")} z-index: ${TOP} !important; }`);
+      const backdrop = getComputedStyle(element, "::backdrop");
+      const paints = ["background-color", "background-image", "backdrop-filter", "filter", "opacity"]
+        .map((name) => [name, backdrop.getPropertyValue(name)] as const)
+        .filter(([name, value]) => value !== "" && !(name === "opacity" && value === "1"));
+      const visible = paints.some(
+        ([name, value]) =>
+          (name === "background-color" && value !== "rgba(0, 0, 0, 0)") ||
+          ((name === "background-image" || name === "backdrop-filter") && value !== "none"),
+      );
+      if (!visible) return;
+      const layer = document.createElement("redline-backdrop");
+      layer.setAttribute("data-for", id);
+      (document.body ?? document.documentElement).append(layer);
+      rules.push(
+        `redline-backdrop[data-for="${id}"] { display: block !important; position: fixed !important; inset: 0 !important; ` +
+          `z-index: ${TOP - 1} !important; ${paints.map(([name, value]) => `${name}: ${value} !important;`).join(" ")} }`,
+        // The live page still shows its own backdrop: ours only once the element is out of the top layer.
+        `:root:has([data-redline-top="${id}"]:is(:modal, :popover-open)) redline-backdrop[data-for="${id}"] { display: none !important; }`,
+      );
+    });
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(rules.join("\n"));
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  };
+  freezeTopLayer();
 
   const animations = document.getAnimations();
   if (animations.length === 0) return 0;
