@@ -240,5 +240,5 @@ describe("npm run grant", () => {
     ).rejects.toMatchObject({
       code: 2,
     });
-  });
+  }, 120_000); // five whole processes, each compiling the CLI with tsx
 });
