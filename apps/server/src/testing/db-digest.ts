@@ -19,8 +19,14 @@ const VOLATILE = new Set([
   "mailbox_messages",
   "outgoing_mails",
 ]);
-/** Columns written by background jobs at any moment, not by requests: the mailer's claim on a notification. */
-const BACKGROUND_COLUMNS: Record<string, string[]> = { notifications: ["email_sent"] };
+/**
+ * Columns written by background jobs at any moment, not by requests: the mailer's claim on a notification;
+ * what the custom-domain re-check (every 10 minutes of an app's life) records of a team's domain.
+ */
+const BACKGROUND_COLUMNS: Record<string, string[]> = {
+  notifications: ["email_sent"],
+  teams: ["domain_status", "domain_checked_at"],
+};
 
 /** The application tables, read once per database (migrations ran before any test asks). */
 const tablesOf = new WeakMap<object, Promise<string[]>>();
