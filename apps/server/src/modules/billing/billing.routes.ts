@@ -196,8 +196,17 @@ export async function billingRoutes(
       const planId = planIdOf(chosen);
       const currency = (input.currency ?? BASE_CURRENCY).toLowerCase();
       const metadata = { uid: user.id, planID: planId };
-      // Two submits at once (a double click, two tabs) get the same session: one subscription.
-      const window = Math.floor(Date.now() / 60_000);
+      // Two submits at once (a double click, two tabs) get the same session, so one subscription: the
+      // customer's latest session when it is still open for this plan, else one keyed by that latest
+      // session — a twin that has not seen the other's new session yet sends the same key.
+      const [latest] = (await stripe.checkout.sessions.list({ customer, limit: 1 })).data;
+      if (
+        latest?.status === "open" &&
+        latest.url &&
+        latest.metadata?.planID === planId &&
+        latest.currency === currency
+      )
+        return { data: { url: latest.url } };
       const session = await stripe.checkout.sessions.create(
         {
           mode: "subscription",
@@ -211,7 +220,7 @@ export async function billingRoutes(
           metadata,
           subscription_data: { metadata },
         },
-        { idempotencyKey: `checkout-${user.id}-${planId}-${currency}-${window}` },
+        { idempotencyKey: `checkout-${user.id}-${planId}-${currency}-after-${latest?.id ?? "none"}` },
       );
       if (!session.url)
         throw new ServiceUnavailableError(BILLING_MESSAGES.paymentsUnavailable, "payments-unavailable");

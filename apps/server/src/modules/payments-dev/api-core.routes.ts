@@ -266,6 +266,27 @@ export async function coreApiRoutes(app: FastifyInstance, provider: Provider) {
     },
   );
 
+  const listSessions = z.object({
+    ...listParams,
+    customer: id.optional(),
+    status: z.enum(["open", "complete", "expired"]).optional(),
+  });
+  app.get(
+    "/checkout/sessions",
+    route({ summary: "List checkout sessions (embedded payments)", action: "public" }),
+    async (request) => {
+      const input = parseParams(listSessions, paramsOf(request), request.log);
+      const list = await read.list<CheckoutSessionObject>("checkout.session", {
+        customer: input.customer,
+        ...(input.status && { where: jsonFieldIn(["status"], [input.status]) }),
+        limit: input.limit ?? 10,
+        startingAfter: input.starting_after,
+        url: "/v1/checkout/sessions",
+      });
+      return expand(read, list, input.expand);
+    },
+  );
+
   app.get(
     "/checkout/sessions/:id",
     route({ summary: "Retrieve a checkout session (embedded payments)", action: "public" }),

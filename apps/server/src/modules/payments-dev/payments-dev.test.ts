@@ -391,6 +391,21 @@ describe.each(drivers())("the embedded payment provider (%s)", (driver) => {
       expect((await submit(`${session.url}/pay`)).status).toBe(404);
     });
 
+    it("lists a customer's checkout sessions, newest first, by status", async () => {
+      const { customer, price } = await customerAndPrice();
+      const other = await customerAndPrice();
+      const older = await checkout(customer, price);
+      const newer = await checkout(customer, price);
+      await checkout(other.customer, other.price);
+      await stripe.checkout.sessions.expire(older.id);
+      const all = await stripe.checkout.sessions.list({ customer: customer.id });
+      expect(all.data.map((session) => session.id)).toEqual([newer.id, older.id]);
+      const open = await stripe.checkout.sessions.list({ customer: customer.id, status: "open" });
+      expect(open.data.map((session) => session.id)).toEqual([newer.id]);
+      const latest = await stripe.checkout.sessions.list({ customer: customer.id, limit: 1 });
+      expect([latest.data.map((session) => session.id), latest.has_more]).toEqual([[newer.id], true]);
+    });
+
     it("shows zero-decimal currencies without decimals", async () => {
       const { customer, price } = await customerAndPrice({ currency: "jpy", amount: 1200, interval: "year" });
       const session = await checkout(customer, price);
