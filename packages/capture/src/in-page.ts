@@ -4,5 +4,10 @@
  * page; the expression brings a local no-op one, so the same code runs under tsx and Vitest.
  */
 export function inPage<A, R>(fn: (arg: A) => R, arg: A): string {
-  return `(() => { const __name = (f) => f; return (${fn.toString()})(${JSON.stringify(arg)}); })()`;
+  return `(${inPageFunction(fn)})(${JSON.stringify(arg)})`;
+}
+
+/** The same function as the source of a self-contained one (CDP's `Runtime.callFunctionOn`). */
+export function inPageFunction<A, R>(fn: (arg: A) => R): string {
+  return `function (arg) { const __name = (f) => f; return (${fn.toString()})(arg); }`;
 }

@@ -27,6 +27,7 @@
 
 import type { BrowserContext, Page } from "playwright-core";
 import { CaptureError } from "./errors.ts";
+import { inPageFunction } from "./in-page.ts";
 
 /** Returns the sanitized document. Serialized into the page with toString(): self-contained. */
 export function sanitizeSnapshot(html: string): string {
@@ -193,7 +194,7 @@ export async function sanitizeInIsolatedWorld(
       worldName: "redline-sanitizer",
     });
     const { result, exceptionDetails } = await cdp.send("Runtime.callFunctionOn", {
-      functionDeclaration: `function (html) { const __name = (f) => f; return (${sanitizeSnapshot.toString()})(html); }`,
+      functionDeclaration: inPageFunction(sanitizeSnapshot),
       executionContextId,
       arguments: [{ value: html }],
       returnByValue: true,
