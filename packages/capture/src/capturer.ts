@@ -133,6 +133,11 @@ const VIEWPORT_HEIGHT = 800;
  * within a second (page-activity.ts).
  */
 const SETTLE = { idleMs: 40, timersCapMs: 1_500, capMs: 5_000 };
+/**
+ * The sweep's cap: a 17,000-px article (the long one of the capture tests at 375 px) takes about 1 s
+ * on an idle machine, 3–4 s on a loaded one; a page longer than the cap allows is captured partial.
+ */
+const SWEEP_CAP_MS = 8_000;
 /** How long a page's load event is waited for; a page still loading then is captured as it is. */
 const LOAD_BUDGET_MS = 10_000;
 const MB = 1024 * 1024;
@@ -367,8 +372,9 @@ export class Capturer {
     };
     noteBusy(await settle(page, network, SETTLE));
     stage("settle");
-    if (await sweep(page, { scroll: await reactsToScroll(page), capMs: 4_000 }))
-      noteBusy(await settle(page, network, { ...SETTLE, capMs: 3_000 })); // what the sweep made load
+    const swept = await sweep(page, { scroll: await reactsToScroll(page), capMs: SWEEP_CAP_MS });
+    if (!swept.reachedEnd) busy.add("rendering");
+    if (swept.acted) noteBusy(await settle(page, network, { ...SETTLE, capMs: 3_000 })); // what the sweep made load
     stage("sweep");
     await fontsReady(page, 3_000);
     stage("fonts");

@@ -14,6 +14,7 @@ import path from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CaptureResult, Capturer, writeSnapshotDir } from "./index.ts";
+import { sweep } from "./page-steps.ts";
 import { comparePngs, renderOffline } from "./testing/fidelity.ts";
 import { type FixtureServer, gradientPng, startFixtureServer } from "./testing/fixture-server.ts";
 
@@ -106,9 +107,25 @@ describe("what the snapshots hold", () => {
       const { result } = captured.get(key("long-article", width))!;
       const stored = new Set(result.assets.map((asset) => asset.sha256));
       for (const colour of ["3366cc", "cc6633", "aa3388", "888833"])
-        expect(stored.has(sha("680x383", colour))).toBe(true);
+        expect(
+          stored.has(sha("680x383", colour)),
+          `${colour} at ${width} px; ${JSON.stringify({ settled: result.settled, timings: result.timings })}`,
+        ).toBe(true);
       expect(result.html).toMatch(/<iframe[^>]+srcdoc="[^"]*Inside the iframe/);
       expect(result.viewport.height).toBeGreaterThan(8000);
+    }
+  });
+
+  it("sweeps the long article to its end within the cap, and says so when the cap stops it short", async () => {
+    const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.url}/pages/long-article.html`, { waitUntil: "load" });
+      expect(await sweep(page, { scroll: true, capMs: 0 })).toEqual({ acted: true, reachedEnd: false });
+      expect(await sweep(page, { scroll: true, capMs: 30_000 })).toEqual({ acted: true, reachedEnd: true });
+      expect(await page.evaluate(() => scrollY)).toBe(0);
+    } finally {
+      await context.close();
     }
   });
 

@@ -10,7 +10,8 @@ import { documentFrames, STATE, withinMs } from "./page-activity.ts";
  * Switches native lazy images and iframes to eager (which loads them without any scrolling), then,
  * when the page could load content on scroll (`scroll`: an IntersectionObserver or scroll listener
  * exists, see page-activity.ts), scrolls down a viewport at a time so those loaders fire, and back
- * to the top. Returns whether it did anything that could have started a load.
+ * to the top. Returns whether it did anything that could have started a load, and whether it reached
+ * the bottom before its cap (a page too long to sweep in time is captured partial: "rendering").
  *
  * Each position is held for two rendering updates: scroll listeners run in the first, the
  * intersection observers it computed have been called back by the second. A loader that defers its
@@ -18,7 +19,10 @@ import { documentFrames, STATE, withinMs } from "./page-activity.ts";
  * activity hook counts what was scheduled meanwhile. (A fixed 40 ms at every position cost the
  * 9,000 px article of the benchmark 0.3 s.)
  */
-export async function sweep(page: Page, options: { scroll: boolean; capMs: number }): Promise<boolean> {
+export async function sweep(
+  page: Page,
+  options: { scroll: boolean; capMs: number },
+): Promise<{ acted: boolean; reachedEnd: boolean }> {
   return page.evaluate(
     inPage(
       async ({ scroll, capMs, state }: { scroll: boolean; capMs: number; state: string }) => {
@@ -26,7 +30,7 @@ export async function sweep(page: Page, options: { scroll: boolean; capMs: numbe
           "img[loading=lazy], iframe[loading=lazy]",
         );
         for (const element of lazy) element.loading = "eager";
-        if (!scroll) return lazy.length > 0;
+        if (!scroll) return { acted: lazy.length > 0, reachedEnd: true };
         const start = performance.now();
         const root = document.scrollingElement ?? document.documentElement;
         const step = Math.max(200, innerHeight - 50);
@@ -47,11 +51,12 @@ export async function sweep(page: Page, options: { scroll: boolean; capMs: numbe
             if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
           }
         }
+        const reachedEnd = y + innerHeight >= root.scrollHeight;
         if (y > 0) {
           scrollTo(0, 0);
           await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
         }
-        return true;
+        return { acted: true, reachedEnd };
       },
       { ...options, state: STATE },
     ),
