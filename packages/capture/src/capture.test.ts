@@ -57,7 +57,7 @@ beforeAll(async () => {
   for (let visit = 0; visit < 2; visit++)
     visits.push(await capturer.capture({ url: `${server.url}/pages/visits.html`, allowPrivateUrls: true }));
   await server.close(); // everything below must work without the live site
-});
+}, 180_000); // nine captures: well under a minute alone, more beside the rest of the suite
 
 afterAll(async () => {
   await capturer?.close();

@@ -90,7 +90,7 @@ describe.each(PAGES)("the %s page", (name) => {
     const { result, offline } = captured.get(key(name, width))!;
     expect(result.settled).toEqual({ complete: true, busy: [] });
     const comparison = comparePngs(result.screenshot, offline);
-    expect(comparison.identical).toBeGreaterThanOrEqual(MIN_IDENTICAL);
+    expect(comparison.identical, JSON.stringify(result.timings)).toBeGreaterThanOrEqual(MIN_IDENTICAL);
   });
 });
 

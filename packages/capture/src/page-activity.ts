@@ -123,9 +123,12 @@ async function framesActivity(page: Page, afterRender = false): Promise<FrameAct
       // A frame with no document yet (a lazy iframe that never started loading) has no context to
       // evaluate in: Playwright would wait for one forever. Such a frame reports nothing, and is not
       // asked again.
+      // The main frame always has a document: on a loaded machine its answer can take seconds, and
+      // taking it as silent would end the capture's watch of the page (no sweep, no settling).
+      const answerMs = frame === page.mainFrame() ? MAIN_FRAME_ANSWER_MS : FRAME_ANSWER_MS;
       const answer = await withinMs(
         frame.evaluate(read(cap)).catch(() => null) as Promise<FrameActivity | null | undefined>,
-        cap + FRAME_ANSWER_MS,
+        cap + answerMs,
         undefined,
       );
       if (answer === undefined) silentFrames.add(frame);
@@ -148,6 +151,8 @@ export function documentFrames(page: Page): Frame[] {
 
 /** A frame that has not answered this long after its render cap is taken as having nothing to say. */
 const FRAME_ANSWER_MS = 500;
+/** The main frame's: only a page whose script never yields (or a machine stalled that long) misses it. */
+const MAIN_FRAME_ANSWER_MS = 10_000;
 const silentFrames = new WeakSet<Frame>();
 
 /** `promise`'s value, or `fallback` once `ms` have passed (the promise is left to settle unobserved). */

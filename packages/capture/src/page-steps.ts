@@ -63,7 +63,11 @@ export async function sweep(
   );
 }
 
-/** Waits for web fonts (document.fonts.ready) in the page and its same-origin frames. */
+/**
+ * Waits for web fonts (document.fonts.ready) and for the images that have a source but have not
+ * finished loading or decoding (what the sweep just revealed), in the page and its same-origin frames,
+ * at most `capMs`: the live screenshot shows them as the snapshot will.
+ */
 export async function fontsReady(page: Page, capMs: number): Promise<void> {
   await Promise.all(
     documentFrames(page).map((frame) =>
@@ -74,7 +78,12 @@ export async function fontsReady(page: Page, capMs: number): Promise<void> {
             inPage(
               (cap: number) =>
                 Promise.race([
-                  document.fonts.ready.then(() => undefined),
+                  Promise.all([
+                    document.fonts.ready,
+                    ...Array.from(document.images)
+                      .filter((image) => image.currentSrc && !image.complete)
+                      .map((image) => image.decode().catch(() => undefined)),
+                  ]).then(() => undefined),
                   new Promise((resolve) => setTimeout(resolve, cap)),
                 ]),
               capMs,

@@ -141,8 +141,12 @@ export async function startHarness(snapshots: Record<string, string>): Promise<H
 <script>
   const frame = document.getElementById("snapshot");
   window.received = [];
+  window.receivedAt = [];
   addEventListener("message", (event) => {
-    if (event.source === frame.contentWindow) window.received.push(event.data);
+    if (event.source === frame.contentWindow) {
+      window.received.push(event.data);
+      window.receivedAt.push(performance.now());
+    }
   });
   window.sendRaw = (data) => frame.contentWindow.postMessage(data, "*");
   window.send = (type, payload) => window.sendRaw({ protocol: ${JSON.stringify(PROTOCOL)}, type, payload });
