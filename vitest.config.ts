@@ -40,6 +40,9 @@ export default defineConfig({
           globalSetup: ["e2e/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 90_000,
+          // A journey's `expect.poll` waits for what the app shows; 1 s (Vitest's default) is within reach
+          // of a loaded machine's round trip through the app and the browser.
+          expect: { poll: { timeout: 10_000 } },
           maxWorkers: 2,
           // A browser journey that fails once under a loaded CI machine is run again once; a real
           // failure fails twice. Locally a failure is reported at once.

@@ -36,7 +36,7 @@ export interface Comparison {
   width: number;
   height: number;
   /** Difference image (red where pixels differ), for debugging. */
-  diff: Buffer;
+  readonly diff: Buffer;
 }
 
 /**
@@ -58,5 +58,15 @@ export function comparePngs(a: Buffer, b: Buffer): Comparison {
   const different = pixelmatch(padded[0]!.data, padded[1]!.data, diff.data, width, height, {
     threshold: 0.1,
   });
-  return { identical: 1 - different / (width * height), width, height, diff: PNG.sync.write(diff) };
+  // Encoding the difference image costs as much as the comparison on a long page: only on demand.
+  let encoded: Buffer | undefined;
+  return {
+    identical: 1 - different / (width * height),
+    width,
+    height,
+    get diff() {
+      encoded ??= PNG.sync.write(diff);
+      return encoded;
+    },
+  };
 }
