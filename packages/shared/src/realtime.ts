@@ -6,7 +6,7 @@
 import { z } from "zod";
 import type { Comment } from "./comments.ts";
 import { type ConversationMessage, guestKeySchema } from "./conversations.ts";
-import type { Notification } from "./notifications.ts";
+import type { Notification, NotificationCounts } from "./notifications.ts";
 import type { Version } from "./projects.ts";
 import type { BrowseList, Ticket } from "./tickets.ts";
 
@@ -32,6 +32,11 @@ export type RealtimeEvent =
       teamId?: string;
       notificationId: string;
       notification?: Notification;
+      /**
+       * The reader's counts read after this notification was stored (added per socket by the server):
+       * the badge takes them as they are — a count the tab read meanwhile may hold this notification already.
+       */
+      counts?: NotificationCounts;
     }
   /** Room `user:{id}`: the user's notifications were marked seen or notified (another tab): refetch. */
   | { type: "notifications.changed" }

@@ -21,6 +21,7 @@ import { NotFoundError } from "../../lib/errors.ts";
 import { publish } from "../../lib/realtime.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
+import { notificationCounts } from "./notifications.counts.ts";
 import { ownedBy } from "./notifications.policy.ts";
 import { presentNotifications } from "./notifications.presenter.ts";
 
@@ -79,14 +80,7 @@ export async function notificationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
     route({ summary: "Unseen and not-yet-notified counts", action: "self" }),
     async (request): Promise<{ data: NotificationCounts }> => {
       const actor = await requireActor(auth, db, request);
-      const [counts] = await db
-        .select({
-          unseen: sql<number>`(count(*) filter (where not ${notifications.isSeen}))::int`,
-          notNotified: sql<number>`(count(*) filter (where not ${notifications.isNotified}))::int`,
-        })
-        .from(notifications)
-        .where(mine(actor.user.id));
-      return { data: counts ?? { unseen: 0, notNotified: 0 } };
+      return { data: await notificationCounts(db, actor.user.id) };
     },
   );
 

@@ -16,6 +16,7 @@ import { type Actor, getActor } from "../auth/session.ts";
 import { guestCommentsRealtime } from "../comments/comments.guest.realtime.ts";
 import { canComment, withCommentAbilities } from "../comments/comments.policy.ts";
 import { guestConversationsRealtime } from "../conversations/conversations.guest.realtime.ts";
+import { notificationCounts } from "../notifications/notifications.counts.ts";
 import { loadProject } from "../projects/projects.load.ts";
 import { withListAbilities, withTicketAbilities } from "../tickets/tickets.policy.ts";
 
@@ -76,6 +77,12 @@ export async function realtimeRoutes(
             .then(async () => {
               if (event.type === "projects.changed" && accessTo.has(event.projectId))
                 await refresh(found, event.projectId);
+              // A new notification comes with the reader's counts, read now that it is stored: the badge
+              // takes them as they are (adding one to a count the tab read meanwhile could count it twice).
+              if (event.type === "notifications.created") {
+                const counts = await notificationCounts(db, found.user.id);
+                return socket.send(JSON.stringify({ type: "event", room, event: { ...event, counts } }));
+              }
               const own = withReaderAbilities(
                 memberActor(
                   found.user.id,

@@ -104,6 +104,21 @@ describe("realtime", () => {
     tab.socket.close();
   });
 
+  it("brings a new notification with its reader's counts, read once it was stored", async () => {
+    const tab = await openSocket(t, member);
+    const before = (await member.get("/api/notifications/counts")).body.data as { unseen: number };
+    // A page added: a notification of its own (comments on one page fold into one).
+    await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/counted" });
+    const message = await tab.next((m) => m.type === "event" && m.event.type === "notifications.created");
+    const counts = (await member.get("/api/notifications/counts")).body.data;
+    // What the badge shows after the event is what a read now answers: the notification counted once.
+    expect(
+      message.type === "event" && message.event.type === "notifications.created" && message.event.counts,
+    ).toEqual(counts);
+    expect(counts.unseen).toBe(before.unseen + 1);
+    tab.socket.close();
+  });
+
   it("lets a socket join only a room its user may read", async () => {
     const tab = await openSocket(t, stranger);
     tab.send({ type: "join", projectId });

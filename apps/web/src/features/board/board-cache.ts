@@ -6,6 +6,7 @@
  */
 import type { Board, BrowseList, RealtimeEvent, Ticket, TicketDetail } from "@redline/shared";
 import type { QueryClient } from "@tanstack/react-query";
+import { refetchFresh, restartReads } from "../../lib/fresh-reads.ts";
 
 export const boardKey = (projectId: string) => ["api", "projects", projectId, "board"] as const;
 export const ticketKey = (ticketId: string) => ["api", "tickets", ticketId] as const;
@@ -87,19 +88,24 @@ export function applyBoardEvent(queryClient: QueryClient, projectId: string, eve
   if (event.type === "tickets.changed") {
     if (event.ticket) upsertTicket(queryClient, event.ticket);
     else {
-      void queryClient.invalidateQueries({ queryKey: boardKey(projectId) });
-      void queryClient.invalidateQueries({ queryKey: ticketKey(event.ticketId) });
+      void refetchFresh(queryClient, { queryKey: boardKey(projectId) });
+      void refetchFresh(queryClient, { queryKey: ticketKey(event.ticketId) });
+      return;
     }
   } else if (event.type === "tickets.deleted") {
     removeTicket(queryClient, projectId, event.ticketId);
   } else if (event.type === "lists.changed") {
     if (event.list) upsertList(queryClient, event.list);
     else removeList(queryClient, projectId, event.listId);
-  }
+  } else return;
+  // A read of the board or of the ticket under way may answer with what was there before the event.
+  void restartReads(queryClient, { queryKey: boardKey(projectId) });
+  if (event.type === "tickets.changed" || event.type === "tickets.deleted")
+    void restartReads(queryClient, { queryKey: ticketKey(event.ticketId) });
 }
 
 /** After the socket was away (events are not replayed): read the board and open tickets again. */
 export function resyncBoard(queryClient: QueryClient, projectId: string): void {
-  void queryClient.invalidateQueries({ queryKey: boardKey(projectId) });
-  void queryClient.invalidateQueries({ queryKey: TICKETS_KEY });
+  void refetchFresh(queryClient, { queryKey: boardKey(projectId) });
+  void refetchFresh(queryClient, { queryKey: TICKETS_KEY });
 }

@@ -8,6 +8,7 @@
 import type { RealtimeEvent } from "@redline/shared";
 import { type QueryClient, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
+import { refetchFresh, restartReads } from "../../lib/fresh-reads.ts";
 import { guestRealtime, type RoomListener } from "../../lib/realtime.ts";
 import { guestKey } from "../conversations/guest-key.ts";
 import { type CommentScope, commentsKey, removeComment, upsertComment } from "./comment-queries.ts";
@@ -30,10 +31,12 @@ export function guestCommentsListener(
       const scope: CommentScope = { projectId, versionId: event.versionId, guestIdentity };
       if (event.type === "comments.deleted") removeComment(queryClient, scope, event.commentId);
       else if (event.comment) upsertComment(queryClient, scope, event.comment);
-      else void queryClient.invalidateQueries({ queryKey: commentsKey(scope) });
+      else return void refetchFresh(queryClient, { queryKey: commentsKey(scope) });
+      // A read of the list under way may answer with what was there before.
+      void restartReads(queryClient, { queryKey: commentsKey(scope) });
     },
     onResync() {
-      void queryClient.invalidateQueries({
+      void refetchFresh(queryClient, {
         predicate: ({ queryKey }) =>
           queryKey[0] === "api" &&
           queryKey[1] === "share" &&

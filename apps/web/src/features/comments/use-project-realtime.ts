@@ -5,6 +5,7 @@
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
+import { refetchFresh, restartReads } from "../../lib/fresh-reads.ts";
 import { realtime } from "../../lib/realtime.ts";
 import { projectKey } from "../projects/project-queries.ts";
 import { commentsKey, removeComment, upsertComment } from "./comment-queries.ts";
@@ -27,14 +28,18 @@ export function useProjectRealtime(projectId: string, enabled: boolean): void {
         else if (event.comment) upsertComment(queryClient, scope, event.comment);
         else {
           // Too large for an event (or a batch, like copied comments): refetch what changed.
-          void queryClient.invalidateQueries({ queryKey: commentsKey(scope) });
+          void refetchFresh(queryClient, { queryKey: commentsKey(scope) });
           if (event.type === "comments.created")
-            void queryClient.invalidateQueries({ queryKey: projectKey(projectId) });
+            void refetchFresh(queryClient, { queryKey: projectKey(projectId) });
+          return;
         }
+        // Reads of the list or of its count under way may answer with what was there before.
+        void restartReads(queryClient, { queryKey: commentsKey(scope) });
+        void restartReads(queryClient, { queryKey: projectKey(projectId), exact: true });
       },
       onResync() {
-        void queryClient.invalidateQueries({ queryKey: projectKey(projectId) });
-        void queryClient.invalidateQueries({
+        void refetchFresh(queryClient, { queryKey: projectKey(projectId) });
+        void refetchFresh(queryClient, {
           predicate: ({ queryKey }) =>
             queryKey[0] === "api" && queryKey[1] === "versions" && queryKey[3] === "comments",
         });

@@ -14,6 +14,7 @@ import {
 } from "@redline/shared";
 import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../lib/api.ts";
+import { refetchFresh } from "../../lib/fresh-reads.ts";
 import { guestKey } from "./guest-key.ts";
 
 export const CONVERSATIONS_KEY = ["/api/conversations"] as const;
@@ -78,10 +79,9 @@ export function useMessages(source: ThreadSource, enabled: boolean) {
 
 /** Everything the messages area shows follows a change: lists, counts, threads. */
 export function refreshConversations(queryClient: QueryClient, conversationId?: string) {
-  void queryClient.invalidateQueries({ queryKey: CONVERSATIONS_KEY });
-  void queryClient.invalidateQueries({ queryKey: UNREAD_KEY });
-  if (conversationId)
-    void queryClient.invalidateQueries({ queryKey: ["/api/conversations", conversationId] });
+  void refetchFresh(queryClient, { queryKey: CONVERSATIONS_KEY });
+  void refetchFresh(queryClient, { queryKey: UNREAD_KEY });
+  if (conversationId) void refetchFresh(queryClient, { queryKey: ["/api/conversations", conversationId] });
 }
 
 export function useSendMessage(source: ThreadSource) {

@@ -5,6 +5,7 @@
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
+import { refetchFresh } from "../../lib/fresh-reads.ts";
 import { guestRealtime } from "../../lib/realtime.ts";
 import type { ThreadSource } from "./conversation-queries.ts";
 import { guestKey } from "./guest-key.ts";
@@ -18,7 +19,7 @@ export function useGuestConversationRealtime(
   useEffect(() => {
     // Before the guest's first message there is no conversation to follow (nobody can write to it).
     if (!conversationId) return;
-    const refresh = () => void queryClient.invalidateQueries({ queryKey: source.key });
+    const refresh = () => void refetchFresh(queryClient, { queryKey: source.key });
     return guestRealtime().subscribeGuest(projectId, guestKey(), {
       onEvent(event) {
         if (

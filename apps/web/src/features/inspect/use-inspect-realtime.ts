@@ -4,6 +4,7 @@
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
+import { refetchFresh } from "../../lib/fresh-reads.ts";
 import { realtime } from "../../lib/realtime.ts";
 import { changesKey } from "./inspect-queries.ts";
 
@@ -11,7 +12,7 @@ export function useInspectRealtime(projectId: string, versionId: string, enabled
   const queryClient = useQueryClient();
   useEffect(() => {
     if (!enabled) return;
-    const refetch = () => void queryClient.invalidateQueries({ queryKey: changesKey(versionId) });
+    const refetch = () => void refetchFresh(queryClient, { queryKey: changesKey(versionId) });
     return realtime().subscribe(projectId, {
       onEvent(event) {
         if (event.type === "inspect.changed" && event.versionId === versionId) refetch();

@@ -1,7 +1,7 @@
 import type { Notification, NotificationCounts, NotificationsPage } from "@redline/shared";
 import { type InfiniteData, QueryClient } from "@tanstack/react-query";
 import { describe, expect, it } from "vitest";
-import { COUNTS_KEY, NOTIFICATIONS_KEY, receiveNotification } from "./notification-queries.ts";
+import { COUNTS_KEY, NOTIFICATIONS_KEY, receiveCounts, receiveNotification } from "./notification-queries.ts";
 
 const notification = (id: string, projectId = "p1"): Notification => ({
   id,
@@ -33,16 +33,17 @@ const list = (client: QueryClient, projectId: string | null) =>
   client.getQueryData<Pages>([...NOTIFICATIONS_KEY, { projectId }])?.pages[0]?.data.map((item) => item.id);
 
 describe("a notification carried by its event", () => {
-  it("raises the badge and the unseen count, and joins the loaded lists on top", () => {
+  it("joins the loaded lists on top, and leaves the counts to the server", () => {
     const client = new QueryClient();
     client.setQueryData<NotificationCounts>(COUNTS_KEY, { unseen: 2, notNotified: 0 });
     client.setQueryData([...NOTIFICATIONS_KEY, { projectId: null }], pages("n1"));
     client.setQueryData([...NOTIFICATIONS_KEY, { projectId: "p1" }], pages("n1"));
     client.setQueryData([...NOTIFICATIONS_KEY, { projectId: "p2" }], pages());
 
-    expect(receiveNotification(client, notification("n2"))).toBe(true);
+    receiveNotification(client, notification("n2"));
 
-    expect(client.getQueryData(COUNTS_KEY)).toEqual({ unseen: 3, notNotified: 1 });
+    // A count read after the notification was stored holds it already: raising it here counted it twice.
+    expect(client.getQueryData(COUNTS_KEY)).toEqual({ unseen: 2, notNotified: 0 });
     expect(list(client, null)).toEqual(["n2", "n1"]);
     expect(list(client, "p1")).toEqual(["n2", "n1"]);
     expect(list(client, "p2")).toEqual([]);
@@ -76,25 +77,24 @@ describe("a notification carried by its event", () => {
       teamId: "t1",
       context: { projectTitle: "", teamName: "Acme Studio" },
     };
-    expect(receiveNotification(client, left)).toBe(true);
+    receiveNotification(client, left);
     expect(list(client, null)).toEqual(["n2", "n1"]);
     expect(
       client.getQueryData<Pages>([...NOTIFICATIONS_KEY, { projectId: null }])?.pages[0]?.projects,
     ).toEqual([{ id: "p1", title: "Website" }]);
-    expect(client.getQueryData(COUNTS_KEY)).toEqual({ unseen: 1, notNotified: 1 });
+    expect(client.getQueryData(COUNTS_KEY)).toEqual({ unseen: 0, notNotified: 0 });
   });
 
-  it("counts the same event once when it is heard twice", () => {
+  it("lists the same event once when it is heard twice", () => {
     const client = new QueryClient();
     client.setQueryData<NotificationCounts>(COUNTS_KEY, { unseen: 0, notNotified: 0 });
     client.setQueryData([...NOTIFICATIONS_KEY, { projectId: null }], pages());
     receiveNotification(client, notification("n1"));
     receiveNotification(client, notification("n1"));
-    expect(client.getQueryData(COUNTS_KEY)).toEqual({ unseen: 1, notNotified: 1 });
     expect(list(client, null)).toEqual(["n1"]);
   });
 
-  it("moves a repeat folded into a held notification to the top, with its count, and asks for the counts", () => {
+  it("moves a repeat folded into a held notification to the top, with its count", () => {
     const client = new QueryClient();
     client.setQueryData<NotificationCounts>(COUNTS_KEY, { unseen: 2, notNotified: 0 });
     const seenByBell = (id: string) => ({ ...notification(id), isNotified: true });
@@ -103,8 +103,8 @@ describe("a notification carried by its event", () => {
       pages: [{ data: [seenByBell("n2"), seenByBell("n1")], nextCursor: null, projects: [] }],
     });
     const folded = { ...notification("n1"), length: 3, createdAt: "2026-11-24T10:05:00.000Z" };
-    // The list takes it at once; the counts are the server's to tell (false: the caller refetches).
-    expect(receiveNotification(client, folded)).toBe(false);
+    // The list takes it at once; the counts are the server's to tell.
+    receiveNotification(client, folded);
     expect(list(client, null)).toEqual(["n1", "n2"]);
     expect(
       client.getQueryData<Pages>([...NOTIFICATIONS_KEY, { projectId: null }])?.pages[0]?.data[0]?.length,
@@ -112,8 +112,21 @@ describe("a notification carried by its event", () => {
     expect(client.getQueryData(COUNTS_KEY)).toEqual({ unseen: 2, notNotified: 0 });
   });
 
-  it("asks for a refetch when the counts were never loaded", () => {
+  it("puts the counts the event brought on the badge as they are, never adding to a count already read", () => {
     const client = new QueryClient();
-    expect(receiveNotification(client, notification("n1"))).toBe(false);
+    // Read after the notification was stored: it holds it already.
+    client.setQueryData<NotificationCounts>(COUNTS_KEY, { unseen: 1, notNotified: 1 });
+    receiveNotification(client, notification("n1"));
+    receiveCounts(client, { unseen: 1, notNotified: 1 });
+    expect(client.getQueryData(COUNTS_KEY)).toEqual({ unseen: 1, notNotified: 1 });
+    receiveCounts(client, { unseen: 2, notNotified: 2 });
+    expect(client.getQueryData(COUNTS_KEY)).toEqual({ unseen: 2, notNotified: 2 });
+  });
+
+  it("reads the counts again when the event could not carry them", () => {
+    const client = new QueryClient();
+    client.setQueryData<NotificationCounts>(COUNTS_KEY, { unseen: 1, notNotified: 1 });
+    receiveCounts(client, undefined);
+    expect(client.getQueryState(COUNTS_KEY)?.isInvalidated).toBe(true);
   });
 });

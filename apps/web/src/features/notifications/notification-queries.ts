@@ -14,6 +14,7 @@ import {
 import { snackbar } from "../../components/snackbar-store.ts";
 import { api } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
+import { refetchFresh, restartReads } from "../../lib/fresh-reads.ts";
 
 export const NOTIFICATIONS_KEY = ["api", "notifications"] as const;
 export const COUNTS_KEY = ["api", "notifications", "counts"] as const;
@@ -44,27 +45,37 @@ export function useNotifications(projectId: string | null, enabled: boolean) {
 
 /** Everything about notifications is stale: a new one arrived, or another tab marked some. */
 export function refreshNotifications(queryClient: ReturnType<typeof useQueryClient>) {
-  return queryClient.invalidateQueries({ queryKey: NOTIFICATIONS_KEY });
+  return refetchFresh(queryClient, { queryKey: NOTIFICATIONS_KEY });
+}
+
+/**
+ * The counts are the server's to tell — a count read just after a notification was stored holds it
+ * already: those the event brought replace the badge's (a read under way is sent again), or they are read.
+ */
+export function receiveCounts(queryClient: ReturnType<typeof useQueryClient>, counts?: NotificationCounts) {
+  if (!counts) return void refetchFresh(queryClient, { queryKey: COUNTS_KEY });
+  queryClient.setQueryData<NotificationCounts>(COUNTS_KEY, counts);
+  void restartReads(queryClient, { queryKey: COUNTS_KEY, exact: true });
 }
 
 type Pages = InfiniteData<NotificationsPage, string | null>;
 
 /**
- * A notification arrived with the event: the badge and the loaded lists take it without asking the
- * server (the all-projects list and its project's filter gain it on top). One already held with the same
- * count and time — the same event heard twice — changes nothing; one held with another count is a repeat
- * folded into it (SPEC §3 length): it moves to the top with its new count, and the counts are asked
- * for again. Returns false when there was nothing to apply it to correctly, so the caller refetches instead.
+ * A notification arrived with the event: the loaded lists take it without asking the server (the
+ * all-projects list and its project's filter gain it on top). One already held with the same count and
+ * time — the same event heard twice — changes nothing; one held with another count is a repeat folded
+ * into it (SPEC §3 length): it moves to the top with its new count. The counts are not touched: whether
+ * a count already read holds this notification only the server can say (`receiveCounts`).
  */
 export function receiveNotification(
   queryClient: ReturnType<typeof useQueryClient>,
   notification: Notification,
-): boolean {
+): void {
   let held: Notification | undefined;
   for (const [, data] of queryClient.getQueriesData<Pages>({ queryKey: NOTIFICATIONS_KEY })) {
     for (const page of data?.pages ?? []) held ??= page.data.find((item) => item.id === notification.id);
   }
-  if (held && held.length === notification.length && held.createdAt === notification.createdAt) return true;
+  if (held && held.length === notification.length && held.createdAt === notification.createdAt) return;
   // The full list, and the project's own list (a team notification has no project: the full list only).
   const { projectId: ownProject } = notification;
   for (const projectId of new Set([null, ownProject])) {
@@ -90,17 +101,11 @@ export function receiveNotification(
         : data,
     );
   }
-  // A fold: the held copy's marks may be older than the server's (the panel marked it notified), so
-  // only the server can say how the counts moved — the caller refetches them.
-  if (held) return false;
-  const counts = queryClient.getQueryData<NotificationCounts>(COUNTS_KEY);
-  if (!counts) return false;
-  queryClient.setQueryData<NotificationCounts>(COUNTS_KEY, {
-    unseen: counts.unseen + (notification.isSeen ? 0 : 1),
-    notNotified: counts.notNotified + (notification.isNotified ? 0 : 1),
-  });
-  return true;
+  // A read of a list under way may answer with what was there before.
+  void restartReads(queryClient, { queryKey: NOTIFICATIONS_KEY, predicate: isList });
 }
+
+const isList = ({ queryKey }: { queryKey: readonly unknown[] }) => typeof queryKey[2] === "object";
 
 export function useToggleSeen() {
   const queryClient = useQueryClient();

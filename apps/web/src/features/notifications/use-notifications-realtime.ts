@@ -1,6 +1,6 @@
 /**
  * Keeps the bell live through the tab's one socket (lib/realtime.ts), in the user's own room: a new
- * notification, carried by its event, joins the lists and counts without a request, shows a toast for
+ * notification, carried by its event with the counts, joins the lists and the badge without a request, shows a toast for
  * 3 s and plays the chime unless the user turned the sound off or the view is a quiet one
  * (`isToastShownOn`, SPEC §4); marks made in another tab
  * refetch. The project lists
@@ -16,10 +16,11 @@ import {
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { showSnackbar } from "../../components/snackbar-store.ts";
+import { refetchFresh } from "../../lib/fresh-reads.ts";
 import { realtime } from "../../lib/realtime.ts";
 import { PROJECTS_KEY } from "../projects/project-queries.ts";
 import { TEAMS_KEY } from "../teams/team-queries.ts";
-import { receiveNotification, refreshNotifications } from "./notification-queries.ts";
+import { receiveCounts, receiveNotification, refreshNotifications } from "./notification-queries.ts";
 import { playNotificationSound } from "./notification-sound.ts";
 
 /** The toast's text: "Ada Lovelace commented on page Homepage with h...". */
@@ -38,18 +39,19 @@ export function useNotificationsRealtime(notificationSound: boolean): void {
         onEvent(event) {
           if (event.type === "notifications.changed") void refreshNotifications(queryClient);
           // A project shared with this user, or their access changed or taken away: the lists follow.
-          if (event.type === "projects.changed")
-            void queryClient.invalidateQueries({ queryKey: PROJECTS_KEY });
+          if (event.type === "projects.changed") void refetchFresh(queryClient, { queryKey: PROJECTS_KEY });
           // A team of theirs changed (a name, someone's role, someone joined or left): teams follow, and
           // so do project lists (a team's projects come and go with one's place in it).
           if (event.type === "teams.changed") {
-            void queryClient.invalidateQueries({ queryKey: TEAMS_KEY });
-            void queryClient.invalidateQueries({ queryKey: PROJECTS_KEY });
+            void refetchFresh(queryClient, { queryKey: TEAMS_KEY });
+            void refetchFresh(queryClient, { queryKey: PROJECTS_KEY });
           }
           if (event.type !== "notifications.created") return;
-          // The event carries the notification (unless it was too large for the channel): counted here.
-          if (!event.notification || !receiveNotification(queryClient, event.notification))
-            void refreshNotifications(queryClient);
+          // The event carries the notification (unless it was too large for the channel) and the counts
+          // the server read once it was stored: both go in as they are, no request.
+          receiveCounts(queryClient, event.counts);
+          if (event.notification) receiveNotification(queryClient, event.notification);
+          else void refreshNotifications(queryClient);
           if (!isToastShownOn(window.location.pathname)) return;
           showSnackbar(
             "info",
@@ -60,7 +62,7 @@ export function useNotificationsRealtime(notificationSound: boolean): void {
         },
         onResync: () => {
           void refreshNotifications(queryClient);
-          void queryClient.invalidateQueries({ queryKey: PROJECTS_KEY });
+          void refetchFresh(queryClient, { queryKey: PROJECTS_KEY });
         },
       }),
     [queryClient],

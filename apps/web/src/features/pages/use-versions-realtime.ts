@@ -8,6 +8,7 @@
 import type { ProjectDetail, Version } from "@redline/shared";
 import { type QueryClient, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
+import { refetchFresh, restartReads } from "../../lib/fresh-reads.ts";
 import { realtime } from "../../lib/realtime.ts";
 import { projectKey } from "../projects/project-queries.ts";
 import { isCapturing, versionKey } from "./page-queries.ts";
@@ -20,11 +21,12 @@ export function useVersionsRealtime(projectId: string, enabled: boolean): void {
       onEvent(event) {
         if (event.type !== "versions.changed") return;
         applyVersion(queryClient, projectId, event.version);
-        if (!isCapturing(event.version))
-          void queryClient.invalidateQueries({ queryKey: projectKey(projectId) });
+        if (!isCapturing(event.version)) void refetchFresh(queryClient, { queryKey: projectKey(projectId) });
+        else void restartReads(queryClient, { queryKey: projectKey(projectId), exact: true });
+        void restartReads(queryClient, { queryKey: versionKey(event.version.id) });
       },
       onResync() {
-        void queryClient.invalidateQueries({ queryKey: projectKey(projectId) });
+        void refetchFresh(queryClient, { queryKey: projectKey(projectId) });
       },
     });
   }, [projectId, enabled, queryClient]);
