@@ -44,6 +44,10 @@ export default defineConfig({
           // of a loaded machine's round trip through the app and the browser.
           expect: { poll: { timeout: 10_000 } },
           maxWorkers: 2,
+          // Files run one after another in a worker on one module graph (the app's modules are loaded once
+          // per worker, not per file) and share the worker's browser (e2e/harness.ts); each still starts its
+          // own app on its own database.
+          isolate: false,
           // A browser journey that fails once under a loaded CI machine is run again once; a real
           // failure fails twice. Locally a failure is reported at once.
           retry: process.env.CI ? 1 : 0,

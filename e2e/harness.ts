@@ -1,6 +1,8 @@
 /**
  * End-to-end harness: the real app (own database, real SMTP inbox) plus Debian's Chromium driven by
- * playwright-core. One per test file; pages are fresh contexts so tests do not share cookies.
+ * playwright-core. One app per test file; pages are fresh contexts so tests do not share cookies. The
+ * browser is the test worker's: files that run one after another in a worker share it (their contexts
+ * are their own and closed with the file), as launching Chromium for each file cost a CPU-second.
  */
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { startTestApp, type TestApp, type TestAppOptions } from "../apps/server/src/testing/test-app.ts";
@@ -29,8 +31,18 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+let workerBrowser: Promise<Browser> | undefined;
+
+/** The worker's browser, launched again if it went away; Playwright ends it when the worker exits. */
+async function sharedBrowser(): Promise<Browser> {
+  const current = await workerBrowser?.catch(() => undefined);
+  if (current?.isConnected()) return current;
+  workerBrowser = launchBrowser();
+  return workerBrowser;
+}
+
 export async function startE2E(options: TestAppOptions = {}): Promise<E2E> {
-  const [app, browser] = await Promise.all([startTestApp(options), launchBrowser()]);
+  const [app, browser] = await Promise.all([startTestApp(options), sharedBrowser()]);
   const contexts: BrowserContext[] = [];
   return {
     app,
@@ -43,7 +55,6 @@ export async function startE2E(options: TestAppOptions = {}): Promise<E2E> {
     },
     async close() {
       await Promise.all(contexts.map((context) => context.close().catch(() => {})));
-      await browser.close();
       await app.close();
     },
   };

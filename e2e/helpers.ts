@@ -7,7 +7,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Frame, Page } from "playwright-core";
 import { expect } from "vitest";
-import { type ApiClient, signUpVerified } from "../apps/server/src/testing/http-client.ts";
+import { ApiClient, signUpVerified } from "../apps/server/src/testing/http-client.ts";
 import { type E2E, uniqueEmail } from "./harness.ts";
 
 export const PASSWORD = "correct horse battery";
@@ -20,7 +20,7 @@ export async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${folder}/${name}.png` });
 }
 
-/** Signs up and verifies through the API, then signs in through the UI. Returns the API client too. */
+/** Signs up and verifies through the API, then opens a signed-in page (`signInPage`). Returns the API client too. */
 export async function signedIn(
   e2e: E2E,
   prefix: string,
@@ -31,14 +31,20 @@ export async function signedIn(
   return { page: await signInPage(e2e, email), api, email };
 }
 
-/** A new browser page signed in through the UI as an existing, verified user; it lands on /projects. */
+/**
+ * A new browser page signed in as an existing, verified user, on /projects. The session is its own, made
+ * through the sign-in API and handed to the browser as its cookies: the sign-in form has journeys of its
+ * own (auth, sharing, recent-login), and loading it for each of the suite's users cost a page load each.
+ */
 export async function signInPage(e2e: E2E, email: string): Promise<Page> {
+  const session = new ApiClient(e2e.baseUrl);
+  const signIn = await session.post("/api/auth/sign-in/email", { email, password: PASSWORD });
+  expect(signIn.status, "sign-in").toBe(200);
   const page = await e2e.newPage();
-  await page.goto("/");
-  await page.getByLabel("Email", { exact: true }).fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL((url) => url.pathname === "/projects");
+  await page
+    .context()
+    .addCookies(session.cookieList().map((cookie) => ({ ...cookie, url: e2e.baseUrl, httpOnly: true })));
+  await page.goto("/projects");
   return page;
 }
 

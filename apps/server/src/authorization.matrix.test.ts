@@ -65,7 +65,7 @@ import { digest } from "./testing/db-digest.ts";
 import { ApiClient, signUpVerified } from "./testing/http-client.ts";
 import { paypalSubscription, providerSubscription } from "./testing/payments.ts";
 import { startTestApp, type TestApp } from "./testing/test-app.ts";
-import { defaultDriver, drivers } from "./testing/test-db.ts";
+import { defaultDriver, routeDrivers } from "./testing/test-db.ts";
 
 type Actor =
   | "owner"
@@ -1108,7 +1108,7 @@ function methodOf(route: string) {
   return route.split(" ")[0]!;
 }
 
-describe.each(drivers())("authorization matrix (%s)", (driver) => {
+describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
   let t: TestApp;
   let clients: Record<Actor, ApiClient>;
   let ownerId: string;

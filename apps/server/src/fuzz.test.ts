@@ -6,11 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fuzzApp } from "./testing/fuzz.ts";
 import { startTestApp, type TestApp } from "./testing/test-app.ts";
-import { drivers } from "./testing/test-db.ts";
+import { routeDrivers } from "./testing/test-db.ts";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 250);
 
-describe.each(drivers())("fuzzing every route (%s)", (driver) => {
+describe.each(routeDrivers())("fuzzing every route (%s)", (driver) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ driver });

@@ -3,7 +3,7 @@ import { findUnstorableText, jsonDepth, storableText } from "./lib/input-boundar
 import { digest } from "./testing/db-digest.ts";
 import { type ApiClient, signUpVerified } from "./testing/http-client.ts";
 import { startTestApp, type TestApp } from "./testing/test-app.ts";
-import { drivers } from "./testing/test-db.ts";
+import { routeDrivers } from "./testing/test-db.ts";
 
 describe("input boundary rules", () => {
   it("counts JSON nesting without parsing, ignoring brackets inside strings", () => {
@@ -21,7 +21,7 @@ describe("input boundary rules", () => {
   });
 });
 
-describe.each(drivers())("malformed input is refused at the boundary (%s)", (driver) => {
+describe.each(routeDrivers())("malformed input is refused at the boundary (%s)", (driver) => {
   let t: TestApp;
   let owner: ApiClient;
   let projectId: string;

@@ -68,6 +68,11 @@ export class ApiClient {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
   }
 
+  /** The cookies this client holds (e.g. to start a browser context signed in as the same session). */
+  cookieList(): { name: string; value: string }[] {
+    return [...this.cookies].map(([name, value]) => ({ name, value }));
+  }
+
   hasSession(): boolean {
     return [...this.cookies.keys()].some((name) => name.includes("session_token"));
   }

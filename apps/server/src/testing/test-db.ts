@@ -26,6 +26,17 @@ export function drivers(): TestDriver[] {
   return adminUrl() ? ["pglite", "postgres"] : ["pglite"];
 }
 
+/**
+ * Drivers for tests of the HTTP routes' own rules — validation, authorization, what is answered — where the
+ * database only stores: the production driver alone when TEST_DATABASE_URL is set, else PGlite (ADR 0019).
+ * Where the database's own behaviour is the subject (transactions and concurrent writers, limits and
+ * counters under load, LISTEN/NOTIFY and the caches it feeds, the job queue, sessions, durability after a
+ * crash) tests use `drivers()`: both.
+ */
+export function routeDrivers(): TestDriver[] {
+  return [defaultDriver()];
+}
+
 /** The driver for tests that need only one: PostgreSQL when available (it is what production runs). */
 export function defaultDriver(): TestDriver {
   return adminUrl() ? "postgres" : "pglite";

@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../env.ts";
 import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
-import { drivers } from "../../testing/test-db.ts";
+import { routeDrivers } from "../../testing/test-db.ts";
 
 let counter = 0;
 const email = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}@example.com`;
 const PASSWORD = "correct horse battery";
 
-describe.each(drivers())("accounts over HTTP (%s)", (driver) => {
+describe.each(routeDrivers())("accounts over HTTP (%s)", (driver) => {
   let t: TestApp;
   beforeAll(async () => {
     // A new user's defaults include the free plan's limits.

@@ -13,7 +13,7 @@ import { digest } from "../../testing/db-digest.ts";
 import { type ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { eventually, paypalSubscription, pressCheckout } from "../../testing/payments.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
-import { drivers } from "../../testing/test-db.ts";
+import { routeDrivers } from "../../testing/test-db.ts";
 import { paymentsDevIdle } from "../payments-dev/webhooks.ts";
 import { transmissionHeaders } from "../paypal-dev/webhook-signature.ts";
 import { createPaypalClient } from "./paypal-client.ts";
@@ -21,7 +21,7 @@ import { createPaypalClient } from "./paypal-client.ts";
 let counter = 0;
 const email = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}@example.com`;
 
-describe.each(drivers())("PayPal subscriptions (%s)", (driver) => {
+describe.each(routeDrivers())("PayPal subscriptions (%s)", (driver) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ driver, config: { plansEnabled: true } });

@@ -11,14 +11,14 @@ import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { expectRefused, type Person, signUpPerson } from "../../testing/people.ts";
 import { openGuestSocket, openSocket } from "../../testing/realtime-socket.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
-import { drivers } from "../../testing/test-db.ts";
+import { routeDrivers } from "../../testing/test-db.ts";
 import { referencedKeys } from "../files/collector.ts";
 
 const SUPPORT = `help-${Date.now().toString(36)}@redline.example`;
 const GAIL = { "x-redline-guest": "guest__2__Gail__gail@example.com", [GUEST_KEY_HEADER]: "k".repeat(40) };
 const OTHER_GUEST = { "x-redline-guest": "public", [GUEST_KEY_HEADER]: "o".repeat(40) };
 
-describe.each(drivers())("conversations (%s)", (driver) => {
+describe.each(routeDrivers())("conversations (%s)", (driver) => {
   let t: TestApp;
   let ada: Person;
   let bob: Person;

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
-import { drivers } from "../../testing/test-db.ts";
+import { routeDrivers } from "../../testing/test-db.ts";
 
 let counter = 0;
 const email = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}@example.com`;
 
-describe.each(drivers())("sharing, roles and approvals (%s)", (driver) => {
+describe.each(routeDrivers())("sharing, roles and approvals (%s)", (driver) => {
   let t: TestApp;
   let owner: ApiClient;
   let ownerEmail: string;

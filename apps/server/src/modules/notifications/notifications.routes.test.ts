@@ -6,7 +6,7 @@ import { notifications, users } from "../../db/schema/index.ts";
 import { digest } from "../../testing/db-digest.ts";
 import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
-import { drivers } from "../../testing/test-db.ts";
+import { routeDrivers } from "../../testing/test-db.ts";
 
 let counter = 0;
 const email = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}@example.com`;
@@ -28,7 +28,7 @@ const style = (property: string, value: string) => ({
 
 type Person = "owner" | "editor" | "commenter" | "viewer";
 
-describe.each(drivers())("notifications (%s)", (driver) => {
+describe.each(routeDrivers())("notifications (%s)", (driver) => {
   let t: TestApp;
   let client: Record<Person, ApiClient>;
   let uid: Record<Person, string>;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { billingEvents, paymentProviderObjects } from "../../db/schema/index.ts";
 import { pressCheckout } from "../../testing/payments.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
-import { drivers } from "../../testing/test-db.ts";
+import { routeDrivers } from "../../testing/test-db.ts";
 import type { PaypalSubscription } from "../billing/paypal-types.ts";
 import { paymentsDevIdle } from "../payments-dev/webhooks.ts";
 import { transmissionHeaders } from "./webhook-signature.ts";
@@ -17,7 +17,7 @@ let counter = 0;
 const unique = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}`;
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString("base64")}`;
 
-describe.each(drivers())("the embedded PayPal provider (%s)", (driver) => {
+describe.each(routeDrivers())("the embedded PayPal provider (%s)", (driver) => {
   let t: TestApp;
   let api: string;
   let token: string;

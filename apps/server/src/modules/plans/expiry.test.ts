@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projects } from "../../db/schema/index.ts";
 import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
-import { drivers } from "../../testing/test-db.ts";
+import { routeDrivers } from "../../testing/test-db.ts";
 import { mintPrivilegeToken } from "./grants.ts";
 
 let counter = 0;
@@ -26,7 +26,7 @@ const newComment = (text: string) => ({
   comment: text,
 });
 
-describe.each(drivers())("expired projects (%s)", (driver) => {
+describe.each(routeDrivers())("expired projects (%s)", (driver) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ driver, config: { plansEnabled: true } });

@@ -5,9 +5,9 @@ import { teams } from "../../db/schema/index.ts";
 import type { ApiClient } from "../../testing/http-client.ts";
 import { expectRefused, type Person, signUpPerson } from "../../testing/people.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
-import { drivers } from "../../testing/test-db.ts";
+import { routeDrivers } from "../../testing/test-db.ts";
 
-describe.each(drivers())("team projects (%s)", (driver) => {
+describe.each(routeDrivers())("team projects (%s)", (driver) => {
   let t: TestApp;
   let owner: Person;
   let manager: Person;

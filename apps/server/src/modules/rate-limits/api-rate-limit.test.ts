@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, type ApiResponse, signUpVerified } from "../../testing/http-client.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
-import { drivers } from "../../testing/test-db.ts";
+import { routeDrivers } from "../../testing/test-db.ts";
 
-describe.each(drivers())("API rate limits (%s)", (driver) => {
+describe.each(routeDrivers())("API rate limits (%s)", (driver) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({

@@ -9,11 +9,11 @@ import { supportMessages } from "../../db/schema/index.ts";
 import { ApiClient } from "../../testing/http-client.ts";
 import { expectRefused, type Person, signUpPerson } from "../../testing/people.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
-import { drivers } from "../../testing/test-db.ts";
+import { routeDrivers } from "../../testing/test-db.ts";
 
 const SUPPORT = "help@redline.example";
 
-describe.each(drivers())("support messages (%s)", (driver) => {
+describe.each(routeDrivers())("support messages (%s)", (driver) => {
   let t: TestApp;
   let ada: Person;
 

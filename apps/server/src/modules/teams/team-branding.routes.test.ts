@@ -7,7 +7,7 @@ import type { ApiClient } from "../../testing/http-client.ts";
 import { expectRefused, type Person, signUpPerson } from "../../testing/people.ts";
 import { openSocket } from "../../testing/realtime-socket.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
-import { drivers } from "../../testing/test-db.ts";
+import { routeDrivers } from "../../testing/test-db.ts";
 import { collectFiles } from "../files/collector.ts";
 
 const picture = (width: number, height: number, background: string) =>
@@ -19,7 +19,7 @@ const SVG = Buffer.from(
   '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>',
 );
 
-describe.each(drivers())("team branding (%s)", (driver) => {
+describe.each(routeDrivers())("team branding (%s)", (driver) => {
   let t: TestApp;
   let owner: Person;
   let manager: Person;

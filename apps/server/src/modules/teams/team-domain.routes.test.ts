@@ -14,7 +14,7 @@ import { ApiClient } from "../../testing/http-client.ts";
 import { expectRefused, type Person, signUpPerson } from "../../testing/people.ts";
 import { openSocket } from "../../testing/realtime-socket.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
-import { drivers } from "../../testing/test-db.ts";
+import { routeDrivers } from "../../testing/test-db.ts";
 import { recheckDomains } from "./team-domain.recheck.ts";
 
 let counter = 0;
@@ -41,7 +41,7 @@ function getWithHost(baseUrl: string, path: string, host: string): Promise<{ sta
   });
 }
 
-describe.each(drivers())("team custom domains (%s)", (driver) => {
+describe.each(routeDrivers())("team custom domains (%s)", (driver) => {
   let t: TestApp;
   let owner: Person;
   let zone: ApiClient;

@@ -5,9 +5,9 @@ import { browseLists } from "../../db/schema/index.ts";
 import { expectRefused, type Person, signUpPerson } from "../../testing/people.ts";
 import { openSocket } from "../../testing/realtime-socket.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
-import { drivers } from "../../testing/test-db.ts";
+import { routeDrivers } from "../../testing/test-db.ts";
 
-describe.each(drivers())("board lists (%s)", (driver) => {
+describe.each(routeDrivers())("board lists (%s)", (driver) => {
   let t: TestApp;
   let owner: Person;
   let editor: Person;

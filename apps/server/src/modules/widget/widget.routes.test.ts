@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ticketEntries, tickets } from "../../db/schema/index.ts";
 import { expectRefused, type Person, signUpPerson } from "../../testing/people.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
-import { drivers } from "../../testing/test-db.ts";
+import { routeDrivers } from "../../testing/test-db.ts";
 
 const SITE = "https://shop.example.com";
 const WIDGET = path.resolve(import.meta.dirname, "../../../../../packages/widget");
@@ -56,7 +56,7 @@ interface Sent {
   origin?: string | null;
 }
 
-describe.each(drivers())("widget (%s)", (driver) => {
+describe.each(routeDrivers())("widget (%s)", (driver) => {
   let t: TestApp;
   let owner: Person;
   let editor: Person;
