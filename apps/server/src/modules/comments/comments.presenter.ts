@@ -1,5 +1,5 @@
 import { type Comment, type CommentAuthor, DELETED_USER_NAME, parseGuestIdentity } from "@redline/shared";
-import { and, inArray } from "drizzle-orm";
+import { and, inArray, or } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import {
   type CommentEntryRow,
@@ -11,7 +11,8 @@ import {
 
 /**
  * Authors of the given entries: users by id, guests by their identity. A user whose account is gone, or
- * who is no longer among the project's people, shows as 'Deleted User' (SPEC §6).
+ * who is no longer among the project's people, shows as 'Deleted User' (SPEC §6). One query: it is also
+ * read inside write transactions, whose single connection must not be sent queries side by side.
  */
 export async function loadAuthors(
   db: Database,
@@ -19,20 +20,29 @@ export async function loadAuthors(
   projectIds: string[],
 ): Promise<Map<string, CommentAuthor>> {
   const ids = [...new Set(userIds.filter((id): id is string => Boolean(id)))];
-  if (ids.length === 0) return new Map();
-  const [rows, owners, members] = await Promise.all([
-    db
-      .select({ id: users.id, displayName: users.displayName, photoURL: users.photoURL })
-      .from(users)
-      .where(inArray(users.id, ids)),
-    db.select({ id: projects.ownerId }).from(projects).where(inArray(projects.id, projectIds)),
-    db
-      .select({ id: projectMembers.userId })
-      .from(projectMembers)
-      .where(and(inArray(projectMembers.projectId, projectIds), inArray(projectMembers.userId, ids))),
-  ]);
-  const people = new Set([...owners, ...members].map((row) => row.id));
-  return authorsFrom(rows.filter((row) => people.has(row.id)));
+  if (ids.length === 0 || projectIds.length === 0) return new Map();
+  const rows = await db
+    .select({ id: users.id, displayName: users.displayName, photoURL: users.photoURL })
+    .from(users)
+    .where(
+      and(
+        inArray(users.id, ids),
+        or(
+          inArray(
+            users.id,
+            db.select({ id: projects.ownerId }).from(projects).where(inArray(projects.id, projectIds)),
+          ),
+          inArray(
+            users.id,
+            db
+              .select({ id: projectMembers.userId })
+              .from(projectMembers)
+              .where(inArray(projectMembers.projectId, projectIds)),
+          ),
+        ),
+      ),
+    );
+  return authorsFrom(rows);
 }
 
 /** Authors by id, from users already known to be among the project's people. */
