@@ -48,17 +48,41 @@ const zodOffWindow = {
   },
 };
 
+// The overlay's CSS is written to be read (comments, one declaration a line); the bundle gets it without
+// comments and layout whitespace, which every snapshot would otherwise download (~0.3 KB gzip).
+const compactCss = {
+  name: "compact-css",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]overlay[\\/]src[\\/]styles\.ts$/ }, async (args) => {
+      const source = await readFile(args.path, "utf8");
+      const contents = source.replace(/(OVERLAY_CSS = `)([^`]*)`/, (_, start, css) => {
+        const compact = css
+          .replace(/\/\*[\s\S]*?\*\//g, "")
+          .replace(/\s+/g, " ")
+          .replace(/\s*([{};,>])\s*/g, "$1")
+          .replace(/([\w-]): /g, "$1:")
+          .replaceAll(" !important", "!important")
+          .replaceAll(";}", "}")
+          .trim();
+        return `${start}${compact}\``;
+      });
+      if (contents === source) throw new Error(`no OVERLAY_CSS template in ${args.path}`);
+      return { contents, loader: "ts" };
+    });
+  },
+};
+
 const result = await build({
   entryPoints: [path.join(here, "src/index.ts")],
   outfile: temporary,
   bundle: true,
   format: "iife",
-  target: "es2020",
+  target: "es2022",
   platform: "browser",
   minify: true,
   legalComments: "none",
   logLevel: "warning",
-  plugins: [sharedIsPure, zodOffWindow],
+  plugins: [sharedIsPure, zodOffWindow, compactCss],
   banner: { js: "/* Redline overlay — AGPL-3.0-only */" },
 });
 if (result.errors.length > 0) process.exit(1);
