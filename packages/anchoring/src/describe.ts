@@ -1,4 +1,5 @@
 /** describe(): element → Anchor (selectors, fingerprint, click point), and the click point back. */
+import { rectOf } from "@redline/inpage";
 import { readFingerprint } from "./fingerprint.ts";
 import { cssSelectors, idPath, xpath } from "./selectors.ts";
 import type { Anchor } from "./types.ts";
@@ -10,7 +11,7 @@ export function describe(element: Element, point?: { x: number; y: number }): An
   const { shortest, robust } = cssSelectors(element);
   let dot: Anchor["dot"] = null;
   if (point) {
-    const box = element.getBoundingClientRect();
+    const box = rectOf(element);
     dot = {
       x: box.width > 0 ? fraction((point.x - box.left) / box.width) : 0.5,
       y: box.height > 0 ? fraction((point.y - box.top) / box.height) : 0.5,
@@ -27,7 +28,7 @@ export function describe(element: Element, point?: { x: number; y: number }): An
 
 /** The stored click point on `element` now, in client (viewport) coordinates; the centre without one. */
 export function dotPosition(element: Element, anchor: Anchor): { x: number; y: number } {
-  const box = element.getBoundingClientRect();
+  const box = rectOf(element);
   const dot = anchor.dot ?? { x: 0.5, y: 0.5 };
   return { x: box.left + clamp(dot.x) * box.width, y: box.top + clamp(dot.y) * box.height };
 }

@@ -4,6 +4,7 @@
  * only for the few best candidates. describe() and anchor() share these readers, so a stored
  * fingerprint and a live candidate are always measured the same way.
  */
+import { rectOf } from "@redline/inpage";
 import { isStableValue, isUnstableId, isUtilityClass, stableClasses } from "./stability.ts";
 import { MAX_TEXT, normaliseText } from "./text.ts";
 import type { Fingerprint, Rect } from "./types.ts";
@@ -286,7 +287,7 @@ function surroundingText(element: Element): string {
 
 export function readContext(element: Element): Context {
   const view = element.ownerDocument.defaultView;
-  const box = element.getBoundingClientRect();
+  const box = rectOf(element);
   const rect: Rect = {
     x: Math.round(box.left + (view?.scrollX ?? 0)),
     y: Math.round(box.top + (view?.scrollY ?? 0)),

@@ -1,5 +1,6 @@
 /** The one element the overlay adds to the page: <redline-overlay>, with all its UI in a shadow root. */
 
+import { createShadowHost, mountHost, rootOf } from "@redline/inpage";
 import { createElementIn } from "./dom.ts";
 import { OVERLAY_CSS } from "./styles.ts";
 
@@ -18,9 +19,8 @@ export interface OverlayHost {
 }
 
 export function createHost(doc: Document): OverlayHost {
-  const host = createElementIn(doc, HOST_TAG);
   // Open: the page has no scripts of its own (CSP), and tests and debugging can look inside.
-  const root = host.attachShadow({ mode: "open" });
+  const { host, root } = createShadowHost(doc, HOST_TAG);
   const sheet = new CSSStyleSheet();
   sheet.replaceSync(OVERLAY_CSS);
   root.adoptedStyleSheets = [sheet];
@@ -34,7 +34,7 @@ export function createHost(doc: Document): OverlayHost {
   clip.append(highlight, selection, distances, pins);
   root.append(clip);
   // Outside <body>: the page's `body > *` rules and the anchoring index never see us.
-  doc.documentElement.append(host);
+  mountHost(host, rootOf(doc));
   return { host, root, clip, pins, highlight, selection, distances };
 }
 

@@ -6,8 +6,10 @@
  * every thread and all other UI and talks to it through the frame protocol in @redline/shared
  * (frame-messages.ts). The page is treated as hostile: our UI lives in the shadow root of one
  * <redline-overlay> element, we add one frozen global (`__redlineOverlay`, for tests and debugging),
- * and we listen only to the parent window at the app origin.
+ * and we listen only to the parent window at the app origin. The in-page kit (@redline/inpage) gives the
+ * host, the DOM access the page cannot replace, and the global an element's id cannot fake.
  */
+import { isStarted, setGlobal } from "@redline/inpage";
 import { FRAME_PROTOCOL } from "@redline/shared";
 import { readAppOrigin } from "./config.ts";
 import { dom } from "./dom.ts";
@@ -25,6 +27,7 @@ declare global {
     __redlineOverlay?: OverlayGlobal;
   }
 }
+const GLOBAL = "__redlineOverlay";
 
 /**
  * Form state HTML cannot carry: a checkbox that was indeterminate when captured (the capture marks it;
@@ -38,7 +41,7 @@ function restoreFormState(): void {
 
 function main(): void {
   // Injected twice, or the page is not in a frame (opened directly): nothing to do.
-  if (window.__redlineOverlay || window.parent === window) return;
+  if (isStarted(GLOBAL) || window.parent === window) return;
   const appOrigin = readAppOrigin(document);
   if (!appOrigin) {
     console.warn("[redline] overlay not started: no valid data-app-origin on its script tag");
@@ -47,13 +50,12 @@ function main(): void {
   const start = () => {
     restoreFormState();
     const overlay = startOverlay(appOrigin);
-    const api: OverlayGlobal = Object.freeze({
+    setGlobal<OverlayGlobal>(GLOBAL, {
       protocol: FRAME_PROTOCOL,
       appOrigin,
       state: overlay.state,
       stats: overlay.stats,
     });
-    Object.defineProperty(window, "__redlineOverlay", { value: api, writable: false, configurable: false });
   };
   if (dom.readyState() === "loading") dom.listen("DOMContentLoaded", start, { once: true });
   else start();

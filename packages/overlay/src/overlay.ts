@@ -6,6 +6,7 @@
  * have changed, then moves the pins and the outlines. Inspect mode (selection, in-place edits,
  * moves) lives in inspector.ts; the changes the app shows, in inspect mode and preview, in changes.ts.
  */
+import { listen, rectOf } from "@redline/inpage";
 import type { OverlayMode, ParentToOverlayMessage } from "@redline/shared";
 import { Changes } from "./changes.ts";
 import { dom } from "./dom.ts";
@@ -157,7 +158,7 @@ export function startOverlay(appOrigin: string): Overlay {
   }
 
   function context(): LayoutContext {
-    const origin = ui.host.getBoundingClientRect();
+    const origin = rectOf(ui.host);
     return { origin: { x: origin.left, y: origin.top }, document: size };
   }
 
@@ -204,12 +205,12 @@ export function startOverlay(appOrigin: string): Overlay {
   };
   // Capture: scroll events of inner scrollers do not bubble, but they do pass the document.
   dom.listen("scroll", handleScroll, { capture: true, passive: true });
-  window.addEventListener("resize", () => {
+  listen(window, "resize", () => {
     // Mobile changes come and go at the breakpoint.
     inspector.afterApply(changes.handleResize());
     requestLayout();
   });
-  window.addEventListener("load", requestLayout);
+  listen(window, "load", requestLayout);
   // Images, media and frames finishing loading anywhere in the page (load does not bubble).
   dom.listen("load", requestLayout, { capture: true });
   dom.fonts()?.addEventListener("loadingdone", requestLayout);

@@ -6,6 +6,14 @@
  * reaches the page, so a menu that opens on :hover can be commented on. Our own pins pass through.
  */
 import { type Anchor, describe } from "@redline/anchoring";
+import {
+  composedPath,
+  listen,
+  preventDefault,
+  rectOf,
+  stopImmediatePropagation,
+  unlisten,
+} from "@redline/inpage";
 import { dom } from "./dom.ts";
 
 export interface Pick {
@@ -56,18 +64,13 @@ export class Picker {
     if (active === this.isActive) return;
     this.isActive = active;
     const options = { capture: true };
-    if (active) {
-      window.addEventListener("pointermove", this.handleMove, options);
-      window.addEventListener("pointerout", this.handleOut, options);
-      window.addEventListener("click", this.handleClick, options);
-      for (const type of BLOCKED) window.addEventListener(type, this.handleBlocked, options);
-    } else {
-      window.removeEventListener("pointermove", this.handleMove, options);
-      window.removeEventListener("pointerout", this.handleOut, options);
-      window.removeEventListener("click", this.handleClick, options);
-      for (const type of BLOCKED) window.removeEventListener(type, this.handleBlocked, options);
-      this.setHovered(null);
-    }
+    // Through the kit: a page replacing addEventListener cannot keep the picker deaf.
+    const toggle = active ? listen : unlisten;
+    toggle(window, "pointermove", this.handleMove as EventListener, options);
+    toggle(window, "pointerout", this.handleOut as EventListener, options);
+    toggle(window, "click", this.handleClick as EventListener, options);
+    for (const type of BLOCKED) toggle(window, type, this.handleBlocked, options);
+    if (!active) this.setHovered(null);
   }
 
   /** Positions the outline; `origin` is our host's client position. Called once per frame at most. */
@@ -79,7 +82,7 @@ export class Picker {
       this.hovered = element === this.host ? null : element;
     }
     const element = this.hovered;
-    const rect = element?.isConnected ? element.getBoundingClientRect() : null;
+    const rect = element?.isConnected ? rectOf(element) : null;
     if (!rect || (rect.width === 0 && rect.height === 0)) {
       this.highlight.hidden = true;
       return;
@@ -92,7 +95,7 @@ export class Picker {
   }
 
   private isOurs(event: Event): boolean {
-    return event.composedPath().includes(this.host);
+    return composedPath(event).includes(this.host);
   }
 
   /** Not ours to stop: our own UI, a Cmd/Ctrl+click meant for the page, or what the owner lets through. */
@@ -125,8 +128,8 @@ export class Picker {
 
   private handleBlocked = (event: Event) => {
     if (this.isLetThrough(event)) return;
-    event.preventDefault();
-    event.stopImmediatePropagation();
+    preventDefault(event);
+    stopImmediatePropagation(event);
     if (event.type === "dblclick" && event.target instanceof Element) {
       const { clientX: x, clientY: y } = event as MouseEvent;
       this.options.onDoubleClick?.(event.target, { x, y });
@@ -135,8 +138,8 @@ export class Picker {
 
   private handleClick = (event: MouseEvent) => {
     if (this.isLetThrough(event)) return;
-    event.preventDefault();
-    event.stopImmediatePropagation();
+    preventDefault(event);
+    stopImmediatePropagation(event);
     const element = event.target;
     if (!(element instanceof Element)) return;
     let anchor: Anchor;
@@ -146,6 +149,6 @@ export class Picker {
       console.warn("[redline] could not describe the picked element", error);
       return;
     }
-    this.onPick({ element, anchor, rect: element.getBoundingClientRect() });
+    this.onPick({ element, anchor, rect: rectOf(element) });
   };
 }

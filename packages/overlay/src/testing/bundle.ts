@@ -9,6 +9,7 @@ const SOURCES = [
   path.join(PACKAGE, "src"),
   path.join(PACKAGE, "build.mjs"),
   path.resolve(PACKAGE, "../anchoring/src"),
+  path.resolve(PACKAGE, "../inpage/src"),
   path.resolve(PACKAGE, "../shared/src/frame-messages.ts"),
 ];
 

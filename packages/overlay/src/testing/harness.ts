@@ -84,7 +84,14 @@ async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-export async function startHarness(snapshots: Record<string, string>): Promise<Harness> {
+/**
+ * `snapshots` by name; `scripts` adds a snapshot's own script (a hostile page acting as one would) to the
+ * test-only page script, which runs before the overlay.
+ */
+export async function startHarness(
+  snapshots: Record<string, string>,
+  scripts: Record<string, string> = {},
+): Promise<Harness> {
   const bundle = overlayBundle();
   let appOrigin = "";
   let contentOrigin = "";
@@ -93,16 +100,18 @@ export async function startHarness(snapshots: Record<string, string>): Promise<H
     const url = new URL(request.url ?? "/", contentOrigin);
     if (url.pathname === "/overlay.js" || url.pathname === "/page.js") {
       response.writeHead(200, { "content-type": "text/javascript; charset=utf-8" });
-      response.end(url.pathname === "/overlay.js" ? bundle : PAGE_SCRIPT);
+      const own = scripts[url.searchParams.get("snapshot") ?? ""] ?? "";
+      response.end(url.pathname === "/overlay.js" ? bundle : `${PAGE_SCRIPT}\n${own}`);
       return;
     }
-    const html = snapshots[url.pathname.replace(/^\/v\//, "").replace(/\.html$/, "")];
+    const name = url.pathname.replace(/^\/v\//, "").replace(/\.html$/, "");
+    const html = snapshots[name];
     if (!html) {
       response.writeHead(404).end("Not found");
       return;
     }
     const attribute = (url.searchParams.get("app") ?? appOrigin).replace(/"/g, "&quot;");
-    const tags = `<script src="/page.js"></script><script src="/overlay.js" data-app-origin="${attribute}" defer></script>`;
+    const tags = `<script src="/page.js?snapshot=${encodeURIComponent(name)}"></script><script src="/overlay.js" data-app-origin="${attribute}" defer></script>`;
     response.writeHead(200, {
       "content-type": "text/html; charset=utf-8",
       // As the real content server sends it, plus the test-only page script.
