@@ -3,17 +3,17 @@
  * the ring buffers, sends any queued report, starts the replay recorder when the site opted in, and shows
  * the launcher in the shadow root of one `<redline-widget>` element. Everything else — the reporter UI,
  * the screenshot engine, the recorder — arrives as lazy chunks (ES modules beside this file) on first use.
+ * The one global comes from the in-page kit (@redline/inpage): a page holding an element with the id
+ * `__redlineWidget` still gets the widget. The kit's shadow host would cost ~0.2 KB gzip, more than this
+ * script's budget leaves (docs/adr/0020).
  */
+import { isStarted, setGlobal } from "@redline/inpage";
 import { installBuffers } from "./buffers.ts";
 import { createSender } from "./queue.ts";
 import type { ChunkName, Recorder, WidgetConfig, WidgetHost } from "./types.ts";
 
 declare const __REDLINE_CHUNKS__: ChunkName;
-declare global {
-  interface Window {
-    __redlineWidget?: { open(): void };
-  }
-}
+const GLOBAL = "__redlineWidget";
 
 const LAUNCHER_CSS = `:host{all:initial}
 [hidden]{display:none!important}
@@ -94,7 +94,7 @@ function start(config: WidgetConfig) {
       },
     );
   }
-  window.__redlineWidget = { open };
+  setGlobal(GLOBAL, { open });
 
   const mount = () => {
     (document.body ?? document.documentElement).append(element);
@@ -112,7 +112,7 @@ function start(config: WidgetConfig) {
   setTimeout(() => void sender.flush(), 1000);
 }
 
-if (!window.__redlineWidget) {
+if (!isStarted(GLOBAL)) {
   const config = readConfig();
   if (config) start(config);
 }

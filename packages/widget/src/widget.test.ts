@@ -67,6 +67,15 @@ describe("the stub", () => {
     expect(await page.evaluate(() => typeof console.log)).toBe("function");
     await page.context().close();
   });
+
+  it("starts on a page holding an element whose id is its global's name (issue #29)", async () => {
+    const html = shopPage(h.appOrigin).replace("<main", '<div id="__redlineWidget"></div><main');
+    expect(html).toContain('id="__redlineWidget"');
+    const page = await openPage(html);
+    await expect(widget(page).getByRole("button", { name: "Report a bug" }).isVisible()).resolves.toBe(true);
+    expect(await page.evaluate(() => typeof (window as any).__redlineWidget.open)).toBe("function");
+    await page.context().close();
+  });
 });
 
 describe("a report", () => {

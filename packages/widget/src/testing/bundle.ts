@@ -22,7 +22,11 @@ export function ensureWidgetBuilt(): string {
   try {
     builtAt = statSync(path.join(DIST, "redline.js")).mtimeMs;
   } catch {}
-  const sources = [path.join(PACKAGE, "src"), path.join(PACKAGE, "build.mjs")];
+  const sources = [
+    path.join(PACKAGE, "src"),
+    path.join(PACKAGE, "build.mjs"),
+    path.resolve(PACKAGE, "../inpage/src"),
+  ];
   if (builtAt < Math.max(...sources.map(newest)))
     execFileSync(process.execPath, [path.join(PACKAGE, "build.mjs")], { cwd: PACKAGE, stdio: "pipe" });
   return DIST;
