@@ -3,14 +3,15 @@
  * the ring buffers, sends any queued report, starts the replay recorder when the site opted in, and shows
  * the launcher in the shadow root of one `<redline-widget>` element. Everything else — the reporter UI,
  * the screenshot engine, the recorder — arrives as lazy chunks (ES modules beside this file) on first use.
- * The one global comes from the in-page kit (@redline/inpage): a page holding an element with the id
- * `__redlineWidget` still gets the widget. The kit's shadow host would cost ~0.2 KB gzip, more than this
- * script's budget leaves (docs/adr/0020).
+ * The host and the one global come from the in-page kit (@redline/inpage): a page that defined
+ * `redline-widget` itself, or holds an element with the id `__redlineWidget`, still gets the widget.
  */
-import { isStarted, setGlobal } from "@redline/inpage";
+import { createShadowHost, isStarted, setGlobal } from "@redline/inpage";
 import { installBuffers } from "./buffers.ts";
-import { createSender } from "./queue.ts";
+import { type createSender, queueKey } from "./queue.ts";
 import type { ChunkName, Recorder, WidgetConfig, WidgetHost } from "./types.ts";
+
+type Sender = ReturnType<typeof createSender>;
 
 declare const __REDLINE_CHUNKS__: ChunkName;
 const GLOBAL = "__redlineWidget";
@@ -40,8 +41,26 @@ function readConfig(): WidgetConfig | null {
 function start(config: WidgetConfig) {
   const intake = `${config.api}/api/widget/`;
   const buffers = installBuffers((url) => url.startsWith(intake));
-  const sender = createSender(config.api, config.key);
   const load = (name: keyof ChunkName) => import(/* @vite-ignore */ config.base + __REDLINE_CHUNKS__[name]);
+  // Sending is a chunk of its own, loaded to send a report or when reports wait in the queue.
+  let sender: Promise<Sender> | undefined;
+  const sending = () =>
+    (sender ??= load("queue").then(
+      (chunk): Sender => chunk.createSender(config.api, config.key),
+      (error: unknown) => {
+        sender = undefined; // tried again next time
+        throw error;
+      },
+    ));
+  const flush = () => {
+    try {
+      if (localStorage.getItem(queueKey(config.key)))
+        sending().then(
+          (queue) => queue.flush(),
+          () => undefined,
+        );
+    } catch {}
+  };
 
   let recorder: Recorder | null = null;
   if (config.replay)
@@ -52,8 +71,7 @@ function start(config: WidgetConfig) {
       () => undefined,
     );
 
-  const element = document.createElement("redline-widget");
-  const root = element.attachShadow({ mode: "open" });
+  const { host: element, root } = createShadowHost(document, "redline-widget");
   const style = document.createElement("style");
   style.textContent = LAUNCHER_CSS;
   root.append(style);
@@ -74,7 +92,7 @@ function start(config: WidgetConfig) {
     element,
     load,
     recorder: () => recorder,
-    send: (outgoing) => sender.send(outgoing),
+    send: (outgoing) => sending().then((queue) => queue.send(outgoing)),
     closed() {
       isOpen = false;
       if (launcher) launcher.hidden = false;
@@ -85,6 +103,8 @@ function start(config: WidgetConfig) {
     if (isOpen) return;
     isOpen = true;
     if (launcher) launcher.hidden = true;
+    // With the reporter: a report sent offline must still find the queue it waits in.
+    sending().catch(() => undefined);
     load("reporter").then(
       (chunk) => chunk.openReporter(host),
       (error: unknown) => {
@@ -108,8 +128,8 @@ function start(config: WidgetConfig) {
       open();
     }
   });
-  addEventListener("online", () => void sender.flush());
-  setTimeout(() => void sender.flush(), 1000);
+  addEventListener("online", flush);
+  setTimeout(flush, 1000);
 }
 
 if (!isStarted(GLOBAL)) {

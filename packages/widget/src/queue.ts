@@ -1,7 +1,8 @@
 /**
  * Sending a report, and the offline queue: a report that cannot go now (offline, the network failed, the
  * server is busy or rate-limits) is kept in localStorage and sent when `online` fires or on the next page
- * load. A refusal (4xx other than 429) is final: the report is dropped and the reporter told why.
+ * load. A refusal (4xx other than 429) is final: the report is dropped and the reporter told why. A lazy
+ * chunk of its own: the stub loads it to send, or at load when `queueKey` holds something.
  */
 import type { Outgoing, SendResult } from "./types.ts";
 
@@ -21,8 +22,11 @@ function dataUrlBlob(dataUrl: string): Blob {
   return new Blob([array], { type });
 }
 
+/** Where the reports waiting to be sent are kept, per project key. */
+export const queueKey = (key: string) => `redline-widget:queue:${key}`;
+
 export function createSender(api: string, key: string) {
-  const storageKey = `redline-widget:queue:${key}`;
+  const storageKey = queueKey(key);
   const read = (): Queued[] => {
     try {
       const parsed = JSON.parse(localStorage.getItem(storageKey) ?? "[]");

@@ -57,6 +57,7 @@ export interface Recorder {
 
 export interface ChunkName {
   reporter: string;
+  queue: string;
   screenshot: string;
   replay: string;
 }

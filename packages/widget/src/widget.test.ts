@@ -76,6 +76,19 @@ describe("the stub", () => {
     expect(await page.evaluate(() => typeof (window as any).__redlineWidget.open)).toBe("function");
     await page.context().close();
   });
+
+  it("shows its launcher although the page defined <redline-widget> first, to refuse a shadow root", async () => {
+    const hostile = `<script>customElements.define("redline-widget", class extends HTMLElement {
+      static disabledFeatures = ["shadow"];
+      attachShadow() { throw new Error("hostile page"); }
+    });</script>`;
+    const html = shopPage(h.appOrigin).replace("<script ", `${hostile}<script `);
+    expect(html).toContain("hostile page");
+    const page = await openPage(html);
+    const launcher = page.locator("redline-widget-1").getByRole("button", { name: "Report a bug" });
+    await expect(launcher.isVisible()).resolves.toBe(true);
+    await page.context().close();
+  });
 });
 
 describe("a report", () => {
