@@ -39,7 +39,7 @@ function readConfig(): WidgetConfig | null {
 
 function start(config: WidgetConfig) {
   const intake = `${config.api}/api/widget/`;
-  const buffers = installBuffers((url) => url.startsWith(intake));
+  const buffers = installBuffers((url) => url.startsWith(intake), config.base);
   const sender = createSender(config.api, config.key);
   const load = (name: keyof ChunkName) => import(/* @vite-ignore */ config.base + __REDLINE_CHUNKS__[name]);
 
