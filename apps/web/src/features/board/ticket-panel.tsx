@@ -322,37 +322,53 @@ function DraftField({
   value: string;
   onSave(value: string): void;
   rows: number;
+  /** Left empty, it is not saved and says that a title is needed (Escape puts the saved one back). */
   required?: boolean;
   className: string;
   maxLength: number;
   placeholder?: string;
 }) {
   const [draft, setDraft] = useState(value);
+  const [isMissing, setMissing] = useState(false);
   useEffect(() => setDraft(value), [value]);
+  const errorId = `${id}-error`;
   const commit = () => {
     const next = rows === 1 ? draft.trim() : draft;
-    if (required && !next) return setDraft(value);
+    if (required && !next) return setMissing(true);
     if (next !== value) onSave(next);
   };
   return (
-    <textarea
-      id={id}
-      {...rest}
-      className={`input ${rest.className}`}
-      rows={rows}
-      value={draft}
-      onChange={(event) => setDraft(rows === 1 ? event.target.value.replace(/\n/g, " ") : event.target.value)}
-      onBlur={commit}
-      onKeyDown={(event) => {
-        if (event.key === "Enter" && (rows === 1 || event.metaKey || event.ctrlKey)) {
-          event.preventDefault();
-          event.currentTarget.blur();
-        } else if (event.key === "Escape" && draft !== value) {
-          event.preventDefault();
-          event.stopPropagation();
-          setDraft(value);
-        }
-      }}
-    />
+    <>
+      <textarea
+        id={id}
+        {...rest}
+        className={`input ${rest.className}`}
+        rows={rows}
+        value={draft}
+        aria-invalid={isMissing || undefined}
+        aria-describedby={isMissing ? errorId : undefined}
+        onChange={(event) => {
+          setDraft(rows === 1 ? event.target.value.replace(/\n/g, " ") : event.target.value);
+          setMissing(false);
+        }}
+        onBlur={commit}
+        onKeyDown={(event) => {
+          if (event.key === "Enter" && (rows === 1 || event.metaKey || event.ctrlKey)) {
+            event.preventDefault();
+            event.currentTarget.blur();
+          } else if (event.key === "Escape" && draft !== value) {
+            event.preventDefault();
+            event.stopPropagation();
+            setDraft(value);
+            setMissing(false);
+          }
+        }}
+      />
+      {isMissing ? (
+        <p id={errorId} className="form-error" role="alert">
+          {TICKET_MESSAGES.titleRequired}
+        </p>
+      ) : null}
+    </>
   );
 }
