@@ -229,3 +229,24 @@ describe("a list's accessible name", () => {
     expect(screen.getByRole("button", { name: "Rename list A" })).toBeTruthy();
   });
 });
+
+describe("a ticket of another project", () => {
+  it("opens only in its own project: this board says where it is instead of showing it", async () => {
+    const data = editable();
+    const elsewhere: TicketDetail = {
+      ...ticket("x1", { number: 7, title: "Other project's bug" }),
+      projectId: "p2",
+      thread: [],
+    };
+    renderBoard(data, {
+      path: "/project/p1?t=x1",
+      routes: { "GET /api/tickets/x1": { body: { data: elsewhere } } },
+    });
+    const panel = await screen.findByRole("dialog", { name: "Ticket" });
+    await within(panel).findByText("This ticket belongs to another project.");
+    const link = within(panel).getByRole("link", { name: "Open it in its project" });
+    expect(link.getAttribute("href")).toBe("/project/p2?t=x1");
+    expect(within(panel).queryByRole("textbox", { name: "Title" })).toBeNull();
+    expect(within(panel).queryByText("Other project's bug")).toBeNull();
+  });
+});

@@ -13,6 +13,7 @@ import {
 import { Check, CircleCheck, LoaderCircle, RotateCcw, Trash2, X } from "lucide-react";
 import { Dialog } from "radix-ui";
 import { useEffect, useId, useMemo, useState } from "react";
+import { Link } from "react-router";
 import { Avatar } from "../../components/avatar.tsx";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
 import { isTypingTarget } from "../../components/modal.tsx";
@@ -58,6 +59,19 @@ function TicketPanelBody({ ticketId, board }: { ticketId: string; board: Board }
   const isMissing =
     detail === null || (query.isError && isApiError(query.error) && query.error.status === 404);
 
+  // A ticket opens only in its own project: another project's board has other lists and people.
+  if (detail && detail.projectId !== board.projectId)
+    return (
+      <>
+        <PanelBar title="Ticket" />
+        <div className="ticket-panel__state" role="alert">
+          <p className="ticket-panel__state-title">This ticket belongs to another project.</p>
+          <Link className="btn" to={`/project/${detail.projectId}?t=${detail.id}`}>
+            Open it in its project
+          </Link>
+        </div>
+      </>
+    );
   if (isMissing || (!detail && !card && query.isError))
     return (
       <>
