@@ -68,7 +68,11 @@ const keepRootMargins = {
       [...parent.children].find((child) => !/^(SCRIPT|STYLE|LINK|META|TEMPLATE)$/.test(child.tagName)) as
         | HTMLElement
         | undefined;
-    for (let clone = root.querySelector("body") ?? undefined; clone; clone = firstShown(clone)) {
+    for (
+      let clone: HTMLElement | undefined = root.querySelector("body") ?? undefined;
+      clone;
+      clone = firstShown(clone)
+    ) {
       const original = originalOf.get(clone);
       if (clone.style.marginTop !== "0px" || !(original instanceof Element)) break;
       if (getComputedStyle(original).marginTop !== "0px") clone.style.removeProperty("margin-top");

@@ -184,7 +184,7 @@ describe("the screenshot and the console", () => {
     for (let y = 0; y < info.height; y++)
       for (let x = 0; x < info.width; x++) {
         const i = (y * info.width + x) * info.channels;
-        if (data[i] > 240 && data[i + 1] < 15 && data[i + 2] < 15) {
+        if (data[i]! > 240 && data[i + 1]! < 15 && data[i + 2]! < 15) {
           [left, top] = [Math.min(left, x), Math.min(top, y)];
           [right, bottom] = [Math.max(right, x), Math.max(bottom, y)];
         }

@@ -27,6 +27,7 @@ describe.each(routeDrivers())("sharing, roles and approvals (%s)", (driver) => {
       access: string;
       isPending: boolean;
       isApprover: boolean;
+      abilities: { toggleApprover: boolean };
     }[];
 
   beforeAll(async () => {
