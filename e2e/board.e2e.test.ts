@@ -82,14 +82,14 @@ describe("the bug-tracking board", () => {
 
     // Two lists, 'Untitled' at first, renamed in place.
     await page.getByRole("button", { name: "Add a list" }).click();
-    await page.getByRole("button", { name: "Rename list: Untitled" }).waitFor();
+    await page.getByRole("button", { name: "Rename list Untitled" }).waitFor();
     await page.getByRole("button", { name: "Add list" }).click();
-    await expect.poll(() => page.getByRole("button", { name: "Rename list: Untitled" }).count()).toBe(2);
+    await expect.poll(() => page.getByRole("button", { name: "Rename list Untitled" }).count()).toBe(2);
     for (const title of ["To do", "Doing"]) {
-      await page.getByRole("button", { name: "Rename list: Untitled" }).first().click();
+      await page.getByRole("button", { name: "Rename list Untitled" }).first().click();
       await page.getByRole("textbox", { name: "Rename list" }).fill(title);
       await page.getByRole("textbox", { name: "Rename list" }).press("Enter");
-      await page.getByRole("button", { name: `Rename list: ${title}` }).waitFor();
+      await page.getByRole("button", { name: `Rename list ${title}` }).waitFor();
     }
 
     // The teammate opens the same board in another browser.

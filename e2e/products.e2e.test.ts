@@ -3,6 +3,7 @@
  * host the switcher decides which product the tab shows; a host whose name starts with the bug-tracking
  * prefix shows bug tracking by itself, and the switcher leads back to the website-feedback host.
  */
+import { PRODUCT_TEXTS } from "@redline/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type E2E, startE2E } from "./harness.ts";
 import { newProject, PASSWORD, shot, signedIn } from "./helpers.ts";
@@ -60,15 +61,22 @@ describe("products", () => {
     e2e.app.ctx.config.browse.url = bugsUrl;
     const { api, email } = await signedIn(e2e, "bugs-host");
     await newProject(api, "Marketing site");
-    await newProject(api, "App bugs", "browse");
 
     const page = await e2e.newPage();
     await page.goto(`${bugsUrl}/`);
+    // The signed-out page speaks of the bug-tracking product, not website review.
+    await page.getByText(PRODUCT_TEXTS.browse.headline).waitFor();
+    expect(await page.getByText(PRODUCT_TEXTS.web.headline).count()).toBe(0);
     await page.getByLabel("Email", { exact: true }).fill(email);
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await page.waitForURL((url) => url.pathname === "/projects");
     await page.getByRole("button", { name: "Product: Bug tracking" }).waitFor();
+    // No bug-tracking project yet: the empty list says so in the product's words.
+    await page.getByText(PRODUCT_TEXTS.browse.noProjects).waitFor();
+    expect(await page.getByText(PRODUCT_TEXTS.web.noProjects).count()).toBe(0);
+    await newProject(api, "App bugs", "browse");
+    await page.reload();
     await expect.poll(() => cardTitles(page)).toEqual(["App bugs"]);
     await shot(page, "products-03-bugs-host");
 

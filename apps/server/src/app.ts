@@ -69,12 +69,12 @@ import { ensureDemoProject } from "./modules/sharing/demo.ts";
 import { sharingRoutes } from "./modules/sharing/sharing.routes.ts";
 import { supportRoutes } from "./modules/support/support.routes.ts";
 import { customHostsRoutes } from "./modules/teams/custom-hosts.routes.ts";
-import { customOriginTrust } from "./modules/teams/custom-origins.ts";
 import { teamBrandingRoutes } from "./modules/teams/team-branding.routes.ts";
 import { startDomainDns } from "./modules/teams/team-domain.check.ts";
 import { teamDomainRoutes } from "./modules/teams/team-domain.routes.ts";
 import { teamMembersRoutes } from "./modules/teams/team-members.routes.ts";
 import { teamsRoutes } from "./modules/teams/teams.routes.ts";
+import { trustedOrigins } from "./modules/teams/trusted-origins.ts";
 import { listsRoutes } from "./modules/tickets/lists.routes.ts";
 import { ticketThreadRoutes } from "./modules/tickets/ticket-thread.routes.ts";
 import { ticketsRoutes } from "./modules/tickets/tickets.routes.ts";
@@ -108,15 +108,15 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     (error) => console.error("mail delivery", error),
   );
   const storage = config.s3 ? createS3Storage(config.s3) : createLocalStorage(config.filesDir);
-  const isCustomOrigin = customOriginTrust(database.db, config.appUrl, () => [config.browse.url]);
-  const auth = createAuth(config, database.db, mailer, isCustomOrigin);
+  const isTrustedOrigin = trustedOrigins(database.db, config.appUrl, () => [config.browse.url]);
+  const auth = createAuth(config, database.db, mailer, isTrustedOrigin);
   const jobs = await startQueue(database);
   const { queue } = jobs;
   await createCaptureQueue(queue);
   await createNotificationMailQueue(queue);
   await createFilesCollectQueue(queue);
   await mailer.start(queue);
-  const ctx: AppContext = { config, database, auth, mailer, storage, queue };
+  const ctx: AppContext = { config, database, auth, mailer, storage, queue, isTrustedOrigin };
   const worker = config.captureWorker ? await startCaptureWorker(ctx) : null;
   const hub = await startRealtimeHub(database, (_room, event) => {
     if (event.type === "notifications.created")
@@ -166,15 +166,13 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   forgetAfterWrites(app, database.db);
   for (const server of [app, content]) endConnectionsWhenClosing(server);
 
-  // CSRF: a state-changing API call must come from our own origin, or a team's active custom domain
-  // (served by this app). Cookies are SameSite=Lax too.
-  const appOrigin = new URL(config.appUrl).origin;
+  // CSRF: a state-changing API call must come from a trusted origin — our own, the bug-tracking host or a
+  // team's active custom domain (served by this app). Cookies are SameSite=Lax too.
   app.addHook("onRequest", async (request) => {
     if (SAFE_METHODS.has(request.method) || !request.url.startsWith("/api/")) return;
     if (request.routeOptions.config?.doc?.signed || request.routeOptions.config?.doc?.crossSite) return;
     const origin = request.headers.origin ?? refererOrigin(request.headers.referer);
-    if (origin !== appOrigin && !(await isCustomOrigin(origin)))
-      throw new ForbiddenError("Cross-site request refused.", "csrf");
+    if (!(await isTrustedOrigin(origin))) throw new ForbiddenError("Cross-site request refused.", "csrf");
   });
   await installApiRateLimits(app, ctx);
 

@@ -4,6 +4,7 @@ import type { Mailer } from "./lib/mail/mailer.ts";
 import type { Queue } from "./lib/queue.ts";
 import type { Storage } from "./lib/storage/storage.ts";
 import type { Auth } from "./modules/auth/auth.ts";
+import type { IsTrustedOrigin } from "./modules/teams/trusted-origins.ts";
 
 /** What every route module receives: the providers chosen for this process. */
 export interface AppContext {
@@ -13,4 +14,6 @@ export interface AppContext {
   mailer: Mailer;
   storage: Storage;
   queue: Queue;
+  /** The one trusted-origins rule (APP_URL, BROWSE_URL, active custom domains): CSRF, better-auth, realtime. */
+  isTrustedOrigin: IsTrustedOrigin;
 }

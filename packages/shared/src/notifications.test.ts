@@ -29,6 +29,13 @@ const of = (patch: Partial<Notification>): Notification => ({ ...base, ...patch 
 describe("notification wording (SPEC shared message wording)", () => {
   it("says what happened after the actor's name", () => {
     expect(notificationMessage(of({ type: "web-comment" }))).toBe("commented on page");
+    expect(notificationMessage(of({ type: "browse-ticket-add" }))).toBe("created a ticket on");
+    // A widget report kept past the board's ticket limit says so.
+    expect(
+      notificationMessage(
+        of({ type: "browse-ticket-add", context: { projectTitle: "Shop", ticketLimit: 20 } }),
+      ),
+    ).toBe("created a ticket past the limit of 20 tickets on");
     expect(notificationMessage(of({ type: "web-comment-mention" }))).toBe("mentioned you in a comment on");
     expect(notificationMessage(of({ type: "web-comment-reply-mention" }))).toBe(
       "mentioned you in a comment on",

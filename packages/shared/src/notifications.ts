@@ -46,6 +46,8 @@ export interface NotificationContext {
   access?: TeamRole;
   /** browse-ticket-add, and mentions in a ticket's thread: the ticket (opened with `?t=`). */
   ticketId?: string;
+  /** browse-ticket-add of a widget report kept past the board's ticket limit: that limit. */
+  ticketLimit?: number;
 }
 
 export interface NotificationActor {
@@ -165,6 +167,9 @@ export function notificationMessage(
     case "team-member-left":
       return "left your team";
     case "browse-ticket-add":
+      // A report kept past the limit says so: its owner decides whether to upgrade or make room.
+      if (notification.context.ticketLimit !== undefined)
+        return `created a ticket past the limit of ${notification.context.ticketLimit} tickets on`;
       return "created a ticket on";
     // Not in SPEC §9's list of wordings; worded like its neighbours.
     case "web-page-add":

@@ -32,3 +32,32 @@ export const PRODUCT_SWITCHER = [
 
 /** Where "Customer feedback — coming soon" leads: the project's page about it (an external page). */
 export const CUSTOMER_FEEDBACK_URL = "https://github.com/redline-review/redline/discussions";
+
+/**
+ * What each product says of itself where no project is open yet: the signed-out pages' pitch and the empty
+ * projects list (SPEC §1: website feedback reviews web pages, images and PDFs; bug tracking tracks bugs as
+ * tickets in projects and lists).
+ */
+export const PRODUCT_TEXTS: Record<
+  Product,
+  { headline: string; points: readonly string[]; noProjects: string }
+> = {
+  web: {
+    headline: "Review websites, images and PDFs together.",
+    points: [
+      "Pin comments to any element of a live page or spot on an image.",
+      "Suggest visual edits, approve pages and keep every version.",
+      "Share projects with teammates and clients in one link.",
+    ],
+    noProjects: "Create a project to start reviewing websites, images and PDFs.",
+  },
+  browse: {
+    headline: "Track bugs as tickets, together.",
+    points: [
+      "Sort tickets into lists on one board, assign them and set due dates.",
+      "Visitors report bugs from your site with a screenshot, the console and failed requests.",
+      "Share projects with teammates and clients.",
+    ],
+    noProjects: "Create a project to start tracking bugs with lists and tickets.",
+  },
+};

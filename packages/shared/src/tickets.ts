@@ -314,6 +314,7 @@ export const TICKET_MESSAGES = {
   noAssignee: "Unassigned",
   triageTitle: "Triage",
   triageEmpty: "No new reports. Reports sent from the widget land here first.",
+  titleRequired: "A ticket needs a title.",
 } as const;
 
 /**

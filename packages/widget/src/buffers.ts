@@ -2,6 +2,9 @@
  * The ring buffers the stub keeps from page load: console messages (log/info/warn/error), uncaught errors
  * and unhandled rejections (last 50 together), and failed requests — fetch and XHR answered ≥ 400 or
  * never answered (last 50). Console output still reaches the console: the wrappers only take a copy.
+ * The widget's own output (its chunks', snapdom's warnings among them) is the widget's, not the page's: a
+ * message whose call stack passes through a script of the widget's folder, or an error thrown from one, is
+ * not kept.
  */
 import type { Buffers, ConsoleEntry } from "./types.ts";
 
@@ -32,9 +35,13 @@ export function describeValue(value: unknown): string {
 
 const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
-/** `ignore(url)`: our own calls to the intake are not the page's failures. */
-export function installBuffers(ignore: (url: string) => boolean): Buffers {
+/**
+ * `ignore(url)`: our own calls to the intake are not the page's failures. `base`: the folder the widget's
+ * scripts come from.
+ */
+export function installBuffers(ignore: (url: string) => boolean, base: string): Buffers {
   const buffers: Buffers = { console: [], requests: [] };
+
   const log = (level: ConsoleEntry["level"], message: string) =>
     push(buffers.console, { level, message: cut(message, MAX_MESSAGE), at: Date.now() }, MAX_CONSOLE_ENTRIES);
   const failed = (method: string, url: string, status: number) => {
@@ -52,7 +59,9 @@ export function installBuffers(ignore: (url: string) => boolean): Buffers {
     if (typeof original !== "function") continue;
     target[level] = function (this: unknown, ...args: unknown[]) {
       try {
-        log(level, args.map(describeValue).join(" "));
+        // This wrapper is one frame of the widget's (the stack is taken here, not in a helper, so it is the
+        // only one); a second one means the widget itself is logging.
+        if ((new Error().stack ?? "").split(base).length <= 2) log(level, args.map(describeValue).join(" "));
       } catch {}
       return original.apply(this, args);
     };
@@ -60,7 +69,7 @@ export function installBuffers(ignore: (url: string) => boolean): Buffers {
 
   addEventListener("error", (event) => {
     // Resource load errors (an <img> 404) arrive here too, without a message; the request list has them.
-    if (!(event instanceof ErrorEvent)) return;
+    if (!(event instanceof ErrorEvent) || event.filename.startsWith(base)) return;
     const where = event.filename ? ` (${event.filename}:${event.lineno}:${event.colno})` : "";
     const detail = event.error instanceof Error ? describeValue(event.error) : event.message;
     log("uncaught", `${detail}${where}`);

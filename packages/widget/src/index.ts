@@ -40,7 +40,7 @@ function readConfig(): WidgetConfig | null {
 
 function start(config: WidgetConfig) {
   const intake = `${config.api}/api/widget/`;
-  const buffers = installBuffers((url) => url.startsWith(intake));
+  const buffers = installBuffers((url) => url.startsWith(intake), config.base);
   const load = (name: keyof ChunkName) => import(/* @vite-ignore */ config.base + __REDLINE_CHUNKS__[name]);
   // Sending is a chunk of its own, loaded to send a report or when reports wait in the queue.
   let sender: Promise<Sender> | undefined;

@@ -48,6 +48,38 @@ const maskClone = {
   },
 };
 
+/**
+ * A snapdom plugin: the page's own top margins stay. Snapdom trims the top margins along the captured
+ * element's first children (body, then a heading's default 0.67em), as it would for an element whose
+ * children's margins collapse out of its box; but <html> is the root, whose children's margins stay inside
+ * it, so everything was drawn that much too high. The cloned root keeps its own formatting context
+ * (`flow-root`), so the restored margins collapse no further than they do on the page.
+ */
+const keepRootMargins = {
+  name: "redline-root-margins",
+  afterClone(context: { clone?: HTMLElement | SVGElement | null; nodeMap?: Map<Node, Node> }) {
+    const root = context.clone;
+    if (!(root instanceof HTMLElement)) return;
+    root.style.setProperty("display", "flow-root", "important");
+    const originalOf = new Map<Node, Node>();
+    for (const [clone, original] of context.nodeMap ?? []) originalOf.set(clone, original);
+    // Down the chain of first children from <body>, where the trimmed margins are.
+    const firstShown = (parent: Element) =>
+      [...parent.children].find((child) => !/^(SCRIPT|STYLE|LINK|META|TEMPLATE)$/.test(child.tagName)) as
+        | HTMLElement
+        | undefined;
+    for (
+      let clone: HTMLElement | undefined = root.querySelector("body") ?? undefined;
+      clone;
+      clone = firstShown(clone)
+    ) {
+      const original = originalOf.get(clone);
+      if (clone.style.marginTop !== "0px" || !(original instanceof Element)) break;
+      if (getComputedStyle(original).marginTop !== "0px") clone.style.removeProperty("margin-top");
+    }
+  },
+};
+
 function textNodes(root: Node): Text[] {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   const nodes: Text[] = [];
@@ -78,7 +110,7 @@ export async function captureDom(exclude: Element): Promise<Shot> {
     excludeMode: "remove",
     placeholders: true,
     fast: "auto",
-    plugins: [maskClone],
+    plugins: [maskClone, keepRootMargins],
   });
   return { canvas, scale };
 }

@@ -187,6 +187,78 @@ describe("a report", () => {
   });
 });
 
+describe("the screenshot and the console", () => {
+  /** Sends a report of the page and returns what the intake received. */
+  async function send(page: Page) {
+    const dialog = await report(page, "Look here");
+    await dialog.getByRole("button", { name: "Review what will be sent" }).click();
+    await dialog.getByRole("button", { name: "Send" }).click();
+    await widget(page)
+      .getByText(/was sent/)
+      .waitFor();
+    return h.received.at(-1)!;
+  }
+
+  /** The box of the pure red pixels of a PNG, in its pixels. */
+  async function redBox(png: Buffer) {
+    const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+    let [left, top, right, bottom] = [Infinity, Infinity, -1, -1];
+    for (let y = 0; y < info.height; y++)
+      for (let x = 0; x < info.width; x++) {
+        const i = (y * info.width + x) * info.channels;
+        if (data[i]! > 240 && data[i + 1]! < 15 && data[i + 2]! < 15) {
+          [left, top] = [Math.min(left, x), Math.min(top, y)];
+          [right, bottom] = [Math.max(right, x), Math.max(bottom, y)];
+        }
+      }
+    return { x: left, y: top, width: right - left + 1, height: bottom - top + 1 };
+  }
+
+  it("shows each element where the visitor saw it, at the top of the page and scrolled", async () => {
+    // The heading's default margin is the first thing in <body>: it collapses through body and html.
+    const page = await openPage(`<!doctype html><html><head><meta charset="utf-8"><title>Landing</title>
+<script src="${h.appOrigin}/widget/v1/redline.js" data-key="test-key-123456" async></script></head>
+<body><h1>Welcome</h1><p>Intro</p><div id="mark" style="width:120px;height:40px;margin-left:200px;background:#f00"></div>
+<button id="pay">Pay now</button><div style="height:2000px"></div></body></html>`);
+    for (const scrollY of [0, 60]) {
+      await page.evaluate((y) => window.scrollTo(0, y), scrollY);
+      const seen = (await page.locator("#mark").boundingBox())!;
+      const { screenshot } = await send(page);
+      await widget(page).getByRole("button", { name: "Done" }).click();
+      const drawn = await redBox(screenshot!);
+      expect(
+        { x: drawn.x, y: drawn.y, width: drawn.width, height: drawn.height },
+        `scrolled ${scrollY}`,
+      ).toEqual({
+        x: Math.round(seen.x),
+        y: Math.round(seen.y),
+        width: 120,
+        height: 40,
+      });
+    }
+    await page.context().close();
+  });
+
+  it("leaves the widget's own console output out of the report (the screenshot library's warnings)", async () => {
+    // A frame of another origin, which snapdom cannot draw and warns about.
+    const html = shopPage(h.appOrigin).replace(
+      "</main>",
+      `<iframe src="${h.appOrigin}/widget/v1/redline.js" width="200" height="80"></iframe></main>`,
+    );
+    const page = await openPage(html);
+    const printed: string[] = [];
+    page.on("console", (message) => printed.push(message.text()));
+    const { report: body } = await send(page);
+    // It still reaches the console, as the page's own output does…
+    expect(printed.some((text) => /snapdom/i.test(text))).toBe(true);
+    // …but the report holds only the page's.
+    const messages = body.report.console.map((entry: { message: string }) => entry.message);
+    expect(messages).toContain("Payment failed: card declined");
+    expect(messages.filter((m: string) => /snapdom|Redline widget/i.test(m))).toEqual([]);
+    await page.context().close();
+  });
+});
+
 describe("the hidden trigger", () => {
   it("shows no launcher, and opens with Alt+Shift+B or ?redline=1", async () => {
     const page = await openPage(shopPage(h.appOrigin, { trigger: "hidden" }));

@@ -1,7 +1,9 @@
 /**
  * Click-to-rename text (SPEC §1: "rename a project by clicking the card title"). Shows the value as a
  * button; clicking turns it into a labelled input. Enter or leaving the field saves, Escape cancels.
- * Without `onSave` it is plain text.
+ * Without `onSave` it is plain text. With `heading`, the value is a heading of its own (a list's name, which
+ * also names its region) and renaming is a separate pencil button beside it, so the heading is announced as
+ * the name alone.
  */
 import { Pencil } from "lucide-react";
 import { type KeyboardEvent, useEffect, useRef, useState } from "react";
@@ -14,6 +16,7 @@ export function InlineEdit({
   className = "",
   maxLength = 200,
   allowEmpty = false,
+  heading,
 }: {
   value: string;
   /** Accessible name of the button and the input, e.g. 'Rename project'. */
@@ -23,6 +26,8 @@ export function InlineEdit({
   maxLength?: number;
   /** An empty value is sent as is (the server applies the default title). */
   allowEmpty?: boolean;
+  /** Show the value as an `<h2>` with this id and class, and the rename control beside it. */
+  heading?: { id: string; className: string };
 }) {
   const [draft, setDraft] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
@@ -33,6 +38,12 @@ export function InlineEdit({
     if (isEditing) input.current?.select();
   }, [isEditing]);
 
+  if (!onSave && heading)
+    return (
+      <h2 id={heading.id} className={heading.className}>
+        <span className={`inline-edit__text ${className}`}>{value}</span>
+      </h2>
+    );
   if (!onSave) return <span className={`inline-edit__text ${className}`}>{value}</span>;
 
   const finish = (save: boolean) => {
@@ -54,8 +65,8 @@ export function InlineEdit({
     }
   };
 
-  if (isEditing)
-    return (
+  if (isEditing) {
+    const field = (
       <input
         ref={input}
         className={`input inline-edit__input ${className}`}
@@ -66,6 +77,35 @@ export function InlineEdit({
         onKeyDown={handleKeyDown}
         onBlur={() => finish(true)}
       />
+    );
+    if (!heading) return field;
+    return (
+      <>
+        <h2 id={heading.id} className="visually-hidden">
+          {value}
+        </h2>
+        {field}
+      </>
+    );
+  }
+
+  if (heading)
+    return (
+      <>
+        <h2 id={heading.id} className={heading.className}>
+          <span className={`inline-edit__text ${className}`}>{value}</span>
+        </h2>
+        <button
+          ref={button}
+          type="button"
+          className="icon-btn inline-edit__rename"
+          title={label}
+          aria-label={`${label} ${value}`}
+          onClick={() => setDraft(value)}
+        >
+          <Pencil size={14} aria-hidden />
+        </button>
+      </>
     );
 
   return (

@@ -14,6 +14,7 @@ import type { Mailer } from "../../lib/mail/mailer.ts";
 import { resetPasswordMail, verificationMail } from "../../lib/mail/templates.ts";
 import { claimInvitations } from "../members/members.load.ts";
 import { claimTeamInvitations } from "../teams/teams.load.ts";
+import type { IsTrustedOrigin } from "../teams/trusted-origins.ts";
 
 /** Header carrying the client IP as Fastify resolved it (client-sent values are overwritten). */
 export const CLIENT_IP_HEADER = "x-redline-client-ip";
@@ -29,8 +30,8 @@ export function createAuth(
   config: AppConfig,
   db: Database,
   mailer: Mailer,
-  /** A team's active custom domain is served by this app: people sign in there too. */
-  isCustomOrigin: (origin: string | null) => Promise<boolean> = async () => false,
+  /** The trusted-origins rule (teams/trusted-origins.ts): people sign in from each of them. */
+  isTrustedOrigin: IsTrustedOrigin = async () => false,
 ) {
   const perMinute = { window: 60, max: config.authRateLimit };
   return betterAuth({
@@ -40,7 +41,7 @@ export function createAuth(
     secret: config.authSecret,
     trustedOrigins: async (request) => {
       const origin = request?.headers.get("origin") ?? null;
-      return origin && (await isCustomOrigin(origin)) ? [config.appUrl, origin] : [config.appUrl];
+      return origin && (await isTrustedOrigin(origin)) ? [config.appUrl, origin] : [config.appUrl];
     },
     telemetry: { enabled: false },
     database: drizzleAdapter(db, {

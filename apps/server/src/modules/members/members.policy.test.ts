@@ -16,6 +16,7 @@ const other: MemberTarget = { userId: "other", isOwner: false, isPending: false 
 const invited: MemberTarget = { userId: null, isOwner: false, isPending: true };
 const self: MemberTarget = { userId: ME, isOwner: false, isPending: false };
 const theOwner: MemberTarget = { userId: "boss", isOwner: true, isPending: false };
+const onBugBoard: MemberTarget = { ...other, isBugTracking: true };
 const columns: [string, MemberAction, MemberTarget][] = [
   ["read", "members.read", {}],
   ["share", "members.add", {}],
@@ -31,14 +32,15 @@ const columns: [string, MemberAction, MemberTarget][] = [
   ["make invited owner", "projects.transfer", invited],
   ["approver: other", "approvers.manage", other],
   ["approver: invited", "approvers.manage", invited],
+  ["approver on a bug project", "approvers.manage", onBugBoard],
 ];
 
 const TABLE = `
-owner     ✓ ✓ ✓ ✓ ✓ · · ✓ · ✓ ✓ · ✓ ·
-editor    ✓ ✓ ✓ ✓ ✓ · · ✓ · ✓ · · ✓ ·
-commenter ✓ · · · · · · · · ✓ · · · ·
-viewer    ✓ · · · · · · · · ✓ · · · ·
-outsider  · · · · · · · · · · · · · ·
+owner     ✓ ✓ ✓ ✓ ✓ · · ✓ · ✓ ✓ · ✓ · ·
+editor    ✓ ✓ ✓ ✓ ✓ · · ✓ · ✓ · · ✓ · ·
+commenter ✓ · · · · · · · · ✓ · · · · ·
+viewer    ✓ · · · · · · · · ✓ · · · · ·
+outsider  · · · · · · · · · · · · · · ·
 `;
 
 describe("members policy", () => {

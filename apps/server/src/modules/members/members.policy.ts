@@ -2,10 +2,11 @@
  * Who may do what with a project's people (SPEC §4): every reader sees them; editors share, change
  * access and remove others (never the owner, whose place changes only by transfer); anyone may leave
  * (remove their own entry); only the owner hands the project to a signed-up member; editors choose
- * approvers among signed-up people. Routes authorize through `authorizeMember`; the member list sends
+ * approvers among signed-up people of a website-review project (approvers approve pages; a bug-tracking
+ * project has none). Routes authorize through `authorizeMember`; the member list sends
  * each row's abilities, and the project its `manageMembers`/`transfer`/`manageApprovers`.
  */
-import { type ProjectMember, SHARING_MESSAGES } from "@redline/shared";
+import { type ProjectMember, type ProjectType, productOf, SHARING_MESSAGES } from "@redline/shared";
 import { ForbiddenError, NotFoundError } from "../../lib/errors.ts";
 import {
   allows,
@@ -32,6 +33,8 @@ export interface MemberTarget {
   userId?: string | null;
   isOwner?: boolean;
   isPending?: boolean;
+  /** The project is a bug-tracking one (SPEC §1 `browse`): no pages to approve, so no approvers. */
+  isBugTracking?: boolean;
 }
 
 const isSelf = (actor: PolicyActor, target: MemberTarget) =>
@@ -49,7 +52,9 @@ export const MEMBER_POLICY: PolicyTable<MemberAction, MemberTarget> = {
     { access: EVERY_ACCESS, when: (actor, target) => isSelf(actor, target) && !target.isOwner },
   ],
   "projects.transfer": [{ access: OWNER, when: signedUpOther }],
-  "approvers.manage": [{ access: EDITORS, when: (_actor, target) => !target.isPending }],
+  "approvers.manage": [
+    { access: EDITORS, when: (_actor, target) => !target.isPending && !target.isBugTracking },
+  ],
   "sharing.update": [{ access: EDITORS }],
 };
 
@@ -64,15 +69,25 @@ export function authorizeMember(actor: PolicyActor, action: MemberAction, target
   if (!canMember(actor, action, target)) throw new ForbiddenError();
 }
 
-export const memberTarget = (member: ProjectMember): MemberTarget => ({
+/** The project as the member rules see it: whether it is a bug-tracking one. */
+export const projectTarget = (project: { type: ProjectType }): MemberTarget => ({
+  isBugTracking: productOf(project.type) === "browse",
+});
+
+export const memberTarget = (member: ProjectMember, project: { type: ProjectType }): MemberTarget => ({
+  ...projectTarget(project),
   userId: member.uid,
   isOwner: member.access === "owner",
   isPending: member.isPending,
 });
 
 /** The person as this reader sees them: what the reader may do about them. */
-export function withMemberAbilities(actor: PolicyActor, member: ProjectMember): ProjectMember {
-  const target = memberTarget(member);
+export function withMemberAbilities(
+  actor: PolicyActor,
+  member: ProjectMember,
+  project: { type: ProjectType },
+): ProjectMember {
+  const target = memberTarget(member, project);
   return {
     ...member,
     abilities: {

@@ -27,6 +27,7 @@ describe.each(routeDrivers())("sharing, roles and approvals (%s)", (driver) => {
       access: string;
       isPending: boolean;
       isApprover: boolean;
+      abilities: { toggleApprover: boolean };
     }[];
 
   beforeAll(async () => {
@@ -262,6 +263,18 @@ describe.each(routeDrivers())("sharing, roles and approvals (%s)", (driver) => {
     });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(t.inbox!.mails.length).toBe(selfMails);
+  });
+
+  it("offers no approvers on a bug-tracking project (they approve website pages) and refuses to make one", async () => {
+    const projectId = (await owner.post("/api/projects", { title: "Bugs", type: "browse" })).body.data.id;
+    const hank = await person("hank");
+    await owner.post(`/api/projects/${projectId}/members`, { email: hank.address, access: "comment" });
+    expect((await owner.get(`/api/projects/${projectId}`)).body.data.abilities.manageApprovers).toBe(false);
+    const row = (await members(projectId)).find((m) => m.uid === hank.uid);
+    expect(row?.abilities.toggleApprover).toBe(false);
+    const refused = await owner.put(`/api/projects/${projectId}/approvers/${hank.uid}`, { isApprover: true });
+    expect(refused.status).toBe(403);
+    expect((await members(projectId)).find((m) => m.uid === hank.uid)?.isApprover).toBe(false);
   });
 
   it("serves the public link exactly as its settings allow, and nothing once it is off", async () => {

@@ -29,7 +29,7 @@ import { notify } from "../notifications/notify.ts";
 import { planSourcesOf } from "../plans/plans.ts";
 import { loadProject } from "../projects/projects.load.ts";
 import { findUserByEmail, listMembers } from "./members.load.ts";
-import { authorizeMember, memberTarget, withMemberAbilities } from "./members.policy.ts";
+import { authorizeMember, memberTarget, projectTarget, withMemberAbilities } from "./members.policy.ts";
 
 const projectParams = z.object({ projectId: z.string().min(1).max(64) });
 const memberParams = projectParams.extend({ memberId: z.string().min(1).max(64) });
@@ -52,7 +52,9 @@ export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
       const reader = memberActor(actor.user.id, access);
       authorizeMember(reader, "members.read");
-      return { data: (await listMembers(db, project)).map((member) => withMemberAbilities(reader, member)) };
+      return {
+        data: (await listMembers(db, project)).map((member) => withMemberAbilities(reader, member, project)),
+      };
     },
   );
 
@@ -251,12 +253,12 @@ export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       const { projectId, userId } = approverParams.parse(request.params);
       const { project, access } = await loadProject(db, actor, projectId);
       const writer = memberActor(actor.user.id, access);
-      authorizeMember(writer, "approvers.manage");
+      authorizeMember(writer, "approvers.manage", projectTarget(project));
       const { isApprover } = approverSchema.parse(request.body);
       const people = await listMembers(db, project);
       const person = people.find((p) => p.uid === userId);
       if (!person) throw new NotFoundError("This person is not in the project.", "member-not-found");
-      authorizeMember(writer, "approvers.manage", memberTarget(person));
+      authorizeMember(writer, "approvers.manage", memberTarget(person, project));
       await db.transaction(async (tx) => {
         const [before] = await tx
           .update(projects)

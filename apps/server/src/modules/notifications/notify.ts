@@ -77,7 +77,13 @@ export type NotificationEvent =
   /** Someone made an approver of the project: that person. */
   | { on: "approver.made"; actor: Actor; projectId: string; userId: string }
   /** A ticket created on a bug-tracking board (or reported through its widget): the project's people. */
-  | { on: "ticket.created"; actor: Actor; ticket: { id: string; projectId: string } }
+  | {
+      on: "ticket.created";
+      actor: Actor;
+      ticket: { id: string; projectId: string };
+      /** A widget report kept past the board's ticket limit: the limit. */
+      pastLimit?: number;
+    }
   /** A reply on a ticket's thread: the people it mentions. */
   | { on: "ticket.replied"; actor: Actor; ticket: { id: string; projectId: string }; text: string }
   /** A team's people: added, access changed, left (notify-teams.ts). */
@@ -129,6 +135,7 @@ export async function notify(tx: Tx, event: NotificationEvent): Promise<void> {
       ...(page && { pageTitle: page.title }),
       ...(event.on === "inspect.saved" && { editsCount: event.editsCount }),
       ...("ticket" in event && { ticketId: event.ticket.id }),
+      ...(event.on === "ticket.created" && event.pastLimit !== undefined && { ticketLimit: event.pastLimit }),
       ...(guest && { userName: guest.name, photoURL: guest.avatar ?? null }),
     },
     createdAt: now,

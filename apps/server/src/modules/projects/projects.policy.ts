@@ -12,6 +12,7 @@ import {
   type MemberAccess,
   type ProjectAbilities,
   type ProjectSharing,
+  type ProjectType,
   SHARING_MESSAGES,
 } from "@redline/shared";
 import { ForbiddenError, NotFoundError } from "../../lib/errors.ts";
@@ -25,7 +26,7 @@ import {
 } from "../../lib/policy.ts";
 import { canComment } from "../comments/comments.policy.ts";
 import { canInspect } from "../inspect/inspect.policy.ts";
-import { canMember } from "../members/members.policy.ts";
+import { canMember, projectTarget } from "../members/members.policy.ts";
 
 export type ProjectAction =
   | "projects.read"
@@ -160,6 +161,7 @@ export function projectAbilities(
   heldAccess: Access | null,
   viewer: { userId: string | null; approvers: readonly string[] } = { userId: null, approvers: [] },
   isExpired = false,
+  type: ProjectType = "web",
 ): ProjectAbilities {
   const access = readOnlyAccess(heldAccess, isExpired);
   const actor: PolicyActor = { userId: viewer.userId, access, isGuest: false };
@@ -174,7 +176,7 @@ export function projectAbilities(
     manageMembers: canMember(actor, "members.add"),
     transfer: canMember(actor, "projects.transfer"),
     moveToTeam: can(access, "projects.move"),
-    manageApprovers: canMember(actor, "approvers.manage"),
+    manageApprovers: canMember(actor, "approvers.manage", projectTarget({ type })),
     approvePages: canApprovePage(access, viewer.userId, viewer.approvers, isExpired),
     comment: canComment(actor, "comments.create"),
     attachFiles: canComment(actor, "comments.attach"),

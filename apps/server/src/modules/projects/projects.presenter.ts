@@ -92,6 +92,11 @@ export function presentProject(
     pageLimit,
     pagesLeft: pagesLeft(pageLimit, counts.pageCount),
     team: counts.team ?? null,
-    abilities: projectAbilities(access, { userId: counts.viewerId, approvers: row.approvers }, isExpired),
+    abilities: projectAbilities(
+      access,
+      { userId: counts.viewerId, approvers: row.approvers },
+      isExpired,
+      row.type,
+    ),
   };
 }

@@ -25,7 +25,6 @@ export async function realtimeRoutes(
   { ctx, hub }: { ctx: AppContext; hub: RealtimeHub },
 ) {
   const { db } = ctx.database;
-  const appOrigin = new URL(ctx.config.appUrl).origin;
 
   app.get(
     "/api/realtime",
@@ -39,10 +38,14 @@ export async function realtimeRoutes(
     ),
     (socket, request) => {
       const send = (message: RealtimeServerMessage) => socket.send(JSON.stringify(message));
-      // Cross-site WebSocket hijacking: only our own pages may open a socket with the user's cookie.
-      if (request.headers.origin !== appOrigin) return socket.close(4403, "origin");
+      // Cross-site WebSocket hijacking: only pages of an origin trusted for sign-in (the app, the
+      // bug-tracking host, a team's active domain) may open a socket with the user's cookie.
+      const isTrusted = ctx.isTrustedOrigin(request.headers.origin).then((trusted) => {
+        if (!trusted) socket.close(4403, "origin");
+        return trusted;
+      });
       if ((request.query as Record<string, unknown>).guest !== undefined)
-        return guestSocket(ctx, hub, socket);
+        return guestSocket(ctx, hub, socket, isTrusted);
       // Handlers attach at once (messages may arrive while the session loads); each waits for it.
       const member: RealtimeSocket = { send: (data) => socket.send(data), userId: null };
       // The reader's access to each project whose room the socket is in: comment events are presented with
@@ -64,7 +67,9 @@ export async function realtimeRoutes(
           send({ type: "left", projectId });
         }
       };
-      const actor = getActor(ctx.auth, db, request).then((found) => {
+      const actor = isTrusted.then(async (trusted) => {
+        if (!trusted) return null;
+        const found = await getActor(ctx.auth, db, request);
         if (!found?.user.emailVerified) {
           socket.close(4401, "unauthenticated");
           return null;
@@ -142,11 +147,17 @@ interface GuestWebSocket {
  * with `topic: "comments"` follow the link's comments, without a topic the guest's own conversation.
  * Project rooms (`join`/`leave`) are for signed-in people.
  */
-function guestSocket(ctx: AppContext, hub: RealtimeHub, socket: GuestWebSocket): void {
+function guestSocket(
+  ctx: AppContext,
+  hub: RealtimeHub,
+  socket: GuestWebSocket,
+  isTrusted: Promise<boolean>,
+): void {
   const send = (message: RealtimeServerMessage) => socket.send(JSON.stringify(message));
   const comments = guestCommentsRealtime(ctx, hub, send);
   const conversations = guestConversationsRealtime(ctx, hub, send);
-  socket.on("message", (raw) => {
+  socket.on("message", async (raw) => {
+    if (!(await isTrusted)) return;
     const message = parseClientMessage(raw);
     if (!message) return send({ type: "error", code: "bad-message" });
     if (message.type === "ping") return send({ type: "pong" });

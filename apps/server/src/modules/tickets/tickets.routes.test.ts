@@ -458,6 +458,84 @@ describe.each(drivers())("ticket limit with plans on (%s)", (driver) => {
     ).rejects.toMatchObject({ statusCode: 402 });
   });
 
+  it("keeps a widget report past the limit in triage, tells the owner, and accepts it only once there is room", async () => {
+    const owner = await signUpPerson(t, "full");
+    const projectId = (await owner.client.post("/api/projects", { title: "Full board", type: "browse" })).body
+      .data.id;
+    const listId = (await owner.client.post(`/api/projects/${projectId}/lists`, {})).body.data.id;
+    const site = "https://shop.example.com";
+    const { key } = (await owner.client.put(`/api/projects/${projectId}/widget`, { allowedOrigins: [site] }))
+      .body.data;
+    const made: Ticket[] = [];
+    for (let i = 0; i < 20; i++)
+      made.push(
+        await createTicket(t.ctx, {
+          projectId,
+          listId,
+          title: `Bug ${i}`,
+          firstEntry: "x",
+          reporter: { userId: owner.uid },
+        }),
+      );
+
+    // The visitor cannot upgrade: their report is received and kept for the owner.
+    const form = new FormData();
+    form.append(
+      "report",
+      JSON.stringify({
+        key,
+        title: "",
+        note: "Checkout is broken",
+        reporter: { name: "Vera Visitor", email: "vera@example.com" },
+        report: {
+          pageUrl: `${site}/checkout`,
+          pageTitle: "Checkout",
+          element: null,
+          region: null,
+          viewport: { width: 1280, height: 800, devicePixelRatio: 1 },
+          userAgent: "Mozilla/5.0",
+          browser: "Chrome 140",
+          os: "Linux",
+          console: [],
+          failedRequests: [],
+        },
+      }),
+    );
+    const sent = await fetch(`${t.url}/api/widget/reports`, {
+      method: "POST",
+      body: form,
+      headers: { origin: site },
+    });
+    const answer = await sent.json();
+    expect(sent.status, JSON.stringify(answer)).toBe(201);
+    const board = (await owner.client.get(`/api/projects/${projectId}/board`)).body.data as Board;
+    expect(board.tickets.find((ticket) => ticket.id === answer.data.id)).toMatchObject({
+      intake: "triage",
+      title: "Checkout is broken",
+    });
+    expect(board.ticketLimit).toEqual({ limit: 20, used: 21 });
+
+    // The owner hears of it, and that it is past the limit.
+    const notifications = (await owner.client.get("/api/notifications")).body.data;
+    expect(
+      notifications.find((n: { context: { ticketId?: string } }) => n.context.ticketId === answer.data.id),
+    ).toMatchObject({ type: "browse-ticket-add", context: { ticketLimit: 20 } });
+
+    // Accepting it would put the board past the limit: refused until there is room.
+    const accept = () =>
+      owner.client.post(`/api/tickets/${answer.data.id}/triage`, { action: "accept", listId });
+    await expectRefused(t, accept, 402, "ticket-limit");
+    expect((await owner.client.delete(`/api/tickets/${made[0]!.id}`)).status).toBe(200);
+    expect((await accept()).status).toBe(200);
+    // Still no new ticket on the board past the limit.
+    await expectRefused(
+      t,
+      () => owner.client.post(`/api/projects/${projectId}/tickets`, { listId, title: "One too many" }),
+      402,
+      "ticket-limit",
+    );
+  });
+
   it("meters a report's screenshot against the owner's storage, and makes an expired board read-only", async () => {
     const owner = await signUpPerson(t, "expiring");
     const projectId = (await owner.client.post("/api/projects", { title: "Short-lived", type: "browse" }))

@@ -217,7 +217,7 @@ export async function ticketsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       const writer = memberActor(actor.user.id, access);
       authorizeTicket(writer, "tickets.triage");
       const input = triageTicketSchema.parse(request.body);
-      await db.transaction((tx) => triageTicket(tx, ticket, input));
+      await db.transaction((tx) => triageTicket(tx, ticket, input, ctx.config.plansEnabled));
       return { data: withTicketAbilities(writer, await ticketNow(db, ticket.id)) };
     },
   );

@@ -57,6 +57,17 @@ export function ticketLimitOf(owner: Omit<UserRow, "limits"> | undefined, plansE
   return entitlementsFor(owner, "browse", plansEnabled).tickets;
 }
 
+/** The board's ticket limit (its owner's plan) and the tickets it counts now. */
+export async function boardLimit(
+  tx: Database,
+  project: { id: string; ownerId: string },
+  plansEnabled: boolean,
+): Promise<{ limit: number; used: number }> {
+  const [owner] = await tx.select().from(users).where(eq(users.id, project.ownerId));
+  const limit = ticketLimitOf(owner, plansEnabled);
+  return { limit, used: limit === UNLIMITED ? 0 : await ticketsUsed(tx, project.id) };
+}
+
 export async function ticketsUsed(db: Database, projectId: string): Promise<number> {
   const [row] = await db.select({ used: count() }).from(tickets).where(onBoard(projectId));
   return row?.used ?? 0;
@@ -111,10 +122,16 @@ export interface CreateTicketInput {
   report?: TicketReport | null;
   screenshot?: { key: string; bytes: number } | null;
   replay?: { key: string; bytes: number } | null;
+  /**
+   * A widget report past the ticket limit is kept in triage all the same — its visitor cannot upgrade —
+   * and the notification tells the project's people it is past the limit (accepting it waits for room).
+   */
+  keepsPastLimit?: boolean;
 }
 
 /**
- * Creates a ticket in one transaction under the project's row lock: the ticket limit (402 past it), the
+ * Creates a ticket in one transaction under the project's row lock: the ticket limit (402 past it, except
+ * for a widget report kept in triage: `keepsPastLimit`), the
  * next number, the end of its list (or of triage), the ticket and its first entry, the screenshot and
  * replay metered against the owner's storage, the `browse-ticket-add` notification and `tickets.changed`.
  * Answers the ticket with no one's abilities.
@@ -133,10 +150,9 @@ export async function createTicket(ctx: AppContext, input: CreateTicketInput): P
       .for("update");
     if (!project || productOf(project.type) !== "browse")
       throw new NotFoundError("This project has no board.", "board-not-found");
-    const [owner] = await tx.select().from(users).where(eq(users.id, project.ownerId));
-    const limit = ticketLimitOf(owner, plansEnabled);
-    if (limit !== UNLIMITED && (await ticketsUsed(tx, project.id)) >= limit)
-      throw new TicketLimitError(limit);
+    const { limit, used } = await boardLimit(tx, project, plansEnabled);
+    const isPastLimit = limit !== UNLIMITED && used >= limit;
+    if (isPastLimit && !(input.keepsPastLimit && input.listId === null)) throw new TicketLimitError(limit);
     if (input.listId) await listOfProject(tx, project.id, input.listId);
     const [{ last } = { last: 0 }] = await tx
       .select({ last: max(tickets.number) })
@@ -179,6 +195,7 @@ export async function createTicket(ctx: AppContext, input: CreateTicketInput): P
       on: "ticket.created",
       actor: userId ? { userId } : { guestName: guest!.name },
       ticket: { id: ticketId, projectId: project.id },
+      ...(isPastLimit && { pastLimit: limit }),
     });
     await publishTicket(tx, project.id, ticketId);
   });

@@ -3,18 +3,30 @@
  * ticket of the board (its note joins that ticket's thread, so nothing the reporter said is lost), or
  * reject it. Merged and rejected reports keep their rows, out of every list.
  */
-import type { TriageTicketInput } from "@redline/shared";
+import { type TriageTicketInput, UNLIMITED } from "@redline/shared";
 import { and, eq } from "drizzle-orm";
-import { type TicketRow, ticketEntries, tickets } from "../../db/schema/index.ts";
+import { projects, type TicketRow, ticketEntries, tickets } from "../../db/schema/index.ts";
 import { BadRequestError, ConflictError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
-import { endOfList, listOfProject, lockTicket, publishTicket, type Tx } from "./tickets.service.ts";
+import {
+  boardLimit,
+  endOfList,
+  listOfProject,
+  lockTicket,
+  publishTicket,
+  TicketLimitError,
+  type Tx,
+} from "./tickets.service.ts";
 
-/** Inside the caller's transaction; publishes every ticket it changes. */
+/**
+ * Inside the caller's transaction; publishes every ticket it changes. A report kept past the ticket limit
+ * (createTicket's `keepsPastLimit`) is accepted only once the board is back within it (402 until then).
+ */
 export async function triageTicket(
   tx: Tx,
   ticket: Pick<TicketRow, "id" | "projectId">,
   input: TriageTicketInput,
+  plansEnabled: boolean,
 ): Promise<void> {
   // Both tickets of a merge are locked in id order, so two merges of each into the other never deadlock.
   if (input.action === "duplicate" && input.of < ticket.id) await lockTicket(tx, input.of).catch(() => null);
@@ -24,6 +36,13 @@ export async function triageTicket(
   const now = new Date();
   if (input.action === "accept") {
     await listOfProject(tx, ticket.projectId, input.listId);
+    const [project] = await tx
+      .select({ id: projects.id, ownerId: projects.ownerId })
+      .from(projects)
+      .where(eq(projects.id, ticket.projectId));
+    // This report is counted already: past the limit, the board holds more than its plan allows.
+    const { limit, used } = await boardLimit(tx, project!, plansEnabled);
+    if (limit !== UNLIMITED && used > limit) throw new TicketLimitError(limit);
     await tx
       .update(tickets)
       .set({

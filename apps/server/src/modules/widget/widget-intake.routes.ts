@@ -152,6 +152,8 @@ export async function widgetIntakeRoutes(app: FastifyInstance, { ctx }: { ctx: A
           report: input.report,
           screenshot: png ? await store(png, "png") : null,
           replay: events ? await store(events, "replay.json") : null,
+          // The visitor cannot upgrade: past the limit their report is kept for the owner, who is told.
+          keepsPastLimit: true,
         });
         return reply.status(201).send({ data: { id: ticket.id, number: ticket.number } });
       } catch (error) {

@@ -1,12 +1,16 @@
+import { PRODUCT_TEXTS } from "@redline/shared";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
+import { useProduct } from "../../lib/use-product.ts";
 import "./auth.css";
 
 /**
- * The frame of the signed-out pages: a short statement of what Redline does on the left, the form
- * card on the right (stacked on narrow screens).
+ * The frame of the signed-out pages: a short statement of what Redline does on the left — in the words
+ * of the tab's product (bug tracking on its own host) — the form card on the right (stacked on narrow
+ * screens).
  */
 export function AuthLayout({ title, children }: { title: string; children: ReactNode }) {
+  const pitch = PRODUCT_TEXTS[useProduct()];
   return (
     <div className="auth">
       <aside className="auth__intro">
@@ -17,11 +21,11 @@ export function AuthLayout({ title, children }: { title: string; children: React
           Redline
         </Link>
         <div className="auth__pitch">
-          <p className="auth__headline">Review websites, images and PDFs together.</p>
+          <p className="auth__headline">{pitch.headline}</p>
           <ul className="auth__points">
-            <li>Pin comments to any element of a live page or spot on an image.</li>
-            <li>Suggest visual edits, approve pages and keep every version.</li>
-            <li>Share projects with teammates and clients in one link.</li>
+            {pitch.points.map((point) => (
+              <li key={point}>{point}</li>
+            ))}
           </ul>
         </div>
         <p className="auth__foot">Open source · self-hosted</p>

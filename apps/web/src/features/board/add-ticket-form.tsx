@@ -1,8 +1,9 @@
 /**
  * "Add a ticket" at the bottom of a list: a title (Enter adds it and keeps the form open for the next
- * one, Escape closes). A ticket past the plan's limit is refused with 402 and the upgrade prompt.
+ * one, Escape closes; without one it says a title is needed). A ticket past the plan's limit is refused
+ * with 402 and the upgrade prompt.
  */
-import { type BrowseList, MAX_TICKET_TITLE } from "@redline/shared";
+import { type BrowseList, MAX_TICKET_TITLE, TICKET_MESSAGES } from "@redline/shared";
 import { Plus } from "lucide-react";
 import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from "react";
 import { useCreateTicket } from "./board-queries.ts";
@@ -10,6 +11,7 @@ import { useCreateTicket } from "./board-queries.ts";
 export function AddTicketForm({ list }: { list: BrowseList }) {
   const [isOpen, setOpen] = useState(false);
   const [title, setTitle] = useState("");
+  const [isMissing, setMissing] = useState(false);
   const create = useCreateTicket(list.projectId);
   const id = useId();
   const opener = useRef<HTMLButtonElement>(null);
@@ -17,13 +19,15 @@ export function AddTicketForm({ list }: { list: BrowseList }) {
   const close = () => {
     setOpen(false);
     setTitle("");
+    setMissing(false);
     requestAnimationFrame(() => opener.current?.focus());
   };
 
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
     const value = title.trim();
-    if (!value || create.isPending) return;
+    if (!value) return setMissing(true);
+    if (create.isPending) return;
     create.mutate({ listId: list.id, title: value }, { onSuccess: () => setTitle("") });
   };
 
@@ -57,17 +61,23 @@ export function AddTicketForm({ list }: { list: BrowseList }) {
         value={title}
         // biome-ignore lint/a11y/noAutofocus: the form opens because the user asked to write a ticket
         autoFocus
-        onChange={(event) => setTitle(event.target.value)}
+        aria-invalid={isMissing || undefined}
+        aria-describedby={isMissing ? `${id}-error` : undefined}
+        onChange={(event) => {
+          setTitle(event.target.value);
+          setMissing(false);
+        }}
         onKeyDown={handleKeyDown}
         // A card's pointer listeners sit above: typing and selecting here must not start a drag.
         onPointerDown={(event) => event.stopPropagation()}
       />
+      {isMissing ? (
+        <p id={`${id}-error`} className="form-error" role="alert">
+          {TICKET_MESSAGES.titleRequired}
+        </p>
+      ) : null}
       <div className="add-ticket__actions">
-        <button
-          type="submit"
-          className="btn btn--primary add-ticket__submit"
-          disabled={!title.trim() || create.isPending}
-        >
+        <button type="submit" className="btn btn--primary add-ticket__submit" disabled={create.isPending}>
           {create.isPending ? "Adding..." : "Add ticket"}
         </button>
         <button type="button" className="btn btn--ghost add-ticket__cancel" onClick={close}>

@@ -87,14 +87,13 @@ export const BoardColumn = memo(function BoardColumn({
             <GripVertical size={14} aria-hidden />
           </button>
         ) : null}
-        <h2 id={titleId} className="board-column__title">
-          <InlineEdit
-            value={list.title}
-            label={`Rename list`}
-            maxLength={MAX_LIST_TITLE}
-            onSave={list.abilities.rename ? (title) => rename.mutate({ list, title }) : undefined}
-          />
-        </h2>
+        <InlineEdit
+          value={list.title}
+          label="Rename list"
+          heading={{ id: titleId, className: "board-column__title" }}
+          maxLength={MAX_LIST_TITLE}
+          onSave={list.abilities.rename ? (title) => rename.mutate({ list, title }) : undefined}
+        />
         <span className="board-column__count" title={isFiltered ? "Shown / all tickets" : "Tickets"}>
           {isFiltered ? `${tickets.length}/${total}` : total}
         </span>

@@ -48,7 +48,7 @@ const editable = () =>
 describe("controls follow the abilities the server sends", () => {
   it("shows every board, list, card and triage control to someone who may use them", async () => {
     renderBoard(editable());
-    await screen.findByRole("button", { name: "Rename list: A" });
+    await screen.findByRole("button", { name: "Rename list A" });
     expect(screen.getByRole("button", { name: "Add list" })).toBeTruthy();
     expect(screen.getAllByRole("button", { name: "Add a ticket" })).toHaveLength(2);
     expect(screen.getByRole("button", { name: "Move list A" })).toBeTruthy();
@@ -184,5 +184,69 @@ describe("adding a ticket", () => {
       listId: "a",
       title: "Menu flickers",
     });
+  });
+});
+
+describe("a ticket's title", () => {
+  it("says a new ticket needs a title instead of sending nothing", async () => {
+    const user = userEvent.setup();
+    const sent = renderBoard(editable());
+    const [first] = await screen.findAllByRole("button", { name: "Add a ticket" });
+    await user.click(first!);
+    const title = screen.getByRole("textbox", { name: "Title of the new ticket in A" });
+    await user.click(screen.getByRole("button", { name: "Add ticket" }));
+    expect(screen.getByText("A ticket needs a title.")).toBeTruthy();
+    expect(title.getAttribute("aria-invalid")).toBe("true");
+    await user.type(title, "   {Enter}");
+    expect(sent.filter((request) => request.method === "POST")).toEqual([]);
+    // Typing a title takes the message away.
+    await user.type(title, "Menu");
+    expect(screen.queryByText("A ticket needs a title.")).toBeNull();
+  });
+
+  it("says an edited ticket needs a title instead of silently putting the old one back", async () => {
+    const user = userEvent.setup();
+    const data = editable();
+    const sent = renderBoard(data, {
+      path: "/project/p1?t=t1",
+      routes: { "GET /api/tickets/t1": { body: { data: { ...data.tickets[0]!, thread: [] } } } },
+    });
+    const panel = await screen.findByRole("dialog", { name: "Ticket #1" });
+    const title = await within(panel).findByRole("textbox", { name: "Title" });
+    await user.clear(title);
+    await user.keyboard("{Enter}");
+    expect(within(panel).getByText("A ticket needs a title.")).toBeTruthy();
+    expect(title.getAttribute("aria-invalid")).toBe("true");
+    expect(sent.filter((request) => request.method === "PATCH")).toEqual([]);
+  });
+});
+
+describe("a list's accessible name", () => {
+  it("is the list's name, with renaming a separate control", async () => {
+    renderBoard(editable());
+    expect(await screen.findByRole("region", { name: "A" })).toBeTruthy();
+    expect(screen.getByRole("heading", { name: "A" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Rename list A" })).toBeTruthy();
+  });
+});
+
+describe("a ticket of another project", () => {
+  it("opens only in its own project: this board says where it is instead of showing it", async () => {
+    const data = editable();
+    const elsewhere: TicketDetail = {
+      ...ticket("x1", { number: 7, title: "Other project's bug" }),
+      projectId: "p2",
+      thread: [],
+    };
+    renderBoard(data, {
+      path: "/project/p1?t=x1",
+      routes: { "GET /api/tickets/x1": { body: { data: elsewhere } } },
+    });
+    const panel = await screen.findByRole("dialog", { name: "Ticket" });
+    await within(panel).findByText("This ticket belongs to another project.");
+    const link = within(panel).getByRole("link", { name: "Open it in its project" });
+    expect(link.getAttribute("href")).toBe("/project/p2?t=x1");
+    expect(within(panel).queryByRole("textbox", { name: "Title" })).toBeNull();
+    expect(within(panel).queryByText("Other project's bug")).toBeNull();
   });
 });

@@ -13,6 +13,7 @@ import {
 import { Check, CircleCheck, LoaderCircle, RotateCcw, Trash2, X } from "lucide-react";
 import { Dialog } from "radix-ui";
 import { useEffect, useId, useMemo, useState } from "react";
+import { Link } from "react-router";
 import { Avatar } from "../../components/avatar.tsx";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
 import { isTypingTarget } from "../../components/modal.tsx";
@@ -58,6 +59,19 @@ function TicketPanelBody({ ticketId, board }: { ticketId: string; board: Board }
   const isMissing =
     detail === null || (query.isError && isApiError(query.error) && query.error.status === 404);
 
+  // A ticket opens only in its own project: another project's board has other lists and people.
+  if (detail && detail.projectId !== board.projectId)
+    return (
+      <>
+        <PanelBar title="Ticket" />
+        <div className="ticket-panel__state" role="alert">
+          <p className="ticket-panel__state-title">This ticket belongs to another project.</p>
+          <Link className="btn" to={`/project/${detail.projectId}?t=${detail.id}`}>
+            Open it in its project
+          </Link>
+        </div>
+      </>
+    );
   if (isMissing || (!detail && !card && query.isError))
     return (
       <>
@@ -322,37 +336,53 @@ function DraftField({
   value: string;
   onSave(value: string): void;
   rows: number;
+  /** Left empty, it is not saved and says that a title is needed (Escape puts the saved one back). */
   required?: boolean;
   className: string;
   maxLength: number;
   placeholder?: string;
 }) {
   const [draft, setDraft] = useState(value);
+  const [isMissing, setMissing] = useState(false);
   useEffect(() => setDraft(value), [value]);
+  const errorId = `${id}-error`;
   const commit = () => {
     const next = rows === 1 ? draft.trim() : draft;
-    if (required && !next) return setDraft(value);
+    if (required && !next) return setMissing(true);
     if (next !== value) onSave(next);
   };
   return (
-    <textarea
-      id={id}
-      {...rest}
-      className={`input ${rest.className}`}
-      rows={rows}
-      value={draft}
-      onChange={(event) => setDraft(rows === 1 ? event.target.value.replace(/\n/g, " ") : event.target.value)}
-      onBlur={commit}
-      onKeyDown={(event) => {
-        if (event.key === "Enter" && (rows === 1 || event.metaKey || event.ctrlKey)) {
-          event.preventDefault();
-          event.currentTarget.blur();
-        } else if (event.key === "Escape" && draft !== value) {
-          event.preventDefault();
-          event.stopPropagation();
-          setDraft(value);
-        }
-      }}
-    />
+    <>
+      <textarea
+        id={id}
+        {...rest}
+        className={`input ${rest.className}`}
+        rows={rows}
+        value={draft}
+        aria-invalid={isMissing || undefined}
+        aria-describedby={isMissing ? errorId : undefined}
+        onChange={(event) => {
+          setDraft(rows === 1 ? event.target.value.replace(/\n/g, " ") : event.target.value);
+          setMissing(false);
+        }}
+        onBlur={commit}
+        onKeyDown={(event) => {
+          if (event.key === "Enter" && (rows === 1 || event.metaKey || event.ctrlKey)) {
+            event.preventDefault();
+            event.currentTarget.blur();
+          } else if (event.key === "Escape" && draft !== value) {
+            event.preventDefault();
+            event.stopPropagation();
+            setDraft(value);
+            setMissing(false);
+          }
+        }}
+      />
+      {isMissing ? (
+        <p id={errorId} className="form-error" role="alert">
+          {TICKET_MESSAGES.titleRequired}
+        </p>
+      ) : null}
+    </>
   );
 }

@@ -1,5 +1,5 @@
 /** The cards of one list, with its loading, empty and error states. */
-import type { ProjectList, ProjectSummary } from "@redline/shared";
+import { PRODUCT_TEXTS, type ProjectList, type ProjectSummary } from "@redline/shared";
 import { FolderOpen, RotateCw, SearchX, TriangleAlert } from "lucide-react";
 import type { ReactNode } from "react";
 import { errorMessage } from "../../lib/auth-client.ts";
@@ -7,7 +7,8 @@ import { ProjectCard } from "./project-card.tsx";
 import { type ProjectsQuery, useProjects } from "./project-queries.ts";
 
 const EMPTY_TEXT: Record<ProjectList, { title: string; text: string }> = {
-  all: { title: "No projects yet", text: "Create a project to start reviewing websites, images and PDFs." },
+  // The tab's product's words (PRODUCT_TEXTS) replace this text on the list of all projects.
+  all: { title: "No projects yet", text: PRODUCT_TEXTS.web.noProjects },
   web: { title: "No web projects yet", text: "Website, web app and image projects show up here." },
   illustration: { title: "No illustration projects yet", text: "Illustration projects show up here." },
   archived: { title: "No archived projects", text: "Projects you archive are kept here, out of the way." },
@@ -55,7 +56,10 @@ export function ProjectGrid({
           <p className="empty-state__text">Try another name, or clear the filter.</p>
         </div>
       );
-    const empty = EMPTY_TEXT[query.list];
+    const empty =
+      query.list === "all"
+        ? { ...EMPTY_TEXT.all, text: PRODUCT_TEXTS[query.product ?? "web"].noProjects }
+        : EMPTY_TEXT[query.list];
     return (
       <div className="empty-state">
         <FolderOpen size={28} aria-hidden className="empty-state__icon" />

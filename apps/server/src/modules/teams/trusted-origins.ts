@@ -1,6 +1,6 @@
 /**
- * Which browser origins besides APP_URL may sign in and write (the CSRF check and better-auth's trusted
- * origins): a team's custom domain once it is active — its TXT token proven and its CNAME pointing here —
+ * The one "trusted origins" rule: which browser origins may sign in, write and open the realtime socket
+ * (the CSRF check, better-auth's trusted origins and /api/realtime all ask it). APP_URL's origin; a team's custom domain once it is active — its TXT token proven and its CNAME pointing here —
  * of an enabled team, with the app's own scheme; and the bug-tracking host when BROWSE_URL names one. Answers are kept for a few seconds per origin, so a write
  * costs no query; a domain removed or a team disabled stops being trusted within that time.
  */
@@ -12,12 +12,14 @@ import { teams } from "../../db/schema/index.ts";
 const TTL_MS = 5_000;
 const MAX_ENTRIES = 1_000;
 
-export function customOriginTrust(
+export type IsTrustedOrigin = (origin: string | undefined | null) => Promise<boolean>;
+
+export function trustedOrigins(
   db: Database,
   appUrl: string,
   alsoTrusted: () => readonly (string | null)[] = () => [],
-) {
-  const scheme = new URL(appUrl).protocol;
+): IsTrustedOrigin {
+  const { protocol: scheme, origin: appOrigin } = new URL(appUrl);
   const known = new Map<string, { trusted: boolean; at: number }>();
 
   async function lookup(origin: string): Promise<boolean> {
@@ -39,6 +41,7 @@ export function customOriginTrust(
 
   return async function isTrusted(origin: string | undefined | null): Promise<boolean> {
     if (!origin) return false;
+    if (origin === appOrigin) return true;
     // The bug-tracking host (BROWSE_URL) is this app under another name, configured by the operator.
     if (alsoTrusted().includes(origin)) return true;
     const cached = known.get(origin);

@@ -1,6 +1,6 @@
 /**
- * A team's active custom domain is served by this app, so people sign in and write from it: the CSRF
- * check and better-auth trust that origin — and no other (a domain not proven to point here, a disabled
+ * A team's active custom domain is served by this app, so people sign in, write and hear realtime events
+ * from it: the CSRF check, better-auth and the WebSocket trust that origin — and no other (a domain not proven to point here, a disabled
  * team's, another scheme).
  */
 import { eq } from "drizzle-orm";
@@ -8,9 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/index.ts";
 import { teams } from "../../db/schema/index.ts";
 import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
+import { openSocket } from "../../testing/realtime-socket.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { defaultDriver } from "../../testing/test-db.ts";
-import { customOriginTrust } from "./custom-origins.ts";
+import { trustedOrigins } from "./trusted-origins.ts";
 
 const PASSWORD = "correct horse battery";
 
@@ -35,7 +36,10 @@ describe("custom domains as trusted origins", () => {
   };
 
   beforeAll(async () => {
-    t = await startTestApp({ driver: defaultDriver() });
+    t = await startTestApp({
+      driver: defaultDriver(),
+      config: { browse: { hostPrefix: "bugs", url: "http://bugs.example.test" } },
+    });
     email = `origin-${Date.now().toString(36)}@example.com`;
     const owner = await signUpVerified(t.url, t.inbox!, email, PASSWORD);
     teamId = (await owner.post("/api/teams", { product: "web", name: "Acme" })).body.data.id;
@@ -58,6 +62,18 @@ describe("custom domains as trusted origins", () => {
     expect((await client.get("/api/me")).body.data.displayName).toBe("From the domain");
   });
 
+  it("opens the realtime socket from every trusted origin: the app, the bug-tracking host, an active domain", async () => {
+    await setDomain({ domain, domainStatus: "active", domainToken: "t", isDisabled: false });
+    const { client } = await signInFrom(t.url);
+    for (const from of [t.url, t.ctx.config.browse.url!, origin()]) {
+      const tab = await openSocket(t, client, from);
+      expect(await tab.next((m) => m.type === "ready"), from).toEqual({ type: "ready" });
+      tab.socket.close();
+    }
+    const foreign = await openSocket(t, client, origin("elsewhere.example.test"));
+    expect(await foreign.closed).toBe(4403);
+  });
+
   it("refuses a domain not proven to point here, a disabled team's, another scheme or another host", async () => {
     const signedIn = (await signInFrom(t.url)).client;
     const write = (from: string) =>
@@ -78,10 +94,11 @@ describe("custom domains as trusted origins", () => {
 describe("the bug-tracking host (BROWSE_URL)", () => {
   it("is trusted beside APP_URL, and only with its own scheme", async () => {
     // No lookup is needed for either answer: the configured origin is trusted as it is, another scheme never.
-    const trust = customOriginTrust({} as Database, "https://app.example.com", () => [
+    const trust = trustedOrigins({} as Database, "https://app.example.com", () => [
       "https://bugs.example.com",
     ]);
     expect(await trust("https://bugs.example.com")).toBe(true);
+    expect(await trust("https://app.example.com")).toBe(true);
     expect(await trust("http://bugs.example.com")).toBe(false);
     expect(await trust(undefined)).toBe(false);
   });
