@@ -83,5 +83,8 @@ describe("products", () => {
     await page.getByRole("button", { name: "Product: Bug tracking" }).click();
     await page.getByRole("menuitem", { name: "Website feedback" }).click();
     await page.waitForURL((url) => url.origin === e2e.baseUrl && url.pathname === "/projects");
+    // Signed in there too (a one-time hand-off, not a second sign-in): the website projects show.
+    await expect.poll(() => cardTitles(page)).toEqual(["Marketing site"]);
+    expect(await page.getByRole("button", { name: "Sign in", exact: true }).count()).toBe(0);
   });
 });

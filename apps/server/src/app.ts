@@ -28,6 +28,7 @@ import { createS3Storage } from "./lib/storage/s3-storage.ts";
 import { createLocalStorage } from "./lib/storage/storage.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { createAuth } from "./modules/auth/auth.ts";
+import { handoffRoutes } from "./modules/auth/handoff.routes.ts";
 import { forgetAfterWrites, startSessionCache } from "./modules/auth/session-cache.ts";
 import { billingRoutes } from "./modules/billing/billing.routes.ts";
 import { billingWebhookRoutes } from "./modules/billing/billing.webhook.ts";
@@ -216,6 +217,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(fastifyMultipart);
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(authRoutes, { auth });
+  await app.register(handoffRoutes, { ctx });
   await app.register(healthRoutes, { ctx });
   await app.register(usersRoutes, { ctx });
   await app.register(unsubscribeRoutes, { ctx });

@@ -800,6 +800,21 @@ MATRIX.push(
   },
 );
 
+// A sign-in hand-off to another host of this instance: one's own session mints it; the code is the authority
+// where it is taken (an unknown code signs nobody in and goes on to the project list).
+MATRIX.push(
+  {
+    route: "POST /api/session/handoff",
+    who: SIGNED_IN,
+    call: (f) => ({ path: "/api/session/handoff", body: { to: f.siteUrl } }),
+  },
+  {
+    route: "GET /api/session/handoff",
+    who: PUBLIC,
+    call: () => ({ path: "/api/session/handoff?code=unknown" }),
+  },
+);
+
 // One-click unsubscribe: the signed token in the mail is the authority, whoever holds it (RFC 8058).
 MATRIX.push(
   {

@@ -37,6 +37,16 @@ export const EMAIL_PREFERENCE_LABELS: Record<EmailPreferenceKey, string> = {
 };
 
 /** GET/POST /api/mail/unsubscribe: the signed token a notification mail carries (RFC 8058 one-click). */
+/** Asks for a one-time sign-in on another host of this instance (the bug-tracking host, a team's domain). */
+export const handoffRequestSchema = z
+  .object({ to: z.url().max(2048), next: z.string().max(2048).optional() })
+  .strict();
+
+/** The hand-off link the other host opens: the one-time code and where to go on there. */
+export const handoffQuerySchema = z
+  .object({ code: z.string().min(1).max(200), next: z.string().max(2048).optional() })
+  .strict();
+
 export const unsubscribeQuerySchema = z.object({ token: z.string().min(1).max(1000) }).strict();
 
 /** What an unsubscribe link says about itself before it is used. */

@@ -14,6 +14,7 @@ import {
 } from "lucide-react";
 import { DropdownMenu } from "radix-ui";
 import { useNavigate } from "react-router";
+import { api } from "../../lib/api.ts";
 import { chooseProduct, switchTarget } from "../../lib/product.ts";
 import { useHostDecidesProduct, useProduct, usePublicConfig } from "../../lib/use-product.ts";
 
@@ -23,6 +24,23 @@ const ICONS = {
   "customer-feedback": MessageSquareText,
   video: MonitorPlay,
 } as const;
+
+/**
+ * The other host's address with a one-time hand-off, so the person arrives signed in there as here (a
+ * session cookie belongs to one host); the plain address when the hand-off cannot be had.
+ */
+async function signedInOn(address: string): Promise<string> {
+  const url = new URL(address);
+  try {
+    const { data } = await api<{ data: { url: string } }>("/api/session/handoff", {
+      method: "POST",
+      body: { to: url.origin, next: `${url.pathname}${url.search}` },
+    });
+    return data.url;
+  } catch {
+    return address;
+  }
+}
 
 export function ProductSwitcher() {
   const product = useProduct();
@@ -36,7 +54,7 @@ export function ProductSwitcher() {
     const target = switchTarget(next, { origin: window.location.origin, hostDecides }, hosts);
     if (target === null) return;
     if (target.kind === "navigate") {
-      window.location.assign(target.url);
+      signedInOn(target.url).then((url) => window.location.assign(url));
       return;
     }
     if (next === product) return;
