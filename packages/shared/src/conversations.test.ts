@@ -43,9 +43,12 @@ describe("conversationTitle (SPEC §3)", () => {
     expect(conversationTitle([me, bob, ada], "me")).toBe("Ada, Bob & You");
   });
 
-  it("shows the first two first names and '& N other(s)' for more", () => {
-    expect(conversationTitle([me, bob, ada, cy], "me")).toBe("Bob, Ada & 1 other");
-    expect(conversationTitle([me, ada, bob, cy, di], "me")).toBe("Ada, Bob & 2 others");
+  it("shows the first two sorted first names and '& N other(s)' for more, whatever the storage order", () => {
+    expect(conversationTitle([me, bob, ada, cy], "me")).toBe("Ada, Bob & 1 other");
+    expect(conversationTitle([me, cy, di, bob, ada], "me")).toBe("Ada, Bob & 2 others");
+    expect(conversationTitle([di, cy, me, ada, bob], "me")).toBe("Ada, Bob & 2 others");
+    const ann = person("ann", "Ada Byron");
+    expect(conversationTitle([me, cy, ada, ann], "me")).toBe(conversationTitle([me, ann, cy, ada], "me"));
   });
 
   it("reads the same conversation from the guest's side as the people they talk with", () => {

@@ -180,7 +180,7 @@ const firstName = (participant: ConversationParticipant) =>
 /**
  * SPEC §3 title, as `selfUid` reads it: a guest of the link shows its name ('Guest Messages' without
  * one; 'Anonymous User' for the anonymous visitor); one other person shows their full name; two show
- * their first names sorted '& You'; more the first two first names '& N other(s)'.
+ * their first names sorted '& You'; more the first two of the sorted first names '& N other(s)'.
  */
 export function conversationTitle(participants: ConversationParticipant[], selfUid: string): string {
   const others = participants.filter((participant) => participant.uid !== selfUid);
@@ -191,8 +191,17 @@ export function conversationTitle(participants: ConversationParticipant[], selfU
   }
   if (others.length === 0) return participants[0]?.displayName ?? "";
   if (others.length === 1) return others[0]!.displayName;
-  const names = others.map(firstName);
-  if (others.length === 2) return `${[...names].sort((a, b) => a.localeCompare(b)).join(", ")} & You`;
+  // Sorted by first name (then full name, then id) so the title never depends on storage order,
+  // which changes between loads.
+  const names = [...others]
+    .sort(
+      (a, b) =>
+        firstName(a).localeCompare(firstName(b)) ||
+        a.displayName.localeCompare(b.displayName) ||
+        (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0),
+    )
+    .map(firstName);
+  if (others.length === 2) return `${names.join(", ")} & You`;
   const rest = others.length - 2;
   return `${names.slice(0, 2).join(", ")} & ${rest} ${rest === 1 ? "other" : "others"}`;
 }
