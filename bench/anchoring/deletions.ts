@@ -77,7 +77,8 @@ export function findUnits(truth: string): Unit[] {
     const parent = element.parentElement;
     if (!parent || !visible(element)) continue;
     const tag = element.localName;
-    if (["script", "style", "template", "br", "svg", "path", "option", "thead", "tbody"].includes(tag)) continue;
+    if (["script", "style", "template", "br", "svg", "path", "option", "thead", "tbody"].includes(tag))
+      continue;
     const lookAlikes = Array.from(parent.children).filter(
       (other) => other !== element && signature(other) === signature(element) && visible(other),
     ).length;
@@ -89,11 +90,21 @@ export function findUnits(truth: string): Unit[] {
     else if (tag === "section") family = "section";
     // A card: a repeated block of several targets (a product, a plan, a teaser, a question), also
     // when written as a list item.
-    else if (CARD_TAGS.includes(tag) && truths.length >= (tag === "li" ? 3 : 2) && element.children.length >= 2)
+    else if (
+      CARD_TAGS.includes(tag) &&
+      truths.length >= (tag === "li" ? 3 : 2) &&
+      element.children.length >= 2
+    )
       family = "card";
     else if (tag === "li" || tag === "dt" || tag === "dd") family = "item";
     if (!family) continue;
-    units.push({ family, paths: [pathOf(element)], truths, lookAlikes, label: `<${tag}> ${describeUnit(element)}` });
+    units.push({
+      family,
+      paths: [pathOf(element)],
+      truths,
+      lookAlikes,
+      label: `<${tag}> ${describeUnit(element)}`,
+    });
   }
 
   // Sections written as a heading and the run of siblings up to the next heading of its level
@@ -105,7 +116,11 @@ export function findUnits(truth: string): Unit[] {
       if (headings.length < 3) continue;
       for (const heading of headings) {
         const run: Element[] = [heading];
-        for (let next = heading.nextElementSibling; next && next.localName !== level; next = next.nextElementSibling) {
+        for (
+          let next = heading.nextElementSibling;
+          next && next.localName !== level;
+          next = next.nextElementSibling
+        ) {
           if (/^h[1-6]$/.test(next.localName) && next.localName < level) break;
           run.push(next);
         }

@@ -64,8 +64,7 @@ try {
     const original = await page.evaluate(serialise);
     const units = pickUnits(await page.evaluate(findUnits, TRUTH_ATTRIBUTE), UNITS_PER_FAMILY);
     await closePage(page);
-    if (!DELETIONS_ONLY)
-      await writeFile(path.join(CORPUS, "pairs", `${name}.original.html`), original);
+    if (!DELETIONS_ONLY) await writeFile(path.join(CORPUS, "pairs", `${name}.original.html`), original);
     const mutate = async (mutations: Mutation[], suffix: string) => {
       const copy = await openPage(browser, original, 1280);
       const problems = await copy.evaluate(applyMutations, { mutations, truth: TRUTH_ATTRIBUTE });
