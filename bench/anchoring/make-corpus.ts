@@ -9,11 +9,13 @@
  * same marked original: holdout.ts as pairs/<page>.holdout.html, hard.ts (moves, many changes at once,
  * icons) as pairs/<page>.hard.html, holdout2.ts (a second held-out set of those kinds) as
  * pairs/<page>.holdout2.html; and the tuning side's moves and storm (recipes.ts) as
- * pairs/<page>.tuning2.html.
+ * pairs/<page>.tuning2.html. Finally the deletion sets (deletions.ts): a few rows, cards, list items
+ * and sections of the page, each deleted alone and in a rebuilt page, as pairs/<page>.deletions.json.
  */
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { closePage, launchChromium, openPage, TRUTH_ATTRIBUTE } from "@redline/anchoring/testing";
+import { deletionsOf, findUnits, pickUnits } from "./deletions.ts";
 import { HARD, STORM } from "./hard.ts";
 import { HOLDOUT } from "./holdout.ts";
 import { HOLDOUT2, STORM2 } from "./holdout2.ts";
@@ -42,6 +44,12 @@ function markTargets(attribute: string): number {
   return count;
 }
 
+/** Units deleted per family and page (each in two variants). */
+const UNITS_PER_FAMILY = 6;
+
+/** `--deletions-only`: write only pairs/<page>.deletions.json (the other pairs stay as they are). */
+const DELETIONS_ONLY = process.argv.includes("--deletions-only");
+
 const serialise = () => `<!doctype html>\n${document.documentElement.outerHTML}\n`;
 
 const browser = await launchChromium();
@@ -54,8 +62,9 @@ try {
     const page = await openPage(browser, await readFile(path.join(CORPUS, "pages", file), "utf8"), 1280);
     const targets = await page.evaluate(markTargets, TRUTH_ATTRIBUTE);
     const original = await page.evaluate(serialise);
+    const units = pickUnits(await page.evaluate(findUnits, TRUTH_ATTRIBUTE), UNITS_PER_FAMILY);
     await closePage(page);
-    await writeFile(path.join(CORPUS, "pairs", `${name}.original.html`), original);
+    if (!DELETIONS_ONLY) await writeFile(path.join(CORPUS, "pairs", `${name}.original.html`), original);
     const mutate = async (mutations: Mutation[], suffix: string) => {
       const copy = await openPage(browser, original, 1280);
       const problems = await copy.evaluate(applyMutations, { mutations, truth: TRUTH_ATTRIBUTE });
@@ -69,6 +78,26 @@ try {
       await writeFile(path.join(CORPUS, "pairs", `${name}.${suffix}.html`), html);
       return targets - kept;
     };
+    const deletions = deletionsOf(name, units);
+    for (const deletion of deletions) {
+      // Each must apply cleanly to the original.
+      const copy = await openPage(browser, original, 1280);
+      const problems = await copy.evaluate(applyMutations, {
+        mutations: deletion.mutations,
+        truth: TRUTH_ATTRIBUTE,
+      });
+      await closePage(copy);
+      if (problems.length > 0) throw new Error(`${deletion.id}: ${problems.join("; ")}`);
+    }
+    await writeFile(
+      path.join(CORPUS, "pairs", `${name}.deletions.json`),
+      `${JSON.stringify(deletions, null, 1)}\n`,
+    );
+    const families = units.map((unit) => unit.family);
+    console.log(
+      `${name}: deletions ${["row", "card", "item", "section"].map((f) => `${f} ${families.filter((x) => x === f).length}`).join(", ")}`,
+    );
+    if (DELETIONS_ONLY) continue;
     const removed = await mutate(recipe, "mutated");
     const heldOutRemoved = await mutate(HOLDOUT[name] ?? [], "holdout");
     const hardRemoved = await mutate([...(HARD[name] ?? []), ...STORM], "hard");

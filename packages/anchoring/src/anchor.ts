@@ -11,8 +11,12 @@
  *    "exact" additionally needs a stored selector to agree. Anything less is "needs-review" with the
  *    candidates, or null: a wrong pin is worse than an orphaned one. Candidates whose surroundings
  *    name another record (another invoice number in the row) or that carry another accessible name
- *    with another symbol or icon are ruled out first; an element that had no twins when described
- *    (Fingerprint.twins) is followed from a lower bar when nothing else is near.
+ *    with another symbol or icon are ruled out first, and so, for an element known by its record (a
+ *    value, a text-less control, a label with twins), are candidates whose surroundings are the
+ *    stored ones' template filled with another record's words (a sibling card or row); an element
+ *    that had no twins when described (Fingerprint.twins; a link to the same place with a text alike
+ *    counts as one) is followed from a lower bar when nothing else is near, and one that had twins is
+ *    not identified by its link target or its text alone.
  *
  * Per-document work (element lists, attributes and text of each element) is cached and dropped as
  * soon as a MutationObserver reports any change, so anchoring many comments on one page is cheap.
@@ -40,7 +44,7 @@ import {
   WEIGHTS,
 } from "./score.ts";
 import { cssString, resolveCss, resolveXpath } from "./selectors.ts";
-import { isValueLike, otherRecord, recordKeys, trigrams } from "./text.ts";
+import { isValueLike, otherRecord, recordKeys, siblingRecord, trigrams } from "./text.ts";
 import type { Anchor, AnchorResult } from "./types.ts";
 
 /** Below this nothing is offered at all (the comment is orphaned). */
@@ -237,6 +241,13 @@ function identityHolds(
     (stored.name !== null && basic.name !== null && stored.name !== basic.name) ||
     (stored.href !== null && basic.href !== null && hrefSimilarity(stored.href, basic.href) < 0.8);
   if (conflict && (partial.textSim < 0.9 || neighbourSim < 0.8)) return false;
+  // A label for another field with another text ("Workspace URL" for the deleted "Workspace name").
+  // (A renamed field id alone is a rebuild: the same text still names the same label.)
+  const forOther =
+    stored.attributes.for !== undefined &&
+    basic.attributes.for !== undefined &&
+    stored.attributes.for !== basic.attributes.for;
+  if (forOther && partial.textSim < 0.9) return false;
   if (!stored.text) {
     const named =
       stored.ariaLabel ||
@@ -260,13 +271,16 @@ function identityHolds(
   if (partial.textSim >= 0.8) {
     // Short labels ("Reply", "Overdue", "Add to cart") repeat: the surroundings, a link target or
     // a label must agree too. A longer text that no other element has is enough on its own.
-    if (neighbourSim >= 0.6 || partial.namesIt) return true;
+    // A link target names it only if no look-alike shared it when described (the sidebar's
+    // "Upgrading from v2" and the pager's "Upgrading from v2 →" go to one page).
+    if (neighbourSim >= 0.6 || (partial.namesIt && (!hadTwins || neighbourSim >= 0.5))) return true;
     // The page kept its own name for the element (a class or id selector finds exactly it), or the
     // text is the page's only one of its kind and nothing else comes close: moved, not replaced.
     // (Not when it had twins when described: the one left may be a deleted twin's look-alike.)
     if (hasRobustVote || (isAlone && !textIsShared && !hadTwins)) return true;
     // Headings name their section, so a unique one may be short; elsewhere short text is a label.
-    return !textIsShared && (!isShortText(stored.text) || HEADINGS.has(stored.tag));
+    // A text that had a look-alike when described may be that look-alike left behind.
+    return !textIsShared && !hadTwins && (!isShortText(stored.text) || HEADINGS.has(stored.tag));
   }
   return partial.textSim >= 0.6 && neighbourSim >= 0.5;
 }
@@ -385,9 +399,26 @@ export function anchor(root: Document, stored: Anchor): AnchorResult | null {
   // Surroundings that name another record (another invoice number in the row) rule a candidate out:
   // it is the look-alike of a deleted or moved row, not the row.
   const keys = recordKeys(target.context.neighbourText);
-  // So does another name: a control labelled otherwise that also shows another text or icon.
+  // So does another name: a control labelled otherwise that also shows another text or icon. And,
+  // for an element known by its record (a value, a text-less control or picture, a label with twins)
+  // that nothing names, surroundings that are the stored ones' template filled with another record's
+  // words (the tee in white beside the deleted tee in black): a sibling card or row, not this one
+  // edited. (Prose and one-off labels name themselves: a re-ordered menu or an edited sentence nearby
+  // changes their surroundings the same way.)
+  const recordBound = target.valueLike || !storedBasic.text || (target.twins ?? 0) > 0;
   const scored = all.filter(
-    (entry) => !entry.partial.otherName && (keys.length === 0 || !otherRecord(keys, entry.neighbourText)),
+    (entry) =>
+      !entry.partial.otherName &&
+      (keys.length === 0 || !otherRecord(keys, entry.neighbourText)) &&
+      !(
+        recordBound &&
+        !entry.partial.namesIt &&
+        siblingRecord(
+          target.context.neighbourText,
+          entry.neighbourText,
+          entry.basic.text !== storedBasic.text,
+        )
+      ),
   );
 
   // A wrapper added around an element has the same tag and text and often the old position in the

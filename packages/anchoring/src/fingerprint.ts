@@ -328,7 +328,8 @@ export function nameOf(basic: Basic): string | null {
 /**
  * How many other elements of the page share the element's tag family and its text (or, without
  * text, its name): 0 for a one-off ("Related posts", the "Account menu" button), more for the
- * "Reply" of every comment. Elements nested in it or around it (wrappers) do not count.
+ * "Reply" of every comment, or a link with another link to the same place whose text contains its
+ * own or is contained in it. Elements nested in it or around it (wrappers) do not count.
  */
 export function countTwins(element: Element, basic: Basic): number {
   const name = basic.text ? null : nameOf(basic);
@@ -338,6 +339,14 @@ export function countTwins(element: Element, basic: Basic): number {
     for (const other of Array.from(element.ownerDocument.getElementsByTagName(tag))) {
       if (other === element || other.contains(element) || element.contains(other)) continue;
       if (basic.text) {
+        // Another link to the same place with a text alike ("Upgrading from v2 →" in the pager).
+        if (basic.href !== null && other.getAttribute("href")?.trim() === basic.href) {
+          const text = normaliseText(other.textContent);
+          if (text && (text.includes(basic.text) || basic.text.includes(text))) {
+            twins++;
+            continue;
+          }
+        }
         const raw = other.textContent ?? "";
         // A large container cannot have the same short text (and is not worth normalising).
         if (raw.length > 4096 && basic.text.length < MAX_TEXT) continue;

@@ -5,6 +5,7 @@ import {
   normaliseText,
   otherRecord,
   recordKeys,
+  siblingRecord,
   sidedWordSimilarity,
   textSimilarity,
   trigrams,
@@ -74,5 +75,22 @@ describe("similarity", () => {
     expect(otherRecord(["inv-2040"], "inv-2040 | paid")).toBe(false);
     // No key of that shape around the candidate: no evidence either way.
     expect(otherRecord(["inv-2040"], "kestrel studio | paid")).toBe(false);
+  });
+});
+
+describe("siblingRecord", () => {
+  it("tells a look-alike card of another record from the same card edited", () => {
+    const black = "organic cotton tee black $29 | 4.5 ★ (488) add to cart";
+    expect(siblingRecord(black, "organic cotton tee white $29 | 4.4 ★ (530) add to cart")).toBe(true);
+    // One field edited (a new price, a recount), or words added: the same record.
+    expect(siblingRecord(black, "organic cotton tee black $25 | 4.5 ★ (488) add to cart")).toBe(false);
+    expect(siblingRecord(black, "organic cotton tee black $29 | 4.6 ★ (491) add to cart")).toBe(false);
+    expect(siblingRecord(black, "new organic cotton tee black $29 | 4.5 ★ (488) add to cart")).toBe(false);
+    // The element's own text counts as a field: one word of the surroundings and the value itself.
+    const rating = "organic cotton tee black $29 | add to cart";
+    expect(siblingRecord(rating, "organic cotton tee white $29 | add to cart")).toBe(false);
+    expect(siblingRecord(rating, "organic cotton tee white $29 | add to cart", true)).toBe(true);
+    // Another element in the same card (the words moved across the element): not this rule's business.
+    expect(siblingRecord(black, "organic cotton tee black | $29 4.5 ★ (488) add to cart")).toBe(false);
   });
 });

@@ -173,3 +173,30 @@ export function isValueLike(text: string): boolean {
   const letters = text.replace(/[^\p{L}]/gu, "");
   return letters.length <= 3 || (/\d/.test(text) && letters.length <= 6 && text.split(" ").length <= 4);
 }
+
+/** A word that names something ("black", "olive"), not a value (a price, a count, a rating). */
+const isNameWord = (word: string) => word.length >= 3 && !/\d/.test(word) && /^\p{L}+$/u.test(word);
+
+/**
+ * The candidate stands in a look-alike of the stored surroundings filled with another record's
+ * content: the same words in the same places (the same card or row template), except for two or
+ * more of them, one a name ("organic cotton tee black $29 | 4.5 ★ (488)" against "… white $29 |
+ * 4.4 ★ (530)"). An edit changes one field of a record; a sibling differs in several — the
+ * element's own text counts as one (`ownTextDiffers`: the rating "4.5 ★ (488)" beside "… black $29 |"
+ * against "4.4 ★ (530)" beside "… white $29 |").
+ */
+export function siblingRecord(stored: string, candidate: string, ownTextDiffers = false): boolean {
+  if (!stored || stored === candidate) return false;
+  const left = stored.split(" ");
+  const right = candidate.split(" ");
+  if (left.length !== right.length || left.length < 4) return false;
+  let differing = ownTextDiffers ? 1 : 0;
+  let names = 0;
+  for (let i = 0; i < left.length; i++) {
+    if (left[i] === right[i]) continue;
+    if (left[i] === "|" || right[i] === "|") return false;
+    differing++;
+    if (isNameWord(left[i]!) && isNameWord(right[i]!)) names++;
+  }
+  return differing >= 2 && names >= 1 && differing <= left.length / 2;
+}
