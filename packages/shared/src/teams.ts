@@ -109,6 +109,8 @@ export const TEAM_MESSAGES = {
   renamed: "Team renamed.",
   invited: "Invitation sent.",
   added: "Member added to the team.",
+  /** SPEC §8's text for sharing with someone who comments only: a collaborator added. */
+  collaboratorAdded: "Project shared with the user.",
   accessUpdated: "User access updated.",
   removed: "User removed from the team.",
   collaboratorRemoved: "Collaborator removed from the team.",
