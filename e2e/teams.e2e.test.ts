@@ -174,4 +174,33 @@ describe("teams", () => {
       await page.close();
     }
   }, 120_000);
+
+  it("an invited address signs up through the invitation and lands on the team it was invited to", async () => {
+    const owner = await signedIn(e2e, "invite-owner", "Ines Owner");
+    const teamId = (await owner.api.post("/api/teams", { product: "web", name: "Invite Studio" })).body.data
+      .id as string;
+    const address = uniqueEmail("invited-signup");
+    await owner.api.post(`/api/teams/${teamId}/members`, { email: address, access: "member" });
+    const invitation = await e2e.app.inbox!.waitFor(
+      (mail) => mail.to.includes(address) && mail.text.includes("Invite Studio"),
+    );
+
+    // The invitation's link: the sign-up form, which keeps where it leads.
+    const page = await e2e.newPage();
+    await page.goto(invitation.link!);
+    await page.getByLabel("Full name").fill("Ivo Invited");
+    await page.getByLabel("Email", { exact: true }).fill(address);
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.getByText(`We sent a verification link to ${address}`).waitFor();
+    const verification = await e2e.app.inbox!.waitFor(
+      (mail) => mail.to.includes(address) && Boolean(mail.link?.includes("verifyEmail")),
+    );
+    // The verification link goes on to the team (SPEC §2: after sign-in, the URL originally asked for).
+    await page.goto(verification.link!);
+    await page.waitForURL((url) => url.pathname === `/team/${teamId}`);
+    await page.getByRole("heading", { name: "Invite Studio", level: 1 }).waitFor();
+    await page.getByRole("list", { name: "Team members" }).getByText("Ivo Invited").waitFor();
+    await shot(page, "teams-07-invited-signed-up");
+  }, 120_000);
 });
