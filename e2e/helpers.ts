@@ -49,6 +49,30 @@ export async function signInPage(e2e: E2E, email: string): Promise<Page> {
 }
 
 /**
+ * Starts watching the page for `text` and returns a question: was it ever on screen since? For what
+ * must never show, even for a moment (a message that flashes and goes is still seen by people).
+ */
+export async function watchForText(page: Page, text: string): Promise<() => Promise<boolean>> {
+  const flag = `__seen_${Math.random().toString(36).slice(2)}`;
+  await page.evaluate(
+    ({ flag, text }) => {
+      const record = window as unknown as Record<string, boolean>;
+      const check = () => {
+        if (document.body.textContent.includes(text)) record[flag] = true;
+      };
+      check();
+      new MutationObserver(check).observe(document.body, {
+        childList: true,
+        subtree: true,
+        characterData: true,
+      });
+    },
+    { flag, text },
+  );
+  return () => page.evaluate((flag) => Boolean((window as unknown as Record<string, boolean>)[flag]), flag);
+}
+
+/**
  * The mode the overlay inside a snapshot frame is in: null before its script has started, "browse"
  * until the app's `overlay:mode` message reaches it. A click in the frame is only picked (comment or
  * inspect) once this says so; the frame's content is visible well before that.

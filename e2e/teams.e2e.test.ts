@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { teams } from "../apps/server/src/db/schema/index.ts";
 import { signUpVerified } from "../apps/server/src/testing/http-client.ts";
 import { type E2E, startE2E, uniqueEmail } from "./harness.ts";
-import { PASSWORD, shot, signedIn, signInPage } from "./helpers.ts";
+import { PASSWORD, shot, signedIn, signInPage, watchForText } from "./helpers.ts";
 
 const ADD_MEMBERS = "+ Add members";
 
@@ -46,7 +46,7 @@ describe("teams", () => {
     const members = page.getByRole("list", { name: "Team members" });
     await members.getByText("Olive Owner").waitFor();
 
-    // An existing user, as manager: added at once and told by mail (team-access).
+    // An existing user, as manager: added at once and told by mail who added them (team-invite).
     const managerEmail = uniqueEmail("team-manager");
     await signUpVerified(e2e.baseUrl, e2e.app.inbox!, managerEmail, PASSWORD, "Manny Manager");
     await page.getByRole("button", { name: ADD_MEMBERS }).click();
@@ -61,6 +61,7 @@ describe("teams", () => {
     const accessMail = await e2e.app.inbox!.waitFor(
       (mail) => mail.to.includes(managerEmail) && mail.text.includes("Acme Studio"),
     );
+    expect(accessMail.text).toContain("Olive Owner");
     expect(accessMail.link).toContain(`/team/${teamId}`);
 
     // An unknown address, as member: listed as invited, and the team-invite mail names the inviter.
@@ -145,4 +146,61 @@ describe("teams", () => {
     expect(await manager.getByText(TEAM_MESSAGES.disabled).count()).toBe(0);
     expect(await manager.getByRole("button", { name: ADD_MEMBERS }).count()).toBe(0);
   });
+
+  it("leaving a team says 'You left the team.' and nothing else, from /team and from the team's own address", async () => {
+    const owner = await signedIn(e2e, "leave-owner", "Lena Owner");
+    for (const [index, from] of (["/team", "team address"] as const).entries()) {
+      const teamId = (await owner.api.post("/api/teams", { product: "web", name: `Leave ${index}` })).body
+        .data.id as string;
+      const member = await signedIn(e2e, `leaver-${index}`, "Lee Leaver");
+      await owner.api.post(`/api/teams/${teamId}/members`, { email: member.email, access: "member" });
+      const { page } = member;
+      await page.goto(from === "/team" ? "/team" : `/team/${teamId}`);
+      await page.getByRole("heading", { name: `Leave ${index}`, level: 1 }).waitFor();
+      await page.getByRole("list", { name: "Team members" }).getByText("Lee Leaver").waitFor();
+      const sawNotFound = await watchForText(page, TEAM_MESSAGES.notAccessible);
+      await page.getByRole("button", { name: "Leave team" }).click();
+      await page
+        .getByRole("dialog", { name: "Leave this team?" })
+        .getByRole("button", { name: "Leave team" })
+        .click();
+      await page.getByText(TEAM_MESSAGES.left, { exact: true }).waitFor();
+      await page.getByRole("heading", { name: "Work together as a team" }).waitFor();
+      await page.waitForURL((url) => url.pathname === "/team");
+      // The realtime 'teams.changed' and the refetches it starts have come and gone by now.
+      await page.waitForTimeout(1500);
+      expect(await sawNotFound(), `leaving from ${from}`).toBe(false);
+      if (index === 1) await shot(page, "teams-06-left");
+      await page.close();
+    }
+  }, 120_000);
+
+  it("an invited address signs up through the invitation and lands on the team it was invited to", async () => {
+    const owner = await signedIn(e2e, "invite-owner", "Ines Owner");
+    const teamId = (await owner.api.post("/api/teams", { product: "web", name: "Invite Studio" })).body.data
+      .id as string;
+    const address = uniqueEmail("invited-signup");
+    await owner.api.post(`/api/teams/${teamId}/members`, { email: address, access: "member" });
+    const invitation = await e2e.app.inbox!.waitFor(
+      (mail) => mail.to.includes(address) && mail.text.includes("Invite Studio"),
+    );
+
+    // The invitation's link: the sign-up form, which keeps where it leads.
+    const page = await e2e.newPage();
+    await page.goto(invitation.link!);
+    await page.getByLabel("Full name").fill("Ivo Invited");
+    await page.getByLabel("Email", { exact: true }).fill(address);
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.getByText(`We sent a verification link to ${address}`).waitFor();
+    const verification = await e2e.app.inbox!.waitFor(
+      (mail) => mail.to.includes(address) && Boolean(mail.link?.includes("verifyEmail")),
+    );
+    // The verification link goes on to the team (SPEC §2: after sign-in, the URL originally asked for).
+    await page.goto(verification.link!);
+    await page.waitForURL((url) => url.pathname === `/team/${teamId}`);
+    await page.getByRole("heading", { name: "Invite Studio", level: 1 }).waitFor();
+    await page.getByRole("list", { name: "Team members" }).getByText("Ivo Invited").waitFor();
+    await shot(page, "teams-07-invited-signed-up");
+  }, 120_000);
 });

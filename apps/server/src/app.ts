@@ -109,7 +109,12 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     (error) => console.error("mail delivery", error),
   );
   const storage = config.s3 ? createS3Storage(config.s3) : createLocalStorage(config.filesDir);
-  const isTrustedOrigin = trustedOrigins(database.db, config.appUrl, () => [config.browse.url]);
+  const isTrustedOrigin = trustedOrigins(
+    database.db,
+    config.appUrl,
+    () => [config.browse.url],
+    config.plansEnabled,
+  );
   const auth = createAuth(config, database.db, mailer, isTrustedOrigin);
   const jobs = await startQueue(database);
   const { queue } = jobs;

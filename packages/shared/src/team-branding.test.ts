@@ -10,15 +10,19 @@ import {
   isThemeEmpty,
   teamBrandingUpdateSchema,
 } from "./team-branding.ts";
+import { teamPlanOf, upsellPlanOf } from "./teams.ts";
 
 const theme = { ...DEFAULT_TEAM_THEME, primaryColor: "#2255aa" };
+/** The team's plan from its owner's: branding in it, or lapsed. */
+const paid = { isPaid: true, branding: true, customDomain: true };
+const lapsed = { isPaid: false, branding: false, customDomain: false };
 
 describe("team branding", () => {
   it("applies only to an enabled team with branding on and a non-empty theme (SPEC §4)", () => {
-    expect(brandingApplies({ isDisabled: false, customBranding: true, theme })).toBe(true);
-    expect(brandingApplies({ isDisabled: true, customBranding: true, theme })).toBe(false);
-    expect(brandingApplies({ isDisabled: false, customBranding: false, theme })).toBe(false);
-    expect(brandingApplies({ isDisabled: false, customBranding: true, theme: null })).toBe(false);
+    expect(brandingApplies({ isDisabled: false, customBranding: true, theme, plan: paid })).toBe(true);
+    expect(brandingApplies({ isDisabled: true, customBranding: true, theme, plan: paid })).toBe(false);
+    expect(brandingApplies({ isDisabled: false, customBranding: false, theme, plan: paid })).toBe(false);
+    expect(brandingApplies({ isDisabled: false, customBranding: true, theme: null, plan: paid })).toBe(false);
     const blank = {
       primaryColor: "",
       secondaryColor: " ",
@@ -26,8 +30,35 @@ describe("team branding", () => {
       logoURL: null,
       iconURL: null,
     };
-    expect(brandingApplies({ isDisabled: false, customBranding: true, theme: blank })).toBe(false);
+    expect(brandingApplies({ isDisabled: false, customBranding: true, theme: blank, plan: paid })).toBe(false);
     expect(brandingApplies(null)).toBe(false);
+    // SPEC §6: only while the team owner's plan includes branding; a lapsed plan ends it.
+    expect(brandingApplies({ isDisabled: false, customBranding: true, theme, plan: lapsed })).toBe(false);
+  });
+
+  it("takes a team's plan from its owner's: paid, branding, custom domain — nothing on a disabled team", () => {
+    const teamPlan = { isFree: false, entitlements: { branding: true, customDomain: false } };
+    expect(teamPlanOf({ isDisabled: false }, teamPlan)).toEqual({
+      isPaid: true,
+      branding: true,
+      customDomain: false,
+    });
+    expect(teamPlanOf({ isDisabled: true }, teamPlan)).toEqual(lapsed);
+    expect(teamPlanOf({ isDisabled: false }, null)).toEqual(lapsed);
+    const free = { isFree: true, entitlements: { branding: false, customDomain: false } };
+    expect(teamPlanOf({ isDisabled: false }, free)).toEqual(lapsed);
+  });
+
+  it("offers no upsell to someone with an enabled team: in it (not only a collaborator), its owner paying", () => {
+    const own = { isFree: true, hideUpsells: false, name: "Free" };
+    expect(upsellPlanOf(own, [{ role: "member", plan: paid }])).toEqual({
+      isFree: false,
+      hideUpsells: true,
+      name: "Free",
+    });
+    expect(upsellPlanOf(own, [{ role: "collaborator", plan: paid }])).toBe(own);
+    expect(upsellPlanOf(own, [{ role: "manager", plan: lapsed }])).toBe(own);
+    expect(upsellPlanOf(own, [])).toBe(own);
   });
 
   it("calls a theme empty when nothing in it is set", () => {
@@ -47,8 +78,8 @@ describe("team branding", () => {
   });
 
   it("shows the team's theme, filled with the defaults, only when branding applies", () => {
-    expect(appliedTheme({ isDisabled: false, customBranding: true, theme })).toEqual(theme);
-    expect(appliedTheme({ isDisabled: false, customBranding: false, theme })).toBeNull();
+    expect(appliedTheme({ isDisabled: false, customBranding: true, theme, plan: paid })).toEqual(theme);
+    expect(appliedTheme({ isDisabled: false, customBranding: false, theme, plan: paid })).toBeNull();
   });
 
   it("darkens the hover colour by 10% (SPEC §9): the shipped accent's hover token", () => {

@@ -43,6 +43,9 @@ export const TEAM_BRANDING_MESSAGES = {
   tooLarge: MESSAGES.maxFileSize,
   planRequired:
     "Custom branding is not included in the team owner's plan. Upgrade to the Team plan to brand this team.",
+  /** Beside the switch while the owner's plan has no branding (a lapsed plan: the theme is kept, not shown). */
+  notInPlan:
+    "Not in the team owner's plan: the theme is kept but not shown until the plan includes branding.",
 } as const;
 
 const colour = z
@@ -83,16 +86,21 @@ export function isThemeEmpty(theme: TeamTheme | null | undefined): boolean {
   return !Object.values(theme).some((value) => typeof value === "string" && value.trim() !== "");
 }
 
-/** SPEC §4: custom branding applies only to an enabled team that has it on and a non-empty theme. */
+/**
+ * SPEC §4: custom branding applies only to an enabled team that has it on and a non-empty theme — and
+ * (§6) while its owner's plan includes branding (`plan`, teamPlanOf: a lapsed plan ends it).
+ */
 export function brandingApplies(
-  team: Pick<Team, "isDisabled" | "customBranding" | "theme"> | null | undefined,
+  team: Pick<Team, "isDisabled" | "customBranding" | "theme" | "plan"> | null | undefined,
 ): boolean {
-  return Boolean(team && !team.isDisabled && team.customBranding && !isThemeEmpty(team.theme));
+  return Boolean(
+    team && !team.isDisabled && team.plan.branding && team.customBranding && !isThemeEmpty(team.theme),
+  );
 }
 
 /** The theme a team shows when branding applies, else null (the shipped defaults). */
 export function appliedTheme(
-  team: Pick<Team, "isDisabled" | "customBranding" | "theme"> | null | undefined,
+  team: Pick<Team, "isDisabled" | "customBranding" | "theme" | "plan"> | null | undefined,
 ): TeamTheme | null {
   return team && brandingApplies(team) ? { ...DEFAULT_TEAM_THEME, ...team.theme } : null;
 }

@@ -58,6 +58,8 @@ export const TEAM_DOMAIN_MESSAGES = {
   none: "This team has no custom domain.",
   planRequired:
     "A custom domain is not included in the team owner's plan. Upgrade to the Team plan to use one.",
+  paused: (domain: string) =>
+    `The team owner's plan no longer includes a custom domain: ${domain} does not open Redline for this team until it does again.`,
   lookupFailed: "DNS could not be asked just now. Check again in a moment.",
   checked: {
     pending: "The DNS records are not there yet. DNS changes can take a while to show; check again later.",

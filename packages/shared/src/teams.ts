@@ -36,6 +36,50 @@ export interface TeamAbilities {
   setDomain: boolean;
 }
 
+/**
+ * What the team owner's plan gives the team (SPEC §6: custom domain and branding are plan-gated): the
+ * one rule behind branding, the custom domain, the host lookup and the screens — a plan's features end
+ * together with the plan, for every person of the team. On a disabled team nothing is on.
+ */
+export interface TeamPlan {
+  /** The owner holds a paid plan (SPEC §4: its members have "an enabled team"). */
+  isPaid: boolean;
+  branding: boolean;
+  customDomain: boolean;
+}
+
+export const NO_TEAM_PLAN: TeamPlan = { isPaid: false, branding: false, customDomain: false };
+
+/** The team's plan from its owner's: paid, branding, custom domain — none of them while it is disabled. */
+export function teamPlanOf(
+  team: { isDisabled: boolean },
+  owner: { isFree: boolean; entitlements: { branding: boolean; customDomain: boolean } } | null,
+): TeamPlan {
+  if (team.isDisabled || !owner) return NO_TEAM_PLAN;
+  return {
+    isPaid: !owner.isFree,
+    branding: owner.entitlements.branding,
+    customDomain: owner.entitlements.customDomain,
+  };
+}
+
+/** SPEC §4 "an enabled team": one the user is in (not only a collaborator) whose owner's plan is paid. */
+export function hasEnabledTeam(teams: readonly Pick<Team, "role" | "plan">[]): boolean {
+  return teams.some((team) => team.role !== "collaborator" && team.plan.isPaid);
+}
+
+/**
+ * The plan the upsells read (SPEC §4: the free plan and the offer bar exclude "an enabled team"): the
+ * user's own, or — with an enabled team — not free and offered nothing ('Get unlimited projects.
+ * Upgrade now', the offer bar).
+ */
+export function upsellPlanOf<P extends { isFree: boolean; hideUpsells: boolean }>(
+  plan: P,
+  teams: readonly Pick<Team, "role" | "plan">[],
+): P {
+  return hasEnabledTeam(teams) ? { ...plan, isFree: false, hideUpsells: true } : plan;
+}
+
 export interface Team {
   id: string;
   product: Product;
@@ -47,6 +91,8 @@ export interface Team {
   domain: string | null;
   createdAt: string;
   modifiedAt: string;
+  /** What the owner's plan gives the team now (a lapsed plan: nothing). */
+  plan: TeamPlan;
   /** The reader's own place in the team. */
   role: TeamRole;
   abilities: TeamAbilities;
@@ -109,6 +155,8 @@ export const TEAM_MESSAGES = {
   renamed: "Team renamed.",
   invited: "Invitation sent.",
   added: "Member added to the team.",
+  /** SPEC §8's text for sharing with someone who comments only: a collaborator added. */
+  collaboratorAdded: "Project shared with the user.",
   accessUpdated: "User access updated.",
   removed: "User removed from the team.",
   collaboratorRemoved: "Collaborator removed from the team.",

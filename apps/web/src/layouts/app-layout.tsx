@@ -9,6 +9,7 @@ import { LoadingView } from "../components/loading-view.tsx";
 import { OfferBar } from "../features/billing/offer-bar.tsx";
 import { PaymentNotice } from "../features/billing/payment-notice.tsx";
 import { useStoredPrivilege } from "../features/billing/use-stored-privilege.ts";
+import { useUpsellPlan } from "../features/billing/use-upsell-plan.ts";
 import { MessagesButton } from "../features/conversations/messages-button.tsx";
 import { useNeedHelp } from "../features/conversations/need-help.ts";
 import { Header } from "../features/header/header.tsx";
@@ -28,6 +29,7 @@ export function AppLayout() {
   useStoredPrivilege(me);
   // The active team's theme and favicon, app-wide (SPEC §2, §4); its logo goes in the header.
   const brand = useTeamBranding();
+  const upsellPlan = useUpsellPlan(me, product);
   // RequireUser renders this only with a verified user.
   if (!me) return <LoadingView />;
   return (
@@ -42,7 +44,7 @@ export function AppLayout() {
       <ContactModal open={isContactOpen} onOpenChange={setContactOpen} email={me.email} />
       <SupportDialogs user={me} />
       <PaymentNotice paymentIssue={me.paymentIssue} />
-      <OfferBar plan={me.plans[product]} />
+      {upsellPlan ? <OfferBar plan={upsellPlan} /> : null}
       <div className="app-layout__main">
         <Suspense fallback={<LoadingView />}>
           <Outlet />

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_AFTER_SIGN_IN, safeGoto, signInPathFor } from "./safe-redirect.ts";
+import {
+  continuePathFor,
+  DEFAULT_AFTER_SIGN_IN,
+  safeGoto,
+  signInPathFor,
+  signUpPathFor,
+} from "./safe-redirect.ts";
 
 describe("safeGoto", () => {
   it.each([
@@ -25,5 +31,14 @@ describe("safeGoto", () => {
   it("signs in with the asked-for location kept in goto", () => {
     const path = signInPathFor("/profile?tab=x");
     expect(safeGoto(new URLSearchParams(path.slice(2)).get("goto"))).toBe("/profile?tab=x");
+  });
+
+  it("carries a goto worth keeping through sign-up, and only a safe one", () => {
+    expect(continuePathFor("/team/t1")).toBe("/team/t1");
+    expect(signUpPathFor("/team/t1")).toBe("/signup?goto=%2Fteam%2Ft1");
+    for (const value of [null, "", "/projects", "https://evil.example/team", "//evil.example"]) {
+      expect(continuePathFor(value)).toBeNull();
+      expect(signUpPathFor(value)).toBe("/signup");
+    }
   });
 });

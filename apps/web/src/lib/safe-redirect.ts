@@ -20,3 +20,18 @@ export function safeGoto(value: string | null | undefined, fallback = DEFAULT_AF
 export function signInPathFor(pathWithSearch: string): string {
   return `/?${new URLSearchParams({ goto: pathWithSearch }).toString()}`;
 }
+
+/**
+ * A `?goto=` worth carrying through sign-up and e-mail verification (SPEC §2: after sign-in, the URL
+ * originally asked for): its safe path, or null when there is none or it is only the default.
+ */
+export function continuePathFor(goto: string | null | undefined): string | null {
+  const path = safeGoto(goto);
+  return goto && path !== DEFAULT_AFTER_SIGN_IN ? path : null;
+}
+
+/** `/signup`, keeping where the visitor was going. */
+export function signUpPathFor(goto: string | null | undefined): string {
+  const path = continuePathFor(goto);
+  return path ? `/signup?${new URLSearchParams({ goto: path })}` : "/signup";
+}

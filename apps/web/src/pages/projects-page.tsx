@@ -9,6 +9,7 @@ import {
 import { Plus, Search } from "lucide-react";
 import { useId, useState } from "react";
 import { Link, NavLink, useLocation, useSearchParams } from "react-router";
+import { useUpsellPlan } from "../features/billing/use-upsell-plan.ts";
 import { AddProjectModal } from "../features/projects/add-project-modal.tsx";
 import { ProjectGrid } from "../features/projects/project-grid.tsx";
 import { useMe } from "../features/session/use-me.ts";
@@ -43,7 +44,8 @@ export function ProjectsPage() {
   const sort: ProjectSort = isSort(sortParam) ? sortParam : "modifiedAt";
   const q = useDebouncedValue(filter.trim());
   const product = useProduct();
-  const isLimited = me ? showsProjectUpsell(me.plans[product]) : false;
+  const upsellPlan = useUpsellPlan(me, product);
+  const isLimited = upsellPlan ? showsProjectUpsell(upsellPlan) : false;
   const activeTeam = useActiveTeam(product);
 
   const handleSort = (next: string) => {

@@ -21,6 +21,7 @@ import { TeamDomainPanel } from "../features/teams/domain-panel.tsx";
 import { TEAM_ACCESS_OPTIONS, TeamPeople } from "../features/teams/team-people.tsx";
 import {
   useInviteTeamMember,
+  useIsLeavingTeam,
   useLeaveTeam,
   useRenameTeam,
   useTeam,
@@ -41,12 +42,14 @@ export function TeamPage() {
 
   const wanted = teamId ?? null;
   const inList = teams.data?.some((team) => team.id === wanted) ?? false;
-  // A team in the URL that is not (or no longer) the user's: say so and show their own.
+  const isLeavingWanted = useIsLeavingTeam(wanted);
+  // A team in the URL that is not (or no longer) the user's: say so and show their own — unless they
+  // have just left it ('You left the team.' says all there is).
   useEffect(() => {
     if (!teams.data || wanted === null || inList) return;
-    snackbar.error(TEAM_MESSAGES.notAccessible);
+    if (!isLeavingWanted) snackbar.error(TEAM_MESSAGES.notAccessible);
     navigate("/team", { replace: true });
-  }, [teams.data, wanted, inList, navigate]);
+  }, [teams.data, wanted, inList, isLeavingWanted, navigate]);
 
   if (teams.isPending || !me) return <LoadingView />;
   if (teams.isError)
@@ -108,6 +111,8 @@ function TeamView({
   const rename = useRenameTeam(team.id);
   const invite = useInviteTeamMember(team.id);
   const leave = useLeaveTeam(team.id);
+  // Once left, the team reads as "not found": what was shown stays until the page shows another team.
+  const isLeaving = useIsLeavingTeam(team.id);
   const [adding, setAdding] = useState(false);
   const [confirmLeave, setConfirmLeave] = useState(false);
   const [creating, setCreating] = useState(false);
@@ -192,15 +197,9 @@ function TeamView({
             invite={(input) => invite.mutateAsync(input)}
           />
         ) : null}
-        {detail.isPending ? (
-          <ul className="team-people" aria-busy="true" aria-label="Loading members">
-            {[0, 1, 2].map((key) => (
-              <li key={key} className="team-person team-person--skeleton" aria-hidden />
-            ))}
-          </ul>
-        ) : detail.isError ? (
+        {detail.isError && !isLeaving ? (
           <LoadError title="Members could not be loaded" error={detail.error} retry={detail.refetch} inline />
-        ) : (
+        ) : detail.data ? (
           <TeamPeople
             teamId={team.id}
             label="Team members"
@@ -209,6 +208,12 @@ function TeamView({
             emptyText="Nobody else is in this team yet."
             onLeave={() => setConfirmLeave(true)}
           />
+        ) : (
+          <ul className="team-people" aria-busy="true" aria-label="Loading members">
+            {[0, 1, 2].map((key) => (
+              <li key={key} className="team-person team-person--skeleton" aria-hidden />
+            ))}
+          </ul>
         )}
       </section>
 

@@ -2,9 +2,13 @@ import { Link, useSearchParams } from "react-router";
 import { AuthLayout } from "../features/auth/auth-layout.tsx";
 import { ResetPasswordForm } from "../features/auth/reset-password-form.tsx";
 import { VerifyEmailAction } from "../features/auth/verify-email-action.tsx";
+import { safeGoto } from "../lib/safe-redirect.ts";
 import { useDocumentTitle } from "../lib/use-document-title.ts";
 
-/** `/user-action?mode=…&oobCode=…`: the links in account mails (verification, password reset). */
+/**
+ * `/user-action?mode=…&oobCode=…[&continueUrl=…]`: the links in account mails (verification, password
+ * reset); a verification goes on to `continueUrl` when it is a path of this app.
+ */
 export function UserActionPage() {
   const [params] = useSearchParams();
   const mode = params.get("mode");
@@ -16,7 +20,7 @@ export function UserActionPage() {
   if (code && mode === "verifyEmail") {
     return (
       <AuthLayout title={title}>
-        <VerifyEmailAction token={code} />
+        <VerifyEmailAction token={code} continuePath={safeGoto(params.get("continueUrl"))} />
       </AuthLayout>
     );
   }

@@ -40,7 +40,14 @@ describe("mail templates", () => {
         url,
         isNewUser: true,
       }),
-      teamInviteMail({ to: "a@example.com", teamAdmin: "Ada", teamName: "Studio", access: "member", url }),
+      teamInviteMail({
+        to: "a@example.com",
+        teamAdmin: "Ada",
+        teamName: "Studio",
+        access: "member",
+        url,
+        isNewUser: true,
+      }),
       teamAccessMail({ to: "a@example.com", teamName: "Studio", access: "manager", url }),
       approverMail({ to: "a@example.com", ownerName: "Ada", projectTitle: "Launch", url }),
     ]);
@@ -53,7 +60,8 @@ describe("mail templates", () => {
     expect(mails[0]!.text).toContain("Welcome to Redline! Confirm your e-mail address to start reviewing.");
     expect(mails[2]!.text).toContain("Sign up and open the project");
     expect(mails[3]!.text).toContain("as a member");
-    expect(mails[4]!.text).toContain("as a manager");
+    expect(mails[3]!.text).toContain("Sign up and join the team");
+    expect(mails[4]!.text).toContain("You are now a manager in the team “Studio”");
     expect(mails[5]!.text).toContain("Ada made you an approver of “Launch”");
   });
 

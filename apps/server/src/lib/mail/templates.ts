@@ -58,29 +58,33 @@ export function projectInviteMail(options: {
   return actionMail(options.to, `${options.inviter} invited you to a project`, intro, action, options.url);
 }
 
-/** SPEC §7 template `team-invite` (teamAdmin, teamName, access, url): an address with no account yet. */
+/**
+ * SPEC §7 template `team-invite` (teamAdmin, teamName, access, url): someone was added to a team — an
+ * address with no account yet (the link signs up), or an existing user (the link opens the team).
+ */
 export function teamInviteMail(options: {
   to: string;
   teamAdmin: string;
   teamName: string;
   access: string;
   url: string;
+  isNewUser: boolean;
 }) {
   return actionMail(
     options.to,
     `${options.teamAdmin} invited you to the team “${options.teamName}”`,
     `${options.teamAdmin} invited you to join the team “${options.teamName}” on Redline as ${accessWord(options.access)}.`,
-    "Sign up and join the team",
+    options.isNewUser ? "Sign up and join the team" : "Open the team",
     options.url,
   );
 }
 
-/** SPEC §7 template `team-access` (teamName, access, url): an existing user added to a team. */
+/** SPEC §7 template `team-access` (teamName, access, url): a team user's access was changed. */
 export function teamAccessMail(options: { to: string; teamName: string; access: string; url: string }) {
   return actionMail(
     options.to,
-    `You have been added to the team “${options.teamName}”`,
-    `You now have access to the team “${options.teamName}” on Redline as ${accessWord(options.access)}.`,
+    `Your access to the team “${options.teamName}” changed`,
+    `You are now ${accessWord(options.access)} in the team “${options.teamName}” on Redline.`,
     "Open the team",
     options.url,
   );

@@ -19,11 +19,36 @@ import type { IsTrustedOrigin } from "../teams/trusted-origins.ts";
 /** Header carrying the client IP as Fastify resolved it (client-sent values are overwritten). */
 export const CLIENT_IP_HEADER = "x-redline-client-ip";
 
-export function userActionUrl(appUrl: string, mode: "verifyEmail" | "resetPassword", code: string): string {
+/**
+ * The SPA's link for a mailed code. `continueUrl` (the Firebase name): where the person goes once it is
+ * applied — the path they asked for when they signed up (SPEC §2), e.g. the team an invitation named.
+ */
+export function userActionUrl(
+  appUrl: string,
+  mode: "verifyEmail" | "resetPassword",
+  code: string,
+  continueUrl: string | null = null,
+): string {
   const url = new URL("/user-action", appUrl);
   url.searchParams.set("mode", mode);
   url.searchParams.set("oobCode", code);
+  if (continueUrl) url.searchParams.set("continueUrl", continueUrl);
   return url.toString();
+}
+
+/**
+ * The path a sign-up asked to go on to: better-auth passes the `callbackURL` it was given in the link it
+ * makes for its own verify route. Only an app-relative path other than `/` is kept (never another site).
+ */
+export function continuePathOf(betterAuthUrl: string): string | null {
+  let callback: string | null;
+  try {
+    callback = new URL(betterAuthUrl).searchParams.get("callbackURL");
+  } catch {
+    return null;
+  }
+  if (!callback || callback === "/" || !callback.startsWith("/") || /^\/[/\\]/.test(callback)) return null;
+  return callback;
 }
 
 export function createAuth(
@@ -94,8 +119,9 @@ export function createAuth(
       },
       autoSignInAfterVerification: true,
       expiresIn: 60 * 60 * 24,
-      sendVerificationEmail: async ({ user, token }) => {
-        await mailer.send(verificationMail(user.email, userActionUrl(config.appUrl, "verifyEmail", token)));
+      sendVerificationEmail: async ({ user, token, url }) => {
+        const link = userActionUrl(config.appUrl, "verifyEmail", token, continuePathOf(url));
+        await mailer.send(verificationMail(user.email, link));
       },
     },
     socialProviders: config.google

@@ -13,6 +13,7 @@ import {
   TEAM_BRANDING_MESSAGES,
   TEAM_MESSAGES,
   type Team,
+  type TeamPlan,
   type TeamTheme,
   teamBrandingUpdateSchema,
 } from "@redline/shared";
@@ -20,13 +21,13 @@ import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
 import type { Database } from "../../db/index.ts";
-import { type TeamRow, teams, users } from "../../db/schema/index.ts";
+import { type TeamRow, teams } from "../../db/schema/index.ts";
 import { NotFoundError, PlanLimitError } from "../../lib/errors.ts";
 import { toPng } from "../../lib/images.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { readFile } from "../pages/uploads.ts";
-import { entitlementsFor } from "../plans/plans.ts";
+import { teamPlanFor } from "./team-plan.ts";
 import { teamChanged } from "./teams.load.ts";
 import { presentTeam } from "./teams.presenter.ts";
 import { teamFor, teamParams } from "./teams.routes.ts";
@@ -45,11 +46,9 @@ const ASSETS = {
   },
 } as const satisfies Record<BrandingAsset, { field: keyof TeamTheme; uploaded: string; removed: string }>;
 
-/** SPEC §6: branding is a feature of the team owner's plan; refused (402) when it is not in it. */
-async function assertOwnerMayBrand(db: Database, team: TeamRow, plansEnabled: boolean): Promise<void> {
-  if (!plansEnabled) return;
-  const [owner] = await db.select().from(users).where(eq(users.id, team.ownerId));
-  if (owner && entitlementsFor(owner, team.product, plansEnabled).branding) return;
+/** SPEC §6: branding is a feature of the team owner's plan (team-plan.ts); refused (402) when not in it. */
+function assertTeamMayBrand(plan: TeamPlan, team: TeamRow): void {
+  if (plan.branding) return;
   throw new PlanLimitError("branding", TEAM_BRANDING_MESSAGES.planRequired, {
     kind: "feature",
     product: team.product,
@@ -99,13 +98,13 @@ export async function teamBrandingRoutes(app: FastifyInstance, { ctx }: { ctx: A
     async (request): Promise<{ data: Team; message: string }> => {
       const actor = await requireActor(auth, db, request);
       const { teamId } = teamParams.parse(request.params);
-      const { team, role } = await teamFor(db, actor, teamId, "teams.brand");
+      const { team, role, owner } = await teamFor(db, actor, teamId, "teams.brand");
+      const plan = teamPlanFor(team, owner, ctx.config.plansEnabled);
       const { customBranding, ...colours } = teamBrandingUpdateSchema.parse(request.body);
-      if (brandingUpdateNeedsPlan({ customBranding, ...colours }))
-        await assertOwnerMayBrand(db, team, ctx.config.plansEnabled);
+      if (brandingUpdateNeedsPlan({ customBranding, ...colours })) assertTeamMayBrand(plan, team);
       const patch = Object.fromEntries(Object.entries(colours).filter(([, value]) => value !== undefined));
       const saved = await saveBranding(db, teamId, patch, customBranding);
-      return { data: presentTeam(saved, role, actor.user.id), message: TEAM_BRANDING_MESSAGES.updated };
+      return { data: presentTeam(saved, role, actor.user.id, plan), message: TEAM_BRANDING_MESSAGES.updated };
     },
   );
 
@@ -123,15 +122,16 @@ export async function teamBrandingRoutes(app: FastifyInstance, { ctx }: { ctx: A
       async (request): Promise<{ data: Team; message: string }> => {
         const actor = await requireActor(auth, db, request);
         const { teamId } = teamParams.parse(request.params);
-        const { team, role } = await teamFor(db, actor, teamId, "teams.brand");
-        await assertOwnerMayBrand(db, team, ctx.config.plansEnabled);
+        const { team, role, owner } = await teamFor(db, actor, teamId, "teams.brand");
+        const plan = teamPlanFor(team, owner, ctx.config.plansEnabled);
+        assertTeamMayBrand(plan, team);
         // Recognised by its bytes, never by the declared type or name; refused before anything is stored.
         const { bytes } = await readFile(request);
         const { png, hash } = await toPng(bytes, asset, TEAM_BRANDING_MESSAGES.notImage);
         const key = `branding/${team.id}/${hash}.png`;
         await storage.putContentAddressed(key, png, hash);
         const saved = await saveBranding(db, teamId, { [field]: `/files/${key}` });
-        return { data: presentTeam(saved, role, actor.user.id), message: uploaded };
+        return { data: presentTeam(saved, role, actor.user.id, plan), message: uploaded };
       },
     );
 
@@ -141,10 +141,11 @@ export async function teamBrandingRoutes(app: FastifyInstance, { ctx }: { ctx: A
       async (request): Promise<{ data: Team; message: string }> => {
         const actor = await requireActor(auth, db, request);
         const { teamId } = teamParams.parse(request.params);
-        const { team, role } = await teamFor(db, actor, teamId, "teams.brand");
+        const { team, role, owner } = await teamFor(db, actor, teamId, "teams.brand");
+        const plan = teamPlanFor(team, owner, ctx.config.plansEnabled);
         // Nothing to remove: answered as done, and no theme is made up for a team without one.
         const saved = team.theme?.[field] ? await saveBranding(db, teamId, { [field]: null }) : team;
-        return { data: presentTeam(saved, role, actor.user.id), message: removed };
+        return { data: presentTeam(saved, role, actor.user.id, plan), message: removed };
       },
     );
   }

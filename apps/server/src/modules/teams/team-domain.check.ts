@@ -13,14 +13,13 @@ import {
   type TeamDomainStatus,
   txtCheck,
 } from "@redline/shared";
-import { eq } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
-import { type TeamRow, users } from "../../db/schema/index.ts";
+import type { TeamRow } from "../../db/schema/index.ts";
 import type { AppConfig } from "../../env.ts";
 import { createDnsLookup, type DnsLookup, DnsLookupError } from "../../lib/dns-resolver.ts";
 import { PlanLimitError } from "../../lib/errors.ts";
 import { type DevDnsServer, startDevDnsServer } from "../dns-dev/dns-dev.server.ts";
-import { entitlementsFor } from "../plans/plans.ts";
+import { loadTeamPlan } from "./team-plan.ts";
 
 export interface DomainDns {
   lookup: DnsLookup;
@@ -64,24 +63,13 @@ export async function checkDomain(
   }
 }
 
-/** Whether the team's owner holds a plan with a custom domain (always, with plans switched off). */
-export async function ownerHasCustomDomain(
-  db: Database,
-  team: Pick<TeamRow, "ownerId" | "product">,
-  plansEnabled: boolean,
-): Promise<boolean> {
-  if (!plansEnabled) return true;
-  const [owner] = await db.select().from(users).where(eq(users.id, team.ownerId));
-  return Boolean(owner && entitlementsFor(owner, team.product).customDomain);
-}
-
 /** SPEC §6: a custom domain is the team owner's plan's (Team plan, partner plan D); else the typed 402. */
 export async function requireCustomDomainPlan(
   db: Database,
   team: TeamRow,
   plansEnabled: boolean,
 ): Promise<void> {
-  if (await ownerHasCustomDomain(db, team, plansEnabled)) return;
+  if ((await loadTeamPlan(db, team, plansEnabled)).customDomain) return;
   throw new PlanLimitError("custom-domain", TEAM_DOMAIN_MESSAGES.planRequired, {
     kind: "feature",
     product: team.product,

@@ -323,11 +323,62 @@ describe.each(routeDrivers())("team custom domains (%s)", (driver) => {
       name: "Acme Studio",
       theme,
     });
+    // A disabled team's domain serves it no more (as the proxy's ask says): the host name is the title.
     await t.ctx.database.db.update(teams).set({ isDisabled: true }).where(eq(teams.id, teamId));
-    expect((await getWithHost(t.url, "/api/host", domain)).body.data.team).toEqual({
-      name: "Acme Studio",
-      theme: null,
+    expect((await getWithHost(t.url, "/api/host", domain)).body.data).toMatchObject({
+      team: null,
+      title: domain,
     });
+  });
+
+  it("ends the team's paid features together when its owner's plan lapses: branding, domain, host lookup, the team as read", async () => {
+    const paid = await person("lapsing-owner");
+    const teamId = await newTeam(paid);
+    const domain = uniqueDomain("lapse");
+    await paid.client.put(domainPath(teamId), { domain });
+    const theme = {
+      primaryColor: "#0055ff",
+      secondaryColor: "#e6eeff",
+      textHighlightColor: "#ffffff",
+      logoURL: null,
+      iconURL: null,
+    };
+    const { db } = t.ctx.database;
+    await db
+      .update(teams)
+      .set({ domainStatus: "active", customBranding: true, theme })
+      .where(eq(teams.id, teamId));
+    t.ctx.config.plansEnabled = true;
+    try {
+      await db.update(users).set({ privilege: "team" }).where(eq(users.id, paid.uid));
+      expect((await paid.client.get(`/api/teams/${teamId}`)).body.data.plan).toEqual({
+        isPaid: true,
+        branding: true,
+        customDomain: true,
+      });
+      expect((await getWithHost(t.url, "/api/host", domain)).body.data.team).toEqual({
+        name: "Acme Studio",
+        theme,
+      });
+      expect((await ask(domain)).status).toBe(200);
+
+      // The Team plan lapses: every one of its features ends with it, for everyone.
+      await db.update(users).set({ privilege: null }).where(eq(users.id, paid.uid));
+      const [read] = (await paid.client.get("/api/teams?product=web")).body.data.filter(
+        (team: { id: string }) => team.id === teamId,
+      );
+      expect(read.plan).toEqual({ isPaid: false, branding: false, customDomain: false });
+      expect((await paid.client.get(`/api/teams/${teamId}`)).body.data.plan).toEqual(read.plan);
+      expect((await getWithHost(t.url, "/api/host", domain)).body.data).toEqual({
+        host: domain,
+        isOwnHost: false,
+        team: null,
+        title: domain,
+      });
+      expect((await ask(domain)).status).toBe(404);
+    } finally {
+      t.ctx.config.plansEnabled = false;
+    }
   });
 
   it("serves the embedded zone at /dev/dns: a page, JSON records, one-click records for a team's domain, same-origin writes", async () => {

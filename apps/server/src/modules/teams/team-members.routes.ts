@@ -1,7 +1,7 @@
 /**
- * A team's people (SPEC §4, §6, §7 remove-from-team): invite by e-mail (an existing user joins at once
- * and gets the `team-access` mail; an unknown address gets a pending invitation and the `team-invite`
- * mail, claimed when it signs in verified), change a role, remove a member or a collaborator, leave.
+ * A team's people (SPEC §4, §6, §7 remove-from-team): invite by e-mail (the `team-invite` mail names who
+ * invited: an existing user joins at once, an unknown address gets a pending invitation claimed when it
+ * signs in verified), change a role (the `team-access` mail), remove a member or a collaborator, leave.
  * A person is addressed by their membership id, or by their user id (so the owner can be named, and
  * refused). Every route authorizes through teams.policy.ts.
  */
@@ -25,6 +25,7 @@ import {
   type TeamRow,
   teamMembers,
   teams,
+  users,
 } from "../../db/schema/index.ts";
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
@@ -185,26 +186,25 @@ export async function teamMembersRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
         return row;
       });
       // After commit, like a project invitation (the mailer is the outbox unless SMTP is configured).
+      // SPEC §7 `team-invite` names who added them: an existing user opens the team, an address signs up.
       await mailer.send(
-        user
-          ? teamAccessMail({
-              to: user.email,
-              teamName: team.name,
-              access: input.access,
-              url: teamLink(team.id),
-            })
-          : teamInviteMail({
-              to: email,
-              teamAdmin: actor.user.displayName || actor.user.email,
-              teamName: team.name,
-              access: input.access,
-              url: signUpLink(team.id),
-            }),
+        teamInviteMail({
+          to: user?.email ?? email,
+          teamAdmin: actor.user.displayName || actor.user.email,
+          teamName: team.name,
+          access: input.access,
+          url: user ? teamLink(team.id) : signUpLink(team.id),
+          isNewUser: !user,
+        }),
       );
       reply.status(201);
       return {
         data: { id: member.id, isPending: !user },
-        message: user ? TEAM_MESSAGES.added : TEAM_MESSAGES.invited,
+        message: !user
+          ? TEAM_MESSAGES.invited
+          : input.access === "collaborator"
+            ? TEAM_MESSAGES.collaboratorAdded
+            : TEAM_MESSAGES.added,
       };
     },
   );
@@ -215,7 +215,7 @@ export async function teamMembersRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
     async (request) => {
       const { actor, team, member } = await membershipFor(request, "teams.changeRole");
       const { access } = updateTeamMemberSchema.parse(request.body);
-      await db.transaction(async (tx) => {
+      const to = await db.transaction(async (tx) => {
         const [updated] = await tx
           .update(teamMembers)
           .set({ access })
@@ -231,7 +231,16 @@ export async function teamMembersRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
             access: access satisfies TeamAccess,
           });
         await teamChanged(tx, team.id);
+        if (member.access === access) return null;
+        if (!updated.userId) return { email: updated.email!, url: signUpLink(team.id) };
+        const [user] = await tx
+          .select({ email: users.email })
+          .from(users)
+          .where(eq(users.id, updated.userId));
+        return user ? { email: user.email, url: teamLink(team.id) } : null;
       });
+      // SPEC §7 `team-access`: the person hears of their new access (an invitation still pending too).
+      if (to) await mailer.send(teamAccessMail({ to: to.email, teamName: team.name, access, url: to.url }));
       return { message: TEAM_MESSAGES.accessUpdated };
     },
   );

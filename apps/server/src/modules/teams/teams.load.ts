@@ -4,6 +4,7 @@ import { and, asc, eq, isNull, or, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { type TeamRow, teamMembers, teams, users } from "../../db/schema/index.ts";
 import { publish } from "../../lib/realtime.ts";
+import { type OwnerPlanSources, ownerPlanColumns } from "./team-plan.ts";
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
@@ -11,21 +12,28 @@ export interface LoadedTeam {
   team: TeamRow;
   /** The reader's place in it; null when they are not in the team (the policy makes that a 404). */
   role: TeamRole | null;
+  /** The owner's plan sources: the team's plan is theirs (team-plan.ts). */
+  owner: OwnerPlanSources | null;
 }
 
-/** The team and the reader's role in one query; null when no such team exists. */
+/** The team, the reader's role and its owner's plan in one query; null when no such team exists. */
 export async function loadTeam(
   db: Database | Tx,
   userId: string,
   teamId: string,
 ): Promise<LoadedTeam | null> {
   const [row] = await db
-    .select({ team: teams, access: teamMembers.access })
+    .select({ team: teams, access: teamMembers.access, owner: ownerPlanColumns })
     .from(teams)
     .leftJoin(teamMembers, and(eq(teamMembers.teamId, teams.id), eq(teamMembers.userId, userId)))
+    .leftJoin(users, eq(users.id, teams.ownerId))
     .where(eq(teams.id, teamId));
   if (!row) return null;
-  return { team: row.team, role: row.team.ownerId === userId ? "owner" : (row.access ?? null) };
+  return {
+    team: row.team,
+    role: row.team.ownerId === userId ? "owner" : (row.access ?? null),
+    owner: row.owner,
+  };
 }
 
 /** The teams the user owns or has joined (invitations not yet claimed are not theirs yet), oldest first. */
@@ -33,11 +41,12 @@ export async function listTeamsOf(
   db: Database,
   userId: string,
   product?: Product,
-): Promise<{ team: TeamRow; role: TeamRole }[]> {
+): Promise<{ team: TeamRow; role: TeamRole; owner: OwnerPlanSources | null }[]> {
   const rows = await db
-    .select({ team: teams, access: teamMembers.access })
+    .select({ team: teams, access: teamMembers.access, owner: ownerPlanColumns })
     .from(teams)
     .leftJoin(teamMembers, and(eq(teamMembers.teamId, teams.id), eq(teamMembers.userId, userId)))
+    .leftJoin(users, eq(users.id, teams.ownerId))
     .where(
       and(
         or(eq(teams.ownerId, userId), eq(teamMembers.userId, userId)),
@@ -48,6 +57,7 @@ export async function listTeamsOf(
   return rows.map((row) => ({
     team: row.team,
     role: row.team.ownerId === userId ? ("owner" as const) : row.access!,
+    owner: row.owner,
   }));
 }
 

@@ -1,9 +1,9 @@
 /** Teams as the API shows them: each with the reader's role and abilities, each person with theirs. */
-import type { Team, TeamDetail, TeamMember, TeamRole } from "@redline/shared";
+import type { Team, TeamDetail, TeamMember, TeamPlan, TeamRole } from "@redline/shared";
 import type { TeamRow } from "../../db/schema/index.ts";
 import { memberAbilities, teamAbilities, teamActor } from "./teams.policy.ts";
 
-export function presentTeam(team: TeamRow, role: TeamRole, readerId: string): Team {
+export function presentTeam(team: TeamRow, role: TeamRole, readerId: string, plan: TeamPlan): Team {
   return {
     id: team.id,
     product: team.product,
@@ -15,6 +15,7 @@ export function presentTeam(team: TeamRow, role: TeamRole, readerId: string): Te
     domain: team.domain ?? null,
     createdAt: team.createdAt.toISOString(),
     modifiedAt: team.modifiedAt.toISOString(),
+    plan,
     role,
     abilities: teamAbilities(teamActor(readerId, role), { isDisabled: team.isDisabled }),
   };
@@ -25,6 +26,7 @@ export function presentTeamDetail(
   team: TeamRow,
   role: TeamRole,
   readerId: string,
+  plan: TeamPlan,
   people: TeamMember[],
 ): TeamDetail {
   const reader = teamActor(readerId, role);
@@ -33,7 +35,7 @@ export function presentTeamDetail(
     abilities: memberAbilities(reader, team, person),
   }));
   return {
-    ...presentTeam(team, role, readerId),
+    ...presentTeam(team, role, readerId, plan),
     members: withAbilities.filter((person) => person.access !== "collaborator"),
     collaborators: withAbilities.filter((person) => person.access === "collaborator"),
   };

@@ -111,7 +111,7 @@ describe.each(drivers())("teams (%s)", (driver) => {
     await refused(() => owner.client.patch(`/api/teams/${teamId}`, { name: "   " }), 400);
   });
 
-  it("adds an existing user at once: the team-access mail, an 'invited you to team' notification, the team in their list", async () => {
+  it("adds an existing user at once: the team-invite mail naming who added them, an 'invited you to team' notification, the team in their list", async () => {
     const teamId = await newTeam("Studio");
     const bob = await person("bob");
     const added = await owner.client.post(`/api/teams/${teamId}/members`, {
@@ -121,7 +121,10 @@ describe.each(drivers())("teams (%s)", (driver) => {
     expect(added.status).toBe(201);
     expect(added.body).toMatchObject({ data: { isPending: false }, message: "Member added to the team." });
     const mail = await t.inbox!.waitFor((m) => m.to.includes(bob.address) && m.subject.includes("Studio"));
-    expect(mail.text).toContain("as a member");
+    // SPEC §7 `team-invite`: the team admin, the team, the access, and a link (they have an account).
+    expect(mail.subject).toBe("Ada Lovelace invited you to the team “Studio”");
+    expect(mail.text).toContain("Ada Lovelace invited you to join the team “Studio” on Redline as a member.");
+    expect(mail.text).toContain("Open the team");
     expect(mail.link).toBe(`${t.url}/team/${teamId}`);
 
     const [notification] = await notificationsOf(bob.client);
@@ -149,6 +152,17 @@ describe.each(drivers())("teams (%s)", (driver) => {
       [bob.uid, "member"],
     ]);
     expect(read.members[1].abilities).toEqual({ changeRole: false, remove: false, leave: true });
+
+    // A collaborator is not a member: SPEC §8's text for sharing with one, not 'Member added'.
+    const carol = await person("carol");
+    const shared = await owner.client.post(`/api/teams/${teamId}/members`, {
+      email: carol.address,
+      access: "collaborator",
+    });
+    expect(shared.body).toMatchObject({
+      data: { isPending: false },
+      message: "Project shared with the user.",
+    });
   });
 
   it("invites an unknown address: the team-invite mail with a sign-up link, and a member once they sign up", async () => {
@@ -171,7 +185,7 @@ describe.each(drivers())("teams (%s)", (driver) => {
     expect(joined.members[1]).toMatchObject({ email: invitee, isPending: false, access: "manager" });
   });
 
-  it("changes a role: the member is told, and a manager may not touch the owner or themselves", async () => {
+  it("changes a role: the member is told (notification and the team-access mail), and a manager may not touch the owner or themselves", async () => {
     const { teamId, manager, member } = await staffedTeam();
     const entry = async (uid: string) =>
       [...(await detail(teamId)).members, ...(await detail(teamId)).collaborators].find(
@@ -189,6 +203,20 @@ describe.each(drivers())("teams (%s)", (driver) => {
       actor: { uid: manager.uid },
       context: { access: "collaborator" },
     });
+    // SPEC §7 `team-access`: the team, the new access, a link.
+    const accessMail = await t.inbox!.waitFor(
+      (m) => m.to.includes(member.address) && m.subject.includes("access to the team"),
+    );
+    expect(accessMail.subject).toBe("Your access to the team “Staffed” changed");
+    expect(accessMail.text).toContain("You are now a collaborator in the team “Staffed” on Redline.");
+    expect(accessMail.link).toBe(`${t.url}/team/${teamId}`);
+    // The same access again changes nothing, and mails nothing: the next mail is the next change's.
+    await manager.client.patch(`/api/teams/${teamId}/members/${memberEntry.id}`, { access: "collaborator" });
+    await manager.client.patch(`/api/teams/${teamId}/members/${memberEntry.id}`, { access: "member" });
+    await t.inbox!.waitFor((m) => m.to.includes(member.address) && m.text.includes("now a member in"));
+    expect(
+      t.inbox!.mails.filter((m) => m.to.includes(member.address) && m.subject.includes("access to the team")),
+    ).toHaveLength(2);
 
     await refused(
       () => manager.client.patch(`/api/teams/${teamId}/members/${owner.uid}`, { access: "member" }),

@@ -26,6 +26,7 @@ import { type LoadedTeam, listTeamPeople, listTeamsOf, loadTeam, teamChanged } f
 
 export { teamChanged };
 
+import { teamPlanFor } from "./team-plan.ts";
 import { authorizeTeam, type TeamAction, teamActor } from "./teams.policy.ts";
 import { presentTeam, presentTeamDetail } from "./teams.presenter.ts";
 
@@ -41,11 +42,11 @@ export async function teamFor(
   const loaded = await loadTeam(db, actor.user.id, teamId);
   if (!loaded) throw new NotFoundError(TEAM_MESSAGES.notAccessible, "team-not-accessible");
   authorizeTeam(teamActor(actor.user.id, loaded.role), action, { isDisabled: loaded.team.isDisabled });
-  return { team: loaded.team, role: loaded.role! };
+  return { ...loaded, role: loaded.role! };
 }
 
 export async function teamsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth } = ctx;
+  const { auth, config } = ctx;
   const { db } = ctx.database;
 
   app.get(
@@ -55,7 +56,11 @@ export async function teamsRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       const actor = await requireActor(auth, db, request);
       const { product } = listTeamsQuerySchema.parse(request.query);
       const rows = await listTeamsOf(db, actor.user.id, product);
-      return { data: rows.map(({ team, role }) => presentTeam(team, role, actor.user.id)) };
+      return {
+        data: rows.map(({ team, role, owner }) =>
+          presentTeam(team, role, actor.user.id, teamPlanFor(team, owner, config.plansEnabled)),
+        ),
+      };
     },
   );
 
@@ -79,7 +84,8 @@ export async function teamsRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         return created!;
       });
       reply.status(201);
-      return { data: presentTeam(team, "owner", actor.user.id), message: TEAM_MESSAGES.created };
+      const plan = teamPlanFor(team, actor.user, config.plansEnabled);
+      return { data: presentTeam(team, "owner", actor.user.id, plan), message: TEAM_MESSAGES.created };
     },
   );
 
@@ -89,8 +95,9 @@ export async function teamsRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     async (request): Promise<{ data: TeamDetail }> => {
       const actor = await requireActor(auth, db, request);
       const { teamId } = teamParams.parse(request.params);
-      const { team, role } = await teamFor(db, actor, teamId, "teams.read");
-      return { data: presentTeamDetail(team, role, actor.user.id, await listTeamPeople(db, team)) };
+      const { team, role, owner } = await teamFor(db, actor, teamId, "teams.read");
+      const plan = teamPlanFor(team, owner, config.plansEnabled);
+      return { data: presentTeamDetail(team, role, actor.user.id, plan, await listTeamPeople(db, team)) };
     },
   );
 
@@ -100,7 +107,7 @@ export async function teamsRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     async (request): Promise<{ data: Team; message: string }> => {
       const actor = await requireActor(auth, db, request);
       const { teamId } = teamParams.parse(request.params);
-      const { role } = await teamFor(db, actor, teamId, "teams.rename");
+      const { role, owner } = await teamFor(db, actor, teamId, "teams.rename");
       const { name } = renameTeamSchema.parse(request.body);
       const team = await db.transaction(async (tx) => {
         const [renamed] = await tx
@@ -112,7 +119,8 @@ export async function teamsRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         await teamChanged(tx, teamId);
         return renamed;
       });
-      return { data: presentTeam(team, role, actor.user.id), message: TEAM_MESSAGES.renamed };
+      const plan = teamPlanFor(team, owner, config.plansEnabled);
+      return { data: presentTeam(team, role, actor.user.id, plan), message: TEAM_MESSAGES.renamed };
     },
   );
 }

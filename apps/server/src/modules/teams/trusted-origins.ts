@@ -1,13 +1,16 @@
 /**
  * The one "trusted origins" rule: which browser origins may sign in, write and open the realtime socket
- * (the CSRF check, better-auth's trusted origins and /api/realtime all ask it). APP_URL's origin; a team's custom domain once it is active — its TXT token proven and its CNAME pointing here —
- * of an enabled team, with the app's own scheme; and the bug-tracking host when BROWSE_URL names one. Answers are kept for a few seconds per origin, so a write
- * costs no query; a domain removed or a team disabled stops being trusted within that time.
+ * (the CSRF check, better-auth's trusted origins and /api/realtime all ask it). APP_URL's origin; a team's
+ * custom domain once it is active — its TXT token proven and its CNAME pointing here — of an enabled team
+ * whose owner's plan has a custom domain (team-plan.ts), with the app's own scheme; and the bug-tracking
+ * host when BROWSE_URL names one. Answers are kept for a few seconds per origin, so a write costs no query;
+ * a domain removed, a team disabled or its plan lapsed stops being trusted within that time.
  */
 import { isDomainName, normalizeHost } from "@redline/shared";
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
-import { teams } from "../../db/schema/index.ts";
+import { teams, users } from "../../db/schema/index.ts";
+import { ownerPlanColumns, teamPlanFor } from "./team-plan.ts";
 
 const TTL_MS = 5_000;
 const MAX_ENTRIES = 1_000;
@@ -18,6 +21,7 @@ export function trustedOrigins(
   db: Database,
   appUrl: string,
   alsoTrusted: () => readonly (string | null)[] = () => [],
+  plansEnabled = true,
 ): IsTrustedOrigin {
   const { protocol: scheme, origin: appOrigin } = new URL(appUrl);
   const known = new Map<string, { trusted: boolean; at: number }>();
@@ -32,11 +36,12 @@ export function trustedOrigins(
     if (url.protocol !== scheme || url.origin !== origin) return false;
     const host = normalizeHost(url.hostname);
     if (!isDomainName(host)) return false;
-    const [team] = await db
-      .select({ id: teams.id })
+    const [row] = await db
+      .select({ team: { isDisabled: teams.isDisabled, product: teams.product }, owner: ownerPlanColumns })
       .from(teams)
-      .where(and(eq(teams.domain, host), eq(teams.domainStatus, "active"), eq(teams.isDisabled, false)));
-    return team !== undefined;
+      .leftJoin(users, eq(users.id, teams.ownerId))
+      .where(and(eq(teams.domain, host), eq(teams.domainStatus, "active")));
+    return row !== undefined && teamPlanFor(row.team, row.owner, plansEnabled).customDomain;
   }
 
   return async function isTrusted(origin: string | undefined | null): Promise<boolean> {

@@ -3,7 +3,7 @@ import { type FormEvent, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { EmailField, FormError, PasswordField } from "../../components/field.tsx";
 import { authCall, authClient } from "../../lib/auth-client.ts";
-import { safeGoto } from "../../lib/safe-redirect.ts";
+import { safeGoto, signUpPathFor } from "../../lib/safe-redirect.ts";
 import { resetSignedOutFlag } from "../session/sign-out.ts";
 import { refreshMe } from "../session/use-me.ts";
 import { GoogleButton } from "./google-button.tsx";
@@ -24,7 +24,8 @@ export function SignInForm() {
       resetSignedOutFlag();
       return refreshMe(queryClient);
     },
-    onSuccess: (me) => navigate(me && !me.emailVerified ? "/signup" : goto, { replace: true }),
+    onSuccess: (me) =>
+      navigate(me && !me.emailVerified ? signUpPathFor(params.get("goto")) : goto, { replace: true }),
   });
 
   const handleSubmit = (event: FormEvent) => {
@@ -32,7 +33,7 @@ export function SignInForm() {
     signIn.mutate();
   };
 
-  const signUpPath = params.get("goto") ? `/signup?${new URLSearchParams({ goto })}` : "/signup";
+  const signUpPath = signUpPathFor(params.get("goto"));
 
   return (
     <>

@@ -4,7 +4,7 @@ import { type FormEvent, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { EmailField, FormError, NameField, PasswordField } from "../../components/field.tsx";
 import { authCall, authClient } from "../../lib/auth-client.ts";
-import { safeGoto } from "../../lib/safe-redirect.ts";
+import { continuePathFor, safeGoto } from "../../lib/safe-redirect.ts";
 import { resetSignedOutFlag } from "../session/sign-out.ts";
 import { refreshMe } from "../session/use-me.ts";
 import { GoogleButton } from "./google-button.tsx";
@@ -20,9 +20,18 @@ export function SignUpForm() {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
 
+  // Where they were going (an invitation's team or project): the verification link leads on there.
+  const callbackURL = continuePathFor(params.get("goto"));
   const signUp = useMutation({
     mutationFn: async () => {
-      await authCall(authClient.signUp.email({ name: name.trim(), email: email.trim(), password }));
+      await authCall(
+        authClient.signUp.email({
+          name: name.trim(),
+          email: email.trim(),
+          password,
+          ...(callbackURL && { callbackURL }),
+        }),
+      );
       resetSignedOutFlag();
       return refreshMe(queryClient);
     },

@@ -5,13 +5,15 @@ import { Link, useNavigate } from "react-router";
 import { LoadingView } from "../../components/loading-view.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { authCall, authClient, errorMessage } from "../../lib/auth-client.ts";
+import { signInPathFor } from "../../lib/safe-redirect.ts";
 import { refreshMe } from "../session/use-me.ts";
 
 /**
  * Applies a verification code from the mail. The server signs the user in as it verifies, so
- * normally they continue straight to `/projects`; otherwise the message asks them to sign in.
+ * normally they continue straight to `continuePath` — where they were going when they signed up (the
+ * link's `continueUrl`), else `/projects`; otherwise the message asks them to sign in, and then on there.
  */
-export function VerifyEmailAction({ token }: { token: string }) {
+export function VerifyEmailAction({ token, continuePath }: { token: string; continuePath: string }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
@@ -27,12 +29,12 @@ export function VerifyEmailAction({ token }: { token: string }) {
         const me = await refreshMe(queryClient);
         const isSignedIn = Boolean(me?.emailVerified);
         snackbar.success(isSignedIn ? MESSAGES.emailVerified : MESSAGES.emailVerifiedSignedOut);
-        navigate(isSignedIn ? "/projects" : "/?goto=%2Fprojects", { replace: true });
+        navigate(isSignedIn ? continuePath : signInPathFor(continuePath), { replace: true });
       } catch (caught) {
         setError(errorMessage(caught));
       }
     })();
-  }, [token, navigate, queryClient]);
+  }, [token, continuePath, navigate, queryClient]);
 
   if (!error) return <LoadingView text="Verifying your e-mail..." />;
   return (

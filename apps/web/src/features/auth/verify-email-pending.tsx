@@ -1,18 +1,23 @@
 import { MESSAGES } from "@redline/shared";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { MailCheck } from "lucide-react";
-import { useNavigate } from "react-router";
+import { useNavigate, useSearchParams } from "react-router";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { authCall, authClient, errorMessage } from "../../lib/auth-client.ts";
+import { continuePathFor } from "../../lib/safe-redirect.ts";
 import { endSession } from "../session/sign-out.ts";
 
 /** Signed in, e-mail not verified yet: say where the link went, offer to send it again. */
 export function VerifyEmailPending({ email }: { email: string }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  // A new link leads on where the first one did (SPEC §2: the URL originally asked for).
+  const [params] = useSearchParams();
+  const callbackURL = continuePathFor(params.get("goto"));
 
   const resend = useMutation({
-    mutationFn: () => authCall(authClient.sendVerificationEmail({ email })),
+    mutationFn: () =>
+      authCall(authClient.sendVerificationEmail({ email, ...(callbackURL && { callbackURL }) })),
     onSuccess: () => snackbar.success(MESSAGES.verificationEmailSent),
     onError: (error) => snackbar.error(errorMessage(error)),
   });

@@ -5,7 +5,7 @@
 import { Navigate, Outlet, useLocation, useSearchParams } from "react-router";
 import { ErrorScreen } from "../../components/error-screen.tsx";
 import { LoadingView } from "../../components/loading-view.tsx";
-import { safeGoto, signInPathFor } from "../../lib/safe-redirect.ts";
+import { safeGoto, signInPathFor, signUpPathFor } from "../../lib/safe-redirect.ts";
 import { wasSignedOutOnPurpose } from "./sign-out.ts";
 import { useMe } from "./use-me.ts";
 
@@ -18,7 +18,9 @@ export function RequireUser() {
     const target = wasSignedOutOnPurpose() ? "/" : signInPathFor(`${location.pathname}${location.search}`);
     return <Navigate to={target} replace />;
   }
-  if (!me.emailVerified) return <Navigate to="/signup" replace />;
+  // Not verified yet: the sign-up page says so, and keeps where they were going for after.
+  if (!me.emailVerified)
+    return <Navigate to={signUpPathFor(`${location.pathname}${location.search}`)} replace />;
   return <Outlet />;
 }
 

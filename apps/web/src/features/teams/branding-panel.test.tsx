@@ -1,4 +1,4 @@
-import { DEFAULT_TEAM_THEME, type Team, type TeamAbilities } from "@redline/shared";
+import { DEFAULT_TEAM_THEME, TEAM_BRANDING_MESSAGES, type Team, type TeamAbilities } from "@redline/shared";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
@@ -37,6 +37,7 @@ const team = (overrides: Partial<Team> = {}): Team => ({
   domain: null,
   createdAt: "2025-01-01T00:00:00.000Z",
   modifiedAt: "2025-01-01T00:00:00.000Z",
+  plan: { isPaid: true, branding: true, customDomain: true },
   role: "owner",
   abilities: { ...NONE, brand: true },
   ...overrides,
@@ -68,6 +69,19 @@ describe("the team branding panel", () => {
     expect(screen.getByRole("button", { name: "Remove logo" })).toBeTruthy();
     expect(screen.getByText("Upload icon")).toBeTruthy();
     expect(screen.getByText("Shown to the team")).toBeTruthy();
+  });
+
+  it("says the branding is not shown once the team owner's plan no longer includes it", () => {
+    renderPanel(
+      team({
+        customBranding: true,
+        theme: { ...DEFAULT_TEAM_THEME, logoURL: "/files/l.png" },
+        plan: { isPaid: false, branding: false, customDomain: false },
+      }),
+    );
+    expect(screen.getByText("Not shown")).toBeTruthy();
+    expect(screen.queryByText("Shown to the team")).toBeNull();
+    expect(screen.getByText(TEAM_BRANDING_MESSAGES.notInPlan)).toBeTruthy();
   });
 
   it("saves only the colours that changed", async () => {

@@ -57,9 +57,11 @@ export function TeamBrandingPanel({ team }: { team: Team }) {
       <Switch
         label="Custom branding"
         description={
-          team.customBranding && !isShown
-            ? "On — set a colour, a logo or an icon to show it."
-            : "Show the team's theme to its members."
+          !team.plan.branding
+            ? TEAM_BRANDING_MESSAGES.notInPlan
+            : team.customBranding && !isShown
+              ? "On — set a colour, a logo or an icon to show it."
+              : "Show the team's theme to its members."
         }
         checked={team.customBranding}
         disabled={update.isPending}

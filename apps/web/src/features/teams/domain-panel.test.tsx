@@ -12,7 +12,12 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const team = (setDomain: boolean) => ({ id: "team-1", abilities: { setDomain } }) as unknown as Team;
+const team = (setDomain: boolean, customDomain = true) =>
+  ({
+    id: "team-1",
+    abilities: { setDomain },
+    plan: { isPaid: customDomain, branding: customDomain, customDomain },
+  }) as unknown as Team;
 const domain: TeamDomain = {
   domain: "review.example.com",
   status: "verified",
@@ -45,10 +50,10 @@ function PromptProbe() {
   return null;
 }
 
-const renderPanel = (setDomain = true) =>
+const renderPanel = (setDomain = true, customDomain = true) =>
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <TeamDomainPanel team={team(setDomain)} />
+      <TeamDomainPanel team={team(setDomain, customDomain)} />
       <PromptProbe />
     </QueryClientProvider>,
   );
@@ -76,6 +81,15 @@ describe("the custom-domain panel", () => {
     await userEvent.click(screen.getByRole("button", { name: "Copy TXT value" }));
     expect(writeText).toHaveBeenCalledWith("redline-verification=abc");
     expect(screen.getByText("Not checked yet")).toBeTruthy();
+  });
+
+  it("says an active domain is paused once the team owner's plan no longer includes one", async () => {
+    serve(() => ({ status: 200, body: { data: { ...domain, status: "active" } } }));
+    renderPanel(true, false);
+    await screen.findByRole("table", { name: "DNS records" });
+    expect(screen.getByText("Paused")).toBeTruthy();
+    expect(screen.queryByText("Active")).toBeNull();
+    expect(screen.getByText(TEAM_DOMAIN_MESSAGES.paused("review.example.com"))).toBeTruthy();
   });
 
   it("saves a domain it has checked itself, and shows the server's refusal under the field", async () => {

@@ -25,15 +25,22 @@ import {
   useSetTeamDomain,
   useTeamDomain,
 } from "./domain-queries.ts";
-import { checkedLabel, DOMAIN_STATUS_TONE, domainStatusHint, domainStatusLabel } from "./domain-status.ts";
+import {
+  checkedLabel,
+  DOMAIN_STATUS_TONE,
+  domainStatusHint,
+  domainStatusLabel,
+  PAUSED_LABEL,
+} from "./domain-status.ts";
 import "./domain-panel.css";
 
 export function TeamDomainPanel({ team }: { team: Team }) {
   if (!team.abilities.setDomain) return null;
-  return <DomainPanel teamId={team.id} />;
+  return <DomainPanel teamId={team.id} isInPlan={team.plan.customDomain} />;
 }
 
-function DomainPanel({ teamId }: { teamId: string }) {
+/** `isInPlan`: the team's plan has a custom domain (its owner's; a lapsed plan pauses the domain). */
+function DomainPanel({ teamId, isInPlan }: { teamId: string; isInPlan: boolean }) {
   const domain = useTeamDomain(teamId);
   const [confirmRemove, setConfirmRemove] = useState(false);
   const remove = useRemoveTeamDomain(teamId);
@@ -46,7 +53,7 @@ function DomainPanel({ teamId }: { teamId: string }) {
         <h2 id="team-domain-title" className="panel__title">
           Custom domain
         </h2>
-        {current ? <StatusTag domain={current} /> : null}
+        {current ? <StatusTag domain={current} isInPlan={isInPlan} /> : null}
       </div>
       <p className="panel__text">
         Open Redline at a domain of your own, such as review.example.com: your team's name in the tab and its
@@ -71,7 +78,9 @@ function DomainPanel({ teamId }: { teamId: string }) {
             <>
               <p className="domain-panel__intro">Create these records at your domain's DNS provider:</p>
               <RecordsTable records={current.records} />
-              <p className="domain-panel__hint">{domainStatusHint(current)}</p>
+              <p className="domain-panel__hint">
+                {isInPlan ? domainStatusHint(current) : TEAM_DOMAIN_MESSAGES.paused(current.domain)}
+              </p>
               <div className="domain-panel__actions">
                 <span className="domain-panel__checked">
                   {checkedLabel(current.checkedAt, (iso) => timeAgo(iso))}
@@ -115,11 +124,11 @@ function DomainPanel({ teamId }: { teamId: string }) {
   );
 }
 
-function StatusTag({ domain }: { domain: TeamDomain }) {
+function StatusTag({ domain, isInPlan }: { domain: TeamDomain; isInPlan: boolean }) {
   return (
-    <span className={`tag tag--${DOMAIN_STATUS_TONE[domain.status]}`}>
+    <span className={`tag tag--${isInPlan ? DOMAIN_STATUS_TONE[domain.status] : "warning"}`}>
       <span className="visually-hidden">Status: </span>
-      {domainStatusLabel(domain.status)}
+      {isInPlan ? domainStatusLabel(domain.status) : PAUSED_LABEL}
     </span>
   );
 }

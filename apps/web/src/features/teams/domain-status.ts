@@ -12,6 +12,8 @@ export const DOMAIN_STATUS_TONE: Record<TeamDomainStatus, Tone> = {
 };
 
 export const domainStatusLabel = (status: TeamDomainStatus) => TEAM_DOMAIN_STATUS_LABELS[status];
+/** The tag while the team's plan has no custom domain (whatever DNS says, the domain serves nothing). */
+export const PAUSED_LABEL = "Paused";
 
 /** The line under the records: what the status means and what comes next. */
 export function domainStatusHint(domain: Pick<TeamDomain, "domain" | "status" | "records">): string {

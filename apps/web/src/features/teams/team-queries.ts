@@ -12,7 +12,7 @@ import {
   type TeamAccess,
   type TeamDetail,
 } from "@redline/shared";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type Query, useMutation, useMutationState, useQuery, useQueryClient } from "@tanstack/react-query";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { api } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
@@ -115,15 +115,46 @@ export function useRemoveTeamMember(teamId: string) {
   });
 }
 
+const leaveTeamKey = (teamId: string) => [...teamKey(teamId), "leave"] as const;
+
+/**
+ * Leaving: the team goes from every cached list at once, and nothing asks for it again — it is no longer
+ * the user's, so any read of it would answer "not found" (SPEC §8 has only 'You left the team.').
+ */
 export function useLeaveTeam(teamId: string) {
   const queryClient = useQueryClient();
+  const isLeftTeam = (query: Query) => query.queryKey[2] === teamId;
   return useMutation({
+    mutationKey: leaveTeamKey(teamId),
     mutationFn: () => api<Answer<unknown>>(`${teamPath(teamId)}/leave`, { method: "POST" }),
-    onSuccess: ({ message }) => {
+    onSuccess: async ({ message }) => {
       showMessage(message, TEAM_MESSAGES.left);
-      queryClient.removeQueries({ queryKey: teamKey(teamId) });
+      await queryClient.cancelQueries({ predicate: isLeftTeam });
+      queryClient.setQueriesData<Team[]>(
+        { queryKey: TEAMS_KEY, predicate: (query) => Array.isArray(query.state.data) },
+        (teams) => teams?.filter((team) => team.id !== teamId),
+      );
     },
     onError: showError,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: TEAMS_KEY }),
+    onSettled: () =>
+      queryClient.invalidateQueries({
+        queryKey: TEAMS_KEY,
+        predicate: (query) => !isLeftTeam(query),
+      }),
   });
+}
+
+/**
+ * Whether the user is leaving this team, or has just left it: its reads may answer "not found" by then
+ * (the realtime 'teams.changed' can refetch them before the leave's answer arrives), which is no error.
+ */
+export function useIsLeavingTeam(teamId: string | null): boolean {
+  return (
+    useMutationState({
+      filters: {
+        mutationKey: leaveTeamKey(teamId ?? ""),
+        predicate: (mutation) => mutation.state.status === "pending" || mutation.state.status === "success",
+      },
+    }).length > 0 && teamId !== null
+  );
 }
