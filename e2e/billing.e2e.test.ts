@@ -101,7 +101,8 @@ describe("billing with plans on", () => {
     await proCard.getByText("$40.00").waitFor();
     await plans.getByText("Yearly", { exact: true }).click();
     await page.waitForURL((url) => url.searchParams.get("interval") === "yearly");
-    expect(await plans.getByRole("radio", { name: "Yearly" }).isChecked()).toBe(true);
+    // The address changes before React renders the toggle from it: wait for what the person sees.
+    await expect.poll(() => plans.getByRole("radio", { name: "Yearly" }).isChecked()).toBe(true);
     await proCard.getByText("$480.00").waitFor();
     await proCard.getByText("Billed yearly").waitFor();
     await plans.getByLabel("Promo code").fill("SAVE30");
