@@ -112,12 +112,14 @@ describe("plans granted by link or code, and expired projects", () => {
     expect(await page.getByText(UPSELL).count()).toBe(0);
     await shot(page, "grants-03-privilege-two-projects");
 
-    // The same link again, for another new visitor: signed up, but the link was used; Free plan.
+    // The same link again, for another new visitor: told before signing up that it was used (no plan is
+    // promised), signed up on the Free plan.
     const other = await e2e.newPage();
     await other.goto(link);
-    await other.getByText("Sign up to activate your Team plan.", { exact: true }).waitFor();
-    await signUpAndVerify(other, uniqueEmail("second-visitor"), VERIFY_TO_ACTIVATE);
-    await other.getByRole("alert").filter({ hasText: ALREADY_USED }).waitFor();
+    await other.getByRole("heading", { name: "Create your account" }).waitFor();
+    await other.getByText(/This has already been used\. You can still sign up/).waitFor();
+    expect(await other.getByText("Sign up to activate your Team plan.").count()).toBe(0);
+    await signUpAndVerify(other, uniqueEmail("second-visitor"), ALREADY_USED);
     expect(await other.getByText(GRANT_MESSAGES.privilegeGranted).count()).toBe(0);
     await other.getByText(UPSELL).waitFor();
     expect(await other.getByRole("link", { name: "Upgrade now" }).getAttribute("href")).toBe("/upgrade");
