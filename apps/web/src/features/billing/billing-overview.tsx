@@ -124,6 +124,7 @@ function NoSubscription({ plan }: { plan: ResolvedPlan }) {
           <PlanFeatures
             name={PLANS[plan.product].free.name}
             entitlements={PLANS[plan.product].free.entitlements}
+            isInline
           />
         </div>
         {plan.hideUpsells ? null : (

@@ -2,10 +2,23 @@
 import type { Entitlements } from "@redline/shared";
 import { Check } from "lucide-react";
 import { entitlementLines } from "./billing-rules.ts";
+import "./plans.css";
 
-export function PlanFeatures({ name, entitlements }: { name: string; entitlements: Entitlements }) {
+export function PlanFeatures({
+  name,
+  entitlements,
+  isInline = false,
+}: {
+  name: string;
+  entitlements: Entitlements;
+  /** Inside a text block (the free state of /billing), not a plan card. */
+  isInline?: boolean;
+}) {
   return (
-    <ul className="plan-card__features" aria-label={`${name} includes`}>
+    <ul
+      className={isInline ? "plan-card__features plan-card__features--inline" : "plan-card__features"}
+      aria-label={`${name} includes`}
+    >
       {entitlementLines(entitlements).map((line) => (
         <li key={line} className="plan-card__feature">
           <Check size={16} aria-hidden className="plan-card__check" />
