@@ -96,8 +96,9 @@ describe.each(routeDrivers())("PayPal subscriptions (%s)", (driver) => {
         status: "active",
         amount: 4000,
         currency: "usd",
+        // PayPal bills it: its payer may cancel it here (through PayPal); nothing else.
         abilities: {
-          canCancel: false,
+          canCancel: true,
           canUndoCancel: false,
           canUpdate: false,
           canCancelPendingUpdate: false,
