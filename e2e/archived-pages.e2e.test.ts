@@ -140,8 +140,8 @@ describe("page card size", () => {
     // Remembered across a reload.
     await page.reload();
     await card.waitFor();
-    expect(await slider.inputValue()).toBe("25");
-    expect(await cardWidth(card)).toBe(previewWidth(25, false));
+    await expect.poll(() => slider.inputValue()).toBe("25");
+    await expect.poll(() => cardWidth(card)).toBe(previewWidth(25, false));
 
     // Below the 979 px mobile breakpoint the table is scaled by 10/12.
     await page.setViewportSize({ width: 900, height: 800 });

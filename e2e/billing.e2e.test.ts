@@ -101,7 +101,8 @@ describe("billing with plans on", () => {
     await proCard.getByText("$40.00").waitFor();
     await plans.getByText("Yearly", { exact: true }).click();
     await page.waitForURL((url) => url.searchParams.get("interval") === "yearly");
-    expect(await plans.getByRole("radio", { name: "Yearly" }).isChecked()).toBe(true);
+    // The address changes before React renders the toggle from it: wait for what the person sees.
+    await expect.poll(() => plans.getByRole("radio", { name: "Yearly" }).isChecked()).toBe(true);
     await proCard.getByText("$480.00").waitFor();
     await proCard.getByText("Billed yearly").waitFor();
     await plans.getByLabel("Promo code").fill("SAVE30");
@@ -154,6 +155,33 @@ describe("billing with plans on", () => {
     expect(await projectCount(api)).toBe(3);
   });
 
+  it("compares the Free plan on /upgrade, prices a promo code as typed, and 'Grab the deal' goes to the offers", async () => {
+    const { page } = await signedIn(e2e, "comparer");
+    await page.goto("/upgrade?interval=yearly");
+    const plans = page.getByRole("region", { name: "Plans" });
+    const proCard = plans
+      .getByRole("listitem")
+      .filter({ has: page.getByRole("heading", { name: "Pro", exact: true }) });
+    await proCard.getByText("$480.00").waitFor();
+    // The Free plan is there to compare, with its limits.
+    const freeCard = plans
+      .getByRole("listitem")
+      .filter({ has: page.getByRole("heading", { name: "Free", exact: true }) });
+    await freeCard.getByText("Current plan", { exact: true }).waitFor();
+    await freeCard.getByText("5 pages per project", { exact: true }).waitFor();
+    // The promo code prices the card it applies to as it is typed.
+    await plans.getByLabel("Promo code").fill("SAVE30");
+    await proCard.getByText("$336.00").waitFor();
+    await plans.getByText("SAVE30: 30% off yearly Pro.").waitFor();
+    await shot(page, "billing-01a-upgrade-free-and-promo");
+    // 'Grab the deal' leads to the offers section on this page.
+    await page.getByRole("region", { name: "Offer" }).getByRole("button", { name: "Grab the deal" }).click();
+    const offers = page.getByRole("region", { name: "Offers" });
+    await expect.poll(() => offers.evaluate((section) => section === document.activeElement)).toBe(true);
+    await offers.getByRole("heading", { name: "30% off yearly Pro" }).waitFor();
+    await shot(page, "billing-01b-upgrade-offers");
+  });
+
   it("pays for Pro with PayPal: the approval page, back to /billing with the plan", async () => {
     const { page, api } = await signedIn(e2e, "paypal");
     await newProject(api, "First site");
@@ -168,12 +196,48 @@ describe("billing with plans on", () => {
       (url) => url.pathname === "/billing" && url.searchParams.get("payment_status") === "success",
     );
     await page.getByText("Pro (monthly)", { exact: true }).waitFor();
-    await shot(page, "billing-13-paypal-billing");
     const [subscription] = (await api.get("/api/billing")).body.data.subscriptions;
     expect(subscription).toMatchObject({ provider: "second", planId: "pro-monthly", status: "active" });
-    // PayPal subscriptions are managed at PayPal: no card controls.
-    expect(await page.getByRole("button", { name: "Cancel subscription" }).count()).toBe(0);
     expect((await api.post("/api/projects", { type: "web", title: "Second site" })).status).toBe(201);
+
+    // PayPal is the payment method, its payment is listed, and the subscription can be cancelled here.
+    await page.reload();
+    const method = page.getByRole("region", { name: "Payment method" });
+    await method.getByText("PayPal", { exact: true }).waitFor();
+    expect(await page.getByText("No payment method on file.").count()).toBe(0);
+    const payment = page
+      .getByRole("table", { name: "Invoices" })
+      .getByRole("row")
+      .filter({ hasText: "PayPal payment" });
+    await payment.getByText("$40.00").waitFor();
+    await payment.getByText("Completed").waitFor();
+    await shot(page, "billing-13-paypal-billing");
+    const item = page
+      .getByRole("listitem")
+      .filter({ has: page.getByRole("heading", { name: "Pro (monthly)" }) });
+    await item.getByRole("button", { name: "Cancel subscription" }).click();
+    const dialog = page.getByRole("dialog", { name: "Cancel subscription?" });
+    await dialog.getByText(/PayPal stops the payments now/).waitFor();
+    await dialog.getByRole("button", { name: "Cancel subscription" }).click();
+    await page.getByText("Your PayPal subscription is cancelled.").waitFor();
+    await item.getByText("Cancelled", { exact: true }).waitFor();
+    await expect.poll(async () => (await api.get("/api/me")).body.data.plans.web.name).toBe("Free");
+    await shot(page, "billing-13b-paypal-cancelled");
+  });
+
+  it("says nothing was charged when the PayPal approval is cancelled", async () => {
+    const { page } = await signedIn(e2e, "paypal-cancel");
+    await page.goto("/upgrade/confirm/pro-monthly");
+    await page.getByRole("button", { name: "Pay with PayPal" }).click();
+    await page.waitForURL((url) => url.pathname.startsWith("/dev/paypal/approve/I-"));
+    await page.getByRole("button", { name: "Cancel", exact: true }).click();
+    await page.waitForURL((url) => url.pathname === "/upgrade/confirm/pro-monthly");
+    await page
+      .getByRole("status")
+      .getByText("You cancelled at PayPal, so nothing was charged. Choose how to pay when you are ready.")
+      .waitFor();
+    await page.getByRole("button", { name: "Pay with PayPal" }).waitFor();
+    await shot(page, "billing-13c-paypal-approval-cancelled");
   });
 
   it("prices /upgrade in the currency chosen there, and charges in it", async () => {
@@ -208,6 +272,29 @@ describe("billing with plans on", () => {
     await page.getByText("€34.00", { exact: true }).waitFor();
   });
 
+  it("after a checkout that needs more, says so (not 'Payment successful'); paying the invoice ends back on Redline", async () => {
+    const { page } = await signedIn(e2e, "needs-action");
+    await page.goto("/upgrade/confirm/pro-monthly");
+    await page.getByRole("button", { name: "Continue to payment" }).click();
+    await page.waitForURL((url) => url.pathname.startsWith("/dev/payments/checkout/cs_"));
+    await page.getByRole("button", { name: "Requires action" }).click();
+    await page.waitForURL(
+      (url) => url.pathname === "/billing" && url.searchParams.get("payment_status") === "success",
+    );
+    await paymentsDevIdle(e2e.app.app);
+    const problem = page.getByRole("alert").filter({ hasText: PAYMENT_ISSUE });
+    await problem.getByRole("link", { name: "Pay now" }).waitFor();
+    expect(await page.getByText("Payment successful").count()).toBe(0);
+    await shot(page, "billing-05b-needs-action");
+
+    // The invoice's page sends the customer back to Redline's billing page once paid.
+    await problem.getByRole("link", { name: "Pay now" }).click();
+    await page.waitForURL((url) => url.pathname.startsWith("/dev/payments/invoices/in_"));
+    await page.getByRole("button", { name: "Pay invoice" }).click();
+    await page.waitForURL((url) => url.pathname === "/billing");
+    await page.getByRole("heading", { name: "Your plan" }).waitFor();
+  });
+
   it("changes nothing when the card is declined", async () => {
     const { page, api } = await signedIn(e2e, "declined");
     await newProject(api, "Only site");
@@ -223,6 +310,9 @@ describe("billing with plans on", () => {
 
     await page.goto("/billing");
     await page.getByText("You are on the Free plan").waitFor();
+    // The Free plan's limits, to compare with the paid plans.
+    await page.getByRole("list", { name: "Free includes" }).getByText("1 project", { exact: true }).waitFor();
+    await shot(page, "billing-05c-free-billing");
     expect(await page.getByRole("heading", { name: /^Pro / }).count()).toBe(0);
     expect(await page.getByRole("heading", { name: "Invoices" }).count()).toBe(0);
     await refusedInUi(page, "Second site");

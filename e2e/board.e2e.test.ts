@@ -200,9 +200,9 @@ describe("the bug-tracking board", () => {
     await other.goto(`/project/${projectId}?t=${ticketId}`);
     const opened = other.getByRole("dialog", { name: "Ticket #1" });
     await opened.getByRole("textbox", { name: "Title" }).waitFor();
-    expect(await opened.getByRole("textbox", { name: "Title" }).inputValue()).toBe(
-      "Checkout button overlaps",
-    );
+    await expect
+      .poll(() => opened.getByRole("textbox", { name: "Title" }).inputValue())
+      .toBe("Checkout button overlaps");
     await opened.getByText("can you check Safari?", { exact: false }).waitFor();
     await other.keyboard.press("Escape");
 

@@ -42,7 +42,7 @@ describe("products", () => {
     // A new project here is a bug-tracking one unless chosen otherwise.
     await page.getByRole("button", { name: "New project" }).first().click();
     const dialog = page.getByRole("dialog", { name: "New project" });
-    expect(await dialog.getByRole("radio", { name: /^Bug tracking\b/ }).isChecked()).toBe(true);
+    await expect.poll(() => dialog.getByRole("radio", { name: /^Bug tracking\b/ }).isChecked()).toBe(true);
     await shot(page, "products-02-bug-tracking");
     await dialog.getByRole("button", { name: "Close" }).click();
 

@@ -124,7 +124,7 @@ describe("account settings", () => {
 
     await page.reload();
     await page.getByRole("heading", { name: "Account Settings" }).waitFor();
-    expect(await page.getByLabel("Display name").inputValue()).toBe("Katherine G. Johnson");
+    await expect.poll(() => page.getByLabel("Display name").inputValue()).toBe("Katherine G. Johnson");
     await page.locator('img[src^="/files/avatars/"]').first().waitFor();
   });
 

@@ -91,7 +91,7 @@ describe("sharing with people", () => {
     await dialog.getByRole("button", { name: "Share", exact: true }).click();
     await owner.page.getByText(SHARING_MESSAGES.shared, { exact: true }).waitFor();
     const grace = people.getByRole("listitem").filter({ hasText: "Grace Hopper" });
-    expect(await grace.getByLabel("Access for Grace Hopper").inputValue()).toBe("comment");
+    await expect.poll(() => grace.getByLabel("Access for Grace Hopper").inputValue()).toBe("comment");
 
     // The form empties itself once the person is added; then sharing with oneself is refused.
     await expect.poll(() => dialog.getByLabel("Email address").inputValue()).toBe("");

@@ -252,10 +252,11 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(customHostsRoutes, { ctx });
   if (domainDns.dev) await app.register(dnsDevRoutes, { ctx, dns: domainDns.dev });
   const stripe = createStripeClient(config);
-  await app.register(billingRoutes, { ctx, stripe });
+  const paypal = createPaypalClient(config);
+  await app.register(billingRoutes, { ctx, stripe, paypal });
   await app.register(pricesRoutes, { ctx });
   await app.register(billingWebhookRoutes, { ctx, stripe });
-  await app.register(paypalRoutes, { ctx, paypal: createPaypalClient(config) });
+  await app.register(paypalRoutes, { ctx, paypal });
   await app.register(grantsRoutes, { ctx });
   await app.register(realtimeRoutes, { ctx, hub });
   await app.register(widgetRoutes, { ctx });

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
   applyPromoCode,
+  BILLING_MESSAGES,
   hasPaymentIssue,
   needsPaymentCheck,
   planDisplayName,
+  promoCodeProblem,
   showsPaymentNotice,
   updateOutcome,
   upgradeChoices,
@@ -34,6 +36,13 @@ describe("promo codes (SPEC §9)", () => {
     ["pro-yearly-30off", "SAVE30"],
   ])("%s refuses %s", (id, code) => {
     expect(applyPromoCode(plan(id), code)).toBeNull();
+  });
+
+  it("tells a code that does not exist from a real one meant for other plans", () => {
+    expect(promoCodeProblem(plan("pro-yearly"), "SAVE30")).toBeNull();
+    expect(promoCodeProblem(plan("pro-yearly"), "NOPE")).toBe(BILLING_MESSAGES.unknownPromoCode);
+    expect(promoCodeProblem(plan("pro-yearly"), "SAVE20")).toBe(BILLING_MESSAGES.invalidPromoCode);
+    expect(promoCodeProblem(plan("team-yearly"), "save30")).toBe(BILLING_MESSAGES.invalidPromoCode);
   });
 
   it("takes 30 % off yearly Pro", () => {

@@ -32,6 +32,13 @@ export const BILLING_MESSAGES = {
   /** Not in SPEC §8. */
   invalidPromoCode: "This promo code does not apply to this plan.",
   /** Not in SPEC §8. */
+  unknownPromoCode: "We don't know this promo code. Check its spelling.",
+  /** Not in SPEC §8. */
+  paypalCancelled: "Your PayPal subscription is cancelled.",
+  /** Not in SPEC §8. */
+  paypalApprovalCancelled:
+    "You cancelled at PayPal, so nothing was charged. Choose how to pay when you are ready.",
+  /** Not in SPEC §8. */
   paymentsUnavailable: "Payments are not configured on this server.",
 } as const;
 
@@ -57,6 +64,28 @@ export function applyPromoCode(plan: PlanId, code: string): PlanId | null {
   const discount = PROMO_CODES[code.trim().toUpperCase()];
   if (!discount || plan.discount !== null) return null;
   return promoDiscount(plan) === discount ? { ...plan, discount } : null;
+}
+
+/**
+ * Why a promo code cannot be used on `plan`, in words for people — a code that does not exist is told
+ * so, a real one meant for other plans is told that — or null when it applies.
+ */
+export function promoCodeProblem(plan: PlanId, code: string): string | null {
+  if (applyPromoCode(plan, code)) return null;
+  return PROMO_CODES[code.trim().toUpperCase()] === undefined
+    ? BILLING_MESSAGES.unknownPromoCode
+    : BILLING_MESSAGES.invalidPromoCode;
+}
+
+/** The discount a promo code carries, if it is one of ours (whatever plan it applies to). */
+export function promoCodeDiscount(code: string): Discount | null {
+  return PROMO_CODES[code.trim().toUpperCase()] ?? null;
+}
+
+/** The payment summary's address (SPEC §2 `/upgrade/confirm/{plan}`) for a plan, with the promo code to carry, if any. */
+export function confirmPath(planId: string, promo?: string | null): string {
+  const code = promo?.trim();
+  return `/upgrade/confirm/${encodeURIComponent(planId)}${code ? `?promo=${encodeURIComponent(code)}` : ""}`;
 }
 
 /** "Pro (yearly)", "Standard (monthly, 15% off)", "Team (yearly, 10 seats)". */
@@ -163,8 +192,10 @@ export interface BillingSubscription {
   abilities: SubscriptionAbilities;
 }
 
+/** An invoice of the card provider, or a payment (transaction) of a PayPal subscription. */
 export interface BillingInvoice {
   id: string;
+  provider: "card" | "second";
   number: string | null;
   status: string;
   amountDue: number;
@@ -187,6 +218,8 @@ export interface Billing {
   subscriptions: BillingSubscription[];
   invoices: BillingInvoice[];
   paymentMethod: PaymentMethodSummary | null;
+  /** The PayPal account paying for a PayPal subscription, when there is one. */
+  paypal: { email: string | null } | null;
   paymentIssue: boolean;
   /** Where the customer completes a payment that needs them (the open invoice's page), if any. */
   payUrl: string | null;
@@ -205,6 +238,12 @@ export const privilegeRedeemSchema = z.object({
   token: z.string().trim().min(1).max(200),
 });
 export type PrivilegeRedeemInput = z.infer<typeof privilegeRedeemSchema>;
+
+/** GET /api/privilege-links/{plan}?token=: whether the link can still be taken, else why not. */
+export interface PrivilegeLinkState {
+  usable: boolean;
+  message: string | null;
+}
 
 /** POST /api/me/lifetime-deal: a lifetime-deal code (tiers 1–3). */
 export const lifetimeRedeemSchema = z.object({ code: z.string().trim().min(1).max(64) });

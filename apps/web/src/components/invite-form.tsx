@@ -1,12 +1,13 @@
 /**
  * Invite someone by e-mail with an access level (SPEC §5 sharing, §6 teams): the address, the access and
  * the submit button on one row. The address is checked before sending; the server's refusal (one's own
- * address, a duplicate, no permission) stays under the field.
+ * address, a duplicate, no permission) stays under the field; a plan limit's with the way to upgrade.
  */
 import { UserPlus } from "lucide-react";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, type ReactNode, useState } from "react";
 import { errorMessage } from "../lib/auth-client.ts";
 import { Field } from "./field.tsx";
+import { isPlanRefusal, PlanLimitText } from "./plan-limit-text.tsx";
 import "./invite-form.css";
 
 const EMAIL_PATTERN = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
@@ -31,7 +32,7 @@ export function InviteForm<A extends string>({
 }) {
   const [email, setEmail] = useState("");
   const [access, setAccess] = useState<A>(defaultAccess);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ReactNode>(null);
 
   const handleSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -45,7 +46,10 @@ export function InviteForm<A extends string>({
       await invite({ email: address, access });
       setEmail("");
     } catch (reason) {
-      setError(errorMessage(reason));
+      // A plan limit (collaborators per project) comes with the way up, as the project limit does.
+      setError(
+        isPlanRefusal(reason) ? <PlanLimitText message={errorMessage(reason)} /> : errorMessage(reason),
+      );
     }
   };
 

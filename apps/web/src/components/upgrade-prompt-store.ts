@@ -4,7 +4,7 @@
  * mounted once in the root layout. What it says comes from the server's 402.
  */
 import { useSyncExternalStore } from "react";
-import { isApiError } from "../lib/api.ts";
+import { isPlanRefusal } from "./plan-limit-text.tsx";
 
 export interface UpgradePromptContent {
   title: string;
@@ -45,7 +45,7 @@ export function planRefusalPrompt(error: { code: string; message: string }): Upg
 
 /** Shows the upgrade prompt when `error` is a plan limit's 402; says whether it did. */
 export function showPlanRefusal(error: unknown): boolean {
-  if (!isApiError(error) || error.status !== 402) return false;
+  if (!isPlanRefusal(error)) return false;
   showUpgradePrompt(planRefusalPrompt(error));
   return true;
 }

@@ -126,6 +126,7 @@ describe("the billing page", () => {
         invoices: [
           {
             id: "in_1",
+            provider: "card",
             number: "RL-0001",
             status: "paid",
             amountDue: 4000,
@@ -151,12 +152,82 @@ describe("the billing page", () => {
     );
   });
 
+  it("shows PayPal as the payment method, its payments, and cancels a PayPal subscription now", async () => {
+    const sent = renderBilling(
+      user(PRO_PLAN),
+      billing({
+        subscriptions: [
+          subscription({
+            id: "sub_1",
+            provider: "second",
+            planName: "Pro (monthly)",
+            abilities: { ...NO_ABILITIES, canCancel: true },
+          }),
+        ],
+        paypal: { email: "ada@example.com" },
+        invoices: [
+          {
+            id: "TX-1",
+            provider: "second",
+            number: null,
+            status: "completed",
+            amountDue: 4000,
+            amountPaid: 4000,
+            currency: "usd",
+            createdAt: "2026-11-24T12:00:00.000Z",
+            url: null,
+          },
+        ],
+      }),
+    );
+    const method = await screen.findByRole("region", { name: "Payment method" });
+    expect(within(method).getByText("PayPal")).toBeTruthy();
+    expect(within(method).getByText("ada@example.com")).toBeTruthy();
+    expect(screen.queryByText("No payment method on file.")).toBeNull();
+    const row = within(screen.getByRole("table", { name: "Invoices" })).getAllByRole("row")[1]!;
+    expect(within(row).getByText("PayPal payment")).toBeTruthy();
+    expect(within(row).getByText("$40.00")).toBeTruthy();
+    expect(within(row).getByText("Completed")).toBeTruthy();
+
+    await userEvent.click(screen.getByRole("button", { name: "Cancel subscription" }));
+    const dialog = screen.getByRole("dialog", { name: "Cancel subscription?" });
+    expect(within(dialog).getByText(/PayPal stops the payments now/)).toBeTruthy();
+    expect(within(dialog).queryByText(/You can undo/)).toBeNull();
+    await userEvent.click(within(dialog).getByRole("button", { name: "Cancel subscription" }));
+    await vi.waitFor(() =>
+      expect(sent.some((request) => request.path === "/api/billing/subscriptions/sub_1/cancel")).toBe(true),
+    );
+  });
+
   it("says the payment went through and reads billing again", async () => {
     const sent = renderBilling(user(), billing(), "/billing?payment_status=success");
     await screen.findByText("Payment successful");
     await vi.waitFor(() =>
       expect(sent.filter((request) => request.path === "/api/billing").length).toBeGreaterThanOrEqual(1),
     );
+  });
+
+  it("after a checkout that needs more from the customer, says that and not that the payment succeeded", async () => {
+    renderBilling(
+      user(PRO_PLAN, { paymentIssue: true }),
+      billing({
+        subscriptions: [subscription({ status: "incomplete", paymentIssue: true })],
+        paymentIssue: true,
+        payUrl: "https://pay.example/invoice/1",
+      }),
+      "/billing?payment_status=success",
+    );
+    await screen.findByText(PAYMENT_ISSUE_TEXT);
+    expect(screen.getByRole("link", { name: "Pay now" })).toBeTruthy();
+    expect(screen.queryByText("Payment successful")).toBeNull();
+    expect(screen.queryByText(/Thank you/)).toBeNull();
+  });
+
+  it("shows the Free plan's limits from the catalog to a free user", async () => {
+    renderBilling(user(), billing());
+    const limits = await screen.findByRole("list", { name: "Free includes" });
+    for (const line of ["1 project", "5 collaborators", "5 pages per project"])
+      expect(within(limits).getByText(line)).toBeTruthy();
   });
 
   it("has an error state with a retry", async () => {

@@ -6,6 +6,7 @@ import { SettingsHeader } from "../components/settings-header.tsx";
 import { BillingLoadError } from "../features/billing/billing-load-error.tsx";
 import { BillingOverview, PaymentSuccessBanner } from "../features/billing/billing-overview.tsx";
 import { useBilling, usePaypalReturn, useRefreshBilling } from "../features/billing/billing-queries.ts";
+import { paymentNeedsCustomer } from "../features/billing/billing-rules.ts";
 import { useMe } from "../features/session/use-me.ts";
 import { useDocumentTitle } from "../lib/use-document-title.ts";
 import { useProduct } from "../lib/use-product.ts";
@@ -35,7 +36,10 @@ export function BillingPage() {
   return (
     <main className="billing-page">
       <SettingsHeader />
-      {isPaymentSuccess ? <PaymentSuccessBanner onDismiss={handleDismissSuccess} /> : null}
+      {/* Said once billing is read: a payment that needs more from the customer is told by its alert. */}
+      {isPaymentSuccess && billing.data && me && !paymentNeedsCustomer(billing.data, me.paymentIssue) ? (
+        <PaymentSuccessBanner onDismiss={handleDismissSuccess} />
+      ) : null}
       {billing.isPending || !me ? (
         <LoadingView />
       ) : billing.isError ? (

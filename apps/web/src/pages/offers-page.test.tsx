@@ -1,4 +1,4 @@
-import type { User } from "@redline/shared";
+import { LIFETIME_TIERS, type User } from "@redline/shared";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, render, screen } from "@testing-library/react";
 import { MemoryRouter } from "react-router";
@@ -33,8 +33,21 @@ describe("the offers page", () => {
   });
 
   it("still takes a code when upsells are hidden (a lifetime holder may add a higher tier)", async () => {
-    renderOffers(user({ ...FREE_PLAN, name: "Lifetime tier 1", isFree: false, hideUpsells: true }));
-    expect(await screen.findByText(/nothing to upgrade/)).toBeTruthy();
+    renderOffers(
+      user({
+        ...FREE_PLAN,
+        name: "Lifetime tier 1",
+        entitlements: LIFETIME_TIERS[1].entitlements,
+        isFree: false,
+        hideUpsells: true,
+      }),
+    );
+    expect(
+      await screen.findByText(
+        /Lifetime tier 3 adds unlimited projects, unlimited collaborators and custom branding: redeem its code below\./,
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByText(/nothing to upgrade/)).toBeNull();
     expect(screen.getAllByRole("button", { name: "Redeem" })).toHaveLength(2);
   });
 });

@@ -3,6 +3,7 @@ import { LoadingView } from "../components/loading-view.tsx";
 import { DealCodeForm } from "../features/billing/deal-code-form.tsx";
 import { OfferList } from "../features/billing/offer-list.tsx";
 import { PlansIncluded } from "../features/billing/plans-included.tsx";
+import { useCurrency } from "../features/billing/use-currency.ts";
 import { useMe } from "../features/session/use-me.ts";
 import { useDocumentTitle } from "../lib/use-document-title.ts";
 import { useProduct } from "../lib/use-product.ts";
@@ -13,7 +14,9 @@ export function OffersPage() {
   useDocumentTitle("Offers");
   const product = useProduct();
   const { data: me } = useMe();
-  if (!me) return <LoadingView />;
+  // Priced in the visitor's currency: the one chosen on /upgrade, else the server's guess.
+  const { currency, isPending } = useCurrency();
+  if (!me || isPending) return <LoadingView />;
   const plan = me.plans[product];
   return (
     <main className="billing-page">
@@ -26,7 +29,11 @@ export function OffersPage() {
           </p>
         )}
       </div>
-      {plan.hideUpsells ? <PlansIncluded planName={plan.name} /> : <OfferList product={product} />}
+      {plan.hideUpsells ? (
+        <PlansIncluded plan={plan} isOnOffers />
+      ) : (
+        <OfferList product={product} currency={currency} />
+      )}
       {/* Shown to holders too: a further code (a higher tier) may be redeemed on top. */}
       <div className="deal-codes">
         <DealCodeForm kind="lifetime" />

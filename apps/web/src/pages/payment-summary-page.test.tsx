@@ -86,6 +86,29 @@ describe("the payment summary", () => {
     expect(checkoutRequests(sent).map((request) => request.body)).toEqual([{ planId: "pro-yearly" }]);
   });
 
+  it("tells a code that does not exist so, not that it does not apply to this plan", async () => {
+    renderSummary("/upgrade/confirm/pro-yearly?promo=SAVE99");
+    await screen.findByText("Pro (yearly)");
+    expect(screen.getByRole("alert").textContent).toBe("We don't know this promo code. Check its spelling.");
+  });
+
+  it("goes back to the plans with the interval and the promo code it came with", async () => {
+    renderSummary("/upgrade/confirm/pro-yearly?promo=SAVE30");
+    await screen.findByText("Pro (yearly)");
+    expect(screen.getByRole("link", { name: "Back to plans" }).getAttribute("href")).toBe(
+      "/upgrade?interval=yearly&promo=SAVE30",
+    );
+  });
+
+  it("says nothing was charged when PayPal's approval was cancelled", async () => {
+    renderSummary("/upgrade/confirm/pro-monthly?paypal=cancelled");
+    await screen.findByText("Pro (monthly)");
+    expect(screen.getByRole("status").textContent).toBe(
+      "You cancelled at PayPal, so nothing was charged. Choose how to pay when you are ready.",
+    );
+    expect(screen.getByRole("button", { name: "Pay with PayPal" })).toBeTruthy();
+  });
+
   it("applies a promo code typed in, and sends it with the checkout", async () => {
     const sent = renderSummary("/upgrade/confirm/standard-monthly", billing(), {
       "POST /api/billing/checkout": { body: { data: { url: "https://pay.example/c/2" } } },

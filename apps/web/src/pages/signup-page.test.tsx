@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, render, screen } from "@testing-library/react";
 import { MemoryRouter, Route, Routes } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { stubApi, user } from "../features/billing/billing-fixtures.ts";
+import { type StubResponse, stubApi, user } from "../features/billing/billing-fixtures.ts";
 import { PRIVILEGE_STORAGE_KEY, readStoredPrivilege } from "../features/billing/privilege-grant.ts";
 import { PrivilegeSignUpPage, SignUpPage } from "./signup-page.tsx";
 
@@ -15,10 +15,15 @@ afterEach(() => {
 
 const SIGNED_OUT = { status: 401, body: { code: "unauthorized", message: "Sign in" } };
 
-function renderAt(path: string, me: User | null = null) {
+const USABLE: StubResponse = { body: { data: { usable: true, message: null } } };
+
+function renderAt(path: string, me: User | null = null, linkState: StubResponse = USABLE) {
   const sent = stubApi({
     "GET /api/me": me ? { body: { data: me } } : SIGNED_OUT,
     "GET /api/config": { body: {} },
+    "GET /api/privilege-links/team": linkState,
+    "GET /api/privilege-links/pro": linkState,
+    "GET /api/privilege-links/standard": linkState,
   });
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
@@ -71,6 +76,17 @@ describe("privilege-link sign-up", () => {
     renderAt("/signup/start-privilege/team");
     expect(await screen.findByText(/This privilege link is not valid\./)).toBeTruthy();
     expect(readStoredPrivilege()).toBeNull();
+  });
+
+  it("tells a used link so before sign-up, promises no plan and keeps nothing", async () => {
+    renderAt("/signup/start-privilege/team?token=tok", null, {
+      body: { data: { usable: false, message: "This has already been used." } },
+    });
+    expect(await screen.findByText(/This has already been used\./)).toBeTruthy();
+    expect(screen.getByText(/ask for a new link to get the plan/)).toBeTruthy();
+    expect(screen.queryByText(/activate your/)).toBeNull();
+    expect(screen.getByRole("button", { name: "Create account" })).toBeTruthy();
+    await vi.waitFor(() => expect(readStoredPrivilege()).toBeNull());
   });
 
   it("plain /signup names no plan", async () => {

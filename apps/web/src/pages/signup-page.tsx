@@ -1,7 +1,8 @@
 /**
  * `/signup` and `/signup/start-privilege/{plan}?token=…` (SPEC §2, §7): the sign-up form, or "verify your
  * e-mail" once signed up. A privilege link is kept (privilege-grant.ts) and taken by the app layout once
- * the user is verified; a verified user opening one goes straight to `/projects`, where it is taken.
+ * the user is verified; a verified user opening one goes straight to `/projects`, where it is taken. The
+ * link is checked first: one already used or expired is told so, and not kept.
  */
 import type { PrivilegeRedeemInput } from "@redline/shared";
 import { BadgeCheck } from "lucide-react";
@@ -12,7 +13,13 @@ import { snackbar } from "../components/snackbar-store.ts";
 import { AuthLayout } from "../features/auth/auth-layout.tsx";
 import { SignUpForm } from "../features/auth/sign-up-form.tsx";
 import { VerifyEmailPending } from "../features/auth/verify-email-pending.tsx";
-import { parsePrivilege, privilegePlanName, storePrivilege } from "../features/billing/privilege-grant.ts";
+import { usePrivilegeLinkState } from "../features/billing/grant-queries.ts";
+import {
+  clearStoredPrivilege,
+  parsePrivilege,
+  privilegePlanName,
+  storePrivilege,
+} from "../features/billing/privilege-grant.ts";
 import { useMe } from "../features/session/use-me.ts";
 import { useDocumentTitle } from "../lib/use-document-title.ts";
 
@@ -39,11 +46,21 @@ export function PrivilegeSignUpPage() {
     navigate("/projects", { replace: true });
   }, [plan, token, isVerified, navigate]);
 
-  if (isPending || isVerified) return <LoadingView />;
-  return <SignUp privilege={parsePrivilege(plan, token) ?? "invalid"} />;
+  const grant = parsePrivilege(plan, token);
+  const linkState = usePrivilegeLinkState(isPending || isVerified ? null : grant);
+  const refusal = linkState.data && !linkState.data.usable ? linkState.data.message : null;
+  useEffect(() => {
+    if (refusal) clearStoredPrivilege();
+  }, [refusal]);
+
+  if (isPending || isVerified || linkState.isLoading) return <LoadingView />;
+  // Should the check not answer, the link is promised as before; taking it says what went wrong.
+  return <SignUp privilege={grant && !refusal ? grant : { refusal: refusal ?? INVALID_LINK }} />;
 }
 
-function SignUp({ privilege }: { privilege: PrivilegeRedeemInput | "invalid" | null }) {
+type PrivilegeOffer = PrivilegeRedeemInput | { refusal: string };
+
+function SignUp({ privilege }: { privilege: PrivilegeOffer | null }) {
   const { data: me, isPending } = useMe();
   const isWaitingForVerification = Boolean(me && !me.emailVerified);
   useDocumentTitle(isWaitingForVerification ? "Verify your email" : "Sign up");
@@ -56,17 +73,11 @@ function SignUp({ privilege }: { privilege: PrivilegeRedeemInput | "invalid" | n
   );
 }
 
-function PrivilegeLine({
-  privilege,
-  isSignedUp,
-}: {
-  privilege: PrivilegeRedeemInput | "invalid";
-  isSignedUp: boolean;
-}) {
-  if (privilege === "invalid")
+function PrivilegeLine({ privilege, isSignedUp }: { privilege: PrivilegeOffer; isSignedUp: boolean }) {
+  if ("refusal" in privilege)
     return (
       <p className="auth__privilege auth__privilege--invalid">
-        {INVALID_LINK}
+        {privilege.refusal}
         {isSignedUp ? null : " You can still sign up; ask for a new link to get the plan."}
       </p>
     );

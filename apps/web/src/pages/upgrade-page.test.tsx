@@ -1,4 +1,4 @@
-import type { Billing, User } from "@redline/shared";
+import { type Billing, LIFETIME_TIERS, UNLIMITED_ENTITLEMENTS, type User } from "@redline/shared";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
@@ -87,6 +87,42 @@ describe("the upgrade page", () => {
     );
   });
 
+  it("shows the Free plan beside the paid ones, with its limits from the catalog", async () => {
+    renderUpgrade(user());
+    await screen.findByRole("heading", { level: 1, name: "Upgrade" });
+    const free = card("Free");
+    expect(within(free).getByText("$0.00")).toBeTruthy();
+    expect(within(free).getByText("Current plan")).toBeTruthy();
+    for (const line of ["1 project", "5 collaborators", "5 pages per project"])
+      expect(within(free).getByText(line)).toBeTruthy();
+    expect(within(free).queryByRole("link")).toBeNull();
+  });
+
+  it("prices the cards with a promo code as it is typed, and tells an unknown code so", async () => {
+    renderUpgrade(user(), billing(), "/upgrade?interval=yearly");
+    const field = await screen.findByLabelText("Promo code");
+    await userEvent.type(field, "save30");
+    // 30 % off yearly Pro: $480.00 becomes $336.00; Standard has no such offer and keeps its price.
+    expect(within(card("Pro")).getByText("$336.00")).toBeTruthy();
+    expect(within(card("Pro")).getByText("$480.00").closest("s")).toBeTruthy();
+    expect(within(card("Standard")).getByText("$180.00").closest("s")).toBeNull();
+    expect(screen.getByText("SAVE30: 30% off yearly Pro.")).toBeTruthy();
+
+    await userEvent.clear(field);
+    await userEvent.type(field, "SAVE99");
+    expect(screen.getByText("We don't know this promo code. Check its spelling.")).toBeTruthy();
+    expect(screen.queryByText(/does not apply to this plan/)).toBeNull();
+    expect(within(card("Pro")).getByText("$480.00").closest("s")).toBeNull();
+  });
+
+  it("has an offers section, where the offer bar's 'Grab the deal' goes", async () => {
+    renderUpgrade(user());
+    const offers = await screen.findByRole("region", { name: "Offers" });
+    expect(offers.id).toBe("offers");
+    expect(within(offers).getByRole("heading", { name: "30% off yearly Pro" })).toBeTruthy();
+    expect(within(offers).getByText("SAVE30")).toBeTruthy();
+  });
+
   it("marks the current plan and the subscribed interval", async () => {
     renderUpgrade(
       user(PRO_PLAN),
@@ -106,11 +142,41 @@ describe("the upgrade page", () => {
     expect(within(card("Pro")).getByRole("link", { name: "Choose Pro" })).toBeTruthy();
   });
 
-  it("has nothing to sell when upsells are hidden", async () => {
-    renderUpgrade(user({ ...FREE_PLAN, name: "Lifetime tier 2", isFree: false, hideUpsells: true }));
+  it("has nothing to sell when upsells are hidden and the plan has everything", async () => {
+    renderUpgrade(
+      user({
+        ...FREE_PLAN,
+        name: "Team",
+        entitlements: UNLIMITED_ENTITLEMENTS,
+        isFree: false,
+        hideUpsells: true,
+      }),
+    );
     await screen.findByText("Your plan includes everything — nothing to upgrade");
     expect(screen.queryByRole("radio")).toBeNull();
     expect(screen.queryByText("$40.00")).toBeNull();
+    expect(screen.queryByRole("region", { name: "Offers" })).toBeNull();
+  });
+
+  it("tells lifetime tier 2 what tier 3 adds (custom branding), not that there is nothing to upgrade", async () => {
+    renderUpgrade(
+      user({
+        ...FREE_PLAN,
+        name: "Lifetime tier 2",
+        entitlements: LIFETIME_TIERS[2].entitlements,
+        isFree: false,
+        hideUpsells: true,
+      }),
+    );
+    await screen.findByRole("heading", { name: "Your plan is Lifetime tier 2" });
+    expect(screen.queryByText(/nothing to upgrade/)).toBeNull();
+    expect(
+      screen.getByText(/Lifetime tier 3 adds unlimited collaborators and custom branding\./),
+    ).toBeTruthy();
+    expect(screen.getByRole("link", { name: "Redeem a code on Offers" }).getAttribute("href")).toBe(
+      "/offers",
+    );
+    expect(screen.queryByRole("radio")).toBeNull();
   });
 
   it("prices the plans in the visitor's currency, and remembers the currency they choose", async () => {

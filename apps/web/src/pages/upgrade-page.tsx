@@ -1,17 +1,25 @@
 /**
  * `/upgrade` (SPEC §2, title 'Upgrade'): the current product's plans, monthly or yearly, in the visitor's
- * currency (or the one they choose), and a promo code.
+ * currency (or the one they choose), beside the Free plan; a promo code that prices the cards it applies
+ * to; and the offers (SPEC §9), where the offer bar's 'Grab the deal' scrolls.
  */
-import { type BillingInterval, parsePlanId } from "@redline/shared";
+import {
+  BILLING_MESSAGES,
+  type BillingInterval,
+  type Product,
+  parsePlanId,
+  promoCodeDiscount,
+} from "@redline/shared";
 import { useState } from "react";
 import { useSearchParams } from "react-router";
 import { TextField } from "../components/field.tsx";
 import { LoadingView } from "../components/loading-view.tsx";
 import { useBilling } from "../features/billing/billing-queries.ts";
-import { currentCardSubscription } from "../features/billing/billing-rules.ts";
+import { currentCardSubscription, offerTitle, promoOffers } from "../features/billing/billing-rules.ts";
 import { CurrencySelect } from "../features/billing/currency-select.tsx";
 import { IntervalToggle } from "../features/billing/interval-toggle.tsx";
-import { UPGRADE_PLANS_ID } from "../features/billing/offer-bar-rule.ts";
+import { UPGRADE_OFFERS_ID, UPGRADE_PLANS_ID } from "../features/billing/offer-bar-rule.ts";
+import { OfferList } from "../features/billing/offer-list.tsx";
 import { PlanGrid } from "../features/billing/plan-grid.tsx";
 import { PlansIncluded } from "../features/billing/plans-included.tsx";
 import { useCurrency } from "../features/billing/use-currency.ts";
@@ -43,6 +51,7 @@ export function UpgradePage() {
   if (!me || isCurrencyPending) return <LoadingView />;
   const plan = me.plans[product];
   const subscription = billing.data ? currentCardSubscription(billing.data, product) : null;
+  const promoFeedback = promoFeedbackFor(product, promo);
 
   return (
     <main className="billing-page">
@@ -57,7 +66,7 @@ export function UpgradePage() {
         )}
       </div>
       {plan.hideUpsells ? (
-        <PlansIncluded planName={plan.name} />
+        <PlansIncluded plan={plan} />
       ) : (
         <section id={UPGRADE_PLANS_ID} className="plan-choice" aria-label="Plans" tabIndex={-1}>
           <div className="plan-choice__bar">
@@ -67,6 +76,8 @@ export function UpgradePage() {
               <TextField
                 className="plan-choice__promo"
                 label="Promo code"
+                hint={promoFeedback.hint}
+                error={promoFeedback.error}
                 value={promo}
                 autoComplete="off"
                 spellCheck={false}
@@ -85,6 +96,32 @@ export function UpgradePage() {
           <ProRequestButton />
         </section>
       )}
+      {plan.hideUpsells ? null : (
+        <section
+          id={UPGRADE_OFFERS_ID}
+          className="upgrade-offers"
+          aria-labelledby="upgrade-offers-title"
+          tabIndex={-1}
+        >
+          <h2 id="upgrade-offers-title" className="upgrade-offers__title">
+            Offers
+          </h2>
+          <p className="upgrade-offers__text">
+            Type an offer's code in Promo code above, or choose a plan here: the code comes with it.
+          </p>
+          <OfferList product={product} currency={currency} />
+        </section>
+      )}
     </main>
   );
+}
+
+/** What the promo field says: which plans a known code discounts, or that the code is not one of ours. */
+function promoFeedbackFor(product: Product, promo: string): { hint?: string; error?: string } {
+  const code = promo.trim().toUpperCase();
+  if (!code) return {};
+  const discount = promoCodeDiscount(code);
+  if (discount === null) return { error: BILLING_MESSAGES.unknownPromoCode };
+  const offer = promoOffers(product).find((candidate) => candidate.discount === discount);
+  return offer ? { hint: `${code}: ${offerTitle(offer)}.` } : {};
 }

@@ -17,6 +17,9 @@ const subscriptions: Record<string, SubscriptionTarget> = {
   "incomplete card": { ...active, status: "incomplete" },
   "canceled card": { ...active, status: "canceled" },
   "second provider": { ...active, provider: "second" },
+  "suspended second": { ...active, provider: "second", status: "past_due" },
+  "awaiting approval": { ...active, provider: "second", status: "incomplete" },
+  "cancelled second": { ...active, provider: "second", status: "canceled" },
 };
 const actions: SubscriptionAction[] = [
   "subscriptions.read",
@@ -34,7 +37,10 @@ pending update   ✓ ✓ · · ✓
 past_due card    ✓ ✓ · ✓ ·
 incomplete card  ✓ · · · ·
 canceled card    ✓ · · · ·
-second provider  ✓ · · · ·
+second provider  ✓ ✓ · · ·
+suspended second ✓ ✓ · · ·
+awaiting approval ✓ · · · ·
+cancelled second ✓ · · · ·
 `;
 
 describe("subscriptions policy", () => {

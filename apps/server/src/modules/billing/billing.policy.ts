@@ -2,7 +2,8 @@
  * Subscriptions belong to the user who pays for them: only they see one or act on it. Beyond that,
  * what may be done follows the subscription's state (SPEC §4): a current card subscription may be
  * cancelled at period end, a scheduled cancel undone while it is still active, the plan changed when
- * nothing is pending, and a pending update cancelled. The second provider's subscriptions are read only
+ * nothing is pending, and a pending update cancelled. A PayPal (second provider) subscription that PayPal
+ * bills — active or suspended — may be cancelled, which PayPal does at once; nothing else is done to it
  * here. Another user's subscription answers 404, as if it did not exist.
  */
 import type { SubscriptionAbilities } from "@redline/shared";
@@ -24,6 +25,8 @@ export interface SubscriptionTarget {
 }
 
 const LIVE = new Set(["active", "trialing", "past_due"]);
+/** PayPal's ACTIVE and SUSPENDED, in our words (paypal.sync.ts). */
+const BILLED_BY_PAYPAL = new Set(["active", "past_due"]);
 const isPayer = (userId: string | null, s: SubscriptionTarget) => userId !== null && userId === s.userId;
 const isCard = (s: SubscriptionTarget) => s.provider === "card";
 
@@ -32,7 +35,9 @@ export const SUBSCRIPTION_POLICY: Record<
   (userId: string | null, subscription: SubscriptionTarget) => boolean
 > = {
   "subscriptions.read": isPayer,
-  "subscriptions.cancel": (u, s) => isPayer(u, s) && isCard(s) && LIVE.has(s.status) && !s.cancelAtPeriodEnd,
+  "subscriptions.cancel": (u, s) =>
+    isPayer(u, s) &&
+    (isCard(s) ? LIVE.has(s.status) && !s.cancelAtPeriodEnd : BILLED_BY_PAYPAL.has(s.status)),
   "subscriptions.undoCancel": (u, s) =>
     isPayer(u, s) && isCard(s) && s.cancelAtPeriodEnd && (s.status === "active" || s.status === "trialing"),
   "subscriptions.update": (u, s) =>

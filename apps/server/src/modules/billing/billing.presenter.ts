@@ -4,10 +4,12 @@ import {
   type PaymentMethodSummary,
   parsePlanId,
   planDisplayName,
+  toMinorUnits,
 } from "@redline/shared";
 import type Stripe from "stripe";
 import type { SubscriptionRow } from "../../db/schema/index.ts";
 import { subscriptionAbilities } from "./billing.policy.ts";
+import type { PaypalTransaction } from "./paypal-types.ts";
 
 const nameOf = (planId: string) => {
   const plan = parsePlanId(planId);
@@ -42,6 +44,7 @@ export function presentSubscription(row: SubscriptionRow, readerId: string): Bil
 export function presentInvoice(invoice: Stripe.Invoice): BillingInvoice {
   return {
     id: invoice.id ?? "",
+    provider: "card",
     number: invoice.number ?? null,
     status: invoice.status ?? "draft",
     amountDue: invoice.amount_due,
@@ -61,5 +64,22 @@ export function presentPaymentMethod(
     last4: method.card.last4,
     expMonth: method.card.exp_month,
     expYear: method.card.exp_year,
+  };
+}
+
+/** A PayPal subscription's transaction as a payment on /billing (in its own currency; PayPal has no page). */
+export function presentPaypalTransaction(transaction: PaypalTransaction): BillingInvoice {
+  const { value, currency_code: currency } = transaction.amount_with_breakdown.gross_amount;
+  const amount = toMinorUnits(Number(value), currency);
+  return {
+    id: transaction.id,
+    provider: "second",
+    number: null,
+    status: transaction.status.toLowerCase(),
+    amountDue: amount,
+    amountPaid: transaction.status === "COMPLETED" ? amount : 0,
+    currency: currency.toLowerCase(),
+    createdAt: new Date(transaction.time).toISOString(),
+    url: null,
   };
 }

@@ -118,6 +118,14 @@ describe.each(drivers())("billing (%s)", (driver) => {
     ).toMatch(/^cus_/);
   });
 
+  it("keeps the promo code on the provider checkout's way back to the payment summary", async () => {
+    const client = await signUp("back-with-code");
+    const started = await client.post("/api/billing/checkout", { planId: "pro-yearly", promoCode: "save30" });
+    expect(started.status).toBe(200);
+    const page = await (await fetch(started.body.data.url)).text();
+    expect(page).toContain(`href="${t.url}/upgrade/confirm/pro-yearly?promo=SAVE30"`);
+  });
+
   it("refuses unknown plans, plan ids that carry their own discount, and promo codes that do not apply", async () => {
     const client = await signUp("bad-input");
     const uid = await uidOf(client);
@@ -133,6 +141,13 @@ describe.each(drivers())("billing (%s)", (driver) => {
     expect(promo.body).toMatchObject({
       code: "promo-code",
       message: "This promo code does not apply to this plan.",
+    });
+    // A code that does not exist is not told it "does not apply to this plan".
+    const unknown = await client.post("/api/billing/checkout", { planId: "pro-yearly", promoCode: "SAVE99" });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({
+      code: "promo-code",
+      message: "We don't know this promo code. Check its spelling.",
     });
     const [user] = await t.ctx.database.db.select().from(users).where(eq(users.id, uid));
     expect(user!.stripeCustomerId).toBeNull();
@@ -237,8 +252,13 @@ describe.each(drivers())("billing (%s)", (driver) => {
     expect(me.plans.web.name).toBe("Pro");
 
     const { payUrl } = await billing(client);
-    const paid = await fetch(`${payUrl}/pay`, { method: "POST", redirect: "manual" });
-    expect(paid.status).toBeLessThan(400);
+    // The invoice's page is told to send the customer back to Redline once paid.
+    const pay = new URL(payUrl);
+    expect(pay.searchParams.get("return")).toBe(`${t.url}/billing`);
+    pay.pathname += "/pay";
+    const paid = await fetch(pay, { method: "POST", redirect: "manual" });
+    expect(paid.status).toBe(303);
+    expect(paid.headers.get("location")).toBe(`${t.url}/billing`);
     await eventually(async () =>
       (await heldBy(uid)).some((held) => held.status === "active" && !held.paymentIssue),
     );

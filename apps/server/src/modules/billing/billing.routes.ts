@@ -13,6 +13,7 @@ import {
   type CheckoutStarted,
   CURRENT_STATUSES,
   checkoutInputSchema,
+  confirmPath,
   EXCHANGE_RATES,
   EXCHANGE_RATES_VERSION,
   PAYMENT_ISSUE_INTENT_STATUSES,
@@ -21,6 +22,7 @@ import {
   parsePlanId,
   planIdOf,
   planPriceIn,
+  promoCodeProblem,
   SUPPORTED_CURRENCIES,
   subscriptionUpdateSchema,
   updateOutcome,
@@ -42,10 +44,12 @@ import {
   syncCustomer,
   syncSubscription,
 } from "./billing.sync.ts";
+import { cancelPaypalSubscription, paypalBillingOf } from "./paypal-account.ts";
+import type { PaypalClient } from "./paypal-client.ts";
 
 export async function billingRoutes(
   app: FastifyInstance,
-  { ctx, stripe }: { ctx: AppContext; stripe: Stripe | null },
+  { ctx, stripe, paypal }: { ctx: AppContext; stripe: Stripe | null; paypal: PaypalClient | null },
 ) {
   const { auth, database, config } = ctx;
   const { db } = database;
@@ -122,6 +126,16 @@ export async function billingRoutes(
     return row;
   }
 
+  /**
+   * The open invoice's page, told where to send the customer once paid (`return`, spoken by the embedded
+   * provider; Stripe's own page ignores it): paying ends back on Redline's billing page.
+   */
+  function payUrlOf(hostedInvoiceUrl: string): string {
+    const url = new URL(hostedInvoiceUrl);
+    url.searchParams.set("return", `${config.appUrl}/billing`);
+    return url.href;
+  }
+
   async function reread(userId: string, id: string) {
     await syncSubscription(db, provider(), id);
     const row = await loadSubscription(db, id);
@@ -148,16 +162,21 @@ export async function billingRoutes(
           paymentMethod = presentPaymentMethod(customer.invoice_settings?.default_payment_method);
       }
       const rows = await subscriptionsOf(db, user.id);
+      const paypalBilling = await paypalBillingOf(paypal, rows);
       const presented = rows.map((row) => presentSubscription(row, user.id));
       const paymentIssue = presented.some((s) => s.paymentIssue);
       const open = invoices.find((invoice) => invoice.status === "open" && invoice.hosted_invoice_url);
       return {
         data: {
           subscriptions: presented,
-          invoices: invoices.filter((invoice) => invoice.status !== "draft").map(presentInvoice),
+          invoices: [
+            ...invoices.filter((invoice) => invoice.status !== "draft").map(presentInvoice),
+            ...paypalBilling.payments,
+          ].sort((a, b) => b.createdAt.localeCompare(a.createdAt)),
           paymentMethod,
+          paypal: paypalBilling.paypal,
           paymentIssue,
-          payUrl: paymentIssue ? (open?.hosted_invoice_url ?? null) : null,
+          payUrl: paymentIssue && open?.hosted_invoice_url ? payUrlOf(open.hosted_invoice_url) : null,
           canCheckout: stripe !== null && config.plansEnabled,
         },
       };
@@ -176,7 +195,8 @@ export async function billingRoutes(
       const input = checkoutInputSchema.parse(request.body);
       const plan = purchasable(input.planId);
       const chosen = input.promoCode ? applyPromoCode(plan, input.promoCode) : plan;
-      if (!chosen) throw new BadRequestError(BILLING_MESSAGES.invalidPromoCode, "promo-code");
+      if (!chosen)
+        throw new BadRequestError(promoCodeProblem(plan, input.promoCode ?? "") ?? "", "promo-code");
       if (!config.plansEnabled)
         throw new ConflictError("Plans are switched off on this server.", "plans-off");
       const stripe = provider();
@@ -216,7 +236,8 @@ export async function billingRoutes(
           client_reference_id: user.id,
           line_items: [{ price: price.id, quantity: 1 }],
           success_url: `${config.appUrl}/payment-success/${planId}?session_id={CHECKOUT_SESSION_ID}`,
-          cancel_url: `${config.appUrl}/upgrade/confirm/${planIdOf(plan)}`,
+          // Back from the provider's page: the same summary, with the promo code still applied.
+          cancel_url: `${config.appUrl}${confirmPath(planIdOf(plan), chosen.discount ? input.promoCode?.toUpperCase() : null)}`,
           metadata,
           subscription_data: { metadata },
         },
@@ -234,7 +255,15 @@ export async function billingRoutes(
     async (request) => {
       const { user } = await requireActor(auth, db, request);
       const { subscriptionId } = request.params as { subscriptionId: string };
-      await loadForAction(user.id, subscriptionId, "subscriptions.cancel");
+      const row = await loadForAction(user.id, subscriptionId, "subscriptions.cancel");
+      if (row.provider === "second") {
+        // PayPal has no cancel at period end: its REST cancel stops billing now (ADR 0010).
+        if (!paypal)
+          throw new ServiceUnavailableError(BILLING_MESSAGES.paymentsUnavailable, "payments-unavailable");
+        await cancelPaypalSubscription(db, paypal, subscriptionId);
+        const cancelled = await loadSubscription(db, subscriptionId);
+        return { data: presentSubscription(cancelled!, user.id), message: BILLING_MESSAGES.paypalCancelled };
+      }
       await provider().subscriptions.update(subscriptionId, { cancel_at_period_end: true });
       return { data: await reread(user.id, subscriptionId), message: BILLING_MESSAGES.cancelScheduled };
     },

@@ -96,8 +96,9 @@ describe.each(routeDrivers())("PayPal subscriptions (%s)", (driver) => {
         status: "active",
         amount: 4000,
         currency: "usd",
+        // PayPal bills it: its payer may cancel it here (through PayPal); nothing else.
         abilities: {
-          canCancel: false,
+          canCancel: true,
           canUndoCancel: false,
           canUpdate: false,
           canCancelPendingUpdate: false,
@@ -193,6 +194,64 @@ describe.each(routeDrivers())("PayPal subscriptions (%s)", (driver) => {
     expect(await held(uid)).toEqual([]);
     expect((await client.get("/api/me")).body.data.plans.web).toMatchObject({ name: "Free", isFree: true });
     await paymentsDevIdle(t.app);
+  });
+
+  it("shows PayPal as the payment method and its transactions as payments on /api/billing", async () => {
+    const client = await signUp("paypal-billing");
+    const { id } = await buy(client, "pro-monthly");
+    const billing = (await client.get("/api/billing")).body.data;
+    expect(billing.paypal).toEqual({ email: expect.stringMatching(/^paypal-billing-/) });
+    expect(billing.invoices).toEqual([
+      expect.objectContaining({
+        provider: "second",
+        status: "completed",
+        amountPaid: 4000,
+        currency: "usd",
+        url: null,
+      }),
+    ]);
+    expect(billing.subscriptions).toEqual([
+      expect.objectContaining({
+        id,
+        provider: "second",
+        abilities: expect.objectContaining({ canCancel: true }),
+      }),
+    ]);
+  });
+
+  it("cancels a PayPal subscription through PayPal for its payer only; the plan ends", async () => {
+    const [payer, other] = await Promise.all([signUp("paypal-canceller"), signUp("paypal-stranger")]);
+    const uid = await uidOf(payer);
+    const { id } = await buy(payer, "pro-monthly");
+
+    const before = await digest(t.ctx);
+    expect((await other.post(`/api/billing/subscriptions/${id}/cancel`)).status).toBe(404);
+    expect(await digest(t.ctx)).toEqual(before);
+
+    const cancelled = await payer.post(`/api/billing/subscriptions/${id}/cancel`);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({
+      message: "Your PayPal subscription is cancelled.",
+      data: { id, provider: "second", status: "canceled", abilities: { canCancel: false } },
+    });
+    // PayPal itself has it cancelled: nothing more will be charged.
+    const paypal = createPaypalClient(t.ctx.config)!;
+    expect((await paypal.getSubscription(id))?.status).toBe("CANCELLED");
+    expect(await held(uid)).toEqual([]);
+    expect((await payer.get("/api/me")).body.data.plans.web).toMatchObject({ name: "Free", isFree: true });
+    // Once cancelled, there is nothing more to cancel.
+    expect((await payer.post(`/api/billing/subscriptions/${id}/cancel`)).status).toBe(409);
+    await paymentsDevIdle(t.app);
+  });
+
+  it("comes back from a cancelled approval to the payment summary, told so", async () => {
+    const client = await signUp("paypal-changed-mind");
+    const url = await checkout(client, "pro-monthly");
+    const answer = await pressCheckout(url, "cancel");
+    expect(answer.status).toBe(303);
+    const back = new URL(answer.headers.get("location")!);
+    expect(`${back.origin}${back.pathname}`).toBe(`${t.url}/upgrade/confirm/pro-monthly`);
+    expect(back.searchParams.get("paypal")).toBe("cancelled");
   });
 
   it("refuses a webhook with a bad, foreign or missing signature, or a malformed body, and changes nothing", async () => {

@@ -133,7 +133,8 @@ export async function paypalRoutes(
             user_action: "SUBSCRIBE_NOW",
             shipping_preference: "NO_SHIPPING",
             return_url: `${config.appUrl}/payment-success/${chosen}?provider=paypal`,
-            cancel_url: `${config.appUrl}/upgrade/confirm/${chosen}`,
+            // Back from a cancelled approval: the summary says nothing was charged.
+            cancel_url: `${config.appUrl}/upgrade/confirm/${chosen}?paypal=cancelled`,
           },
         },
         `checkout-${user.id}-${chosen}-${window}`,

@@ -1,4 +1,9 @@
-import { GRANT_MESSAGES, lifetimeRedeemSchema, privilegeRedeemSchema } from "@redline/shared";
+import {
+  GRANT_MESSAGES,
+  lifetimeRedeemSchema,
+  type PrivilegeLinkState,
+  privilegeRedeemSchema,
+} from "@redline/shared";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { route } from "../../lib/routes.ts";
@@ -6,7 +11,7 @@ import { requireActor } from "../auth/session.ts";
 import { countersOf } from "../users/counters.ts";
 import { presentUser } from "../users/users.presenter.ts";
 import { countryEntries } from "./countries.ts";
-import { redeemLifetimeCode, redeemPartnerCode, redeemPrivilege } from "./grants.ts";
+import { privilegeLinkState, redeemLifetimeCode, redeemPartnerCode, redeemPrivilege } from "./grants.ts";
 
 /**
  * Taking a privilege link (after signing up through it), a lifetime-deal code or a partner-program code:
@@ -22,6 +27,22 @@ export async function grantsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     async (_request, reply) => {
       reply.header("cache-control", "public, max-age=86400");
       return { data: countryEntries() };
+    },
+  );
+
+  const privilegeLinkQuery = privilegeRedeemSchema.pick({ token: true });
+  const privilegeLinkParams = privilegeRedeemSchema.pick({ plan: true });
+  app.get(
+    "/api/privilege-links/:plan",
+    route({
+      summary: "Whether a privilege link can still be taken (asked before signing up through it)",
+      query: privilegeLinkQuery,
+      action: "public",
+    }),
+    async (request): Promise<{ data: PrivilegeLinkState }> => {
+      const { plan } = privilegeLinkParams.parse(request.params);
+      const { token } = privilegeLinkQuery.parse(request.query);
+      return { data: await privilegeLinkState(db, config.authSecret, plan, token) };
     },
   );
 

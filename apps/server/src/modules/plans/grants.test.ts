@@ -87,6 +87,33 @@ describe.each(drivers())("privilege links and lifetime codes (%s)", (driver) => 
     expect((await me(other)).privilege).toBeNull();
   });
 
+  it("tells a visitor, before they sign up, whether a privilege link can still be used", async () => {
+    const token = mintPrivilegeToken(secret(), "team");
+    const status = async (plan: string, value: string) => {
+      const answer = await fetch(`${t.url}/api/privilege-links/${plan}?token=${encodeURIComponent(value)}`);
+      return { status: answer.status, body: await answer.json() };
+    };
+    expect(await status("team", token)).toEqual({
+      status: 200,
+      body: { data: { usable: true, message: null } },
+    });
+    expect(await status("pro", token)).toMatchObject({
+      status: 200,
+      body: { data: { usable: false, message: "This privilege link is not valid." } },
+    });
+    expect(await status("team", mintPrivilegeToken(secret(), "team", -1))).toMatchObject({
+      body: { data: { usable: false, message: "This privilege link has expired." } },
+    });
+    expect((await status("gold", token)).status).toBe(400);
+
+    const client = await signUp("first-taker");
+    expect((await client.post("/api/me/privilege", { plan: "team", token })).status).toBe(200);
+    expect(await status("team", token)).toEqual({
+      status: 200,
+      body: { data: { usable: false, message: "This has already been used." } },
+    });
+  });
+
   it("refuses forged, mismatched and expired links, changing nothing", async () => {
     const client = await signUp("forger");
     const before = await digest(t.ctx);

@@ -53,6 +53,7 @@ export function mintPartnerCode(secret: string, plan: PartnerPlan): string {
 
 const INVALID_LINK = "This privilege link is not valid.";
 const INVALID_CODE = "This code is not valid.";
+const GRANT_USED = "This has already been used.";
 
 export function readPrivilegeToken(secret: string, token: string): { plan: PrivilegePlan; nonce: string } {
   const [plan, nonce, expires, signature, extra] = token.split(".");
@@ -85,6 +86,34 @@ export function readPartnerCode(secret: string, code: string): { plan: PartnerPl
   return { plan, id: `partner:${match[2]}` };
 }
 
+/**
+ * Whether a privilege link can still be taken, and if not why, in the words taking it would fail with —
+ * asked by the sign-up page before it promises the plan. Reads only.
+ */
+export async function privilegeLinkState(
+  db: Database,
+  secret: string,
+  plan: string,
+  token: string,
+): Promise<{ usable: boolean; message: string | null }> {
+  let nonce: string;
+  try {
+    const granted = readPrivilegeToken(secret, token);
+    if (granted.plan !== plan) return { usable: false, message: INVALID_LINK };
+    nonce = granted.nonce;
+  } catch (error) {
+    if (error instanceof NotFoundError || error instanceof ConflictError)
+      return { usable: false, message: error.message };
+    throw error;
+  }
+  const [taken] = await db
+    .select({ id: redeemedGrants.id })
+    .from(redeemedGrants)
+    .where(eq(redeemedGrants.id, `privilege:${nonce}`))
+    .limit(1);
+  return taken ? { usable: false, message: GRANT_USED } : { usable: true, message: null };
+}
+
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 /** Takes a single-use grant for the user, or fails with 409 when it was already taken. */
@@ -98,7 +127,7 @@ async function take(
     .values({ ...grant, userId })
     .onConflictDoNothing()
     .returning({ id: redeemedGrants.id });
-  if (!taken) throw new ConflictError("This has already been used.", "grant-used");
+  if (!taken) throw new ConflictError(GRANT_USED, "grant-used");
 }
 
 export async function redeemPrivilege(

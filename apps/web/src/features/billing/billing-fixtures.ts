@@ -71,6 +71,7 @@ export function billing(fields: Partial<Billing> = {}): Billing {
     subscriptions: [],
     invoices: [],
     paymentMethod: null,
+    paypal: null,
     paymentIssue: false,
     payUrl: null,
     canCheckout: true,

@@ -1,12 +1,13 @@
 /**
  * `/billing` (SPEC §2): the plan and its subscriptions, a payment that needs the user, the payment
- * method and the invoices. What each subscription lets the user do comes with it (abilities).
+ * method (a card, PayPal) and the invoices (a PayPal subscription's payments among them). What each subscription lets the user do comes with it (abilities).
  */
-import type { Billing, ResolvedPlan } from "@redline/shared";
-import { CircleCheck, CreditCard, Sparkles, TriangleAlert, X } from "lucide-react";
+import { type Billing, PLANS, type ResolvedPlan } from "@redline/shared";
+import { CircleCheck, CreditCard, Sparkles, TriangleAlert, Wallet, X } from "lucide-react";
 import { Link } from "react-router";
 import { PAYMENT_ISSUE_TEXT } from "./billing-rules.ts";
 import { InvoiceTable } from "./invoice-table.tsx";
+import { PlanFeatures } from "./plan-features.tsx";
 import { SubscriptionItem } from "./subscription-item.tsx";
 
 export function BillingOverview({
@@ -21,7 +22,11 @@ export function BillingOverview({
   paymentIssue: boolean;
 }) {
   const hasSubscriptions = billing.subscriptions.length > 0;
-  const hasPaymentDetails = hasSubscriptions || billing.paymentMethod !== null || billing.invoices.length > 0;
+  const hasPaymentDetails =
+    hasSubscriptions ||
+    billing.paymentMethod !== null ||
+    billing.paypal !== null ||
+    billing.invoices.length > 0;
   return (
     <div className="billing-grid">
       {paymentIssue || billing.paymentIssue ? (
@@ -77,7 +82,19 @@ export function BillingOverview({
                   </p>
                 </div>
               </div>
-            ) : (
+            ) : null}
+            {billing.paypal ? (
+              <div className="payment-method">
+                <Wallet size={20} aria-hidden className="payment-method__icon" />
+                <div>
+                  <p className="payment-method__card">PayPal</p>
+                  {billing.paypal.email ? (
+                    <p className="billing-section__text">{billing.paypal.email}</p>
+                  ) : null}
+                </div>
+              </div>
+            ) : null}
+            {billing.paymentMethod || billing.paypal ? null : (
               <p className="billing-section__text">No payment method on file.</p>
             )}
           </section>
@@ -104,6 +121,11 @@ function NoSubscription({ plan }: { plan: ResolvedPlan }) {
           <p className="billing-section__text">
             Upgrade for more projects, more collaborators and unlimited pages.
           </p>
+          <PlanFeatures
+            name={PLANS[plan.product].free.name}
+            entitlements={PLANS[plan.product].free.entitlements}
+            isInline
+          />
         </div>
         {plan.hideUpsells ? null : (
           <Link className="btn btn--primary" to="/upgrade">

@@ -116,6 +116,42 @@ export function entitlementLines(entitlements: Entitlements): string[] {
   return lines;
 }
 
+const GATED_FEATURES = [
+  ["branding", "custom branding"],
+  ["customDomain", "a custom domain"],
+] as const satisfies readonly (readonly [keyof Entitlements, string])[];
+
+/**
+ * What `better` gives that `held` does not, in words ("unlimited collaborators", "custom branding"): the
+ * allowances a plan card lists and the plan-gated features that set plans apart (SPEC §6, §9).
+ */
+export function entitlementGains(held: Entitlements, better: Entitlements): string[] {
+  const gains: string[] = [];
+  const more = (a: number, b: number) => a !== UNLIMITED && (b === UNLIMITED || b > a);
+  const lines = entitlementLines(better);
+  const keys = ["projects", "collaborators", "pages"] as const;
+  keys.forEach((key, index) => {
+    if (more(held[key], better[key])) gains.push(lowerFirst(lines[index]!));
+  });
+  if (more(held.videoMinutes, better.videoMinutes))
+    gains.push(
+      better.videoMinutes === UNLIMITED
+        ? "unlimited video comments"
+        : `${better.videoMinutes} minutes of video comments`,
+    );
+  if (more(held.storageGb, better.storageGb))
+    gains.push(better.storageGb === UNLIMITED ? "unlimited storage" : `${better.storageGb} GB storage`);
+  for (const [key, words] of GATED_FEATURES) if (better[key] && !held[key]) gains.push(words);
+  return gains;
+}
+
+/** "a, b and c". */
+export function listInWords(items: readonly string[]): string {
+  return items.length > 1 ? `${items.slice(0, -1).join(", ")} and ${items.at(-1)}` : (items[0] ?? "");
+}
+
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+
 /**
  * The card subscription an upgrade in `product` would change instead of starting a checkout: the one the
  * server refuses a second checkout for (409 already-subscribed) — current by SPEC §4, of this product.
@@ -131,15 +167,24 @@ export function currentCardSubscription(billing: Billing, product: Product): Bil
   );
 }
 
+/**
+ * Whether a payment still needs the customer: a payment issue (SPEC §4), or a subscription whose first
+ * payment is not through (incomplete). Back from a checkout, the page then says so — never "Payment
+ * successful" beside it.
+ */
+export function paymentNeedsCustomer(billing: Billing, userHasIssue: boolean): boolean {
+  return (
+    userHasIssue ||
+    billing.paymentIssue ||
+    billing.subscriptions.some(
+      (subscription) => subscription.paymentIssue || subscription.status === "incomplete",
+    )
+  );
+}
+
 /** The promo code that carries a discount (PROMO_CODES read backwards). */
 export function promoCodeFor(discount: Discount): string | null {
   return Object.entries(PROMO_CODES).find(([, value]) => value === discount)?.[0] ?? null;
-}
-
-/** The confirm page's address for a plan, with the promo code to carry, if any. */
-export function confirmPath(planId: string, promo?: string | null): string {
-  const code = promo?.trim();
-  return `/upgrade/confirm/${encodeURIComponent(planId)}${code ? `?promo=${encodeURIComponent(code)}` : ""}`;
 }
 
 export interface Offer {
@@ -177,7 +222,5 @@ export function promoOffers(product: Product): Offer[] {
 
 /** "30% off yearly Pro", "15% off monthly Standard and Pro". */
 export function offerTitle(offer: Offer): string {
-  const names = offer.plans.map((plan) => plan.name);
-  const list = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names[0];
-  return `${offer.discount}% off ${offer.interval} ${list}`;
+  return `${offer.discount}% off ${offer.interval} ${listInWords(offer.plans.map((plan) => plan.name))}`;
 }

@@ -5,8 +5,8 @@
  * with the updated session user and a `message`; a new plan changes limits, expiry and abilities, so
  * billing and projects are read again too.
  */
-import type { LifetimeRedeemInput, PrivilegeRedeemInput, User } from "@redline/shared";
-import { type QueryClient, useMutation, useQueryClient } from "@tanstack/react-query";
+import type { LifetimeRedeemInput, PrivilegeLinkState, PrivilegeRedeemInput, User } from "@redline/shared";
+import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { ApiError, api } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
@@ -25,6 +25,25 @@ export const GRANT_ERROR_CODES = ["grant-invalid", "grant-used", "grant-expired"
 
 export function isGrantError(error: unknown): error is ApiError {
   return error instanceof ApiError && (GRANT_ERROR_CODES as readonly string[]).includes(error.code);
+}
+
+/**
+ * GET /api/privilege-links/{plan}: whether a privilege link can still be taken, asked before the sign-up
+ * page promises its plan (a used or expired link is told so at once, not after signing up).
+ */
+export function usePrivilegeLinkState(grant: PrivilegeRedeemInput | null) {
+  return useQuery({
+    queryKey: ["api", "privilege-links", grant?.plan, grant?.token],
+    queryFn: async ({ signal }) =>
+      (
+        await api<{ data: PrivilegeLinkState }>(
+          `/api/privilege-links/${encodeURIComponent(grant!.plan)}?token=${encodeURIComponent(grant!.token)}`,
+          { signal },
+        )
+      ).data,
+    enabled: grant !== null,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
 }
 
 async function applyGrantedUser(queryClient: QueryClient, user: User): Promise<void> {

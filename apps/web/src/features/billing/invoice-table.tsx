@@ -1,6 +1,6 @@
 /**
  * The customer's invoices (GET /api/billing): date, number, amount (in the invoice's own currency),
- * status and the provider's page.
+ * status and the provider's page; a PayPal subscription's payments among them (PayPal has no page).
  */
 import { type BillingInvoice, formatMoney } from "@redline/shared";
 import { ExternalLink } from "lucide-react";
@@ -8,6 +8,7 @@ import { formatDate, invoiceStatusLabel } from "./billing-rules.ts";
 
 const STATUS_TONES: Record<string, string> = {
   paid: "tag tag--success",
+  completed: "tag tag--success",
   open: "tag tag--warning",
   uncollectible: "tag tag--danger",
 };
@@ -35,10 +36,12 @@ export function InvoiceTable({ invoices }: { invoices: BillingInvoice[] }) {
           {invoices.map((invoice) => (
             <tr key={invoice.id}>
               <td>{formatDate(invoice.createdAt)}</td>
-              <td>{invoice.number ?? "—"}</td>
+              <td>{invoice.provider === "second" ? "PayPal payment" : (invoice.number ?? "—")}</td>
               <td className="invoice-table__amount">
                 {formatMoney(
-                  invoice.status === "paid" ? invoice.amountPaid : invoice.amountDue,
+                  invoice.status === "paid" || invoice.status === "completed"
+                    ? invoice.amountPaid
+                    : invoice.amountDue,
                   invoice.currency,
                 )}
               </td>

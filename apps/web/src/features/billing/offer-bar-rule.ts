@@ -9,8 +9,10 @@ const OFFER_BAR_PATHS = ["/billing", "/upgrade", "/projects"] as const;
 /** Where the bar stays even after it was closed: the screens about plans themselves. */
 const ALWAYS_OFFERED_PATHS = ["/billing", "/upgrade"] as const;
 
-/** The id of the plans section on /upgrade, where the bar's action scrolls. */
+/** The id of the plans section on /upgrade. */
 export const UPGRADE_PLANS_ID = "plans";
+/** The id of the offers section on /upgrade, where the bar's action scrolls (SPEC §9). */
+export const UPGRADE_OFFERS_ID = "offers";
 
 const normalize = (pathname: string) => (pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname);
 

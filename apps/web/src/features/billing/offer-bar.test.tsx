@@ -33,9 +33,16 @@ describe("the offer bar", () => {
     expect(screen.getByText(OFFER_BAR.text)).toBeTruthy();
   });
 
-  it("on /upgrade scrolls to the plans instead, and cannot be closed there", () => {
+  it("on /upgrade scrolls to the offers section instead, and cannot be closed there", async () => {
     renderAt("/upgrade");
-    expect(screen.getByRole("button", { name: OFFER_BAR.action })).toBeTruthy();
+    const offers = document.createElement("section");
+    offers.id = "offers";
+    offers.tabIndex = -1;
+    offers.scrollIntoView = () => {};
+    document.body.append(offers);
+    await userEvent.click(screen.getByRole("button", { name: OFFER_BAR.action }));
+    expect(document.activeElement).toBe(offers);
+    offers.remove();
     expect(screen.queryByRole("button", { name: "Close offer" })).toBeNull();
   });
 

@@ -1,6 +1,6 @@
 /**
  * The offer bar (SPEC §4, §9) under the header on /billing, /upgrade and /projects for a free user.
- * Its action goes to /offers — on /upgrade it scrolls to the plans instead, which are right there.
+ * Its action goes to /offers — on /upgrade it scrolls to the offers section there (SPEC §9).
  */
 import { OFFER_BAR, type ResolvedPlan } from "@redline/shared";
 import { Tag, X } from "lucide-react";
@@ -11,7 +11,7 @@ import {
   closeOfferBar,
   isOfferBarClosed,
   showsOfferBar,
-  UPGRADE_PLANS_ID,
+  UPGRADE_OFFERS_ID,
 } from "./offer-bar-rule.ts";
 import "./notices.css";
 
@@ -27,9 +27,9 @@ export function OfferBar({ plan }: { plan: ResolvedPlan }) {
   };
 
   const handleScroll = () => {
-    const plans = document.getElementById(UPGRADE_PLANS_ID);
-    plans?.scrollIntoView({ behavior: "smooth", block: "start" });
-    plans?.focus({ preventScroll: true });
+    const offers = document.getElementById(UPGRADE_OFFERS_ID);
+    offers?.scrollIntoView({ behavior: "smooth", block: "start" });
+    offers?.focus({ preventScroll: true });
   };
 
   return (

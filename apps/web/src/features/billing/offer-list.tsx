@@ -1,24 +1,13 @@
 /**
- * `/offers` (SPEC §9): each promo offer with its code, and a way to each plan it applies to, priced in
- * the visitor's currency (the one chosen on /upgrade, else the server's guess).
+ * The promo offers of SPEC §9 (on `/offers` and in the offers section of `/upgrade`): each offer with its
+ * code, and a way to each plan it applies to, priced in the given currency.
  */
-import { type Currency, type PlanId, type Product, planIdOf } from "@redline/shared";
+import { type Currency, confirmPath, type PlanId, type Product, planIdOf } from "@redline/shared";
 import { BadgePercent } from "lucide-react";
 import { Link } from "react-router";
-import { LoadingView } from "../../components/loading-view.tsx";
-import {
-  confirmPath,
-  INTERVAL_UNITS,
-  type Offer,
-  offerTitle,
-  planAmount,
-  promoOffers,
-} from "./billing-rules.ts";
-import { useCurrency } from "./use-currency.ts";
+import { INTERVAL_UNITS, type Offer, offerTitle, planAmount, promoOffers } from "./billing-rules.ts";
 
-export function OfferList({ product }: { product: Product }) {
-  const { currency, isPending } = useCurrency();
-  if (isPending) return <LoadingView />;
+export function OfferList({ product, currency }: { product: Product; currency: Currency }) {
   return (
     <ul className="offer-list">
       {promoOffers(product).map((offer) => (

@@ -17,6 +17,7 @@ import {
   planDisplayName,
   planIdOf,
   planPriceIn,
+  promoCodeProblem,
   supportedCurrency,
   type UpdateOutcome,
 } from "@redline/shared";
@@ -81,7 +82,7 @@ function SummaryCard({
     initialCode && applyPromoCode(plan, initialCode) ? initialCode : null,
   );
   const [promoError, setPromoError] = useState<string | null>(() =>
-    initialCode && !applyPromoCode(plan, initialCode) ? BILLING_MESSAGES.invalidPromoCode : null,
+    initialCode ? promoCodeProblem(plan, initialCode) : null,
   );
   const [formError, setFormError] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<UpdateOutcome | null>(null);
@@ -111,7 +112,7 @@ function SummaryCard({
       setPromoError(null);
     } else {
       setAppliedCode(null);
-      setPromoError(BILLING_MESSAGES.invalidPromoCode);
+      setPromoError(promoCodeProblem(plan, value));
     }
   };
 
@@ -138,7 +139,7 @@ function SummaryCard({
           isSending.current = false;
           if (isApiError(error) && error.code === "promo-code") {
             setAppliedCode(null);
-            setPromoError(error.message || BILLING_MESSAGES.invalidPromoCode);
+            setPromoError(error.message || promoCodeProblem(plan, appliedCode ?? ""));
           } else if (isApiError(error) && error.code === "already-subscribed") {
             // The subscription shows up on refresh, and this summary becomes an update.
             setFormError(error.message);

@@ -1,6 +1,7 @@
 /**
  * One subscription on `/billing`: plan, status, next payment or end date, a pending update, and the
- * controls its abilities allow (cancel at period end, undo that, drop the pending update, change plan).
+ * controls its abilities allow (cancel at period end — a PayPal one at once —, undo that, drop the pending
+ * update, change plan).
  */
 import { type BillingSubscription, formatMoney } from "@redline/shared";
 import { useState } from "react";
@@ -94,11 +95,7 @@ export function SubscriptionItem({ subscription }: { subscription: BillingSubscr
           open={isConfirmOpen}
           onOpenChange={setConfirmOpen}
           title="Cancel subscription?"
-          description={
-            currentPeriodEnd
-              ? `Your ${subscription.planName} plan stays active until ${formatDate(currentPeriodEnd)} and is not renewed after that. You can undo this until then.`
-              : `Your ${subscription.planName} plan is not renewed at the end of the billing period. You can undo this until then.`
-          }
+          description={cancelDescription(subscription)}
           cancelLabel="Keep subscription"
           confirmLabel="Cancel subscription"
           isPending={cancel.isPending}
@@ -107,4 +104,13 @@ export function SubscriptionItem({ subscription }: { subscription: BillingSubscr
       ) : null}
     </li>
   );
+}
+
+/** What cancelling does: a card subscription ends with its period (and can be kept until then); PayPal's now. */
+function cancelDescription({ provider, planName, currentPeriodEnd }: BillingSubscription): string {
+  if (provider === "second")
+    return `PayPal stops the payments now, and your ${planName} plan ends with them. This cannot be undone: to have the plan again, subscribe again.`;
+  return currentPeriodEnd
+    ? `Your ${planName} plan stays active until ${formatDate(currentPeriodEnd)} and is not renewed after that. You can undo this until then.`
+    : `Your ${planName} plan is not renewed at the end of the billing period. You can undo this until then.`;
 }

@@ -13,11 +13,11 @@ import {
   teamDisplayName,
 } from "@redline/shared";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
 import { Field, TextField } from "../../components/field.tsx";
 import { Modal } from "../../components/modal.tsx";
+import { isPlanRefusal, PlanLimitText } from "../../components/plan-limit-text.tsx";
 import { dismissSnackbar, showSnackbar } from "../../components/snackbar-store.ts";
-import { isApiError } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { useProduct } from "../../lib/use-product.ts";
 import { useMe } from "../session/use-me.ts";
@@ -86,7 +86,7 @@ export function AddProjectModal({
         },
         onError: (error) => {
           // At the plan's project limit the modal says so itself, with the way to upgrade.
-          if (isApiError(error) && error.status === 402) dismissSnackbar(SNACKBAR_ID);
+          if (isPlanRefusal(error)) dismissSnackbar(SNACKBAR_ID);
           else showSnackbar("error", errorMessage(error), { id: SNACKBAR_ID });
         },
       },
@@ -112,12 +112,9 @@ export function AddProjectModal({
       }
     >
       <form id={`${id}-form`} className="add-project" onSubmit={handleSubmit}>
-        {isApiError(create.error) && create.error.status === 402 ? (
+        {isPlanRefusal(create.error) ? (
           <p className="add-project__limit" role="alert">
-            {create.error.message}{" "}
-            <Link className="link" to="/upgrade" onClick={() => handleOpenChange(false)}>
-              Upgrade now
-            </Link>
+            <PlanLimitText message={create.error.message} onNavigate={() => handleOpenChange(false)} />
           </p>
         ) : null}
         <TextField
