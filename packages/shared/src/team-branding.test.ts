@@ -30,7 +30,9 @@ describe("team branding", () => {
       logoURL: null,
       iconURL: null,
     };
-    expect(brandingApplies({ isDisabled: false, customBranding: true, theme: blank, plan: paid })).toBe(false);
+    expect(brandingApplies({ isDisabled: false, customBranding: true, theme: blank, plan: paid })).toBe(
+      false,
+    );
     expect(brandingApplies(null)).toBe(false);
     // SPEC §6: only while the team owner's plan includes branding; a lapsed plan ends it.
     expect(brandingApplies({ isDisabled: false, customBranding: true, theme, plan: lapsed })).toBe(false);
