@@ -22,6 +22,7 @@
  */
 
 import { GUEST_KEY_HEADER, normalizeSharing, type ProjectSharing } from "@redline/shared";
+import { paymentsDevIdle, transmissionHeaders } from "@redline/stand-ins";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import Stripe from "stripe";
@@ -55,8 +56,6 @@ import { hashGuestKey } from "./modules/conversations/conversations.service.ts";
 import { INSPECT_POLICY } from "./modules/inspect/inspect.policy.ts";
 import { MEMBER_POLICY } from "./modules/members/members.policy.ts";
 import { NOTIFICATION_POLICY } from "./modules/notifications/notifications.policy.ts";
-import { paymentsDevIdle } from "./modules/payments-dev/payments-dev.routes.ts";
-import { transmissionHeaders } from "./modules/paypal-dev/webhook-signature.ts";
 import { mintLifetimeCode, mintPartnerCode, mintPrivilegeToken } from "./modules/plans/grants.ts";
 import { PROJECT_POLICY } from "./modules/projects/projects.policy.ts";
 import { TEAM_POLICY } from "./modules/teams/teams.policy.ts";
