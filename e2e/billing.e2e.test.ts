@@ -1,5 +1,5 @@
 /**
- * Billing journeys in a real browser against the embedded payment provider (modules/payments-dev): a
+ * Billing journeys in a real browser against the embedded payment provider (packages/stand-ins/src/stripe): a
  * free user at the project limit pays for Pro (yearly, promo code SAVE30) and may then create projects;
  * a declined card changes nothing; cancel at period end and undo; a plan change left pending by the
  * card, then cancelled; a failed renewal raises the payment notice (not on /billing); and with plans

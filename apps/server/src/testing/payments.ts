@@ -1,5 +1,5 @@
 /**
- * Paying as a customer would, against the embedded providers (modules/payments-dev, modules/paypal-dev):
+ * Paying as a customer would, against the embedded providers (packages/stand-ins: stripe/, paypal/):
  * start a checkout through the API, then press a button of the provider's checkout or approval page (a
  * form POST, as the browser's).
  */
