@@ -1,15 +1,16 @@
 /**
- * Billing journeys in a real browser against the embedded payment provider (modules/payments-dev): a
+ * Billing journeys in a real browser against the embedded payment provider (packages/stand-ins/src/stripe): a
  * free user at the project limit pays for Pro (yearly, promo code SAVE30) and may then create projects;
  * a declined card changes nothing; cancel at period end and undo; a plan change left pending by the
  * card, then cancelled; a failed renewal raises the payment notice (not on /billing); and with plans
  * switched off there is no limit and nothing to sell.
  */
+
+import { paymentsDevIdle } from "@redline/stand-ins";
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { users } from "../apps/server/src/db/schema/index.ts";
-import { paymentsDevIdle } from "../apps/server/src/modules/payments-dev/payments-dev.routes.ts";
 import type { ApiClient } from "../apps/server/src/testing/http-client.ts";
 import { subscribe } from "../apps/server/src/testing/payments.ts";
 import { type E2E, startE2E } from "./harness.ts";

@@ -44,7 +44,6 @@ import { commentsRoutes } from "./modules/comments/comments.routes.ts";
 import { buildContentServer } from "./modules/content/content.server.ts";
 import { conversationsGuestRoutes } from "./modules/conversations/conversations.guest.routes.ts";
 import { conversationsRoutes } from "./modules/conversations/conversations.routes.ts";
-import { dnsDevRoutes } from "./modules/dns-dev/dns-dev.routes.ts";
 import { createFilesCollectQueue, startFileCollector } from "./modules/files/collector.ts";
 import { filesRoutes } from "./modules/files/files.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
@@ -59,8 +58,6 @@ import {
 } from "./modules/notifications/notification-mail.ts";
 import { notificationsRoutes } from "./modules/notifications/notifications.routes.ts";
 import { pagesRoutes } from "./modules/pages/pages.routes.ts";
-import { paymentsDevRoutes } from "./modules/payments-dev/payments-dev.routes.ts";
-import { paypalDevRoutes } from "./modules/paypal-dev/paypal-dev.routes.ts";
 import { grantsRoutes } from "./modules/plans/grants.routes.ts";
 import { measureUnsizedUploads } from "./modules/plans/storage.ts";
 import { projectsRoutes } from "./modules/projects/projects.routes.ts";
@@ -247,10 +244,13 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(teamsRoutes, { ctx });
   await app.register(teamBrandingRoutes, { ctx });
   await app.register(teamMembersRoutes, { ctx });
-  const domainDns = await startDomainDns(config);
+  // The embedded stand-ins of outside services (packages/stand-ins): loaded only when one is wanted, which
+  // env.ts never allows in production, so the production code path never imports them.
+  const standIns = wantsStandIns(config) ? await import("@redline/stand-ins") : null;
+  const domainDns = await startDomainDns(config, standIns?.startDevDnsServer);
   await app.register(teamDomainRoutes, { ctx, dns: domainDns.lookup });
   await app.register(customHostsRoutes, { ctx });
-  if (domainDns.dev) await app.register(dnsDevRoutes, { ctx, dns: domainDns.dev });
+  if (standIns && domainDns.dev) await app.register(standIns.dnsDevRoutes, { ctx, dns: domainDns.dev });
   const stripe = createStripeClient(config);
   const paypal = createPaypalClient(config);
   await app.register(billingRoutes, { ctx, stripe, paypal });
@@ -266,14 +266,17 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     return openApi;
   });
   if (!config.isProduction) await app.register(mailboxRoutes, { ctx });
-  if (config.payments.embedded)
-    await app.register(paymentsDevRoutes, {
+  if (standIns && config.payments.embedded)
+    await app.register(standIns.paymentsDevRoutes, {
       ctx,
       webhookUrl: `${selfUrl(config)}/api/billing/webhook`,
       webhookSecret: config.payments.webhookSecret,
     });
-  if (config.paypal.embedded)
-    await app.register(paypalDevRoutes, { ctx, webhookUrl: `${selfUrl(config)}/api/billing/paypal/webhook` });
+  if (standIns && config.paypal.embedded)
+    await app.register(standIns.paypalDevRoutes, {
+      ctx,
+      webhookUrl: `${selfUrl(config)}/api/billing/paypal/webhook`,
+    });
 
   const hasWeb = existsSync(path.join(config.webDist, "index.html"));
   if (hasWeb) {
@@ -301,6 +304,12 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   });
 
   return { app, routes, registry: registered, content, ctx };
+}
+
+/** Whether the config asks for an embedded stand-in (no keys for a service, outside production). */
+export function wantsStandIns(config: AppConfig): boolean {
+  if (config.isProduction) return false;
+  return config.payments.embedded || config.paypal.embedded || config.customDomains.embeddedDns;
 }
 
 function refererOrigin(referer: string | undefined): string | undefined {

@@ -22,6 +22,7 @@
  */
 
 import { GUEST_KEY_HEADER, normalizeSharing, type ProjectSharing } from "@redline/shared";
+import { paymentsDevIdle, transmissionHeaders } from "@redline/stand-ins";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import Stripe from "stripe";
@@ -55,8 +56,6 @@ import { hashGuestKey } from "./modules/conversations/conversations.service.ts";
 import { INSPECT_POLICY } from "./modules/inspect/inspect.policy.ts";
 import { MEMBER_POLICY } from "./modules/members/members.policy.ts";
 import { NOTIFICATION_POLICY } from "./modules/notifications/notifications.policy.ts";
-import { paymentsDevIdle } from "./modules/payments-dev/payments-dev.routes.ts";
-import { transmissionHeaders } from "./modules/paypal-dev/webhook-signature.ts";
 import { mintLifetimeCode, mintPartnerCode, mintPrivilegeToken } from "./modules/plans/grants.ts";
 import { PROJECT_POLICY } from "./modules/projects/projects.policy.ts";
 import { TEAM_POLICY } from "./modules/teams/teams.policy.ts";
@@ -1104,15 +1103,15 @@ const EXEMPT: Record<string, string> = {
 /** Whole URL spaces outside the table, each with the reason. */
 const EXEMPT_PREFIXES: Record<string, string> = {
   "/dev/dns":
-    "the embedded DNS server's page and record API (registered only outside production and without DNS_SERVERS); cross-site writes refused by Origin; tested in modules/teams/team-domain.routes.test.ts and modules/dns-dev/dns-dev.server.test.ts",
+    "the embedded DNS server's page and record API (registered only outside production and without DNS_SERVERS); cross-site writes refused by Origin; tested in modules/teams/team-domain.routes.test.ts and integrations/dns/dns-stand-in.test.ts (packages/stand-ins/src/dns)",
   "/v1/":
-    "the embedded payment provider's Stripe API (never registered in production or with Stripe keys): the provider's API key guards it; tested in modules/payments-dev/payments-dev.test.ts",
+    "the embedded payment provider's Stripe API (never registered in production or with Stripe keys): the provider's API key guards it; tested in integrations/stripe/stripe-stand-in.test.ts (packages/stand-ins/src/stripe)",
   "/dev/payments/":
-    "the embedded payment provider's test checkout, invoice pages and test controls (development and tests only); tested in modules/payments-dev/payments-dev.test.ts",
+    "the embedded payment provider's test checkout, invoice pages and test controls (development and tests only); tested in integrations/stripe/stripe-stand-in.test.ts (packages/stand-ins/src/stripe)",
   "/paypal-api/":
-    "the embedded PayPal provider's REST API (never registered in production or with PayPal credentials): its OAuth client credentials and bearer tokens guard it; tested in modules/paypal-dev/paypal-dev.test.ts",
+    "the embedded PayPal provider's REST API (never registered in production or with PayPal credentials): its OAuth client credentials and bearer tokens guard it; tested in integrations/paypal/paypal-stand-in.test.ts (packages/stand-ins/src/paypal)",
   "/dev/paypal/":
-    "the embedded PayPal provider's approval page and test controls (development and tests only); tested in modules/paypal-dev/paypal-dev.test.ts and modules/billing/paypal.routes.test.ts",
+    "the embedded PayPal provider's approval page and test controls (development and tests only); tested in integrations/paypal/paypal-stand-in.test.ts (packages/stand-ins/src/paypal) and modules/billing/paypal.routes.test.ts",
 };
 
 function verdicts(...answers: Verdict[]): Record<Actor, Verdict> {

@@ -1,8 +1,10 @@
 /**
- * Paying as a customer would, against the embedded providers (modules/payments-dev, modules/paypal-dev):
+ * Paying as a customer would, against the embedded providers (packages/stand-ins: stripe/, paypal/):
  * start a checkout through the API, then press a button of the provider's checkout or approval page (a
  * form POST, as the browser's).
  */
+
+import { paymentsDevIdle } from "@redline/stand-ins";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../context.ts";
@@ -11,7 +13,6 @@ import { priceLookupKey, syncSubscription } from "../modules/billing/billing.syn
 import { syncPaypalSubscription } from "../modules/billing/paypal.sync.ts";
 import { createPaypalClient } from "../modules/billing/paypal-client.ts";
 import { createStripeClient } from "../modules/billing/stripe-client.ts";
-import { paymentsDevIdle } from "../modules/payments-dev/payments-dev.routes.ts";
 import type { ApiClient } from "./http-client.ts";
 
 export type CheckoutAction = "pay" | "decline" | "requires-action";

@@ -2,6 +2,8 @@
  * The provider's webhooks (SPEC §4 subscription states): verified by signature, idempotent, and
  * indifferent to order; each subscription transition reaches the user's plan through webhooks alone.
  */
+
+import { paymentsDevIdle } from "@redline/stand-ins";
 import { eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,7 +12,6 @@ import { digest } from "../../testing/db-digest.ts";
 import { type ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { eventually, subscribe } from "../../testing/payments.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
-import { paymentsDevIdle } from "../payments-dev/payments-dev.routes.ts";
 import { createStripeClient } from "./stripe-client.ts";
 
 let counter = 0;

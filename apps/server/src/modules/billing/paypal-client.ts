@@ -9,7 +9,6 @@
  * ends with our plan id in brackets, which is how a subscription's plan is read back.
  */
 import { type PlanId, parsePlanId, planDisplayName, planIdOf, planPrice } from "@redline/shared";
-import type { AppConfig } from "../../env.ts";
 import type {
   PaypalCreateSubscription,
   PaypalErrorBody,
@@ -19,7 +18,8 @@ import type {
   PaypalSubscription,
   PaypalTransaction,
   PaypalTransmission,
-} from "./paypal-types.ts";
+} from "@redline/shared/paypal";
+import type { AppConfig } from "../../env.ts";
 import { selfUrl } from "./stripe-client.ts";
 
 /** The catalog product every Redline plan belongs to (PayPal lets us choose its id). */

@@ -5,6 +5,8 @@
  * still holds its plan, a cancelled one does not; webhooks are verified by the provider, idempotent
  * and indifferent to order.
  */
+
+import { paymentsDevIdle, transmissionHeaders } from "@redline/stand-ins";
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { billingEvents, paymentProviderObjects, subscriptions, users } from "../../db/schema/index.ts";
@@ -14,8 +16,6 @@ import { type ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { eventually, paypalSubscription, pressCheckout } from "../../testing/payments.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { routeDrivers } from "../../testing/test-db.ts";
-import { paymentsDevIdle } from "../payments-dev/webhooks.ts";
-import { transmissionHeaders } from "../paypal-dev/webhook-signature.ts";
 import { createPaypalClient } from "./paypal-client.ts";
 
 let counter = 0;

@@ -15,6 +15,7 @@ import {
   parsePlanId,
   planIdOf,
 } from "@redline/shared";
+import type { PaypalSubscription, PaypalTransaction } from "@redline/shared/paypal";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import secureJson from "secure-json-parse";
@@ -30,7 +31,6 @@ import { presentSubscription } from "./billing.presenter.ts";
 import { loadSubscription, subscriptionsOf } from "./billing.sync.ts";
 import { recordPaypalSubscription, syncPaypalSubscription } from "./paypal.sync.ts";
 import { type PaypalClient, PaypalError } from "./paypal-client.ts";
-import type { PaypalSubscription, PaypalTransaction } from "./paypal-types.ts";
 
 export const paypalCheckoutSchema = z.object({ planId: z.string().trim().min(1).max(64) });
 const lookupQuerySchema = z.object({ include_transactions: z.enum(["true", "false"]).optional() });

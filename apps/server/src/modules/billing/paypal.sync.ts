@@ -5,10 +5,10 @@
  * multiplied by 5 in the plan id (quantity 2 of team-monthly → `team-monthly-x10`).
  */
 import { parsePlanId, planIdOf, planPrice, type SubscriptionStatus, toMinorUnits } from "@redline/shared";
+import type { PaypalSubscription, PaypalSubscriptionStatus } from "@redline/shared/paypal";
 import type { Database } from "../../db/index.ts";
 import { recordSubscription, type SubscriptionSnapshot } from "./billing.sync.ts";
 import { PAYPAL_CURRENCY, type PaypalClient } from "./paypal-client.ts";
-import type { PaypalSubscription, PaypalSubscriptionStatus } from "./paypal-types.ts";
 
 /** PayPal's states in our words: suspended is past_due (still held, SPEC §4), cancelled/expired ended. */
 export const PAYPAL_STATUSES: Record<PaypalSubscriptionStatus, SubscriptionStatus> = {

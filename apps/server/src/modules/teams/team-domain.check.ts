@@ -18,20 +18,25 @@ import type { TeamRow } from "../../db/schema/index.ts";
 import type { AppConfig } from "../../env.ts";
 import { createDnsLookup, type DnsLookup, DnsLookupError } from "../../lib/dns-resolver.ts";
 import { PlanLimitError } from "../../lib/errors.ts";
-import { type DevDnsServer, startDevDnsServer } from "../dns-dev/dns-dev.server.ts";
 import { loadTeamPlan } from "./team-plan.ts";
 
-export interface DomainDns {
+export interface DomainDns<Dev> {
   lookup: DnsLookup;
   /** The embedded DNS server the lookup asks, when the config wants one (then /dev/dns edits it). */
-  dev: DevDnsServer | null;
+  dev: Dev | null;
 }
 
-/** The DNS the custom-domain checks ask, chosen by the config (see env.ts `customDomains`). */
-export async function startDomainDns(config: AppConfig): Promise<DomainDns> {
+/**
+ * The DNS the custom-domain checks ask, chosen by the config (see env.ts `customDomains`). The embedded
+ * server is started by `startDev`, which app.ts takes from the stand-ins package (never in production).
+ */
+export async function startDomainDns<Dev extends { address: string }>(
+  config: AppConfig,
+  startDev: ((options: { port: number }) => Promise<Dev>) | undefined,
+): Promise<DomainDns<Dev>> {
   const { embeddedDns, embeddedDnsPort, dnsServers } = config.customDomains;
-  if (!embeddedDns) return { lookup: createDnsLookup(dnsServers), dev: null };
-  const dev = await startDevDnsServer({ port: embeddedDnsPort });
+  if (!embeddedDns || !startDev) return { lookup: createDnsLookup(dnsServers), dev: null };
+  const dev = await startDev({ port: embeddedDnsPort });
   // One quick try: the server is in this process, an unanswered query means a bug, not packet loss.
   return { lookup: createDnsLookup([dev.address], { timeoutMs: 1000, tries: 1 }), dev };
 }

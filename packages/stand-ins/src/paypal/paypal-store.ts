@@ -5,13 +5,14 @@
  * runs in one transaction that also stores the webhook events it causes, handed to the delivery queue
  * only once committed and once the response that caused them has gone out.
  */
+
+import type { PaypalEvent } from "@redline/shared/paypal";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { FastifyReply } from "fastify";
-import type { Database } from "../../db/index.ts";
-import { paymentProviderObjects as objects } from "../../db/schema/index.ts";
-import type { PaypalEvent } from "../billing/paypal-types.ts";
-import { nextCreatedAt } from "../payments-dev/provider-store.ts";
-import { replySent, type WebhookQueue } from "../payments-dev/webhooks.ts";
+import type { Database } from "../port.ts";
+import { paymentProviderObjects as objects } from "../store-schema.ts";
+import { nextCreatedAt } from "../stripe/provider-store.ts";
+import { replySent, type WebhookQueue } from "../stripe/webhooks.ts";
 import { eventObject, notFound, type ProviderUrls } from "./paypal-objects.ts";
 
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];

@@ -5,7 +5,6 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { ZodError } from "zod";
-import { HttpError } from "../../lib/errors.ts";
 
 export interface StripeErrorBody {
   error: {
@@ -85,8 +84,7 @@ export function fromZod(error: ZodError, params: unknown): StripeApiError {
 export function sendStripeError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof StripeApiError) return reply.status(error.statusCode).send(error.body);
   if (error instanceof ZodError) return reply.status(400).send(fromZod(error, undefined).body);
-  const status =
-    error instanceof HttpError ? error.statusCode : ((error as { statusCode?: number }).statusCode ?? 500);
+  const status = (error as { statusCode?: number }).statusCode ?? 500;
   if (status >= 400 && status < 500)
     return reply.status(status).send(new StripeApiError(status, error.message).body);
   request.log.error(error);

@@ -4,7 +4,7 @@
  * The SDK writes arrays with indexes; browsers' forms send flat keys. Parsed here rather than with
  * `qs`, which the app does not otherwise need: the shapes are few and the limits are ours.
  */
-import { isStorableText } from "../../lib/input-boundary.ts";
+import { isStorableText } from "../text.ts";
 import { StripeApiError } from "./stripe-errors.ts";
 
 const MAX_PAIRS = 500;

@@ -8,11 +8,11 @@ import { domainRecords, normalizeHost } from "@redline/shared";
 import { asc, eq, isNotNull } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import type { AppContext } from "../../context.ts";
-import { teams } from "../../db/schema/index.ts";
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "../../lib/errors.ts";
-import { route } from "../../lib/routes.ts";
-import { html } from "../payments-dev/dev-pages.routes.ts";
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "../errors.ts";
+import type { Host as AppContext } from "../port.ts";
+import { route } from "../route.ts";
+import { teams } from "../store-schema.ts";
+import { html } from "../stripe/dev-pages.routes.ts";
 import { type DevDnsServer, DNS_DEV_TYPES, DnsRecordConflict } from "./dns-dev.server.ts";
 import { dnsDevMessagePage, dnsDevPage } from "./dns-dev-page.ts";
 

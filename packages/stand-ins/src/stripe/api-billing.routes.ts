@@ -5,7 +5,7 @@
 import { and } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { route } from "../../lib/routes.ts";
+import { route } from "../route.ts";
 import {
   boolean,
   expandParam,

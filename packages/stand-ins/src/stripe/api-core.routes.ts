@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { route } from "../../lib/routes.ts";
+import { route } from "../route.ts";
 import {
   boolean,
   expandParam,

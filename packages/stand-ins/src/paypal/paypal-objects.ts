@@ -4,8 +4,6 @@
  * (`{ name, message, debug_id, details }`, OAuth's `{ error, error_description }`).
  */
 import { randomBytes } from "node:crypto";
-import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
-import { ZodError } from "zod";
 import type {
   PaypalErrorBody,
   PaypalEvent,
@@ -13,7 +11,9 @@ import type {
   PaypalMoney,
   PaypalSubscription,
   PaypalTransaction,
-} from "../billing/paypal-types.ts";
+} from "@redline/shared/paypal";
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { ZodError } from "zod";
 
 const UPPER_ALPHANUMERIC = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 

@@ -5,8 +5,8 @@
  * after the commit. Rows that must not change under a concurrent write are read with FOR UPDATE.
  */
 import { and, desc, eq, inArray, lt, type SQL, sql } from "drizzle-orm";
-import type { Database } from "../../db/index.ts";
-import { paymentProviderObjects as objects } from "../../db/schema/index.ts";
+import type { Database } from "../port.ts";
+import { paymentProviderObjects as objects } from "../store-schema.ts";
 import { noSuch } from "./stripe-errors.ts";
 import {
   API_VERSION,

@@ -3,7 +3,7 @@
  * price for the quantity, and Approve or Cancel. Self-contained, in the embedded card checkout's look
  * (payments-dev/checkout-page.ts).
  */
-import { button, escapeHtml, formatAmount, layout } from "../payments-dev/checkout-page.ts";
+import { button, escapeHtml, formatAmount, layout } from "../stripe/checkout-page.ts";
 
 export interface ApprovalView {
   subscriptionId: string;

@@ -5,7 +5,7 @@
  */
 import type { DnsRecord, TeamDomainStatus } from "@redline/shared";
 import { TEAM_DOMAIN_STATUS_LABELS } from "@redline/shared";
-import { escapeHtml } from "../payments-dev/checkout-page.ts";
+import { escapeHtml } from "../stripe/checkout-page.ts";
 import type { DnsDevRecord } from "./dns-dev.server.ts";
 
 export interface DnsDevView {

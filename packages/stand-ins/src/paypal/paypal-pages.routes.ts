@@ -4,13 +4,14 @@
  * the subscription left waiting), and the controls developers and tests use to suspend or cancel a
  * subscription as PayPal would (each sends its webhook).
  */
+
+import type { PaypalPlan } from "@redline/shared/paypal";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { route } from "../../lib/routes.ts";
-import type { PaypalPlan } from "../billing/paypal-types.ts";
-import { messagePage } from "../payments-dev/checkout-page.ts";
-import { errorPages, html } from "../payments-dev/dev-pages.routes.ts";
-import { present } from "../payments-dev/provider-store.ts";
+import { route } from "../route.ts";
+import { messagePage } from "../stripe/checkout-page.ts";
+import { errorPages, html } from "../stripe/dev-pages.routes.ts";
+import { present } from "../stripe/provider-store.ts";
 import { approvalPage } from "./approve-page.ts";
 import { approveSubscription, endSubscription, regularCycle } from "./paypal-flows.ts";
 import { notFound, paypalId, type StoredSubscription, sendPaypalError } from "./paypal-objects.ts";

@@ -4,7 +4,7 @@
  */
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import type { Database } from "../../db/index.ts";
+import type { Database } from "../port.ts";
 import { queryParams } from "./form-params.ts";
 import { ProviderStore, type ProviderTransaction, transact } from "./provider-store.ts";
 import { fromZod } from "./stripe-errors.ts";

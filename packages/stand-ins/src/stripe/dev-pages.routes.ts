@@ -5,7 +5,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { route } from "../../lib/routes.ts";
+import { route } from "../route.ts";
 import { id, type Provider, parseParams } from "./api-params.ts";
 import { attachCard } from "./charges.ts";
 import { checkoutPage, invoicePage, messagePage } from "./checkout-page.ts";

@@ -3,15 +3,15 @@
  * calls (PayPal's shapes and errors, PayPal-Request-Id), the approval page, the test controls, its
  * webhooks (stored in order, delivered to the app and accepted there) and its signature verification.
  */
+
+import type { PaypalSubscription } from "@redline/shared/paypal";
+import { paymentsDevIdle, transmissionHeaders } from "@redline/stand-ins";
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { billingEvents, paymentProviderObjects } from "../../db/schema/index.ts";
 import { pressCheckout } from "../../testing/payments.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { routeDrivers } from "../../testing/test-db.ts";
-import type { PaypalSubscription } from "../billing/paypal-types.ts";
-import { paymentsDevIdle } from "../payments-dev/webhooks.ts";
-import { transmissionHeaders } from "./webhook-signature.ts";
 
 let counter = 0;
 const unique = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}`;

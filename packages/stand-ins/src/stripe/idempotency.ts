@@ -7,8 +7,8 @@
 import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import type { Database } from "../../db/index.ts";
-import { paymentProviderObjects } from "../../db/schema/index.ts";
+import type { Database } from "../port.ts";
+import { paymentProviderObjects } from "../store-schema.ts";
 import { StripeApiError } from "./stripe-errors.ts";
 
 const TYPE = "idempotency_key";

@@ -4,18 +4,19 @@
  * transactions and cancellation, and webhook signature verification. PayPal-Request-Id makes a create
  * idempotent, as at PayPal.
  */
-import type { FastifyInstance, FastifyRequest } from "fastify";
-import { z } from "zod";
-import type { PaypalConfig } from "../../env.ts";
-import { route } from "../../lib/routes.ts";
+
 import type {
   PaypalPlan,
   PaypalPlanSummary,
   PaypalProduct,
   PaypalSubscription,
   PaypalTransaction,
-} from "../billing/paypal-types.ts";
-import { present } from "../payments-dev/provider-store.ts";
+} from "@redline/shared/paypal";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { z } from "zod";
+import type { PaypalConfig } from "../port.ts";
+import { route } from "../route.ts";
+import { present } from "../stripe/provider-store.ts";
 import { endSubscription } from "./paypal-flows.ts";
 import {
   link,

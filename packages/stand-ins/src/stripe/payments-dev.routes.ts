@@ -10,8 +10,8 @@
  * invoices, payment intents, payment methods, events). Pages and test controls: dev-pages.routes.ts.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { AppContext } from "../../context.ts";
-import { route } from "../../lib/routes.ts";
+import type { Host as AppContext } from "../port.ts";
+import { route } from "../route.ts";
 import { billingApiRoutes } from "./api-billing.routes.ts";
 import { coreApiRoutes } from "./api-core.routes.ts";
 import { createProvider } from "./api-params.ts";

@@ -4,9 +4,9 @@
  * BILLING.SUBSCRIPTION.ACTIVATED and PAYMENT.SALE.COMPLETED), it is suspended (a test control) or
  * cancelled (the API or a test control). Approving twice is harmless: the second finds it ACTIVE.
  */
-import type { PaypalPlan, PaypalSubscription, PaypalSubscriptionStatus } from "../billing/paypal-types.ts";
-import { present } from "../payments-dev/provider-store.ts";
-import { addInterval } from "../payments-dev/stripe-objects.ts";
+import type { PaypalPlan, PaypalSubscription, PaypalSubscriptionStatus } from "@redline/shared/paypal";
+import { present } from "../stripe/provider-store.ts";
+import { addInterval } from "../stripe/stripe-objects.ts";
 import {
   paypalId,
   paypalTime,

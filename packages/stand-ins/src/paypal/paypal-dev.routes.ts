@@ -8,12 +8,12 @@
  * lives in `payment_provider_objects` (paypal-store.ts).
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import type { PaypalEvent } from "@redline/shared/paypal";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
-import type { AppContext } from "../../context.ts";
-import { route } from "../../lib/routes.ts";
-import type { PaypalEvent } from "../billing/paypal-types.ts";
-import { registerWebhookQueue, WebhookQueue } from "../payments-dev/webhooks.ts";
+import type { Host as AppContext } from "../port.ts";
+import { route } from "../route.ts";
+import { registerWebhookQueue, WebhookQueue } from "../stripe/webhooks.ts";
 import { paypalApiRoutes } from "./paypal-api.routes.ts";
 import {
   authenticationFailure,
