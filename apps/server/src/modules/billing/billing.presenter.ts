@@ -9,7 +9,7 @@ import {
 import type Stripe from "stripe";
 import type { SubscriptionRow } from "../../db/schema/index.ts";
 import { subscriptionAbilities } from "./billing.policy.ts";
-import type { PaypalTransaction } from "./paypal-types.ts";
+import type { PaypalTransaction } from "@redline/shared/paypal";
 
 const nameOf = (planId: string) => {
   const plan = parsePlanId(planId);

@@ -1,7 +1,7 @@
 /**
- * The one PayPal client: a small REST client over fetch (PayPal's v1 billing API, paypal-types.ts),
+ * The one PayPal client: a small REST client over fetch (PayPal's v1 billing API, @redline/shared/paypal),
  * pointed at PayPal with credentials or at the embedded provider this same process serves under
- * /paypal-api (modules/paypal-dev) when none are configured. An OAuth client-credentials token is
+ * /paypal-api (packages/stand-ins, src/paypal) when none are configured. An OAuth client-credentials token is
  * fetched once and reused until shortly before it expires (or the API refuses it).
  *
  * Our plans exist at PayPal as one catalog product and one billing plan per plan id without seats

@@ -1,6 +1,6 @@
 /**
  * The second payment provider, PayPal subscriptions (SPEC §3, §4, §7), through paypal-client.ts — PayPal
- * itself, or the embedded provider (modules/paypal-dev). Checkout makes a subscription for the user and
+ * itself, or the embedded provider (packages/stand-ins, src/paypal). Checkout makes a subscription for the user and
  * hands back PayPal's approval link; the §7 lookup shows one of the user's subscriptions with its
  * transactions; PayPal's webhooks are verified by PayPal (verify-webhook-signature on the exact bytes
  * received), then answered by re-reading the subscription — idempotent and indifferent to order, as

@@ -1,6 +1,6 @@
 /**
  * The one Stripe client: the official SDK, pointed at Stripe with real keys or at the embedded
- * provider this same process serves under /v1 (modules/payments-dev) when none are configured.
+ * provider this same process serves under /v1 (packages/stand-ins, src/stripe) when none are configured.
  */
 import Stripe from "stripe";
 import type { AppConfig } from "../../env.ts";
