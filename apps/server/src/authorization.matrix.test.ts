@@ -653,6 +653,12 @@ MATRIX.push(
       };
     },
   },
+  // Whether a privilege link can still be taken: asked by the sign-up page, before any account exists.
+  {
+    route: "GET /api/privilege-links/:plan",
+    who: PUBLIC,
+    call: (f) => ({ path: `/api/privilege-links/team?token=${f.privilegeToken()}` }),
+  },
   {
     route: "POST /api/me/privilege",
     who: VERIFIED,
