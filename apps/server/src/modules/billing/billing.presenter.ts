@@ -6,10 +6,10 @@ import {
   planDisplayName,
   toMinorUnits,
 } from "@redline/shared";
+import type { PaypalTransaction } from "@redline/shared/paypal";
 import type Stripe from "stripe";
 import type { SubscriptionRow } from "../../db/schema/index.ts";
 import { subscriptionAbilities } from "./billing.policy.ts";
-import type { PaypalTransaction } from "@redline/shared/paypal";
 
 const nameOf = (planId: string) => {
   const plan = parsePlanId(planId);
