@@ -34,10 +34,9 @@ describe("overlay start-up", () => {
     expect(ready.protocol).toBe("redline/1");
     // On a busy machine the frame may lay out once before it has its width; the overlay then reports the
     // change (document:size). What it settles on is the frame's size.
-    await expect
-      .poll(async () => [ready, ...(await view.messages("document:size"))].at(-1)!.payload.width)
-      .toBe(1024);
-    expect(ready.payload.height).toBeGreaterThan(2000);
+    const settled = async () => [ready, ...(await view.messages("document:size"))].at(-1)!.payload;
+    await expect.poll(async () => (await settled()).width).toBe(1024);
+    await expect.poll(async () => (await settled()).height).toBeGreaterThan(2000);
     expect(ready.payload.url).toContain("/v/pricing.html");
     const facts = await view.frame.evaluate(() => {
       const api = (window as any).__redlineOverlay;

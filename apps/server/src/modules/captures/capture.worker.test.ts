@@ -278,5 +278,5 @@ describe("a queued capture across a restart", () => {
       await site.close();
       await rm(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 90_000); // two app processes start one after the other: over 30 s on a loaded machine
 });
