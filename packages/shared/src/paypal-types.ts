@@ -1,6 +1,6 @@
 /**
  * The part of PayPal's REST API (v1: OAuth, catalog products, billing plans and subscriptions, webhook
- * verification) that Redline uses, as PayPal documents it. The client (paypal-client.ts) reads these
+ * verification) that Redline uses, as PayPal documents it. The client (apps/server/src/integrations/paypal) reads these
  * shapes and the embedded provider (modules/paypal-dev) writes them: one reference for both, as the
  * Stripe SDK's types are for card payments.
  */

@@ -9,10 +9,10 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../context.ts";
 import { users } from "../db/schema/index.ts";
-import { priceLookupKey, syncSubscription } from "../modules/billing/billing.sync.ts";
+import { createPaypalClient } from "../integrations/paypal/index.ts";
+import { createStripePayments, priceLookupKey } from "../integrations/stripe/index.ts";
+import { syncSubscription } from "../modules/billing/billing.sync.ts";
 import { syncPaypalSubscription } from "../modules/billing/paypal.sync.ts";
-import { createPaypalClient } from "../modules/billing/paypal-client.ts";
-import { createStripeClient } from "../modules/billing/stripe-client.ts";
 import type { ApiClient } from "./http-client.ts";
 
 export type CheckoutAction = "pay" | "decline" | "requires-action";
@@ -77,7 +77,8 @@ export async function providerSubscription(
   state: "active" | "cancelling" | "pending" = "active",
 ): Promise<string> {
   const { db } = app.ctx.database;
-  const stripe = createStripeClient(app.ctx.config)!;
+  const payments = createStripePayments(app.ctx.config)!;
+  const stripe = payments.sdk;
   const [user] = await db.select().from(users).where(eq(users.id, userId));
   let customer = user!.stripeCustomerId;
   if (!customer) {
@@ -120,7 +121,7 @@ export async function providerSubscription(
     });
   }
   await paymentsDevIdle(app.app);
-  await syncSubscription(db, stripe, subscription);
+  await syncSubscription(db, payments, subscription);
   return subscription;
 }
 

@@ -1,6 +1,6 @@
 import { type DevDnsServer, DnsRecordConflict, startDevDnsServer } from "@redline/stand-ins";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDnsLookup, type DnsLookup, DnsLookupError } from "../../lib/dns-resolver.ts";
+import { createDnsLookup, type DnsLookup, DnsLookupError } from "./index.ts";
 
 describe("the embedded DNS server, asked through the app's resolver", () => {
   let server: DevDnsServer;

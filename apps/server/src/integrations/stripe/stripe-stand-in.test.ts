@@ -3,9 +3,9 @@ import { paymentsDevIdle, paymentsDevRoutes } from "@redline/stand-ins";
 import Fastify, { type FastifyInstance } from "fastify";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStripeClient } from "../../modules/billing/stripe-client.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { drivers } from "../../testing/test-db.ts";
+import { createStripeClient } from "./index.ts";
 
 let counter = 0;
 const unique = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}`;

@@ -1,6 +1,7 @@
 /**
  * Subscriptions as the payment provider has them. The provider is the source of truth: a webhook, a
- * visit to /billing or an action re-reads the subscription and `recordSubscription` overwrites our row
+ * visit to /billing or an action re-reads the subscription (through integrations/stripe or
+ * integrations/paypal, which speak SubscriptionSnapshot) and `recordSubscription` overwrites our row
  * with it, so an event delivered twice or out of order settles on the provider's state. The user row's
  * `held_subscriptions` (what the plan checks read, with no extra query) is rewritten in the same
  * transaction, under a lock on the user row, from every subscription row of that user.
@@ -8,125 +9,12 @@
  * No provider call is made inside a database transaction: with the embedded provider the provider is
  * this same process, and PGlite runs one transaction at a time.
  */
-import {
-  CURRENT_STATUSES,
-  type HeldSubscription,
-  hasPaymentIssue,
-  needsPaymentCheck,
-  parsePlanId,
-} from "@redline/shared";
+import { CURRENT_STATUSES, type HeldSubscription } from "@redline/shared";
 import { eq, gte, sql } from "drizzle-orm";
-import type Stripe from "stripe";
 import type { Database } from "../../db/index.ts";
 import { type SubscriptionRow, subscriptions, users } from "../../db/schema/index.ts";
-
-/**
- * Prices carry the plan id in their lookup key: `redline_<planId>_<currency>`, and for the catalog's
- * multi-currency prices the rates table they were made from (`redline_pro-yearly_usd_fx20250630`).
- */
-export const priceLookupKey = (planId: string, currency: string, rates?: string) =>
-  `redline_${planId}_${currency.toLowerCase()}${rates ? `_${rates}` : ""}`;
-
-export function planIdOfPrice(price: Stripe.Price | string | null | undefined): string | null {
-  if (!price || typeof price === "string") return null;
-  const match = /^redline_([^_]+)_[a-z]{3}(?:_[a-z0-9]+)?$/.exec(price.lookup_key ?? "");
-  const planId = match?.[1] ?? price.metadata?.planID ?? null;
-  return planId && parsePlanId(planId) ? planId : null;
-}
-
-/** A provider reference that may come expanded (an object) or as its id. */
-export const idOf = (value: string | { id: string } | null | undefined) =>
-  value == null ? null : typeof value === "string" ? value : value.id;
-
-/** What we keep of a provider subscription. */
-export interface SubscriptionSnapshot {
-  id: string;
-  customerId: string | null;
-  uid: string | null;
-  planId: string;
-  status: string;
-  cancelAtPeriodEnd: boolean;
-  currentPeriodEnd: Date | null;
-  pendingPlanId: string | null;
-  pendingExpiresAt: Date | null;
-  paymentIssue: boolean;
-  amount: number;
-  currency: string;
-}
-
-/**
- * What one unit of `price` costs in `currency` (minor units): its default amount, or one of its
- * currency options — which Stripe sends only when asked for (an "includable" field; nested under a
- * list of subscriptions it would exceed the four levels `expand` allows), so the price is read again.
- */
-export async function unitAmountIn(
-  stripe: Stripe,
-  price: Stripe.Price | undefined,
-  currency: string,
-): Promise<number> {
-  if (!price) return 0;
-  if (price.currency === currency) return price.unit_amount ?? 0;
-  const options =
-    price.currency_options ??
-    (await stripe.prices.retrieve(price.id, { expand: ["currency_options"] })).currency_options;
-  const option = options?.[currency];
-  if (option?.unit_amount == null)
-    throw new Error(`price ${price.id} has no amount in ${currency} (subscription in that currency)`);
-  return option.unit_amount;
-}
-
-/** Reads a subscription (and, where SPEC §4 asks, its customer's payment intents) from the provider. */
-export async function fetchSubscription(stripe: Stripe, id: string): Promise<SubscriptionSnapshot | null> {
-  let subscription: Stripe.Subscription;
-  try {
-    subscription = await stripe.subscriptions.retrieve(id);
-  } catch (error) {
-    if ((error as { statusCode?: number }).statusCode === 404) return null;
-    throw error;
-  }
-  return snapshotOf(stripe, subscription);
-}
-
-export async function snapshotOf(
-  stripe: Stripe,
-  subscription: Stripe.Subscription,
-): Promise<SubscriptionSnapshot | null> {
-  const item = subscription.items.data[0];
-  const planId = planIdOfPrice(item?.price) ?? subscription.metadata?.planID ?? null;
-  if (!planId || !parsePlanId(planId)) return null;
-  const pendingItem = subscription.pending_update?.subscription_items?.[0];
-  let pendingPrice = pendingItem?.price ?? null;
-  if (pendingItem && typeof pendingPrice === "string")
-    pendingPrice = await stripe.prices.retrieve(pendingPrice);
-  const pendingPlanId = pendingItem ? (planIdOfPrice(pendingPrice) ?? "unknown") : null;
-  const customerId = idOf(subscription.customer);
-  let paymentIssue = false;
-  if (customerId && needsPaymentCheck(subscription.status, pendingPlanId !== null)) {
-    const intents = await stripe.paymentIntents.list({ customer: customerId, limit: 10 });
-    paymentIssue = hasPaymentIssue(
-      subscription.status,
-      pendingPlanId !== null,
-      intents.data.map((intent) => intent.status),
-    );
-  }
-  return {
-    id: subscription.id,
-    customerId,
-    uid: subscription.metadata?.uid ?? null,
-    planId,
-    status: subscription.status,
-    cancelAtPeriodEnd: subscription.cancel_at_period_end,
-    currentPeriodEnd: item?.current_period_end ? new Date(item.current_period_end * 1000) : null,
-    pendingPlanId,
-    pendingExpiresAt: subscription.pending_update
-      ? new Date(subscription.pending_update.expires_at * 1000)
-      : null,
-    paymentIssue,
-    // Charged in the subscription's currency, which may be one of its price's currency options.
-    amount: (await unitAmountIn(stripe, item?.price, subscription.currency)) * (item?.quantity ?? 1),
-    currency: subscription.currency,
-  };
-}
+import type { SubscriptionSnapshot } from "../../integrations/payments.ts";
+import type { StripePayments } from "../../integrations/stripe/index.ts";
 
 /** Statuses kept on the user row: those that hold a plan, and unpaid (it may still need the notice). */
 const KEPT = new Set<string>([...CURRENT_STATUSES, "unpaid"]);
@@ -222,21 +110,22 @@ export async function recordSubscription(
 }
 
 /** Re-reads one subscription from the provider and records it. */
-export async function syncSubscription(db: Database, stripe: Stripe, id: string): Promise<string | null> {
+export async function syncSubscription(
+  db: Database,
+  stripe: StripePayments,
+  id: string,
+): Promise<string | null> {
   const readAt = new Date();
-  const snapshot = await fetchSubscription(stripe, id);
+  const snapshot = await stripe.fetchSubscription(id);
   if (!snapshot) return null;
   return recordSubscription(db, snapshot, readAt);
 }
 
 /** Re-reads every subscription of a customer (the /billing visit, a payment intent's event). */
-export async function syncCustomer(db: Database, stripe: Stripe, customerId: string): Promise<void> {
+export async function syncCustomer(db: Database, stripe: StripePayments, customerId: string): Promise<void> {
   const readAt = new Date();
-  const list = await stripe.subscriptions.list({ customer: customerId, status: "all", limit: 20 });
-  for (const subscription of list.data) {
-    const snapshot = await snapshotOf(stripe, subscription);
-    if (snapshot) await recordSubscription(db, snapshot, readAt);
-  }
+  for (const snapshot of await stripe.customerSubscriptions(customerId))
+    await recordSubscription(db, snapshot, readAt);
 }
 
 /** The user's subscription rows, newest first. */

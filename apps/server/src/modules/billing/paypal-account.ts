@@ -7,9 +7,8 @@
 import type { BillingInvoice } from "@redline/shared";
 import type { Database } from "../../db/index.ts";
 import type { SubscriptionRow } from "../../db/schema/index.ts";
-import { presentPaypalTransaction } from "./billing.presenter.ts";
+import { type PaypalClient, PaypalError, presentPaypalTransaction } from "../../integrations/paypal/index.ts";
 import { syncPaypalSubscription } from "./paypal.sync.ts";
-import { type PaypalClient, PaypalError } from "./paypal-client.ts";
 
 export interface PaypalBilling {
   paypal: { email: string | null } | null;

@@ -11,12 +11,12 @@ import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { billingEvents, paymentProviderObjects, subscriptions, users } from "../../db/schema/index.ts";
 import { loadConfig } from "../../env.ts";
+import { createPaypalClient } from "../../integrations/paypal/index.ts";
 import { digest } from "../../testing/db-digest.ts";
 import { type ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { eventually, paypalSubscription, pressCheckout } from "../../testing/payments.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { routeDrivers } from "../../testing/test-db.ts";
-import { createPaypalClient } from "./paypal-client.ts";
 
 let counter = 0;
 const email = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}@example.com`;

@@ -1,5 +1,5 @@
 /**
- * The second payment provider, PayPal subscriptions (SPEC §3, §4, §7), through paypal-client.ts — PayPal
+ * The second payment provider, PayPal subscriptions (SPEC §3, §4, §7), through integrations/paypal — PayPal
  * itself, or the embedded provider (packages/stand-ins, src/paypal). Checkout makes a subscription for the user and
  * hands back PayPal's approval link; the §7 lookup shows one of the user's subscriptions with its
  * transactions; PayPal's webhooks are verified by PayPal (verify-webhook-signature on the exact bytes
@@ -22,6 +22,7 @@ import secureJson from "secure-json-parse";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { billingEvents } from "../../db/schema/index.ts";
+import { type PaypalClient, PaypalError } from "../../integrations/paypal/index.ts";
 import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from "../../lib/errors.ts";
 import { findUnstorableText, jsonDepth, MAX_JSON_DEPTH } from "../../lib/input-boundary.ts";
 import { route } from "../../lib/routes.ts";
@@ -30,7 +31,6 @@ import { authorizeSubscription } from "./billing.policy.ts";
 import { presentSubscription } from "./billing.presenter.ts";
 import { loadSubscription, subscriptionsOf } from "./billing.sync.ts";
 import { recordPaypalSubscription, syncPaypalSubscription } from "./paypal.sync.ts";
-import { type PaypalClient, PaypalError } from "./paypal-client.ts";
 
 export const paypalCheckoutSchema = z.object({ planId: z.string().trim().min(1).max(64) });
 const lookupQuerySchema = z.object({ include_transactions: z.enum(["true", "false"]).optional() });

@@ -10,11 +10,11 @@ import { count, eq } from "drizzle-orm";
 import type Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paymentProviderObjects, subscriptions, users } from "../../db/schema/index.ts";
+import { createStripeClient } from "../../integrations/stripe/index.ts";
 import { type ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { pressCheckout } from "../../testing/payments.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { defaultDriver } from "../../testing/test-db.ts";
-import { createStripeClient } from "./stripe-client.ts";
 
 let counter = 0;
 const email = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}@example.com`;

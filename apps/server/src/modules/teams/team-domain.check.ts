@@ -16,7 +16,7 @@ import {
 import type { Database } from "../../db/index.ts";
 import type { TeamRow } from "../../db/schema/index.ts";
 import type { AppConfig } from "../../env.ts";
-import { createDnsLookup, type DnsLookup, DnsLookupError } from "../../lib/dns-resolver.ts";
+import { createDnsLookup, type DnsLookup, DnsLookupError } from "../../integrations/dns/index.ts";
 import { PlanLimitError } from "../../lib/errors.ts";
 import { loadTeamPlan } from "./team-plan.ts";
 

@@ -9,7 +9,7 @@
 import { and, asc, eq, isNotNull, isNull, lt, ne, or } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { teams } from "../../db/schema/index.ts";
-import type { DnsLookup } from "../../lib/dns-resolver.ts";
+import type { DnsLookup } from "../../integrations/dns/index.ts";
 import { checkDomain } from "./team-domain.check.ts";
 import { teamChanged } from "./teams.load.ts";
 

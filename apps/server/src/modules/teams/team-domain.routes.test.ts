@@ -9,7 +9,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { teams, users } from "../../db/schema/index.ts";
 import { loadConfig } from "../../env.ts";
-import { createDnsLookup } from "../../lib/dns-resolver.ts";
+import { createDnsLookup } from "../../integrations/dns/index.ts";
 import { ApiClient } from "../../testing/http-client.ts";
 import { expectRefused, type Person, signUpPerson } from "../../testing/people.ts";
 import { openSocket } from "../../testing/realtime-socket.ts";

@@ -12,7 +12,7 @@ import { and, eq, ne } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { teams } from "../../db/schema/index.ts";
-import type { DnsLookup } from "../../lib/dns-resolver.ts";
+import type { DnsLookup } from "../../integrations/dns/index.ts";
 import { ConflictError } from "../../lib/errors.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";

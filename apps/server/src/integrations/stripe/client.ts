@@ -1,15 +1,10 @@
 /**
- * The one Stripe client: the official SDK, pointed at Stripe with real keys or at the embedded
- * provider this same process serves under /v1 (packages/stand-ins, src/stripe) when none are configured.
+ * The one Stripe client: the official SDK, pointed at Stripe with real keys or at the embedded stand-in
+ * this same process serves under /v1 (packages/stand-ins, src/stripe) when none are configured.
  */
 import Stripe from "stripe";
 import type { AppConfig } from "../../env.ts";
-
-/** The address this process answers on, for calling itself (the embedded provider). */
-export function selfUrl(config: Pick<AppConfig, "host" | "port">): string {
-  const host = ["localhost", "0.0.0.0", "::", ""].includes(config.host) ? "127.0.0.1" : config.host;
-  return `http://${host.includes(":") ? `[${host}]` : host}:${config.port}`;
-}
+import { selfUrl } from "../../lib/self-url.ts";
 
 /** null when this server takes no payments (production without keys). */
 export function createStripeClient(config: AppConfig): Stripe | null {

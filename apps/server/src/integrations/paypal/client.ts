@@ -20,7 +20,7 @@ import type {
   PaypalTransmission,
 } from "@redline/shared/paypal";
 import type { AppConfig } from "../../env.ts";
-import { selfUrl } from "./stripe-client.ts";
+import { selfUrl } from "../../lib/self-url.ts";
 
 /** The catalog product every Redline plan belongs to (PayPal lets us choose its id). */
 export const PAYPAL_PRODUCT_ID = "REDLINE-SUBSCRIPTIONS";
