@@ -29,6 +29,8 @@ import { route } from "./lib/routes.ts";
 import { selfUrl } from "./lib/self-url.ts";
 import { createS3Storage } from "./lib/storage/s3-storage.ts";
 import { createLocalStorage } from "./lib/storage/storage.ts";
+import { apiTokenRoutes } from "./modules/auth/api-tokens.routes.ts";
+import { installApiTokens } from "./modules/auth/api-tokens.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { createAuth } from "./modules/auth/auth.ts";
 import { handoffRoutes } from "./modules/auth/handoff.routes.ts";
@@ -170,10 +172,15 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   forgetAfterWrites(app, database.db);
   for (const server of [app, content]) endConnectionsWhenClosing(server);
 
+  // An API token (Authorization: Bearer) is resolved first, once; the route's declared callers and the
+  // token's scope are enforced there (modules/auth/api-tokens.ts).
+  installApiTokens(app, database.db);
   // CSRF: a state-changing API call must come from a trusted origin — our own, the bug-tracking host or a
-  // team's active custom domain (served by this app). Cookies are SameSite=Lax too.
+  // team's active custom domain (served by this app). Cookies are SameSite=Lax too. It guards cookie
+  // sessions: a request with an API token carries its own credential, and its cookies are not read.
   app.addHook("onRequest", async (request) => {
     if (SAFE_METHODS.has(request.method) || !request.url.startsWith("/api/")) return;
+    if (request.principal) return;
     if (request.routeOptions.config?.doc?.signed || request.routeOptions.config?.doc?.crossSite) return;
     const origin = request.headers.origin ?? refererOrigin(request.headers.referer);
     if (!(await isTrustedOrigin(origin))) throw new ForbiddenError("Cross-site request refused.", "csrf");
@@ -221,6 +228,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(authRoutes, { auth });
   await app.register(handoffRoutes, { ctx });
+  await app.register(apiTokenRoutes, { ctx });
   await app.register(healthRoutes, { ctx });
   await app.register(usersRoutes, { ctx });
   await app.register(unsubscribeRoutes, { ctx });

@@ -28,6 +28,7 @@ import sharp from "sharp";
 import Stripe from "stripe";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
+  apiTokens,
   browseLists,
   commentEntries,
   comments,
@@ -116,6 +117,8 @@ const PRESETS = {
   AUTHOR_OR_EDITORS: [Y,    Y,   Y,      N,   N,       N,         N,     N,     N,     Y,     Y,       Y,      N],
   // The fixture notification is the "comment" member's: one's own notifications are nobody else's.
   RECIPIENT:         [N,    N,   Y,      N,   N,       N,         N,     N,     N,     N,     N,       N,      N],
+  // The fixture API token is the "comment" member's: only its holder revokes it.
+  TOKEN_HOLDER:      [N,    N,   Y,      N,   N,       N,         N,     N,     N,     N,     N,       N,      N],
   // The fixture subscription is the "comment" member's: only its payer sees or changes it.
   PAYER:             [N,    N,   Y,      N,   N,       N,         N,     N,     N,     N,     N,       N,      N],
   // Reads through the public link: anyone holding it while it is on.
@@ -141,6 +144,7 @@ const {
   AUTHOR_OR_EDITORS,
   RECIPIENT,
   PAYER,
+  TOKEN_HOLDER,
   LINK,
   LINK_COMMENT,
   TEAM_PEOPLE,
@@ -172,6 +176,8 @@ interface Fixture {
   changeId: string;
   /** A notification of the "comment" member's. */
   notificationId: string;
+  /** A new API token of the "comment" member's (made on demand: a person holds at most 50). */
+  apiToken(): Promise<string>;
   /** The fixture team, its pending invitation's membership id, and its collaborator ("view"). */
   teamId: string;
   teamInviteId: string;
@@ -805,6 +811,21 @@ MATRIX.push(
   },
 );
 
+// API tokens: one's own, managed signed in (a token cannot manage tokens: api-tokens.routes.test.ts).
+MATRIX.push(
+  { route: "GET /api/me/tokens", who: VERIFIED, call: () => ({ path: "/api/me/tokens" }) },
+  {
+    route: "POST /api/me/tokens",
+    who: VERIFIED,
+    call: () => ({ path: "/api/me/tokens", body: { name: "Matrix", scope: "read" } }),
+  },
+  {
+    route: "DELETE /api/me/tokens/:tokenId",
+    who: TOKEN_HOLDER,
+    call: async (f) => ({ path: `/api/me/tokens/${await f.apiToken()}` }),
+  },
+);
+
 // A sign-in hand-off to another host of this instance: one's own session mints it; the code is the authority
 // where it is taken (an unknown code signs nobody in and goes on to the project list).
 MATRIX.push(
@@ -1265,6 +1286,18 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
       actorId: ownerId,
       context: { projectTitle: "Fixture", pageTitle: "Fixture page" },
     });
+    const apiToken = async () => {
+      const id = newId();
+      await db.insert(apiTokens).values({
+        id,
+        userId: uids.comment,
+        name: "Fixture",
+        scope: "read",
+        tokenHash: newId(),
+        prefix: "rl_fixt",
+      });
+      return id;
+    };
     let board: Promise<BoardFixture> | undefined;
     const loadBoard = () => {
       board ??= boardFixture(sharing, teamId);
@@ -1301,6 +1334,7 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
       fileKey,
       changeId,
       notificationId,
+      apiToken,
       teamId,
       teamInviteId,
       teamCollaboratorUid: uids.teamCollaborator,

@@ -32,6 +32,7 @@ const envSchema = z.object({
   PLANS_ENABLED: bool.default(true),
   API_RATE_LIMIT: z.coerce.number().int().positive().default(300),
   API_RATE_LIMIT_EXPENSIVE: z.coerce.number().int().positive().default(30),
+  API_TOKEN_RATE_LIMIT: z.coerce.number().int().positive().default(600),
   FILE_GC_GRACE_SECONDS: z.coerce.number().int().min(0).default(3600),
   FILE_GC_INTERVAL_SECONDS: z.coerce.number().int().positive().default(3600),
   AUTH_FRESH_AGE_SECONDS: z.coerce.number().int().positive().default(600),
@@ -117,6 +118,8 @@ export interface AppConfig {
   apiRateLimit: number;
   /** Expensive API calls (adding pages, captures, uploads) per minute per user or IP. */
   apiRateLimitExpensive: number;
+  /** Requests per minute one API token may make, reads included. */
+  apiTokenRateLimit: number;
   /** A stored file no row references is removed once it is older than this (it may be about to be). */
   fileGcGraceSeconds: number;
   /** How often the file collector runs. */
@@ -241,6 +244,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     plansEnabled: env.PLANS_ENABLED,
     apiRateLimit: env.API_RATE_LIMIT,
     apiRateLimitExpensive: env.API_RATE_LIMIT_EXPENSIVE,
+    apiTokenRateLimit: env.API_TOKEN_RATE_LIMIT,
     fileGcGraceSeconds: env.FILE_GC_GRACE_SECONDS,
     fileGcIntervalSeconds: env.FILE_GC_INTERVAL_SECONDS,
     authFreshAgeSeconds: env.AUTH_FRESH_AGE_SECONDS,

@@ -54,7 +54,10 @@ describe("GET /api/openapi.json", () => {
     });
     const body = create.requestBody!.content["application/json"]!.schema;
     expect(Object.keys(body.properties ?? {})).toEqual(expect.arrayContaining(["comment", "dotPosition"]));
-    expect(create.security).toBeUndefined(); // the session cookie, by default
+    expect(create.security).toBeUndefined(); // the session cookie or an API token, by default
+    // Billing and token management take the session only.
+    expect(paths["/api/me/tokens"]!.post!.security).toEqual([{ session: [] }]);
+    expect(paths["/api/billing"]!.get!.security).toEqual([{ session: [] }]);
 
     const list = paths["/api/notifications"]!.get!;
     expect(list.parameters?.map((parameter) => `${parameter.in}:${parameter.name}`)).toContain(

@@ -6,7 +6,9 @@
  * onRoute hook; the zod schemas are converted by zod's own `toJSONSchema`. openapi.test.ts fails when a
  * registered /api route carries no declaration, so the document cannot drift from the server.
  */
+
 import { toJSONSchema, type ZodType } from "zod";
+import { DEFAULT_ACCEPTS } from "./lib/principal.ts";
 import type { RegisteredRoute } from "./lib/routes.ts";
 
 /** Routes served by the auth library under one wildcard; documented as a group. */
@@ -53,7 +55,11 @@ export function openApiDocument(routes: RegisteredRoute[], info: { version: stri
       summary: doc?.summary ?? `${method} ${url}`,
       tags: [url.split("/")[2]],
       ...(parameters.length ? { parameters } : {}),
-      ...(doc?.action === "public" ? { security: [] } : {}),
+      ...(doc?.action === "public"
+        ? { security: [] }
+        : doc && !(doc.accepts ?? DEFAULT_ACCEPTS).includes("token")
+          ? { security: [{ session: [] }] }
+          : {}),
       ...(doc ? { "x-policy-action": doc.action } : {}),
       responses: {
         "200": { description: "Success: `{ data }`" },
@@ -95,15 +101,20 @@ export function openApiDocument(routes: RegisteredRoute[], info: { version: stri
       title: "Redline API",
       version: info.version,
       description:
-        "Every state-changing call must come from the app's own origin (CSRF check). Errors are " +
+        "Call it signed in (the session cookie; every state-changing call must then come from the app's " +
+        "own origin) or with an API token from Account Settings (`Authorization: Bearer rl_…`; a read " +
+        "token may only GET; billing, account and token management take the session only). Errors are " +
         "`{ error, code, message }` with the matching status.",
       license: { name: "AGPL-3.0-only", identifier: "AGPL-3.0-only" },
     },
     servers: [{ url: info.serverUrl }],
     components: {
-      securitySchemes: { session: { type: "apiKey", in: "cookie", name: "better-auth.session_token" } },
+      securitySchemes: {
+        session: { type: "apiKey", in: "cookie", name: "better-auth.session_token" },
+        bearer: { type: "http", scheme: "bearer", description: "An API token (rl_…) from Account Settings" },
+      },
     },
-    security: [{ session: [] }],
+    security: [{ session: [] }, { bearer: [] }],
     paths,
   };
 }

@@ -1,4 +1,5 @@
 export * from "./api.ts";
+export * from "./api-tokens.ts";
 export * from "./auth-errors.ts";
 export * from "./billing.ts";
 export * from "./comments.ts";

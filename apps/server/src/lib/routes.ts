@@ -6,6 +6,7 @@
  * that registry, so no second table of routes exists to drift.
  */
 import type { ZodType } from "zod";
+import type { PrincipalKind } from "./principal.ts";
 
 export interface RouteDoc {
   summary: string;
@@ -24,6 +25,9 @@ export interface RouteDoc {
   /** Called from other sites by design (the widget's report intake): its own check — a project's key and
    *  that project's allowed origins — takes the place of the same-origin (CSRF) check. */
   crossSite?: true;
+  /** The kinds of caller it accepts (lib/principal.ts); unsaid: a signed-in session or an API token (a
+   *  read token on GET only). Billing, account and token management say ["session"]. */
+  accepts?: readonly PrincipalKind[];
 }
 
 declare module "fastify" {

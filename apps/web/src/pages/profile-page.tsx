@@ -1,5 +1,6 @@
 import { LoadingView } from "../components/loading-view.tsx";
 import { SettingsHeader } from "../components/settings-header.tsx";
+import { ApiTokens } from "../features/profile/api-tokens.tsx";
 import { DeleteAccount } from "../features/profile/delete-account.tsx";
 import { EmailPreferences, NotificationSound } from "../features/profile/notification-settings.tsx";
 import { PasswordForm } from "../features/profile/password-form.tsx";
@@ -49,6 +50,12 @@ export function ProfilePage() {
           </h2>
           <p className="panel__text">Files uploaded to the projects you own.</p>
           <StorageUsage user={me} />
+        </section>
+        <section className="panel profile-section--wide" aria-labelledby="tokens-heading">
+          <h2 id="tokens-heading" className="panel__title">
+            API tokens
+          </h2>
+          <ApiTokens />
         </section>
         <section className="panel profile-section--wide" aria-labelledby="danger-heading">
           <h2 id="danger-heading" className="panel__title">

@@ -35,6 +35,7 @@ export async function handoffRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       summary: "A one-time code that signs the caller in on another host of this instance",
       body: handoffRequestSchema,
       action: "self",
+      accepts: ["session"],
     }),
     async (request) => {
       const actor = await requireActor(ctx.auth, db, request, { allowUnverified: true });

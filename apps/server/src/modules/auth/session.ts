@@ -86,6 +86,9 @@ const sessionQuery = (db: Database) =>
 
 /** The signed-in user behind a request, or null. Reads the session and the user fresh from the database. */
 export async function getActor(auth: Auth, db: Database, request: FastifyRequest): Promise<Actor | null> {
+  // A request with an API token is the token's owner's alone (api-tokens.ts resolved it): no cookie is read.
+  if (request.principal)
+    return { user: request.principal.user, sessionCreatedAt: request.principal.createdAt };
   const settings = await sessionSettings(auth);
   const token = signedSessionToken(request.headers.cookie, settings.cookieName, settings.secret);
   if (!token) return null;

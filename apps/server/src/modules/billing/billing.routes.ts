@@ -99,7 +99,11 @@ export async function billingRoutes(
 
   app.get(
     "/api/billing",
-    route({ summary: "Your subscriptions, invoices and payment method", action: "self" }),
+    route({
+      summary: "Your subscriptions, invoices and payment method",
+      action: "self",
+      accepts: ["session"],
+    }),
     async (request): Promise<{ data: Billing }> => {
       const { user } = await requireActor(auth, db, request, { allowUnverified: true });
       let account: StripeAccount = { invoices: [], paymentMethod: null, openInvoiceUrl: null };
@@ -133,6 +137,7 @@ export async function billingRoutes(
       summary: "Start paying for a plan (the provider's checkout page)",
       body: checkoutInputSchema,
       action: "self",
+      accepts: ["session"],
     }),
     async (request): Promise<{ data: CheckoutStarted }> => {
       const { user } = await requireActor(auth, db, request);
@@ -175,7 +180,11 @@ export async function billingRoutes(
 
   app.post(
     "/api/billing/subscriptions/:subscriptionId/cancel",
-    route({ summary: "Cancel a subscription at the end of its period", action: "subscriptions.cancel" }),
+    route({
+      summary: "Cancel a subscription at the end of its period",
+      action: "subscriptions.cancel",
+      accepts: ["session"],
+    }),
     async (request) => {
       const { user } = await requireActor(auth, db, request);
       const { subscriptionId } = request.params as { subscriptionId: string };
@@ -198,6 +207,7 @@ export async function billingRoutes(
     route({
       summary: "Keep a subscription that was to cancel at period end",
       action: "subscriptions.undoCancel",
+      accepts: ["session"],
     }),
     async (request) => {
       const { user } = await requireActor(auth, db, request);
@@ -214,6 +224,7 @@ export async function billingRoutes(
       summary: "Change a subscription's plan",
       body: subscriptionUpdateSchema,
       action: "subscriptions.update",
+      accepts: ["session"],
     }),
     async (request) => {
       const { user } = await requireActor(auth, db, request);
@@ -245,6 +256,7 @@ export async function billingRoutes(
     route({
       summary: "Cancel a plan change waiting for payment",
       action: "subscriptions.cancelPendingUpdate",
+      accepts: ["session"],
     }),
     async (request) => {
       const { user } = await requireActor(auth, db, request);

@@ -106,6 +106,7 @@ export async function paypalRoutes(
       summary: "Start paying for a plan with PayPal (PayPal's approval page)",
       body: paypalCheckoutSchema,
       action: "self",
+      accepts: ["session"],
     }),
     async (request): Promise<{ data: CheckoutStarted }> => {
       const { user } = await requireActor(auth, db, request);
@@ -152,6 +153,7 @@ export async function paypalRoutes(
       summary: "One of your PayPal subscriptions with its transactions (SPEC §7)",
       query: lookupQuerySchema,
       action: "subscriptions.read",
+      accepts: ["session"],
     }),
     async (request): Promise<{ data: PaypalLookup }> => {
       const { user } = await requireActor(auth, db, request);

@@ -48,7 +48,12 @@ export async function grantsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
 
   app.post(
     "/api/me/privilege",
-    route({ summary: "Take a privilege link's plan", body: privilegeRedeemSchema, action: "self" }),
+    route({
+      summary: "Take a privilege link's plan",
+      body: privilegeRedeemSchema,
+      action: "self",
+      accepts: ["session"],
+    }),
     async (request) => {
       const { user } = await requireActor(auth, db, request);
       const input = privilegeRedeemSchema.parse(request.body);
@@ -62,7 +67,12 @@ export async function grantsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
 
   app.post(
     "/api/me/lifetime-deal",
-    route({ summary: "Redeem a lifetime-deal code", body: lifetimeRedeemSchema, action: "self" }),
+    route({
+      summary: "Redeem a lifetime-deal code",
+      body: lifetimeRedeemSchema,
+      action: "self",
+      accepts: ["session"],
+    }),
     async (request) => {
       const { user } = await requireActor(auth, db, request);
       const input = lifetimeRedeemSchema.parse(request.body);
@@ -80,6 +90,7 @@ export async function grantsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       summary: "Redeem a partner-program code (plans A–D)",
       body: lifetimeRedeemSchema,
       action: "self",
+      accepts: ["session"],
     }),
     async (request) => {
       const { user } = await requireActor(auth, db, request);

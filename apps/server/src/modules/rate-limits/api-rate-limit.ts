@@ -2,14 +2,15 @@
  * Rate limits on the API's writes (every non-GET /api/* call except /api/auth/*, which better-auth
  * limits itself): API_RATE_LIMIT per minute, and API_RATE_LIMIT_EXPENSIVE per minute on the calls that
  * start captures or store files, counted on top. A signed-in caller is counted by user id (one person
- * behind one office IP does not starve the others), a guest or anonymous caller by IP.
+ * behind one office IP does not starve the others), an API token by itself (every request, reads too:
+ * API_TOKEN_RATE_LIMIT per minute, on top), a guest or anonymous caller by IP.
  *
  * The counters live in the database (better-auth's `rate_limits` table, keys prefixed `api:`), so every
  * process behind a load balancer sees the same count; one upsert per write is the price.
  */
 import { randomUUID } from "node:crypto";
 import fastifyRateLimit from "@fastify/rate-limit";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context.ts";
 import type { ExecuteSql } from "../../db/index.ts";
 import { TooManyRequestsError } from "../../lib/errors.ts";
@@ -74,8 +75,14 @@ export async function installApiRateLimits(app: FastifyInstance, ctx: AppContext
     let key = callers.get(request);
     if (!key) {
       // The same (cached) session reading the routes use: no extra query per write.
-      const actor = await getActor(auth, ctx.database.db, request).catch(() => null);
-      key = actor ? `user:${actor.user.id}` : `ip:${request.ip}`;
+      const actor = request.principal
+        ? null
+        : await getActor(auth, ctx.database.db, request).catch(() => null);
+      key = request.principal
+        ? `token:${request.principal.tokenId}`
+        : actor
+          ? `user:${actor.user.id}`
+          : `ip:${request.ip}`;
       callers.set(request, key);
     }
     return key;
@@ -92,8 +99,21 @@ export async function installApiRateLimits(app: FastifyInstance, ctx: AppContext
       keyGenerator: async (request) => `api:expensive:${await callerKey(request)}`,
     }),
   ] as const;
+  const tokenLimiter = app.createRateLimit({
+    max: config.apiTokenRateLimit,
+    timeWindow: WINDOW_MS,
+    keyGenerator: async (request) => `api:token:${request.principal?.tokenId}`,
+  });
+  const refuse = (reply: FastifyReply, ttlInSeconds: number) => {
+    reply.header("retry-after", ttlInSeconds);
+    return new TooManyRequestsError(`Too many requests. Try again in ${ttlInSeconds} s.`);
+  };
 
   app.addHook("onRequest", async (request, reply) => {
+    if (request.principal) {
+      const result = await tokenLimiter(request);
+      if (!result.isAllowed && result.isExceeded) throw refuse(reply, result.ttlInSeconds);
+    }
     if (SAFE_METHODS.has(request.method) || !request.url.startsWith("/api/")) return;
     if (request.url.startsWith("/api/auth/")) return;
     if (request.routeOptions.config?.doc?.signed) return;
@@ -101,8 +121,7 @@ export async function installApiRateLimits(app: FastifyInstance, ctx: AppContext
     for (const limiter of isExpensive ? limiters : limiters.slice(0, 1)) {
       const result = await limiter(request);
       if (result.isAllowed || !result.isExceeded) continue;
-      reply.header("retry-after", result.ttlInSeconds);
-      throw new TooManyRequestsError(`Too many requests. Try again in ${result.ttlInSeconds} s.`);
+      throw refuse(reply, result.ttlInSeconds);
     }
   });
 }

@@ -1,0 +1,28 @@
+import { index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { users } from "./users.ts";
+
+/**
+ * Public API tokens (Account Settings → API tokens): a person's own key for scripts, agents and the MCP
+ * server. Only a SHA-256 hash of the secret is kept; `prefix` is its first characters, shown so a token can
+ * be recognised. Revoking deletes the row, so every process refuses the token on its next request.
+ */
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** "read" (GET only) or "read-write". */
+    scope: text("scope").$type<"read" | "read-write">().notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    prefix: text("prefix").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("api_tokens_user_idx").on(table.userId)],
+);
+
+export type ApiTokenRow = typeof apiTokens.$inferSelect;

@@ -1,0 +1,150 @@
+/**
+ * Public API tokens: created, listed and revoked by their owner signed in (api-tokens.routes.ts), and
+ * resolved here for every /api request that carries `Authorization: Bearer rl_…` — before the route runs,
+ * so the route's declared callers (`accepts`), the token's scope and the same-origin rule are settled in
+ * one place. Only a SHA-256 hash of the secret is stored. Nothing is cached: a revoked or expired token is
+ * refused on its next request in every process. `last_used_at` is written at most once a minute per token
+ * per process.
+ */
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import {
+  API_TOKEN_MESSAGES,
+  API_TOKEN_PREFIX,
+  type ApiToken,
+  type ApiTokenCreate,
+  type ApiTokenCreated,
+  apiTokenCreateSchema,
+  MAX_API_TOKENS,
+} from "@redline/shared";
+import { and, count, desc, eq } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import type { Database } from "../../db/index.ts";
+import { type ApiTokenRow, apiTokens, type UserRow, users } from "../../db/schema/index.ts";
+import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from "../../lib/errors.ts";
+import { DEFAULT_ACCEPTS } from "../../lib/principal.ts";
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+const DAY_MS = 86_400_000;
+const LAST_USED_EVERY_MS = 60_000;
+/** rl_ + 43 base64url characters (32 random bytes). */
+const TOKEN_PATTERN = /^rl_[A-Za-z0-9_-]{43}$/;
+
+export const hashToken = (secret: string) => createHash("sha256").update(secret).digest("hex");
+
+export function presentApiToken(row: ApiTokenRow): ApiToken {
+  return {
+    id: row.id,
+    name: row.name,
+    scope: row.scope,
+    prefix: row.prefix,
+    createdAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+  };
+}
+
+export async function listApiTokens(db: Database, userId: string): Promise<ApiToken[]> {
+  const rows = await db
+    .select()
+    .from(apiTokens)
+    .where(eq(apiTokens.userId, userId))
+    .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id));
+  return rows.map(presentApiToken);
+}
+
+/** Creates a token; the secret is returned this once. At most MAX_API_TOKENS per person, even when racing. */
+export async function createApiToken(
+  db: Database,
+  user: UserRow,
+  input: ApiTokenCreate,
+  now = new Date(),
+): Promise<ApiTokenCreated> {
+  const { name, scope, expiresInDays } = apiTokenCreateSchema.parse(input);
+  const secret = `${API_TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
+  const row = await db.transaction(async (tx) => {
+    // The owner's row serialises creations, so two at once cannot both pass the count.
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for("update");
+    const [held] = await tx.select({ n: count() }).from(apiTokens).where(eq(apiTokens.userId, user.id));
+    if ((held?.n ?? 0) >= MAX_API_TOKENS)
+      throw new ConflictError(API_TOKEN_MESSAGES.tooMany, "too-many-tokens");
+    const [created] = await tx
+      .insert(apiTokens)
+      .values({
+        id: randomUUID(),
+        userId: user.id,
+        name,
+        scope,
+        tokenHash: hashToken(secret),
+        prefix: secret.slice(0, 7),
+        expiresAt: expiresInDays === null ? null : new Date(now.getTime() + expiresInDays * DAY_MS),
+        createdAt: now,
+      })
+      .returning();
+    return created!;
+  });
+  return { token: presentApiToken(row), secret };
+}
+
+/** Deletes one of the owner's tokens; another person's is answered as unknown. */
+export async function revokeApiToken(db: Database, userId: string, tokenId: string): Promise<void> {
+  const deleted = await db
+    .delete(apiTokens)
+    .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.userId, userId)))
+    .returning({ id: apiTokens.id });
+  if (deleted.length === 0) throw new NotFoundError("Token not found.", "token-not-found");
+}
+
+/** The live token behind a secret, with its owner; null when unknown, expired or its owner is gone. */
+export async function findApiToken(db: Database, secret: string, now = new Date()) {
+  if (!TOKEN_PATTERN.test(secret)) return null;
+  const [found] = await db
+    .select({ token: apiTokens, user: users })
+    .from(apiTokens)
+    .innerJoin(users, eq(users.id, apiTokens.userId))
+    .where(eq(apiTokens.tokenHash, hashToken(secret)));
+  if (!found || found.user.isDeleted) return null;
+  if (found.token.expiresAt && found.token.expiresAt <= now) return null;
+  return found;
+}
+
+/**
+ * Resolves a bearer token before the route runs: 401 when the header is malformed or the token is not
+ * live, 403 when the route does not accept tokens or a read token tries to write. A request with a token
+ * is that token's alone: its cookies are not read.
+ */
+export function installApiTokens(app: FastifyInstance, db: Database): void {
+  const lastWritten = new Map<string, number>();
+  app.addHook("onRequest", async (request) => {
+    const header = request.headers.authorization;
+    if (header === undefined || !request.url.startsWith("/api/")) return;
+    const doc = request.routeOptions.config?.doc;
+    // A provider's webhook authenticates itself; its headers are the provider's business.
+    if (doc?.signed) return;
+    const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+    if (!match) throw new UnauthorizedError(API_TOKEN_MESSAGES.malformed, "token/malformed");
+    const found = await findApiToken(db, match[1]!);
+    if (!found) throw new UnauthorizedError(API_TOKEN_MESSAGES.invalid, "token/invalid");
+    const accepts = doc?.accepts ?? (doc ? DEFAULT_ACCEPTS : []);
+    if (!accepts.includes("token"))
+      throw new ForbiddenError(API_TOKEN_MESSAGES.notForTokens, "token/not-allowed");
+    if (found.token.scope === "read" && !SAFE_METHODS.has(request.method))
+      throw new ForbiddenError(API_TOKEN_MESSAGES.readOnly, "token/read-only");
+    request.principal = {
+      kind: "token",
+      user: found.user,
+      tokenId: found.token.id,
+      scope: found.token.scope,
+      createdAt: found.token.createdAt,
+    };
+    const now = Date.now();
+    if (now - (lastWritten.get(found.token.id) ?? 0) >= LAST_USED_EVERY_MS) {
+      lastWritten.set(found.token.id, now);
+      if (lastWritten.size > 10_000) lastWritten.clear();
+      await db
+        .update(apiTokens)
+        .set({ lastUsedAt: new Date(now) })
+        .where(eq(apiTokens.id, found.token.id))
+        .catch((error: unknown) => request.log.warn({ error }, "could not record a token's last use"));
+    }
+  });
+}
