@@ -1,8 +1,12 @@
 /**
  * API tokens in a real browser (issue #28): made in Account Settings, shown once, used by a script with
- * nothing but the token, listed with its last use, revoked — and refused at once after.
+ * nothing but the token, listed with its last use, revoked — and refused at once after. And an AI agent
+ * on the MCP server, whose reply reaches an open review tab live.
  */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { API_TOKEN_MESSAGES } from "@redline/shared";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type E2E, startE2E } from "./harness.ts";
 import { shot, signedIn } from "./helpers.ts";
@@ -72,5 +76,59 @@ describe("API tokens", () => {
     // What the script made is the person's own.
     await page.goto("/projects");
     await page.getByText("Made by a script").first().waitFor();
+  });
+});
+
+describe("an AI agent through the MCP server", () => {
+  it("reads a comment and replies with a token; the reply appears live in an open review tab", async () => {
+    const { page, api } = await signedIn(e2e, "agent");
+    const projectId = (await api.post("/api/projects", { type: "image", title: "Agent review" })).body.data
+      .id;
+    const image = await sharp({ create: { width: 800, height: 500, channels: 3, background: "#2f5fb3" } })
+      .png()
+      .toBuffer();
+    const uploaded = (
+      await api.upload(`/api/projects/${projectId}/uploads`, {
+        name: "hero.png",
+        type: "image/png",
+        bytes: image,
+      })
+    ).body.data;
+    await api.post(`/api/versions/${uploaded.versionId}/comments`, {
+      dotPosition: { x: 0.3, y: 0.4 },
+      deviceWidth: 1280,
+      comment: "The hero is too dark",
+    });
+    await page.goto(`/project/${projectId}/${uploaded.pageId}/${uploaded.versionId}/comment`);
+    await page.getByRole("list", { name: "Comments" }).getByText("The hero is too dark").click();
+
+    const secret = (await api.post("/api/me/tokens", { name: "Agent", scope: "read-write" })).body.data
+      .secret;
+    const agent = new Client({ name: "e2e-agent", version: "1.0.0" });
+    await agent.connect(
+      new StreamableHTTPClientTransport(new URL("/mcp", e2e.baseUrl), {
+        requestInit: { headers: { authorization: `Bearer ${secret}` } },
+      }),
+    );
+    const projects = (await agent.callTool({ name: "list_projects", arguments: {} })) as {
+      content: { text: string }[];
+    };
+    expect(projects.content[0]!.text).toContain("Agent review");
+    const listed = (await agent.callTool({
+      name: "list_comments",
+      arguments: { versionId: uploaded.versionId },
+    })) as {
+      content: { text: string }[];
+    };
+    const [comment] = JSON.parse(listed.content[0]!.text) as { id: string; thread: { comment: string }[] }[];
+    expect(comment!.thread[0]!.comment).toBe("The hero is too dark");
+    const replied = await agent.callTool({
+      name: "reply_to_comment",
+      arguments: { commentId: comment!.id, comment: "Brightened it in the next version" },
+    });
+    expect(replied.isError).toBeFalsy();
+    await page.getByText("Brightened it in the next version", { exact: true }).waitFor({ timeout: 5_000 });
+    await shot(page, "mcp-reply-live");
+    await agent.close();
   });
 });

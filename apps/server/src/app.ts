@@ -29,6 +29,7 @@ import { route } from "./lib/routes.ts";
 import { selfUrl } from "./lib/self-url.ts";
 import { createS3Storage } from "./lib/storage/s3-storage.ts";
 import { createLocalStorage } from "./lib/storage/storage.ts";
+import { mcpRoutes } from "./mcp/mcp.routes.ts";
 import { apiTokenRoutes } from "./modules/auth/api-tokens.routes.ts";
 import { installApiTokens } from "./modules/auth/api-tokens.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
@@ -274,6 +275,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     openApi ??= openApiDocument(registered, { version: API_VERSION, serverUrl: config.appUrl });
     return openApi;
   });
+  await app.register(mcpRoutes, { root: app, registry: registered, version: API_VERSION });
   if (!config.isProduction) await app.register(mailboxRoutes, { ctx });
   if (standIns && config.payments.embedded)
     await app.register(standIns.paymentsDevRoutes, {

@@ -1123,6 +1123,10 @@ const EXEMPT: Record<string, string> = {
     "better-auth's own endpoints: sessions, verification links; tested in auth.routes.test.ts",
   "POST /api/auth/*": "better-auth's own endpoints: sign-in/up, reset, delete; tested in auth.routes.test.ts",
   "GET /*": "the built single-page app (static files, history fallback): no data",
+  "POST /mcp":
+    "the MCP server: API tokens only (a session is 401); each tool calls a route of this table with the token, so the route's policy decides; tested in mcp/mcp.routes.test.ts",
+  "GET /mcp": "the stateless MCP server answers 405 to everyone; tested in mcp/mcp.routes.test.ts",
+  "DELETE /mcp": "the stateless MCP server answers 405 to everyone; tested in mcp/mcp.routes.test.ts",
   "GET /api/realtime":
     "WebSocket: its project room joins go through the same policy (comments.read), its own user room only; with `?guest`, a link guest's own conversation through the conversations policy (conversations.read), re-checked per event; tested in modules/realtime/realtime.test.ts, notifications.routes.test.ts and conversations.routes.test.ts",
 };

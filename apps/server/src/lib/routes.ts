@@ -28,6 +28,9 @@ export interface RouteDoc {
   /** The kinds of caller it accepts (lib/principal.ts); unsaid: a signed-in session or an API token (a
    *  read token on GET only). Billing, account and token management say ["session"]. */
   accepts?: readonly PrincipalKind[];
+  /** Writes nothing itself whatever its method, so a read-only token may call it (the MCP endpoint: each
+   *  of its tools is a route of its own, checked again). */
+  writes?: false;
 }
 
 declare module "fastify" {

@@ -116,7 +116,7 @@ export function installApiTokens(app: FastifyInstance, db: Database): void {
   const lastWritten = new Map<string, number>();
   app.addHook("onRequest", async (request) => {
     const header = request.headers.authorization;
-    if (header === undefined || !request.url.startsWith("/api/")) return;
+    if (header === undefined || !(request.url.startsWith("/api/") || request.url.startsWith("/mcp"))) return;
     const doc = request.routeOptions.config?.doc;
     // A provider's webhook authenticates itself; its headers are the provider's business.
     if (doc?.signed) return;
@@ -127,7 +127,7 @@ export function installApiTokens(app: FastifyInstance, db: Database): void {
     const accepts = doc?.accepts ?? (doc ? DEFAULT_ACCEPTS : []);
     if (!accepts.includes("token"))
       throw new ForbiddenError(API_TOKEN_MESSAGES.notForTokens, "token/not-allowed");
-    if (found.token.scope === "read" && !SAFE_METHODS.has(request.method))
+    if (found.token.scope === "read" && !SAFE_METHODS.has(request.method) && doc?.writes !== false)
       throw new ForbiddenError(API_TOKEN_MESSAGES.readOnly, "token/read-only");
     request.principal = {
       kind: "token",
