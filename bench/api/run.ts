@@ -5,8 +5,10 @@
  * with one page whose version holds 200 comments. At 20 keep-alive connections we measure req/s and
  * p50/p95 of: GET /api/me, the project list, the project, the version's comments, and one write (a new
  * comment). Every request carries the Accept-Encoding a browser sends (the comment list is also read by a
- * client asking for no compression). Baseline in the same run: a bare Fastify route in a process of its own.
- * Goal (issue #10): authenticated reads ≥ 0.1× the bare route on PostgreSQL, ≥ 0.05× on PGlite.
+ * client asking for no compression), and the project list read with an API token. Baseline in the same run: a
+ * bare Fastify route in a process of its own.
+ * Goal (issue #10): authenticated reads ≥ 0.1× the bare route on PostgreSQL, ≥ 0.05× on PGlite; with an API
+ * token (issue #28) ≥ 0.15× on PostgreSQL.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -80,6 +82,14 @@ async function measureDriver(env: Record<string, string>): Promise<{ bare: LoadR
     const rows: Row[] = [];
     for (const [name, url] of reads)
       rows.push({ name, result: await load(server.url, { path: url, headers }, options) });
+    // A script with an API token (issue #28): resolved by its hash on every request, no session cache.
+    const secret = (await client.post("/api/me/tokens", { name: "Bench", scope: "read" })).body.data
+      .secret as string;
+    const tokenHeaders = { authorization: `Bearer ${secret}`, "accept-encoding": headers["accept-encoding"] };
+    rows.push({
+      name: "GET /api/projects (1 project), API token",
+      result: await load(server.url, { path: "/api/projects", headers: tokenHeaders }, options),
+    });
     // A client that asks for no compression (curl, a script) gets all 164 kB.
     rows.push({
       name: `GET /api/versions/{id}/comments (${COMMENTS} comments), not compressed`,
@@ -165,9 +175,10 @@ async function main() {
     `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench:api\` on this project's 2-core machine (load average
 ${os.loadavg()[0]!.toFixed(1)} when it finished); the load generator, the app and PostgreSQL share the 2 cores.
 20 keep-alive connections, each sending its next request when the last answer arrived, for ${SECONDS} s after a 1 s
-warm-up. A verified user's session cookie; one project, one page, ${COMMENTS} comments on its version. Baseline: a bare
-Fastify route in its own process, measured in the same run. Goal: authenticated reads ≥ 0.1× the bare route on
-PostgreSQL, ≥ 0.05× on PGlite.
+warm-up. A verified user's session cookie (or, on the row that says so, an API token); one project, one page,
+${COMMENTS} comments on its version. Baseline: a bare Fastify route in its own process, measured in the same run.
+Goal: authenticated reads ≥ 0.1× the bare route on PostgreSQL, ≥ 0.05× on PGlite; with an API token ≥ 0.15× on
+PostgreSQL.
 
 | Request | req/s | p50 ms | p95 ms | ÷ bare |
 |---|---|---|---|---|

@@ -8,8 +8,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiTokens, projects, users } from "../../db/schema/index.ts";
 import { type ApiClient, signUpVerified } from "../../testing/http-client.ts";
-import { startTestApp, type TestApp } from "../../testing/test-app.ts";
-import { routeDrivers } from "../../testing/test-db.ts";
+import { startTestApp, startTwoApps, type TestApp } from "../../testing/test-app.ts";
+import { defaultDriver, routeDrivers } from "../../testing/test-db.ts";
 import { createApiToken } from "./api-tokens.ts";
 
 const RATE = 25;
@@ -228,5 +228,26 @@ describe.each(routeDrivers())("API tokens (%s)", (driver) => {
     expect((await owner.get("/api/me")).status).toBe(200);
     const second = await mint("read");
     expect((await bearer(second.secret, "GET", "/api/me")).status).toBe(200);
+  });
+});
+
+describe.runIf(defaultDriver() === "postgres")("API tokens across two server processes", () => {
+  let a: TestApp;
+  let b: TestApp;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    ({ a, b, close } = await startTwoApps());
+  });
+  afterAll(() => close());
+
+  it("is refused by the other process as soon as it is revoked, though that process held it", async () => {
+    const owner = await signUpVerified(a.url, a.inbox!, `tokens-two-${Date.now().toString(36)}@example.com`);
+    const { token, secret } = (await owner.post("/api/me/tokens", { name: "Two", scope: "read" })).body.data;
+    const onB = () => fetch(`${b.url}/api/projects`, { headers: { authorization: `Bearer ${secret}` } });
+    // B resolves it and keeps it.
+    expect((await onB()).status).toBe(200);
+    expect((await onB()).status).toBe(200);
+    expect((await owner.delete(`/api/me/tokens/${token.id}`)).status).toBe(200);
+    await expect.poll(async () => (await onB()).status, { timeout: 2_000, interval: 20 }).toBe(401);
   });
 });

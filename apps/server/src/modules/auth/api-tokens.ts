@@ -2,7 +2,9 @@
  * Public API tokens: created, listed and revoked by their owner signed in (api-tokens.routes.ts), and
  * resolved here for every /api request that carries `Authorization: Bearer rl_…` — before the route runs,
  * so the route's declared callers (`accepts`), the token's scope and the same-origin rule are settled in
- * one place. Only a SHA-256 hash of the secret is stored. Nothing is cached: a revoked or expired token is
+ * one place. Only a SHA-256 hash of the secret is stored. A resolved token is held in this process's session
+ * cache (session-cache.ts) under its hash until it expires, and forgotten the moment the database announces
+ * a change to its owner or their tokens (migration 0021's trigger on a revocation) — so a revoked token is
  * refused on its next request in every process. `last_used_at` is written at most once a minute per token
  * per process.
  */
@@ -16,12 +18,14 @@ import {
   apiTokenCreateSchema,
   MAX_API_TOKENS,
 } from "@redline/shared";
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { Database } from "../../db/index.ts";
+import { prepared } from "../../db/prepared.ts";
 import { type ApiTokenRow, apiTokens, type UserRow, users } from "../../db/schema/index.ts";
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from "../../lib/errors.ts";
 import { DEFAULT_ACCEPTS } from "../../lib/principal.ts";
+import { sessionCacheOf } from "./session-cache.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 const DAY_MS = 86_400_000;
@@ -94,18 +98,48 @@ export async function revokeApiToken(db: Database, userId: string, tokenId: stri
   if (deleted.length === 0) throw new NotFoundError("Token not found.", "token-not-found");
 }
 
-/** The live token behind a secret, with its owner; null when unknown, expired or its owner is gone. */
-export async function findApiToken(db: Database, secret: string, now = new Date()) {
-  if (!TOKEN_PATTERN.test(secret)) return null;
-  const [found] = await db
-    .select({ token: apiTokens, user: users })
-    .from(apiTokens)
-    .innerJoin(users, eq(users.id, apiTokens.userId))
-    .where(eq(apiTokens.tokenHash, hashToken(secret)));
-  if (!found || found.user.isDeleted) return null;
-  if (found.token.expiresAt && found.token.expiresAt <= now) return null;
-  return found;
+interface LiveToken {
+  id: string;
+  scope: ApiTokenRow["scope"];
+  createdAt: Date;
+  user: UserRow;
 }
+
+/** The live token behind a secret, with its owner; null when unknown, expired or its owner is gone. */
+export async function findApiToken(
+  db: Database,
+  secret: string,
+  now = Date.now(),
+): Promise<LiveToken | null> {
+  if (!TOKEN_PATTERN.test(secret)) return null;
+  const key = `api-token:${hashToken(secret)}`;
+  const cache = sessionCacheOf(db);
+  const held = cache?.get(key, now);
+  if (held?.apiToken) return { ...held.apiToken, createdAt: held.sessionCreatedAt, user: held.user };
+  const began = cache?.begin() ?? 0;
+  const [found] = await tokenQuery(db).execute({ hash: hashToken(secret) });
+  if (!found || found.user.isDeleted) return null;
+  const expiresAt = found.token.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY;
+  if (expiresAt <= now) return null;
+  const { id, scope, createdAt } = found.token;
+  cache?.set(
+    key,
+    { user: found.user, sessionCreatedAt: createdAt, freshUntil: expiresAt, apiToken: { id, scope } },
+    began,
+  );
+  return { id, scope, createdAt, user: found.user };
+}
+
+// Built once per database: composing the query costs more than running it.
+const tokenQuery = (db: Database) =>
+  prepared(db, "api_token_principal", () =>
+    db
+      .select({ token: apiTokens, user: users })
+      .from(apiTokens)
+      .innerJoin(users, eq(users.id, apiTokens.userId))
+      .where(eq(apiTokens.tokenHash, sql.placeholder("hash")))
+      .prepare("api_token_principal"),
+  );
 
 /**
  * Resolves a bearer token before the route runs: 401 when the header is malformed or the token is not
@@ -125,25 +159,27 @@ export function installApiTokens(app: FastifyInstance, db: Database): void {
     const found = await findApiToken(db, match[1]!);
     if (!found) throw new UnauthorizedError(API_TOKEN_MESSAGES.invalid, "token/invalid");
     const accepts = doc?.accepts ?? (doc ? DEFAULT_ACCEPTS : []);
+    // A write through the token forgets its owner's cached entries before the answer leaves (as a session's).
+    request.sessionUserId = found.user.id;
     if (!accepts.includes("token"))
       throw new ForbiddenError(API_TOKEN_MESSAGES.notForTokens, "token/not-allowed");
-    if (found.token.scope === "read" && !SAFE_METHODS.has(request.method) && doc?.writes !== false)
+    if (found.scope === "read" && !SAFE_METHODS.has(request.method) && doc?.writes !== false)
       throw new ForbiddenError(API_TOKEN_MESSAGES.readOnly, "token/read-only");
     request.principal = {
       kind: "token",
       user: found.user,
-      tokenId: found.token.id,
-      scope: found.token.scope,
-      createdAt: found.token.createdAt,
+      tokenId: found.id,
+      scope: found.scope,
+      createdAt: found.createdAt,
     };
     const now = Date.now();
-    if (now - (lastWritten.get(found.token.id) ?? 0) >= LAST_USED_EVERY_MS) {
-      lastWritten.set(found.token.id, now);
+    if (now - (lastWritten.get(found.id) ?? 0) >= LAST_USED_EVERY_MS) {
+      lastWritten.set(found.id, now);
       if (lastWritten.size > 10_000) lastWritten.clear();
       await db
         .update(apiTokens)
         .set({ lastUsedAt: new Date(now) })
-        .where(eq(apiTokens.id, found.token.id))
+        .where(eq(apiTokens.id, found.id))
         .catch((error: unknown) => request.log.warn({ error }, "could not record a token's last use"));
     }
   });

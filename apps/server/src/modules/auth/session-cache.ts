@@ -5,7 +5,8 @@
  * profile edits, verification, deletion — whichever code or process made it, and every process forgets
  * what it held as the change commits. Within this process a write request forgets its own user before
  * its answer leaves (see `forgetAfterWrites`), so a tab never reads its own change stale. While the
- * listening connection is lost nothing is cached; a fill that raced an invalidation is dropped.
+ * listening connection is lost nothing is cached; a fill that raced an invalidation is dropped. API tokens
+ * resolved by api-tokens.ts are held here too, keyed by their hash, and forgotten with their owner.
  */
 import type { FastifyInstance } from "fastify";
 import type { Database, DatabaseHandle } from "../../db/index.ts";
@@ -21,6 +22,8 @@ export interface CachedSession {
   sessionCreatedAt: Date;
   /** When the session itself needs the slow path again (expiry or sliding refresh). */
   freshUntil: number;
+  /** Set when the entry is an API token's (keyed by its hash), not a cookie session's. */
+  apiToken?: { id: string; scope: "read" | "read-write" };
 }
 
 interface Entry extends CachedSession {
