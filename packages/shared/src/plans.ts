@@ -502,3 +502,10 @@ export function formatPrice(amount: number, currency: string, locale = "en-US"):
     maximumFractionDigits: zero ? 0 : 2,
   }).format(amount);
 }
+
+/**
+ * What this build of Redline can do among the things plans sell. A screen never promises what the product
+ * does not do: plan cards and upgrade prompts list video minutes only once video comments exist (issue
+ * #33), and integrations once they exist (issue #30). The entitlements themselves stay as SPEC §9 sizes them.
+ */
+export const SHIPPED_FEATURES = { videoComments: false, integrations: false } as const;

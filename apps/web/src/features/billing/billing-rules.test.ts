@@ -1,10 +1,11 @@
-import { PLANS, parsePlanId } from "@redline/shared";
+import { PLANS, parsePlanId, SHIPPED_FEATURES } from "@redline/shared";
 import { describe, expect, it } from "vitest";
 import { billing, subscription } from "./billing-fixtures.ts";
 import {
   CURRENCY_CHOICES,
   currencyLabel,
   currentCardSubscription,
+  entitlementGains,
   entitlementLines,
   offerTitle,
   planPriceLabel,
@@ -25,21 +26,22 @@ describe("billing rules", () => {
     expect(currencyLabel("JPY")).toBe("JPY — Japanese Yen");
   });
 
-  it("lists what a plan allows", () => {
+  it("lists what a plan allows, never video comments the product cannot record yet", () => {
+    expect(SHIPPED_FEATURES.videoComments).toBe(false);
     expect(entitlementLines(PLANS.web.standard.entitlements)).toEqual([
       "2 projects",
       "10 collaborators",
       "Unlimited pages per project",
-      "10 minutes of video comments",
       "30 GB storage",
     ]);
     expect(entitlementLines(PLANS.web.team.entitlements)).toEqual([
       "Unlimited projects",
       "Unlimited collaborators",
       "Unlimited pages per project",
-      "Unlimited video comments",
       "Unlimited storage",
     ]);
+    const gains = entitlementGains(PLANS.web.free.entitlements, PLANS.web.team.entitlements);
+    expect(gains.join(" ")).not.toMatch(/video/i);
   });
 
   it("offers SPEC §9's promo codes, largest first", () => {

@@ -16,6 +16,7 @@ import {
   type Product,
   planPriceIn,
   promoDiscount,
+  SHIPPED_FEATURES,
   SUPPORTED_CURRENCIES,
   UNLIMITED,
   upgradeChoices,
@@ -94,14 +95,17 @@ function count(value: number, one: string, many: string, unlimited = `Unlimited 
   return `${value} ${value === 1 ? one : many}`;
 }
 
-/** The entitlements a plan card lists (SPEC §9): projects, collaborators, pages, video and storage. */
+/**
+ * The entitlements a plan card lists (SPEC §9): projects, collaborators, pages, video and storage — video only
+ * once the product records video comments (`SHIPPED_FEATURES`).
+ */
 export function entitlementLines(entitlements: Entitlements): string[] {
   const lines = [
     count(entitlements.projects, "project", "projects"),
     count(entitlements.collaborators, "collaborator", "collaborators"),
     count(entitlements.pages, "page per project", "pages per project"),
   ];
-  if (entitlements.videoMinutes !== 0)
+  if (SHIPPED_FEATURES.videoComments && entitlements.videoMinutes !== 0)
     lines.push(
       count(
         entitlements.videoMinutes,
@@ -133,7 +137,7 @@ export function entitlementGains(held: Entitlements, better: Entitlements): stri
   keys.forEach((key, index) => {
     if (more(held[key], better[key])) gains.push(lowerFirst(lines[index]!));
   });
-  if (more(held.videoMinutes, better.videoMinutes))
+  if (SHIPPED_FEATURES.videoComments && more(held.videoMinutes, better.videoMinutes))
     gains.push(
       better.videoMinutes === UNLIMITED
         ? "unlimited video comments"
