@@ -21,9 +21,11 @@ const VOLATILE = new Set([
 ]);
 /**
  * Columns written by background jobs at any moment, not by requests: the mailer's claim on a notification;
- * what the custom-domain re-check (every 10 minutes of an app's life) records of a team's domain.
+ * what the custom-domain re-check (every 10 minutes of an app's life) records of a team's domain. And an API
+ * token's last use, bookkeeping written (once a minute) by any request that carries it, refused or not.
  */
 const BACKGROUND_COLUMNS: Record<string, string[]> = {
+  api_tokens: ["last_used_at"],
   notifications: ["email_sent"],
   teams: ["domain_status", "domain_checked_at"],
 };

@@ -1,7 +1,7 @@
 /**
  * Sends generated malformed requests to every route of the running app's OpenAPI document (which is
- * built from the route registry), as every kind of caller: nobody, the owner, a viewer member, and a
- * guest holding the public link. Path ids are real fixture ids or malformed ones; bodies, queries and
+ * built from the route registry), as every kind of caller: nobody, the owner, a viewer member, a guest
+ * holding the public link, the owner's read-write API token, the viewer's read-only one and a malformed one. Path ids are real fixture ids or malformed ones; bodies, queries and
  * uploads are hostile (NUL and lone surrogates, huge or fractional numbers, wrong types, deep nesting,
  * invalid JSON, broken multipart). For every answer: never a 5xx; and when the request was refused
  * (4xx), nothing stored changed — neither the database nor the file store.
@@ -34,8 +34,8 @@ export interface FuzzResult {
   perOperation: Map<string, number>;
 }
 
-type Caller = "nobody" | "owner" | "viewer" | "guest";
-const CALLERS: Caller[] = ["nobody", "owner", "viewer", "guest"];
+type Caller = "nobody" | "owner" | "viewer" | "guest" | "ownerToken" | "viewerReadToken" | "badToken";
+const CALLERS: Caller[] = ["nobody", "owner", "viewer", "guest", "ownerToken", "viewerReadToken", "badToken"];
 const GUEST_HEADER = { "x-redline-guest": "guest__1__Gail__gail@example.com" };
 
 async function operations(t: TestApp): Promise<Operation[]> {
@@ -199,7 +199,23 @@ async function listFiles(t: TestApp): Promise<string> {
 export async function fuzzApp(t: TestApp, options: { runs: number; seed?: number }): Promise<FuzzResult> {
   const { owner, viewer, ids, boardIds } = await fixture(t);
   const isBoardPath = (path: string) => /\/(board|lists|tickets|widget)\b/.test(path);
-  const clients: Record<Caller, ApiClient | null> = { nobody: null, owner, viewer, guest: null };
+  const clients: Record<Caller, ApiClient | null> = {
+    nobody: null,
+    owner,
+    viewer,
+    guest: null,
+    ownerToken: null,
+    viewerReadToken: null,
+    badToken: null,
+  };
+  // API tokens: the owner's read-write one, the viewer's read-only one, and a header that is not a token.
+  const tokenOf = async (client: ApiClient, scope: string) =>
+    (await client.post("/api/me/tokens", { name: "Fuzz", scope })).body.data.secret as string;
+  const bearer: Partial<Record<Caller, string>> = {
+    ownerToken: `Bearer ${await tokenOf(owner, "read-write")}`,
+    viewerReadToken: `Bearer ${await tokenOf(viewer, "read")}`,
+    badToken: "Bearer rl_not a token; drop table users",
+  };
   const ops = await operations(t);
   const result: FuzzResult = { requests: 0, serverErrors: [], changedOnRefusal: [], perOperation: new Map() };
 
@@ -242,6 +258,7 @@ export async function fuzzApp(t: TestApp, options: { runs: number; seed?: number
       const client = clients[caller];
       if (client) headers.cookie = client.cookieHeader();
       if (caller === "guest") Object.assign(headers, GUEST_HEADER);
+      if (bearer[caller]) headers.authorization = bearer[caller]!;
 
       const [before, filesBefore] = await Promise.all([digest(t.ctx), listFiles(t)]);
       const response = await fetch(target, { method: operation.method, headers, body });
