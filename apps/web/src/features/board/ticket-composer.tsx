@@ -16,8 +16,10 @@ import {
 import { Paperclip, X } from "lucide-react";
 import { type KeyboardEvent, useId, useRef, useState } from "react";
 import { Avatar } from "../../components/avatar.tsx";
+import { TextLimitNote, useTextLimit } from "../../components/text-limit.tsx";
 import { showPlanRefusal } from "../../components/upgrade-prompt-store.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
+import { clearSent } from "../../lib/clear-sent.ts";
 import { isTooLarge } from "../../lib/files.ts";
 import { uploadAttachment } from "../comments/comment-queries.ts";
 
@@ -54,6 +56,8 @@ export function TicketComposer({
   const [error, setError] = useState<string | null>(null);
   const [query, setQuery] = useState<{ start: number; query: string } | null>(null);
   const [active, setActive] = useState(0);
+  // Mentions are stored as {@uid}: the limit counts the text as it will be stored.
+  const limit = useTextLimit(toStoredText(text, inserted.current), MAX_TICKET_ENTRY, "reply");
 
   const matches = query
     ? people
@@ -78,11 +82,11 @@ export function TicketComposer({
 
   const submit = async () => {
     const comment = toStoredText(text.trim(), inserted.current);
-    if (!comment || isPending || uploading > 0) return;
+    if (!comment || limit.isOver || isPending || uploading > 0) return;
     setError(null);
     try {
       await onSubmit({ comment, attachments });
-      setText("");
+      setText(clearSent(text));
       setAttachments([]);
       inserted.current = [];
     } catch {
@@ -153,7 +157,6 @@ export function TicketComposer({
           ref={box}
           className="input ticket-composer__text"
           rows={3}
-          maxLength={MAX_TICKET_ENTRY}
           placeholder={`${label} (type @ to mention)`}
           value={text}
           // biome-ignore lint/a11y/noAutofocus: the editor opens because the user asked to edit
@@ -163,8 +166,11 @@ export function TicketComposer({
           aria-expanded={isListOpen}
           aria-controls={listId}
           aria-activedescendant={isListOpen ? `${listId}-${active}` : undefined}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
+          aria-invalid={error || limit.isOver ? true : undefined}
+          aria-describedby={
+            [error ? `${id}-error` : null, limit.control["aria-describedby"]].filter(Boolean).join(" ") ||
+            undefined
+          }
           onChange={(event) => {
             setText(event.target.value);
             setQuery(mentionQuery(event.target.value, event.target.selectionStart));
@@ -221,6 +227,7 @@ export function TicketComposer({
           ) : null}
         </ul>
       ) : null}
+      <TextLimitNote limit={limit} />
       {error ? (
         <p id={`${id}-error`} className="form-error" role="alert">
           {error}
@@ -252,7 +259,7 @@ export function TicketComposer({
         <button
           type="button"
           className="btn btn--primary"
-          disabled={!text.trim() || isPending || uploading > 0}
+          disabled={!text.trim() || limit.isOver || isPending || uploading > 0}
           onClick={() => void submit()}
         >
           {isPending ? "Sending..." : submitLabel}
