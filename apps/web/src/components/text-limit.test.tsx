@@ -33,6 +33,13 @@ describe("useTextLimit", () => {
     expect(screen.getByText("6,000 / 5,000")).toBeTruthy();
   });
 
+  it("describes a box by its own error and by the note while the note shows", () => {
+    expect(limitOf("short").describedBy("box-error")).toBe("box-error");
+    expect(limitOf("short").describedBy(null)).toBeUndefined();
+    const near = limitOf("x".repeat(95));
+    expect(near.describedBy("box-error")).toBe(`box-error ${near.noteId}`);
+  });
+
   it("counts as the server does: trimmed, an emoji as one character", () => {
     expect(limitOf(`  ${"😀".repeat(100)}\n`).isOver).toBe(false);
     expect(limitOf("😀".repeat(101)).isOver).toBe(true);

@@ -25,6 +25,8 @@ export interface TextLimit {
   /** Props for the text box: describes it by the note while the note shows; invalid while over. */
   control: { "aria-describedby": string | undefined; "aria-invalid": true | undefined };
   noteId: string;
+  /** aria-describedby for a box that has its own error too: that error's id and the note's. */
+  describedBy(errorId: string | null | undefined): string | undefined;
 }
 
 const number = (value: number) => value.toLocaleString("en-US");
@@ -44,6 +46,7 @@ export function useTextLimit(text: string, max: number, name = "text"): TextLimi
     counter: isNear ? `${number(count)} / ${number(max)}` : null,
     control: { "aria-describedby": isNear ? noteId : undefined, "aria-invalid": isOver ? true : undefined },
     noteId,
+    describedBy: (errorId) => [errorId, isNear ? noteId : null].filter(Boolean).join(" ") || undefined,
   };
 }
 

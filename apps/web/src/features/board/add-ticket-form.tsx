@@ -65,10 +65,7 @@ export function AddTicketForm({ list }: { list: BrowseList }) {
         // biome-ignore lint/a11y/noAutofocus: the form opens because the user asked to write a ticket
         autoFocus
         aria-invalid={isMissing || limit.isOver || undefined}
-        aria-describedby={
-          [isMissing ? `${id}-error` : null, limit.control["aria-describedby"]].filter(Boolean).join(" ") ||
-          undefined
-        }
+        aria-describedby={limit.describedBy(isMissing ? `${id}-error` : null)}
         onChange={(event) => {
           setTitle(event.target.value);
           setMissing(false);

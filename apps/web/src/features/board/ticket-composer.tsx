@@ -167,10 +167,7 @@ export function TicketComposer({
           aria-controls={listId}
           aria-activedescendant={isListOpen ? `${listId}-${active}` : undefined}
           aria-invalid={error || limit.isOver ? true : undefined}
-          aria-describedby={
-            [error ? `${id}-error` : null, limit.control["aria-describedby"]].filter(Boolean).join(" ") ||
-            undefined
-          }
+          aria-describedby={limit.describedBy(error ? `${id}-error` : null)}
           onChange={(event) => {
             setText(event.target.value);
             setQuery(mentionQuery(event.target.value, event.target.selectionStart));

@@ -187,10 +187,7 @@ export function CommentComposer({
           aria-controls={listId}
           aria-activedescendant={isListOpen ? `${listId}-${active}` : undefined}
           aria-invalid={error || limit.isOver ? true : undefined}
-          aria-describedby={
-            [error ? `${id}-error` : null, limit.control["aria-describedby"]].filter(Boolean).join(" ") ||
-            undefined
-          }
+          aria-describedby={limit.describedBy(error ? `${id}-error` : null)}
           onChange={(event) => {
             setText(event.target.value);
             updateQuery(event.target.value, event.target.selectionStart);

@@ -2,6 +2,7 @@ import { CONVERSATION_TEXTS, type Conversation, MAX_CONVERSATION_MESSAGE } from 
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { expectHeldOverLimit } from "../../components/text-limit-testing.ts";
 import { stubApi } from "../billing/billing-fixtures.ts";
 import { ConversationList } from "./conversation-list.tsx";
 import { memberSource } from "./conversation-queries.ts";
@@ -86,14 +87,7 @@ describe("conversation thread", () => {
     renderThread();
     const box = screen.getByLabelText("Message") as HTMLTextAreaElement;
     const send = screen.getByRole("button", { name: "Send" }) as HTMLButtonElement;
-    expect(box.hasAttribute("maxlength")).toBe(false);
-    fireEvent.change(box, { target: { value: "x".repeat(MAX_CONVERSATION_MESSAGE + 1) } });
-    expect(screen.getByRole("alert").textContent).toBe("The message can be at most 4,000 characters.");
-    expect(screen.getByText("4,001 / 4,000")).toBeTruthy();
-    expect(send.disabled).toBe(true);
-    fireEvent.change(box, { target: { value: "x".repeat(MAX_CONVERSATION_MESSAGE) } });
-    expect(screen.queryByRole("alert")).toBeNull();
-    expect(send.disabled).toBe(false);
+    expectHeldOverLimit(box, send, MAX_CONVERSATION_MESSAGE, "The message can be at most 4,000 characters.");
   });
 
   it("empties the box when the message is answered, keeping what was typed meanwhile", async () => {
