@@ -86,9 +86,10 @@ export function TicketComposer({
     setError(null);
     try {
       await onSubmit({ comment, attachments });
+      // What was typed or attached while it was sent stays, with the mentions it may hold.
+      if (box.current?.value === text) inserted.current = [];
       setText(clearSent(text));
-      setAttachments([]);
-      inserted.current = [];
+      setAttachments((current) => current.filter((file) => !attachments.includes(file)));
     } catch {
       // The mutation says what went wrong; the draft stays to try again.
     }

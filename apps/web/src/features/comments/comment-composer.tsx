@@ -108,9 +108,10 @@ export function CommentComposer({
     setError(null);
     try {
       await onSubmit({ comment: body, attachments });
+      // What was typed or attached while it was sent stays, with the mentions it may hold.
+      if (box.current?.value === text) inserted.current = [];
       setText(clearSent(text));
-      setAttachments([]);
-      inserted.current = [];
+      setAttachments((current) => current.filter((file) => !attachments.includes(file)));
     } catch {
       // The mutation shows its own message; the draft stays to try again.
     }
