@@ -187,7 +187,7 @@ function Composer({ source, canAttach }: { source: ThreadSource; canAttach: bool
           {error}
         </p>
       ) : null}
-      <TextLimitNote limit={limit} className="composer-bar__limit" />
+      <TextLimitNote limit={limit} />
       <div className="composer-bar__row">
         {canAttach ? (
           <>
