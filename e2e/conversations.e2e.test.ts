@@ -5,6 +5,7 @@
  * realtime socket (nothing polls); 'Need help?' opens the support conversation and the message reaches the
  * support mailbox.
  */
+import { MAX_CONVERSATION_MESSAGE } from "@redline/shared";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUpVerified } from "../apps/server/src/testing/http-client.ts";
@@ -58,6 +59,16 @@ describe("conversations", () => {
     await panel.getByRole("heading", { name: "Gail" }).waitFor();
     await panel.getByText("Hello! Is the pricing page final?").waitFor();
     await badge.waitFor({ state: "detached" });
+
+    // A paste over the limit is kept whole and said so; Send waits until it fits (issue #36).
+    const box = panel.getByRole("textbox", { name: "Message" });
+    await box.focus();
+    await owner.page.keyboard.insertText("x".repeat(MAX_CONVERSATION_MESSAGE + 1));
+    await panel.getByRole("alert").getByText("The message can be at most 4,000 characters.").waitFor();
+    await panel.getByText("4,001 / 4,000").waitFor();
+    expect(await panel.getByRole("button", { name: "Send" }).isDisabled()).toBe(true);
+    await shot(owner.page, "conversations-01b-over-limit");
+    await box.fill("");
 
     // The owner answers with a file.
     await panel

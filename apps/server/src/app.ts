@@ -29,6 +29,7 @@ import { route } from "./lib/routes.ts";
 import { selfUrl } from "./lib/self-url.ts";
 import { createS3Storage } from "./lib/storage/s3-storage.ts";
 import { createLocalStorage } from "./lib/storage/storage.ts";
+import { installValidationMessages } from "./lib/validation-message.ts";
 import { mcpRoutes } from "./mcp/mcp.routes.ts";
 import { apiTokenRoutes } from "./modules/auth/api-tokens.routes.ts";
 import { installApiTokens } from "./modules/auth/api-tokens.ts";
@@ -102,6 +103,7 @@ export interface BuiltApp {
 }
 
 export async function buildApp(config: AppConfig): Promise<BuiltApp> {
+  installValidationMessages();
   const database = await openDatabase(config);
   // Every mail is stored, then delivered out of the request (retried by the queue while the server fails).
   const mailer = createDurableMailer(
@@ -209,9 +211,8 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     if (error instanceof HttpError)
       return reply.status(error.statusCode).send(body(error.statusCode, error.code, error.message));
     if (error instanceof ZodError) {
-      const message = error.issues
-        .map((issue) => `${issue.path.join(".") || "body"}: ${issue.message}`)
-        .join("; ");
+      // Each issue's message is already a sentence for people (lib/validation-message.ts).
+      const message = [...new Set(error.issues.map((issue) => issue.message))].join(" ");
       return reply.status(400).send(body(400, "validation", message));
     }
     const status = (error as { statusCode?: number }).statusCode;

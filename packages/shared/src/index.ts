@@ -24,6 +24,7 @@ export * from "./support.ts";
 export * from "./team-branding.ts";
 export * from "./team-domains.ts";
 export * from "./teams.ts";
+export * from "./text-length.ts";
 export * from "./tickets.ts";
 export * from "./titles.ts";
 export * from "./user.ts";

@@ -4,6 +4,7 @@ import {
   earnsFeedbackWalkthrough,
   feedbackSchema,
   MAX_FEEDBACK_SCREENSHOTS,
+  MAX_SUPPORT_MESSAGE,
   shouldOfferFeedbackModal,
 } from "./support.ts";
 
@@ -42,6 +43,14 @@ describe("feedback (SPEC §5, §7)", () => {
     expect(canSubmitFeedback("   \n ", "idle")).toBe(false);
     expect(canSubmitFeedback("Great tool", "idle")).toBe(true);
     expect(canSubmitFeedback("Great tool", "sending")).toBe(false);
+  });
+
+  it("cannot be submitted over the server's limit, counted as the server counts", () => {
+    expect(canSubmitFeedback("x".repeat(MAX_SUPPORT_MESSAGE), "idle")).toBe(true);
+    expect(canSubmitFeedback(` ${"x".repeat(MAX_SUPPORT_MESSAGE)}\n`, "idle")).toBe(true);
+    expect(canSubmitFeedback("😀".repeat(MAX_SUPPORT_MESSAGE), "idle")).toBe(true);
+    expect(canSubmitFeedback("x".repeat(MAX_SUPPORT_MESSAGE + 1), "idle")).toBe(false);
+    expect(feedbackSchema.safeParse({ message: "😀".repeat(MAX_SUPPORT_MESSAGE) }).success).toBe(true);
   });
 
   it("takes a trimmed text and a few PNG, JPEG or WebP screenshots, nothing else", () => {

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { MAX_UPLOAD_BYTES } from "./constants.ts";
+import { isWithinLength } from "./text-length.ts";
 
 export const SUPPORT_MESSAGES = {
   contactSent: "Your message has been sent. We'll get in touch soon.",
@@ -12,11 +13,13 @@ export const SUPPORT_MESSAGES = {
 } as const;
 
 export const MAX_SUPPORT_MESSAGE = 5000;
+export const MAX_SUPPORT_SUBJECT = 200;
+export const MAX_COMPANY_NAME = 200;
 
 /** Contact Us: a subject and a message; who sends it is the signed-in user. */
 export const contactSchema = z
   .object({
-    subject: z.string().trim().min(1, "Write a subject.").max(200),
+    subject: z.string().trim().min(1, "Write a subject.").max(MAX_SUPPORT_SUBJECT),
     message: z.string().trim().min(1, "Write a message.").max(MAX_SUPPORT_MESSAGE),
   })
   .strict();
@@ -25,7 +28,7 @@ export type ContactInput = z.infer<typeof contactSchema>;
 /** A request for a plan with a relationship manager (SPEC §6: the Team plan), with the team's size. */
 export const proRequestSchema = z
   .object({
-    company: z.string().trim().min(1, "Name your company or team.").max(200),
+    company: z.string().trim().min(1, "Name your company or team.").max(MAX_COMPANY_NAME),
     teamSize: z.number().int().min(1).max(100_000),
     message: z.string().trim().max(MAX_SUPPORT_MESSAGE).default(""),
   })
@@ -76,7 +79,7 @@ export type FeedbackInput = z.input<typeof feedbackSchema>;
 
 /** SPEC §5: submit is disabled while sending or when the text is blank after trimming. */
 export function canSubmitFeedback(message: string, state: FeedbackState): boolean {
-  return state !== "sending" && message.trim().length > 0;
+  return state !== "sending" && message.trim().length > 0 && isWithinLength(message, MAX_SUPPORT_MESSAGE);
 }
 
 /** SPEC §9: the provide-feedback modal is offered this long after the app loads. */

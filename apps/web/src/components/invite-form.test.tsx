@@ -9,7 +9,7 @@ afterEach(cleanup);
 
 const LIMIT = "This project can be shared with 5 people on its owner's plan. Upgrade to add more.";
 
-function renderForm(invite: () => Promise<unknown>) {
+function renderForm(invite: (input: { email: string }) => Promise<unknown>) {
   render(
     <MemoryRouter>
       <InviteForm
@@ -40,5 +40,26 @@ describe("the invite form", () => {
     await userEvent.click(screen.getByRole("button", { name: "Share" }));
     expect((await screen.findByRole("alert")).textContent).toBe("You cannot share a project with yourself.");
     expect(screen.queryByRole("link")).toBeNull();
+  });
+
+  it("clears the address it sent when the share is answered, keeping one typed meanwhile", async () => {
+    const answers: (() => void)[] = [];
+    const sent: string[] = [];
+    renderForm(({ email }) => {
+      sent.push(email);
+      return new Promise<void>((resolve) => answers.push(resolve));
+    });
+    const field = screen.getByLabelText("Email address") as HTMLInputElement;
+    await userEvent.type(field, "ada@example.com");
+    await userEvent.click(screen.getByRole("button", { name: "Share" }));
+    await userEvent.clear(field);
+    await userEvent.type(field, "grace@example.com");
+    answers[0]!();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(field.value).toBe("grace@example.com");
+    await userEvent.click(screen.getByRole("button", { name: "Share" }));
+    answers[1]!();
+    await screen.findByDisplayValue("");
+    expect(sent).toEqual(["ada@example.com", "grace@example.com"]);
   });
 });

@@ -6,6 +6,7 @@
 import { UserPlus } from "lucide-react";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { errorMessage } from "../lib/auth-client.ts";
+import { clearSent } from "../lib/clear-sent.ts";
 import { Field } from "./field.tsx";
 import { isPlanRefusal, PlanLimitText } from "./plan-limit-text.tsx";
 import "./invite-form.css";
@@ -44,7 +45,9 @@ export function InviteForm<A extends string>({
     setError(null);
     try {
       await invite({ email: address, access });
-      setEmail("");
+      // The answer may come after the project's data reloaded and after another address was typed:
+      // only the address that was sent goes.
+      setEmail(clearSent(email));
     } catch (reason) {
       // A plan limit (collaborators per project) comes with the way up, as the project limit does.
       setError(

@@ -359,10 +359,10 @@ describe.each(routeDrivers())("notifications (%s)", (driver) => {
     const [one] = await list("editor");
     const before = await digest(t.ctx);
     for (const [path, expected] of [
-      ["/api/notifications?limit=0", "limit"],
-      ["/api/notifications?limit=1000", "limit"],
-      ["/api/notifications?before=yesterday", "before: Expected a cursor from a previous page"],
-      ["/api/notifications?colour=red", "Unrecognized key"],
+      ["/api/notifications?limit=0", "The limit must be at least 1."],
+      ["/api/notifications?limit=1000", "The limit must be at most"],
+      ["/api/notifications?before=yesterday", "Expected a cursor from a previous page"],
+      ["/api/notifications?colour=red", "The request has a field it does not take: colour."],
     ] as const) {
       const response = await client.editor.get(path);
       expect(response.status, path).toBe(400);

@@ -3,7 +3,7 @@
  * screenshots in the app's storage (which the file collector leaves alone); a screenshot that is not an
  * image, or too large, and a blank text are refused with a clear message, storing nothing.
  */
-import { FEEDBACK_TEXTS, MESSAGES } from "@redline/shared";
+import { FEEDBACK_TEXTS, MAX_SUPPORT_MESSAGE, MESSAGES } from "@redline/shared";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -156,7 +156,21 @@ describe.each(drivers())("feedback (%s)", (driver) => {
         }),
       400,
     );
-    await expectRefused(t, () => ada.client.post("/api/support/feedback", { message: "  \n " }), 400);
+    const blank = await expectRefused(
+      t,
+      () => ada.client.post("/api/support/feedback", { message: "  \n " }),
+      400,
+    );
+    expect(blank.body.message).toBe("Write your feedback.");
+    const tooLong = await expectRefused(
+      t,
+      () => ada.client.post("/api/support/feedback", { message: "x".repeat(MAX_SUPPORT_MESSAGE + 1) }),
+      400,
+      "validation",
+    );
+    expect(tooLong.body.message).toBe(
+      `The message can be at most ${MAX_SUPPORT_MESSAGE.toLocaleString("en-US")} characters.`,
+    );
     await expectRefused(
       t,
       () =>

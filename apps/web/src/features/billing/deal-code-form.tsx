@@ -8,6 +8,7 @@ import { type FormEvent, useState } from "react";
 import { Field } from "../../components/field.tsx";
 import { type DealCodeKind, isGrantError, useRedeemDealCode } from "./grant-queries.ts";
 import "./lifetime-deal.css";
+import { clearSent } from "../../lib/clear-sent.ts";
 
 const TEXTS: Record<DealCodeKind, { title: string; text: string; label: string }> = {
   lifetime: {
@@ -32,7 +33,7 @@ export function DealCodeForm({ kind }: { kind: DealCodeKind }) {
   const handleSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (redeem.isPending) return;
-    redeem.mutate({ code: code.trim() }, { onSuccess: () => setCode("") });
+    redeem.mutate({ code: code.trim() }, { onSuccess: () => setCode(clearSent(code)) });
   };
 
   return (

@@ -6,6 +6,8 @@
 import { type BrowseList, MAX_TICKET_TITLE, TICKET_MESSAGES } from "@redline/shared";
 import { Plus } from "lucide-react";
 import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from "react";
+import { TextLimitNote, useTextLimit } from "../../components/text-limit.tsx";
+import { clearSent } from "../../lib/clear-sent.ts";
 import { useCreateTicket } from "./board-queries.ts";
 
 export function AddTicketForm({ list }: { list: BrowseList }) {
@@ -15,6 +17,7 @@ export function AddTicketForm({ list }: { list: BrowseList }) {
   const create = useCreateTicket(list.projectId);
   const id = useId();
   const opener = useRef<HTMLButtonElement>(null);
+  const limit = useTextLimit(title, MAX_TICKET_TITLE, "title");
 
   const close = () => {
     setOpen(false);
@@ -27,8 +30,9 @@ export function AddTicketForm({ list }: { list: BrowseList }) {
     event?.preventDefault();
     const value = title.trim();
     if (!value) return setMissing(true);
-    if (create.isPending) return;
-    create.mutate({ listId: list.id, title: value }, { onSuccess: () => setTitle("") });
+    if (create.isPending || limit.isOver) return;
+    // Enter keeps the form open for the next title: one typed while this one was added stays.
+    create.mutate({ listId: list.id, title: value }, { onSuccess: () => setTitle(clearSent(title)) });
   };
 
   const handleKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -56,13 +60,12 @@ export function AddTicketForm({ list }: { list: BrowseList }) {
         id={id}
         className="input add-ticket__input"
         rows={2}
-        maxLength={MAX_TICKET_TITLE}
         placeholder="What needs doing?"
         value={title}
         // biome-ignore lint/a11y/noAutofocus: the form opens because the user asked to write a ticket
         autoFocus
-        aria-invalid={isMissing || undefined}
-        aria-describedby={isMissing ? `${id}-error` : undefined}
+        aria-invalid={isMissing || limit.isOver || undefined}
+        aria-describedby={limit.describedBy(isMissing ? `${id}-error` : null)}
         onChange={(event) => {
           setTitle(event.target.value);
           setMissing(false);
@@ -71,13 +74,18 @@ export function AddTicketForm({ list }: { list: BrowseList }) {
         // A card's pointer listeners sit above: typing and selecting here must not start a drag.
         onPointerDown={(event) => event.stopPropagation()}
       />
+      <TextLimitNote limit={limit} />
       {isMissing ? (
         <p id={`${id}-error`} className="form-error" role="alert">
           {TICKET_MESSAGES.titleRequired}
         </p>
       ) : null}
       <div className="add-ticket__actions">
-        <button type="submit" className="btn btn--primary add-ticket__submit" disabled={create.isPending}>
+        <button
+          type="submit"
+          className="btn btn--primary add-ticket__submit"
+          disabled={create.isPending || limit.isOver}
+        >
           {create.isPending ? "Adding..." : "Add ticket"}
         </button>
         <button type="button" className="btn btn--ghost add-ticket__cancel" onClick={close}>

@@ -1,6 +1,6 @@
-import type { Board, TicketDetail } from "@redline/shared";
+import { type Board, MAX_TICKET_DESCRIPTION, type TicketDetail } from "@redline/shared";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { act, cleanup, render, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { MemoryRouter } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -217,6 +217,49 @@ describe("a ticket's title", () => {
     await user.keyboard("{Enter}");
     expect(within(panel).getByText("A ticket needs a title.")).toBeTruthy();
     expect(title.getAttribute("aria-invalid")).toBe("true");
+    expect(sent.filter((request) => request.method === "PATCH")).toEqual([]);
+  });
+});
+
+describe("text typed while a ticket is added, and a description over its limit", () => {
+  it("keeps the next title typed while the previous ticket was being added", async () => {
+    const user = userEvent.setup();
+    let answer!: (value: { status: number; body: unknown }) => void;
+    renderBoard(editable(), {
+      routes: { "POST /api/projects/p1/tickets": () => new Promise((resolve) => (answer = resolve)) },
+    });
+    const [first] = await screen.findAllByRole("button", { name: "Add a ticket" });
+    await user.click(first!);
+    const title = screen.getByRole("textbox", {
+      name: "Title of the new ticket in A",
+    }) as HTMLTextAreaElement;
+    await user.type(title, "Menu flickers{Enter}");
+    await waitFor(() => expect(answer).toBeTypeOf("function"));
+    await user.clear(title);
+    await user.type(title, "Logo too small");
+    answer({ status: 201, body: { data: ticket("t9", { number: 9, title: "Menu flickers" }) } });
+    await waitFor(() => expect(screen.getByRole("button", { name: "Add ticket" })).toBeTruthy());
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(title.value).toBe("Logo too small");
+  });
+
+  it("keeps a description over the limit unsaved and says what is allowed", async () => {
+    const data = editable();
+    const sent = renderBoard(data, {
+      path: "/project/p1?t=t1",
+      routes: { "GET /api/tickets/t1": { body: { data: { ...data.tickets[0]!, thread: [] } } } },
+    });
+    const panel = await screen.findByRole("dialog", { name: "Ticket #1" });
+    const description = (await within(panel).findByRole("textbox", {
+      name: "Description",
+    })) as HTMLTextAreaElement;
+    expect(description.hasAttribute("maxlength")).toBe(false);
+    fireEvent.change(description, { target: { value: "d".repeat(MAX_TICKET_DESCRIPTION + 1) } });
+    fireEvent.blur(description);
+    expect(within(panel).getByRole("alert").textContent).toBe(
+      "The description can be at most 10,000 characters.",
+    );
+    expect(description.value).toHaveLength(MAX_TICKET_DESCRIPTION + 1);
     expect(sent.filter((request) => request.method === "PATCH")).toEqual([]);
   });
 });

@@ -16,8 +16,10 @@ import {
 import { Paperclip, X } from "lucide-react";
 import { type KeyboardEvent, useId, useRef, useState } from "react";
 import { Avatar } from "../../components/avatar.tsx";
+import { TextLimitNote, useTextLimit } from "../../components/text-limit.tsx";
 import { showPlanRefusal } from "../../components/upgrade-prompt-store.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
+import { clearSent } from "../../lib/clear-sent.ts";
 import { isTooLarge } from "../../lib/files.ts";
 import { uploadAttachment } from "../comments/comment-queries.ts";
 
@@ -54,6 +56,8 @@ export function TicketComposer({
   const [error, setError] = useState<string | null>(null);
   const [query, setQuery] = useState<{ start: number; query: string } | null>(null);
   const [active, setActive] = useState(0);
+  // Mentions are stored as {@uid}: the limit counts the text as it will be stored.
+  const limit = useTextLimit(toStoredText(text, inserted.current), MAX_TICKET_ENTRY, "reply");
 
   const matches = query
     ? people
@@ -78,13 +82,14 @@ export function TicketComposer({
 
   const submit = async () => {
     const comment = toStoredText(text.trim(), inserted.current);
-    if (!comment || isPending || uploading > 0) return;
+    if (!comment || limit.isOver || isPending || uploading > 0) return;
     setError(null);
     try {
       await onSubmit({ comment, attachments });
-      setText("");
-      setAttachments([]);
-      inserted.current = [];
+      // What was typed or attached while it was sent stays, with the mentions it may hold.
+      if (box.current?.value === text) inserted.current = [];
+      setText(clearSent(text));
+      setAttachments((current) => current.filter((file) => !attachments.includes(file)));
     } catch {
       // The mutation says what went wrong; the draft stays to try again.
     }
@@ -153,7 +158,6 @@ export function TicketComposer({
           ref={box}
           className="input ticket-composer__text"
           rows={3}
-          maxLength={MAX_TICKET_ENTRY}
           placeholder={`${label} (type @ to mention)`}
           value={text}
           // biome-ignore lint/a11y/noAutofocus: the editor opens because the user asked to edit
@@ -163,8 +167,8 @@ export function TicketComposer({
           aria-expanded={isListOpen}
           aria-controls={listId}
           aria-activedescendant={isListOpen ? `${listId}-${active}` : undefined}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
+          aria-invalid={error || limit.isOver ? true : undefined}
+          aria-describedby={limit.describedBy(error ? `${id}-error` : null)}
           onChange={(event) => {
             setText(event.target.value);
             setQuery(mentionQuery(event.target.value, event.target.selectionStart));
@@ -221,6 +225,7 @@ export function TicketComposer({
           ) : null}
         </ul>
       ) : null}
+      <TextLimitNote limit={limit} />
       {error ? (
         <p id={`${id}-error`} className="form-error" role="alert">
           {error}
@@ -252,7 +257,7 @@ export function TicketComposer({
         <button
           type="button"
           className="btn btn--primary"
-          disabled={!text.trim() || isPending || uploading > 0}
+          disabled={!text.trim() || limit.isOver || isPending || uploading > 0}
           onClick={() => void submit()}
         >
           {isPending ? "Sending..." : submitLabel}

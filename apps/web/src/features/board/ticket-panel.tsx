@@ -17,6 +17,7 @@ import { Link } from "react-router";
 import { Avatar } from "../../components/avatar.tsx";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
 import { isTypingTarget } from "../../components/modal.tsx";
+import { TextLimitNote, useTextLimit } from "../../components/text-limit.tsx";
 import { isApiError } from "../../lib/api.ts";
 import { timeAgo } from "../../lib/time-ago.ts";
 import { useDeleteTicket, useTicket, useUpdateTicket } from "./board-queries.ts";
@@ -173,7 +174,8 @@ function TicketView({
                 id={ids.title}
                 className="ticket-panel__title-input"
                 value={ticket.title}
-                maxLength={MAX_TICKET_TITLE}
+                max={MAX_TICKET_TITLE}
+                name="title"
                 rows={1}
                 required
                 onSave={(title) => save({ title })}
@@ -277,7 +279,8 @@ function TicketView({
                 id={ids.description}
                 className="ticket-panel__description"
                 value={ticket.description}
-                maxLength={MAX_TICKET_DESCRIPTION}
+                max={MAX_TICKET_DESCRIPTION}
+                name="description"
                 rows={3}
                 placeholder="Add a description: what happens, what should happen."
                 onSave={(description) => save({ description })}
@@ -323,13 +326,16 @@ function TicketView({
   );
 }
 
-/** A text field that saves when left (or Enter for a one-line field) if its text changed; Escape undoes. */
+/** A text field that saves when left (or Enter for a one-line field) if its text changed; Escape undoes.
+ *  Over its limit it says so and keeps the draft unsaved (text-limit.tsx). */
 function DraftField({
   id,
   value,
   onSave,
   rows,
   required = false,
+  max,
+  name,
   ...rest
 }: {
   id: string;
@@ -339,17 +345,20 @@ function DraftField({
   /** Left empty, it is not saved and says that a title is needed (Escape puts the saved one back). */
   required?: boolean;
   className: string;
-  maxLength: number;
+  max: number;
+  /** Words the limit's message: "The description can be at most 10,000 characters." */
+  name: string;
   placeholder?: string;
 }) {
   const [draft, setDraft] = useState(value);
   const [isMissing, setMissing] = useState(false);
+  const limit = useTextLimit(draft, max, name);
   useEffect(() => setDraft(value), [value]);
   const errorId = `${id}-error`;
   const commit = () => {
     const next = rows === 1 ? draft.trim() : draft;
     if (required && !next) return setMissing(true);
-    if (next !== value) onSave(next);
+    if (next !== value && !limit.isOver) onSave(next);
   };
   return (
     <>
@@ -359,8 +368,8 @@ function DraftField({
         className={`input ${rest.className}`}
         rows={rows}
         value={draft}
-        aria-invalid={isMissing || undefined}
-        aria-describedby={isMissing ? errorId : undefined}
+        aria-invalid={isMissing || limit.isOver || undefined}
+        aria-describedby={limit.describedBy(isMissing ? errorId : null)}
         onChange={(event) => {
           setDraft(rows === 1 ? event.target.value.replace(/\n/g, " ") : event.target.value);
           setMissing(false);
@@ -378,6 +387,7 @@ function DraftField({
           }
         }}
       />
+      <TextLimitNote limit={limit} />
       {isMissing ? (
         <p id={errorId} className="form-error" role="alert">
           {TICKET_MESSAGES.titleRequired}

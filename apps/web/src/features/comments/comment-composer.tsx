@@ -17,8 +17,10 @@ import {
 import { Paperclip, X } from "lucide-react";
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { Avatar } from "../../components/avatar.tsx";
+import { TextLimitNote, useTextLimit } from "../../components/text-limit.tsx";
 import { showPlanRefusal } from "../../components/upgrade-prompt-store.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
+import { clearSent } from "../../lib/clear-sent.ts";
 import { isTooLarge } from "../../lib/files.ts";
 import { uploadAttachment } from "./comment-queries.ts";
 
@@ -65,6 +67,8 @@ export function CommentComposer({
   const [error, setError] = useState<string | null>(null);
   const [query, setQuery] = useState<{ start: number; query: string } | null>(null);
   const [active, setActive] = useState(0);
+  // Mentions are stored as {@uid}: the limit counts the text as it will be stored.
+  const limit = useTextLimit(toStoredText(text, inserted.current), MAX_COMMENT_LENGTH, "comment");
 
   const hasDraft = text.trim().length > 0 || attachments.length > 0;
   useEffect(() => onDraftChange?.(hasDraft), [hasDraft, onDraftChange]);
@@ -100,13 +104,14 @@ export function CommentComposer({
 
   const submit = async () => {
     const body = toStoredText(text.trim(), inserted.current);
-    if (!body || isPending || uploading > 0) return;
+    if (!body || limit.isOver || isPending || uploading > 0) return;
     setError(null);
     try {
       await onSubmit({ comment: body, attachments });
-      setText("");
-      setAttachments([]);
-      inserted.current = [];
+      // What was typed or attached while it was sent stays, with the mentions it may hold.
+      if (box.current?.value === text) inserted.current = [];
+      setText(clearSent(text));
+      setAttachments((current) => current.filter((file) => !attachments.includes(file)));
     } catch {
       // The mutation shows its own message; the draft stays to try again.
     }
@@ -173,7 +178,6 @@ export function CommentComposer({
           ref={box}
           className="input composer__text"
           rows={3}
-          maxLength={MAX_COMMENT_LENGTH}
           placeholder={people ? `${label} (type @ to mention)` : label}
           value={text}
           // biome-ignore lint/a11y/noAutofocus: the composer opens because the user just picked a spot
@@ -183,8 +187,8 @@ export function CommentComposer({
           aria-expanded={isListOpen}
           aria-controls={listId}
           aria-activedescendant={isListOpen ? `${listId}-${active}` : undefined}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
+          aria-invalid={error || limit.isOver ? true : undefined}
+          aria-describedby={limit.describedBy(error ? `${id}-error` : null)}
           onChange={(event) => {
             setText(event.target.value);
             updateQuery(event.target.value, event.target.selectionStart);
@@ -234,6 +238,7 @@ export function CommentComposer({
           ) : null}
         </ul>
       ) : null}
+      <TextLimitNote limit={limit} />
       {error ? (
         <p id={`${id}-error`} className="form-error" role="alert">
           {error}
@@ -267,7 +272,7 @@ export function CommentComposer({
         <button
           type="button"
           className="btn btn--primary"
-          disabled={!text.trim() || isPending || uploading > 0}
+          disabled={!text.trim() || limit.isOver || isPending || uploading > 0}
           onClick={() => void submit()}
         >
           {isPending ? "Sending..." : submitLabel}

@@ -1,7 +1,8 @@
-import { CONVERSATION_TEXTS, type Conversation } from "@redline/shared";
+import { CONVERSATION_TEXTS, type Conversation, MAX_CONVERSATION_MESSAGE } from "@redline/shared";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { expectHeldOverLimit } from "../../components/text-limit-testing.ts";
 import { stubApi } from "../billing/billing-fixtures.ts";
 import { ConversationList } from "./conversation-list.tsx";
 import { memberSource } from "./conversation-queries.ts";
@@ -79,6 +80,34 @@ describe("conversation thread", () => {
         sent.find((request) => request.method === "POST" && request.path.endsWith("/messages"))?.body,
       ).toEqual({ message: "Thanks", attachments: [] }),
     );
+  });
+
+  it("keeps a message over the limit whole and will not send it until it fits", async () => {
+    stubApi({ "GET /api/conversations/c1/messages": { body: { data: [], hasMore: false } } });
+    renderThread();
+    const box = screen.getByLabelText("Message") as HTMLTextAreaElement;
+    const send = screen.getByRole("button", { name: "Send" }) as HTMLButtonElement;
+    expectHeldOverLimit(box, send, MAX_CONVERSATION_MESSAGE, "The message can be at most 4,000 characters.");
+  });
+
+  it("empties the box when the message is answered, keeping what was typed meanwhile", async () => {
+    let answer!: (value: { status: number; body: unknown }) => void;
+    stubApi({
+      "GET /api/conversations/c1/messages": { body: { data: [], hasMore: false } },
+      "POST /api/conversations/c1/messages": () => new Promise((resolve) => (answer = resolve)),
+    });
+    renderThread();
+    const box = screen.getByLabelText("Message") as HTMLTextAreaElement;
+    fireEvent.change(box, { target: { value: "First" } });
+    fireEvent.click(screen.getByRole("button", { name: "Send" }));
+    await vi.waitFor(() => expect(answer).toBeTypeOf("function"));
+    fireEvent.change(box, { target: { value: "Second, typed while the first was on its way" } });
+    answer({ status: 201, body: { data: message("m3", "me", "First") } });
+    await vi.waitFor(() =>
+      expect((screen.getByRole("button", { name: "Send" }) as HTMLButtonElement).disabled).toBe(false),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(box.value).toBe("Second, typed while the first was on its way");
   });
 
   it("says where a conversation begins, and refuses a forbidden file before uploading it", async () => {

@@ -8,6 +8,7 @@ import {
   type Conversation,
   type ConversationAttachment,
   isForbiddenAttachment,
+  MAX_CONVERSATION_MESSAGE,
   MAX_MESSAGE_ATTACHMENTS,
   MAX_UPLOAD_BYTES,
   MESSAGES,
@@ -15,7 +16,9 @@ import {
 import { Paperclip, Send, X } from "lucide-react";
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { Avatar } from "../../components/avatar.tsx";
+import { TextLimitNote, useTextLimit } from "../../components/text-limit.tsx";
 import { isApiError } from "../../lib/api.ts";
+import { clearSent } from "../../lib/clear-sent.ts";
 import { timeAgo } from "../../lib/time-ago.ts";
 import {
   downloadAttachment,
@@ -123,6 +126,7 @@ function Composer({ source, canAttach }: { source: ThreadSource; canAttach: bool
   const [error, setError] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const isEmpty = text.trim() === "" && files.length === 0;
+  const limit = useTextLimit(text, MAX_CONVERSATION_MESSAGE, "message");
 
   const handleFiles = (picked: FileList | null) => {
     const chosen = [...(picked ?? [])];
@@ -136,14 +140,15 @@ function Composer({ source, canAttach }: { source: ThreadSource; canAttach: bool
 
   const handleSubmit = (event?: FormEvent) => {
     event?.preventDefault();
-    if (isEmpty || send.isPending) return;
+    if (isEmpty || limit.isOver || send.isPending) return;
     setError(null);
+    const sentFiles = files;
     send.mutate(
-      { message: text.trim(), files: files.map((entry) => entry.file) },
+      { message: text.trim(), files: sentFiles.map((entry) => entry.file) },
       {
         onSuccess: () => {
-          setText("");
-          setFiles([]);
+          setText(clearSent(text));
+          setFiles((current) => current.filter((entry) => !sentFiles.includes(entry)));
         },
         onError: (failure) =>
           setError(isApiError(failure) ? failure.message : "The message could not be sent. Try again."),
@@ -182,6 +187,7 @@ function Composer({ source, canAttach }: { source: ThreadSource; canAttach: bool
           {error}
         </p>
       ) : null}
+      <TextLimitNote limit={limit} />
       <div className="composer-bar__row">
         {canAttach ? (
           <>
@@ -209,7 +215,7 @@ function Composer({ source, canAttach }: { source: ThreadSource; canAttach: bool
           placeholder="Write a message…"
           rows={1}
           value={text}
-          maxLength={4000}
+          {...limit.control}
           onChange={(event) => setText(event.target.value)}
           onKeyDown={handleKeyDown}
         />
@@ -217,7 +223,7 @@ function Composer({ source, canAttach }: { source: ThreadSource; canAttach: bool
           type="submit"
           className="btn btn--primary composer-bar__send"
           aria-label="Send"
-          disabled={isEmpty || send.isPending}
+          disabled={isEmpty || limit.isOver || send.isPending}
         >
           <Send size={16} aria-hidden />
         </button>

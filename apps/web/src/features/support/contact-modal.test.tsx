@@ -1,4 +1,4 @@
-import { SUPPORT_MESSAGES } from "@redline/shared";
+import { MAX_SUPPORT_MESSAGE, MAX_SUPPORT_SUBJECT, SUPPORT_MESSAGES } from "@redline/shared";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -50,6 +50,28 @@ describe("Contact Us", () => {
         body: { subject: "Invoices", message: "Where is it?" },
       },
     ]);
+  });
+
+  it("keeps a subject or message over the limit whole and says what is allowed", () => {
+    renderModal();
+    const send = screen.getByRole("button", { name: "Send message" }) as HTMLButtonElement;
+    const subject = screen.getByLabelText("Subject") as HTMLInputElement;
+    const message = screen.getByLabelText("Message") as HTMLTextAreaElement;
+    expect(subject.hasAttribute("maxlength") || message.hasAttribute("maxlength")).toBe(false);
+    fireEvent.change(subject, { target: { value: "s".repeat(MAX_SUPPORT_SUBJECT + 5) } });
+    fireEvent.change(message, { target: { value: "m".repeat(MAX_SUPPORT_MESSAGE + 1) } });
+    expect(subject.value).toHaveLength(MAX_SUPPORT_SUBJECT + 5);
+    expect(screen.getAllByRole("alert").map((alert) => alert.textContent)).toEqual([
+      "The subject can be at most 200 characters.",
+      "The message can be at most 5,000 characters.",
+    ]);
+    expect(screen.getByText("5,001 / 5,000")).toBeTruthy();
+    expect(message.getAttribute("aria-invalid")).toBe("true");
+    expect(send.disabled).toBe(true);
+    fireEvent.change(subject, { target: { value: "Invoices" } });
+    fireEvent.change(message, { target: { value: "m".repeat(MAX_SUPPORT_MESSAGE) } });
+    expect(screen.queryAllByRole("alert")).toEqual([]);
+    expect(send.disabled).toBe(false);
   });
 
   it("shows the server's refusal and keeps what was written", async () => {

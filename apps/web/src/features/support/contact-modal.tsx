@@ -3,12 +3,19 @@
  * installation; they answer by e-mail, to the address of the account. 'Sending...' while it goes, the §8
  * confirmation once it went.
  */
-import { type ContactInput, contactSchema, SUPPORT_MESSAGES } from "@redline/shared";
+import {
+  type ContactInput,
+  contactSchema,
+  MAX_SUPPORT_MESSAGE,
+  MAX_SUPPORT_SUBJECT,
+  SUPPORT_MESSAGES,
+} from "@redline/shared";
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { TextAreaField, TextField } from "../../components/field.tsx";
 import { Modal } from "../../components/modal.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
+import { useTextLimit } from "../../components/text-limit.tsx";
 import { api } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
 import "./support.css";
@@ -30,6 +37,8 @@ export function ContactModal({
     mutationFn: (input: ContactInput) =>
       api<{ message: string }>("/api/support/contact", { method: "POST", body: input }),
   });
+  const subjectLimit = useTextLimit(subject, MAX_SUPPORT_SUBJECT, "subject");
+  const messageLimit = useTextLimit(message, MAX_SUPPORT_MESSAGE, "message");
   const isBlank = !contactSchema.safeParse({ subject, message }).success;
 
   const handleOpenChange = (next: boolean) => {
@@ -81,7 +90,8 @@ export function ContactModal({
         <TextField
           label="Subject"
           value={subject}
-          maxLength={200}
+          hint={subjectLimit.counter ?? undefined}
+          error={subjectLimit.message ?? undefined}
           onChange={(e) => setSubject(e.target.value)}
         />
         <TextAreaField
@@ -89,9 +99,9 @@ export function ContactModal({
           rows={6}
           inputClassName="support-message"
           value={message}
-          maxLength={5000}
           onChange={(e) => setMessage(e.target.value)}
-          error={send.isError ? errorMessage(send.error) : undefined}
+          hint={messageLimit.counter ?? undefined}
+          error={messageLimit.message ?? (send.isError ? errorMessage(send.error) : undefined)}
         />
       </form>
     </Modal>

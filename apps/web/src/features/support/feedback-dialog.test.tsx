@@ -1,7 +1,8 @@
-import { FEEDBACK_TEXTS, MESSAGES } from "@redline/shared";
+import { FEEDBACK_TEXTS, MAX_SUPPORT_MESSAGE, MESSAGES } from "@redline/shared";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { expectHeldOverLimit } from "../../components/text-limit-testing.ts";
 import { stubApi } from "../billing/billing-fixtures.ts";
 import type { Region } from "./capture-region.ts";
 import { regionBetween } from "./capture-region.ts";
@@ -63,6 +64,18 @@ describe("the feedback dialog", () => {
     fireEvent.click(screen.getByRole("button", { name: FEEDBACK_TEXTS.sendAnother }));
     expect((screen.getByPlaceholderText(FEEDBACK_TEXTS.placeholder) as HTMLTextAreaElement).value).toBe("");
     expect(screen.queryByText(FEEDBACK_TEXTS.thanks)).toBeNull();
+  });
+
+  it("keeps a paste over the limit whole, says what is allowed and holds Submit until it fits", () => {
+    renderDialog();
+    const text = screen.getByPlaceholderText(FEEDBACK_TEXTS.placeholder) as HTMLTextAreaElement;
+    const submit = screen.getByRole("button", { name: FEEDBACK_TEXTS.submit }) as HTMLButtonElement;
+    fireEvent.change(text, { target: { value: "x".repeat(4000) } });
+    expect(screen.queryByText(/\/ 5,000/)).toBeNull();
+    fireEvent.change(text, { target: { value: "x".repeat(4600) } });
+    expect(screen.getByText("4,600 / 5,000")).toBeTruthy();
+    expect(submit.disabled).toBe(false);
+    expectHeldOverLimit(text, submit, MAX_SUPPORT_MESSAGE, "The feedback can be at most 5,000 characters.");
   });
 
   it("hides while the user drags a region, adds the screenshot, takes another, removes one and sends the rest", async () => {

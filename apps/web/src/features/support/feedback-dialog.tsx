@@ -9,11 +9,13 @@ import {
   type FeedbackInput,
   type FeedbackState,
   MAX_FEEDBACK_SCREENSHOTS,
+  MAX_SUPPORT_MESSAGE,
 } from "@redline/shared";
 import { useMutation } from "@tanstack/react-query";
 import { Camera, CircleCheck, X } from "lucide-react";
 import { type FormEvent, useCallback, useId, useState } from "react";
 import { Modal } from "../../components/modal.tsx";
+import { TextLimitNote, useTextLimit } from "../../components/text-limit.tsx";
 import { api } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { captureRegion, type Region } from "./capture-region.ts";
@@ -39,6 +41,7 @@ export function FeedbackDialog({ open, onOpenChange, capture = captureRegion }: 
       api<{ message: string }>("/api/support/feedback", { method: "POST", body: input }),
   });
   const state: FeedbackState = send.isPending ? "sending" : send.isSuccess ? "sent" : "idle";
+  const limit = useTextLimit(message, MAX_SUPPORT_MESSAGE, "feedback");
 
   const reset = () => {
     setMessage("");
@@ -117,12 +120,13 @@ export function FeedbackDialog({ open, onOpenChange, capture = captureRegion }: 
               id={`${id}-message`}
               className="input feedback-message"
               rows={6}
-              maxLength={5000}
               placeholder={FEEDBACK_TEXTS.placeholder}
               value={message}
               readOnly={state === "sending"}
+              {...limit.control}
               onChange={(event) => setMessage(event.target.value)}
             />
+            <TextLimitNote limit={limit} />
             {screenshots.length > 0 ? (
               <ul className="feedback-shots" aria-label="Screenshots">
                 {screenshots.map((shot, index) => (

@@ -3,12 +3,19 @@
  * §8 'Your request has been sent. We'll get in touch soon.'): the company, its size and a note, sent to the
  * people who run this installation.
  */
-import { type ProRequestInput, proRequestSchema, SUPPORT_MESSAGES } from "@redline/shared";
+import {
+  MAX_COMPANY_NAME,
+  MAX_SUPPORT_MESSAGE,
+  type ProRequestInput,
+  proRequestSchema,
+  SUPPORT_MESSAGES,
+} from "@redline/shared";
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { TextAreaField, TextField } from "../../components/field.tsx";
 import { Modal } from "../../components/modal.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
+import { useTextLimit } from "../../components/text-limit.tsx";
 import { api } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
 import "./support.css";
@@ -45,6 +52,8 @@ export function ProRequestModal({
       api<{ message: string }>("/api/support/pro-request", { method: "POST", body: input }),
   });
   const input = { company: company.trim(), teamSize: Number(teamSize), message: message.trim() };
+  const companyLimit = useTextLimit(company, MAX_COMPANY_NAME, "company or team name");
+  const messageLimit = useTextLimit(message, MAX_SUPPORT_MESSAGE, "message");
   const isIncomplete = teamSize === "" || !proRequestSchema.safeParse(input).success;
 
   const handleOpenChange = (next: boolean) => {
@@ -94,7 +103,8 @@ export function ProRequestModal({
         <TextField
           label="Company or team"
           value={company}
-          maxLength={200}
+          hint={companyLimit.counter ?? undefined}
+          error={companyLimit.message ?? undefined}
           onChange={(e) => setCompany(e.target.value)}
         />
         <TextField
@@ -110,9 +120,9 @@ export function ProRequestModal({
           rows={4}
           inputClassName="support-message"
           value={message}
-          maxLength={5000}
           onChange={(e) => setMessage(e.target.value)}
-          error={send.isError ? errorMessage(send.error) : undefined}
+          hint={messageLimit.counter ?? undefined}
+          error={messageLimit.message ?? (send.isError ? errorMessage(send.error) : undefined)}
         />
       </form>
     </Modal>
