@@ -14,7 +14,7 @@ const entry = (id: string, text: string, abilities: EntryAbilities) => ({
   userId: null,
   author: { uid: null, displayName: `Author of ${text}`, photoURL: null, isGuest: false },
   comment: text,
-  attachments: [{ name: "spec.pdf", size: 2048, type: "application/pdf", path: "attachments/p1/abc" }],
+  attachments: [{ name: "spec.pdf", size: 1560, type: "application/pdf", path: "attachments/p1/abc" }],
   abilities,
 });
 
@@ -65,5 +65,12 @@ describe("a comment's controls follow the abilities the server sent", () => {
     expect(screen.getByRole("button", { name: /Resolve/ })).toBeTruthy();
     expect(screen.getByRole("combobox", { name: "Reply" })).toBeTruthy();
     expect(screen.getByRole("link", { name: /spec\.pdf/ })).toBeTruthy();
+  });
+
+  it("gives an attachment's size in base 1024 with two decimals, as everywhere (SPEC §9)", () => {
+    renderThread({ reply: true, attach: true, resolve: true, move: true }, [
+      entry("e1", "first", { edit: false, delete: false }),
+    ]);
+    expect(screen.getByText("1.52 KB")).toBeTruthy();
   });
 });

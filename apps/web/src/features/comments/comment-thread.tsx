@@ -4,7 +4,7 @@
  * whole comment (SPEC §4), so that asks first.
  */
 import type { Comment, CommentEntry, MentionPerson } from "@redline/shared";
-import { mentionParts } from "@redline/shared";
+import { formatBytes, mentionParts } from "@redline/shared";
 import { ArrowLeft, Check, Download, Pencil, RotateCcw, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { Avatar } from "../../components/avatar.tsx";
@@ -214,10 +214,4 @@ export function CommentText({ text, people }: { text: string; people: MentionPer
       )}
     </>
   );
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
