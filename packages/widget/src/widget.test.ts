@@ -101,6 +101,67 @@ describe("the stub", () => {
   });
 });
 
+describe("the picker on a hostile page", () => {
+  /**
+   * Before the widget: the page names elements like the document's hit tests and the kit's global and
+   * classes, and replaces the hit tests and addEventListener on document and window themselves.
+   */
+  const HOSTILE = `<img name="elementsFromPoint" alt=""><div id="__redlineWidget" class="pick-layer"></div>
+<script>
+  document.elementFromPoint = () => document.body;
+  window.addEventListener = () => undefined;
+  document.addEventListener = () => undefined;
+</script>`;
+
+  it("still picks the element clicked, names it, and cancels on Escape", async () => {
+    const html = shopPage(h.appOrigin).replace("<main>", `${HOSTILE}<main>`);
+    expect(html).toContain('name="elementsFromPoint"');
+    const page = await openPage(html);
+    expect(await page.evaluate(() => document.elementsFromPoint instanceof HTMLImageElement)).toBe(true);
+
+    await widget(page).getByRole("button", { name: "Report a bug" }).click();
+    await page.locator("redline-widget .pick-layer").waitFor();
+    await page.keyboard.press("Escape");
+    await page.locator("redline-widget .pick-layer").waitFor({ state: "detached" });
+
+    const dialog = await report(page, "Pay does nothing here either");
+    await dialog.getByRole("button", { name: "Review what will be sent" }).click();
+    await dialog.getByRole("button", { name: "Send" }).click();
+    await widget(page)
+      .getByText(/was sent/)
+      .waitFor();
+    const element = h.received.at(-1)!.report.report.element;
+    expect(element).toMatchObject({ selector: "#pay", tag: "button", anchor: { querySelector: "#pay" } });
+    await page.context().close();
+  });
+
+  it("marks a dragged region, with no element", async () => {
+    const page = await openPage(shopPage(h.appOrigin).replace("<main>", `${HOSTILE}<main>`));
+    await widget(page).getByRole("button", { name: "Report a bug" }).click();
+    await page.locator("redline-widget .pick-layer").waitFor();
+    await page.mouse.move(100, 120);
+    await page.mouse.down();
+    await page.mouse.move(200, 160, { steps: 4 });
+    await page.mouse.move(300, 220, { steps: 4 });
+    await page.mouse.up();
+    const dialog = widget(page).getByRole("dialog", { name: "Report a bug" });
+    await dialog.getByLabel("Note").fill("This area");
+    if (await dialog.getByLabel("Your name").isVisible()) {
+      await dialog.getByLabel("Your name").fill("Gail Guest");
+      await dialog.getByLabel("Your e-mail").fill("gail@example.com");
+    }
+    await dialog.getByRole("button", { name: "Review what will be sent" }).click();
+    await dialog.getByRole("button", { name: "Send" }).click();
+    await widget(page)
+      .getByText(/was sent/)
+      .waitFor();
+    const sent = h.received.at(-1)!.report.report;
+    expect(sent.element).toBeNull();
+    expect(sent.region).toEqual({ x: 100, y: 120, width: 200, height: 100 });
+    await page.context().close();
+  });
+});
+
 describe("a report", () => {
   it("carries the ring buffers, the element and the environment, and nothing masked", async () => {
     const page = await openPage(shopPage(h.appOrigin, { logs: 60 }));
