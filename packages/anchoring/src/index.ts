@@ -25,4 +25,5 @@
  */
 export { anchor } from "./anchor.ts";
 export { describe, dotPosition } from "./describe.ts";
+export { normaliseText } from "./text.ts";
 export type { Anchor, AnchorResult, AnchorStatus, Fingerprint, Rect } from "./types.ts";

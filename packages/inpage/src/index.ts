@@ -7,4 +7,13 @@
  */
 export { isStarted, setGlobal } from "./global.ts";
 export { createShadowHost, mountHost, type ShadowHost } from "./host.ts";
+export {
+  DRAG_THRESHOLD,
+  type Picked,
+  type PickOptions,
+  pageElementAt,
+  pick,
+  type Region,
+  regionBetween,
+} from "./picker.ts";
 export * from "./safe.ts";

@@ -17,6 +17,9 @@ interface Prototypes {
   Node: Node;
   EventTarget: EventTarget;
   Event: Event;
+  MouseEvent: MouseEvent;
+  KeyboardEvent: KeyboardEvent;
+  PointerEvent: PointerEvent;
   MessageEvent: MessageEvent;
   CustomElementRegistry: CustomElementRegistry;
 }
@@ -45,6 +48,7 @@ export const createElement = /* @__PURE__ */ method("Document", "createElement")
   <K extends keyof HTMLElementTagNameMap>(doc: Document, tag: K): HTMLElementTagNameMap[K];
   (doc: Document, tag: string): HTMLElement;
 };
+export const createTextNode = /* @__PURE__ */ method("Document", "createTextNode");
 export const querySelector = /* @__PURE__ */ method("Document", "querySelector") as <
   E extends Element = Element,
 >(
@@ -56,6 +60,7 @@ export const querySelectorAll = /* @__PURE__ */ method("Document", "querySelecto
   selectors: string,
 ) => NodeListOf<Element>;
 export const elementFromPoint = /* @__PURE__ */ method("Document", "elementFromPoint");
+export const elementsFromPoint = /* @__PURE__ */ method("Document", "elementsFromPoint");
 export const hasFocus = /* @__PURE__ */ method("Document", "hasFocus");
 export const execCommand = /* @__PURE__ */ method("Document", "execCommand");
 const caretRange = /* @__PURE__ */ method("Document", "caretRangeFromPoint");
@@ -71,6 +76,10 @@ export const currentScriptOf = /* @__PURE__ */ getter("Document", "currentScript
 
 export const attachShadow = /* @__PURE__ */ method("Element", "attachShadow");
 export const rectOf = /* @__PURE__ */ method("Element", "getBoundingClientRect");
+export const setAttribute = /* @__PURE__ */ method("Element", "setAttribute");
+export const removeElement = /* @__PURE__ */ method("Element", "remove");
+export const setPointerCapture = /* @__PURE__ */ method("Element", "setPointerCapture");
+export const contains = /* @__PURE__ */ method("Node", "contains");
 export const appendChild = /* @__PURE__ */ method("Node", "appendChild") as <C extends Node>(
   parent: Node,
   child: C,
@@ -81,6 +90,11 @@ export const unlisten = /* @__PURE__ */ method("EventTarget", "removeEventListen
 export const composedPath = /* @__PURE__ */ method("Event", "composedPath");
 export const preventDefault = /* @__PURE__ */ method("Event", "preventDefault");
 export const stopImmediatePropagation = /* @__PURE__ */ method("Event", "stopImmediatePropagation");
+export const stopPropagation = /* @__PURE__ */ method("Event", "stopPropagation");
+export const clientXOf = /* @__PURE__ */ getter("MouseEvent", "clientX");
+export const clientYOf = /* @__PURE__ */ getter("MouseEvent", "clientY");
+export const pointerIdOf = /* @__PURE__ */ getter("PointerEvent", "pointerId");
+export const keyOf = /* @__PURE__ */ getter("KeyboardEvent", "key");
 export const messageOrigin = /* @__PURE__ */ getter("MessageEvent", "origin");
 export const messageSource = /* @__PURE__ */ getter("MessageEvent", "source");
 export const messageData = /* @__PURE__ */ getter("MessageEvent", "data");

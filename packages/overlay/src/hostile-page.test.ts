@@ -39,6 +39,8 @@ EventTarget.prototype.addEventListener.call(document, "DOMContentLoaded", () => 
   EventTarget.prototype.addEventListener = () => undefined;
   Element.prototype.attachShadow = hostile;
   Element.prototype.getBoundingClientRect = () => new DOMRect(0, 0, 0, 0);
+  Document.prototype.elementFromPoint = () => null;
+  Document.prototype.elementsFromPoint = () => [];
   Event.prototype.preventDefault = () => undefined;
   Event.prototype.stopImmediatePropagation = () => undefined;
   Object.defineProperty(MessageEvent.prototype, "origin", { get: () => appOrigin });

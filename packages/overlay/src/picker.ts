@@ -9,12 +9,12 @@ import { type Anchor, describe } from "@redline/anchoring";
 import {
   composedPath,
   listen,
+  pageElementAt,
   preventDefault,
   rectOf,
   stopImmediatePropagation,
   unlisten,
 } from "@redline/inpage";
-import { dom } from "./dom.ts";
 
 export interface Pick {
   element: Element;
@@ -78,8 +78,9 @@ export class Picker {
     if (!this.isActive) return;
     // After a scroll another element is under a pointer that did not move.
     if (scrolled && this.pointer) {
-      const element = dom.elementFromPoint(this.pointer.x, this.pointer.y);
-      this.hovered = element === this.host ? null : element;
+      // The kit's hit test (the widget's picker's too); over our own UI, nothing is hovered.
+      const { x, y } = this.pointer;
+      this.hovered = pageElementAt(document, this.host, x, y, { beneathHost: false });
     }
     const element = this.hovered;
     const rect = element?.isConnected ? rectOf(element) : null;

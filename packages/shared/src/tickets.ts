@@ -4,7 +4,13 @@
  */
 import { generateKeyBetween } from "fractional-indexing";
 import { z } from "zod";
-import { type Attachment, attachmentSchema, type CommentAuthor, MAX_ATTACHMENTS } from "./comments.ts";
+import {
+  type Attachment,
+  anchorSchema,
+  attachmentSchema,
+  type CommentAuthor,
+  MAX_ATTACHMENTS,
+} from "./comments.ts";
 
 /** A new list's title (SPEC §3 Browse list). */
 export const DEFAULT_LIST_TITLE = "Untitled";
@@ -34,9 +40,18 @@ export const ticketReportSchema = z
   .object({
     pageUrl: z.url().max(2048),
     pageTitle: short(300).default(""),
-    /** The element the reporter clicked (a CSS selector and a text excerpt), or null for a dragged region. */
+    /**
+     * The element the reporter clicked, or null for a dragged region: a CSS selector and a text excerpt to
+     * read, and the element's anchor from @redline/anchoring (the same a comment's pin has), so the element
+     * can be found again on a newer version of the page. Widget scripts older than the anchor send none.
+     */
     element: z
-      .object({ selector: short(1000), text: short(300).default(""), tag: short(40).default("") })
+      .object({
+        selector: short(1000),
+        text: short(300).default(""),
+        tag: short(40).default(""),
+        anchor: z.nullable(anchorSchema).default(null),
+      })
       .strict()
       .nullable()
       .default(null),

@@ -2,7 +2,9 @@
  * The report's text parts, with the privacy rules applied: an element's text never includes a
  * `data-redline-mask` subtree nor any field's value; an element inside a masked one gives no text at all.
  */
-import type { TicketReport } from "@redline/shared";
+import { describe, normaliseText } from "@redline/anchoring";
+import type { Picked } from "@redline/inpage";
+import type { AnchorData, TicketReport } from "@redline/shared";
 import { browserOf, osOf } from "./environment.ts";
 import type { Buffers } from "./types.ts";
 
@@ -30,46 +32,68 @@ export function maskedText(element: Element): string {
   return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT - 1)}…` : text;
 }
 
-const isStableId = (id: string) => /^[A-Za-z][\w-]*$/.test(id) && !/\d{3,}/.test(id);
+/**
+ * The picked element, named as a comment's pin names one (@redline/anchoring's describe): the anchor finds
+ * it again on a newer capture of the page; its shortest unique selector is the readable `selector`.
+ */
+/**
+ * What the privacy rules keep out of a report's text and has text of its own: masked subtrees, text areas,
+ * selects, editable regions (an input's value is no text node: no text around an element shows it).
+ */
+const PRIVATE = `${MASK_SELECTOR},textarea,select,[contenteditable]`;
+/** How far up describe() looks for the text around an element (packages/anchoring fingerprint.ts). */
+const NEIGHBOUR_DEPTH = 4;
 
-/** A CSS selector for the element: up to an id, otherwise tag and position, at most 8 steps. */
-export function selectorOf(element: Element): string {
-  const steps: string[] = [];
-  let current: Element | null = element;
-  while (current && current !== document.documentElement && steps.length < 8) {
-    if (
-      current.id &&
-      isStableId(current.id) &&
-      document.querySelectorAll(`#${CSS.escape(current.id)}`).length === 1
-    ) {
-      steps.unshift(`#${CSS.escape(current.id)}`);
-      return steps.join(" > ");
-    }
-    const tag = current.localName;
-    const parent: Element | null = current.parentElement;
-    const siblings = parent ? [...parent.children].filter((child) => child.localName === tag) : [];
-    steps.unshift(siblings.length > 1 ? `${tag}:nth-of-type(${siblings.indexOf(current) + 1})` : tag);
-    current = parent;
+/**
+ * The anchor's fingerprint under the report's privacy rules: the element's text is its masked text, and
+ * the text around it (or its labels') is left out when private content is among it. Anchoring then leans
+ * on the selectors and the rest of the fingerprint, as it does for an element without neighbours.
+ */
+function privateFree(element: Element, anchor: AnchorData): AnchorData {
+  const fingerprint: Record<string, unknown> = {
+    ...anchor.fingerprint,
+    text: normaliseText(maskedText(element)),
+  };
+  const hasPrivate = (scope: Element) =>
+    scope.matches(PRIVATE) || [...scope.querySelectorAll(PRIVATE)].some((node) => !element.contains(node));
+  let neighbourhood: Element | null = element;
+  let exposed = element.closest(MASK_SELECTOR) !== null;
+  for (let depth = 0; depth < NEIGHBOUR_DEPTH && !exposed; depth++) {
+    neighbourhood = neighbourhood?.parentElement ?? null;
+    if (!neighbourhood || neighbourhood === document.body) break;
+    exposed = hasPrivate(neighbourhood);
   }
-  return steps.join(" > ");
+  const labels = [...((element as HTMLInputElement).labels ?? [])];
+  if (exposed || labels.some(hasPrivate)) fingerprint.neighbourText = "";
+  return { ...anchor, fingerprint };
 }
 
-export function buildReport(
-  buffers: Buffers,
-  picked: { element: Element | null; region: { x: number; y: number; width: number; height: number } | null },
-): TicketReport {
+export function elementOf(
+  element: Element,
+  point?: { x: number; y: number },
+): NonNullable<TicketReport["element"]> {
+  let anchor: AnchorData | null = null;
+  try {
+    // The schema keeps the fingerprint open (the server stores it as is): an Anchor is one.
+    anchor = privateFree(element, describe(element, point) as unknown as AnchorData);
+  } catch (error) {
+    console.warn("Redline widget: could not name the picked element", error);
+  }
+  return {
+    selector: (anchor?.querySelector ?? element.localName).slice(0, 1000),
+    text: maskedText(element),
+    tag: element.localName.slice(0, 40),
+    anchor,
+  };
+}
+
+export function buildReport(buffers: Buffers, picked: Picked): TicketReport {
   const ua = navigator.userAgent;
-  const { element, region } = picked;
+  const { element, region, point } = picked;
   return {
     pageUrl: location.href.slice(0, 2048),
     pageTitle: document.title.slice(0, 300),
-    element: element
-      ? {
-          selector: selectorOf(element).slice(0, 1000),
-          text: maskedText(element),
-          tag: element.localName.slice(0, 40),
-        }
-      : null,
+    element: element ? elementOf(element, point ?? undefined) : null,
     region,
     viewport: {
       width: Math.max(1, Math.round(innerWidth)),

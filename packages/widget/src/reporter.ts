@@ -2,9 +2,9 @@
  * The reporter chunk: pick → screenshot → marks, note and who you are → preview of exactly what is sent
  * → send (or queue). Opened by the stub on the launcher's click, `?redline=1` or Alt+Shift+B.
  */
+import { type Picked, pick } from "@redline/inpage";
 import { annotator, type Tool } from "./annotate.ts";
 import { h, nextFrame } from "./dom.ts";
-import { pick } from "./picker.ts";
 import { showPreview } from "./preview.ts";
 import { buildReport } from "./report.ts";
 import type { Shot } from "./screenshot.ts";
@@ -51,7 +51,7 @@ export async function openReporter(host: WidgetHost): Promise<void> {
 
 function showEditor(
   host: WidgetHost,
-  picked: Awaited<ReturnType<typeof pick>> & object,
+  picked: Picked,
   first: Shot | null,
   capture: (how: "dom" | "tab") => Promise<Shot | null>,
 ) {

@@ -8,6 +8,15 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
+import type { Anchor } from "@redline/anchoring";
+import {
+  openPage as anchoringPage,
+  anchorTruth,
+  closePage,
+  describeTruth,
+  launchChromium,
+  verdict,
+} from "@redline/anchoring/testing";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,9 +30,9 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => h?.close());
 
-async function openPage(html: string, query = "") {
+async function openPage(html: string, query = "", viewport = { width: 1000, height: 700 }) {
   const context = await h.browser.newContext({
-    viewport: { width: 1000, height: 700 },
+    viewport,
     deviceScaleFactor: 1,
   });
   const page = await context.newPage();
@@ -37,11 +46,12 @@ async function openPage(html: string, query = "") {
 
 const widget = (page: Page) => page.locator("redline-widget");
 
-async function report(page: Page, note: string) {
+async function report(page: Page, note: string, at?: { x: number; y: number }) {
   await widget(page).getByRole("button", { name: "Report a bug" }).click();
   await page.locator("redline-widget .pick-layer").waitFor();
-  const pay = await page.locator("#pay").boundingBox();
-  await page.mouse.move(pay!.x + 10, pay!.y + 10);
+  const pay = at ? null : await page.locator("#pay").boundingBox();
+  const point = at ?? { x: pay!.x + 10, y: pay!.y + 10 };
+  await page.mouse.move(point.x, point.y);
   await page.mouse.down();
   await page.mouse.up();
   const dialog = widget(page).getByRole("dialog", { name: "Report a bug" });
@@ -91,6 +101,67 @@ describe("the stub", () => {
   });
 });
 
+describe("the picker on a hostile page", () => {
+  /**
+   * Before the widget: the page names elements like the document's hit tests and the kit's global and
+   * classes, and replaces the hit tests and addEventListener on document and window themselves.
+   */
+  const HOSTILE = `<img name="elementsFromPoint" alt=""><div id="__redlineWidget" class="pick-layer"></div>
+<script>
+  document.elementFromPoint = () => document.body;
+  window.addEventListener = () => undefined;
+  document.addEventListener = () => undefined;
+</script>`;
+
+  it("still picks the element clicked, names it, and cancels on Escape", async () => {
+    const html = shopPage(h.appOrigin).replace("<main>", `${HOSTILE}<main>`);
+    expect(html).toContain('name="elementsFromPoint"');
+    const page = await openPage(html);
+    expect(await page.evaluate(() => document.elementsFromPoint instanceof HTMLImageElement)).toBe(true);
+
+    await widget(page).getByRole("button", { name: "Report a bug" }).click();
+    await page.locator("redline-widget .pick-layer").waitFor();
+    await page.keyboard.press("Escape");
+    await page.locator("redline-widget .pick-layer").waitFor({ state: "detached" });
+
+    const dialog = await report(page, "Pay does nothing here either");
+    await dialog.getByRole("button", { name: "Review what will be sent" }).click();
+    await dialog.getByRole("button", { name: "Send" }).click();
+    await widget(page)
+      .getByText(/was sent/)
+      .waitFor();
+    const element = h.received.at(-1)!.report.report.element;
+    expect(element).toMatchObject({ selector: "#pay", tag: "button", anchor: { querySelector: "#pay" } });
+    await page.context().close();
+  });
+
+  it("marks a dragged region, with no element", async () => {
+    const page = await openPage(shopPage(h.appOrigin).replace("<main>", `${HOSTILE}<main>`));
+    await widget(page).getByRole("button", { name: "Report a bug" }).click();
+    await page.locator("redline-widget .pick-layer").waitFor();
+    await page.mouse.move(100, 120);
+    await page.mouse.down();
+    await page.mouse.move(200, 160, { steps: 4 });
+    await page.mouse.move(300, 220, { steps: 4 });
+    await page.mouse.up();
+    const dialog = widget(page).getByRole("dialog", { name: "Report a bug" });
+    await dialog.getByLabel("Note").fill("This area");
+    if (await dialog.getByLabel("Your name").isVisible()) {
+      await dialog.getByLabel("Your name").fill("Gail Guest");
+      await dialog.getByLabel("Your e-mail").fill("gail@example.com");
+    }
+    await dialog.getByRole("button", { name: "Review what will be sent" }).click();
+    await dialog.getByRole("button", { name: "Send" }).click();
+    await widget(page)
+      .getByText(/was sent/)
+      .waitFor();
+    const sent = h.received.at(-1)!.report.report;
+    expect(sent.element).toBeNull();
+    expect(sent.region).toEqual({ x: 100, y: 120, width: 200, height: 100 });
+    await page.context().close();
+  });
+});
+
 describe("a report", () => {
   it("carries the ring buffers, the element and the environment, and nothing masked", async () => {
     const page = await openPage(shopPage(h.appOrigin, { logs: 60 }));
@@ -118,7 +189,14 @@ describe("a report", () => {
     const r = body.report;
     expect(r.pageUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/page-/);
     expect(r.pageTitle).toBe("Shop checkout");
-    expect(r.element).toEqual({ selector: "#pay", text: "Pay now", tag: "button" });
+    // Named as a comment's pin is: @redline/anchoring's anchor, whose shortest selector is the readable one.
+    expect(r.element).toMatchObject({ selector: "#pay", text: "Pay now", tag: "button" });
+    expect(r.element.anchor).toMatchObject({
+      v: 1,
+      querySelector: "#pay",
+      fingerprint: expect.objectContaining({ tag: "button" }),
+      dot: { x: expect.any(Number), y: expect.any(Number) },
+    });
     expect(r.viewport).toEqual({ width: 1000, height: 700, devicePixelRatio: 1 });
     expect(r.browser).toMatch(/^Chrome \d+$/);
     expect(r.os).toBe("Linux");
@@ -340,4 +418,78 @@ it("builds content-hashed chunks beside the stub", () => {
   const files = readdirSync(DIST);
   for (const name of ["reporter", "screenshot", "replay"])
     expect(files.some((file) => new RegExp(`^${name}-[A-Z0-9]{8}\\.js$`).test(file))).toBe(true);
+});
+
+describe("a ticket's element", () => {
+  const FIXTURES = path.resolve(import.meta.dirname, "../../anchoring/src/fixtures");
+  const fixture = (name: string) => readFileSync(path.join(FIXTURES, name), "utf8");
+  const TRUTH = "data-t";
+  // Kept and changed (moved, re-sorted, edited) in catalog.mutated.html, and one removed with its card.
+  const TARGETS = ["title", "nav-shop", "price-1", "buy-3", "email", "buy-2"];
+
+  it("re-anchors on a newer version of the page with the same figures as a comment's pin", async () => {
+    const original = fixture("catalog.original.html");
+    const withWidget = original.replace(
+      "</head>",
+      `<script src="${h.appOrigin}/widget/v1/redline.js" data-key="test-key-123456" async></script></head>`,
+    );
+    expect(withWidget).toContain("redline.js");
+    const made: Record<string, Anchor> = {};
+    for (const truth of TARGETS) {
+      // The anchoring corpus's viewport: the fingerprint keeps the element's box.
+      const page = await openPage(withWidget, "", { width: 1280, height: 800 });
+      // Where a comment's pin is placed in the anchoring corpus: a quarter across, half down; the truth
+      // attributes go before anything is named.
+      const point = await page.evaluate(
+        ({ truth, attribute }) => {
+          const element = document.querySelector(`[${attribute}="${truth}"]`)!;
+          element.scrollIntoView({ block: "center" });
+          for (const marked of Array.from(document.querySelectorAll(`[${attribute}]`)))
+            marked.removeAttribute(attribute);
+          const box = element.getBoundingClientRect();
+          return { x: box.left + box.width * 0.25, y: box.top + box.height * 0.5 };
+        },
+        { truth, attribute: TRUTH },
+      );
+      const dialog = await report(page, `About ${truth}`, point);
+      await dialog.getByRole("button", { name: "Review what will be sent" }).click();
+      await dialog.getByRole("button", { name: "Send" }).click();
+      await widget(page)
+        .getByText(/was sent/)
+        .waitFor();
+      const sent = h.received.at(-1)!.report.report.element;
+      expect(sent?.anchor, truth).toMatchObject({ v: 1 });
+      made[truth] = sent.anchor;
+      await page.context().close();
+    }
+
+    // The comment's way: describe() in the page as the overlay calls it, for the same targets.
+    const browser = await launchChromium();
+    try {
+      const described = await anchoringPage(browser, original);
+      const comments = await describeTruth(described, TRUTH);
+      await closePage(described);
+      const figures = async (anchors: Record<string, Anchor>) => {
+        const changed = await anchoringPage(browser, fixture("catalog.mutated.html"));
+        const { outcomes, present } = await anchorTruth(changed, anchors, TRUTH);
+        await closePage(changed);
+        return Object.fromEntries(
+          TARGETS.map((truth) => [
+            truth,
+            {
+              verdict: verdict(truth, outcomes[truth]!, present.includes(truth)),
+              status: outcomes[truth]!.status,
+            },
+          ]),
+        );
+      };
+      const fromWidget = await figures(made);
+      expect(fromWidget).toEqual(await figures(comments));
+      expect(Object.values(fromWidget).map((figure) => figure.verdict)).not.toContain("wrong");
+      expect(fromWidget.title!.verdict).toBe("correct");
+      expect(fromWidget["buy-2"]!.verdict).toBe("correct");
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
 });

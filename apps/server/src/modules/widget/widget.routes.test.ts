@@ -23,6 +23,15 @@ const picture = (format: "png" | "jpeg", width = 64, height = 40) =>
     [format]()
     .toBuffer();
 
+/** An anchor as @redline/anchoring's describe() makes it, for the report's element. */
+const PAY_ANCHOR = {
+  v: 1,
+  querySelector: "#pay",
+  selectors: { css: "#pay", xpath: "/html/body/main/button", idPath: "#pay" },
+  fingerprint: { tag: "button", text: "Pay now" },
+  dot: { x: 0.5, y: 0.5 },
+};
+
 function reportOf(key: string, overrides: Record<string, unknown> = {}) {
   return {
     key,
@@ -32,7 +41,7 @@ function reportOf(key: string, overrides: Record<string, unknown> = {}) {
     report: {
       pageUrl: "https://shop.example.com/checkout?step=2",
       pageTitle: "Checkout",
-      element: { selector: "#pay", text: "Pay now", tag: "button" },
+      element: { selector: "#pay", text: "Pay now", tag: "button", anchor: PAY_ANCHOR },
       region: { x: 10, y: 20, width: 120, height: 40 },
       viewport: { width: 1280, height: 800, devicePixelRatio: 2 },
       userAgent: "Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36",
@@ -231,6 +240,23 @@ describe.each(routeDrivers())("widget (%s)", (driver) => {
       }
     });
 
+    it("still takes a report from an older widget script, whose element has no anchor", async () => {
+      const older = reportOf(key);
+      older.report.element = { selector: "#pay", text: "Pay now", tag: "button" } as never;
+      const response = await send({ report: older });
+      expect(response.status, JSON.stringify(response.body)).toBe(201);
+      const [row] = await t.ctx.database.db
+        .select()
+        .from(tickets)
+        .where(eq(tickets.id, response.body.data.id));
+      expect(row!.report!.element).toEqual({
+        selector: "#pay",
+        text: "Pay now",
+        tag: "button",
+        anchor: null,
+      });
+    });
+
     it("keeps a replay of rrweb events beside it", async () => {
       const events = [
         { type: 4, data: { href: "https://shop.example.com/", width: 1280, height: 800 }, timestamp: 1 },
@@ -314,6 +340,36 @@ describe.each(routeDrivers())("widget (%s)", (driver) => {
             screenshot: png,
           },
           400,
+        ],
+        [
+          "an element anchor that is not an anchor",
+          {
+            report: {
+              ...good,
+              report: { ...good.report, element: { ...good.report.element, anchor: { v: 2, css: "#pay" } } },
+            },
+            screenshot: png,
+          },
+          400,
+          "validation",
+        ],
+        [
+          "an element anchor over 16 KB",
+          {
+            report: {
+              ...good,
+              report: {
+                ...good.report,
+                element: {
+                  ...good.report.element,
+                  anchor: { ...PAY_ANCHOR, fingerprint: { text: "x".repeat(17_000) } },
+                },
+              },
+            },
+            screenshot: png,
+          },
+          400,
+          "validation",
         ],
         [
           "a screenshot that is not an image",
