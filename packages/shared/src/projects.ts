@@ -316,6 +316,8 @@ export interface AddPageResponse {
   projectId: string;
   pageId: string;
   versionId: string;
+  /** The new page as the project lists it (GET /api/projects/{id}), queued for its capture. */
+  page?: Page;
 }
 
 /** GET /api/versions/{id}/view: where the viewer loads the version from (the content origin). */

@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { Comment } from "./comments.ts";
 import { type ConversationMessage, guestKeySchema } from "./conversations.ts";
 import type { Notification, NotificationCounts } from "./notifications.ts";
-import type { Version } from "./projects.ts";
+import type { Page, Version } from "./projects.ts";
 import type { BrowseList, Ticket } from "./tickets.ts";
 
 /**
@@ -20,8 +20,19 @@ export type RealtimeEvent =
   /** `comment`: the comment as it now reads (left out when too large: refetch). */
   | { type: "comments.changed"; projectId: string; versionId: string; commentId: string; comment?: Comment }
   | { type: "comments.deleted"; projectId: string; versionId: string; commentId: string }
-  /** A capture moved on (queued, capturing with its stage, ready, failed): the version as it now reads. */
-  | { type: "versions.changed"; projectId: string; pageId: string; versionId: string; version: Version }
+  /**
+   * A capture moved on (queued, capturing with its stage, ready, failed): the version as it now reads,
+   * and its page as the project lists it (title, thumbnail and versions as GET /api/projects/{id} gives
+   * them), so the project page follows a capture with no read.
+   */
+  | {
+      type: "versions.changed";
+      projectId: string;
+      pageId: string;
+      versionId: string;
+      version: Version;
+      page?: Page;
+    }
   /** Inspect changes of the version were saved, hidden, resolved or deleted: refetch them. */
   | { type: "inspect.changed"; projectId: string; versionId: string }
   /** Room `user:{id}`: a notification for this user. */

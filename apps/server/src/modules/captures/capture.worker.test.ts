@@ -111,6 +111,13 @@ describe("the capture worker", () => {
       steps.push(`${version.status}:${version.stage ?? ""}`);
       if (version.status === "ready") {
         expect(version).toEqual((await owner.get(`/api/versions/${versionId}`)).body.data);
+        // The page as the project lists it, with the captured title and thumbnail: nothing to read again.
+        const listed = (await owner.get(`/api/projects/${projectId}`)).body.data.pages[0];
+        expect(message.event.page).toEqual(listed);
+        expect(listed).toMatchObject({
+          title: "Fixture home",
+          thumbnail: expect.stringMatching(/^\/files\//),
+        });
         break;
       }
     }

@@ -10,8 +10,8 @@ import type { AppContext } from "../../context.ts";
 import { assets, pages, versionAssets, versions } from "../../db/schema/index.ts";
 import { publish } from "../../lib/realtime.ts";
 import { setPageThumbnail } from "../pages/thumbnails.ts";
-import { loadCountedVersion } from "../projects/projects.load.ts";
-import { presentVersion } from "../projects/projects.presenter.ts";
+import { loadCountedVersion, loadCountedVersionsOfPage } from "../projects/projects.load.ts";
+import { presentPage, presentVersion } from "../projects/projects.presenter.ts";
 import { CAPTURE_QUEUE, enqueueUnfinished } from "./capture.queue.ts";
 
 const REASONS: Record<string, string> = {
@@ -55,8 +55,9 @@ export async function runCapture(ctx: AppContext, getCapturer: () => Promise<Cap
   if (!version || version.status === "ready" || !version.sourceUrl) return;
   // Each step is published with the version as the API presents it, so the project page and the viewer
   // follow the capture without polling.
-  // `pageTitle`: the captured document's title, given to a page still named by its URL — in the same
-  // transaction as the step, so whoever refetches on its event reads the title too.
+  // Its page goes with it as the project lists it (title, thumbnail, versions): the project page applies
+  // it and reads nothing. `pageTitle`: the captured document's title, given to a page still named by its
+  // URL — in the same transaction as the step, so the step's event and any read after it carry it.
   const setVersion = (values: Partial<typeof versions.$inferInsert>, pageTitle?: string) =>
     db.transaction(async (tx) => {
       await tx
@@ -69,13 +70,15 @@ export async function runCapture(ctx: AppContext, getCapturer: () => Promise<Cap
           .set({ title: pageTitle })
           .where(and(eq(pages.id, version.pageId), eq(pages.title, pages.url)));
       const row = await loadCountedVersion(tx, versionId);
-      if (row)
+      const [pageRow] = await tx.select().from(pages).where(eq(pages.id, version.pageId));
+      if (row && pageRow)
         await publish(tx, `project:${row.projectId}`, {
           type: "versions.changed",
           projectId: row.projectId,
           pageId: row.pageId,
           versionId,
           version: presentVersion(row),
+          page: presentPage(pageRow, await loadCountedVersionsOfPage(tx, pageRow.id)),
         });
     });
 

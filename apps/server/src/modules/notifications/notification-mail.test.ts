@@ -1,4 +1,4 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, type SQL } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { notifications, projectMembers, users } from "../../db/schema/index.ts";
@@ -22,6 +22,7 @@ const memberEmail = `mail-member-${stamp}@example.com`;
 const reviewerEmail = `mail-reviewer-${stamp}@example.com`;
 let projectId: string;
 let versionId: string;
+let pageId: string;
 let ownerUid: string;
 
 beforeAll(async () => {
@@ -40,6 +41,7 @@ beforeAll(async () => {
     bytes,
   });
   versionId = page.body.data.versionId;
+  pageId = page.body.data.pageId;
   await owner.post(`/api/projects/${projectId}/members`, { email: memberEmail, access: "comment" });
   await owner.post(`/api/projects/${projectId}/members`, { email: reviewerEmail, access: "comment" });
 }, 180_000);
@@ -52,14 +54,17 @@ const userIdOf = async (email: string) =>
   (await t.ctx.database.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0]!.id;
 
 /** Until every notification of these comments is handed to the mailer (claimed), then one more poll. */
-async function settled(commentIds: string[]) {
+const settled = (commentIds: string[]) => settledWhere(inArray(notifications.commentId, commentIds));
+
+/** Until every notification `where` picks is handed to the mailer (claimed), then one more poll. */
+async function settledWhere(where: SQL | undefined) {
   await expect
     .poll(
       async () => {
         const rows = await t.ctx.database.db
           .select({ emailSent: notifications.emailSent })
           .from(notifications)
-          .where(inArray(notifications.commentId, commentIds));
+          .where(where);
         return rows.length > 0 && rows.every((row) => row.emailSent);
       },
       { timeout: 20_000, interval: 250 },
@@ -152,6 +157,28 @@ describe("notifications by e-mail, batched", () => {
     const made = await member.post(`/api/versions/${versionId}/comments`, comment("Anyone?"));
     await settled([made.body.data.id]);
     expect(notificationMails(reviewerEmail).slice(before)).toHaveLength(0);
+  }, 60_000);
+
+  it("ten approve/unapprove changes by one person: one mail with one line, telling where they ended", async () => {
+    const before = notificationMails(memberEmail).length;
+    const started = Date.now();
+    for (let i = 0; i < 10; i++) {
+      const changed = await owner.put(`/api/pages/${pageId}/approval`, { approved: i % 2 === 0 });
+      expect(changed.status).toBe(200);
+    }
+    expect(Date.now() - started, "the changes fit in the window").toBeLessThan(WINDOW_MS);
+    const memberId = await userIdOf(memberEmail);
+    await settledWhere(
+      and(
+        eq(notifications.userId, memberId),
+        eq(notifications.pageId, pageId),
+        inArray(notifications.type, ["page-approved", "page-unapproved"]),
+      ),
+    );
+    const mails = notificationMails(memberEmail).slice(before);
+    expect(mails.map((mail) => mail.subject)).toEqual(["Olivia Owner unapproved page “Homepage”"]);
+    expect(mails[0]!.text.match(/approved page/g)).toHaveLength(1);
+    expect(mails[0]!.text).toContain("Stop e-mails about pages unapproved:");
   }, 60_000);
 
   it("pages added in a burst: one mail per person listing each page's link, with no unsubscribe, whatever the preferences", async () => {

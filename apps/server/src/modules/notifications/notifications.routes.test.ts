@@ -208,6 +208,34 @@ describe.each(routeDrivers())("notifications (%s)", (driver) => {
     await client.owner.put(`/api/projects/${projectId}/approvers/${uid.viewer}`, { isApprover: false });
   });
 
+  it("folds one person's approve/unapprove changes on a page into one notification telling where they ended", async () => {
+    const page = (
+      await client.editor.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/toggled" })
+    ).body.data as { pageId: string };
+    const approve = (who: Person, approved: boolean) =>
+      client[who].put(`/api/pages/${page.pageId}/approval`, { approved });
+    for (let i = 0; i < 10; i++) expect((await approve("owner", i % 2 === 0)).status).toBe(200);
+    const approvals = async (who: Person) =>
+      (await list(who, "?limit=100")).filter(
+        (n) => n.pageId === page.pageId && (n.type === "page-approved" || n.type === "page-unapproved"),
+      );
+    const [told, ...more] = await approvals("viewer");
+    expect(more).toEqual([]);
+    expect(told).toMatchObject({ type: "page-unapproved", length: 10, actor: { uid: uid.owner } });
+    expect(notificationMessage(told!)).toBe("unapproved page");
+
+    await approve("owner", true);
+    expect((await approvals("viewer")).map((n) => [n.type, n.length, notificationMessage(n)])).toEqual([
+      ["page-approved", 11, "approved page"],
+    ]);
+    // Another person's change is theirs to tell.
+    await approve("editor", false);
+    expect((await approvals("viewer")).map((n) => [n.type, n.actor.uid])).toEqual([
+      ["page-unapproved", uid.editor],
+      ["page-approved", uid.owner],
+    ]);
+  });
+
   it("tells only the project's editors of suggested edits, with how many", async () => {
     const saved = await client.editor.post(`/api/versions/${versionId}/changes`, {
       changes: [style("color", "blue"), style("font-size", "40px")],

@@ -159,14 +159,28 @@ const GROUPED_TYPES: ReadonlySet<NotificationType> = new Set([
   "web-comment-reply",
   "web-comment-resolve",
   "web-inspect",
+  "page-approved",
+  "page-unapproved",
 ]);
+/**
+ * Types that fold into each other: one state toggled back and forth. The group takes the newest event's
+ * type, so ten approve/unapprove changes by one person read as where they ended ('approved page').
+ */
+const GROUP_FAMILY: Partial<Record<NotificationType, string>> = {
+  "page-approved": "page-approval",
+  "page-unapproved": "page-approval",
+};
+const familyOf = (type: NotificationType) => GROUP_FAMILY[type] ?? type;
+const typesOfFamily = (type: NotificationType) =>
+  [...GROUPED_TYPES].filter((candidate) => familyOf(candidate) === familyOf(type));
 /** How long an unseen notification keeps gathering repeats of its event. */
 export const GROUP_WINDOW_MS = 60 * 60 * 1000;
 
 /**
  * Writes the rows, folding each groupable one into its recipient's unseen notification of the same type
- * on the same page by the same person within the window: its `length` counts the events, the edits are
- * summed ('suggested 5 edits on page'), it points at the newest comment or version, moves to the top, is
+ * (or family: approved and unapproved are one) on the same page by the same person within the window: its
+ * `length` counts the events, the edits are summed ('suggested 5 edits on page'), it takes the newest
+ * event's type, points at the newest comment or version, moves to the top, is
  * news for the bell again and owes a mail again (the mail batch tells the new count). The group's key is
  * locked for the transaction, so events at once all count, in one row.
  */
@@ -189,6 +203,7 @@ async function insertOrGroup(tx: Tx, rows: NewNotificationRow[]): Promise<Notifi
       .update(notifications)
       .set({
         length: sql`${notifications.length} + 1`,
+        type: row.type,
         context: { ...row.context, ...(editsCount !== undefined && { editsCount }) },
         versionId: row.versionId,
         commentId: row.commentId,
@@ -205,7 +220,9 @@ async function insertOrGroup(tx: Tx, rows: NewNotificationRow[]): Promise<Notifi
 }
 
 const groupKey = (row: NewNotificationRow) =>
-  [row.userId, row.type, row.pageId, row.actorId ?? `guest:${row.context.userName ?? ""}`].join("|");
+  [row.userId, familyOf(row.type), row.pageId, row.actorId ?? `guest:${row.context.userName ?? ""}`].join(
+    "|",
+  );
 
 async function openGroup(tx: Tx, row: NewNotificationRow): Promise<NotificationRow | undefined> {
   // Two events at once with no group yet would each start one: the first to lock the key starts it,
@@ -218,7 +235,7 @@ async function openGroup(tx: Tx, row: NewNotificationRow): Promise<NotificationR
     .where(
       and(
         eq(notifications.userId, row.userId),
-        eq(notifications.type, row.type),
+        inArray(notifications.type, typesOfFamily(row.type)),
         eq(notifications.pageId, row.pageId!),
         eq(notifications.isSeen, false),
         gt(notifications.createdAt, since),

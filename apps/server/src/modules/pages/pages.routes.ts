@@ -90,7 +90,12 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       await enqueueCapture(ctx, version.id);
       reply.status(202);
       return {
-        data: { projectId: project.id, pageId: page.id, versionId: version.id },
+        data: {
+          projectId: project.id,
+          pageId: page.id,
+          versionId: version.id,
+          page: presentPage(page, [{ ...version, commentCount: 0, suggestionCount: 0 }]),
+        },
         message: PROJECT_MESSAGES.fetchingPage,
       };
     },

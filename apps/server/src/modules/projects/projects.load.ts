@@ -185,6 +185,11 @@ export async function loadCountedVersion(
   return (await statement.execute({ versionId }))[0];
 }
 
+/** A page's versions with their counts, as the project lists them. */
+export function loadCountedVersionsOfPage(db: Database, pageId: string): Promise<CountedVersionRow[]> {
+  return db.select(countedVersion).from(versions).where(eq(versions.pageId, pageId));
+}
+
 export async function loadVersion(db: Database, actor: Actor | null, versionId: string) {
   const version = await loadCountedVersion(db, versionId);
   if (!version) throw new NotFoundError("Version not found.", "version-not-found");

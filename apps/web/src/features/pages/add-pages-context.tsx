@@ -11,6 +11,7 @@ import {
   PROJECT_MESSAGES,
   type ProjectDetail,
   pageAddedMessage,
+  pagesLeft,
   SNACKBAR_MS,
   type VersionStatus,
 } from "@redline/shared";
@@ -22,9 +23,10 @@ import { showPlanRefusal, showUpgradePrompt } from "../../components/upgrade-pro
 import { isApiError } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { isTooLarge } from "../../lib/files.ts";
-import { PROJECTS_KEY } from "../projects/project-queries.ts";
+import { invalidateProjectLists, PROJECTS_KEY, projectKey } from "../projects/project-queries.ts";
 import { pageLimitPrompt } from "./page-limit.ts";
 import { addPageByUrl, uploadFile, waitForCapture } from "./page-queries.ts";
+import { withPage } from "./use-versions-realtime.ts";
 
 export interface AddJob {
   index: number;
@@ -79,6 +81,25 @@ export function AddPagesProvider({ project, children }: { project: ProjectDetail
 
   const api = useMemo(() => {
     const invalidate = () => queryClient.invalidateQueries({ queryKey: PROJECTS_KEY });
+    const isListed = (pageId: string) =>
+      Boolean(
+        queryClient.getQueryData<ProjectDetail>(projectKey(projectId))?.pages.some((p) => p.id === pageId),
+      );
+    /**
+     * The added page, as the answer gives it, goes into the cached project with the project's new count
+     * (unless a capture event brought it first); the capture's events keep it current. Only the projects
+     * list is read again, when it is next shown.
+     */
+    const listAdded = (added: AddPageResponse) => {
+      const { page } = added;
+      if (!page) return invalidate();
+      queryClient.setQueryData<ProjectDetail>(projectKey(projectId), (project) => {
+        if (!project) return project;
+        const pageCount = project.pageCount + 1;
+        return { ...withPage(project, page), pageCount, pagesLeft: pagesLeft(project.pageLimit, pageCount) };
+      });
+      return invalidateProjectLists(queryClient);
+    };
     const start = () => {
       if (running.current && !running.current.signal.aborted) return null;
       const controller = new AbortController();
@@ -100,8 +121,9 @@ export function AddPagesProvider({ project, children }: { project: ProjectDetail
       } else if (!showPlanRefusal(error)) snackbar.error(errorMessage(error));
     };
     const openPage = async (added: AddPageResponse, view: "comment" | null) => {
-      // The project must list the new page before its view opens.
-      await invalidate();
+      // The project must list the new page before its view opens (it does when its capture was followed).
+      if (isListed(added.pageId)) await invalidateProjectLists(queryClient);
+      else await invalidate();
       navigate(
         view
           ? `/project/${added.projectId}/${added.pageId}/${added.versionId}/${view}`
@@ -127,7 +149,7 @@ export function AddPagesProvider({ project, children }: { project: ProjectDetail
             if (!signal.aborted) handleAddError(error);
             break;
           }
-          void invalidate();
+          void listAdded(added);
           const version = await waitForCapture(queryClient, projectId, added.versionId, {
             signal,
             onUpdate: (next) =>

@@ -12,7 +12,13 @@ import {
   type ProjectSummary,
   type ProjectType,
 } from "@redline/shared";
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import {
+  keepPreviousData,
+  type QueryClient,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from "@tanstack/react-query";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { api } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
@@ -51,6 +57,17 @@ export function useProject(projectId: string) {
     queryKey: projectKey(projectId),
     queryFn: async ({ signal }) =>
       (await api<{ data: ProjectDetail }>(`/api/projects/${encodeURIComponent(projectId)}`, { signal })).data,
+  });
+}
+
+/**
+ * The lists of projects (not any one project's detail) go stale: read again when next shown. For a change
+ * whose project detail is already in the cache, written from an answer or a realtime event.
+ */
+export function invalidateProjectLists(queryClient: QueryClient): Promise<void> {
+  return queryClient.invalidateQueries({
+    queryKey: PROJECTS_KEY,
+    predicate: ({ queryKey }) => typeof queryKey[2] !== "string",
   });
 }
 

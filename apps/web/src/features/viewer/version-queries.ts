@@ -15,7 +15,7 @@ import { isCapturing, versionKey } from "../pages/page-queries.ts";
 
 const SHARED_POLL_MS = 1400;
 
-import { PROJECTS_KEY } from "../projects/project-queries.ts";
+import { invalidateProjectLists, PROJECTS_KEY } from "../projects/project-queries.ts";
 
 export const viewKey = (versionId: string) => [...versionKey(versionId), "view"] as const;
 const versionPath = (versionId: string) => `/api/versions/${encodeURIComponent(versionId)}`;
@@ -64,7 +64,8 @@ export function useVersionView(versionId: string, shareProjectId?: string, enabl
   useEffect(() => {
     if (!live || !viewStatus || live.status === viewStatus || isCapturing(live)) return;
     void refetch();
-    void queryClient.invalidateQueries({ queryKey: PROJECTS_KEY });
+    // The cached project already holds the finished page (its events carry it): only the lists go stale.
+    void invalidateProjectLists(queryClient);
   }, [live, viewStatus, refetch, queryClient]);
   // While capturing, the polled version carries the newest stage.
   return { ...view, live: isPending && live ? live : view.data?.version };
