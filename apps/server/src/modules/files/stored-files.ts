@@ -32,6 +32,16 @@ export async function storedKeys(db: Database): Promise<Set<string>> {
   return new Set(rows.map((row) => row.key));
 }
 
+/** Which of `keys` some row holds. */
+export async function storedKeysAmong(db: Database, keys: string[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await db
+    .selectDistinct({ key: storedFiles.key })
+    .from(storedFiles)
+    .where(inArray(storedFiles.key, keys));
+  return new Set(rows.map((row) => row.key));
+}
+
 /**
  * Holders by kind and id (`{ kinds: ["version_snapshot"], ids: [versionId] }`), or every holder of those
  * kinds in a project (`{ kinds, projectId }`).
@@ -77,13 +87,8 @@ export async function releaseFilesOf(
     for (const row of rows) held.add(row.key);
   }
   await remove();
-  if (held.size === 0) return [];
-  const still = await tx
-    .selectDistinct({ key: storedFiles.key })
-    .from(storedFiles)
-    .where(inArray(storedFiles.key, [...held]));
-  for (const row of still) held.delete(row.key);
-  return [...held];
+  const still = await storedKeysAmong(tx, [...held]);
+  return [...held].filter((key) => !still.has(key));
 }
 
 /**
