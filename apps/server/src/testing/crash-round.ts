@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { openDatabase } from "../db/index.ts";
-import { referencedKeys } from "../modules/files/collector.ts";
+import { storedKeys } from "../modules/files/stored-files.ts";
 import { ApiClient } from "./http-client.ts";
 import { type ServerProcess, startServerProcess } from "./server-process.ts";
 import { createTestDatabase, type TestDriver } from "./test-db.ts";
@@ -198,7 +198,7 @@ function uniquePng(n: number): Promise<Buffer> {
 async function findOrphanFiles(dataDir: string, databaseUrl: string | undefined): Promise<string[]> {
   const handle = await openDatabase({ databaseUrl, pgliteDir: path.join(dataDir, "pglite") });
   try {
-    const referenced = await referencedKeys(handle.db);
+    const referenced = await storedKeys(handle.db);
     const root = path.join(dataDir, "files");
     const files = await readdir(root, { recursive: true }).catch(() => [] as string[]);
     const orphans: string[] = [];

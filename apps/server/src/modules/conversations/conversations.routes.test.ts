@@ -12,7 +12,7 @@ import { expectRefused, type Person, signUpPerson } from "../../testing/people.t
 import { openGuestSocket, openSocket } from "../../testing/realtime-socket.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { routeDrivers } from "../../testing/test-db.ts";
-import { referencedKeys } from "../files/collector.ts";
+import { storedKeys } from "../files/stored-files.ts";
 
 const SUPPORT = `help-${Date.now().toString(36)}@redline.example`;
 const GAIL = { "x-redline-guest": "guest__2__Gail__gail@example.com", [GUEST_KEY_HEADER]: "k".repeat(40) };
@@ -81,7 +81,7 @@ describe.each(routeDrivers())("conversations (%s)", (driver) => {
     });
     expect(sent.status).toBe(201);
     // The file collector keeps what a message holds.
-    expect(await referencedKeys(t.ctx.database.db)).toContain(uploaded.body.data.path);
+    expect(await storedKeys(t.ctx.database.db)).toContain(uploaded.body.data.path);
     // Sending reads the conversation; the guest has one unread, shown as 'Sent an attachment'.
     expect((await ada.client.get("/api/conversations/unread")).body.data.unread).toBe(0);
     expect((await bob.client.get("/api/conversations/unread")).body.data.unread).toBe(2);

@@ -1,45 +1,21 @@
 /**
  * The file collector: removes stored files that no row references, once they are older than the grace
- * period (FILE_GC_GRACE_SECONDS). Deleting a version, page or project removes the files only it owned at
- * once (versions/owned-files.ts); this catches the rest — content-addressed files the last referrer let
+ * period (FILE_GC_GRACE_SECONDS). Deleting a version, page, project or ticket removes the files it held
+ * alone at once (`releaseFilesOf` in stored-files.ts); this catches the rest — content-addressed files the last referrer let
  * go of, uploads refused after they were stored, attachments never attached, avatars never chosen, the
- * temporary file of a write a crash cut short. The grace period protects a file written just before the
- * row that will reference it commits. Works on both storage providers (their `list`), and runs as a
+ * temporary file of a write a crash cut short. A file is referenced while the record of stored files
+ * (stored-files.ts) names it. The grace period protects a file written just before the row that will
+ * reference it commits. Works on both storage providers (their `list`), and runs as a
  * durable job (pg-boss), so exactly one process collects at a time and a restart loses nothing.
  */
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import type { Database } from "../../db/index.ts";
 import { assets } from "../../db/schema/index.ts";
 import type { Queue } from "../../lib/queue.ts";
+import { storedKeys } from "./stored-files.ts";
 
 export const FILES_COLLECT_QUEUE = "files-collect";
-
-/** Every storage key some row references. */
-export async function referencedKeys(db: Database): Promise<Set<string>> {
-  const result = (await db.execute(sql`
-    select snapshot_key as key from versions where snapshot_key is not null
-    union select screenshot_key from versions where screenshot_key is not null
-    union select file_key from versions where file_key is not null
-    union select thumbnail_key from pages where thumbnail_key is not null
-    union select thumbnail_key from projects where thumbnail_key is not null
-    union select substr(photo_url, 8) from users where photo_url like '/files/%'
-    union select substr(theme->>'logoURL', 8) from teams where theme->>'logoURL' like '/files/%'
-    union select substr(theme->>'iconURL', 8) from teams where theme->>'iconURL' like '/files/%'
-    union select 'assets/' || a.sha256 || '.' || a.ext from assets a
-      where not a.tracked
-        or exists (select 1 from version_assets va where va.sha256 = a.sha256)
-        or exists (select 1 from inspect_changes c where c.value = '/a/' || a.sha256 || '.' || a.ext)
-    union select attachment->>'path' from comment_entries, jsonb_array_elements(attachments) as attachment
-    union select screenshot_key from tickets where screenshot_key is not null
-    union select replay_key from tickets where replay_key is not null
-    union select attachment->>'path' from ticket_entries, jsonb_array_elements(attachments) as attachment
-    union select attachment->>'path' from conversation_messages, jsonb_array_elements(attachments) as attachment
-    union select shot->>'key' from support_messages, jsonb_array_elements(case
-      when jsonb_typeof(details->'screenshots') = 'array' then details->'screenshots' else '[]'::jsonb end) as shot
-  `)) as unknown as { rows: { key: string | null }[] };
-  return new Set(result.rows.map((row) => row.key).filter((key): key is string => Boolean(key)));
-}
 
 async function forgetAsset(db: Database, sha256: string): Promise<boolean> {
   try {
@@ -61,7 +37,7 @@ export async function collectFiles(ctx: AppContext, graceMs: number, now = Date.
   // one listed whose row commits meanwhile is seen as referenced.
   const listed = [];
   for await (const file of ctx.storage.list()) listed.push(file);
-  const referenced = await referencedKeys(ctx.database.db);
+  const referenced = await storedKeys(ctx.database.db);
   const removed: string[] = [];
   for (const file of listed) {
     if (referenced.has(file.key) || now - file.modifiedAt.getTime() < graceMs) continue;

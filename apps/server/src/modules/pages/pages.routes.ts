@@ -24,6 +24,7 @@ import { announceChanged } from "../../lib/realtime.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { enqueueCapture } from "../captures/capture.queue.ts";
+import { OWNED_BY_WORK, releaseFilesOf, removeReleasedFiles } from "../files/stored-files.ts";
 import { notify } from "../notifications/notify.ts";
 import { assertRoomToStore } from "../plans/storage.ts";
 import {
@@ -34,7 +35,6 @@ import {
 } from "../projects/projects.load.ts";
 import { authorize, authorizeProject } from "../projects/projects.policy.ts";
 import { presentPage, presentVersion } from "../projects/projects.presenter.ts";
-import { ownedFiles, removeOwnedFiles } from "../versions/owned-files.ts";
 import { addPage, addUploadedVersion, assertRoomForPage, recapture } from "./add-page.ts";
 import { findSimilarPages } from "./similar-pages.ts";
 import { setPageThumbnail } from "./thumbnails.ts";
@@ -303,13 +303,20 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       const { page, access } = await loadPage(db, actor, pageParams.parse(request.params).pageId);
       authorize(access, "pages.delete");
       const files = await db.transaction(async (tx) => {
-        const owned = await ownedFiles(tx, { pageIds: [page.id] });
-        await tx.delete(pages).where(eq(pages.id, page.id));
+        const pageVersions = await tx
+          .select({ id: versions.id })
+          .from(versions)
+          .where(eq(versions.pageId, page.id));
+        const released = await releaseFilesOf(
+          tx,
+          [{ kinds: OWNED_BY_WORK, ids: [page.id, ...pageVersions.map((version) => version.id)] }],
+          () => tx.delete(pages).where(eq(pages.id, page.id)),
+        );
         await tx.update(projects).set({ modifiedAt: new Date() }).where(eq(projects.id, page.projectId));
         await announceChanged(tx, `project:${page.projectId}`);
-        return owned;
+        return released;
       });
-      await removeOwnedFiles(ctx, files, request.log);
+      await removeReleasedFiles(ctx, files, request.log);
       return { message: page.url === "image" ? PROJECT_MESSAGES.fileDeleted : PROJECT_MESSAGES.pageDeleted };
     },
   );

@@ -1,12 +1,11 @@
 /**
  * Storage per project owner and product (SPEC §9). What an owner's files use is never kept as a counter:
- * it is summed, when asked, over the rows that hold files in the owner's projects of that product —
- * uploaded page files (`versions.file_bytes`), comment attachments (their entries' sizes, read from the
- * file store when attached), inspect-change images (their asset's size), a bug-tracking board's
- * ticket screenshots, replays and thread attachments, and message attachments in the project's
- * conversations (sized like comment attachments) — each stored file once,
- * however many rows name it. So it cannot drift: deleting a version, page, project, comment or edit (by a
- * route or a cascade), transferring a project and a crash all change the sum by themselves.
+ * it is summed, when asked, over the record of stored files (files/stored-files.ts, ADR 0022) of the
+ * owner's projects of that product — uploaded page files, comment attachments, inspect-change images,
+ * ticket screenshots, replays and thread attachments, message attachments in the project's conversations
+ * — each stored file once, however many rows name it. The record changes with its holders' rows, in their
+ * transaction, so the sum cannot drift: deleting a version, page, project, comment or edit (by a route or
+ * a cascade), transferring a project and a crash all change it by themselves.
  *
  * A write that records files measures under a lock on the owner's row before and after it writes, in its
  * own transaction, and is refused (402, rolled back) when it grew usage past the limit; so two uploads
@@ -17,7 +16,6 @@ import {
   canStore,
   type Product,
   productOf,
-  projectTypesOf,
   storageLimitBytes,
   storageLimitMessage,
   UNLIMITED,
@@ -27,6 +25,7 @@ import type { AppContext } from "../../context.ts";
 import type { Database } from "../../db/index.ts";
 import { type ProjectRow, projects, users, versions } from "../../db/schema/index.ts";
 import { PlanLimitError } from "../../lib/errors.ts";
+import { heldFilesSql } from "../files/stored-files.ts";
 import { entitlementsFor } from "./plans.ts";
 
 export class StorageLimitError extends PlanLimitError {
@@ -41,56 +40,15 @@ export interface FileToStore {
   bytes: number;
 }
 
-/** The files the owner's projects of a product hold: one row (key, bytes) per stored file. */
-function heldFiles(owner: Placeholder | string, product: Product): SQL {
-  const types = sql.join(
-    projectTypesOf(product).map((type) => sql`${type}`),
-    sql`, `,
-  );
-  const ofOwner = sql`p.owner_id = ${owner} and p.type in (${types})`;
-  /** The files a jsonb `attachments` array ([{path, size}]) lists, on rows joined to the owner's projects. */
-  const attached = (joins: SQL, column: SQL) => sql`
-      select a->>'path', coalesce((a->>'size')::bigint, 0)
-        from projects p ${joins}
-        cross join lateral jsonb_array_elements(${column}) as a
-        where ${ofOwner} and ${column} <> '[]'::jsonb`;
-  return sql`
-    select key, max(bytes) as bytes from (
-      select v.file_key as key, v.file_bytes as bytes
-        from projects p join versions v on v.project_id = p.id
-        where ${ofOwner} and v.file_key is not null
-          and v.file_bytes is not null
-      union all
-      ${attached(sql`join comments c on c.project_id = p.id join comment_entries e on e.comment_id = c.id`, sql`e.attachments`)}
-      union all
-      select 'assets/' || s.sha256 || '.' || s.ext, s.size
-        from projects p join inspect_changes ic on ic.project_id = p.id
-        join assets s on s.sha256 = substr(ic.value, 4, 64) and ic.value = '/a/' || s.sha256 || '.' || s.ext
-        where ${ofOwner} and ic.change_type = 'image'
-      union all
-      select t.screenshot_key, coalesce(t.screenshot_bytes, 0)
-        from projects p join tickets t on t.project_id = p.id
-        where ${ofOwner} and t.screenshot_key is not null
-      union all
-      select t.replay_key, coalesce(t.replay_bytes, 0)
-        from projects p join tickets t on t.project_id = p.id
-        where ${ofOwner} and t.replay_key is not null
-      union all
-      ${attached(sql`join tickets t on t.project_id = p.id join ticket_entries e on e.ticket_id = t.id`, sql`e.attachments`)}
-      union all
-      ${attached(sql`join conversations cv on cv.project_id = p.id join conversation_messages m on m.conversation_id = cv.id`, sql`m.attachments`)}
-    ) as files group by key`;
-}
-
 /** The bytes an owner's projects of a product hold, as one SQL value (for a prepared statement too). */
 export function usedBytesSql(owner: Placeholder | string, product: Product): SQL<number> {
-  return sql<number>`(select coalesce(sum(bytes), 0)::float8 from (${heldFiles(owner, product)}) as held)`;
+  return sql<number>`(select coalesce(sum(bytes), 0)::float8 from (${heldFilesSql(owner, product)}) as held)`;
 }
 
 /** What the owner's projects hold now, and what they would hold with `adding` stored too. */
 async function measure(db: Database, ownerId: string, product: Product, adding: FileToStore[] = []) {
   const result = (await db.execute(sql`
-    with held as (${heldFiles(ownerId, product)}),
+    with held as (${heldFilesSql(ownerId, product)}),
       adding as (
         select f->>'key' as key, max((f->>'bytes')::bigint) as bytes
           from jsonb_array_elements(${JSON.stringify(adding)}::jsonb) as f group by f->>'key'

@@ -27,9 +27,9 @@ import { toJpeg } from "../../lib/images.ts";
 import { announceChanged, revokeRoom } from "../../lib/realtime.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
+import { OWNED_BY_WORK, releaseFilesOf, removeReleasedFiles } from "../files/stored-files.ts";
 import { removeReplaced } from "../pages/thumbnails.ts";
 import { entitlementsFor, limitsFor } from "../plans/plans.ts";
-import { ownedFiles, removeOwnedFiles } from "../versions/owned-files.ts";
 import { listProjectRows, loadProject, ownerLimitsOf } from "./projects.load.ts";
 import { authorize, projectAccess } from "./projects.policy.ts";
 import { presentPage, presentProject } from "./projects.presenter.ts";
@@ -265,12 +265,13 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       // An expired (read-only) project can still be deleted by its owner, to make room.
       authorize(heldAccess, "projects.delete");
       const files = await db.transaction(async (tx) => {
-        const owned = await ownedFiles(tx, { projectId: project.id });
-        await tx.delete(projects).where(eq(projects.id, project.id));
+        const released = await releaseFilesOf(tx, [{ kinds: OWNED_BY_WORK, projectId: project.id }], () =>
+          tx.delete(projects).where(eq(projects.id, project.id)),
+        );
         await revokeRoom(tx, `project:${project.id}`, null);
-        return owned;
+        return released;
       });
-      await removeOwnedFiles(ctx, files, request.log);
+      await removeReleasedFiles(ctx, files, request.log);
       return { message: PROJECT_MESSAGES.deleted };
     },
   );

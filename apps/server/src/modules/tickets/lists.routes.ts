@@ -23,15 +23,15 @@ import { newId } from "../../lib/ids.ts";
 import { memberActor } from "../../lib/policy.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
+import { removeReleasedFiles } from "../files/stored-files.ts";
 import { boardPeople, loadBoardProject, loadList } from "./tickets.load.ts";
 import { authorizeTicket, boardAbilities, withListAbilities, withTicketAbilities } from "./tickets.policy.ts";
 import { personOf, presentList, presentTicketRow, selectCountedTickets } from "./tickets.presenter.ts";
 import {
   bytewise,
-  filesOfTickets,
   onBoard,
   publishList,
-  removeTicketFiles,
+  releaseTicketFiles,
   ticketLimitOf,
   ticketsUsed,
 } from "./tickets.service.ts";
@@ -214,12 +214,16 @@ export async function listsRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       const { list, access } = await loadList(db, actor, listParams.parse(request.params).listId);
       authorizeTicket(memberActor(actor.user.id, access), "lists.delete");
       const files = await db.transaction(async (tx) => {
-        const held = await filesOfTickets(tx, eq(tickets.listId, list.id));
-        await tx.delete(browseLists).where(eq(browseLists.id, list.id));
+        const listed = await tx.select({ id: tickets.id }).from(tickets).where(eq(tickets.listId, list.id));
+        const released = await releaseTicketFiles(
+          tx,
+          listed.map((ticket) => ticket.id),
+          () => tx.delete(browseLists).where(eq(browseLists.id, list.id)),
+        );
         await publishList(tx, list.projectId, list.id);
-        return held;
+        return released;
       });
-      await removeTicketFiles(ctx, files, request.log);
+      await removeReleasedFiles(ctx, files, request.log);
       return { data: { deleted: true } };
     },
   );

@@ -14,16 +14,15 @@ import { memberActor } from "../../lib/policy.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { storedAttachments } from "../comments/attachments.routes.ts";
+import { releaseFilesOf, removeReleasedFiles } from "../files/stored-files.ts";
 import { notify } from "../notifications/notify.ts";
 import { meterStorage } from "../plans/storage.ts";
 import { loadTicket, loadTicketEntry } from "./tickets.load.ts";
 import { authorizeTicket, withTicketAbilities } from "./tickets.policy.ts";
 import {
-  attachmentPaths,
-  filesOfTickets,
   publishTicket,
   publishTicketDeleted,
-  removeTicketFiles,
+  releaseTicketFiles,
   ticketDetailNow,
 } from "./tickets.service.ts";
 
@@ -123,17 +122,20 @@ export async function ticketThreadRoutes(app: FastifyInstance, { ctx }: { ctx: A
           .from(ticketEntries)
           .where(eq(ticketEntries.ticketId, ticket.id));
         if (deletingEntryDeletesTicket(entries)) {
-          const owned = await filesOfTickets(tx, eq(tickets.id, ticket.id));
-          await tx.delete(tickets).where(eq(tickets.id, ticket.id));
+          const released = await releaseTicketFiles(tx, [ticket.id], () =>
+            tx.delete(tickets).where(eq(tickets.id, ticket.id)),
+          );
           await publishTicketDeleted(tx, ticket.projectId, ticket.id);
-          return { ticketDeleted: true, files: owned };
+          return { ticketDeleted: true, files: released };
         }
-        await tx.delete(ticketEntries).where(eq(ticketEntries.id, entry.id));
+        const released = await releaseFilesOf(tx, [{ kinds: ["ticket_attachment"], ids: [entry.id] }], () =>
+          tx.delete(ticketEntries).where(eq(ticketEntries.id, entry.id)),
+        );
         await tx.update(tickets).set({ modifiedAt: new Date() }).where(eq(tickets.id, ticket.id));
         await publishTicket(tx, ticket.projectId, ticket.id);
-        return { ticketDeleted: false, files: attachmentPaths(entry.attachments) };
+        return { ticketDeleted: false, files: released };
       });
-      await removeTicketFiles(ctx, files, request.log);
+      await removeReleasedFiles(ctx, files, request.log);
       return { data: { ticketDeleted } };
     },
   );

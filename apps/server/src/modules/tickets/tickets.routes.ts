@@ -21,17 +21,17 @@ import { ticketResolvedMail } from "../../lib/mail/templates.ts";
 import { memberActor } from "../../lib/policy.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
+import { removeReleasedFiles } from "../files/stored-files.ts";
 import { boardPeople, loadBoardProject, loadTicket } from "./tickets.load.ts";
 import { authorizeTicket, withTicketAbilities } from "./tickets.policy.ts";
 import {
   createTicket,
   endOfList,
-  filesOfTickets,
   listOfProject,
   lockTicket,
   publishTicket,
   publishTicketDeleted,
-  removeTicketFiles,
+  releaseTicketFiles,
   ticketDetailNow,
   ticketNow,
 } from "./tickets.service.ts";
@@ -230,12 +230,13 @@ export async function ticketsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       const { ticket, access } = await loadTicket(db, actor, ticketParams.parse(request.params).ticketId);
       authorizeTicket(memberActor(actor.user.id, access), "tickets.delete");
       const files = await db.transaction(async (tx) => {
-        const held = await filesOfTickets(tx, eq(tickets.id, ticket.id));
-        await tx.delete(tickets).where(eq(tickets.id, ticket.id));
+        const released = await releaseTicketFiles(tx, [ticket.id], () =>
+          tx.delete(tickets).where(eq(tickets.id, ticket.id)),
+        );
         await publishTicketDeleted(tx, ticket.projectId, ticket.id);
-        return held;
+        return released;
       });
-      await removeTicketFiles(ctx, files, request.log);
+      await removeReleasedFiles(ctx, files, request.log);
       return { data: { deleted: true } };
     },
   );

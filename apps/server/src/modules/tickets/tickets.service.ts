@@ -4,7 +4,6 @@
  * transaction, and the files a deleted ticket leaves behind.
  */
 import {
-  type Attachment,
   type Product,
   productOf,
   sortKeyBetween,
@@ -14,7 +13,6 @@ import {
   UNLIMITED,
 } from "@redline/shared";
 import { and, count, desc, eq, inArray, isNull, max, type SQL, sql } from "drizzle-orm";
-import type { FastifyBaseLogger } from "fastify";
 import type { AppContext } from "../../context.ts";
 import type { Database } from "../../db/index.ts";
 import {
@@ -30,6 +28,7 @@ import {
 import { BadRequestError, ConflictError, NotFoundError, PlanLimitError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { publish } from "../../lib/realtime.ts";
+import { releaseFilesOf } from "../files/stored-files.ts";
 import { notify } from "../notifications/notify.ts";
 import { entitlementsFor } from "../plans/plans.ts";
 import { meterStorage } from "../plans/storage.ts";
@@ -245,62 +244,28 @@ export function publishList(tx: Tx, projectId: string, listId: string, row?: Bro
   });
 }
 
-/** The files tickets hold (screenshot, replay, their entries' attachments), read before their rows go. */
-export async function filesOfTickets(tx: Database, where: SQL): Promise<string[]> {
-  const rows = await tx
-    .select({ id: tickets.id, screenshot: tickets.screenshotKey, replay: tickets.replayKey })
-    .from(tickets)
-    .where(where);
-  if (rows.length === 0) return [];
-  const entries = await tx
-    .select({ attachments: ticketEntries.attachments })
-    .from(ticketEntries)
-    .where(
-      inArray(
-        ticketEntries.ticketId,
-        rows.map((row) => row.id),
-      ),
-    );
-  return [
-    ...rows.flatMap((row) => [row.screenshot, row.replay]),
-    ...entries.flatMap((entry) => attachmentPaths(entry.attachments)),
-  ].filter((key): key is string => Boolean(key));
-}
-
-export const attachmentPaths = (attachments: Attachment[]) => attachments.map((file) => file.path);
-
 /**
- * Removes files once their rows are gone (after commit). Attachments are content-addressed per project
- * and may be held by another entry or comment, so only those no row names any more go. A failed
- * removal is logged and ignored (SPEC §4); the file collector may take it later.
+ * Runs `remove` (deleting tickets, or what they cascade from) and returns the files only those tickets
+ * held — screenshot, replay, their entries' attachments — to remove after commit (files/stored-files.ts).
  */
-export async function removeTicketFiles(ctx: AppContext, keys: string[], log: FastifyBaseLogger) {
-  const unique = [...new Set(keys)];
-  if (unique.length === 0) return;
-  const held = await stillReferenced(ctx.database.db, unique);
-  await Promise.all(
-    unique
-      .filter((key) => !held.has(key))
-      .map((key) =>
-        ctx.storage
-          .delete(key)
-          .catch((error: unknown) => log.warn({ err: error, key }, "could not remove a ticket's file")),
-      ),
+export async function releaseTicketFiles(
+  tx: Database,
+  ticketIds: string[],
+  remove: () => Promise<unknown>,
+): Promise<string[]> {
+  const entries =
+    ticketIds.length === 0
+      ? []
+      : await tx
+          .select({ id: ticketEntries.id })
+          .from(ticketEntries)
+          .where(inArray(ticketEntries.ticketId, ticketIds));
+  return releaseFilesOf(
+    tx,
+    [
+      { kinds: ["ticket_screenshot", "ticket_replay"], ids: ticketIds },
+      { kinds: ["ticket_attachment"], ids: entries.map((entry) => entry.id) },
+    ],
+    remove,
   );
-}
-
-async function stillReferenced(db: Database, keys: string[]): Promise<Set<string>> {
-  const list = sql.join(
-    keys.map((key) => sql`${key}`),
-    sql`, `,
-  );
-  const result = (await db.execute(sql`
-    select a->>'path' as key from ticket_entries e cross join lateral jsonb_array_elements(e.attachments) as a
-      where e.attachments <> '[]'::jsonb and a->>'path' in (${list})
-    union select a->>'path' from comment_entries e cross join lateral jsonb_array_elements(e.attachments) as a
-      where e.attachments <> '[]'::jsonb and a->>'path' in (${list})
-    union select screenshot_key from tickets where screenshot_key in (${list})
-    union select replay_key from tickets where replay_key in (${list})
-  `)) as unknown as { rows: { key: string | null }[] };
-  return new Set(result.rows.map((row) => row.key).filter((key): key is string => Boolean(key)));
 }

@@ -9,10 +9,10 @@ import { announceChanged } from "../../lib/realtime.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { contentUrls } from "../content/content.urls.ts";
+import { OWNED_BY_WORK, releaseFilesOf, removeReleasedFiles } from "../files/stored-files.ts";
 import { loadPagesWithVersions, loadVersion } from "../projects/projects.load.ts";
 import { authorize } from "../projects/projects.policy.ts";
 import { presentPage, presentVersion } from "../projects/projects.presenter.ts";
-import { ownedFiles, removeOwnedFiles } from "./owned-files.ts";
 
 const params = z.object({ versionId: z.string().min(1).max(64) });
 
@@ -96,12 +96,13 @@ export async function versionsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
             "A page keeps at least one version: delete the page instead.",
           );
         }
-        const owned = await ownedFiles(tx, { versionIds: [version.id] });
-        await tx.delete(versions).where(eq(versions.id, version.id));
+        const released = await releaseFilesOf(tx, [{ kinds: OWNED_BY_WORK, ids: [version.id] }], () =>
+          tx.delete(versions).where(eq(versions.id, version.id)),
+        );
         await announceChanged(tx, `project:${page.projectId}`);
-        return owned;
+        return released;
       });
-      await removeOwnedFiles(ctx, files, request.log);
+      await removeReleasedFiles(ctx, files, request.log);
       return { data: { projectId: page.projectId, pageId: page.id } };
     },
   );

@@ -8,12 +8,12 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { MAX_UPLOAD_BYTES, titleFromNote, widgetReportSchema } from "@redline/shared";
-import { eq, or, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import sharp from "sharp";
 import { ZodError } from "zod";
 import type { AppContext } from "../../context.ts";
-import { tickets, widgetSettings } from "../../db/schema/index.ts";
+import { widgetSettings } from "../../db/schema/index.ts";
 import {
   BadRequestError,
   ForbiddenError,
@@ -24,6 +24,7 @@ import {
 } from "../../lib/errors.ts";
 import { detectImage } from "../../lib/images.ts";
 import { route } from "../../lib/routes.ts";
+import { storedKeysAmong } from "../files/stored-files.ts";
 import { createTicket } from "../tickets/tickets.service.ts";
 import { normalizeOrigin, WIDGET_MESSAGES, widgetByKey } from "./widget.settings.ts";
 
@@ -206,16 +207,10 @@ export async function widgetIntakeRoutes(app: FastifyInstance, { ctx }: { ctx: A
     return Math.max(1, Math.ceil((Number(row.last_request) + WINDOW_MS - now) / 1000));
   }
 
-  /** Files stored for a ticket that was then refused (the plan's limit), unless another ticket holds them. */
+  /** Files stored for a ticket that was then refused (the plan's limit), unless some row holds them. */
   async function forgetUnused(keys: string[]) {
-    for (const key of keys) {
-      const [held] = await db
-        .select({ id: tickets.id })
-        .from(tickets)
-        .where(or(eq(tickets.screenshotKey, key), eq(tickets.replayKey, key)))
-        .limit(1);
-      if (!held) await storage.delete(key).catch(() => undefined);
-    }
+    const held = await storedKeysAmong(db, keys);
+    for (const key of keys) if (!held.has(key)) await storage.delete(key).catch(() => undefined);
   }
 }
 
