@@ -51,7 +51,7 @@ describe("validation messages", () => {
       "The limit must be at least 1.",
       "The access must be one of: view, edit.",
       "The email must be an e-mail address.",
-      "The is seen must be true or false.",
+      "The seen flag must be true or false.",
       "The request has a field it does not take: colour.",
     ]);
   });
@@ -70,5 +70,6 @@ describe("validation messages", () => {
     expect(fieldName(["screenshots", 2])).toBe("screenshots");
     expect(fieldName([])).toBe("request");
     expect(fieldName(["deal_code"])).toBe("deal code");
+    expect(fieldName(["isResolved"])).toBe("resolved flag");
   });
 });

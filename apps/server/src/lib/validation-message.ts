@@ -11,14 +11,17 @@ type Issue = z.core.$ZodRawIssue;
 
 const count = (value: number | bigint) => Number(value).toLocaleString("en-US");
 
-/** "participantIds" → "participant ids"; the last named key of the path, or "request" for the body. */
+/** "participantIds" → "participant ids", "isSeen" → "seen flag"; the last named key of the path, or "request" for the body. */
 export function fieldName(path: readonly PropertyKey[] | undefined): string {
   const key = [...(path ?? [])].reverse().find((part): part is string => typeof part === "string");
   if (!key) return "request";
-  return key
+  const words = key
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .replace(/[_-]+/g, " ")
     .toLowerCase();
+  // A yes/no flag is named for what it says: "isSeen" → "seen flag", "hasVideo" → "video flag".
+  const flag = /^(?:is|has) (.+)$/.exec(words);
+  return flag ? `${flag[1]} flag` : words;
 }
 
 const SIZED: Record<string, { one: string; many: string }> = {
