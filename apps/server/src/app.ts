@@ -41,7 +41,6 @@ import { billingRoutes } from "./modules/billing/billing.routes.ts";
 import { billingWebhookRoutes } from "./modules/billing/billing.webhook.ts";
 import { paypalRoutes } from "./modules/billing/paypal.routes.ts";
 import { pricesRoutes } from "./modules/billing/prices.routes.ts";
-import { createCaptureQueue } from "./modules/captures/capture.queue.ts";
 import { startCaptureWorker } from "./modules/captures/capture.worker.ts";
 import { attachmentsRoutes } from "./modules/comments/attachments.routes.ts";
 import { commentsGuestRoutes } from "./modules/comments/comments.guest.routes.ts";
@@ -55,6 +54,7 @@ import { healthRoutes } from "./modules/health/health.routes.ts";
 import { inspectRoutes } from "./modules/inspect/inspect.routes.ts";
 import { mailboxRoutes } from "./modules/mailbox/mailbox.routes.ts";
 import { collaboratorsRoutes } from "./modules/members/collaborators.routes.ts";
+import { claimInvitations } from "./modules/members/members.load.ts";
 import { membersRoutes } from "./modules/members/members.routes.ts";
 import {
   createNotificationMailQueue,
@@ -63,7 +63,6 @@ import {
 } from "./modules/notifications/notification-mail.ts";
 import { notificationsRoutes } from "./modules/notifications/notifications.routes.ts";
 import { pagesRoutes } from "./modules/pages/pages.routes.ts";
-import { grantsRoutes } from "./modules/plans/grants.routes.ts";
 import { measureUnsizedUploads } from "./modules/plans/storage.ts";
 import { projectsRoutes } from "./modules/projects/projects.routes.ts";
 import { installApiRateLimits } from "./modules/rate-limits/api-rate-limit.ts";
@@ -76,13 +75,16 @@ import { teamBrandingRoutes } from "./modules/teams/team-branding.routes.ts";
 import { startDomainDns } from "./modules/teams/team-domain.check.ts";
 import { teamDomainRoutes } from "./modules/teams/team-domain.routes.ts";
 import { teamMembersRoutes } from "./modules/teams/team-members.routes.ts";
+import { claimTeamInvitations } from "./modules/teams/teams.load.ts";
 import { teamsRoutes } from "./modules/teams/teams.routes.ts";
 import { trustedOrigins } from "./modules/teams/trusted-origins.ts";
 import { listsRoutes } from "./modules/tickets/lists.routes.ts";
 import { ticketThreadRoutes } from "./modules/tickets/ticket-thread.routes.ts";
 import { ticketsRoutes } from "./modules/tickets/tickets.routes.ts";
+import { grantsRoutes } from "./modules/users/grants.routes.ts";
 import { unsubscribeRoutes } from "./modules/users/unsubscribe.routes.ts";
 import { usersRoutes } from "./modules/users/users.routes.ts";
+import { createCaptureQueue } from "./modules/versions/capture-queue.ts";
 import { versionsRoutes } from "./modules/versions/versions.routes.ts";
 import { widgetRoutes } from "./modules/widget/widget.routes.ts";
 import { openApiDocument } from "./openapi.ts";
@@ -118,7 +120,14 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     () => [config.browse.url],
     config.plansEnabled,
   );
-  const auth = createAuth(config, database.db, mailer, isTrustedOrigin);
+  const auth = createAuth(config, database.db, mailer, {
+    isTrustedOrigin,
+    // Invitations sent to a person's address (projects, teams) become theirs once it is proven.
+    claimInvitations: async (db, user) => {
+      await claimInvitations(db, user);
+      await claimTeamInvitations(db, user);
+    },
+  });
   const jobs = await startQueue(database);
   const { queue } = jobs;
   await createCaptureQueue(queue);

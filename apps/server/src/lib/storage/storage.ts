@@ -35,6 +35,11 @@ export interface Storage {
 
 const KEY_PATTERN = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/;
 
+/** Removes a file that was just replaced by `current` (a thumbnail); a failed removal only leaves a file behind. */
+export async function removeReplaced(storage: Storage, old: string | null, current: string): Promise<void> {
+  if (old && old !== current) await storage.delete(old).catch(() => undefined);
+}
+
 export function isValidKey(key: string): boolean {
   return KEY_PATTERN.test(key) && !key.split("/").some((part) => part === ".." || part === ".");
 }

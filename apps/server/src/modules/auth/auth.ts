@@ -12,9 +12,6 @@ import { accounts, rateLimits, sessions, users, verifications } from "../../db/s
 import type { AppConfig } from "../../env.ts";
 import type { Mailer } from "../../lib/mail/mailer.ts";
 import { resetPasswordMail, verificationMail } from "../../lib/mail/templates.ts";
-import { claimInvitations } from "../members/members.load.ts";
-import { claimTeamInvitations } from "../teams/teams.load.ts";
-import type { IsTrustedOrigin } from "../teams/trusted-origins.ts";
 
 /** Header carrying the client IP as Fastify resolved it (client-sent values are overwritten). */
 export const CLIENT_IP_HEADER = "x-redline-client-ip";
@@ -51,12 +48,20 @@ export function continuePathOf(betterAuthUrl: string): string | null {
   return callback;
 }
 
+/** What the rest of the app tells sign-in about (wired in app.ts, so auth depends on no product module). */
+export interface AuthHooks {
+  /** The trusted-origins rule (teams/trusted-origins.ts): people sign in from each of them. */
+  isTrustedOrigin?: (origin: string | null | undefined) => Promise<boolean>;
+  /** Runs once a person's address is proven, and at each sign-in of a verified person: invitations sent
+   *  to their address (projects, teams) become theirs. */
+  claimInvitations?: (db: Database, user: { id: string; email: string }) => Promise<void>;
+}
+
 export function createAuth(
   config: AppConfig,
   db: Database,
   mailer: Mailer,
-  /** The trusted-origins rule (teams/trusted-origins.ts): people sign in from each of them. */
-  isTrustedOrigin: IsTrustedOrigin = async () => false,
+  { isTrustedOrigin = async () => false, claimInvitations = async () => {} }: AuthHooks = {},
 ) {
   const perMinute = { window: 60, max: config.authRateLimit };
   return betterAuth({
@@ -115,7 +120,6 @@ export function createAuth(
       // Invitations sent to this e-mail (projects, teams) become the user's once the address is proven.
       afterEmailVerification: async (user) => {
         await claimInvitations(db, user);
-        await claimTeamInvitations(db, user);
       },
       autoSignInAfterVerification: true,
       expiresIn: 60 * 60 * 24,
@@ -132,10 +136,7 @@ export function createAuth(
         create: {
           after: async (session) => {
             const [user] = await db.select().from(users).where(eq(users.id, session.userId));
-            if (user?.emailVerified) {
-              await claimInvitations(db, user);
-              await claimTeamInvitations(db, user);
-            }
+            if (user?.emailVerified) await claimInvitations(db, user);
           },
         },
       },

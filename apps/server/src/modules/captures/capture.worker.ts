@@ -12,7 +12,7 @@ import { publish } from "../../lib/realtime.ts";
 import { setPageThumbnail } from "../pages/thumbnails.ts";
 import { loadCountedVersion, loadCountedVersionsOfPage } from "../projects/projects.load.ts";
 import { presentPage, presentVersion } from "../projects/projects.presenter.ts";
-import { CAPTURE_QUEUE, enqueueUnfinished } from "./capture.queue.ts";
+import { CAPTURE_QUEUE, enqueueUnfinished } from "../versions/capture-queue.ts";
 
 const REASONS: Record<string, string> = {
   "blocked-url": "This address points to a private network, which Redline may not capture.",

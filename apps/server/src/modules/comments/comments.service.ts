@@ -28,7 +28,8 @@ import { newId } from "../../lib/ids.ts";
 import { publish } from "../../lib/realtime.ts";
 import { notify } from "../notifications/notify.ts";
 import { meterStorage } from "../plans/storage.ts";
-import { authorsFrom, loadAuthors, presentComment } from "./comments.presenter.ts";
+import { authorsFrom, loadAuthors } from "../users/authors.ts";
+import { presentComment } from "./comments.presenter.ts";
 
 export type Author =
   | { userId: string; guestIdentity?: undefined }

@@ -15,7 +15,7 @@ import { projects } from "../../db/schema/index.ts";
 import { BadRequestError, NotFoundError } from "../../lib/errors.ts";
 import { sendDownload } from "../../lib/storage/download.ts";
 import type { Storage } from "../../lib/storage/storage.ts";
-import { readFile } from "../pages/uploads.ts";
+import { readFile } from "../../lib/uploads.ts";
 import { assertRoomToStore, type FileToStore } from "../plans/storage.ts";
 
 export const shaParams = z.object({ sha: z.string().regex(/^[0-9a-f]{64}$/) });

@@ -1,7 +1,7 @@
 import type { InspectChange } from "@redline/shared";
 import type { Database } from "../../db/index.ts";
 import type { InspectChangeRow } from "../../db/schema/index.ts";
-import { DELETED_AUTHOR, loadAuthors } from "../comments/comments.presenter.ts";
+import { DELETED_AUTHOR, loadAuthors } from "../users/authors.ts";
 
 /** Authors as for comments: someone no longer in the project is 'Deleted User'. */
 

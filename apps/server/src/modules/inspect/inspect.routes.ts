@@ -22,8 +22,8 @@ import { BadRequestError, NotFoundError } from "../../lib/errors.ts";
 import { detectImage, IMAGE_FORMATS } from "../../lib/images.ts";
 import { memberActor, type PolicyActor } from "../../lib/policy.ts";
 import { route } from "../../lib/routes.ts";
+import { readFile } from "../../lib/uploads.ts";
 import { requireActor } from "../auth/session.ts";
-import { readFile } from "../pages/uploads.ts";
 import { assertRoomToStore } from "../plans/storage.ts";
 import {
   guestsReadOnly,

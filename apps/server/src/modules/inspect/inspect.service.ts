@@ -25,9 +25,11 @@ import {
 } from "../../db/schema/index.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
+import { memberActor } from "../../lib/policy.ts";
 import { publish } from "../../lib/realtime.ts";
 import { notify } from "../notifications/notify.ts";
 import { meterStorage } from "../plans/storage.ts";
+import { canInspect } from "./inspect.policy.ts";
 import { presentChanges } from "./inspect.presenter.ts";
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -160,7 +162,14 @@ export async function saveChanges(
     if (inserts.length > 0) await tx.insert(inspectChanges).values(inserts);
     await storage?.check();
     await publishChanged(tx, version);
-    await notify(tx, { on: "inspect.saved", actor: { userId }, version, editsCount: inputs.length });
+    await notify(tx, {
+      on: "inspect.saved",
+      actor: { userId },
+      version,
+      editsCount: inputs.length,
+      // Those who may suggest edits themselves are told of new ones (SPEC §6).
+      audience: (person, access) => canInspect(memberActor(person, access), "inspect.create"),
+    });
   });
 }
 

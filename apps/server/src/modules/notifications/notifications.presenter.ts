@@ -7,7 +7,7 @@ import {
 import { and, eq, inArray } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { type NotificationRow, users } from "../../db/schema/index.ts";
-import { authorsFrom, DELETED_AUTHOR, loadAuthors } from "../comments/comments.presenter.ts";
+import { authorsFrom, DELETED_AUTHOR, loadAuthors } from "../users/authors.ts";
 
 /**
  * Notifications as the API shows them. The actor's name and photo are read now, as for comment authors:

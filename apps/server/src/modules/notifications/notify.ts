@@ -28,9 +28,7 @@ import {
   users,
 } from "../../db/schema/index.ts";
 import { newId } from "../../lib/ids.ts";
-import { memberActor } from "../../lib/policy.ts";
 import { publish } from "../../lib/realtime.ts";
-import { canInspect } from "../inspect/inspect.policy.ts";
 import { presentNotifications } from "./notifications.presenter.ts";
 import { isTeamEvent, notifyTeam, type TeamNotificationEvent } from "./notify-teams.ts";
 
@@ -62,6 +60,8 @@ export type NotificationEvent =
       actor: Actor;
       version: { id: string; projectId: string; pageId: string };
       editsCount: number;
+      /** Who among the project's people is told: the inspect module's rule (it owns who may edit). */
+      audience: (userId: string, access: "owner" | "edit" | "comment" | "view") => boolean;
     }
   /** A person added to a project. */
   | { on: "member.added"; actor: Actor; projectId: string; userId: string }
@@ -339,7 +339,7 @@ async function recipientsOf(
     }
     case "inspect.saved":
       return [...people]
-        .filter(([userId, access]) => canInspect(memberActor(userId, access), "inspect.create"))
+        .filter(([userId, access]) => event.audience(userId, access))
         .map(([userId]) => ({ userId, type: "web-inspect" }));
     case "member.added":
       return [{ userId: event.userId, type: "project-share" }];

@@ -22,8 +22,8 @@ import { BadRequestError } from "../../lib/errors.ts";
 import { memberActor } from "../../lib/policy.ts";
 import { announceChanged } from "../../lib/realtime.ts";
 import { route } from "../../lib/routes.ts";
+import { readUpload, type Upload } from "../../lib/uploads.ts";
 import { requireActor } from "../auth/session.ts";
-import { enqueueCapture } from "../captures/capture.queue.ts";
 import { OWNED_BY_WORK, releaseFilesOf, removeReleasedFiles } from "../files/stored-files.ts";
 import { notify } from "../notifications/notify.ts";
 import { assertRoomToStore } from "../plans/storage.ts";
@@ -35,10 +35,10 @@ import {
 } from "../projects/projects.load.ts";
 import { authorize, authorizeProject } from "../projects/projects.policy.ts";
 import { presentPage, presentVersion } from "../projects/projects.presenter.ts";
+import { enqueueCapture } from "../versions/capture-queue.ts";
 import { addPage, addUploadedVersion, assertRoomForPage, recapture } from "./add-page.ts";
 import { findSimilarPages } from "./similar-pages.ts";
 import { setPageThumbnail } from "./thumbnails.ts";
-import { readUpload, type Upload } from "./uploads.ts";
 
 const projectParams = z.object({ projectId: z.string().min(1).max(64) });
 const pageParams = z.object({ pageId: z.string().min(1).max(64) });

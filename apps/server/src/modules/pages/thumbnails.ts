@@ -3,6 +3,7 @@ import type { AppContext } from "../../context.ts";
 import { pages } from "../../db/schema/index.ts";
 import { toJpeg } from "../../lib/images.ts";
 import { announceChanged } from "../../lib/realtime.ts";
+import { removeReplaced } from "../../lib/storage/storage.ts";
 
 /**
  * A page's card picture: 500×350 JPEG of the top of its latest image or screenshot (SPEC §9). The
@@ -22,10 +23,5 @@ export async function setPageThumbnail(ctx: AppContext, pageId: string, image: B
     if (row) await announceChanged(tx, `project:${row.projectId}`);
     return row?.old ?? null;
   });
-  await removeReplaced(ctx, replaced, key);
-}
-
-/** Removes a thumbnail that was just replaced (a failed removal only leaves a file behind). */
-export async function removeReplaced(ctx: AppContext, old: string | null, current: string): Promise<void> {
-  if (old && old !== current) await ctx.storage.delete(old).catch(() => undefined);
+  await removeReplaced(ctx.storage, replaced, key);
 }

@@ -26,9 +26,9 @@ import { newId } from "../../lib/ids.ts";
 import { toJpeg } from "../../lib/images.ts";
 import { announceChanged, revokeRoom } from "../../lib/realtime.ts";
 import { route } from "../../lib/routes.ts";
+import { removeReplaced } from "../../lib/storage/storage.ts";
 import { requireActor } from "../auth/session.ts";
 import { OWNED_BY_WORK, releaseFilesOf, removeReleasedFiles } from "../files/stored-files.ts";
-import { removeReplaced } from "../pages/thumbnails.ts";
 import { entitlementsFor, limitsFor } from "../plans/plans.ts";
 import { listProjectRows, loadProject, ownerLimitsOf } from "./projects.load.ts";
 import { authorize, projectAccess } from "./projects.policy.ts";
@@ -306,7 +306,7 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         await announceChanged(tx, `project:${project.id}`);
         return row?.old ?? null;
       });
-      await removeReplaced(ctx, replaced, key);
+      await removeReplaced(ctx.storage, replaced, key);
       return { data: { thumbnail: `/files/${key}` }, message: PROJECT_MESSAGES.thumbnailUpdated };
     },
   );

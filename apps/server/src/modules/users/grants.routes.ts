@@ -8,10 +8,15 @@ import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
-import { countersOf } from "../users/counters.ts";
-import { presentUser } from "../users/users.presenter.ts";
-import { countryEntries } from "./countries.ts";
-import { privilegeLinkState, redeemLifetimeCode, redeemPartnerCode, redeemPrivilege } from "./grants.ts";
+import { countryEntries } from "../plans/countries.ts";
+import {
+  privilegeLinkState,
+  redeemLifetimeCode,
+  redeemPartnerCode,
+  redeemPrivilege,
+} from "../plans/grants.ts";
+import { countersOf } from "./counters.ts";
+import { presentUser } from "./users.presenter.ts";
 
 /**
  * Taking a privilege link (after signing up through it), a lifetime-deal code or a partner-program code:

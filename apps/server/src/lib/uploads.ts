@@ -4,9 +4,9 @@
  */
 import { MAX_UPLOAD_BYTES, MESSAGES } from "@redline/shared";
 import type { FastifyRequest } from "fastify";
-import { BadRequestError, HttpError, PayloadTooLargeError } from "../../lib/errors.ts";
-import { detectImage, IMAGE_FORMATS, isPdf } from "../../lib/images.ts";
-import { storableText } from "../../lib/input-boundary.ts";
+import { BadRequestError, HttpError, PayloadTooLargeError } from "./errors.ts";
+import { detectImage, IMAGE_FORMATS, isPdf } from "./images.ts";
+import { storableText } from "./input-boundary.ts";
 
 export interface Upload {
   bytes: Buffer;

@@ -1,3 +1,8 @@
+/**
+ * The capture jobs of versions: a version waiting to be captured is a job on the durable queue; the worker
+ * (modules/captures) takes it. Here, beside the versions, so whoever adds a version enqueues it without
+ * depending on the worker.
+ */
 import { inArray } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { versions } from "../../db/schema/index.ts";
