@@ -58,7 +58,7 @@ import { INSPECT_POLICY } from "./modules/inspect/inspect.policy.ts";
 import { MEMBER_POLICY } from "./modules/members/members.policy.ts";
 import { NOTIFICATION_POLICY } from "./modules/notifications/notifications.policy.ts";
 import { mintLifetimeCode, mintPartnerCode, mintPrivilegeToken } from "./modules/plans/grants.ts";
-import { PROJECT_POLICY } from "./modules/projects/projects.policy.ts";
+import { PROJECT_POLICY } from "./modules/project-access/projects.policy.ts";
 import { TEAM_POLICY } from "./modules/teams/teams.policy.ts";
 import { TICKET_POLICY } from "./modules/tickets/tickets.policy.ts";
 import { digest } from "./testing/db-digest.ts";

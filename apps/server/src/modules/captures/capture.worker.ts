@@ -10,7 +10,7 @@ import type { AppContext } from "../../context.ts";
 import { assets, pages, versionAssets, versions } from "../../db/schema/index.ts";
 import { publish } from "../../lib/realtime.ts";
 import { setPageThumbnail } from "../pages/thumbnails.ts";
-import { loadCountedVersion, loadCountedVersionsOfPage } from "../projects/projects.load.ts";
+import { loadCountedVersion, loadCountedVersionsOfPage } from "../project-access/projects.load.ts";
 import { presentPage, presentVersion } from "../projects/projects.presenter.ts";
 import { CAPTURE_QUEUE, enqueueUnfinished } from "../versions/capture-queue.ts";
 

@@ -17,7 +17,7 @@ import type { Storage } from "../../lib/storage/storage.ts";
 import { readFile } from "../../lib/uploads.ts";
 import { requireActor } from "../auth/session.ts";
 import { assertRoomToStore } from "../plans/storage.ts";
-import { loadProject } from "../projects/projects.load.ts";
+import { loadProject } from "../project-access/projects.load.ts";
 import { authorizeComment } from "./comments.policy.ts";
 
 const projectParams = z.object({ projectId: z.string().min(1).max(64) });

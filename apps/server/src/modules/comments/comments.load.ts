@@ -3,7 +3,7 @@ import type { Database } from "../../db/index.ts";
 import { commentEntries, comments } from "../../db/schema/index.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import type { Actor } from "../auth/session.ts";
-import { loadProject } from "../projects/projects.load.ts";
+import { loadProject } from "../project-access/projects.load.ts";
 
 export async function loadComment(db: Database, actor: Actor | null, commentId: string) {
   const [comment] = await db.select().from(comments).where(eq(comments.id, commentId));

@@ -8,8 +8,8 @@ import { and, eq } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { conversations, projects } from "../../db/schema/index.ts";
 import type { PolicyActor } from "../../lib/policy.ts";
-import { guestsReadOnly } from "../projects/projects.load.ts";
-import { guestAccess } from "../projects/projects.policy.ts";
+import { guestsReadOnly } from "../project-access/projects.load.ts";
+import { guestAccess } from "../project-access/projects.policy.ts";
 import { canConversation } from "./conversations.policy.ts";
 import { type ConversationRow, type ParticipantRow, participantsOf } from "./conversations.service.ts";
 

@@ -28,7 +28,7 @@ import { supportConversationMail } from "../../lib/mail/support-templates.ts";
 import { memberActor } from "../../lib/policy.ts";
 import { route } from "../../lib/routes.ts";
 import { type Actor, requireActor } from "../auth/session.ts";
-import { loadProject } from "../projects/projects.load.ts";
+import { loadProject } from "../project-access/projects.load.ts";
 import { boardPeople } from "../tickets/tickets.load.ts";
 import { roomInProject, serveAttachment, uploadAttachment } from "./conversations.files.ts";
 import { authorizeConversation, type ConversationAction } from "./conversations.policy.ts";

@@ -30,8 +30,8 @@ import {
   loadPagesWithVersions,
   loadProject,
   loadVersion,
-} from "../projects/projects.load.ts";
-import { guestAccess } from "../projects/projects.policy.ts";
+} from "../project-access/projects.load.ts";
+import { guestAccess } from "../project-access/projects.policy.ts";
 import { visibleThroughLink } from "../sharing/sharing.routes.ts";
 import { authorizeInspect, withInspectAbilities } from "./inspect.policy.ts";
 import { deleteChanges, listChanges, saveChanges, updateChange } from "./inspect.service.ts";

@@ -19,7 +19,7 @@ import { memberActor } from "../../lib/policy.ts";
 import { publish, revokeRoom } from "../../lib/realtime.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
-import { loadProject } from "../projects/projects.load.ts";
+import { loadProject } from "../project-access/projects.load.ts";
 import { authorizeMember } from "./members.policy.ts";
 
 const projectParams = z.object({ projectId: z.string().min(1).max(64) });

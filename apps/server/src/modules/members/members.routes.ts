@@ -27,7 +27,7 @@ import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { notify } from "../notifications/notify.ts";
 import { planSourcesOf } from "../plans/plans.ts";
-import { loadProject } from "../projects/projects.load.ts";
+import { loadProject } from "../project-access/projects.load.ts";
 import { findUserByEmail, listMembers } from "./members.load.ts";
 import { authorizeMember, memberTarget, projectTarget, withMemberAbilities } from "./members.policy.ts";
 

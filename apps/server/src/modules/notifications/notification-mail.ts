@@ -33,7 +33,7 @@ import type { Mail } from "../../lib/mail/mailer.ts";
 import { notificationMail, pagesAddedMail, ticketsAddedMail } from "../../lib/mail/templates.ts";
 import { mintUnsubscribeToken } from "../../lib/mail/unsubscribe-token.ts";
 import type { Queue } from "../../lib/queue.ts";
-import { loadProject } from "../projects/projects.load.ts";
+import { loadProject } from "../project-access/projects.load.ts";
 import { presentNotifications } from "./notifications.presenter.ts";
 
 /** A new name for the batched jobs: a queue's policy is fixed when it is created. */

@@ -32,8 +32,8 @@ import {
   loadPage,
   loadPagesWithVersions,
   loadProject,
-} from "../projects/projects.load.ts";
-import { authorize, authorizeProject } from "../projects/projects.policy.ts";
+} from "../project-access/projects.load.ts";
+import { authorize, authorizeProject } from "../project-access/projects.policy.ts";
 import { presentPage, presentVersion } from "../projects/projects.presenter.ts";
 import { enqueueCapture } from "../versions/capture-queue.ts";
 import { addPage, addUploadedVersion, assertRoomForPage, recapture } from "./add-page.ts";

@@ -3,7 +3,9 @@ import {
   isProjectExpired,
   type Limits,
   type Page,
+  type ProjectAbilities,
   type ProjectSummary,
+  type ProjectType,
   pageLimitFor,
   pagesLeft,
   productOf,
@@ -11,7 +13,11 @@ import {
   type Version,
 } from "@redline/shared";
 import type { PageRow, ProjectRow, VersionRow } from "../../db/schema/index.ts";
-import { projectAbilities } from "./projects.policy.ts";
+import type { PolicyActor } from "../../lib/policy.ts";
+import { canComment } from "../comments/comments.policy.ts";
+import { canInspect } from "../inspect/inspect.policy.ts";
+import { canMember, projectTarget } from "../members/members.policy.ts";
+import { can, canApprovePage, readOnlyAccess } from "../project-access/projects.policy.ts";
 
 export const fileUrl = (key: string | null) => (key ? `/files/${key}` : null);
 
@@ -98,5 +104,36 @@ export function presentProject(
       isExpired,
       row.type,
     ),
+  };
+}
+
+/**
+ * What the reader may do on a project, as the answer carries it: composed here, above the policies of the
+ * project, its comments, suggested edits and people (the project's own policy knows none of them).
+ */
+export function projectAbilities(
+  heldAccess: Access | null,
+  viewer: { userId: string | null; approvers: readonly string[] } = { userId: null, approvers: [] },
+  isExpired = false,
+  type: ProjectType = "web",
+): ProjectAbilities {
+  const access = readOnlyAccess(heldAccess, isExpired);
+  const actor: PolicyActor = { userId: viewer.userId, access, isGuest: false };
+  return {
+    read: can(access, "projects.read"),
+    update: can(access, "projects.update"),
+    archive: can(heldAccess, "projects.archive"),
+    delete: can(heldAccess, "projects.delete"),
+    addPages: can(access, "pages.create"),
+    updatePages: can(access, "pages.update"),
+    deletePages: can(access, "pages.delete"),
+    manageMembers: canMember(actor, "members.add"),
+    transfer: canMember(actor, "projects.transfer"),
+    moveToTeam: can(access, "projects.move"),
+    manageApprovers: canMember(actor, "approvers.manage", projectTarget({ type })),
+    approvePages: canApprovePage(access, viewer.userId, viewer.approvers, isExpired),
+    comment: canComment(actor, "comments.create"),
+    attachFiles: canComment(actor, "comments.attach"),
+    suggestEdits: canInspect(actor, "inspect.create"),
   };
 }

@@ -30,12 +30,12 @@ import { removeReplaced } from "../../lib/storage/storage.ts";
 import { requireActor } from "../auth/session.ts";
 import { OWNED_BY_WORK, releaseFilesOf, removeReleasedFiles } from "../files/stored-files.ts";
 import { entitlementsFor, limitsFor } from "../plans/plans.ts";
-import { listProjectRows, loadProject, ownerLimitsOf } from "./projects.load.ts";
-import { authorize, projectAccess } from "./projects.policy.ts";
+import { listProjectRows, loadProject, ownerLimitsOf } from "../project-access/projects.load.ts";
+import { authorize, projectAccess } from "../project-access/projects.policy.ts";
+import { loadProjectDetail } from "../project-access/read-access.load.ts";
+import { cachedAnswer, startReadCaches, tagsOfProject, untilOf } from "../project-access/read-cache.ts";
+import { projectTeamOf, teamForProject, teamRoleOf } from "../project-access/team-access.ts";
 import { presentPage, presentProject } from "./projects.presenter.ts";
-import { loadProjectDetail } from "./read-access.load.ts";
-import { cachedAnswer, startReadCaches, tagsOfProject, untilOf } from "./read-cache.ts";
-import { projectTeamOf, teamForProject, teamRoleOf } from "./team-access.ts";
 
 const params = z.object({ projectId: z.string().min(1).max(64) });
 /** What Fastify answers an object with: a kept answer is sent as the same bytes. */

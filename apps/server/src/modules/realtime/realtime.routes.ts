@@ -17,7 +17,7 @@ import { guestCommentsRealtime } from "../comments/comments.guest.realtime.ts";
 import { canComment, withCommentAbilities } from "../comments/comments.policy.ts";
 import { guestConversationsRealtime } from "../conversations/conversations.guest.realtime.ts";
 import { notificationCounts } from "../notifications/notifications.counts.ts";
-import { loadProject } from "../projects/projects.load.ts";
+import { loadProject } from "../project-access/projects.load.ts";
 import { withListAbilities, withTicketAbilities } from "../tickets/tickets.policy.ts";
 
 export async function realtimeRoutes(

@@ -26,8 +26,8 @@ import { requireActor } from "../auth/session.ts";
 import { contentUrls } from "../content/content.urls.ts";
 import { authorizeMember } from "../members/members.policy.ts";
 import { planSourcesOf } from "../plans/plans.ts";
-import { guestsReadOnly, loadPagesWithVersions, loadProject } from "../projects/projects.load.ts";
-import { guestAccess } from "../projects/projects.policy.ts";
+import { guestsReadOnly, loadPagesWithVersions, loadProject } from "../project-access/projects.load.ts";
+import { guestAccess } from "../project-access/projects.policy.ts";
 import { presentPage, presentVersion } from "../projects/projects.presenter.ts";
 
 const projectParams = z.object({ projectId: z.string().min(1).max(64) });

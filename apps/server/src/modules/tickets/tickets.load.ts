@@ -19,7 +19,7 @@ import {
 } from "../../db/schema/index.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import type { Actor } from "../auth/session.ts";
-import { type LoadedProject, loadProject } from "../projects/projects.load.ts";
+import { type LoadedProject, loadProject } from "../project-access/projects.load.ts";
 
 const boardNotFound = () => new NotFoundError("This project has no board.", "board-not-found");
 

@@ -10,8 +10,8 @@ import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { contentUrls } from "../content/content.urls.ts";
 import { OWNED_BY_WORK, releaseFilesOf, removeReleasedFiles } from "../files/stored-files.ts";
-import { loadPagesWithVersions, loadVersion } from "../projects/projects.load.ts";
-import { authorize } from "../projects/projects.policy.ts";
+import { loadPagesWithVersions, loadVersion } from "../project-access/projects.load.ts";
+import { authorize } from "../project-access/projects.policy.ts";
 import { presentPage, presentVersion } from "../projects/projects.presenter.ts";
 
 const params = z.object({ versionId: z.string().min(1).max(64) });

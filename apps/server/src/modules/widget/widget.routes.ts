@@ -13,7 +13,7 @@ import { BadRequestError } from "../../lib/errors.ts";
 import { memberActor } from "../../lib/policy.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
-import { loadProject } from "../projects/projects.load.ts";
+import { loadProject } from "../project-access/projects.load.ts";
 import { authorizeTicket } from "../tickets/tickets.policy.ts";
 import { normalizeOrigin, presentWidgetSettings, widgetSettingsOf } from "./widget.settings.ts";
 import { widgetAssetsRoutes } from "./widget-assets.routes.ts";

@@ -8,7 +8,7 @@ import { eq } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { projects, users, widgetSettings } from "../../db/schema/index.ts";
 import { NotFoundError } from "../../lib/errors.ts";
-import { ownerLimitsOf, ownerPlanColumns } from "../projects/projects.load.ts";
+import { ownerLimitsOf, ownerPlanColumns } from "../project-access/projects.load.ts";
 
 export type WidgetSettingsRow = typeof widgetSettings.$inferSelect;
 

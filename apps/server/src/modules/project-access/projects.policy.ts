@@ -10,9 +10,7 @@
 import {
   type Access,
   type MemberAccess,
-  type ProjectAbilities,
   type ProjectSharing,
-  type ProjectType,
   SHARING_MESSAGES,
 } from "@redline/shared";
 import { ForbiddenError, NotFoundError } from "../../lib/errors.ts";
@@ -24,9 +22,6 @@ import {
   type PolicyActor,
   type PolicyTable,
 } from "../../lib/policy.ts";
-import { canComment } from "../comments/comments.policy.ts";
-import { canInspect } from "../inspect/inspect.policy.ts";
-import { canMember, projectTarget } from "../members/members.policy.ts";
 
 export type ProjectAction =
   | "projects.read"
@@ -155,31 +150,4 @@ export function authorize(access: Access | null, action: ProjectAction): asserts
  */
 export function readOnlyAccess<A extends Access | null>(access: A, isExpired: boolean): A | "view" {
   return isExpired && access !== null ? "view" : access;
-}
-
-export function projectAbilities(
-  heldAccess: Access | null,
-  viewer: { userId: string | null; approvers: readonly string[] } = { userId: null, approvers: [] },
-  isExpired = false,
-  type: ProjectType = "web",
-): ProjectAbilities {
-  const access = readOnlyAccess(heldAccess, isExpired);
-  const actor: PolicyActor = { userId: viewer.userId, access, isGuest: false };
-  return {
-    read: can(access, "projects.read"),
-    update: can(access, "projects.update"),
-    archive: can(heldAccess, "projects.archive"),
-    delete: can(heldAccess, "projects.delete"),
-    addPages: can(access, "pages.create"),
-    updatePages: can(access, "pages.update"),
-    deletePages: can(access, "pages.delete"),
-    manageMembers: canMember(actor, "members.add"),
-    transfer: canMember(actor, "projects.transfer"),
-    moveToTeam: can(access, "projects.move"),
-    manageApprovers: canMember(actor, "approvers.manage", projectTarget({ type })),
-    approvePages: canApprovePage(access, viewer.userId, viewer.approvers, isExpired),
-    comment: canComment(actor, "comments.create"),
-    attachFiles: canComment(actor, "comments.attach"),
-    suggestEdits: canInspect(actor, "inspect.create"),
-  };
 }

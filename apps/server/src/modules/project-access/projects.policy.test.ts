@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { PolicyActor } from "../../lib/policy.ts";
 import { parsePolicyTable, rowCases } from "../../testing/policy-table.ts";
+// The abilities an answer carries are composed above the policies (projects.presenter.ts); checked here
+// against this table.
+import { projectAbilities } from "../projects/projects.presenter.ts";
 import {
   allowsProject,
   guestAccess,
   type ProjectAction,
   type ProjectTarget,
-  projectAbilities,
   projectAccess,
   readOnlyAccess,
 } from "./projects.policy.ts";
