@@ -50,6 +50,7 @@ import {
 } from "./db/schema/index.ts";
 import { newId } from "./lib/ids.ts";
 import { mintUnsubscribeToken } from "./lib/mail/unsubscribe-token.ts";
+import { DEFAULT_ACCEPTS } from "./lib/principal.ts";
 import { SUBSCRIPTION_POLICY } from "./modules/billing/billing.policy.ts";
 import { COMMENT_POLICY } from "./modules/comments/comments.policy.ts";
 import { CONVERSATION_POLICY } from "./modules/conversations/conversations.policy.ts";
@@ -1588,5 +1589,48 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
         if (actor !== "owner") expect(await loadOwner()).toEqual(ownerBefore);
       });
     }
+  }
+
+  // The same calls with the project owner's read-write API token instead of the session (issue #28): what
+  // the session may do, the token may — except where the route takes sessions only (`accepts`), and a
+  // route without a declaration (better-auth's) takes no token. No cookie is sent. (The table's routes are
+  // every route, so this runs every route × the token principal for the owner.)
+  let ownerToken: string | undefined;
+  for (const row of MATRIX) {
+    const [method, url] = row.route.split(" ") as [string, string];
+    it(`${row.route} — owner with an API token`, async () => {
+      const registered = t.registry.find((route) => route.method === method && route.url === url);
+      const takesTokens = (registered?.doc?.accepts ?? (registered?.doc ? DEFAULT_ACCEPTS : [])).includes(
+        "token",
+      );
+      // Outside the API a bearer header is not read: the call is anyone's.
+      const isApi = url.startsWith("/api/") || url.startsWith("/mcp");
+      const verdict = !isApi ? row.who.nobody : takesTokens ? row.who.owner : "deny";
+      ownerToken ??= (await clients.owner.post("/api/me/tokens", { name: "Matrix", scope: "read-write" }))
+        .body.data.secret as string;
+      const f = verdict === "deny" ? await deniedFixture("owner") : await fixture("owner");
+      if (row.board) f.board = await f.loadBoard();
+      const call = await row.call(f);
+      await paymentsDevIdle(t.app);
+      const before = verdict === "deny" ? await digest(t.ctx) : null;
+      const script = new ApiClient(t.url);
+      const headers = { ...call.headers, authorization: `Bearer ${ownerToken}` };
+      let body: unknown = call.body;
+      if (call.upload) {
+        const form = new FormData();
+        form.append(
+          "file",
+          new Blob([new Uint8Array(call.upload.bytes)], { type: call.upload.type }),
+          call.upload.name,
+        );
+        body = form;
+      }
+      const response = await script.request(methodOf(row.route), call.path, body, headers);
+      if (verdict === "allow") expect(response.status, JSON.stringify(response.body)).toBeLessThan(400);
+      else {
+        expect([401, 403, 404], JSON.stringify(response.body)).toContain(response.status);
+        expect(await digest(t.ctx)).toEqual(before);
+      }
+    });
   }
 });

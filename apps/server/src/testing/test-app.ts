@@ -77,6 +77,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       // Tests write far faster than people; api-rate-limit.test.ts sets small limits to see them work.
       apiRateLimit: 100_000,
       apiRateLimitExpensive: 100_000,
+      apiTokenRateLimit: 100_000,
       contentPort,
       contentOrigin: `http://127.0.0.1:${contentPort}`,
       captureWorker: false,

@@ -150,6 +150,8 @@ export function installApiTokens(app: FastifyInstance, db: Database): void {
   const lastWritten = new Map<string, number>();
   app.addHook("onRequest", async (request) => {
     const header = request.headers.authorization;
+    // The API and the MCP server only: elsewhere a bearer header is someone else's (the embedded stand-ins
+    // of Stripe and PayPal are called with their own keys) or means nothing (static files).
     if (header === undefined || !(request.url.startsWith("/api/") || request.url.startsWith("/mcp"))) return;
     const doc = request.routeOptions.config?.doc;
     // A provider's webhook authenticates itself; its headers are the provider's business.

@@ -7,12 +7,7 @@
  * relation (team projects give the team's owner, managers and members edit, and the collaborators
  * toggled into the project comment — see team-access.ts); a public share link (guests: comment or view as the link allows).
  */
-import {
-  type Access,
-  type MemberAccess,
-  type ProjectSharing,
-  SHARING_MESSAGES,
-} from "@redline/shared";
+import { type Access, type MemberAccess, type ProjectSharing, SHARING_MESSAGES } from "@redline/shared";
 import { ForbiddenError, NotFoundError } from "../../lib/errors.ts";
 import {
   allows,
