@@ -321,6 +321,11 @@ export interface AddPageResponse {
 }
 
 /** GET /api/versions/{id}/view: where the viewer loads the version from (the content origin). */
+/** A version still waiting for its capture or being captured. */
+export function isCapturing(version: Pick<Version, "status"> | undefined): boolean {
+  return version?.status === "queued" || version?.status === "capturing";
+}
+
 export interface VersionView {
   version: Version;
   page: Page;

@@ -33,4 +33,16 @@ describe("features", () => {
     }
     expect(crossings).toEqual([]);
   });
+
+  it("are never imported by the shared components (components/ sit below every feature)", () => {
+    const components = path.resolve(features, "../components");
+    const upward: string[] = [];
+    for (const file of files(components))
+      for (const match of readFileSync(file, "utf8").matchAll(/from "(\.\.?\/[^"]+)"/g)) {
+        const target = path.resolve(path.dirname(file), match[1]!);
+        if (target.startsWith(features + path.sep))
+          upward.push(`${path.relative(components, file)} → ${path.relative(features, target)}`);
+      }
+    expect(upward).toEqual([]);
+  });
 });

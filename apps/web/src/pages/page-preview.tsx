@@ -11,7 +11,7 @@ import { VersionContent } from "../components/stage/version-content.tsx";
 import { VersionStatusTag } from "../components/version-status-tag.tsx";
 import { isUploadPage, pageSource, versionsLabel } from "../features/pages/page-labels.ts";
 import { useRenamePage } from "../features/pages/page-queries.ts";
-import { useRecapture } from "../features/viewer/version-queries.ts";
+import { useRecapture, useVersionView } from "../features/viewer/version-queries.ts";
 import "../features/viewer/page-preview.css";
 import "../features/viewer/viewer.css";
 
@@ -20,6 +20,7 @@ export function PagePreview({ project, page }: { project: ProjectDetail; page: P
   const rename = useRenamePage();
   const recapture = useRecapture();
   const latest = page.versions.at(-1);
+  const latestView = useVersionView(latest?.id ?? "", undefined, latest !== undefined);
   const canEdit = project.abilities.updatePages;
   const reviewHref = latest ? `/project/${project.id}/${page.id}/${latest.id}/comment` : null;
 
@@ -60,7 +61,7 @@ export function PagePreview({ project, page }: { project: ProjectDetail; page: P
         {latest ? (
           <VersionContent
             key={latest.id}
-            versionId={latest.id}
+            view={latestView}
             width={1280}
             onRetry={
               canEdit && !isUploadPage(page)

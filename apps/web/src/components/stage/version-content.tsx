@@ -2,11 +2,16 @@
  * What a version shows: its capture progress while queued or capturing, the failure reason with a retry
  * for editors, or the content — a sandboxed snapshot, an image, a screenshot or a PDF.
  */
-import { MESSAGES, PROJECT_MESSAGES, partialCaptureText } from "@redline/shared";
+import {
+  isCapturing,
+  MESSAGES,
+  PROJECT_MESSAGES,
+  partialCaptureText,
+  type Version,
+  type VersionView,
+} from "@redline/shared";
 import { Info, RotateCw, TriangleAlert } from "lucide-react";
 import type { ReactNode } from "react";
-import { isCapturing } from "../../features/pages/page-queries.ts";
-import { useVersionView } from "../../features/viewer/version-queries.ts";
 import { isApiError } from "../../lib/api.ts";
 import { CaptureProgress } from "../capture-progress.tsx";
 import { LoadingView } from "../loading-view.tsx";
@@ -23,19 +28,27 @@ export interface ContentComments {
   positioned?: (content: ReactNode, pdfPage: number | null, label: string) => ReactNode;
 }
 
+/** The version's view as the viewer feature reads it (`useVersionView`), handed in by the page or feature. */
+export interface VersionViewState {
+  data?: VersionView;
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  refetch(): unknown;
+  /** The version as it is now (its capture stage while capturing). */
+  live?: Version;
+}
+
 export function VersionContent({
-  versionId,
+  view: viewState,
   width,
   height = null,
   onRetry,
   isRetrying = false,
-  shareProjectId,
   comments,
 }: {
   comments?: ContentComments;
-  versionId: string;
-  /** Read through this project's public link (no session needed). */
-  shareProjectId?: string;
+  view: VersionViewState;
   /** Device size for snapshots. */
   width: number;
   height?: number | null;
@@ -43,17 +56,10 @@ export function VersionContent({
   onRetry?: () => void;
   isRetrying?: boolean;
 }) {
-  const {
-    data: view,
-    isPending,
-    isError,
-    error,
-    refetch,
-    live: version,
-  } = useVersionView(versionId, shareProjectId);
+  const { data: view, isPending, isError, error, refetch, live: version } = viewState;
 
   if (isPending) return <LoadingView />;
-  if (isError || !version)
+  if (isError || !version || !view)
     return (
       <div className="viewer-message" role="alert">
         <TriangleAlert size={28} aria-hidden className="viewer-message__icon" />

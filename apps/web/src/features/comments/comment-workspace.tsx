@@ -35,6 +35,7 @@ import { useGuestCommentsRealtime } from "./use-guest-comments-realtime.ts";
 import { useHeldComments } from "./use-held-comments.ts";
 import { useOverlayPins } from "./use-overlay-pins.ts";
 import "./comments.css";
+import { useVersionView } from "../viewer/version-queries.ts";
 import { PositionLayer } from "./position-layer.tsx";
 
 export const COMMENT_MODE_HINT =
@@ -85,6 +86,7 @@ export function CommentWorkspace({
   /** Passed through to VersionContent (retry, public link). */
   contentProps: { shareProjectId?: string; onRetry?: () => void; isRetrying?: boolean };
 }) {
+  const versionView = useVersionView(version.id, contentProps.shareProjectId);
   const isCommentMode = mode === "comment";
   const { data: all = [], isPending: isLoading } = useComments(scope, version.status === "ready");
   useGuestCommentsRealtime(
@@ -280,11 +282,12 @@ export function CommentWorkspace({
       ) : null}
       <VersionContent
         key={version.id}
-        versionId={version.id}
+        view={versionView}
         width={device.width}
         height={device.height}
         comments={contentComments}
-        {...contentProps}
+        onRetry={contentProps.onRetry}
+        isRetrying={contentProps.isRetrying}
       />
       {isCommentMode && version.status === "ready" ? (
         <div className="stage-bar">

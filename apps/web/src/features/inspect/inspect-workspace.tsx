@@ -41,6 +41,7 @@ import { uploadChangeImage, useChanges, useSaveChanges } from "./inspect-queries
 import { UnsavedChangesGuard } from "./unsaved-dialog.tsx";
 import { useInspectRealtime } from "./use-inspect-realtime.ts";
 import "./inspect.css";
+import { useVersionView } from "../viewer/version-queries.ts";
 
 export const EDIT_MODE_HINT = "Inspect and edit page elements, including font, alignment, spacing, etc.";
 export const SAVE_HINT = "Save your changes once you are done with all the edits.";
@@ -74,6 +75,7 @@ export function InspectWorkspace({
   note?: string;
   contentProps: { onRetry?: () => void; isRetrying?: boolean };
 }) {
+  const versionView = useVersionView(version.id, undefined);
   const isInspect = mode === "inspect";
   const isSnapshot = version.kind === "snapshot";
   const isReady = version.status === "ready";
@@ -232,7 +234,7 @@ export function InspectWorkspace({
       )}
       <VersionContent
         key={version.id}
-        versionId={version.id}
+        view={versionView}
         width={device.width}
         height={device.height}
         comments={isSnapshot ? { frameRef: bridge.frameRef } : undefined}

@@ -6,6 +6,7 @@
  */
 import {
   type AddPageResponse,
+  isCapturing,
   PAGE_ARCHIVE_MESSAGES,
   type Page,
   PROJECT_MESSAGES,
@@ -22,10 +23,6 @@ import { realtime } from "../../lib/realtime.ts";
 import { PROJECTS_KEY, projectKey } from "../projects/project-queries.ts";
 
 export const versionKey = (versionId: string) => ["api", "versions", versionId] as const;
-
-export function isCapturing(version: Pick<Version, "status"> | undefined): boolean {
-  return version?.status === "queued" || version?.status === "capturing";
-}
 
 export function addPageByUrl(
   projectId: string,

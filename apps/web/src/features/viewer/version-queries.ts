@@ -3,7 +3,13 @@
  * content URLs, kept for an hour so the frame does not reload on every window focus);
  * ['api', 'versions', id] is GET /api/versions/{id}, kept current by realtime events while a capture runs.
  */
-import { PROJECT_MESSAGES, type ProjectDetail, type Version, type VersionView } from "@redline/shared";
+import {
+  isCapturing,
+  PROJECT_MESSAGES,
+  type ProjectDetail,
+  type Version,
+  type VersionView,
+} from "@redline/shared";
 import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { snackbar } from "../../components/snackbar-store.ts";
@@ -11,7 +17,7 @@ import { showPlanRefusal } from "../../components/upgrade-prompt-store.ts";
 import { api } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { fileForm } from "../../lib/files.ts";
-import { isCapturing, versionKey } from "../pages/page-queries.ts";
+import { versionKey } from "../pages/page-queries.ts";
 
 const SHARED_POLL_MS = 1400;
 
