@@ -2,6 +2,7 @@
  * Builds the one Fastify process: API under /api, stored files under /files, and the built SPA with a
  * history fallback for every other GET. Which providers run is decided by the config.
  */
+
 import { existsSync } from "node:fs";
 import { STATUS_CODES } from "node:http";
 import path from "node:path";
@@ -21,6 +22,7 @@ import { endConnectionsWhenClosing } from "./lib/graceful-close.ts";
 import { installInputBoundary } from "./lib/input-boundary.ts";
 import { createDurableMailer } from "./lib/mail/durable-mailer.ts";
 import { createMailer } from "./lib/mail/mailer.ts";
+import { SAFE_METHODS } from "./lib/principal.ts";
 import { startQueue } from "./lib/queue.ts";
 import { startRealtimeHub } from "./lib/realtime.ts";
 import { compressLargeJson } from "./lib/revalidate.ts";
@@ -91,7 +93,6 @@ import { openApiDocument } from "./openapi.ts";
 
 /** The API's version in its OpenAPI document. */
 const API_VERSION = "0.1.0";
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export interface BuiltApp {
   app: FastifyInstance;

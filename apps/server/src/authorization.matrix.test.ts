@@ -1615,17 +1615,9 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
       const before = verdict === "deny" ? await digest(t.ctx) : null;
       const script = new ApiClient(t.url);
       const headers = { ...call.headers, authorization: `Bearer ${ownerToken}` };
-      let body: unknown = call.body;
-      if (call.upload) {
-        const form = new FormData();
-        form.append(
-          "file",
-          new Blob([new Uint8Array(call.upload.bytes)], { type: call.upload.type }),
-          call.upload.name,
-        );
-        body = form;
-      }
-      const response = await script.request(methodOf(row.route), call.path, body, headers);
+      const response = call.upload
+        ? await script.upload(call.path, call.upload, headers)
+        : await script.request(methodOf(row.route), call.path, call.body, headers);
       if (verdict === "allow") expect(response.status, JSON.stringify(response.body)).toBeLessThan(400);
       else {
         expect([401, 403, 404], JSON.stringify(response.body)).toContain(response.status);

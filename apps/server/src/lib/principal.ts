@@ -10,6 +10,9 @@ import type { UserRow } from "../db/schema/index.ts";
 
 export type PrincipalKind = "session" | "token";
 
+/** Methods that change nothing: a read token may use them, and the same-origin check skips them. */
+export const SAFE_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"]);
+
 /** What a route accepts when its declaration does not say. */
 export const DEFAULT_ACCEPTS: readonly PrincipalKind[] = ["session", "token"];
 

@@ -49,10 +49,14 @@ export class ApiClient {
   }
 
   /** Sends one file as multipart/form-data, as a browser's file input would. */
-  upload<T = any>(path: string, file: { name: string; type: string; bytes: Buffer }) {
+  upload<T = any>(
+    path: string,
+    file: { name: string; type: string; bytes: Buffer },
+    headers: Record<string, string> = {},
+  ) {
     const form = new FormData();
     form.append("file", new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
-    return this.request<T>("POST", path, form);
+    return this.request<T>("POST", path, form, headers);
   }
 
   put<T = any>(path: string, body?: unknown) {

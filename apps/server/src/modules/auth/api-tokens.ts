@@ -24,10 +24,9 @@ import type { Database } from "../../db/index.ts";
 import { prepared } from "../../db/prepared.ts";
 import { type ApiTokenRow, apiTokens, type UserRow, users } from "../../db/schema/index.ts";
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from "../../lib/errors.ts";
-import { DEFAULT_ACCEPTS } from "../../lib/principal.ts";
+import { DEFAULT_ACCEPTS, SAFE_METHODS } from "../../lib/principal.ts";
 import { sessionCacheOf } from "./session-cache.ts";
 
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 const DAY_MS = 86_400_000;
 const LAST_USED_EVERY_MS = 60_000;
 /** rl_ + 43 base64url characters (32 random bytes). */
@@ -112,12 +111,13 @@ export async function findApiToken(
   now = Date.now(),
 ): Promise<LiveToken | null> {
   if (!TOKEN_PATTERN.test(secret)) return null;
-  const key = `api-token:${hashToken(secret)}`;
+  const hash = hashToken(secret);
+  const key = `api-token:${hash}`;
   const cache = sessionCacheOf(db);
   const held = cache?.get(key, now);
   if (held?.apiToken) return { ...held.apiToken, createdAt: held.sessionCreatedAt, user: held.user };
   const began = cache?.begin() ?? 0;
-  const [found] = await tokenQuery(db).execute({ hash: hashToken(secret) });
+  const [found] = await tokenQuery(db).execute({ hash });
   if (!found || found.user.isDeleted) return null;
   const expiresAt = found.token.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY;
   if (expiresAt <= now) return null;

@@ -8,16 +8,17 @@
  * The counters live in the database (better-auth's `rate_limits` table, keys prefixed `api:`), so every
  * process behind a load balancer sees the same count; one upsert per write is the price.
  */
+
 import { randomUUID } from "node:crypto";
 import fastifyRateLimit from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context.ts";
 import type { ExecuteSql } from "../../db/index.ts";
 import { TooManyRequestsError } from "../../lib/errors.ts";
+import { SAFE_METHODS } from "../../lib/principal.ts";
 import { getActor } from "../auth/session.ts";
 
 const WINDOW_MS = 60_000;
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** Routes (as registered) that start a capture or store uploaded bytes. */
 const EXPENSIVE_ROUTES = new Set([
