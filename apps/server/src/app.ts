@@ -20,6 +20,7 @@ import { createStripePayments } from "./integrations/stripe/index.ts";
 import { ForbiddenError, HttpError, PlanLimitError } from "./lib/errors.ts";
 import { endConnectionsWhenClosing } from "./lib/graceful-close.ts";
 import { installInputBoundary } from "./lib/input-boundary.ts";
+import { startLedger } from "./lib/ledger.ts";
 import { createDurableMailer } from "./lib/mail/durable-mailer.ts";
 import { createMailer } from "./lib/mail/mailer.ts";
 import { SAFE_METHODS } from "./lib/principal.ts";
@@ -60,9 +61,9 @@ import { claimInvitations } from "./modules/members/members.load.ts";
 import { membersRoutes } from "./modules/members/members.routes.ts";
 import {
   createNotificationMailQueue,
-  enqueueNotificationMail,
   startNotificationMailer,
 } from "./modules/notifications/notification-mail.ts";
+import { startNotificationsConsumer } from "./modules/notifications/notifications.consumer.ts";
 import { notificationsRoutes } from "./modules/notifications/notifications.routes.ts";
 import { pagesRoutes } from "./modules/pages/pages.routes.ts";
 import { measureUnsizedUploads } from "./modules/plans/storage.ts";
@@ -135,16 +136,21 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await createNotificationMailQueue(queue);
   await createFilesCollectQueue(queue);
   await mailer.start(queue);
-  const ctx: AppContext = { config, database, auth, mailer, storage, queue, isTrustedOrigin };
-  const worker = config.captureWorker ? await startCaptureWorker(ctx) : null;
-  const hub = await startRealtimeHub(database, (_room, event) => {
-    if (event.type === "notifications.created")
-      enqueueNotificationMail(ctx, event.notificationId).catch((error: unknown) =>
-        app.log.error({ err: error }, "could not enqueue a notification mail"),
-      );
+  // Until the app's logger exists (below), the ledger's readers log to the console.
+  let logError = (message: string, error: unknown) => console.error(message, error);
+  const ledger = await startLedger(database, {
+    retentionMs: config.ledgerRetentionHours * 3_600_000,
+    log: (message, error) => logError(message, error),
   });
+  const ctx: AppContext = { config, database, auth, mailer, storage, queue, ledger, isTrustedOrigin };
+  const worker = config.captureWorker ? await startCaptureWorker(ctx) : null;
+  const hub = startRealtimeHub(database.db, ledger);
   const stopSessionCache = await startSessionCache(database);
-  await startNotificationMailer(ctx);
+  // Every process runs the ledger's consumers (one works each at a time) unless told to leave them to others.
+  if (config.ledgerConsumers) {
+    await startNotificationsConsumer(ctx);
+    await startNotificationMailer(ctx);
+  }
   const collector = await startFileCollector(ctx);
   await ensureDemoProject(ctx);
   await measureUnsizedUploads(ctx);
@@ -155,6 +161,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
   });
+  logError = (message, error) => app.log.error({ err: error }, message);
   const routes: string[] = [];
   const registered: RegisteredRoute[] = [];
   app.addHook("onRoute", (route) => {
@@ -175,6 +182,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     await step("file collector", () => collector.stop());
     await step("capture worker", () => worker?.stop());
     await step("realtime hub", () => hub.stop());
+    await step("ledger", () => ledger.stop());
     await step("session cache", () => stopSessionCache());
     await step("mailer", () => mailer.stop());
     await step("jobs", () => jobs.stop());

@@ -1,5 +1,6 @@
 import type { DatabaseHandle } from "./db/index.ts";
 import type { AppConfig } from "./env.ts";
+import type { Ledger } from "./lib/ledger.ts";
 import type { Mailer } from "./lib/mail/mailer.ts";
 import type { Queue } from "./lib/queue.ts";
 import type { Storage } from "./lib/storage/storage.ts";
@@ -14,6 +15,8 @@ export interface AppContext {
   mailer: Mailer;
   storage: Storage;
   queue: Queue;
+  /** What happened, recorded by writes and read by consumers (lib/ledger.ts). */
+  ledger: Ledger;
   /** The one trusted-origins rule (APP_URL, BROWSE_URL, active custom domains): CSRF, better-auth, realtime. */
   isTrustedOrigin: IsTrustedOrigin;
 }

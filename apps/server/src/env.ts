@@ -54,6 +54,10 @@ const envSchema = z.object({
   CONTENT_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
   ALLOW_PRIVATE_URLS: bool.optional(),
   CAPTURE_WORKER: bool.default(true),
+  /** Whether this process works the ledger's consumers (notifications, their mail); false leaves them to others. */
+  LEDGER_CONSUMERS: bool.default(true),
+  /** How long the ledger keeps events every consumer has read (hours). */
+  LEDGER_RETENTION_HOURS: z.coerce.number().int().min(1).max(87_600).default(168),
   CHROMIUM_PATH: z.string().default("/usr/bin/chromium"),
   OVERLAY_SCRIPT: z.string().default(path.join(repoRoot, "packages/overlay/dist/overlay.js")),
   S3_BUCKET: z.string().optional(),
@@ -151,6 +155,10 @@ export interface AppConfig {
   allowPrivateUrls: boolean;
   /** Whether this process works capture jobs (any number of processes may). */
   captureWorker: boolean;
+  /** LEDGER_CONSUMERS: this process works the ledger's consumers (lib/ledger.ts). */
+  ledgerConsumers: boolean;
+  /** LEDGER_RETENTION_HOURS: events older than this go once every consumer read them (default a week). */
+  ledgerRetentionHours: number;
   chromiumPath: string;
   /** The built overlay script injected into every snapshot the content origin serves. */
   overlayScript: string;
@@ -266,6 +274,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     contentPort: env.CONTENT_PORT,
     allowPrivateUrls: env.ALLOW_PRIVATE_URLS ?? !isProduction,
     captureWorker: env.CAPTURE_WORKER,
+    ledgerConsumers: env.LEDGER_CONSUMERS,
+    ledgerRetentionHours: env.LEDGER_RETENTION_HOURS,
     chromiumPath: env.CHROMIUM_PATH,
     overlayScript: path.resolve(env.OVERLAY_SCRIPT),
     payments: paymentsConfig(env, isProduction, dataDir),

@@ -2,8 +2,9 @@
  * The durable job queue: pg-boss on the application's own database (PGlite or PostgreSQL), so a queued
  * job survives a restart and any app process may work it. Jobs carry ids, never payload blobs.
  */
+import { type SQL, sql } from "drizzle-orm";
 import PgBoss from "pg-boss";
-import type { DatabaseHandle, ExecuteSql } from "../db/index.ts";
+import type { Database, DatabaseHandle, ExecuteSql } from "../db/index.ts";
 
 export type Queue = PgBoss;
 
@@ -43,6 +44,22 @@ export async function startQueue(database: DatabaseHandle): Promise<QueueHandle>
       await boss.stop({ graceful: true, wait: true, timeout: graceMs });
       stopped = true;
       await Promise.allSettled([...pending]);
+    },
+  };
+}
+
+/**
+ * The queue's SQL run inside a transaction of ours (pg-boss `send(…, { db })`): a job asked for by a
+ * write exists exactly when the write does. Positional parameters ($1, $2…) become bound values.
+ */
+export function inTransaction(tx: Pick<Database, "execute">): { executeSql: ExecuteSql } {
+  return {
+    async executeSql(text, values = []) {
+      const chunks: SQL[] = text
+        .split(/\$(\d+)/)
+        .map((part, index) => (index % 2 === 1 ? sql`${values[Number(part) - 1] ?? null}` : sql.raw(part)));
+      const result = await tx.execute(sql.join(chunks));
+      return { rows: (result as unknown as { rows: unknown[] }).rows };
     },
   };
 }

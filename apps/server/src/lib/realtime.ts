@@ -1,8 +1,9 @@
 /**
  * Realtime fan-out. A module publishes an event with `publish(tx, room, event)` INSIDE its write
- * transaction: Postgres delivers a NOTIFY only when that transaction commits, so listeners never hear of
- * a change that was rolled back. Every app process LISTENs on one channel and hands each event to its
- * own sockets in that room — several processes behind a load balancer share rooms through the database.
+ * transaction: it is recorded in the ledger (lib/ledger.ts), which readers see only once that transaction
+ * commits, so no one hears of a change that was rolled back. Every app process follows the ledger and
+ * hands each event to its own sockets in that room — several processes behind a load balancer share rooms
+ * through the database, and a process whose connection was lost for a moment delivers what it missed.
  */
 import { randomUUID } from "node:crypto";
 import {
@@ -11,12 +12,11 @@ import {
   type RealtimeServerMessage,
   realtimeClientMessageSchema,
 } from "@redline/shared";
-import { sql } from "drizzle-orm";
-import type { Database, DatabaseHandle } from "../db/index.ts";
+import type { Database } from "../db/index.ts";
+import { type Ledger, type LedgerEvent, record } from "./ledger.ts";
 
-export const REALTIME_CHANNEL = "redline_events";
-/** Postgres caps a NOTIFY payload at 8000 bytes; larger events travel as "changed, refetch". */
-const MAX_PAYLOAD = 7500;
+/** The ledger's type for what a room's sockets (or an in-process cache) are told. */
+export const REALTIME_EVENT = "realtime";
 
 export type Room = `project:${string}` | `user:${string}`;
 
@@ -64,13 +64,13 @@ function tellSent(room: Room, event: RealtimeEvent | null, id: string): void {
   for (const observer of senders) observer.sent?.(room, event, id);
 }
 
-export async function publish(tx: Executor, room: Room, event: RealtimeEvent): Promise<void> {
-  const id = randomUUID();
-  let payload = JSON.stringify({ room, event, id } satisfies Envelope);
-  if (payload.length > MAX_PAYLOAD)
-    payload = JSON.stringify({ room, event: shrink(event), id } satisfies Envelope);
-  tellSent(room, event, id);
-  await tx.execute(sql`select pg_notify(${REALTIME_CHANNEL}, ${payload})`);
+function send(tx: Executor, envelope: Envelope & { id: string }): Promise<void> {
+  tellSent(envelope.room, envelope.event ?? null, envelope.id);
+  return record(tx, { type: REALTIME_EVENT, ...envelope });
+}
+
+export function publish(tx: Executor, room: Room, event: RealtimeEvent): Promise<void> {
+  return send(tx, { room, event, id: randomUUID() });
 }
 
 /**
@@ -78,11 +78,8 @@ export async function publish(tx: Executor, room: Room, event: RealtimeEvent): P
  * user's sockets — or all of them, with `userId` null — from the room, inside the same transaction
  * as the change. Joining checked the policy once; this keeps the answer true afterwards.
  */
-export async function revokeRoom(tx: Executor, room: Room, userId: string | null): Promise<void> {
-  const id = randomUUID();
-  const payload = JSON.stringify({ room, revoke: { userId }, id } satisfies Envelope);
-  tellSent(room, null, id);
-  await tx.execute(sql`select pg_notify(${REALTIME_CHANNEL}, ${payload})`);
+export function revokeRoom(tx: Executor, room: Room, userId: string | null): Promise<void> {
+  return send(tx, { room, revoke: { userId }, id: randomUUID() });
 }
 
 /**
@@ -90,22 +87,8 @@ export async function revokeRoom(tx: Executor, room: Room, userId: string | null
  * added, a link's settings): every process's caches of the room's state forget it (lib/announced-cache.ts),
  * inside the same transaction as the change, like `publish`. No socket is told.
  */
-export async function announceChanged(tx: Executor, room: Room): Promise<void> {
-  const id = randomUUID();
-  const payload = JSON.stringify({ room, id } satisfies Envelope);
-  tellSent(room, null, id);
-  await tx.execute(sql`select pg_notify(${REALTIME_CHANNEL}, ${payload})`);
-}
-
-function shrink(event: RealtimeEvent): RealtimeEvent {
-  if (event.type === "notifications.created") return { ...event, notification: undefined };
-  if (!("commentId" in event)) return event;
-  return {
-    type: "comments.changed",
-    projectId: event.projectId,
-    versionId: event.versionId,
-    commentId: event.commentId,
-  };
+export function announceChanged(tx: Executor, room: Room): Promise<void> {
+  return send(tx, { room, id: randomUUID() });
 }
 
 export interface RealtimeHub {
@@ -126,38 +109,22 @@ export interface RealtimeSocket {
   deliver?(room: Room, event: RealtimeEvent, shared: string): void;
 }
 
-/**
- * `onEvent` sees every event this process hears, whether or not a socket here is in its room (the
- * notification mailer starts from them).
- */
-export async function startRealtimeHub(
-  database: DatabaseHandle,
-  onEvent?: (room: Room, event: RealtimeEvent) => void,
-): Promise<RealtimeHub> {
+const isEnvelope = (event: LedgerEvent): event is LedgerEvent & Envelope =>
+  event.type === REALTIME_EVENT && typeof event.room === "string";
+
+/** Follows the ledger in this process: each room's events to its sockets here, in the order recorded. */
+export function startRealtimeHub(db: Database, ledger: Ledger): RealtimeHub {
   const rooms = new Map<Room, Set<RealtimeSocket>>();
-  const observers = () => listeners.get(database.db) ?? [];
-  const unlisten = await database.listen(
-    REALTIME_CHANNEL,
-    (payload) => deliver(payload),
-    (state) => {
-      for (const observer of observers()) observer.gap?.(state);
-    },
-  );
-  function deliver(payload: string) {
-    let envelope: Envelope;
-    try {
-      envelope = JSON.parse(payload) as Envelope;
-    } catch {
-      // Unreadable: whatever it announced is unknown, so caches start again.
-      for (const observer of observers()) {
-        observer.gap?.("lost");
-        observer.gap?.("listening");
-      }
-      return;
-    }
+  const observers = () => listeners.get(db) ?? [];
+  const unfollow = ledger.follow((events) => {
+    for (const { event } of events) if (isEnvelope(event)) deliver(event);
+  });
+  const unwatch = ledger.watchGaps((state) => {
+    for (const observer of observers()) observer.gap?.(state);
+  });
+  function deliver(envelope: Envelope) {
     // Caches forget first, so a socket told of a change and refetching reads it.
     for (const observer of observers()) observer.heard?.(envelope.room, envelope.event ?? null, envelope.id);
-    if (!envelope.revoke && envelope.event) onEvent?.(envelope.room, envelope.event);
     if (!envelope.revoke && !envelope.event) return;
     const members = rooms.get(envelope.room);
     if (!members) return;
@@ -196,7 +163,10 @@ export async function startRealtimeHub(
         if (members.size === 0) rooms.delete(room);
       }
     },
-    stop: unlisten,
+    async stop() {
+      unfollow();
+      unwatch();
+    },
   };
 }
 

@@ -49,7 +49,7 @@ interface Acknowledged {
   comments: Map<string, string>;
 }
 
-const PASSWORD = "correct horse battery";
+export const PASSWORD = "correct horse battery";
 
 export async function crashRound(options: CrashRoundOptions): Promise<CrashRoundResult> {
   const { driver, writeMs = 3000, concurrency = 6 } = options;
@@ -161,7 +161,7 @@ export async function crashRound(options: CrashRoundOptions): Promise<CrashRound
 }
 
 /** Signs up and verifies through the dev outbox (GET /api/dev/mailbox), as a person would. */
-async function signUpThroughOutbox(baseUrl: string, email: string): Promise<ApiClient> {
+export async function signUpThroughOutbox(baseUrl: string, email: string): Promise<ApiClient> {
   const client = new ApiClient(baseUrl);
   const signUp = await client.post("/api/auth/sign-up/email", { email, password: PASSWORD, name: "Crash" });
   if (signUp.status !== 200) throw new Error(`sign-up failed: ${signUp.status}`);
@@ -181,7 +181,7 @@ async function signUpThroughOutbox(baseUrl: string, email: string): Promise<ApiC
 }
 
 /** A different PNG for every n (its colour encodes n), so every upload stores a new file. */
-function uniquePng(n: number): Promise<Buffer> {
+export function uniquePng(n: number): Promise<Buffer> {
   return sharp({
     create: {
       width: 32,

@@ -18,6 +18,8 @@ const VOLATILE = new Set([
   "__drizzle_migrations",
   "mailbox_messages",
   "outgoing_mails",
+  // Where the ledger's consumers have read to: their bookkeeping, moved by background passes.
+  "event_cursors",
 ]);
 /**
  * Columns written by background jobs at any moment, not by requests: the mailer's claim on a notification;
@@ -56,6 +58,8 @@ async function applicationTables(ctx: AppContext): Promise<string[]> {
  */
 export async function digest(ctx: AppContext): Promise<Record<string, string>> {
   const { db } = ctx.database;
+  // What earlier writes set going (their notifications) is done first: the digest is of a settled state.
+  await ctx.ledger.settled();
   const tables = await applicationTables(ctx);
   const parts = tables.map((table) => {
     const skipped = BACKGROUND_COLUMNS[table];

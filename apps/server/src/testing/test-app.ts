@@ -31,6 +31,11 @@ export interface TestApp {
   inbox: SmtpInbox | null;
   /** Every 5xx answered so far ("status METHOD url"); close() fails when there is one. */
   serverErrors: string[];
+  /**
+   * Resolves once the ledger's consumers (notifications, their mail) and the realtime fan-out have read
+   * every event recorded so far: what a person sees a moment after a write (lib/ledger.ts).
+   */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -110,6 +115,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       ctx,
       inbox,
       serverErrors,
+      settled: () => ctx.ledger.settled(),
       async close() {
         // A slow step is named on stderr, so a hook timeout says where the time went.
         const step = async (name: string, run: () => Promise<unknown>) => {

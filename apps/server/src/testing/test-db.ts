@@ -153,9 +153,11 @@ function postgresTemplate(admin: string): Promise<string> {
       url.pathname = `/${building}`;
       await migrate({ databaseUrl: url.toString(), pgliteDir: "memory://" });
       await client.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
-      // Templates of older migrations are of no use any more.
+      // Templates of older migrations are of no use any more — but a few of the newest are kept: other
+      // checkouts of the repository (branches under way) may be testing against them on this server now.
       const old = await client.query<{ datname: string }>(
-        "SELECT datname FROM pg_database WHERE datname LIKE 'redline\\_template\\_%' AND datname <> $1",
+        `SELECT datname FROM pg_database WHERE datname LIKE 'redline\\_template\\_%' AND datname <> $1
+          ORDER BY oid DESC OFFSET 4`,
         [name],
       );
       for (const { datname } of old.rows)

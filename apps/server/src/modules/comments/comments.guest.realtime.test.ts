@@ -138,7 +138,7 @@ describe.each(drivers())("guest comment realtime (%s)", (driver) => {
 
   it("looks the link up once per event, however many guests follow it", async () => {
     await ada.client.patch(`/api/projects/${projectId}/sharing`, { public: true, canComment: true });
-    const hub = await startRealtimeHub(t.ctx.database);
+    const hub = startRealtimeHub(t.ctx.database.db, t.ctx.ledger);
     let lookups = 0;
     const loadView = (id: string) => {
       lookups++;

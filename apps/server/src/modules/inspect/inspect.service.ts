@@ -6,6 +6,7 @@
  * size whatever happens. The realtime event is published inside the transaction (delivered on commit).
  */
 import {
+  type Access,
   deviceSizeOf,
   type InspectChange,
   type InspectChangeInput,
@@ -168,7 +169,9 @@ export async function saveChanges(
       version,
       editsCount: inputs.length,
       // Those who may suggest edits themselves are told of new ones (SPEC §6).
-      audience: (person, access) => canInspect(memberActor(person, access), "inspect.create"),
+      audience: (["owner", "edit", "comment", "view"] satisfies Access[]).filter((access) =>
+        canInspect(memberActor("", access), "inspect.create"),
+      ),
     });
   });
 }

@@ -95,6 +95,7 @@ describe("notifications by e-mail, batched", () => {
     burst = made.map((answer) => answer.body.data.id as string);
     expect(Date.now() - started, "the burst fits in the window").toBeLessThan(WINDOW_MS);
     // One waiting job per (recipient, project, preference), however many events came.
+    await t.settled();
     const ownerKey = `${await userIdOf(ownerEmail)}:${projectId}:comments`;
     const { rows } = await t.ctx.database.executeSql(
       "select count(*)::int as count from pgboss.job where name = $1 and singleton_key = $2",

@@ -6,15 +6,13 @@
  *
  * A batch is keyed by (recipient, project, kind): one preference per message, so its one-click
  * unsubscribe turns exactly that kind off (an added-pages or new-tickets mail has no preference, so no
- * unsubscribe). Every process hears each `notifications.created` event on commit (the realtime fan-out,
- * also for a grouped row that owes a mail again) and asks the durable queue for the key's job, starting a
- * window later. The queue's `short` policy keeps at most one such job
+ * unsubscribe). The mail consumer reads each `notification.created` event of the ledger (also for a grouped
+ * row that owes a mail again) and asks the durable queue for the key's job, starting a window later. The queue's `short` policy keeps at most one such job
  * waiting per key, so the other events of the window add nothing; once the job runs, the next event
  * starts a new batch. The job claims every unclaimed row of its key (`email_sent` false → true, so two
  * processes never mail a row twice), re-checks the preference and the recipient (an account, still one of
  * the project's people), and hands one mail to the durable outbox; if that fails the claim is given back
- * and the job is retried. Rows still unclaimed
- * at start-up (no process was listening at commit) are batched again.
+ * and the job is retried.
  */
 import {
   EMAIL_PREFERENCE_LABELS,
@@ -27,14 +25,18 @@ import {
 } from "@redline/shared";
 import { and, eq, gt, inArray, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { Database } from "../../db/index.ts";
 import { type NotificationRow, notifications, tickets, type UserRow, users } from "../../db/schema/index.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import type { Mail } from "../../lib/mail/mailer.ts";
 import { notificationMail, pagesAddedMail, ticketsAddedMail } from "../../lib/mail/templates.ts";
 import { mintUnsubscribeToken } from "../../lib/mail/unsubscribe-token.ts";
-import type { Queue } from "../../lib/queue.ts";
+import { inTransaction, type Queue } from "../../lib/queue.ts";
 import { loadProject } from "../project-access/projects.load.ts";
+import type { NotificationCreated } from "./notifications.announce.ts";
 import { presentNotifications } from "./notifications.presenter.ts";
+
+type Executor = Pick<Database, "execute">;
 
 /** A new name for the batched jobs: a queue's policy is fixed when it is created. */
 export const NOTIFICATION_MAIL_QUEUE = "notification-mail-batch";
@@ -78,11 +80,13 @@ export async function createNotificationMailQueue(queue: Queue): Promise<void> {
 
 /** Starts the key's batch unless one is already waiting; returns whether this call started it. */
 export async function enqueueMailBatch(
-  ctx: AppContext,
+  ctx: Pick<AppContext, "queue">,
   key: MailBatchKey,
   delayMs: number,
+  tx?: Executor,
 ): Promise<boolean> {
   const id = await ctx.queue.send(NOTIFICATION_MAIL_QUEUE, key, {
+    ...(tx && { db: inTransaction(tx) }),
     singletonKey: `${key.userId}:${key.projectId ?? ""}:${key.preference}`,
     startAfter: new Date(Date.now() + delayMs),
     retryLimit: 5,
@@ -93,9 +97,16 @@ export async function enqueueMailBatch(
   return id !== null;
 }
 
-/** On a `notifications.created` event: the notification's batch, if its kind is mailed at all. */
-export async function enqueueNotificationMail(ctx: AppContext, notificationId: string): Promise<void> {
-  const [row] = await ctx.database.db
+/**
+ * On a `notification.created` event, inside the mail consumer's transaction: the notification's batch, if
+ * its kind is mailed at all.
+ */
+async function enqueueNotificationMail(
+  ctx: AppContext,
+  tx: Executor & Pick<Database, "select">,
+  notificationId: string,
+): Promise<void> {
+  const [row] = await tx
     .select({
       userId: notifications.userId,
       projectId: notifications.projectId,
@@ -110,33 +121,28 @@ export async function enqueueNotificationMail(ctx: AppContext, notificationId: s
     ctx,
     { userId: row.userId, projectId: row.projectId, preference },
     ctx.config.mailBatchWindowMs,
+    tx,
   );
 }
 
-/** Works the queue in this process; first batches what no process took at commit. */
+/**
+ * Works the queue in this process, and follows the ledger's `notification.created` events after the
+ * mail consumer's durable cursor: each asks for its key's batch. A process that dies before asking leaves
+ * the cursor behind, so the next one asks; asking twice starts one batch (the `short` policy) and a row is
+ * mailed once (its claim).
+ */
 export async function startNotificationMailer(ctx: AppContext): Promise<void> {
   await ctx.queue.work<MailBatchKey>(NOTIFICATION_MAIL_QUEUE, async (jobs) => {
     for (const job of jobs) await mailBatch(ctx, job.data);
   });
-  const unclaimed = await ctx.database.db
-    .selectDistinct({
-      userId: notifications.userId,
-      projectId: notifications.projectId,
-      type: notifications.type,
-    })
-    .from(notifications)
-    .where(
-      and(
-        eq(notifications.emailSent, false),
-        gt(notifications.createdAt, new Date(Date.now() - CATCH_UP_MS)),
-      ),
-    );
-  const keys = new Map<string, MailBatchKey>();
-  for (const row of unclaimed) {
-    const preference = mailKindOf(row.type);
-    if (preference) keys.set(`${row.userId}:${row.projectId}:${preference}`, { ...row, preference });
-  }
-  for (const key of keys.values()) await enqueueMailBatch(ctx, key, 0);
+  await ctx.ledger.consume<NotificationCreated>({
+    name: "notification-mail",
+    accepts: (event): event is NotificationCreated => event.type === "notification.created",
+    handle: async (tx, event, recorded) => {
+      if (Date.now() - recorded.createdAt.getTime() > CATCH_UP_MS) return;
+      await enqueueNotificationMail(ctx, tx, event.notificationId);
+    },
+  });
 }
 
 const typesOf = (kind: MailKind) => NOTIFICATION_TYPES.filter((type) => mailKindOf(type) === kind);

@@ -38,6 +38,7 @@ describe.each(routeDrivers())("notifications (%s)", (driver) => {
   let versionId: string;
 
   const list = async (who: Person, query = ""): Promise<Notification[]> => {
+    await t.settled();
     const response = await client[who].get(`/api/notifications${query}`);
     expect(response.status).toBe(200);
     return response.body.data;
@@ -320,7 +321,10 @@ describe.each(routeDrivers())("notifications (%s)", (driver) => {
   });
 
   it("counts, marks notified when the panel opens, toggles seen and clears all — one's own rows only", async () => {
-    const counts = async (who: Person) => (await client[who].get("/api/notifications/counts")).body.data;
+    const counts = async (who: Person) => {
+      await t.settled();
+      return (await client[who].get("/api/notifications/counts")).body.data;
+    };
     const start = await counts("owner");
     expect(start.unseen).toBeGreaterThan(1);
     expect(start.notNotified).toBe(start.unseen);

@@ -1,6 +1,6 @@
 /**
- * A team's notifications (SPEC §3 team-member-*, §4 member events), made by `notify` like every other:
- * inside the event's transaction, one row per recipient, each published to its recipient's room.
+ * A team's notifications (SPEC §3 team-member-*, §4 member events), made by the notifications consumer
+ * like every other: one row per recipient, each published to its recipient's room.
  * Someone added to a team hears 'invited you to team', someone whose access changed hears so, the owner
  * hears that someone left. Never the actor, never a deleted user.
  */
@@ -9,7 +9,7 @@ import { and, eq } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { type NewNotificationRow, notifications, teams, users } from "../../db/schema/index.ts";
 import { newId } from "../../lib/ids.ts";
-import { publish } from "../../lib/realtime.ts";
+import { announceNotification } from "./notifications.announce.ts";
 import { presentNotifications } from "./notifications.presenter.ts";
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -62,11 +62,5 @@ export async function notifyTeam(tx: Tx, event: TeamNotificationEvent): Promise<
   };
   const inserted = await tx.insert(notifications).values(row).returning();
   const [notification] = await presentNotifications(tx, inserted);
-  await publish(tx, `user:${userId}`, {
-    type: "notifications.created",
-    projectId: null,
-    teamId: event.teamId,
-    notificationId: row.id,
-    notification,
-  });
+  await announceNotification(tx, { ...row, projectId: null, teamId: event.teamId }, notification);
 }

@@ -1,8 +1,10 @@
 /**
  * The one way a notification is made. An event's module calls `notify(tx, event)` inside the
- * transaction of the event itself, so a notification exists exactly when its event does; this function
- * decides who hears of it (SPEC §3 types, §6 inspect only to editors), writes one row per recipient and
- * publishes each to its recipient's `user:{id}` room (delivered on commit).
+ * transaction of the event itself: the event is recorded in the ledger (lib/ledger.ts), so it exists
+ * exactly when the write does. The `notifications` consumer (notifications.consumer.ts) reads it after its
+ * durable cursor and, in one transaction with the cursor's advance, decides who hears of it (SPEC §3
+ * types, §6 inspect only to editors), writes one row per recipient and publishes each to its recipient's
+ * `user:{id}` room — exactly once, even when a process dies between the write and the delivery.
  *
  * Never notified: the actor, guests of the public link (they have no account), deleted users.
  */
@@ -28,7 +30,8 @@ import {
   users,
 } from "../../db/schema/index.ts";
 import { newId } from "../../lib/ids.ts";
-import { publish } from "../../lib/realtime.ts";
+import { record } from "../../lib/ledger.ts";
+import { announceNotification } from "./notifications.announce.ts";
 import { presentNotifications } from "./notifications.presenter.ts";
 import { isTeamEvent, notifyTeam, type TeamNotificationEvent } from "./notify-teams.ts";
 
@@ -60,8 +63,8 @@ export type NotificationEvent =
       actor: Actor;
       version: { id: string; projectId: string; pageId: string };
       editsCount: number;
-      /** Who among the project's people is told: the inspect module's rule (it owns who may edit). */
-      audience: (userId: string, access: "owner" | "edit" | "comment" | "view") => boolean;
+      /** Which of the project's people are told, by access: the inspect module's rule (it owns who may edit). */
+      audience: readonly ("owner" | "edit" | "comment" | "view")[];
     }
   /** A person added to a project. */
   | { on: "member.added"; actor: Actor; projectId: string; userId: string }
@@ -94,7 +97,16 @@ interface Recipient {
   type: NotificationType;
 }
 
-export async function notify(tx: Tx, event: NotificationEvent): Promise<void> {
+/** The ledger's type for a notification event: its `on`, under this prefix. */
+export const NOTIFY_EVENT_PREFIX = "notify:";
+
+/** Records the event for the notifications consumer, inside the event's own transaction. */
+export function notify(tx: Pick<Tx, "execute">, event: NotificationEvent): Promise<void> {
+  return record(tx, { type: `${NOTIFY_EVENT_PREFIX}${event.on}`, event });
+}
+
+/** Who hears of the event, and their notifications written and published: the consumer's work. */
+export async function deliverNotification(tx: Tx, event: NotificationEvent): Promise<void> {
   if (isTeamEvent(event)) return notifyTeam(tx, event);
   const projectId =
     event.on === "member.added" || event.on === "approver.made" ? event.projectId : projectOf(event);
@@ -144,12 +156,7 @@ export async function notify(tx: Tx, event: NotificationEvent): Promise<void> {
   const presented = await presentNotifications(tx, inserted, await actorOf(tx, event.actor.userId));
   for (const notification of presented) {
     const row = inserted.find((candidate) => candidate.id === notification.id)!;
-    await publish(tx, `user:${row.userId}`, {
-      type: "notifications.created",
-      projectId,
-      notificationId: notification.id,
-      notification,
-    });
+    await announceNotification(tx, row, notification);
   }
 }
 
@@ -339,7 +346,7 @@ async function recipientsOf(
     }
     case "inspect.saved":
       return [...people]
-        .filter(([userId, access]) => event.audience(userId, access))
+        .filter(([, access]) => event.audience.includes(access))
         .map(([userId]) => ({ userId, type: "web-inspect" }));
     case "member.added":
       return [{ userId: event.userId, type: "project-share" }];

@@ -218,7 +218,7 @@ describe.each(drivers())("authenticated reads kept per process (%s)", (driver) =
   it("tells no socket of a change only caches hear of", async () => {
     await newProject("Quiet");
     // A socket of the hub itself (no per-reader delivery): it is sent whatever the hub would send.
-    const hub = await startRealtimeHub(t.ctx.database);
+    const hub = startRealtimeHub(t.ctx.database.db, t.ctx.ledger);
     const heard: string[] = [];
     hub.join(`project:${at.projectId}`, { userId: null, send: (data) => heard.push(data) });
     try {

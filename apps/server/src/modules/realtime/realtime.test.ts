@@ -106,6 +106,7 @@ describe("realtime", () => {
 
   it("brings a new notification with its reader's counts, read once it was stored", async () => {
     const tab = await openSocket(t, member);
+    await t.settled();
     const before = (await member.get("/api/notifications/counts")).body.data as { unseen: number };
     // A page added: a notification of its own (comments on one page fold into one).
     await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/counted" });

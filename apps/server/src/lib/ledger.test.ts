@@ -1,0 +1,173 @@
+import { sql } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import { type DatabaseHandle, openDatabase } from "../db/index.ts";
+import { createTestDatabase, drivers, type TestDatabase, type TestDriver } from "../testing/test-db.ts";
+import { type Ledger, type LedgerEvent, type RecordedEvent, record, startLedger } from "./ledger.ts";
+
+interface Numbered extends LedgerEvent {
+  type: "test.numbered";
+  n: number;
+}
+const isNumbered = (event: LedgerEvent): event is Numbered => event.type === "test.numbered";
+
+const opened: { stop(): Promise<unknown> }[] = [];
+afterEach(async () => {
+  for (const item of opened.splice(0).reverse()) await item.stop();
+});
+
+async function open(test: TestDatabase): Promise<DatabaseHandle> {
+  const handle = await openDatabase(test);
+  opened.push({ stop: () => handle.close() });
+  return handle;
+}
+
+async function ledgerOn(handle: DatabaseHandle, options: { pollMs?: number; retentionMs?: number } = {}) {
+  const ledger = await startLedger(handle, { ...options, log: () => {} });
+  opened.push({ stop: () => ledger.stop() });
+  return ledger;
+}
+
+async function fresh(driver: TestDriver) {
+  const test = await createTestDatabase(driver);
+  opened.push({ stop: () => test.release() });
+  return test;
+}
+
+/** A table the test consumers write to: what a consumer did in the database, one row per handling. */
+async function handledTable(handle: DatabaseHandle) {
+  await handle.db.execute(sql`create table if not exists handled (n int not null, by text not null)`);
+  return async () => {
+    const { rows } = (await handle.db.execute(sql`select n, by from handled order by n`)) as unknown as {
+      rows: { n: number; by: string }[];
+    };
+    return rows;
+  };
+}
+
+function countingConsumer(ledger: Ledger, name: string, by: string, failOn?: number) {
+  return ledger.consume<Numbered>({
+    name,
+    accepts: isNumbered,
+    handle: async (tx, event) => {
+      if (event.n === failOn) throw new Error("a bad event");
+      await tx.execute(sql`insert into handled (n, by) values (${event.n}, ${by})`);
+    },
+  });
+}
+
+describe.each(drivers())("the ledger (%s)", (driver) => {
+  it("reads what committed, in order, and never what rolled back", async () => {
+    const handle = await open(await fresh(driver));
+    const ledger = await ledgerOn(handle);
+    const seen: RecordedEvent[] = [];
+    ledger.follow((events) => seen.push(...events));
+    await ledger.settled();
+    await handle.db.transaction(async (tx) => {
+      await record(tx, { type: "test.numbered", n: 1 });
+      await record(tx, { type: "test.numbered", n: 2 });
+    });
+    await handle.db
+      .transaction(async (tx) => {
+        await record(tx, { type: "test.numbered", n: 99 });
+        throw new Error("rolled back");
+      })
+      .catch(() => {});
+    await handle.db.transaction((tx) => record(tx, { type: "test.numbered", n: 3, big: "x".repeat(20_000) }));
+    await expect.poll(() => seen.length).toBe(3);
+    expect(seen.map(({ event }) => event.n)).toEqual([1, 2, 3]);
+    // Any size: the event is a row, the wake-up carries nothing.
+    expect(String(seen[2]!.event.big).length).toBe(20_000);
+  });
+
+  it("hands each event to a durable consumer once, picks up where it was left after a restart, and passes over one that fails", async () => {
+    const test = await fresh(driver);
+    let handle = await open(test);
+    const handled = await handledTable(handle);
+    let ledger = await ledgerOn(handle);
+    await countingConsumer(ledger, "counting", "first", 3);
+    for (let n = 1; n <= 5; n++)
+      await handle.db.transaction((tx) => record(tx, { type: "test.numbered", n }));
+    await ledger.settled();
+    expect((await handled()).map((row) => row.n)).toEqual([1, 2, 4, 5]);
+    if (driver === "pglite") return; // one process per embedded database: the restart below is PostgreSQL's
+    await ledger.stop();
+    // Written while no consumer runs (the process is down): read by the next one.
+    for (let n = 6; n <= 8; n++)
+      await handle.db.transaction((tx) => record(tx, { type: "test.numbered", n }));
+    handle = await open(test);
+    ledger = await ledgerOn(handle);
+    await countingConsumer(ledger, "counting", "second");
+    await ledger.settled();
+    expect(await handled()).toEqual([
+      ...[1, 2, 4, 5].map((n) => ({ n, by: "first" })),
+      ...[6, 7, 8].map((n) => ({ n, by: "second" })),
+    ]);
+  });
+
+  it("keeps events a consumer has not read, and lets go of the rest after the retention", async () => {
+    const handle = await open(await fresh(driver));
+    const ledger = await ledgerOn(handle, { retentionMs: 60_000 });
+    await handle.db.execute(sql`insert into event_cursors (consumer) values ('behind')`);
+    await handle.db.transaction((tx) => record(tx, { type: "test.numbered", n: 1 }));
+    await handle.db.execute(sql`update domain_events set created_at = now() - interval '2 minutes'`);
+    expect(await ledger.prune()).toBe(0);
+    await handle.db.execute(
+      sql`update event_cursors set (tx, event_id) = (select tx, id from domain_events) where consumer = 'behind'`,
+    );
+    expect(await ledger.prune()).toBe(1);
+  });
+});
+
+describe.runIf(drivers().includes("postgres"))("the ledger across processes (postgres)", () => {
+  it("loses no event when transactions commit out of the order they recorded in", async () => {
+    const test = await fresh("postgres");
+    const writer = await open(test);
+    const reader = await open(test);
+    const ledger = await ledgerOn(reader);
+    const seen: number[] = [];
+    ledger.follow((events) =>
+      seen.push(...events.filter((e) => isNumbered(e.event)).map((e) => e.event.n as number)),
+    );
+    await ledger.settled();
+    // The first to record commits last: its event has the smaller id, and must not be passed over.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let recorded!: () => void;
+    const first = new Promise<void>((resolve) => {
+      recorded = resolve;
+    });
+    const slow = writer.db.transaction(async (tx) => {
+      await record(tx, { type: "test.numbered", n: 1 });
+      recorded();
+      await held;
+    });
+    await first;
+    await writer.db.transaction((tx) => record(tx, { type: "test.numbered", n: 2 }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(seen).toEqual([]);
+    release();
+    await slow;
+    await expect.poll(() => seen.length).toBe(2);
+    expect(seen).toEqual([1, 2]);
+  });
+
+  it("one consumer, two processes: every event handled exactly once", async () => {
+    const test = await fresh("postgres");
+    const a = await open(test);
+    const b = await open(test);
+    const handled = await handledTable(a);
+    const ledgers = [await ledgerOn(a), await ledgerOn(b)];
+    await countingConsumer(ledgers[0]!, "shared", "a");
+    await countingConsumer(ledgers[1]!, "shared", "b");
+    await Promise.all(
+      Array.from({ length: 200 }, (_, index) =>
+        (index % 2 ? a : b).db.transaction((tx) => record(tx, { type: "test.numbered", n: index + 1 })),
+      ),
+    );
+    for (const ledger of ledgers) await ledger.settled();
+    const rows = await handled();
+    expect(rows.map((row) => row.n)).toEqual(Array.from({ length: 200 }, (_, index) => index + 1));
+  });
+});
