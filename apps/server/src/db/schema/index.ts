@@ -3,6 +3,7 @@ export * from "./auth.ts";
 export * from "./billing.ts";
 export * from "./comments.ts";
 export * from "./conversations.ts";
+export * from "./email-changes.ts";
 export * from "./files.ts";
 export * from "./inspect.ts";
 export * from "./mailbox.ts";
