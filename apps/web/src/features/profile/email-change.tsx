@@ -3,13 +3,16 @@
  * password; the server mails the new address a link and tells the old one. While a change waits, the
  * pending address shows with Resend and Cancel. A failure reads 'Error: {server text}' (SPEC §8).
  */
-import type { User } from "@redline/shared";
+import { REQUIRES_RECENT_LOGIN, type User } from "@redline/shared";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
+import { useNavigate } from "react-router";
 import { EmailField, PasswordField } from "../../components/field.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
-import { api } from "../../lib/api.ts";
+import { api, isApiError } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
+import { signInPathFor } from "../../lib/safe-redirect.ts";
+import { endSession } from "../session/sign-out.ts";
 import { refreshMe } from "../session/use-me.ts";
 
 interface Answer {
@@ -21,6 +24,7 @@ const failureText = (error: unknown) => `Error: ${errorMessage(error)}`;
 
 export function EmailChange({ user }: { user: User }) {
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const isPasswordless = user.signupSource === "google";
@@ -39,6 +43,13 @@ export function EmailChange({ user }: { user: User }) {
       setEmail("");
       setPassword("");
       await done(answer);
+    },
+    // 'auth/requires-recent-login' forces a new sign-in (SPEC §8), which comes back here.
+    onError: async (error) => {
+      if (!isApiError(error) || error.code !== REQUIRES_RECENT_LOGIN) return;
+      await endSession(queryClient, { onPurpose: false });
+      snackbar.info("For your security, sign in again to change your e-mail address.");
+      navigate(signInPathFor("/profile"), { replace: true });
     },
   });
   const resend = useMutation({
