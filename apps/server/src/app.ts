@@ -38,6 +38,8 @@ import { apiTokenRoutes } from "./modules/auth/api-tokens.routes.ts";
 import { installApiTokens } from "./modules/auth/api-tokens.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { createAuth } from "./modules/auth/auth.ts";
+import { emailChangeRoutes } from "./modules/auth/email-change.routes.ts";
+import { EMBEDDED_GOOGLE_PATH } from "./modules/auth/google.ts";
 import { handoffRoutes } from "./modules/auth/handoff.routes.ts";
 import { forgetAfterWrites, startSessionCache } from "./modules/auth/session-cache.ts";
 import { billingRoutes } from "./modules/billing/billing.routes.ts";
@@ -249,6 +251,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(authRoutes, { auth });
   await app.register(handoffRoutes, { ctx });
   await app.register(apiTokenRoutes, { ctx });
+  await app.register(emailChangeRoutes, { ctx });
   await app.register(healthRoutes, { ctx });
   await app.register(usersRoutes, { ctx });
   await app.register(unsubscribeRoutes, { ctx });
@@ -307,6 +310,16 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
       ctx,
       webhookUrl: `${selfUrl(config)}/api/billing/paypal/webhook`,
     });
+  if (standIns && config.google?.embedded)
+    await app.register(standIns.googleDevRoutes, {
+      prefix: EMBEDDED_GOOGLE_PATH,
+      appUrl: config.appUrl,
+      client: {
+        clientId: config.google.clientId,
+        clientSecret: config.google.clientSecret,
+        redirectUri: `${config.appUrl}/api/auth/callback/google`,
+      },
+    });
 
   const hasWeb = existsSync(path.join(config.webDist, "index.html"));
   if (hasWeb) {
@@ -339,7 +352,12 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
 /** Whether the config asks for an embedded stand-in (no keys for a service, outside production). */
 export function wantsStandIns(config: AppConfig): boolean {
   if (config.isProduction) return false;
-  return config.payments.embedded || config.paypal.embedded || config.customDomains.embeddedDns;
+  return (
+    config.payments.embedded ||
+    config.paypal.embedded ||
+    config.customDomains.embeddedDns ||
+    Boolean(config.google?.embedded)
+  );
 }
 
 function refererOrigin(referer: string | undefined): string | undefined {

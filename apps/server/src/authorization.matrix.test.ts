@@ -827,6 +827,29 @@ MATRIX.push(
   },
 );
 
+// One's own e-mail address: asked for with one's password (every fixture person's is the default), then
+// the pending change's link sent again, then cancelled — each person their own (a session only).
+let emailChangeCount = 0;
+MATRIX.push(
+  {
+    route: "POST /api/me/email-change",
+    who: VERIFIED,
+    call: () => ({
+      path: "/api/me/email-change",
+      body: {
+        email: `matrix-change-${++emailChangeCount}-${Date.now()}@example.com`,
+        password: "correct horse battery",
+      },
+    }),
+  },
+  {
+    route: "POST /api/me/email-change/resend",
+    who: VERIFIED,
+    call: () => ({ path: "/api/me/email-change/resend" }),
+  },
+  { route: "DELETE /api/me/email-change", who: VERIFIED, call: () => ({ path: "/api/me/email-change" }) },
+);
+
 // A sign-in hand-off to another host of this instance: one's own session mints it; the code is the authority
 // where it is taken (an unknown code signs nobody in and goes on to the project list).
 MATRIX.push(
@@ -1128,6 +1151,8 @@ const EXEMPT: Record<string, string> = {
     "the MCP server: API tokens only (a session is 401); each tool calls a route of this table with the token, so the route's policy decides; tested in mcp/mcp.routes.test.ts",
   "GET /mcp": "the stateless MCP server answers 405 to everyone; tested in mcp/mcp.routes.test.ts",
   "DELETE /mcp": "the stateless MCP server answers 405 to everyone; tested in mcp/mcp.routes.test.ts",
+  "POST /api/email-change":
+    "following an e-mail change link: the link's secret is the authority (anyone holding it; a session is not asked), so no actor's verdict differs; every refusal (forged, used, expired, address taken) tested in modules/auth/email-change.routes.test.ts",
   "GET /api/realtime":
     "WebSocket: its project room joins go through the same policy (comments.read), its own user room only; with `?guest`, a link guest's own conversation through the conversations policy (conversations.read), re-checked per event; tested in modules/realtime/realtime.test.ts, notifications.routes.test.ts and conversations.routes.test.ts",
 };
@@ -1142,6 +1167,8 @@ const EXEMPT_PREFIXES: Record<string, string> = {
     "the embedded payment provider's test checkout, invoice pages and test controls (development and tests only); tested in integrations/stripe/stripe-stand-in.test.ts (packages/stand-ins/src/stripe)",
   "/paypal-api/":
     "the embedded PayPal provider's REST API (never registered in production or with PayPal credentials): its OAuth client credentials and bearer tokens guard it; tested in integrations/paypal/paypal-stand-in.test.ts (packages/stand-ins/src/paypal)",
+  "/dev/google/":
+    "the embedded Google sign-in stand-in's OAuth endpoints and consent page (never registered in production or with GOOGLE_CLIENT_ID): its client secret, codes and bearer tokens guard it; tested in modules/auth/google.routes.test.ts (packages/stand-ins/src/google)",
   "/dev/paypal/":
     "the embedded PayPal provider's approval page and test controls (development and tests only); tested in integrations/paypal/paypal-stand-in.test.ts (packages/stand-ins/src/paypal) and modules/billing/paypal.routes.test.ts",
 };

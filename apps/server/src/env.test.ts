@@ -10,7 +10,7 @@ describe("environment", () => {
       databaseUrl: undefined,
       pgliteDir: "/tmp/redline-env-test/pglite",
       smtpUrl: undefined,
-      google: undefined,
+      google: { embedded: true, baseUrl: null },
       isProduction: false,
     });
     expect(config.authSecret.length).toBeGreaterThanOrEqual(32);
@@ -23,12 +23,25 @@ describe("environment", () => {
     expect(() => loadConfig({ AUTH_SECRET: "short" })).toThrow(/AUTH_SECRET/);
   });
 
-  it("enables Google sign-in only with both id and secret", () => {
-    expect(loadConfig({ DATA_DIR: "/tmp/redline-env-test", GOOGLE_CLIENT_ID: "id" }).google).toBeUndefined();
+  it("signs in with Google given both id and secret, else with the embedded stand-in outside production", () => {
+    const dir = { DATA_DIR: "/tmp/redline-env-test" };
+    expect(loadConfig({ ...dir, GOOGLE_CLIENT_ID: "id" }).google?.embedded).toBe(true);
+    expect(loadConfig({ ...dir, GOOGLE_CLIENT_ID: "id", GOOGLE_CLIENT_SECRET: "s" }).google).toEqual({
+      clientId: "id",
+      clientSecret: "s",
+      embedded: false,
+      baseUrl: null,
+    });
     expect(
-      loadConfig({ DATA_DIR: "/tmp/redline-env-test", GOOGLE_CLIENT_ID: "id", GOOGLE_CLIENT_SECRET: "s" })
-        .google,
-    ).toEqual({ clientId: "id", clientSecret: "s" });
+      loadConfig({
+        ...dir,
+        GOOGLE_CLIENT_ID: "id",
+        GOOGLE_CLIENT_SECRET: "s",
+        GOOGLE_OAUTH_BASE_URL: "http://oauth.test/",
+      }).google?.baseUrl,
+    ).toBe("http://oauth.test");
+    const production = { ...dir, NODE_ENV: "production", AUTH_SECRET: "x".repeat(32) };
+    expect(loadConfig(production).google).toBeUndefined();
   });
 });
 

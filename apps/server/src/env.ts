@@ -50,6 +50,8 @@ const envSchema = z.object({
   DOCS_URL: z.url().optional(),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
+  /** Another Google-compatible OAuth host (serving Google's paths); unset: Google itself. */
+  GOOGLE_OAUTH_BASE_URL: z.url().optional(),
   CONTENT_ORIGIN: z.url().optional(),
   CONTENT_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
   ALLOW_PRIVATE_URLS: bool.optional(),
@@ -145,7 +147,8 @@ export interface AppConfig {
   feedbackEmail: string;
   /** Help → Support docs opens this (DOCS_URL); unset → the guide shipped with the app, at /help. */
   docsUrl: string | null;
-  google?: { clientId: string; clientSecret: string };
+  /** Google sign-in: Google with keys, else the embedded stand-in (outside production) or none. */
+  google?: GoogleConfig;
   webDist: string;
   logLevel: string;
   /** Origin that serves captured pages and uploads; never the app's origin. */
@@ -181,6 +184,15 @@ export interface CustomDomainsConfig {
   embeddedDns: boolean;
   /** The embedded DNS server's UDP port on 127.0.0.1 (0: any free port, shown on /dev/dns). */
   embeddedDnsPort: number;
+}
+
+export interface GoogleConfig {
+  clientId: string;
+  clientSecret: string;
+  /** The app serves a Google-compatible OAuth provider itself (under /dev/google). */
+  embedded: boolean;
+  /** GOOGLE_OAUTH_BASE_URL: a host serving Google's OAuth paths; null: Google (or the embedded one). */
+  baseUrl: string | null;
 }
 
 export interface PaymentsConfig {
@@ -264,10 +276,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     supportEmail: env.SUPPORT_EMAIL,
     feedbackEmail: env.FEEDBACK_EMAIL ?? env.SUPPORT_EMAIL,
     docsUrl: env.DOCS_URL ?? null,
-    google:
-      env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
-        ? { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET }
-        : undefined,
+    google: googleConfig(env, isProduction, dataDir),
     webDist: path.resolve(env.WEB_DIST),
     logLevel: env.LOG_LEVEL,
     contentOrigin: (env.CONTENT_ORIGIN ?? `http://localhost:${env.CONTENT_PORT}`).replace(/\/$/, ""),
@@ -320,6 +329,32 @@ function localSecret(dataDir: string): string {
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
 }
+
+function googleConfig(
+  env: z.infer<typeof envSchema>,
+  isProduction: boolean,
+  dataDir: string,
+): GoogleConfig | undefined {
+  if (env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET)
+    return {
+      clientId: env.GOOGLE_CLIENT_ID,
+      clientSecret: env.GOOGLE_CLIENT_SECRET,
+      embedded: false,
+      baseUrl: env.GOOGLE_OAUTH_BASE_URL?.replace(/\/$/, "") ?? null,
+    };
+  // Like the payment stand-ins: the embedded provider signs anyone in as anyone, so never in production.
+  if (isProduction) return undefined;
+  const secret = env.AUTH_SECRET ?? localSecret(dataDir);
+  return {
+    clientId: EMBEDDED_GOOGLE_CLIENT_ID,
+    clientSecret: createHmac("sha256", secret).update("embedded-google").digest("hex"),
+    embedded: true,
+    baseUrl: null,
+  };
+}
+
+/** The embedded Google stand-in's one registered client. */
+export const EMBEDDED_GOOGLE_CLIENT_ID = "redline-embedded.apps.googleusercontent.com";
 
 function paymentsConfig(
   env: z.infer<typeof envSchema>,

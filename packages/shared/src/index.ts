@@ -6,6 +6,7 @@ export * from "./comments.ts";
 export * from "./constants.ts";
 export * from "./conversations.ts";
 export * from "./currencies.ts";
+export * from "./email-change.ts";
 export * from "./frame-messages.ts";
 export * from "./guests.ts";
 export * from "./inspect.ts";

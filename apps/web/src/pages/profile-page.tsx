@@ -2,6 +2,7 @@ import { LoadingView } from "../components/loading-view.tsx";
 import { SettingsHeader } from "../components/settings-header.tsx";
 import { ApiTokens } from "../features/profile/api-tokens.tsx";
 import { DeleteAccount } from "../features/profile/delete-account.tsx";
+import { EmailChange } from "../features/profile/email-change.tsx";
 import { EmailPreferences, NotificationSound } from "../features/profile/notification-settings.tsx";
 import { PasswordForm } from "../features/profile/password-form.tsx";
 import { ProfileForm } from "../features/profile/profile-form.tsx";
@@ -30,6 +31,12 @@ export function ProfilePage() {
             Password
           </h2>
           <PasswordForm />
+        </section>
+        <section className="panel" aria-labelledby="email-address-heading">
+          <h2 id="email-address-heading" className="panel__title">
+            Email address
+          </h2>
+          <EmailChange user={me} />
         </section>
         <section className="panel" aria-labelledby="email-heading">
           <h2 id="email-heading" className="panel__title">

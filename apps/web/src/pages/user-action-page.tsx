@@ -1,26 +1,40 @@
 import { Link, useSearchParams } from "react-router";
 import { AuthLayout } from "../features/auth/auth-layout.tsx";
+import { ChangeEmailAction } from "../features/auth/change-email-action.tsx";
 import { ResetPasswordForm } from "../features/auth/reset-password-form.tsx";
 import { VerifyEmailAction } from "../features/auth/verify-email-action.tsx";
 import { safeGoto } from "../lib/safe-redirect.ts";
 import { useDocumentTitle } from "../lib/use-document-title.ts";
 
 /**
- * `/user-action?mode=…&oobCode=…[&continueUrl=…]`: the links in account mails (verification, password
- * reset); a verification goes on to `continueUrl` when it is a path of this app.
+ * `/user-action?mode=…&oobCode=…[&continueUrl=…]`: the links in account mails (verification, e-mail
+ * change, password reset); a verification goes on to `continueUrl` when it is a path of this app.
  */
 export function UserActionPage() {
   const [params] = useSearchParams();
   const mode = params.get("mode");
   const code = params.get("oobCode");
   const title =
-    mode === "verifyEmail" ? "Verify your email" : mode === "resetPassword" ? "Set a new password" : "Link";
+    mode === "verifyEmail"
+      ? "Verify your email"
+      : mode === "verifyAndChangeEmail"
+        ? "Confirm your new email"
+        : mode === "resetPassword"
+          ? "Set a new password"
+          : "Link";
   useDocumentTitle(title);
 
   if (code && mode === "verifyEmail") {
     return (
       <AuthLayout title={title}>
         <VerifyEmailAction token={code} continuePath={safeGoto(params.get("continueUrl"))} />
+      </AuthLayout>
+    );
+  }
+  if (code && mode === "verifyAndChangeEmail") {
+    return (
+      <AuthLayout title={title}>
+        <ChangeEmailAction token={code} />
       </AuthLayout>
     );
   }

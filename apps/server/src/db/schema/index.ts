@@ -4,6 +4,7 @@ export * from "./billing.ts";
 export * from "./comments.ts";
 export * from "./conversations.ts";
 export * from "./domain-events.ts";
+export * from "./email-changes.ts";
 export * from "./files.ts";
 export * from "./inspect.ts";
 export * from "./mailbox.ts";

@@ -22,6 +22,8 @@ export const users = pgTable("users", {
   pendingEmail: text("pending_email"),
   phoneNumber: text("phone_number"),
   signupSource: text("signup_source"),
+  /** When the welcome mail of a sign-up through Google was sent (taken once: it is sent once). */
+  welcomedAt: timestamp("welcomed_at", { withTimezone: true }),
   onboarding: jsonb("onboarding").$type<Record<string, true>>().notNull().default({}),
   emailPreferences: jsonb("email_preferences")
     .$type<EmailPreferences>()

@@ -45,6 +45,49 @@ export const resetPasswordMail = (to: string, url: string) =>
     url,
   );
 
+/** SPEC §7 `welcome-user`: a sign-up through Google, whose address needed no verification mail. */
+export const welcomeMail = (to: string, name: string, url: string) =>
+  toMail(
+    to,
+    "Welcome to Redline",
+    h(
+      Layout,
+      { preview: "Your Redline account is ready." },
+      Paragraph(`Welcome to Redline${name ? `, ${name}` : ""}! Your account is ready.`),
+      Paragraph(
+        "Add a web page, a screenshot, an image or a PDF and pin your comments to exactly what you mean.",
+      ),
+      Action("Open Redline", url),
+      Muted("Or open this link: ", Url(url)),
+    ),
+  );
+
+/** To the new address of an e-mail change: its link makes it the account's address. */
+export const emailChangeMail = (to: string, url: string) =>
+  actionMail(
+    to,
+    "Confirm your new e-mail for Redline",
+    "Someone asked to make this the e-mail address of their Redline account. Confirm it within 24 hours.",
+    "Confirm e-mail",
+    url,
+  );
+
+/** To the old address of an e-mail change: told, so a change they did not ask for does not go unseen. */
+export const emailChangeNoticeMail = (to: string, newEmail: string, url: string) =>
+  toMail(
+    to,
+    "Your Redline e-mail address is being changed",
+    h(
+      Layout,
+      { preview: "A change of your e-mail address was requested." },
+      Paragraph(
+        `A change of your Redline account's e-mail address to ${newEmail} was requested. It takes effect once the link sent to that address is followed.`,
+      ),
+      Paragraph("If this was not you, cancel the change in Account Settings and change your password."),
+      Action("Open Account Settings", url),
+    ),
+  );
+
 export function projectInviteMail(options: {
   to: string;
   inviter: string;

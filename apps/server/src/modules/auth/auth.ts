@@ -6,12 +6,15 @@
 import { APIError, betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
+import { genericOAuth } from "better-auth/plugins";
 import { eq } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { accounts, rateLimits, sessions, users, verifications } from "../../db/schema/index.ts";
 import type { AppConfig } from "../../env.ts";
 import type { Mailer } from "../../lib/mail/mailer.ts";
 import { resetPasswordMail, verificationMail } from "../../lib/mail/templates.ts";
+import { googleOAuthConfig } from "./google.ts";
+import { sendWelcomeMail } from "./welcome.ts";
 
 /** Header carrying the client IP as Fastify resolved it (client-sent values are overwritten). */
 export const CLIENT_IP_HEADER = "x-redline-client-ip";
@@ -22,7 +25,7 @@ export const CLIENT_IP_HEADER = "x-redline-client-ip";
  */
 export function userActionUrl(
   appUrl: string,
-  mode: "verifyEmail" | "resetPassword",
+  mode: "verifyEmail" | "resetPassword" | "verifyAndChangeEmail",
   code: string,
   continueUrl: string | null = null,
 ): string {
@@ -95,6 +98,7 @@ export function createAuth(
       max: 100,
       customRules: {
         "/sign-in/email": perMinute,
+        "/sign-in/social": perMinute,
         "/sign-up/email": perMinute,
         "/request-password-reset": perMinute,
         "/reset-password": perMinute,
@@ -128,9 +132,8 @@ export function createAuth(
         await mailer.send(verificationMail(user.email, link));
       },
     },
-    socialProviders: config.google
-      ? { google: { clientId: config.google.clientId, clientSecret: config.google.clientSecret } }
-      : {},
+    // Google (or its stand-in) through the generic OAuth plugin: its endpoints are configurable (ADR 0032).
+    plugins: config.google ? [genericOAuth({ config: [googleOAuthConfig(config, config.google)] })] : [],
     databaseHooks: {
       session: {
         create: {
@@ -145,6 +148,12 @@ export function createAuth(
           before: async (user, ctx) => ({
             data: { ...user, signupSource: ctx?.path?.startsWith("/sign-up") ? "email" : "google" },
           }),
+          // A sign-up through Google proves no address by mail, so no verification mail welcomes it:
+          // the welcome mail does (SPEC §7 welcome-user), once.
+          after: async (user) => {
+            if ((user as { signupSource?: string }).signupSource === "google")
+              await sendWelcomeMail(db, mailer, config.appUrl, user.id);
+          },
         },
       },
     },

@@ -16,9 +16,9 @@ describe.each(routeDrivers())("health and public config (%s)", (driver) => {
     expect(health.body).toEqual({ status: "ok", database: driver });
   });
 
-  it("says Google sign-in is off when no client id is configured", async () => {
+  it("offers Google sign-in through the embedded stand-in when no client id is configured", async () => {
     expect((await new ApiClient(t.url).get("/api/config")).body).toEqual({
-      googleSignIn: false,
+      googleSignIn: true,
       mailbox: true,
       products: { browseHostPrefix: "bugs", webUrl: t.url, browseUrl: null },
       docsUrl: null,
@@ -45,7 +45,14 @@ describe("Google sign-in when configured", () => {
   beforeAll(async () => {
     t = await startTestApp({
       smtp: false,
-      config: { google: { clientId: "redline-test.apps.example", clientSecret: "s3cret" } },
+      config: {
+        google: {
+          clientId: "redline-test.apps.example",
+          clientSecret: "s3cret",
+          embedded: false,
+          baseUrl: null,
+        },
+      },
     });
   });
   afterAll(() => t.close());
@@ -63,5 +70,22 @@ describe("Google sign-in when configured", () => {
     expect(redirect.searchParams.get("client_id")).toBe("redline-test.apps.example");
     expect(redirect.searchParams.get("redirect_uri")).toBe(`${t.url}/api/auth/callback/google`);
     expect(redirect.searchParams.get("state")).toBeTruthy();
+    expect(redirect.searchParams.get("code_challenge_method")).toBe("S256");
+  });
+});
+
+describe("Google sign-in when not configured", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ smtp: false, config: { google: undefined } });
+  });
+  afterAll(() => t.close());
+
+  it("is not offered, and cannot be started", async () => {
+    const client = new ApiClient(t.url);
+    expect((await client.get("/api/config")).body.googleSignIn).toBe(false);
+    const started = await client.post("/api/auth/sign-in/social", { provider: "google", callbackURL: "/" });
+    expect(started.status).toBeGreaterThanOrEqual(400);
+    expect(started.status).toBeLessThan(500);
   });
 });

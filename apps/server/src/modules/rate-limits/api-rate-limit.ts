@@ -34,6 +34,9 @@ const EXPENSIVE_ROUTES = new Set([
   "POST /api/support/feedback",
   "POST /api/teams/:teamId/branding/logo",
   "POST /api/teams/:teamId/branding/icon",
+  // Each checks a password and mails two addresses.
+  "POST /api/me/email-change",
+  "POST /api/me/email-change/resend",
   // Each check asks DNS.
   "POST /api/teams/:teamId/domain/check",
 ]);

@@ -1,12 +1,12 @@
 import { MESSAGES } from "@redline/shared";
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { LoadingView } from "../../components/loading-view.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
-import { authCall, authClient, errorMessage } from "../../lib/auth-client.ts";
+import { authCall, authClient } from "../../lib/auth-client.ts";
 import { signInPathFor } from "../../lib/safe-redirect.ts";
 import { refreshMe } from "../session/use-me.ts";
+import { useLinkCode } from "./use-link-code.ts";
 
 /**
  * Applies a verification code from the mail. The server signs the user in as it verifies, so
@@ -16,25 +16,13 @@ import { refreshMe } from "../session/use-me.ts";
 export function VerifyEmailAction({ token, continuePath }: { token: string; continuePath: string }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
-  const started = useRef(false);
-
-  useEffect(() => {
-    // A code works once; never send it twice (React may run effects twice in development).
-    if (started.current) return;
-    started.current = true;
-    (async () => {
-      try {
-        await authCall(authClient.verifyEmail({ query: { token } }));
-        const me = await refreshMe(queryClient);
-        const isSignedIn = Boolean(me?.emailVerified);
-        snackbar.success(isSignedIn ? MESSAGES.emailVerified : MESSAGES.emailVerifiedSignedOut);
-        navigate(isSignedIn ? continuePath : signInPathFor(continuePath), { replace: true });
-      } catch (caught) {
-        setError(errorMessage(caught));
-      }
-    })();
-  }, [token, continuePath, navigate, queryClient]);
+  const error = useLinkCode(async () => {
+    await authCall(authClient.verifyEmail({ query: { token } }));
+    const me = await refreshMe(queryClient);
+    const isSignedIn = Boolean(me?.emailVerified);
+    snackbar.success(isSignedIn ? MESSAGES.emailVerified : MESSAGES.emailVerifiedSignedOut);
+    navigate(isSignedIn ? continuePath : signInPathFor(continuePath), { replace: true });
+  });
 
   if (!error) return <LoadingView text="Verifying your e-mail..." />;
   return (
