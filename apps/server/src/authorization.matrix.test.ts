@@ -254,6 +254,8 @@ const MATRIX: Row[] = [
   // Public: deployment facts and the developer outbox (not registered in production).
   { route: "GET /api/health", who: PUBLIC, call: () => ({ path: "/api/health" }) },
   { route: "GET /api/config", who: PUBLIC, call: () => ({ path: "/api/config" }) },
+  { route: "GET /health/live", who: PUBLIC, call: () => ({ path: "/health/live" }) },
+  { route: "GET /health/ready", who: PUBLIC, call: () => ({ path: "/health/ready" }) },
   { route: "GET /api/openapi.json", who: PUBLIC, call: () => ({ path: "/api/openapi.json" }) },
   { route: "GET /api/dev/mailbox", who: PUBLIC, call: () => ({ path: "/api/dev/mailbox" }) },
   // Stored avatars and thumbnails: unguessable content-hash keys, readable by anyone who has the URL.
@@ -1128,6 +1130,8 @@ const EXEMPT: Record<string, string> = {
     "the MCP server: API tokens only (a session is 401); each tool calls a route of this table with the token, so the route's policy decides; tested in mcp/mcp.routes.test.ts",
   "GET /mcp": "the stateless MCP server answers 405 to everyone; tested in mcp/mcp.routes.test.ts",
   "DELETE /mcp": "the stateless MCP server answers 405 to everyone; tested in mcp/mcp.routes.test.ts",
+  "GET /metrics":
+    "Prometheus metrics, registered only with METRICS_TOKEN or METRICS_ALLOW_LOOPBACK (not in this app): its own bearer token, or a direct loopback connection; no user data; tested in lib/metrics.test.ts",
   "GET /api/realtime":
     "WebSocket: its project room joins go through the same policy (comments.read), its own user room only; with `?guest`, a link guest's own conversation through the conversations policy (conversations.read), re-checked per event; tested in modules/realtime/realtime.test.ts, notifications.routes.test.ts and conversations.routes.test.ts",
 };

@@ -88,6 +88,14 @@ const envSchema = z.object({
     .string()
     .regex(/^[a-z0-9.-]+$/i, "must be a host name, e.g. domains.redline.example")
     .optional(),
+  METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters").optional(),
+  METRICS_ALLOW_LOOPBACK: bool.default(false),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  OTEL_SERVICE_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, "must be a short name, e.g. redline")
+    .default("redline"),
+  SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(300).default(0),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -144,6 +152,17 @@ export interface AppConfig {
   google?: { clientId: string; clientSecret: string };
   webDist: string;
   logLevel: string;
+  /** Tests only: where the log lines go instead of stdout. */
+  logStream?: NodeJS.WritableStream;
+  /**
+   * `/metrics` (Prometheus): off when both are off. `token`: a scraper sends `Authorization: Bearer <token>`;
+   * `allowLoopback`: a direct connection from this machine (not through a proxy) needs no token.
+   */
+  metrics: { token: string | null; allowLoopback: boolean };
+  /** OpenTelemetry traces over OTLP/HTTP when an endpoint is set; null: off, the SDK is never loaded. */
+  tracing: { endpoint: string; serviceName: string } | null;
+  /** On SIGTERM, how long readiness answers 503 (draining) before the server stops accepting requests. */
+  shutdownDelaySeconds: number;
   /** Origin that serves captured pages and uploads; never the app's origin. */
   contentOrigin: string;
   contentPort: number;
@@ -262,6 +281,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
         : undefined,
     webDist: path.resolve(env.WEB_DIST),
     logLevel: env.LOG_LEVEL,
+    metrics: { token: env.METRICS_TOKEN ?? null, allowLoopback: env.METRICS_ALLOW_LOOPBACK },
+    tracing: env.OTEL_EXPORTER_OTLP_ENDPOINT
+      ? { endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, ""), serviceName: env.OTEL_SERVICE_NAME }
+      : null,
+    shutdownDelaySeconds: env.SHUTDOWN_DELAY_SECONDS,
     contentOrigin: (env.CONTENT_ORIGIN ?? `http://localhost:${env.CONTENT_PORT}`).replace(/\/$/, ""),
     contentPort: env.CONTENT_PORT,
     allowPrivateUrls: env.ALLOW_PRIVATE_URLS ?? !isProduction,

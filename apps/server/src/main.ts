@@ -10,7 +10,7 @@ try {
   process.exit(1);
 }
 
-const { app, content, ctx } = await buildApp(config).catch((error: unknown) => {
+const { app, content, ctx, readiness } = await buildApp(config).catch((error: unknown) => {
   if (!(error instanceof DataDirInUseError)) throw error;
   console.error(error.message);
   process.exit(1);
@@ -21,8 +21,14 @@ app.log.info(
   `Redline at ${config.appUrl} (content origin ${config.contentOrigin}, database: ${ctx.database.kind}, mail: ${ctx.mailer.kind === "smtp" ? "SMTP" : `outbox at ${config.appUrl}/dev/mailbox`})`,
 );
 
+// Stopping: readiness answers 503 at once (a load balancer stops sending new requests), then after
+// SHUTDOWN_DELAY_SECONDS the server stops accepting, finishes in-flight requests and jobs, and exits.
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
-    app.close().then(() => process.exit(0));
+    readiness.drain();
+    app.log.info(`${signal}: draining for ${config.shutdownDelaySeconds} s, then closing`);
+    setTimeout(() => {
+      app.close().then(() => process.exit(0));
+    }, config.shutdownDelaySeconds * 1000);
   });
 }
