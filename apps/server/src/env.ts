@@ -54,6 +54,7 @@ const envSchema = z.object({
   CONTENT_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
   ALLOW_PRIVATE_URLS: bool.optional(),
   CAPTURE_WORKER: bool.default(true),
+  ROLE: z.enum(["app", "worker"], "must be app or worker").default("app"),
   CHROMIUM_PATH: z.string().default("/usr/bin/chromium"),
   OVERLAY_SCRIPT: z.string().default(path.join(repoRoot, "packages/overlay/dist/overlay.js")),
   S3_BUCKET: z.string().optional(),
@@ -170,6 +171,8 @@ export interface AppConfig {
   allowPrivateUrls: boolean;
   /** Whether this process works capture jobs (any number of processes may). */
   captureWorker: boolean;
+  /** `app` serves HTTP (and works jobs); `worker` works jobs only, captures included, and listens on no port. */
+  role: "app" | "worker";
   chromiumPath: string;
   /** The built overlay script injected into every snapshot the content origin serves. */
   overlayScript: string;
@@ -289,7 +292,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     contentOrigin: (env.CONTENT_ORIGIN ?? `http://localhost:${env.CONTENT_PORT}`).replace(/\/$/, ""),
     contentPort: env.CONTENT_PORT,
     allowPrivateUrls: env.ALLOW_PRIVATE_URLS ?? !isProduction,
-    captureWorker: env.CAPTURE_WORKER,
+    captureWorker: env.CAPTURE_WORKER || env.ROLE === "worker",
+    role: env.ROLE,
     chromiumPath: env.CHROMIUM_PATH,
     overlayScript: path.resolve(env.OVERLAY_SCRIPT),
     payments: paymentsConfig(env, isProduction, dataDir),
