@@ -4,11 +4,13 @@
 // The packages and their order are those of the root `build` script (`npm run build -w <name> && …`), so
 // there is one list. A package's inputs are its own files and those of the workspace packages it depends
 // on (transitively), plus the lockfile and the shared TypeScript config; their hash is written to a stamp
-// (node_modules/.cache/redline-build/) after a successful build. A package is built again when the hash
-// differs, when it has no stamp, or when its dist/ is gone. `npm run build` still builds everything.
+// (node_modules/.cache/redline-build/) after a successful build, with a fingerprint of what the build left in
+// its dist/ (names and sizes). A package is built again when its inputs' hash differs, when it has no stamp,
+// or when its dist/ is not what its last build left (removed, or a build interrupted midway).
+// `npm run build` still builds everything.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -55,6 +57,23 @@ function filesUnder(dir) {
   return files;
 }
 
+/** Names and sizes of what a build left in `dir` ("" when it does not exist). */
+function outputsFingerprint(dir) {
+  if (!existsSync(dir)) return "";
+  const hash = createHash("sha256");
+  const walk = (folder) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : 1,
+    )) {
+      const full = path.join(folder, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else hash.update(`${path.relative(dir, full)}\0${statSync(full).size}\0`);
+    }
+  };
+  walk(dir);
+  return hash.digest("hex");
+}
+
 /** The hash of everything a package's build reads (paths and contents, in a stable order). */
 export function inputsHash(root, name, packages) {
   const hash = createHash("sha256");
@@ -82,12 +101,12 @@ export function buildChanged(root, log = console.log) {
   for (const name of order) {
     const workspace = found.get(name);
     if (!workspace) throw new Error(`build-changed: no workspace package named ${name}`);
-    const stamp = path.join(stamps, `${name.replace(/[^a-z0-9.-]/gi, "_")}.hash`);
-    const hash = inputsHash(root, name, found);
+    const stamp = path.join(stamps, `${name.replace(/[^a-z0-9.-]/gi, "_")}.json`);
+    const dist = path.join(workspace.dir, "dist");
+    const inputs = inputsHash(root, name, found);
+    const last = existsSync(stamp) ? JSON.parse(readFileSync(stamp, "utf8")) : null;
     const isFresh =
-      existsSync(path.join(workspace.dir, "dist")) &&
-      existsSync(stamp) &&
-      readFileSync(stamp, "utf8") === hash;
+      last?.inputs === inputs && last.outputs !== "" && last.outputs === outputsFingerprint(dist);
     if (isFresh) {
       log(`${name}: unchanged since its last build`);
       outcomes[name] = "unchanged";
@@ -99,7 +118,7 @@ export function buildChanged(root, log = console.log) {
       stdio: "inherit",
     });
     if (status !== 0) throw new Error(`build-changed: building ${name} failed`);
-    writeFileSync(stamp, hash);
+    writeFileSync(stamp, JSON.stringify({ inputs, outputs: outputsFingerprint(dist) }));
     outcomes[name] = "built";
   }
   return outcomes;

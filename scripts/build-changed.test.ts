@@ -65,10 +65,13 @@ describe("build-changed (npm start's build)", () => {
     expect(buildChanged(root, () => {})).toEqual({ "@x/app": "built", "@x/other": "built" });
   });
 
-  it("rebuilds a package whose output was removed", async () => {
+  it("rebuilds a package whose output was removed or is not what its last build left", async () => {
     buildChanged(root, () => {});
     await rm(path.join(root, "packages/other/dist"), { recursive: true });
     expect(buildChanged(root, () => {})).toEqual({ "@x/app": "unchanged", "@x/other": "built" });
+    // An interrupted `npm run build` (a bundler empties dist/ first) leaves other files than the last build.
+    await writeFile(path.join(root, "packages/app/dist/builds"), "");
+    expect(buildChanged(root, () => {})).toEqual({ "@x/app": "built", "@x/other": "unchanged" });
   });
 
   it("stops with the package's name when its build fails, and builds it again next time", async () => {
