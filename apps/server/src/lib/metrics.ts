@@ -133,31 +133,28 @@ function installSourceGauges(
       for (const row of counts ?? []) this.set({ queue: row.name, state: row.state }, Number(row.count));
     },
   });
-  new Gauge({
-    name: "redline_capture_queue_depth",
-    help: "Capture jobs waiting for a worker (created or waiting to retry)",
-    registers: [registry],
-    async collect() {
-      const [row] =
-        (await rows<{ count: number }>(
-          "select count(*)::int as count from pgboss.job where name = $1 and state in ('created', 'retry')",
-          [captureQueue],
-        )) ?? [];
-      if (row) this.set(Number(row.count));
-    },
-  });
-  new Gauge({
-    name: "redline_mail_outbox_backlog",
-    help: "Mails stored but not yet delivered (the durable outbox)",
-    registers: [registry],
-    async collect() {
-      const [row] =
-        (await rows<{ count: number }>(
-          "select count(*)::int as count from outgoing_mails where sent_at is null",
-        )) ?? [];
-      if (row) this.set(Number(row.count));
-    },
-  });
+  /** A gauge of one `count(*)` query's answer. */
+  const countGauge = (name: string, help: string, text: string, values?: unknown[]) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        const [row] = (await rows<{ count: number }>(text, values)) ?? [];
+        if (row) this.set(Number(row.count));
+      },
+    });
+  countGauge(
+    "redline_capture_queue_depth",
+    "Capture jobs waiting for a worker (created or waiting to retry)",
+    "select count(*)::int as count from pgboss.job where name = $1 and state in ('created', 'retry')",
+    [captureQueue],
+  );
+  countGauge(
+    "redline_mail_outbox_backlog",
+    "Mails stored but not yet delivered (the durable outbox)",
+    "select count(*)::int as count from outgoing_mails where sent_at is null",
+  );
   if (database.pool) {
     const pool = database.pool;
     new Gauge({
