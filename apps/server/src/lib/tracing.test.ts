@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../env.ts";
 import { startTestApp, type TestApp } from "../testing/test-app.ts";
+import { startTracing } from "./tracing.ts";
 
 interface Export {
   path: string;
@@ -58,7 +59,10 @@ describe("OpenTelemetry traces over OTLP/HTTP", () => {
       config: { tracing: { endpoint: receiver.url, serviceName: "redline-test" } },
     });
   });
-  afterAll(() => receiver.close());
+  afterAll(async () => {
+    await startTracing({ endpoint: receiver.url, serviceName: "redline-test" }).stop();
+    await receiver.close();
+  });
 
   it("exports a span for a request, named by its route, with the service's name", async () => {
     expect((await fetch(`${t.url}/api/projects/0f8fad5b-d9cb-469f-a165-70867728950e`)).status).toBe(401);

@@ -9,6 +9,7 @@
  */
 import { register } from "node:module";
 import FastifyOtelInstrumentation from "@fastify/otel";
+import { context, propagation, trace } from "@opentelemetry/api";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { HttpInstrumentation } from "@opentelemetry/instrumentation-http";
 import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
@@ -25,6 +26,8 @@ export interface Tracing {
   instrument(app: FastifyInstance): Promise<void>;
   /** Sends the spans still buffered (at shutdown). */
   flush(): Promise<void>;
+  /** Shuts the SDK down and unregisters it (tests: the suite's workers run many files in one process). */
+  stop(): Promise<void>;
 }
 
 let started: (Tracing & { options: TracingOptions }) | null = null;
@@ -46,14 +49,15 @@ export function startTracing(options: TracingOptions): Tracing {
     // Probes and scrapes every few seconds would bury the requests people make.
     ignorePaths: ({ url }) => url.startsWith("/health/") || url === "/metrics",
   });
+  const instrumentations = [
+    new HttpInstrumentation(),
+    new PgInstrumentation({ requireParentSpan: true }),
+    fastifyOtel,
+  ];
   const sdk = new NodeSDK({
     serviceName: options.serviceName,
     spanProcessors: [processor],
-    instrumentations: [
-      new HttpInstrumentation(),
-      new PgInstrumentation({ requireParentSpan: true }),
-      fastifyOtel,
-    ],
+    instrumentations,
   });
   sdk.start();
   started = {
@@ -62,6 +66,14 @@ export function startTracing(options: TracingOptions): Tracing {
       await app.register(fastifyOtel.plugin());
     },
     flush: () => processor.forceFlush(),
+    async stop() {
+      await sdk.shutdown();
+      for (const instrumentation of instrumentations) instrumentation.disable();
+      trace.disable();
+      context.disable();
+      propagation.disable();
+      started = null;
+    },
   };
   return started;
 }
