@@ -3,6 +3,7 @@
  * history fallback for every other GET. Which providers run is decided by the config.
  */
 
+import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { STATUS_CODES } from "node:http";
 import path from "node:path";
@@ -23,6 +24,7 @@ import { installInputBoundary } from "./lib/input-boundary.ts";
 import { startLedger } from "./lib/ledger.ts";
 import { createDurableMailer } from "./lib/mail/durable-mailer.ts";
 import { createMailer } from "./lib/mail/mailer.ts";
+import { installMetrics } from "./lib/metrics.ts";
 import { SAFE_METHODS } from "./lib/principal.ts";
 import { startQueue } from "./lib/queue.ts";
 import { startRealtimeHub } from "./lib/realtime.ts";
@@ -56,6 +58,7 @@ import { conversationsRoutes } from "./modules/conversations/conversations.route
 import { createFilesCollectQueue, startFileCollector } from "./modules/files/collector.ts";
 import { filesRoutes } from "./modules/files/files.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
+import { createReadiness, type Readiness } from "./modules/health/readiness.ts";
 import { inspectRoutes } from "./modules/inspect/inspect.routes.ts";
 import { mailboxRoutes } from "./modules/mailbox/mailbox.routes.ts";
 import { collaboratorsRoutes } from "./modules/members/collaborators.routes.ts";
@@ -89,7 +92,7 @@ import { ticketsRoutes } from "./modules/tickets/tickets.routes.ts";
 import { grantsRoutes } from "./modules/users/grants.routes.ts";
 import { unsubscribeRoutes } from "./modules/users/unsubscribe.routes.ts";
 import { usersRoutes } from "./modules/users/users.routes.ts";
-import { createCaptureQueue } from "./modules/versions/capture-queue.ts";
+import { CAPTURE_QUEUE, createCaptureQueue } from "./modules/versions/capture-queue.ts";
 import { versionsRoutes } from "./modules/versions/versions.routes.ts";
 import { widgetRoutes } from "./modules/widget/widget.routes.ts";
 import { openApiDocument } from "./openapi.ts";
@@ -106,6 +109,8 @@ export interface BuiltApp {
   /** The content origin's server; `listen` it on config.contentPort. */
   content: FastifyInstance;
   ctx: AppContext;
+  /** Readiness (/health/ready); main.ts drains it on SIGTERM before closing. */
+  readiness: Readiness;
 }
 
 export async function buildApp(config: AppConfig): Promise<BuiltApp> {
@@ -159,11 +164,23 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   const content = buildContentServer(ctx);
 
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: config.logStream
+      ? { level: config.logLevel, stream: config.logStream }
+      : { level: config.logLevel },
+    // Every log line of a request carries its id (`reqId`): the caller's X-Request-Id when it is a short,
+    // safe token (a proxy's or a client's), else a new one; echoed in the response's X-Request-Id.
+    requestIdHeader: false,
+    genReqId: requestId,
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
   });
   logError = (message, error) => app.log.error({ err: error }, message);
+  // Traces (OTEL_EXPORTER_OTLP_ENDPOINT): the SDK is imported only when configured (lib/tracing.ts).
+  const tracing = config.tracing ? (await import("./lib/tracing.ts")).startTracing(config.tracing) : null;
+  await tracing?.instrument(app);
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
   const routes: string[] = [];
   const registered: RegisteredRoute[] = [];
   app.addHook("onRoute", (route) => {
@@ -190,6 +207,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     await step("jobs", () => jobs.stop());
     await step("content server", () => content.close());
     await step("database", () => database.close());
+    await step("traces", () => tracing?.flush());
   });
 
   forgetAfterWrites(app, database.db);
@@ -245,6 +263,15 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     return reply.status(500).send(body(500, "internal", "Something went wrong"));
   });
 
+  installMetrics(
+    app,
+    {
+      database,
+      websockets: () => app.websocketServer?.clients.size ?? 0,
+      captureQueue: CAPTURE_QUEUE,
+    },
+    config.metrics,
+  );
   installInputBoundary(app);
   await app.register(fastifyMultipart);
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
@@ -252,7 +279,8 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(handoffRoutes, { ctx });
   await app.register(apiTokenRoutes, { ctx });
   await app.register(emailChangeRoutes, { ctx });
-  await app.register(healthRoutes, { ctx });
+  const readiness = createReadiness(ctx);
+  await app.register(healthRoutes, { ctx, readiness });
   await app.register(usersRoutes, { ctx });
   await app.register(unsubscribeRoutes, { ctx });
   await app.register(filesRoutes, { ctx });
@@ -339,14 +367,16 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     // A built asset that does not exist (an old chunk after a deploy) must 404, so the SPA can reload.
     const isPage =
       request.method === "GET" &&
-      !["/api/", "/files/", "/assets/"].some((prefix) => request.url.startsWith(prefix));
+      !["/api/", "/files/", "/assets/", "/health/", "/metrics"].some((prefix) =>
+        request.url.startsWith(prefix),
+      );
     if (isPage && hasWeb) return reply.header("cache-control", "no-cache").sendFile("index.html");
     return reply
       .status(404)
       .send({ error: "Not Found", code: "not-found", message: "Not found" } satisfies ApiErrorBody);
   });
 
-  return { app, routes, registry: registered, content, ctx };
+  return { app, routes, registry: registered, content, ctx, readiness };
 }
 
 /** Whether the config asks for an embedded stand-in (no keys for a service, outside production). */
@@ -358,6 +388,14 @@ export function wantsStandIns(config: AppConfig): boolean {
     config.customDomains.embeddedDns ||
     Boolean(config.google?.embedded)
   );
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** The caller's X-Request-Id when short and safe (no spaces, quotes or control characters), else a new id. */
+function requestId(request: { headers: Record<string, string | string[] | undefined> }): string {
+  const given = request.headers["x-request-id"];
+  return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
 function refererOrigin(referer: string | undefined): string | undefined {

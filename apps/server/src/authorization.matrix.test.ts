@@ -254,6 +254,8 @@ const MATRIX: Row[] = [
   // Public: deployment facts and the developer outbox (not registered in production).
   { route: "GET /api/health", who: PUBLIC, call: () => ({ path: "/api/health" }) },
   { route: "GET /api/config", who: PUBLIC, call: () => ({ path: "/api/config" }) },
+  { route: "GET /health/live", who: PUBLIC, call: () => ({ path: "/health/live" }) },
+  { route: "GET /health/ready", who: PUBLIC, call: () => ({ path: "/health/ready" }) },
   { route: "GET /api/openapi.json", who: PUBLIC, call: () => ({ path: "/api/openapi.json" }) },
   { route: "GET /api/dev/mailbox", who: PUBLIC, call: () => ({ path: "/api/dev/mailbox" }) },
   // Stored avatars and thumbnails: unguessable content-hash keys, readable by anyone who has the URL.
@@ -1153,6 +1155,8 @@ const EXEMPT: Record<string, string> = {
   "DELETE /mcp": "the stateless MCP server answers 405 to everyone; tested in mcp/mcp.routes.test.ts",
   "POST /api/email-change":
     "following an e-mail change link: the link's secret is the authority (anyone holding it; a session is not asked), so no actor's verdict differs; every refusal (forged, used, expired, address taken) tested in modules/auth/email-change.routes.test.ts",
+  "GET /metrics":
+    "Prometheus metrics, registered only with METRICS_TOKEN or METRICS_ALLOW_LOOPBACK (not in this app): its own bearer token, or a direct loopback connection; no user data; tested in lib/metrics.test.ts",
   "GET /api/realtime":
     "WebSocket: its project room joins go through the same policy (comments.read), its own user room only; with `?guest`, a link guest's own conversation through the conversations policy (conversations.read), re-checked per event; tested in modules/realtime/realtime.test.ts, notifications.routes.test.ts and conversations.routes.test.ts",
 };

@@ -60,6 +60,7 @@ const envSchema = z.object({
   LEDGER_CONSUMERS: bool.default(true),
   /** How long the ledger keeps events every consumer has read (hours). */
   LEDGER_RETENTION_HOURS: z.coerce.number().int().min(1).max(87_600).default(168),
+  ROLE: z.enum(["app", "worker"], "must be app or worker").default("app"),
   CHROMIUM_PATH: z.string().default("/usr/bin/chromium"),
   OVERLAY_SCRIPT: z.string().default(path.join(repoRoot, "packages/overlay/dist/overlay.js")),
   S3_BUCKET: z.string().optional(),
@@ -94,6 +95,14 @@ const envSchema = z.object({
     .string()
     .regex(/^[a-z0-9.-]+$/i, "must be a host name, e.g. domains.redline.example")
     .optional(),
+  METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters").optional(),
+  METRICS_ALLOW_LOOPBACK: bool.default(false),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  OTEL_SERVICE_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, "must be a short name, e.g. redline")
+    .default("redline"),
+  SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(300).default(0),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -151,6 +160,17 @@ export interface AppConfig {
   google?: GoogleConfig;
   webDist: string;
   logLevel: string;
+  /** Tests only: where the log lines go instead of stdout. */
+  logStream?: NodeJS.WritableStream;
+  /**
+   * `/metrics` (Prometheus): off when both are off. `token`: a scraper sends `Authorization: Bearer <token>`;
+   * `allowLoopback`: a direct connection from this machine (not through a proxy) needs no token.
+   */
+  metrics: { token: string | null; allowLoopback: boolean };
+  /** OpenTelemetry traces over OTLP/HTTP when an endpoint is set; null: off, the SDK is never loaded. */
+  tracing: { endpoint: string; serviceName: string } | null;
+  /** On SIGTERM, how long readiness answers 503 (draining) before the server stops accepting requests. */
+  shutdownDelaySeconds: number;
   /** Origin that serves captured pages and uploads; never the app's origin. */
   contentOrigin: string;
   contentPort: number;
@@ -162,6 +182,8 @@ export interface AppConfig {
   ledgerConsumers: boolean;
   /** LEDGER_RETENTION_HOURS: events older than this go once every consumer read them (default a week). */
   ledgerRetentionHours: number;
+  /** `app` serves HTTP (and works jobs); `worker` works jobs only, captures included, and listens on no port. */
+  role: "app" | "worker";
   chromiumPath: string;
   /** The built overlay script injected into every snapshot the content origin serves. */
   overlayScript: string;
@@ -279,12 +301,18 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     google: googleConfig(env, isProduction, dataDir),
     webDist: path.resolve(env.WEB_DIST),
     logLevel: env.LOG_LEVEL,
+    metrics: { token: env.METRICS_TOKEN ?? null, allowLoopback: env.METRICS_ALLOW_LOOPBACK },
+    tracing: env.OTEL_EXPORTER_OTLP_ENDPOINT
+      ? { endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, ""), serviceName: env.OTEL_SERVICE_NAME }
+      : null,
+    shutdownDelaySeconds: env.SHUTDOWN_DELAY_SECONDS,
     contentOrigin: (env.CONTENT_ORIGIN ?? `http://localhost:${env.CONTENT_PORT}`).replace(/\/$/, ""),
     contentPort: env.CONTENT_PORT,
     allowPrivateUrls: env.ALLOW_PRIVATE_URLS ?? !isProduction,
-    captureWorker: env.CAPTURE_WORKER,
+    captureWorker: env.CAPTURE_WORKER || env.ROLE === "worker",
     ledgerConsumers: env.LEDGER_CONSUMERS,
     ledgerRetentionHours: env.LEDGER_RETENTION_HOURS,
+    role: env.ROLE,
     chromiumPath: env.CHROMIUM_PATH,
     overlayScript: path.resolve(env.OVERLAY_SCRIPT),
     payments: paymentsConfig(env, isProduction, dataDir),

@@ -10,19 +10,31 @@ try {
   process.exit(1);
 }
 
-const { app, content, ctx } = await buildApp(config).catch((error: unknown) => {
+const { app, content, ctx, readiness } = await buildApp(config).catch((error: unknown) => {
   if (!(error instanceof DataDirInUseError)) throw error;
   console.error(error.message);
   process.exit(1);
 });
-await content.listen({ host: config.host, port: config.contentPort });
-await app.listen({ host: config.host, port: config.port });
-app.log.info(
-  `Redline at ${config.appUrl} (content origin ${config.contentOrigin}, database: ${ctx.database.kind}, mail: ${ctx.mailer.kind === "smtp" ? "SMTP" : `outbox at ${config.appUrl}/dev/mailbox`})`,
-);
+if (config.role === "worker") {
+  // A worker works the queue's jobs (captures, mail, collection) and listens on no port.
+  await app.ready();
+  app.log.info(`Redline worker: jobs only, no HTTP (database: ${ctx.database.kind})`);
+} else {
+  await content.listen({ host: config.host, port: config.contentPort });
+  await app.listen({ host: config.host, port: config.port });
+  app.log.info(
+    `Redline at ${config.appUrl} (content origin ${config.contentOrigin}, database: ${ctx.database.kind}, mail: ${ctx.mailer.kind === "smtp" ? "SMTP" : `outbox at ${config.appUrl}/dev/mailbox`})`,
+  );
+}
 
+// Stopping: readiness answers 503 at once (a load balancer stops sending new requests), then after
+// SHUTDOWN_DELAY_SECONDS the server stops accepting, finishes in-flight requests and jobs, and exits.
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
-    app.close().then(() => process.exit(0));
+    readiness.drain();
+    app.log.info(`${signal}: draining for ${config.shutdownDelaySeconds} s, then closing`);
+    setTimeout(() => {
+      app.close().then(() => process.exit(0));
+    }, config.shutdownDelaySeconds * 1000);
   });
 }

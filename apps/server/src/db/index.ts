@@ -35,6 +35,8 @@ export interface DatabaseHandle {
     onGap?: (state: "lost" | "listening") => void,
   ): Promise<() => Promise<void>>;
   close(): Promise<void>;
+  /** The connection pool's state (PostgreSQL; PGlite has no pool), read by /metrics. */
+  pool?(): { total: number; idle: number; waiting: number };
   /** An embedded database's files as a tarball (PGlite `dumpDataDir`), e.g. a migrated one to start from. */
   dumpDataDir?(): Promise<Blob>;
 }
@@ -103,7 +105,8 @@ export async function openDatabase(options: {
       await Promise.all([...listeners].map((stop) => stop()));
       await pool.end();
     };
-    return { db: db as unknown as Database, kind: "postgres", executeSql, listen, close };
+    const poolState = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+    return { db: db as unknown as Database, kind: "postgres", executeSql, listen, close, pool: poolState };
   }
   // One process per embedded database folder (see lib/data-dir-lock.ts); memory:// has none.
   const isInMemory = options.pgliteDir.startsWith("memory://");

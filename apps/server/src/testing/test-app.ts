@@ -16,6 +16,7 @@ import type { AppContext } from "../context.ts";
 import { users } from "../db/schema/index.ts";
 import { type AppConfig, loadConfig } from "../env.ts";
 import type { RegisteredRoute } from "../lib/routes.ts";
+import type { Readiness } from "../modules/health/readiness.ts";
 import type { ApiClient } from "./http-client.ts";
 import { type SmtpInbox, startSmtpInbox } from "./smtp-inbox.ts";
 import { createTestDatabase, type TestDriver } from "./test-db.ts";
@@ -28,6 +29,8 @@ export interface TestApp {
   contentUrl: string;
   app: FastifyInstance;
   ctx: AppContext;
+  /** /health/ready's state: `drain()` it as SIGTERM does (main.ts). */
+  readiness: Readiness;
   inbox: SmtpInbox | null;
   /** Every 5xx answered so far ("status METHOD url"); close() fails when there is one. */
   serverErrors: string[];
@@ -90,7 +93,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       plansEnabled: false,
       ...options.config,
     };
-    const { app, routes, registry, content, ctx } = await buildApp(config);
+    const { app, routes, registry, content, ctx, readiness } = await buildApp(config);
     // Any 5xx is a bug (bad input must be a 4xx): every test app remembers them, and closing fails.
     const serverErrors: string[] = [];
     for (const server of [app, content])
@@ -113,6 +116,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       registry,
       app,
       ctx,
+      readiness,
       inbox,
       serverErrors,
       settled: () => ctx.ledger.settled(),

@@ -8,6 +8,7 @@ import type { Capturer } from "@redline/capture";
 import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { assets, pages, versionAssets, versions } from "../../db/schema/index.ts";
+import { captureDurations } from "../../lib/metrics.ts";
 import { publish } from "../../lib/realtime.ts";
 import { setPageThumbnail } from "../pages/thumbnails.ts";
 import { loadCountedVersion, loadCountedVersionsOfPage } from "../project-access/projects.load.ts";
@@ -37,7 +38,15 @@ export async function startCaptureWorker(ctx: AppContext): Promise<CaptureWorker
     CAPTURE_QUEUE,
     { batchSize: 1, pollingIntervalSeconds: 0.5 },
     async ([job]) => {
-      if (job) await runCapture(ctx, getCapturer, job.data.versionId);
+      if (!job) return;
+      const timer = captureDurations.startTimer();
+      try {
+        await runCapture(ctx, getCapturer, job.data.versionId);
+        timer({ outcome: "done" });
+      } catch (error) {
+        timer({ outcome: "failed" });
+        throw error;
+      }
     },
   );
   await enqueueUnfinished(ctx);

@@ -1,7 +1,8 @@
+import { connect, createServer, type Server, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient } from "../../testing/http-client.ts";
-import { startTestApp, type TestApp } from "../../testing/test-app.ts";
-import { routeDrivers } from "../../testing/test-db.ts";
+import { freePort, startTestApp, type TestApp } from "../../testing/test-app.ts";
+import { createTestDatabase, routeDrivers } from "../../testing/test-db.ts";
 
 describe.each(routeDrivers())("health and public config (%s)", (driver) => {
   let t: TestApp;
@@ -37,6 +38,101 @@ describe.each(routeDrivers())("health and public config (%s)", (driver) => {
     const missing = await new ApiClient(t.url).get("/api/nope");
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe("not-found");
+  });
+});
+
+describe.each(routeDrivers())("liveness and readiness (%s)", (driver) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ driver, smtp: false, allowServerErrors: true });
+  });
+  afterAll(() => t.close());
+
+  it("answers live and ready while the database and the queue answer, outside /api and without a session", async () => {
+    const live = await new ApiClient(t.url).get("/health/live");
+    expect(live.status).toBe(200);
+    expect(live.body).toEqual({ status: "live" });
+    const ready = await new ApiClient(t.url).get("/health/ready");
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({ status: "ready" });
+  });
+
+  it("answers not ready (503, with the reason and Retry-After) once draining, while still live", async () => {
+    t.readiness.drain();
+    const ready = await fetch(`${t.url}/health/ready`);
+    expect(ready.status).toBe(503);
+    expect(ready.headers.get("retry-after")).toBe("5");
+    expect(await ready.json()).toEqual({
+      error: "Service Unavailable",
+      code: "draining",
+      message: "Draining: the process is shutting down.",
+    });
+    expect((await fetch(`${t.url}/health/live`)).status).toBe(200);
+    // Requests in flight and new ones on open connections are still answered while draining.
+    expect((await fetch(`${t.url}/api/config`)).status).toBe(200);
+  });
+});
+
+/** A TCP hop between the app and PostgreSQL that can be cut (every connection dropped, none accepted) and restored. */
+async function cuttableProxy(target: { host: string; port: number }) {
+  const port = await freePort();
+  const sockets = new Set<Socket>();
+  let server: Server | null = null;
+  const open = () =>
+    new Promise<void>((resolve) => {
+      server = createServer((client) => {
+        const upstream = connect(target.port, target.host);
+        for (const socket of [client, upstream]) {
+          sockets.add(socket);
+          socket.on("close", () => sockets.delete(socket));
+          socket.on("error", () => {});
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      server.listen(port, "127.0.0.1", () => resolve());
+    });
+  await open();
+  return {
+    port,
+    async cut() {
+      const closed = new Promise<void>((resolve) => server?.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+    },
+    restore: open,
+  };
+}
+
+describe.skipIf(routeDrivers()[0] !== "postgres")("readiness while PostgreSQL is unreachable", () => {
+  it("answers 503 naming the database while it cannot be reached, and ready again once it can, by itself", async () => {
+    const database = await createTestDatabase("postgres");
+    const direct = new URL(database.databaseUrl!);
+    const proxy = await cuttableProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+    const viaProxy = new URL(direct);
+    viaProxy.host = `127.0.0.1:${proxy.port}`;
+    const t = await startTestApp({
+      smtp: false,
+      allowServerErrors: true,
+      config: { databaseUrl: viaProxy.toString() },
+    });
+    try {
+      expect((await fetch(`${t.url}/health/ready`)).status).toBe(200);
+      await proxy.cut();
+      const ready = await fetch(`${t.url}/health/ready`);
+      expect(ready.status).toBe(503);
+      const body = await ready.json();
+      expect(body.code).toBe("not-ready");
+      expect(body.message).toContain("The database does not answer.");
+      expect((await fetch(`${t.url}/health/live`)).status).toBe(200);
+      await proxy.restore();
+      await expect
+        .poll(async () => (await fetch(`${t.url}/health/ready`)).status, { timeout: 10_000 })
+        .toBe(200);
+    } finally {
+      await t.close();
+      await proxy.cut();
+      await database.release();
+    }
   });
 });
 

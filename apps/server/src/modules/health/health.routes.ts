@@ -3,8 +3,42 @@ import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { route } from "../../lib/routes.ts";
+import type { Readiness } from "./readiness.ts";
 
-export async function healthRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+export async function healthRoutes(
+  app: FastifyInstance,
+  { ctx, readiness }: { ctx: AppContext; readiness: Readiness },
+) {
+  // For a process supervisor and a load balancer, outside /api (no session, no rate limit, no CSRF):
+  // live = the process runs and answers; ready = it should get traffic (readiness.ts).
+  app.get(
+    "/health/live",
+    route({ summary: "Liveness: the process answers", action: "public" }),
+    async () => ({
+      status: "live",
+    }),
+  );
+
+  app.get(
+    "/health/ready",
+    route({
+      summary: "Readiness: the database and the job queue answer, and the process is not draining",
+      action: "public",
+    }),
+    async (_request, reply) => {
+      const report = await readiness.check();
+      if (report.ready) return { status: "ready" };
+      return reply
+        .status(503)
+        .header("retry-after", "5")
+        .send({
+          error: "Service Unavailable",
+          code: readiness.isDraining ? "draining" : "not-ready",
+          message: report.reasons.join(" "),
+        });
+    },
+  );
+
   app.get(
     "/api/health",
     route({ summary: "Liveness and database check", action: "public" }),
