@@ -3,7 +3,6 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import pg from "pg";
 import S3rver from "s3rver";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,6 +15,7 @@ import { signUpPerson } from "../testing/people.ts";
 import { startTestApp, type TestApp } from "../testing/test-app.ts";
 import { createTestDatabase, drivers } from "../testing/test-db.ts";
 import { backup } from "./backup.ts";
+import { emptyPostgres } from "./empty-postgres.ts";
 import { latestLevel } from "./migrations.ts";
 import { RestoreRefused, restore } from "./restore.ts";
 
@@ -59,21 +59,6 @@ async function startS3(): Promise<{
       await rm(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** A database with nothing in it (not the migrated copy tests start from). */
-async function emptyPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
-  const admin = process.env.TEST_DATABASE_URL!;
-  const name = `redline_restore_${Date.now().toString(36)}`;
-  const run = async (sql: string) => {
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    await client.query(sql).finally(() => client.end());
-  };
-  await run(`CREATE DATABASE ${name}`);
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
 describe.each(drivers())("backup and restore (%s)", (driver) => {
