@@ -1,10 +1,11 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import S3rver from "s3rver";
 import sharp from "sharp";
+import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { comments } from "../db/schema/index.ts";
 import { loadConfig } from "../env.ts";
@@ -158,6 +159,8 @@ describe.each(drivers())("backup and restore (%s)", (driver) => {
         });
         expect(created.status).toBe(201);
         acknowledged.push(created.body.data.id);
+        // About 30 comments a second: busy for a review tool, and it leaves the two cores to the backup.
+        await new Promise((resolve) => setTimeout(resolve, 30));
       }
     })();
     while (acknowledged.length < 5) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -265,4 +268,55 @@ describe.each(drivers())("backup and restore (%s)", (driver) => {
     await seed.close();
     return { config, storage: createLocalStorage(config.filesDir) };
   }
+});
+
+describe("restore refuses what it cannot restore", () => {
+  let folder: string;
+  beforeAll(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), "redline-refused-"));
+  });
+  afterAll(() => rm(folder, { recursive: true, force: true }));
+
+  /** An archive with this manifest (and nothing else), restored into an empty embedded instance. */
+  const restoreWith = async (manifest: unknown) => {
+    const staging = await mkdtemp(path.join(folder, "archive-"));
+    await writeFile(path.join(staging, "manifest.json"), JSON.stringify(manifest));
+    const archive = `${staging}.tar.gz`;
+    await tar.c({ gzip: true, cwd: staging, file: archive }, ["manifest.json"]);
+    const config = loadConfig({ NODE_ENV: "test", DATA_DIR: path.join(staging, "instance") });
+    return restore({ config, storage: createLocalStorage(config.filesDir), archive });
+  };
+  const valid = {
+    format: "redline-backup",
+    version: 1,
+    createdAt: new Date().toISOString(),
+    database: { kind: "pglite", level: latestLevel() },
+    counts: {},
+    files: { count: 0, bytes: 0, missing: [] },
+  };
+
+  it("a backup from a newer schema than this code", async () => {
+    const newer = { count: latestLevel().count + 1, tag: "9999_future" };
+    await expect(restoreWith({ ...valid, database: { kind: "pglite", level: newer } })).rejects.toThrow(
+      `This backup's database is at migration 9999_future, newer than this Redline's schema (${latestLevel().tag}). Upgrade Redline to the release that made the backup (or later), then restore.`,
+    );
+  });
+
+  it("a newer backup format, another kind of database, and what is no backup at all", async () => {
+    await expect(restoreWith({ ...valid, version: 2 })).rejects.toThrow(
+      "This backup is in format 2, newer than this Redline reads (1). Upgrade Redline, then restore.",
+    );
+    await expect(
+      restoreWith({ ...valid, database: { kind: "postgres", level: latestLevel() } }),
+    ).rejects.toThrow("This backup is of a PostgreSQL database: restore it with DATABASE_URL set.");
+    await expect(restoreWith({ hello: "world" })).rejects.toThrow(
+      "This archive is not a Redline backup (it has no Redline manifest).",
+    );
+    const junk = path.join(folder, "junk.tar.gz");
+    await writeFile(junk, "not an archive");
+    const config = loadConfig({ NODE_ENV: "test", DATA_DIR: path.join(folder, "junk-instance") });
+    await expect(
+      restore({ config, storage: createLocalStorage(config.filesDir), archive: junk }),
+    ).rejects.toThrow(RestoreRefused);
+  });
 });
