@@ -270,7 +270,7 @@ describe.each(drivers())("backup and restore (%s)", (driver) => {
   }
 });
 
-describe("restore refuses what it cannot restore", () => {
+describe("backup and restore of an instance no server holds", () => {
   let folder: string;
   beforeAll(async () => {
     folder = await mkdtemp(path.join(os.tmpdir(), "redline-refused-"));
@@ -295,14 +295,30 @@ describe("restore refuses what it cannot restore", () => {
     files: { count: 0, bytes: 0, missing: [] },
   };
 
-  it("a backup from a newer schema than this code", async () => {
+  it("backs up an embedded database no server holds (taking its lock meanwhile)", async () => {
+    const config = loadConfig({ NODE_ENV: "test", DATA_DIR: path.join(folder, "stopped") });
+    const seed = new PGlite(config.pgliteDir, {
+      loadDataDir: (await createTestDatabase("pglite")).pgliteSnapshot,
+    });
+    await seed.close();
+    const { file, manifest } = await backup({
+      config,
+      storage: createLocalStorage(config.filesDir),
+      target: path.join(folder, "stopped.tar.gz"),
+    });
+    expect(file).toBe(path.join(folder, "stopped.tar.gz"));
+    expect(manifest.database).toEqual({ kind: "pglite", level: latestLevel() });
+    expect(manifest.counts).toMatchObject({ users: 0, projects: 0 });
+  });
+
+  it("refuses a backup from a newer schema than this code", async () => {
     const newer = { count: latestLevel().count + 1, tag: "9999_future" };
     await expect(restoreWith({ ...valid, database: { kind: "pglite", level: newer } })).rejects.toThrow(
       `This backup's database is at migration 9999_future, newer than this Redline's schema (${latestLevel().tag}). Upgrade Redline to the release that made the backup (or later), then restore.`,
     );
   });
 
-  it("a newer backup format, another kind of database, and what is no backup at all", async () => {
+  it("refuses a newer backup format, another kind of database, and what is no backup at all", async () => {
     await expect(restoreWith({ ...valid, version: 2 })).rejects.toThrow(
       "This backup is in format 2, newer than this Redline reads (1). Upgrade Redline, then restore.",
     );

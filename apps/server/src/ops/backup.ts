@@ -157,6 +157,8 @@ async function dumpStoppedPglite(pgliteDir: string): Promise<Buffer> {
   try {
     const database = new PGlite(pgliteDir);
     try {
+      // Before it is ready, dumpDataDir would wait on the start-up it holds the lock against.
+      await database.waitReady;
       return Buffer.from(await (await database.dumpDataDir("none")).arrayBuffer());
     } finally {
       await database.close();
