@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -207,6 +207,13 @@ describe.each(drivers())("backup and restore (%s)", (driver) => {
     const storage = s3 ? createS3Storage(s3.options("restored")) : createLocalStorage(config.filesDir);
     const restored = await restore({ config, storage, archive: file });
     expect(restored.files).toBe(manifest.files.count);
+    // Once restored, the instance is not empty: again only with --force, which replaces it.
+    await expect(restore({ config, storage, archive: file })).rejects.toBeInstanceOf(RestoreRefused);
+    expect((await restore({ config, storage, archive: file, force: true })).files).toBe(manifest.files.count);
+    if (driver === "pglite")
+      expect(
+        (await readdir(dataDir)).filter((name) => name.startsWith("pglite.before-restore-")),
+      ).toHaveLength(1);
 
     const target = await startTestApp({
       driver,
