@@ -59,6 +59,11 @@ export async function backup(options: {
     const snapshot = config.databaseUrl
       ? await snapshotPostgres(config.databaseUrl, staging)
       : await snapshotPglite(config.pgliteDir, staging);
+    const { level } = snapshot.database;
+    if (!Number.isInteger(level.count) || level.count < 0)
+      throw new Error(
+        `The database is at a ${level.tag} this Redline's migrations do not know: back it up with the release that runs it.`,
+      );
     const files = await copyFiles(storage, snapshot.storedKeys, path.join(staging, "files"));
     await writeFile(path.join(staging, "auth-secret"), config.authSecret, { mode: 0o600 });
     const manifest: Manifest = {

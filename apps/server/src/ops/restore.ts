@@ -79,7 +79,15 @@ function checkLevel(manifest: Manifest): void {
   const { level } = manifest.database;
   const latest = latestLevel();
   const known = journal()[level.count - 1];
-  if (level.count > latest.count || (level.count > 0 && known?.tag !== level.tag))
+  if (
+    !Number.isInteger(level.count) ||
+    level.count < 0 ||
+    (level.count > 0 && level.count <= latest.count && known?.tag !== level.tag)
+  )
+    throw new RestoreRefused(
+      `This backup's database is at migration ${level.tag}, which this Redline's migrations do not know: restore it with the release that made it.`,
+    );
+  if (level.count > latest.count)
     throw new RestoreRefused(
       `This backup's database is at migration ${level.tag ?? level.count}, newer than this Redline's schema (${latest.tag}). ` +
         "Upgrade Redline to the release that made the backup (or later), then restore.",
