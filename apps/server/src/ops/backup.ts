@@ -62,7 +62,7 @@ export async function backup(options: {
     const { level } = snapshot.database;
     if (!Number.isInteger(level.count) || level.count < 0)
       throw new Error(
-        `The database is at a ${level.tag} this Redline's migrations do not know: back it up with the release that runs it.`,
+        `The database is at ${level.tag}, which this Redline's migrations do not know: back it up with the release that runs it.`,
       );
     const files = await copyFiles(storage, snapshot.storedKeys, path.join(staging, "files"));
     await writeFile(path.join(staging, "auth-secret"), config.authSecret, { mode: 0o600 });
