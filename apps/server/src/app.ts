@@ -96,6 +96,7 @@ import { CAPTURE_QUEUE, createCaptureQueue } from "./modules/versions/capture-qu
 import { versionsRoutes } from "./modules/versions/versions.routes.ts";
 import { widgetRoutes } from "./modules/widget/widget.routes.ts";
 import { openApiDocument } from "./openapi.ts";
+import { serveBackups } from "./ops/pglite-backup-socket.ts";
 
 /** The API's version in its OpenAPI document. */
 const API_VERSION = "0.1.0";
@@ -116,6 +117,8 @@ export interface BuiltApp {
 export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   installValidationMessages();
   const database = await openDatabase(config);
+  // `npm run backup` asks this process for its embedded database's dump (it holds the folder alone).
+  const backups = await serveBackups(database, config.pgliteDir);
   // Every mail is stored, then delivered out of the request (retried by the queue while the server fails).
   const mailer = createDurableMailer(
     database.db,
@@ -206,6 +209,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     await step("mailer", () => mailer.stop());
     await step("jobs", () => jobs.stop());
     await step("content server", () => content.close());
+    await step("backup socket", async () => backups?.close());
     await step("database", () => database.close());
     await step("traces", () => tracing?.flush());
   });
