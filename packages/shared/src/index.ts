@@ -19,6 +19,7 @@ export * from "./preview-width.ts";
 export * from "./products.ts";
 export * from "./projects.ts";
 export * from "./realtime.ts";
+export * from "./review-requests.ts";
 export * from "./storage.ts";
 export * from "./support.ts";
 export * from "./team-branding.ts";
