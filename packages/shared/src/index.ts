@@ -14,6 +14,7 @@ export * from "./limits.ts";
 export * from "./mentions.ts";
 export * from "./messages.ts";
 export * from "./notifications.ts";
+export * from "./onboarding.ts";
 export * from "./plans.ts";
 export * from "./preview-width.ts";
 export * from "./products.ts";
