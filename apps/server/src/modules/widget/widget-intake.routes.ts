@@ -7,7 +7,7 @@
  * has passed.
  */
 import { createHash, randomUUID } from "node:crypto";
-import { MAX_UPLOAD_BYTES, titleFromNote, widgetReportSchema } from "@redline/shared";
+import { formatBytes, MAX_UPLOAD_BYTES, titleFromNote, widgetReportSchema } from "@redline/shared";
 import { sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import sharp from "sharp";
@@ -43,10 +43,7 @@ const MAX_BODY =
   WIDGET_LIMITS.reportBytes + WIDGET_LIMITS.screenshotBytes + WIDGET_LIMITS.replayBytes + 64 * 1024;
 
 const tooLarge = (what: string, bytes: number) =>
-  new PayloadTooLargeError(
-    `The ${what} is larger than ${Math.round(bytes / 1024 / 1024)} MB.`,
-    "max-file-size",
-  );
+  new PayloadTooLargeError(`The ${what} is larger than ${formatBytes(bytes)}.`, "max-file-size");
 
 export async function widgetIntakeRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const { storage } = ctx;
