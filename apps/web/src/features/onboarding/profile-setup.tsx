@@ -6,11 +6,11 @@
  */
 import type { ProfileUpdate, User } from "@redline/shared";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Camera } from "lucide-react";
 import { type ChangeEvent, type FormEvent, useId, useState } from "react";
 import { Avatar } from "../../components/avatar.tsx";
 import { Field, FormError, NameField } from "../../components/field.tsx";
 import { Modal } from "../../components/modal.tsx";
+import { PhotoUpload } from "../../components/photo-upload.tsx";
 import { api } from "../../lib/api.ts";
 import { readChosenPhoto, uploadPhoto } from "../profile/photo.ts";
 import { ME_KEY } from "../session/use-me.ts";
@@ -61,17 +61,7 @@ export function ProfileSetup({ user, onDone }: { user: User; onDone(): void }) {
         <div className="profile-setup__photo">
           <Avatar name={name || user.email} photoURL={shownPhoto} size={88} />
           <div>
-            <label className="btn" htmlFor={`${id}-photo`}>
-              <Camera size={16} aria-hidden /> Upload photo
-            </label>
-            <input
-              id={`${id}-photo`}
-              className="visually-hidden"
-              type="file"
-              accept="image/png,image/jpeg,image/webp,image/gif"
-              onChange={handleFile}
-            />
-            <p className="field__hint">PNG, JPEG, WebP or GIF, up to 5 MB.</p>
+            <PhotoUpload label="Upload photo" onChange={handleFile} />
           </div>
         </div>
         <fieldset className="profile-setup__avatars">

@@ -4,10 +4,10 @@
  */
 import { MESSAGES, type ProfileUpdate, type User } from "@redline/shared";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Camera } from "lucide-react";
-import { type ChangeEvent, type FormEvent, useId, useState } from "react";
+import { type ChangeEvent, type FormEvent, useState } from "react";
 import { Avatar } from "../../components/avatar.tsx";
 import { NameField, TextField } from "../../components/field.tsx";
+import { PhotoUpload } from "../../components/photo-upload.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { api } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
@@ -15,7 +15,6 @@ import { ME_KEY } from "../session/use-me.ts";
 import { readChosenPhoto, uploadPhoto } from "./photo.ts";
 
 export function ProfileForm({ user }: { user: User }) {
-  const id = useId();
   const queryClient = useQueryClient();
   const [displayName, setDisplayName] = useState(user.displayName);
   const [photoDataUrl, setPhotoDataUrl] = useState<string | null>(null);
@@ -55,18 +54,10 @@ export function ProfileForm({ user }: { user: User }) {
       <div className="profile-form__photo">
         <Avatar name={trimmedName || user.email} photoURL={photoDataUrl ?? user.photoURL} size={72} />
         <div className="profile-form__photo-actions">
-          <label className="btn" htmlFor={`${id}-photo`}>
-            <Camera size={16} aria-hidden />
-            {user.photoURL || photoDataUrl ? "Change photo" : "Upload photo"}
-          </label>
-          <input
-            id={`${id}-photo`}
-            className="visually-hidden"
-            type="file"
-            accept="image/png,image/jpeg,image/webp,image/gif"
+          <PhotoUpload
+            label={user.photoURL || photoDataUrl ? "Change photo" : "Upload photo"}
             onChange={handleFile}
           />
-          <p className="field__hint">PNG, JPEG, WebP or GIF, up to 5 MB.</p>
           {photoDataUrl ? <p className="field__hint">New photo selected — save to apply it.</p> : null}
         </div>
       </div>
