@@ -6,6 +6,7 @@ import { MESSAGES } from "@redline/shared";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type E2E, startE2E, uniqueEmail } from "./harness.ts";
+import { skipOnboarding } from "./helpers.ts";
 
 let e2e: E2E;
 
@@ -34,6 +35,7 @@ async function signUpAndVerify(page: Page, email: string, password = PASSWORD): 
   );
   await page.goto(mail.link!);
   await page.waitForURL((url) => url.pathname === "/projects");
+  await skipOnboarding(page);
   await page.getByRole("banner").getByRole("link", { name: "Projects", exact: true }).waitFor();
 }
 
@@ -87,6 +89,9 @@ describe("accounts", () => {
     await page.waitForURL((url) => url.pathname === "/projects");
 
     await page.getByText(MESSAGES.emailVerified, { exact: true }).waitFor();
+    // A new user meets the profile setup first (onboarding.e2e.test.ts); this journey is about the shell.
+    await page.getByRole("dialog", { name: "Set up your profile" }).waitFor();
+    await skipOnboarding(page);
     const header = page.getByRole("banner");
     expect(await header.evaluate((element) => element.getBoundingClientRect().height)).toBe(55);
     await header.getByRole("button", { name: "Notifications" }).waitFor();

@@ -97,7 +97,7 @@ describe("help menu", () => {
     await page.getByRole("dialog", { name: "Send Feedback" }).waitFor();
     await expect
       .poll(async () => (await api.get("/api/me")).body.data.onboarding)
-      .toEqual({ provideFeedbackWT: true, provideFeedbackModal: true });
+      .toMatchObject({ provideFeedbackWT: true, provideFeedbackModal: true });
     await page.reload();
     await page.getByText("Second").first().waitFor();
     await page.waitForTimeout(11_000);

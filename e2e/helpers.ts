@@ -25,21 +25,56 @@ export async function signedIn(
   e2e: E2E,
   prefix: string,
   name = "Ada Lovelace",
+  options: { onboarded?: boolean } = {},
 ): Promise<{ page: Page; api: ApiClient; email: string }> {
   const email = uniqueEmail(prefix);
   const api = await signUpVerified(e2e.baseUrl, e2e.app.inbox!, email, PASSWORD, name);
-  return { page: await signInPage(e2e, email), api, email };
+  return { page: await signInPage(e2e, email, options), api, email };
 }
 
 /**
- * A new browser page signed in as an existing, verified user, on /projects. The session is its own, made
+ * Every first-minutes screen seen (features/onboarding): journeys about something else start on a quiet
+ * app; onboarding.e2e.test.ts meets them as a new user does.
+ */
+export const ONBOARDED = {
+  profileSetup: true,
+  featureTour: true,
+  introduceProductSplitting: true,
+  demoModal: true,
+} as const;
+
+/** For a user who signed up through the form: marks the first-minutes screens seen and reloads. */
+export async function skipOnboarding(page: Page): Promise<void> {
+  const status = await page.evaluate(async (onboarding) => {
+    const response = await fetch("/api/me", {
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ onboarding }),
+    });
+    return response.status;
+  }, ONBOARDED);
+  expect(status, "onboarding seen").toBe(200);
+  await page.reload();
+}
+
+/**
+ * A new browser page signed in as an existing, verified user, on /projects (`onboarded: false` leaves
+ * the first-minutes screens to come, as for a new user). The session is its own, made
  * through the sign-in API and handed to the browser as its cookies: the sign-in form has journeys of its
  * own (auth, sharing, recent-login), and loading it for each of the suite's users cost a page load each.
  */
-export async function signInPage(e2e: E2E, email: string): Promise<Page> {
+export async function signInPage(
+  e2e: E2E,
+  email: string,
+  options: { onboarded?: boolean } = {},
+): Promise<Page> {
   const session = new ApiClient(e2e.baseUrl);
   const signIn = await session.post("/api/auth/sign-in/email", { email, password: PASSWORD });
   expect(signIn.status, "sign-in").toBe(200);
+  if (options.onboarded !== false) {
+    const seen = await session.patch("/api/me", { onboarding: ONBOARDED });
+    expect(seen.status, "onboarding seen").toBe(200);
+  }
   const page = await e2e.newPage();
   await page
     .context()

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type E2E, startE2E, uniqueEmail } from "./harness.ts";
+import { skipOnboarding } from "./helpers.ts";
 
 let e2e: E2E;
 
@@ -35,6 +36,7 @@ describe("outbox", () => {
       .first()
       .click();
     await page.waitForURL((url) => url.pathname === "/projects");
+    await skipOnboarding(page);
     await page.getByRole("banner").getByRole("link", { name: "Team" }).waitFor();
   });
 });

@@ -7,6 +7,7 @@ import { EMAIL_PREFERENCE_LABELS, MESSAGES } from "@redline/shared";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type E2E, startE2E, uniqueEmail } from "./harness.ts";
+import { skipOnboarding } from "./helpers.ts";
 
 let e2e: E2E;
 
@@ -84,6 +85,7 @@ async function signUpAndVerify(page: Page, email: string): Promise<void> {
   );
   await page.goto(mail.link!);
   await page.waitForURL((url) => url.pathname === "/projects");
+  await skipOnboarding(page);
 }
 
 async function openAccountSettings(page: Page): Promise<void> {

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { type E2E, startE2E, uniqueEmail } from "./harness.ts";
+import { skipOnboarding } from "./helpers.ts";
 
 let e2e: E2E;
 
@@ -28,6 +29,7 @@ describe("recent login", () => {
     );
     await page.goto(mail.link!);
     await page.waitForURL((url) => url.pathname === "/projects");
+    await skipOnboarding(page);
 
     await page.goto("/profile");
     await page.getByLabel("Current password").fill(password);

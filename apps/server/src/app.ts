@@ -75,6 +75,7 @@ import { measureUnsizedUploads } from "./modules/plans/storage.ts";
 import { projectsRoutes } from "./modules/projects/projects.routes.ts";
 import { installApiRateLimits } from "./modules/rate-limits/api-rate-limit.ts";
 import { realtimeRoutes } from "./modules/realtime/realtime.routes.ts";
+import { reviewRequestsRoutes } from "./modules/review-requests/review-requests.routes.ts";
 import { ensureDemoProject } from "./modules/sharing/demo.ts";
 import { sharingRoutes } from "./modules/sharing/sharing.routes.ts";
 import { supportRoutes } from "./modules/support/support.routes.ts";
@@ -303,6 +304,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(inspectRoutes, { ctx });
   await app.register(notificationsRoutes, { ctx });
   await app.register(supportRoutes, { ctx });
+  await app.register(reviewRequestsRoutes, { ctx });
   await app.register(conversationsRoutes, { ctx });
   await app.register(conversationsGuestRoutes, { ctx });
   await app.register(teamsRoutes, { ctx });

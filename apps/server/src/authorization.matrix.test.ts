@@ -1026,6 +1026,23 @@ MATRIX.push(
   },
 );
 
+// /request-review: anyone holding an owner's review link asks that owner (and only them) for a review.
+MATRIX.push(
+  {
+    route: "GET /api/review-requests/target",
+    who: PUBLIC,
+    call: (f) => ({ path: `/api/review-requests/target?project=${f.projectId}` }),
+  },
+  {
+    route: "POST /api/review-requests",
+    who: PUBLIC,
+    call: (f) => ({
+      path: "/api/review-requests",
+      body: { projectId: f.projectId, name: "Rita", email: "rita@example.com", url: "https://example.com/" },
+    }),
+  },
+);
+
 // Messages: one's own conversations (a project's people in theirs; the link's guest, by its key, in its own).
 const GUEST_KEY = { [GUEST_KEY_HEADER]: "m".repeat(40) };
 const conversationOf = async (f: Fixture) =>

@@ -68,7 +68,10 @@ export const routes: RouteObject[] = [
               { path: "/share/:projectId", ...page(sharePages, "SharePage") },
               { path: "/preview", element: <Navigate to="/" replace /> },
               { path: "/preview/:projectId/:pageId/:versionId", ...page(sharePages, "PreviewPage") },
-              { path: "/request-review", ...page(soon, "RequestReviewPage") },
+              {
+                path: "/request-review",
+                ...page(() => import("./pages/request-review-page.tsx"), "RequestReviewPage"),
+              },
             ],
           },
           { path: "/embed/:projectId", ...page(sharePages, "EmbedPage") },

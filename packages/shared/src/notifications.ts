@@ -29,6 +29,8 @@ export const NOTIFICATION_TYPES = [
   "page-unapproved",
   "web-comment-resolve",
   "browse-ticket-add",
+  // Not a SPEC §3 type: a visitor's request on /request-review, for the project's owner (review-requests.ts).
+  "review-request",
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
@@ -48,6 +50,9 @@ export interface NotificationContext {
   ticketId?: string;
   /** browse-ticket-add of a widget report kept past the board's ticket limit: that limit. */
   ticketLimit?: number;
+  /** review-request: the page to review, and the visitor's address to answer them at. */
+  reviewUrl?: string;
+  email?: string;
 }
 
 export interface NotificationActor {
@@ -180,6 +185,8 @@ export function notificationMessage(
       return "unapproved page";
     case "make-approver":
       return "made you an approver of";
+    case "review-request":
+      return "asked you to review";
     default:
       return "updated";
   }
@@ -197,6 +204,7 @@ export const isTeamNotification = (notification: Pick<Notification, "type">) =>
 /** What the message is about: the page title cut to 15 characters (SPEC §9), or the project's title. */
 export function notificationSubject(notification: Pick<Notification, "type" | "context">): string {
   if (notification.type === "project-share") return notification.context.projectTitle;
+  if (notification.type === "review-request") return notification.context.reviewUrl ?? "";
   if (isTeamNotification(notification)) return notification.context.teamName ?? "";
   return notificationPageTitle(notification.context.pageTitle ?? notification.context.projectTitle);
 }

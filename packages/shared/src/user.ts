@@ -67,6 +67,10 @@ export const ONBOARDING_FLAGS = [
   "introduceProductSplitting",
   "provideFeedbackWT",
   "provideFeedbackModal",
+  // The first minutes (onboarding.ts): each screen once.
+  "featureTour",
+  "profileSetup",
+  "demoModal",
 ] as const;
 
 export interface UserCounters {

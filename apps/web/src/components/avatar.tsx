@@ -28,7 +28,7 @@ export function Avatar({
         height: size,
         fontSize: Math.round(size * 0.4),
         ...(builtIn
-          ? { background: AVATAR_COLOURS[hash(builtIn) % AVATAR_COLOURS.length], color: "#fff" }
+          ? { background: AVATAR_COLOURS[colourIndex(builtIn) % AVATAR_COLOURS.length], color: "#fff" }
           : {}),
       }}
       data-avatar={builtIn ?? undefined}
@@ -49,6 +49,12 @@ const AVATAR_COLOURS = [
   "#a21caf",
   "#4d7c0f",
 ];
+
+/** The profile setup's built-in avatars ('avatar-1' …) each have their own colour; others by hash. */
+function colourIndex(avatar: string): number {
+  const numbered = /^avatar-(\d+)$/.exec(avatar);
+  return numbered ? Number(numbered[1]) - 1 : hash(avatar);
+}
 
 function hash(text: string): number {
   let value = 0;

@@ -1,8 +1,10 @@
 /**
  * Signed-in dashboard routes: the header, the payment-issue notice and the offer bar under it (each
- * decides by route whether it shows), the page, and the floating 'Need help?' button. A privilege link
+ * decides by route whether it shows), the page, the floating 'Need help?' button, and the onboarding
+ * screens of a new user (features/onboarding, loaded only when one is due). A privilege link
  * kept from sign-up is taken here, wherever the user lands after verifying their e-mail.
  */
+import { loadingText } from "@redline/shared";
 import { Suspense, useState } from "react";
 import { Outlet } from "react-router";
 import { LoadingView } from "../components/loading-view.tsx";
@@ -14,6 +16,7 @@ import { MessagesButton } from "../features/conversations/messages-button.tsx";
 import { useNeedHelp } from "../features/conversations/need-help.ts";
 import { Header } from "../features/header/header.tsx";
 import { NotificationsBell } from "../features/notifications/notifications-bell.tsx";
+import { OnboardingHost } from "../features/onboarding/onboarding-host.tsx";
 import { useMe } from "../features/session/use-me.ts";
 import { ContactModal } from "../features/support/contact-modal.tsx";
 import { SupportDialogs } from "../features/support/support-dialogs.tsx";
@@ -32,6 +35,8 @@ export function AppLayout() {
   const upsellPlan = useUpsellPlan(me, product);
   // RequireUser renders this only with a verified user.
   if (!me) return <LoadingView />;
+  // A new user's first visit (the tour not yet seen) says so while its screens load (SPEC §2).
+  const fallbackText = loadingText({ isFirstVisit: me.onboarding.featureTour !== true });
   return (
     <div className="app-layout">
       <Header
@@ -43,10 +48,11 @@ export function AppLayout() {
       />
       <ContactModal open={isContactOpen} onOpenChange={setContactOpen} email={me.email} />
       <SupportDialogs user={me} />
+      <OnboardingHost user={me} />
       <PaymentNotice paymentIssue={me.paymentIssue} />
       {upsellPlan ? <OfferBar plan={upsellPlan} /> : null}
       <div className="app-layout__main">
-        <Suspense fallback={<LoadingView />}>
+        <Suspense fallback={<LoadingView text={fallbackText} />}>
           <Outlet />
         </Suspense>
       </div>

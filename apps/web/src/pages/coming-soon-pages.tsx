@@ -6,15 +6,6 @@ import { useParams } from "react-router";
 import { ComingSoon } from "../components/coming-soon.tsx";
 import { ErrorPage } from "../components/error-page.tsx";
 
-export function RequestReviewPage() {
-  return (
-    <ComingSoon title="Request a review">
-      Asking someone outside Redline to review your website is coming soon. Until then, share a project from
-      its card or its title bar, or turn on its public link.
-    </ComingSoon>
-  );
-}
-
 function appName(app: string | undefined): string {
   if (!app) return "Integration";
   return app.charAt(0).toUpperCase() + app.slice(1);

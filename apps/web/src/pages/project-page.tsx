@@ -5,6 +5,7 @@
  * opens a ticket); the slide editor is not built yet.
  */
 import {
+  loadingText,
   MESSAGES,
   type Page,
   PROJECT_MESSAGES,
@@ -21,6 +22,7 @@ import {
   Link,
   Navigate,
   Outlet,
+  useLocation,
   useNavigate,
   useOutletContext,
   useParams,
@@ -35,6 +37,7 @@ import { useSetPageArchived } from "../features/pages/page-queries.ts";
 import { PagesPanel, type PagesView } from "../features/pages/pages-panel.tsx";
 import { useVersionsRealtime } from "../features/pages/use-versions-realtime.ts";
 import { ExpiredNotice } from "../features/projects/expired-notice.tsx";
+import { isJustCreated } from "../features/projects/just-created.ts";
 import { ProjectBar } from "../features/projects/project-bar.tsx";
 import { useProject } from "../features/projects/project-queries.ts";
 import { InstallWidgetButton } from "../features/widget/install-widget.tsx";
@@ -56,6 +59,7 @@ function isNotFound(error: unknown): boolean {
 export function ProjectLayout() {
   const { projectId = "" } = useParams();
   const navigate = useNavigate();
+  const location = useLocation();
   const { data: project, isPending, isError, error, refetch, isFetching } = useProject(projectId);
   // Captures report their progress here, for every view under the project.
   useVersionsRealtime(projectId, Boolean(project));
@@ -78,7 +82,9 @@ export function ProjectLayout() {
     navigate("/projects", { replace: true });
   }, [error, navigate]);
 
-  if (isPending || isNotFound(error)) return <LoadingView />;
+  // A project just made says it is being built (SPEC §2 loading views); any other opening, the default.
+  if (isPending || isNotFound(error))
+    return <LoadingView text={loadingText({ isBuilding: isJustCreated(location.state) })} />;
   if (isError)
     return (
       <div className="status-view" role="alert">

@@ -89,6 +89,8 @@ export type NotificationEvent =
     }
   /** A reply on a ticket's thread: the people it mentions. */
   | { on: "ticket.replied"; actor: Actor; ticket: { id: string; projectId: string }; text: string }
+  /** A visitor asked for a review on /request-review (modules/review-requests): the project's owner. */
+  | { on: "review.requested"; actor: Actor; projectId: string; url: string; email: string }
   /** A team's people: added, access changed, left (notify-teams.ts). */
   | TeamNotificationEvent;
 
@@ -109,7 +111,9 @@ export function notify(tx: Pick<Tx, "execute">, event: NotificationEvent): Promi
 export async function deliverNotification(tx: Tx, event: NotificationEvent): Promise<void> {
   if (isTeamEvent(event)) return notifyTeam(tx, event);
   const projectId =
-    event.on === "member.added" || event.on === "approver.made" ? event.projectId : projectOf(event);
+    event.on === "member.added" || event.on === "approver.made" || event.on === "review.requested"
+      ? event.projectId
+      : projectOf(event);
   const people = await projectPeople(tx, projectId);
   const recipients = (await recipientsOf(tx, event, people)).filter(
     (recipient) => recipient.userId !== event.actor.userId,
@@ -149,6 +153,7 @@ export async function deliverNotification(tx: Tx, event: NotificationEvent): Pro
       ...("ticket" in event && { ticketId: event.ticket.id }),
       ...(event.on === "ticket.created" && event.pastLimit !== undefined && { ticketLimit: event.pastLimit }),
       ...(guest && { userName: guest.name, photoURL: guest.avatar ?? null }),
+      ...(event.on === "review.requested" && { reviewUrl: event.url, email: event.email }),
     },
     createdAt: now,
   }));
@@ -261,7 +266,10 @@ async function openGroup(tx: Tx, row: NewNotificationRow): Promise<NotificationR
 }
 
 function projectOf(
-  event: Exclude<NotificationEvent, { on: "member.added" } | { on: "approver.made" } | TeamNotificationEvent>,
+  event: Exclude<
+    NotificationEvent,
+    { on: "member.added" } | { on: "approver.made" } | { on: "review.requested" } | TeamNotificationEvent
+  >,
 ): string {
   if ("ticket" in event) return event.ticket.projectId;
   return "comment" in event ? event.comment.projectId : event.version.projectId;
@@ -361,6 +369,10 @@ async function recipientsOf(
       }));
     case "ticket.created":
       return [...people.keys()].map((userId) => ({ userId, type: "browse-ticket-add" }));
+    case "review.requested":
+      return [...people]
+        .filter(([, access]) => access === "owner")
+        .map(([userId]) => ({ userId, type: "review-request" }));
     case "ticket.replied":
       // SPEC §3 names no ticket-reply type: a mention is told as a mention in a reply.
       return extractMentions(event.text)

@@ -43,23 +43,34 @@ const EXPENSIVE_ROUTES = new Set([
 
 type IncrCallback = (error: Error | null, result?: { current: number; ttl: number }) => void;
 
-/** A fixed window per key: the row's last_request holds when the window started. */
+/**
+ * Counts one hit on `key` in a fixed window (the row's last_request holds when the window started) and
+ * returns the count so far and the milliseconds left in the window. Also used by routes with a limit of
+ * their own (modules/review-requests).
+ */
+export async function countHit(
+  executeSql: ExecuteSql,
+  key: string,
+  timeWindow: number,
+): Promise<{ current: number; ttl: number }> {
+  const now = Date.now();
+  const { rows } = await executeSql(
+    `INSERT INTO rate_limits (id, key, count, last_request) VALUES ($1, $2, 1, $3)
+     ON CONFLICT (key) DO UPDATE SET
+       count = CASE WHEN rate_limits.last_request <= $4 THEN 1 ELSE rate_limits.count + 1 END,
+       last_request = CASE WHEN rate_limits.last_request <= $4 THEN $3 ELSE rate_limits.last_request END
+     RETURNING count, last_request`,
+    [randomUUID(), key, now, now - timeWindow],
+  );
+  const row = rows[0] as { count: number | string; last_request: number | string };
+  return { current: Number(row.count), ttl: Number(row.last_request) + timeWindow - now };
+}
+
 function databaseStore(executeSql: ExecuteSql) {
   return class DatabaseStore {
     incr(key: string, callback: IncrCallback, timeWindow: number) {
-      const now = Date.now();
-      executeSql(
-        `INSERT INTO rate_limits (id, key, count, last_request) VALUES ($1, $2, 1, $3)
-         ON CONFLICT (key) DO UPDATE SET
-           count = CASE WHEN rate_limits.last_request <= $4 THEN 1 ELSE rate_limits.count + 1 END,
-           last_request = CASE WHEN rate_limits.last_request <= $4 THEN $3 ELSE rate_limits.last_request END
-         RETURNING count, last_request`,
-        [randomUUID(), key, now, now - timeWindow],
-      ).then(
-        ({ rows }) => {
-          const row = rows[0] as { count: number | string; last_request: number | string };
-          callback(null, { current: Number(row.count), ttl: Number(row.last_request) + timeWindow - now });
-        },
+      countHit(executeSql, key, timeWindow).then(
+        (result) => callback(null, result),
         (error: Error) => callback(error),
       );
     }

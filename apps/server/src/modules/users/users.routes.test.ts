@@ -133,6 +133,22 @@ describe.each(drivers())("the user's own record (%s)", (driver) => {
     expect(prefs.commentResolve).toBe(true);
   });
 
+  it("keeps each first-minutes screen's flag once set, merged with the others; an unknown flag is 400", async () => {
+    const client = await signUpVerified(t.url, t.inbox!, email("onboarding"));
+    expect((await client.get("/api/me")).body.data.onboarding).toEqual({});
+    const flags = ["profileSetup", "featureTour", "introduceProductSplitting", "demoModal"] as const;
+    await Promise.all(flags.map((flag) => client.patch("/api/me", { onboarding: { [flag]: true } })));
+    const refused = await client.patch("/api/me", { onboarding: { tourAgain: true } });
+    expect(refused.status).toBe(400);
+    expect((await client.patch("/api/me", { onboarding: { featureTour: false } })).status).toBe(400);
+    expect((await client.get("/api/me")).body.data.onboarding).toEqual({
+      profileSetup: true,
+      featureTour: true,
+      introduceProductSplitting: true,
+      demoModal: true,
+    });
+  });
+
   it("uploads a photo as a 500×500 JPEG and serves it", async () => {
     const client = await signUpVerified(t.url, t.inbox!, email("photo"));
     const upload = await client.post("/api/me/photo", { dataUrl: await pngDataUrl(800, 600) });

@@ -6,8 +6,8 @@
  * bytes, 400; sizes, 413) → store, then create the ticket in triage. Nothing is stored before every check
  * has passed.
  */
-import { createHash, randomUUID } from "node:crypto";
-import { MAX_UPLOAD_BYTES, titleFromNote, widgetReportSchema } from "@redline/shared";
+import { createHash } from "node:crypto";
+import { formatBytes, MAX_UPLOAD_BYTES, titleFromNote, widgetReportSchema } from "@redline/shared";
 import { sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import sharp from "sharp";
@@ -25,6 +25,7 @@ import {
 import { detectImage } from "../../lib/images.ts";
 import { route } from "../../lib/routes.ts";
 import { storedKeysAmong } from "../files/stored-files.ts";
+import { countHit } from "../rate-limits/api-rate-limit.ts";
 import { createTicket } from "../tickets/tickets.service.ts";
 import { normalizeOrigin, WIDGET_MESSAGES, widgetByKey } from "./widget.settings.ts";
 
@@ -43,10 +44,7 @@ const MAX_BODY =
   WIDGET_LIMITS.reportBytes + WIDGET_LIMITS.screenshotBytes + WIDGET_LIMITS.replayBytes + 64 * 1024;
 
 const tooLarge = (what: string, bytes: number) =>
-  new PayloadTooLargeError(
-    `The ${what} is larger than ${Math.round(bytes / 1024 / 1024)} MB.`,
-    "max-file-size",
-  );
+  new PayloadTooLargeError(`The ${what} is larger than ${formatBytes(bytes)}.`, "max-file-size");
 
 export async function widgetIntakeRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const { storage } = ctx;
@@ -193,18 +191,9 @@ export async function widgetIntakeRoutes(app: FastifyInstance, { ctx }: { ctx: A
 
   /** A fixed window per key in the shared `rate_limits` table; the seconds to wait, or null when allowed. */
   async function countReport(key: string): Promise<number | null> {
-    const now = Date.now();
-    const { rows } = await executeSql(
-      `INSERT INTO rate_limits (id, key, count, last_request) VALUES ($1, $2, 1, $3)
-       ON CONFLICT (key) DO UPDATE SET
-         count = CASE WHEN rate_limits.last_request <= $4 THEN 1 ELSE rate_limits.count + 1 END,
-         last_request = CASE WHEN rate_limits.last_request <= $4 THEN $3 ELSE rate_limits.last_request END
-       RETURNING count, last_request`,
-      [randomUUID(), `widget:${key}`, now, now - WINDOW_MS],
-    );
-    const row = rows[0] as { count: number | string; last_request: number | string };
-    if (Number(row.count) <= WIDGET_LIMITS.reportsPerMinute) return null;
-    return Math.max(1, Math.ceil((Number(row.last_request) + WINDOW_MS - now) / 1000));
+    const { current, ttl } = await countHit(executeSql, `widget:${key}`, WINDOW_MS);
+    if (current <= WIDGET_LIMITS.reportsPerMinute) return null;
+    return Math.max(1, Math.ceil(ttl / 1000));
   }
 
   /** Files stored for a ticket that was then refused (the plan's limit), unless some row holds them. */

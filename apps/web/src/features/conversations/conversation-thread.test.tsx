@@ -59,6 +59,20 @@ function renderThread(value: Conversation = conversation) {
 }
 
 describe("conversation thread", () => {
+  it("gives an attachment's size in base 1024 with two decimals (SPEC §9)", async () => {
+    const withFile = {
+      ...message("m1", "ada", "The brief"),
+      attachments: [{ name: "brief.pdf", size: 1560, type: "application/pdf", path: "attachments/p1/abc" }],
+    };
+    stubApi({
+      "GET /api/conversations/c1/messages": { body: { data: [withFile], hasMore: false } },
+      "POST /api/conversations/c1/read": { body: { data: { read: true } } },
+    });
+    renderThread();
+    const file = await screen.findByRole("button", { name: /brief\.pdf/ });
+    expect(file.textContent).toContain("1.52 KB");
+  });
+
   it("shows the messages, marks them read and sends a new one", async () => {
     const sent = stubApi({
       "GET /api/conversations/c1/messages": {

@@ -7,6 +7,7 @@ import {
   CONVERSATION_TEXTS,
   type Conversation,
   type ConversationAttachment,
+  formatBytes,
   isForbiddenAttachment,
   MAX_CONVERSATION_MESSAGE,
   MAX_MESSAGE_ATTACHMENTS,
@@ -114,6 +115,7 @@ function AttachmentLink({
       onClick={() => void downloadAttachment(source, attachment).catch(() => undefined)}
     >
       <Paperclip size={14} aria-hidden /> {attachment.name}
+      <span className="message__file-size">{formatBytes(attachment.size)}</span>
     </button>
   );
 }

@@ -1,13 +1,19 @@
-/** The app header (SPEC §2): 55 px, logo, Projects and Team links, inbox icons, help and profile menus. */
+/**
+ * The app header (SPEC §2): 55 px, the back button (shell-rules.ts), logo, Projects and Team links, inbox
+ * icons, help and profile menus; transparent with a white logo on /projects past 100 px of scrolling.
+ */
 import type { User } from "@redline/shared";
+import { ArrowLeft } from "lucide-react";
 import { type ReactNode, useState } from "react";
-import { Link, NavLink } from "react-router";
+import { Link, NavLink, useLocation } from "react-router";
 import { ComingSoonModal } from "../../components/coming-soon-modal.tsx";
 import { HelpMenu } from "./help-menu.tsx";
 import { InboxButtons } from "./inbox-buttons.tsx";
 import { KeyboardShortcuts } from "./keyboard-shortcuts.tsx";
 import { ProductSwitcher } from "./product-switcher.tsx";
 import { ProfileMenu } from "./profile-menu.tsx";
+import { backTarget } from "./shell-rules.ts";
+import { useTransparentHeader } from "./use-transparent-header.ts";
 import "./header.css";
 
 export interface Feature {
@@ -37,10 +43,22 @@ export function Header({
 }) {
   const [feature, setFeature] = useState<Feature | null>(null);
   const [isShortcutsOpen, setShortcutsOpen] = useState(false);
+  const { pathname } = useLocation();
+  const back = backTarget(pathname);
+  // SPEC §2: on /projects, past 100 px of scrolling, transparent with a white logo.
+  const isTransparent = useTransparentHeader(pathname);
 
   return (
-    <header className="header">
+    <header
+      className={isTransparent ? "header header--transparent" : "header"}
+      data-transparent={isTransparent || undefined}
+    >
       <div className="header__left">
+        {back ? (
+          <Link to={back.to} className="icon-btn header__back" aria-label={back.label}>
+            <ArrowLeft size={18} aria-hidden />
+          </Link>
+        ) : null}
         {brand?.logoURL ? (
           <Link to="/projects" className="header__logo" aria-label={`${brand.name}, go to projects`}>
             <img className="header__brand-logo" src={brand.logoURL} alt={brand.name} />

@@ -2,20 +2,19 @@
  * Display name and photo. A chosen photo is read as a data URL, previewed, and on save uploaded first
  * (POST /api/me/photo); then only the changed fields are sent (SPEC §5).
  */
-import { MAX_UPLOAD_BYTES, MESSAGES, type ProfileUpdate, type User } from "@redline/shared";
+import { MESSAGES, type ProfileUpdate, type User } from "@redline/shared";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Camera } from "lucide-react";
-import { type ChangeEvent, type FormEvent, useId, useState } from "react";
+import { type ChangeEvent, type FormEvent, useState } from "react";
 import { Avatar } from "../../components/avatar.tsx";
 import { NameField, TextField } from "../../components/field.tsx";
+import { PhotoUpload } from "../../components/photo-upload.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { api } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
-import { readAsDataUrl } from "../../lib/files.ts";
 import { ME_KEY } from "../session/use-me.ts";
+import { readChosenPhoto, uploadPhoto } from "./photo.ts";
 
 export function ProfileForm({ user }: { user: User }) {
-  const id = useId();
   const queryClient = useQueryClient();
   const [displayName, setDisplayName] = useState(user.displayName);
   const [photoDataUrl, setPhotoDataUrl] = useState<string | null>(null);
@@ -27,13 +26,7 @@ export function ProfileForm({ user }: { user: User }) {
   const save = useMutation({
     mutationFn: async () => {
       const update: ProfileUpdate = {};
-      if (photoDataUrl) {
-        const { data } = await api<{ data: { photoURL: string } }>("/api/me/photo", {
-          method: "POST",
-          body: { dataUrl: photoDataUrl },
-        });
-        update.photoURL = data.photoURL;
-      }
+      if (photoDataUrl) update.photoURL = await uploadPhoto(photoDataUrl);
       if (isNameChanged) update.displayName = trimmedName;
       return api<{ data: User; message: string }>("/api/me", { method: "PATCH", body: update });
     },
@@ -47,22 +40,8 @@ export function ProfileForm({ user }: { user: User }) {
   });
 
   const handleFile = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    event.target.value = "";
-    if (!file) return;
-    if (file.size > MAX_UPLOAD_BYTES) {
-      snackbar.warning(MESSAGES.maxFileSize);
-      return;
-    }
-    if (!/^image\/(png|jpeg|webp|gif)$/.test(file.type)) {
-      snackbar.error("Choose a PNG, JPEG, WebP or GIF image.");
-      return;
-    }
-    try {
-      setPhotoDataUrl(await readAsDataUrl(file));
-    } catch (error) {
-      snackbar.error(errorMessage(error));
-    }
+    const dataUrl = await readChosenPhoto(event);
+    if (dataUrl) setPhotoDataUrl(dataUrl);
   };
 
   const handleSubmit = (event: FormEvent) => {
@@ -75,18 +54,10 @@ export function ProfileForm({ user }: { user: User }) {
       <div className="profile-form__photo">
         <Avatar name={trimmedName || user.email} photoURL={photoDataUrl ?? user.photoURL} size={72} />
         <div className="profile-form__photo-actions">
-          <label className="btn" htmlFor={`${id}-photo`}>
-            <Camera size={16} aria-hidden />
-            {user.photoURL || photoDataUrl ? "Change photo" : "Upload photo"}
-          </label>
-          <input
-            id={`${id}-photo`}
-            className="visually-hidden"
-            type="file"
-            accept="image/png,image/jpeg,image/webp,image/gif"
+          <PhotoUpload
+            label={user.photoURL || photoDataUrl ? "Change photo" : "Upload photo"}
             onChange={handleFile}
           />
-          <p className="field__hint">PNG, JPEG, WebP or GIF, up to 5 MB.</p>
           {photoDataUrl ? <p className="field__hint">New photo selected — save to apply it.</p> : null}
         </div>
       </div>

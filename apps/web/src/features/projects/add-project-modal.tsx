@@ -23,6 +23,7 @@ import { useProduct } from "../../lib/use-product.ts";
 import { useMe } from "../session/use-me.ts";
 import { useTeams } from "../teams/team-queries.ts";
 import { teamsForNewProjects, useActiveTeam } from "../teams/use-active-team.ts";
+import { JUST_CREATED } from "./just-created.ts";
 import { useCreateProject } from "./project-queries.ts";
 import { creatableTypesIn, PROJECT_TYPE_INFO } from "./project-types.ts";
 
@@ -82,7 +83,7 @@ export function AddProjectModal({
         onSuccess: ({ data, message }) => {
           showSnackbar("success", message || PROJECT_MESSAGES.created, { id: SNACKBAR_ID });
           handleOpenChange(false);
-          navigate(`/project/${data.id}`);
+          navigate(`/project/${data.id}`, { state: JUST_CREATED });
         },
         onError: (error) => {
           // At the plan's project limit the modal says so itself, with the way to upgrade.

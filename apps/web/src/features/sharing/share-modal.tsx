@@ -1,7 +1,7 @@
 /**
  * The share-project modal (SPEC §2), opened from a project card's top right corner and from the
- * project's title bar: add people by e-mail, the people with access, a team project's collaborators, and
- * the public link.
+ * project's title bar: add people by e-mail, the people with access, a team project's collaborators, the
+ * public link, and (for the owner) the review request link.
  */
 import type { ProjectSummary } from "@redline/shared";
 import { Share2 } from "lucide-react";
@@ -11,6 +11,7 @@ import { Modal } from "../../components/modal.tsx";
 import { AddMemberForm } from "./add-member-form.tsx";
 import { MemberList } from "./member-list.tsx";
 import { PublicLink } from "./public-link.tsx";
+import { ReviewLink } from "./review-link.tsx";
 import { TeamCollaborators } from "./team-collaborators.tsx";
 import "./sharing.css";
 
@@ -59,6 +60,7 @@ export function ShareModal({
         </section>
         <TeamCollaborators project={project} />
         <PublicLink project={project} />
+        <ReviewLink project={project} />
       </div>
     </Modal>
   );
