@@ -184,3 +184,12 @@ export async function startTwoApps(): Promise<TwoApps> {
     },
   };
 }
+
+/**
+ * A read of what a write sets going (notifications, their mail): made once the ledger's consumers have
+ * handled everything recorded so far, as a person would read it a moment after the write.
+ */
+export async function settledGet(t: TestApp, client: ApiClient, path: string) {
+  await t.settled();
+  return client.get(path);
+}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
-import { startTestApp, type TestApp } from "../../testing/test-app.ts";
+import { settledGet, startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { routeDrivers } from "../../testing/test-db.ts";
 
 let counter = 0;
@@ -142,7 +142,7 @@ describe.each(routeDrivers())("sharing, roles and approvals (%s)", (driver) => {
     expect((await entry(carol.uid)).access).toBe("edit");
 
     const aboutProject = async (client: ApiClient) =>
-      ((await client.get("/api/notifications")).body.data as { projectId: string }[]).filter(
+      ((await settledGet(t, client, "/api/notifications")).body.data as { projectId: string }[]).filter(
         (item) => item.projectId === projectId,
       );
     expect(await aboutProject(carol.client)).toHaveLength(1); // "shared a project with you"

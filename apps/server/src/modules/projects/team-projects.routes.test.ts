@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { teams } from "../../db/schema/index.ts";
 import type { ApiClient } from "../../testing/http-client.ts";
 import { expectRefused, type Person, signUpPerson } from "../../testing/people.ts";
-import { startTestApp, type TestApp } from "../../testing/test-app.ts";
+import { settledGet, startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { routeDrivers } from "../../testing/test-db.ts";
 
 describe.each(routeDrivers())("team projects (%s)", (driver) => {
@@ -204,7 +204,7 @@ describe.each(routeDrivers())("team projects (%s)", (driver) => {
     const comment = (text: string) => ({ dotPosition: { x: 0.5, y: 0.5 }, deviceWidth: 1280, comment: text });
     const about = async (who: Person, commentId: string) =>
       (
-        (await who.client.get("/api/notifications?limit=100")).body.data as {
+        (await settledGet(t, who.client, "/api/notifications?limit=100")).body.data as {
           type: string;
           commentId: string;
         }[]

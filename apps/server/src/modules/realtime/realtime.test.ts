@@ -105,8 +105,9 @@ describe("realtime", () => {
   });
 
   it("brings a new notification with its reader's counts, read once it was stored", async () => {
-    const tab = await openSocket(t, member);
+    // Earlier tests' notifications are delivered first: the tab hears only this one.
     await t.settled();
+    const tab = await openSocket(t, member);
     const before = (await member.get("/api/notifications/counts")).body.data as { unseen: number };
     // A page added: a notification of its own (comments on one page fold into one).
     await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/counted" });

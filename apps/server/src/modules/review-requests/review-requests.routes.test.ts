@@ -1,7 +1,7 @@
 import { REVIEW_REQUEST_MESSAGES, REVIEW_REQUESTS_PER_IP_PER_HOUR } from "@redline/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
-import { startTestApp, type TestApp } from "../../testing/test-app.ts";
+import { settledGet, startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { routeDrivers } from "../../testing/test-db.ts";
 
 let counter = 0;
@@ -27,7 +27,7 @@ describe.each(routeDrivers())("review requests (%s)", (driver) => {
     ...overrides,
   });
   const notificationsOf = async (client: ApiClient) =>
-    (await client.get("/api/notifications")).body.data as {
+    (await settledGet(t, client, "/api/notifications")).body.data as {
       type: string;
       actor: { displayName: string };
       context: { reviewUrl?: string; email?: string };

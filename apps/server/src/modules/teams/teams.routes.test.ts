@@ -4,7 +4,7 @@ import { teamMembers, teams } from "../../db/schema/index.ts";
 import { type ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { uniqueEmail as email, expectRefused, type Person, signUpPerson } from "../../testing/people.ts";
 import { openSocket } from "../../testing/realtime-socket.ts";
-import { startTestApp, type TestApp } from "../../testing/test-app.ts";
+import { settledGet, startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { drivers } from "../../testing/test-db.ts";
 
 describe.each(drivers())("teams (%s)", (driver) => {
@@ -35,7 +35,7 @@ describe.each(drivers())("teams (%s)", (driver) => {
     return { teamId, manager, member, collaborator };
   };
   const notificationsOf = async (client: ApiClient) =>
-    (await client.get("/api/notifications")).body.data as {
+    (await settledGet(t, client, "/api/notifications")).body.data as {
       type: string;
       teamId: string | null;
       projectId: string | null;

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projects, tickets } from "../../db/schema/index.ts";
 import { expectRefused, type Person, signUpPerson } from "../../testing/people.ts";
-import { startTestApp, type TestApp } from "../../testing/test-app.ts";
+import { settledGet, startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { drivers } from "../../testing/test-db.ts";
 import { createTicket } from "./tickets.service.ts";
 
@@ -93,7 +93,7 @@ describe.each(drivers())("tickets (%s)", (driver) => {
     expect((await detail(titleOnly.id)).thread[0]!.comment).toBe("No description");
     expect(titleOnly.number).toBe(2);
 
-    const notes = (await editor.client.get(`/api/notifications?projectId=${projectId}`)).body.data;
+    const notes = (await settledGet(t, editor.client, `/api/notifications?projectId=${projectId}`)).body.data;
     expect(notes).toContainEqual(
       expect.objectContaining({
         type: "browse-ticket-add",
@@ -101,7 +101,7 @@ describe.each(drivers())("tickets (%s)", (driver) => {
         context: expect.objectContaining({ ticketId: created.body.data.id }),
       }),
     );
-    const own = (await owner.client.get(`/api/notifications?projectId=${projectId}`)).body.data;
+    const own = (await settledGet(t, owner.client, `/api/notifications?projectId=${projectId}`)).body.data;
     expect(own.filter((n: { type: string }) => n.type === "browse-ticket-add")).toEqual([]);
   });
 
@@ -149,7 +149,7 @@ describe.each(drivers())("tickets (%s)", (driver) => {
     expect(
       (await board()).tickets.filter((ticket) => ticket.intake === "triage").map((x) => x.title),
     ).toEqual(["Price is wrong", "Price wrong again", "spam"]);
-    const told = (await editor.client.get(`/api/notifications?projectId=${projectId}`)).body.data;
+    const told = (await settledGet(t, editor.client, `/api/notifications?projectId=${projectId}`)).body.data;
     expect(told).toContainEqual(
       expect.objectContaining({
         type: "browse-ticket-add",
@@ -279,7 +279,8 @@ describe.each(drivers())("tickets (%s)", (driver) => {
     expect(replied.body.data.commentCount).toBe(1);
     const reply = replied.body.data.thread[1];
     expect(reply.abilities).toEqual({ edit: true, delete: true });
-    const mentions = (await editor.client.get(`/api/notifications?projectId=${projectId}`)).body.data;
+    const mentions = (await settledGet(t, editor.client, `/api/notifications?projectId=${projectId}`)).body
+      .data;
     expect(mentions).toContainEqual(
       expect.objectContaining({
         type: "web-comment-reply-mention",
@@ -516,7 +517,7 @@ describe.each(drivers())("ticket limit with plans on (%s)", (driver) => {
     expect(board.ticketLimit).toEqual({ limit: 20, used: 21 });
 
     // The owner hears of it, and that it is past the limit.
-    const notifications = (await owner.client.get("/api/notifications")).body.data;
+    const notifications = (await settledGet(t, owner.client, "/api/notifications")).body.data;
     expect(
       notifications.find((n: { context: { ticketId?: string } }) => n.context.ticketId === answer.data.id),
     ).toMatchObject({ type: "browse-ticket-add", context: { ticketLimit: 20 } });
