@@ -147,11 +147,27 @@ export async function loadPostgres(client: pg.Client, dir: string, dump: Postgre
     for (const sequence of dump.sequences)
       if (sequence.value !== null)
         await client.query("SELECT setval($1::regclass, $2::bigint)", [sequence.name, sequence.value]);
+    await restampLedger(client);
     await client.query("COMMIT");
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * The ledger's events carry the id of the transaction that recorded them (ADR 0025), an id of the cluster
+ * they were written in: in another cluster it may lie ahead of every transaction to come. Restored events
+ * and cursors are set to the first transaction id, so they come before anything recorded from now on and
+ * keep their order (by event id) among themselves.
+ */
+async function restampLedger(client: pg.Client): Promise<void> {
+  const { rows } = await client.query<{ present: boolean }>(
+    "SELECT to_regclass('public.domain_events') IS NOT NULL AS present",
+  );
+  if (!rows[0]?.present) return;
+  await client.query("UPDATE domain_events SET tx = '1'::xid8");
+  await client.query("UPDATE event_cursors SET tx = '1'::xid8");
 }
 
 /** The dumped tables, each after the tables its foreign keys point at (in the restored schema). */
