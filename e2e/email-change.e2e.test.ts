@@ -7,7 +7,7 @@ import { MESSAGES } from "@redline/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUpVerified } from "../apps/server/src/testing/http-client.ts";
 import { type E2E, startE2E, uniqueEmail } from "./harness.ts";
-import { PASSWORD, shot, signInPage } from "./helpers.ts";
+import { PASSWORD, shot, signInPage, skipOnboarding } from "./helpers.ts";
 
 let e2e: E2E;
 
@@ -93,6 +93,7 @@ describe("through the embedded outbox", () => {
       .first()
       .click();
     await page.waitForURL((url) => url.pathname === "/projects");
+    await skipOnboarding(page);
 
     await page.goto("/profile");
     const section = page.getByRole("region", { name: "Email address" });

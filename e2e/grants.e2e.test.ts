@@ -15,7 +15,7 @@ import { projects, users } from "../apps/server/src/db/schema/index.ts";
 import { mintLifetimeCode, mintPrivilegeToken } from "../apps/server/src/modules/plans/grants.ts";
 import type { ApiClient } from "../apps/server/src/testing/http-client.ts";
 import { type E2E, startE2E, uniqueEmail } from "./harness.ts";
-import { newProject, PASSWORD, shot, signedIn } from "./helpers.ts";
+import { newProject, PASSWORD, shot, signedIn, skipOnboarding } from "./helpers.ts";
 
 const UPSELL = "Get unlimited projects.";
 const ALREADY_USED = "This has already been used.";
@@ -76,7 +76,6 @@ describe("plans granted by link or code, and expired projects", () => {
     );
     await page.goto(mail.link!);
     await page.waitForURL((url) => url.pathname === "/projects");
-    await page.getByRole("heading", { name: "Projects", level: 1 }).waitFor();
   }
 
   it("signs a visitor up on the Team plan through a privilege link, which works only once", async () => {
@@ -91,9 +90,10 @@ describe("plans granted by link or code, and expired projects", () => {
     await signUpAndVerify(page, uniqueEmail("privileged"), VERIFY_TO_ACTIVATE);
 
     // Signed in, the stored link is taken: the plan is activated, and /projects sells nothing.
-    await page.getByRole("status").filter({ hasText: GRANT_MESSAGES.privilegeGranted }).waitFor();
-    await page.getByRole("banner").getByRole("button", { name: "Profile menu" }).waitFor();
-    await page.reload();
+    // Told at once (behind the new account's first screen, the profile setup).
+    await expect.poll(() => page.getByText(GRANT_MESSAGES.privilegeGranted).count()).toBeGreaterThan(0);
+    // A new account's first screens (profile setup, tour) are seen (onboarding.e2e.test.ts walks them).
+    await skipOnboarding(page);
     await page.getByRole("button", { name: "New project" }).first().waitFor();
     expect(await page.getByText(UPSELL).count()).toBe(0);
     expect(await page.getByRole("link", { name: "Upgrade now" }).count()).toBe(0);
@@ -120,6 +120,7 @@ describe("plans granted by link or code, and expired projects", () => {
     await other.getByText(/This has already been used\. You can still sign up/).waitFor();
     expect(await other.getByText("Sign up to activate your Team plan.").count()).toBe(0);
     await signUpAndVerify(other, uniqueEmail("second-visitor"), ALREADY_USED);
+    await skipOnboarding(other);
     expect(await other.getByText(GRANT_MESSAGES.privilegeGranted).count()).toBe(0);
     await other.getByText(UPSELL).waitFor();
     expect(await other.getByRole("link", { name: "Upgrade now" }).getAttribute("href")).toBe("/upgrade");

@@ -137,7 +137,7 @@ describe("pages by URL", () => {
 
     // The capture's progress reaches the page through the project's realtime room (joined once the
     // project is open): no request for the version while it runs.
-    await expect.poll(() => joinedRooms.size).toBe(1);
+    await expect.poll(() => joinedRooms.size, { timeout: 10_000 }).toBe(1);
     let versionRequests = 0;
     page.on("request", (request) => {
       if (request.method() === "GET" && /^\/api\/versions\/[^/]+$/.test(new URL(request.url()).pathname))
