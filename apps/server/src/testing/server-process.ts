@@ -26,15 +26,26 @@ export interface ServerProcessOptions {
   env?: Record<string, string>;
 }
 
-/** Spawns the server; resolves once /api/health answers, rejects if it exits first. */
+/**
+ * Spawns the server; resolves once /api/health answers, rejects if it exits first. A port chosen free
+ * may be taken by another process before the server binds it (seen under load): then new ports, again.
+ */
 export async function startServerProcess(options: ServerProcessOptions): Promise<ServerProcess> {
-  const server = spawnServerProcess(options, await freePort(), await freePort());
-  const exitedEarly = server.exited.then((code) => {
-    throw new Error(`server exited (${code}) before it listened:\n${server.output()}`);
-  });
-  await Promise.race([waitForHealth(server.url), exitedEarly]);
-  exitedEarly.catch(() => {});
-  return server;
+  for (let attempt = 1; ; attempt++) {
+    const server = spawnServerProcess(options, await freePort(), await freePort());
+    const exitedEarly = server.exited.then((code) => {
+      throw new Error(`server exited (${code}) before it listened:\n${server.output()}`);
+    });
+    try {
+      await Promise.race([waitForHealth(server.url), exitedEarly]);
+      exitedEarly.catch(() => {});
+      return server;
+    } catch (error) {
+      exitedEarly.catch(() => {});
+      if (attempt < 4 && server.output().includes("EADDRINUSE")) continue;
+      throw error;
+    }
+  }
 }
 
 /** Spawns the server without waiting for it. */
