@@ -4,7 +4,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiClient, signUpVerified } from "../apps/server/src/testing/http-client.ts";
 import { type E2E, startE2E, uniqueEmail } from "./harness.ts";
-import { newProject, PASSWORD, shot, signedIn } from "./helpers.ts";
+import { newProject, ONBOARDED, PASSWORD, shot, signedIn } from "./helpers.ts";
 
 let e2e: E2E;
 
@@ -75,7 +75,15 @@ describe("sharing with people", () => {
     const owner = await signedIn(e2e, "owner", "Olive Owner");
     const projectId = await newProject(owner.api, "Launch site", "image");
     const commenterEmail = uniqueEmail("commenter");
-    await signUpVerified(e2e.baseUrl, e2e.app.inbox!, commenterEmail, PASSWORD, "Grace Hopper");
+    const commenterApi = await signUpVerified(
+      e2e.baseUrl,
+      e2e.app.inbox!,
+      commenterEmail,
+      PASSWORD,
+      "Grace Hopper",
+    );
+    // Her first screens are seen (onboarding.e2e.test.ts walks them): this journey is about sharing.
+    await commenterApi.patch("/api/me", { onboarding: ONBOARDED });
 
     // From the card: the share button sits in its top right corner, shown on hover.
     await owner.page.reload();
@@ -125,7 +133,14 @@ describe("sharing with people", () => {
     const invitee = await e2e.newPage();
     await invitee.goto(invitation.link!);
     await invitee.waitForURL((url) => url.pathname === "/" && url.searchParams.has("goto"));
-    await signUpVerified(e2e.baseUrl, e2e.app.inbox!, inviteeEmail, PASSWORD, "Ivy Invitee");
+    const inviteeApi = await signUpVerified(
+      e2e.baseUrl,
+      e2e.app.inbox!,
+      inviteeEmail,
+      PASSWORD,
+      "Ivy Invitee",
+    );
+    await inviteeApi.patch("/api/me", { onboarding: ONBOARDED });
     await signInUi(invitee, inviteeEmail);
     await invitee.waitForURL((url) => url.pathname === `/project/${projectId}`);
     await invitee.getByRole("heading", { name: /Launch site/ }).waitFor();

@@ -116,6 +116,8 @@ describe.each(routeDrivers())("conversations (%s)", (driver) => {
     const otherGuest = (await asGuest("POST", "", undefined, third)).body.data.id as string;
     await asGuest("POST", "/messages", { message: "Someone else" }, third);
 
+    // What was written before is delivered before the socket opens: it hears only what follows.
+    await t.settled();
     const tab = await openGuestSocket(t);
     // A project room, another guest's key and a project with no conversation of this key are refused.
     tab.send({ type: "join", projectId });
