@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { teams } from "../apps/server/src/db/schema/index.ts";
 import { signUpVerified } from "../apps/server/src/testing/http-client.ts";
 import { type E2E, startE2E, uniqueEmail } from "./harness.ts";
-import { PASSWORD, shot, signedIn, signInPage, watchForText } from "./helpers.ts";
+import { PASSWORD, shot, signedIn, signInPage, skipOnboarding, watchForText } from "./helpers.ts";
 
 const ADD_MEMBERS = "+ Add members";
 
@@ -199,6 +199,8 @@ describe("teams", () => {
     // The verification link goes on to the team (SPEC §2: after sign-in, the URL originally asked for).
     await page.goto(verification.link!);
     await page.waitForURL((url) => url.pathname === `/team/${teamId}`);
+    // A new account's first screens are seen (onboarding.e2e.test.ts walks them): this journey is the team.
+    await skipOnboarding(page);
     await page.getByRole("heading", { name: "Invite Studio", level: 1 }).waitFor();
     await page.getByRole("list", { name: "Team members" }).getByText("Ivo Invited").waitFor();
     await shot(page, "teams-07-invited-signed-up");
