@@ -17,6 +17,6 @@ export function startNotificationsConsumer(ctx: Pick<AppContext, "ledger">): Pro
   return ctx.ledger.consume<RecordedNotification>({
     name: "notifications",
     accepts: (event): event is RecordedNotification => event.type.startsWith(NOTIFY_EVENT_PREFIX),
-    handle: (tx, { event }) => deliverNotification(tx, event),
+    handle: (tx, { event }, recorded) => deliverNotification(tx, event, recorded.createdAt),
   });
 }

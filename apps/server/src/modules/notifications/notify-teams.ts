@@ -31,7 +31,7 @@ export type TeamNotificationEvent =
 export const isTeamEvent = (event: { on: string }): event is TeamNotificationEvent =>
   event.on.startsWith("team.");
 
-export async function notifyTeam(tx: Tx, event: TeamNotificationEvent): Promise<void> {
+export async function notifyTeam(tx: Tx, event: TeamNotificationEvent, at = new Date()): Promise<void> {
   const [team] = await tx
     .select({ name: teams.name, ownerId: teams.ownerId })
     .from(teams)
@@ -54,6 +54,7 @@ export async function notifyTeam(tx: Tx, event: TeamNotificationEvent): Promise<
     projectId: null,
     teamId: event.teamId,
     actorId: event.actor.userId,
+    createdAt: at,
     context: {
       projectTitle: "",
       teamName: team.name,

@@ -108,8 +108,13 @@ export function notify(tx: Pick<Tx, "execute">, event: NotificationEvent): Promi
 }
 
 /** Who hears of the event, and their notifications written and published: the consumer's work. */
-export async function deliverNotification(tx: Tx, event: NotificationEvent): Promise<void> {
-  if (isTeamEvent(event)) return notifyTeam(tx, event);
+export async function deliverNotification(
+  tx: Tx,
+  event: NotificationEvent,
+  /** When the event happened (its write), so notifications of one batch keep their events' order. */
+  at: Date = new Date(),
+): Promise<void> {
+  if (isTeamEvent(event)) return notifyTeam(tx, event, at);
   const projectId =
     event.on === "member.added" || event.on === "approver.made" || event.on === "review.requested"
       ? event.projectId
@@ -136,7 +141,7 @@ export async function deliverNotification(tx: Tx, event: NotificationEvent): Pro
   const guest = event.actor.guestName
     ? { name: event.actor.guestName, avatar: null }
     : parseGuestIdentity(event.actor.guestIdentity);
-  const now = new Date();
+  const now = at;
   const rows: NewNotificationRow[] = chosen.map((recipient) => ({
     id: newId(),
     userId: recipient.userId,
