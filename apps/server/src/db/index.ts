@@ -54,8 +54,13 @@ export async function openDatabase(options: {
 }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-    // An idle connection the server drops (restart, failover) must not crash the process.
-    pool.on("error", (error) => console.error(`database connection lost: ${error.message}`));
+    // A connection the server drops (restart, failover) must not crash the process, whether it sits idle in
+    // the pool (the pool re-emits the loss) or is checked out between two statements of a transaction (only
+    // the client hears it; the statement waiting on it fails). Each loss is logged once, by its client.
+    pool.on("error", () => {});
+    pool.on("connect", (client) => {
+      client.on("error", (error) => console.error(`database connection lost: ${error.message}`));
+    });
     const db = drizzlePg(pool, { schema });
     await migratePg(db, { migrationsFolder });
     const executeSql: ExecuteSql = async (text, values) => ({ rows: (await pool.query(text, values)).rows });

@@ -1,5 +1,5 @@
-import { connect, createServer, type Server, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cuttableProxy } from "../../testing/cuttable-proxy.ts";
 import { ApiClient } from "../../testing/http-client.ts";
 import { freePort, startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { createTestDatabase, routeDrivers } from "../../testing/test-db.ts";
@@ -72,36 +72,6 @@ describe.each(routeDrivers())("liveness and readiness (%s)", (driver) => {
     expect((await fetch(`${t.url}/api/config`)).status).toBe(200);
   });
 });
-
-/** A TCP hop between the app and PostgreSQL that can be cut (every connection dropped, none accepted) and restored. */
-async function cuttableProxy(target: { host: string; port: number }) {
-  const port = await freePort();
-  const sockets = new Set<Socket>();
-  let server: Server | null = null;
-  const open = () =>
-    new Promise<void>((resolve) => {
-      server = createServer((client) => {
-        const upstream = connect(target.port, target.host);
-        for (const socket of [client, upstream]) {
-          sockets.add(socket);
-          socket.on("close", () => sockets.delete(socket));
-          socket.on("error", () => {});
-        }
-        client.pipe(upstream).pipe(client);
-      });
-      server.listen(port, "127.0.0.1", () => resolve());
-    });
-  await open();
-  return {
-    port,
-    async cut() {
-      const closed = new Promise<void>((resolve) => server?.close(() => resolve()));
-      for (const socket of sockets) socket.destroy();
-      await closed;
-    },
-    restore: open,
-  };
-}
 
 describe.skipIf(routeDrivers()[0] !== "postgres")("readiness while PostgreSQL is unreachable", () => {
   it("answers 503 naming the database while it cannot be reached, and ready again once it can, by itself", async () => {
