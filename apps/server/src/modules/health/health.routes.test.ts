@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cuttableProxy } from "../../testing/cuttable-proxy.ts";
 import { ApiClient } from "../../testing/http-client.ts";
-import { freePort, startTestApp, type TestApp } from "../../testing/test-app.ts";
+import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { createTestDatabase, routeDrivers } from "../../testing/test-db.ts";
 
 describe.each(routeDrivers())("health and public config (%s)", (driver) => {
