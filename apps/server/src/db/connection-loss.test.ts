@@ -24,7 +24,12 @@ describe.skipIf(routeDrivers()[0] !== "postgres")("PostgreSQL connection lost mi
       await expect(transaction).rejects.toThrow();
       await proxy.restore();
       await expect
-        .poll(async () => (await handle.executeSql("select 3 as n")).rows[0]?.n, { timeout: 10_000 })
+        .poll(
+          async () => ((await handle.executeSql("select 3 as n")).rows[0] as { n?: number } | undefined)?.n,
+          {
+            timeout: 10_000,
+          },
+        )
         .toBe(3);
     } finally {
       await handle.close();
