@@ -104,6 +104,26 @@ describe.each(drivers())("the ledger (%s)", (driver) => {
     ]);
   });
 
+  it("opens no transaction for a consumer while there is nothing after its cursor", async () => {
+    const handle = await open(await fresh(driver));
+    const handled = await handledTable(handle);
+    let transactions = 0;
+    const transaction = handle.db.transaction.bind(handle.db);
+    handle.db.transaction = ((run, config) => {
+      transactions += 1;
+      return transaction(run, config);
+    }) as typeof handle.db.transaction;
+    const ledger = await ledgerOn(handle, { pollMs: 10 });
+    await countingConsumer(ledger, "idle", "idle");
+    await ledger.settled();
+    await new Promise((resolve) => setTimeout(resolve, 150)); // about fifteen polls
+    expect(transactions).toBe(0);
+    await handle.db.transaction((tx) => record(tx, { type: "test.numbered", n: 1 }));
+    await ledger.settled();
+    expect((await handled()).map((row) => row.n)).toEqual([1]);
+    expect(transactions).toBeGreaterThanOrEqual(2); // the write's, and the consumer's
+  });
+
   it("keeps events a consumer has not read, and lets go of the rest after the retention", async () => {
     const handle = await open(await fresh(driver));
     const ledger = await ledgerOn(handle, { retentionMs: 60_000 });

@@ -281,41 +281,52 @@ export async function startLedger(database: DatabaseHandle, options: LedgerOptio
       const { name, batch = 100 } = consumer;
       await db.execute(sql`insert into event_cursors (consumer) values (${name}) on conflict do nothing`);
       durable.push(name);
+      // Idle, a pass is one statement: a transaction (and the advisory lock) only when there is something
+      // after the consumer's cursor.
+      const pending = async () => {
+        const result = await db.execute<{ pending: boolean }>(sql`
+          select exists (
+            select 1 from domain_events e, event_cursors c
+             where c.consumer = ${name} and (e.tx, e.id) > (c.tx, c.event_id)) as pending`);
+        return (result as unknown as { rows: { pending: boolean }[] }).rows[0]?.pending ?? true;
+      };
       const reader = new Reader(
-        () =>
-          db.transaction(async (tx) => {
-            // One process per consumer at a time; the lock ends with the transaction (or its connection).
-            const locked = await tx.execute<{ locked: boolean }>(
-              sql`select pg_try_advisory_xact_lock(hashtextextended(${`ledger:${name}`}, 0)) as locked`,
-            );
-            if (!(locked as unknown as { rows: { locked: boolean }[] }).rows[0]?.locked) return "busy";
-            const at = await tx.execute<{ tx: string; event_id: string | number }>(
-              sql`select tx::text as tx, event_id from event_cursors where consumer = ${name}`,
-            );
-            const [row] = (at as unknown as { rows: { tx: string; event_id: string | number }[] }).rows;
-            const cursor: Cursor = { tx: row?.tx ?? "0", id: Number(row?.event_id ?? 0) };
-            const { events, held } = await readAfter(tx, cursor, batch);
-            const last = events.at(-1);
-            if (!last) return held ? "held" : "caught-up";
-            for (const recorded of events) {
-              if (!consumer.accepts(recorded.event)) continue;
-              try {
-                await tx.transaction((savepoint) =>
-                  consumer.handle(savepoint, recorded.event as E, recorded as RecordedEvent<E>),
+        async () =>
+          !(await pending())
+            ? "caught-up"
+            : db.transaction(async (tx) => {
+                // One process per consumer at a time; the lock ends with the transaction (or its connection).
+                const locked = await tx.execute<{ locked: boolean }>(
+                  sql`select pg_try_advisory_xact_lock(hashtextextended(${`ledger:${name}`}, 0)) as locked`,
                 );
-              } catch (error) {
-                log(
-                  `ledger consumer "${name}" passed over event ${recorded.id} (${recorded.event.type})`,
-                  error,
+                if (!(locked as unknown as { rows: { locked: boolean }[] }).rows[0]?.locked) return "busy";
+                const at = await tx.execute<{ tx: string; event_id: string | number }>(
+                  sql`select tx::text as tx, event_id from event_cursors where consumer = ${name}`,
                 );
-              }
-            }
-            await tx.execute(
-              sql`update event_cursors set tx = ${last.tx}::xid8, event_id = ${last.id}, updated_at = now()
+                const [row] = (at as unknown as { rows: { tx: string; event_id: string | number }[] }).rows;
+                const cursor: Cursor = { tx: row?.tx ?? "0", id: Number(row?.event_id ?? 0) };
+                const { events, held } = await readAfter(tx, cursor, batch);
+                const last = events.at(-1);
+                if (!last) return held ? "held" : "caught-up";
+                for (const recorded of events) {
+                  if (!consumer.accepts(recorded.event)) continue;
+                  try {
+                    await tx.transaction((savepoint) =>
+                      consumer.handle(savepoint, recorded.event as E, recorded as RecordedEvent<E>),
+                    );
+                  } catch (error) {
+                    log(
+                      `ledger consumer "${name}" passed over event ${recorded.id} (${recorded.event.type})`,
+                      error,
+                    );
+                  }
+                }
+                await tx.execute(
+                  sql`update event_cursors set tx = ${last.tx}::xid8, event_id = ${last.id}, updated_at = now()
                    where consumer = ${name}`,
-            );
-            return events.length === batch ? "more" : held ? "held" : "caught-up";
-          }),
+                );
+                return events.length === batch ? "more" : held ? "held" : "caught-up";
+              }),
         log,
       );
       readers.add(reader);
