@@ -1,91 +1,20 @@
 /**
- * Team branding (SPEC §3 theme, §4, §6 plan-gated): the switch and the three colours, and the logo and
- * icon — uploaded as raster images recognised by their bytes (sharp), re-encoded as PNG and stored
- * under a content-hash key served by /files/*. The owner or a manager of an enabled team acts
- * (`teams.brand`); adding or turning on branding needs the branding entitlement of the team OWNER's
- * plan (402 otherwise), removing or turning it off never does. Every change is told to the team's
- * people (`teams.changed`). Replaced pictures are left to the file collector.
+ * Team branding over HTTP (SPEC §3 theme, §4, §6): the switch and colours, the logo and icon — each an
+ * operation of team-branding.operations.ts, which authorizes and checks the plan.
  */
-import {
-  type BrandingAsset,
-  brandingUpdateNeedsPlan,
-  DEFAULT_TEAM_THEME,
-  TEAM_BRANDING_MESSAGES,
-  TEAM_MESSAGES,
-  type Team,
-  type TeamPlan,
-  type TeamTheme,
-  teamBrandingUpdateSchema,
-} from "@redline/shared";
-import { eq, sql } from "drizzle-orm";
+import { type BrandingAsset, type Team, teamBrandingUpdateSchema } from "@redline/shared";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
-import type { Database } from "../../db/index.ts";
-import { type TeamRow, teams } from "../../db/schema/index.ts";
-import { NotFoundError, PlanLimitError } from "../../lib/errors.ts";
-import { toPng } from "../../lib/images.ts";
+import { requestInput } from "../../lib/operations.ts";
 import { route } from "../../lib/routes.ts";
 import { readFile } from "../../lib/uploads.ts";
 import { requireActor } from "../auth/session.ts";
-import { teamPlanFor } from "./team-plan.ts";
-import { teamChanged } from "./teams.load.ts";
-import { presentTeam } from "./teams.presenter.ts";
-import { teamFor, teamParams } from "./teams.routes.ts";
+import { removeBrandingAsset, updateBranding, uploadBrandingAsset } from "./team-branding.operations.ts";
 
-/** Where each picture lives in the theme, and what the answer says. */
-const ASSETS = {
-  logo: {
-    field: "logoURL",
-    uploaded: TEAM_BRANDING_MESSAGES.logoUploaded,
-    removed: TEAM_BRANDING_MESSAGES.logoRemoved,
-  },
-  icon: {
-    field: "iconURL",
-    uploaded: TEAM_BRANDING_MESSAGES.iconUploaded,
-    removed: TEAM_BRANDING_MESSAGES.iconRemoved,
-  },
-} as const satisfies Record<BrandingAsset, { field: keyof TeamTheme; uploaded: string; removed: string }>;
-
-/** SPEC §6: branding is a feature of the team owner's plan (team-plan.ts); refused (402) when not in it. */
-function assertTeamMayBrand(plan: TeamPlan, team: TeamRow): void {
-  if (plan.branding) return;
-  throw new PlanLimitError("branding", TEAM_BRANDING_MESSAGES.planRequired, {
-    kind: "feature",
-    product: team.product,
-    limit: 0,
-  });
-}
-
-/**
- * Merges `patch` into the team's theme (the defaults when it has none) and the switch, in SQL so two
- * changes at once (a colour and a logo) never undo each other; tells the team's people.
- */
-async function saveBranding(
-  db: Database,
-  teamId: string,
-  patch: Partial<TeamTheme>,
-  customBranding?: boolean,
-): Promise<TeamRow> {
-  return db.transaction(async (tx) => {
-    const [saved] = await tx
-      .update(teams)
-      .set({
-        ...(Object.keys(patch).length > 0 && {
-          theme: sql`coalesce(${teams.theme}, ${JSON.stringify(DEFAULT_TEAM_THEME)}::jsonb) || ${JSON.stringify(patch)}::jsonb`,
-        }),
-        ...(customBranding !== undefined && { customBranding }),
-        modifiedAt: new Date(),
-      })
-      .where(eq(teams.id, teamId))
-      .returning();
-    if (!saved) throw new NotFoundError(TEAM_MESSAGES.notAccessible, "team-not-accessible");
-    await teamChanged(tx, teamId);
-    return saved;
-  });
-}
+const ASSETS: BrandingAsset[] = ["logo", "icon"];
 
 export async function teamBrandingRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth, storage } = ctx;
+  const { auth } = ctx;
   const { db } = ctx.database;
 
   app.patch(
@@ -95,23 +24,11 @@ export async function teamBrandingRoutes(app: FastifyInstance, { ctx }: { ctx: A
       body: teamBrandingUpdateSchema,
       action: "teams.brand",
     }),
-    async (request): Promise<{ data: Team; message: string }> => {
-      const actor = await requireActor(auth, db, request);
-      const { teamId } = teamParams.parse(request.params);
-      const { team, role, owner } = await teamFor(db, actor, teamId, "teams.brand");
-      const plan = teamPlanFor(team, owner, ctx.config.plansEnabled);
-      const { customBranding, ...colours } = teamBrandingUpdateSchema.parse(request.body);
-      if (brandingUpdateNeedsPlan({ customBranding, ...colours })) assertTeamMayBrand(plan, team);
-      const patch = Object.fromEntries(Object.entries(colours).filter(([, value]) => value !== undefined));
-      const saved = await saveBranding(db, teamId, patch, customBranding);
-      return { data: presentTeam(saved, role, actor.user.id, plan), message: TEAM_BRANDING_MESSAGES.updated };
-    },
+    async (request): Promise<{ data: Team; message: string }> =>
+      updateBranding(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
-  for (const [asset, { field, uploaded, removed }] of Object.entries(ASSETS) as [
-    BrandingAsset,
-    (typeof ASSETS)[BrandingAsset],
-  ][]) {
+  for (const asset of ASSETS) {
     app.post(
       `/api/teams/:teamId/branding/${asset}`,
       route({
@@ -121,32 +38,16 @@ export async function teamBrandingRoutes(app: FastifyInstance, { ctx }: { ctx: A
       }),
       async (request): Promise<{ data: Team; message: string }> => {
         const actor = await requireActor(auth, db, request);
-        const { teamId } = teamParams.parse(request.params);
-        const { team, role, owner } = await teamFor(db, actor, teamId, "teams.brand");
-        const plan = teamPlanFor(team, owner, ctx.config.plansEnabled);
-        assertTeamMayBrand(plan, team);
-        // Recognised by its bytes, never by the declared type or name; refused before anything is stored.
         const { bytes } = await readFile(request);
-        const { png, hash } = await toPng(bytes, asset, TEAM_BRANDING_MESSAGES.notImage);
-        const key = `branding/${team.id}/${hash}.png`;
-        await storage.putContentAddressed(key, png, hash);
-        const saved = await saveBranding(db, teamId, { [field]: `/files/${key}` });
-        return { data: presentTeam(saved, role, actor.user.id, plan), message: uploaded };
+        return uploadBrandingAsset(ctx, actor, { ...(request.params as { teamId: string }), asset, bytes });
       },
     );
 
     app.delete(
       `/api/teams/:teamId/branding/${asset}`,
       route({ summary: `Remove the team's ${asset} (the shipped default shows)`, action: "teams.brand" }),
-      async (request): Promise<{ data: Team; message: string }> => {
-        const actor = await requireActor(auth, db, request);
-        const { teamId } = teamParams.parse(request.params);
-        const { team, role, owner } = await teamFor(db, actor, teamId, "teams.brand");
-        const plan = teamPlanFor(team, owner, ctx.config.plansEnabled);
-        // Nothing to remove: answered as done, and no theme is made up for a team without one.
-        const saved = team.theme?.[field] ? await saveBranding(db, teamId, { [field]: null }) : team;
-        return { data: presentTeam(saved, role, actor.user.id, plan), message: removed };
-      },
+      async (request): Promise<{ data: Team; message: string }> =>
+        removeBrandingAsset(ctx, await requireActor(auth, db, request), { ...requestInput(request), asset }),
     );
   }
 }

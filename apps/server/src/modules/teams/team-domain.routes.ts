@@ -18,7 +18,8 @@ import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { checkDomain, ownHostsOf, presentDomain, requireCustomDomainPlan } from "./team-domain.check.ts";
 import { startDomainRecheck } from "./team-domain.recheck.ts";
-import { teamChanged, teamFor, teamParams } from "./teams.routes.ts";
+import { teamFor, teamParams } from "./teams.access.ts";
+import { teamChanged } from "./teams.load.ts";
 
 interface DomainAnswer {
   data: TeamDomain | null;

@@ -1,127 +1,24 @@
 /**
- * A team's people (SPEC §4, §6, §7 remove-from-team): invite by e-mail (the `team-invite` mail names who
- * invited: an existing user joins at once, an unknown address gets a pending invitation claimed when it
- * signs in verified), change a role (the `team-access` mail), remove a member or a collaborator, leave.
- * A person is addressed by their membership id, or by their user id (so the owner can be named, and
- * refused). Every route authorizes through teams.policy.ts.
+ * A team's people over HTTP (SPEC §4, §6, §7 remove-from-team): invite, change a role, remove a member
+ * or a collaborator, leave — each an operation of team-members.operations.ts, which authorizes.
  */
-import {
-  inviteTeamMemberSchema,
-  TEAM_MESSAGES,
-  type TeamAccess,
-  updateTeamMemberSchema,
-} from "@redline/shared";
-import { and, eq, inArray, isNull, ne, or } from "drizzle-orm";
-import type { FastifyInstance, FastifyRequest } from "fastify";
-import { z } from "zod";
+import { inviteTeamMemberSchema, updateTeamMemberSchema } from "@redline/shared";
+import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
-import type { Database } from "../../db/index.ts";
-import {
-  notifications,
-  projectCollaborators,
-  projectMembers,
-  projects,
-  type TeamMemberRow,
-  type TeamRow,
-  teamMembers,
-  teams,
-  users,
-} from "../../db/schema/index.ts";
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "../../lib/errors.ts";
-import { newId } from "../../lib/ids.ts";
-import { teamAccessMail, teamInviteMail } from "../../lib/mail/templates.ts";
-import { publish, revokeRoom } from "../../lib/realtime.ts";
+import { requestInput } from "../../lib/operations.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
-import { findUserByEmail } from "../members/members.load.ts";
-import { notify } from "../notifications/notify.ts";
-import { authorizeTeam, type TeamAction, type TeamResource, teamActor } from "./teams.policy.ts";
-import { teamChanged, teamFor, teamParams } from "./teams.routes.ts";
-
-type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
-
-const memberParams = teamParams.extend({ memberId: z.string().min(1).max(64) });
-
-/** The person a route names: the owner (by user id), or a membership (by its id or its user's id). */
-type Target = { kind: "owner"; userId: string } | { kind: "membership"; row: TeamMemberRow };
-
-async function targetOf(db: Database, team: TeamRow, memberId: string): Promise<Target> {
-  if (memberId === team.ownerId) return { kind: "owner", userId: team.ownerId };
-  const [row] = await db
-    .select()
-    .from(teamMembers)
-    .where(
-      and(
-        eq(teamMembers.teamId, team.id),
-        or(eq(teamMembers.id, memberId), eq(teamMembers.userId, memberId)),
-      ),
-    );
-  if (!row) throw new NotFoundError(TEAM_MESSAGES.notMember, "team-member-not-found");
-  return { kind: "membership", row };
-}
-
-const resourceOf = (team: TeamRow, target: Target): TeamResource => ({
-  isDisabled: team.isDisabled,
-  member:
-    target.kind === "owner"
-      ? { userId: target.userId, isOwner: true }
-      : { userId: target.row.userId, isOwner: false },
-});
-
-/** Someone no longer in a team loses what they were told about it: each item would open a team they cannot see. */
-async function forgetTeam(tx: Tx, teamId: string, userId: string): Promise<void> {
-  await tx
-    .delete(notifications)
-    .where(and(eq(notifications.userId, userId), eq(notifications.teamId, teamId)));
-  // Out of the team, out of its projects: the collaborator toggles go, and open project rooms close.
-  // Their own projects stay theirs (ADR 0012), and so do those shared with them by e-mail.
-  const teamProjects = await tx
-    .select({ id: projects.id })
-    .from(projects)
-    .leftJoin(
-      projectMembers,
-      and(eq(projectMembers.projectId, projects.id), eq(projectMembers.userId, userId)),
-    )
-    .where(and(eq(projects.teamId, teamId), ne(projects.ownerId, userId), isNull(projectMembers.id)));
-  if (teamProjects.length > 0)
-    await tx.delete(projectCollaborators).where(
-      and(
-        eq(projectCollaborators.userId, userId),
-        inArray(
-          projectCollaborators.projectId,
-          teamProjects.map(({ id }) => id),
-        ),
-      ),
-    );
-  for (const { id } of teamProjects) await revokeRoom(tx, `project:${id}`, userId);
-  // Their project lists refetch on the teams.changed event teamChanged sends them.
-  await publish(tx, `user:${userId}`, { type: "notifications.changed" });
-}
+import {
+  changeTeamMemberRole,
+  inviteTeamMember,
+  leaveTeam,
+  removeTeamCollaborator,
+  removeTeamMember,
+} from "./team-members.operations.ts";
 
 export async function teamMembersRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth, mailer, config } = ctx;
+  const { auth } = ctx;
   const { db } = ctx.database;
-  const teamLink = (teamId: string) => `${config.appUrl}/team/${teamId}`;
-  const signUpLink = (teamId: string) =>
-    `${config.appUrl}/signup?${new URLSearchParams({ goto: `/team/${teamId}` })}`;
-
-  /** Loads the team and the membership named, and authorizes the action on that person. */
-  async function membershipFor(request: FastifyRequest, action: TeamAction) {
-    const actor = await requireActor(auth, db, request);
-    const { teamId, memberId } = memberParams.parse(request.params);
-    const { team, role } = await teamFor(db, actor, teamId, "teams.read");
-    const target = await targetOf(db, team, memberId);
-    const isCollaborator = target.kind === "membership" && target.row.access === "collaborator";
-    // Collaborators are removed from the collaborators list only, members from the members list only.
-    if (action === "teams.removeCollaborator" && !isCollaborator)
-      throw new NotFoundError(TEAM_MESSAGES.notCollaborator, "team-collaborator-not-found");
-    if (action === "teams.removeMember" && isCollaborator)
-      throw new NotFoundError(TEAM_MESSAGES.notMember, "team-member-not-found");
-    authorizeTeam(teamActor(actor.user.id, role), action, resourceOf(team, target));
-    // The policy never lets anyone act on the owner; said again for the type.
-    if (target.kind === "owner") throw new ForbiddenError(TEAM_MESSAGES.ownerUntouchable, "team-owner");
-    return { actor, team, member: target.row };
-  }
 
   app.post(
     "/api/teams/:teamId/members",
@@ -131,156 +28,37 @@ export async function teamMembersRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
       action: "teams.addMembers",
     }),
     async (request, reply) => {
-      const actor = await requireActor(auth, db, request);
-      const { teamId } = teamParams.parse(request.params);
-      const { team, role } = await teamFor(db, actor, teamId, "teams.addMembers");
-      const input = inviteTeamMemberSchema.parse(request.body);
-      const email = input.email.trim().toLowerCase();
-      if (email === actor.user.email.toLowerCase())
-        throw new BadRequestError(TEAM_MESSAGES.inviteSelf, "team-invite-self");
-      const user = await findUserByEmail(db, email);
-      const member = await db.transaction(async (tx) => {
-        // Under the team's row lock: a team disabled meanwhile takes no one, and two invitations of one
-        // address at once make one row (the unique indexes make sure of it either way).
-        const [locked] = await tx.select().from(teams).where(eq(teams.id, team.id)).for("update");
-        if (!locked) throw new NotFoundError(TEAM_MESSAGES.notAccessible, "team-not-accessible");
-        authorizeTeam(teamActor(actor.user.id, role), "teams.addMembers", {
-          isDisabled: locked.isDisabled,
-        });
-        if (user?.id === locked.ownerId)
-          throw new ConflictError(TEAM_MESSAGES.alreadyInTeam, "team-member-exists");
-        const existing = await tx
-          .select({ id: teamMembers.id })
-          .from(teamMembers)
-          .where(
-            and(
-              eq(teamMembers.teamId, team.id),
-              user
-                ? or(eq(teamMembers.userId, user.id), eq(teamMembers.email, email))
-                : eq(teamMembers.email, email),
-            ),
-          );
-        if (existing.length > 0) throw new ConflictError(TEAM_MESSAGES.alreadyInTeam, "team-member-exists");
-        const [row] = await tx
-          .insert(teamMembers)
-          .values({
-            id: newId(),
-            teamId: team.id,
-            userId: user?.id ?? null,
-            email: user ? null : email,
-            access: input.access,
-            invitedBy: actor.user.id,
-          })
-          .onConflictDoNothing()
-          .returning();
-        if (!row) throw new ConflictError(TEAM_MESSAGES.alreadyInTeam, "team-member-exists");
-        if (user)
-          await notify(tx, {
-            on: "team.member.added",
-            actor: { userId: actor.user.id },
-            teamId: team.id,
-            userId: user.id,
-            access: input.access,
-          });
-        await teamChanged(tx, team.id);
-        return row;
-      });
-      // After commit, like a project invitation (the mailer is the outbox unless SMTP is configured).
-      // SPEC §7 `team-invite` names who added them: an existing user opens the team, an address signs up.
-      await mailer.send(
-        teamInviteMail({
-          to: user?.email ?? email,
-          teamAdmin: actor.user.displayName || actor.user.email,
-          teamName: team.name,
-          access: input.access,
-          url: user ? teamLink(team.id) : signUpLink(team.id),
-          isNewUser: !user,
-        }),
+      const invited = await inviteTeamMember(
+        ctx,
+        await requireActor(auth, db, request),
+        requestInput(request),
       );
       reply.status(201);
-      return {
-        data: { id: member.id, isPending: !user },
-        message: !user
-          ? TEAM_MESSAGES.invited
-          : input.access === "collaborator"
-            ? TEAM_MESSAGES.collaboratorAdded
-            : TEAM_MESSAGES.added,
-      };
+      return invited;
     },
   );
 
   app.patch(
     "/api/teams/:teamId/members/:memberId",
     route({ summary: "Change a team user's role", body: updateTeamMemberSchema, action: "teams.changeRole" }),
-    async (request) => {
-      const { actor, team, member } = await membershipFor(request, "teams.changeRole");
-      const { access } = updateTeamMemberSchema.parse(request.body);
-      const to = await db.transaction(async (tx) => {
-        const [updated] = await tx
-          .update(teamMembers)
-          .set({ access })
-          .where(eq(teamMembers.id, member.id))
-          .returning();
-        if (!updated) throw new NotFoundError(TEAM_MESSAGES.notMember, "team-member-not-found");
-        if (updated.userId && member.access !== access)
-          await notify(tx, {
-            on: "team.member.access",
-            actor: { userId: actor.user.id },
-            teamId: team.id,
-            userId: updated.userId,
-            access: access satisfies TeamAccess,
-          });
-        await teamChanged(tx, team.id);
-        if (member.access === access) return null;
-        if (!updated.userId) return { email: updated.email!, url: signUpLink(team.id) };
-        const [user] = await tx
-          .select({ email: users.email })
-          .from(users)
-          .where(eq(users.id, updated.userId));
-        return user ? { email: user.email, url: teamLink(team.id) } : null;
-      });
-      // SPEC §7 `team-access`: the person hears of their new access (an invitation still pending too).
-      if (to) await mailer.send(teamAccessMail({ to: to.email, teamName: team.name, access, url: to.url }));
-      return { message: TEAM_MESSAGES.accessUpdated };
-    },
+    async (request) =>
+      changeTeamMemberRole(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
-  for (const [path, action, summary, message] of [
-    ["members", "teams.removeMember", "Remove a member from a team", TEAM_MESSAGES.removed],
-    [
-      "collaborators",
-      "teams.removeCollaborator",
-      "Remove a collaborator from the team's collaborators",
-      TEAM_MESSAGES.collaboratorRemoved,
-    ],
+  for (const [path, remove, summary] of [
+    ["members", removeTeamMember, "Remove a member from a team"],
+    ["collaborators", removeTeamCollaborator, "Remove a collaborator from the team's collaborators"],
   ] as const) {
-    app.delete(`/api/teams/:teamId/${path}/:memberId`, route({ summary, action }), async (request) => {
-      const { team, member } = await membershipFor(request, action);
-      await db.transaction(async (tx) => {
-        await tx.delete(teamMembers).where(eq(teamMembers.id, member.id));
-        if (member.userId) await forgetTeam(tx, team.id, member.userId);
-        await teamChanged(tx, team.id, [member.userId]);
-      });
-      return { message };
-    });
+    app.delete(
+      `/api/teams/:teamId/${path}/:memberId`,
+      route({ summary, action: remove.operationName }),
+      async (request) => remove(ctx, await requireActor(auth, db, request), requestInput(request)),
+    );
   }
 
   app.post(
     "/api/teams/:teamId/leave",
     route({ summary: "Leave a team", action: "teams.leave" }),
-    async (request) => {
-      const actor = await requireActor(auth, db, request);
-      const { teamId } = teamParams.parse(request.params);
-      const { team } = await teamFor(db, actor, teamId, "teams.leave");
-      await db.transaction(async (tx) => {
-        await tx
-          .delete(teamMembers)
-          .where(and(eq(teamMembers.teamId, team.id), eq(teamMembers.userId, actor.user.id)));
-        await forgetTeam(tx, team.id, actor.user.id);
-        await notify(tx, { on: "team.member.left", actor: { userId: actor.user.id }, teamId: team.id });
-        await teamChanged(tx, team.id, [actor.user.id]);
-      });
-      return { message: TEAM_MESSAGES.left };
-    },
+    async (request) => leaveTeam(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 }
