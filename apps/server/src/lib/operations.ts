@@ -43,30 +43,31 @@ export function withParams<Params extends z.ZodRawShape, Body extends z.ZodType<
   });
 }
 
-export interface Operation<Input extends z.ZodType, Caller, Result> {
-  (ctx: AppContext, caller: Caller, input: z.input<Input> | RequestInput): Promise<Result>;
+export interface Operation<Input extends z.ZodType, Caller, Result, Ctx extends AppContext = AppContext> {
+  (ctx: Ctx, caller: Caller, input: z.input<Input> | RequestInput): Promise<Result>;
   /** Stable and unique, "{module}.{verb}" — the name a log line, an audit row or a tool uses. */
   readonly operationName: string;
   readonly input: Input;
 }
 
-const registry = new Map<string, Operation<z.ZodType, never, unknown>>();
+const registry = new Map<string, Operation<z.ZodType, never, unknown, never>>();
 
-export function operation<Input extends z.ZodType, Caller, Result>(
+/** `Ctx` is the app's context, or more where an operation needs a service of its own (the DNS). */
+export function operation<Input extends z.ZodType, Caller, Result, Ctx extends AppContext = AppContext>(
   name: string,
   input: Input,
-  run: (ctx: AppContext, caller: Caller, input: z.output<Input>) => Promise<Result>,
-): Operation<Input, Caller, Result> {
+  run: (ctx: Ctx, caller: Caller, input: z.output<Input>) => Promise<Result>,
+): Operation<Input, Caller, Result, Ctx> {
   if (registry.has(name)) throw new Error(`two operations are named ${name}`);
   // Parsed here whoever calls: a caller other than HTTP gets the same validation and the same 400.
-  const perform = (ctx: AppContext, caller: Caller, raw: z.input<Input> | RequestInput) =>
+  const perform = async (ctx: Ctx, caller: Caller, raw: z.input<Input> | RequestInput) =>
     run(ctx, caller, input.parse(raw));
   const op = Object.assign(perform, { operationName: name, input });
-  registry.set(name, op as unknown as Operation<z.ZodType, never, unknown>);
+  registry.set(name, op as unknown as Operation<z.ZodType, never, unknown, never>);
   return op;
 }
 
 /** Every operation defined so far (those of the modules imported), by name. */
-export function registeredOperations(): ReadonlyMap<string, Operation<z.ZodType, never, unknown>> {
+export function registeredOperations(): ReadonlyMap<string, Operation<z.ZodType, never, unknown, never>> {
   return registry;
 }

@@ -1,37 +1,24 @@
 /**
- * A team's custom domain (issue #14; SPEC §1, §6): read it with the DNS records to create, set it (a
- * new token, status pending), re-check it now, remove it. Owner and managers of an enabled team
- * (`teams.domain`); setting and checking need the team owner's plan to include a custom domain (402
- * otherwise); removing never does, so a lapsed plan can still take its domain down. Each change is
- * told to the team's people (`teams.changed`). Status rules: packages/shared team-domains.ts; a
- * background job re-checks too (team-domain.recheck.ts).
+ * A team's custom domain over HTTP (issue #14; SPEC §1, §6): read it with the DNS records to create; set,
+ * re-check and remove are operations (team-domain.operations.ts). A background job re-checks too
+ * (team-domain.recheck.ts).
  */
-import { randomBytes } from "node:crypto";
-import { isOwnHost, setTeamDomainSchema, TEAM_DOMAIN_MESSAGES, type TeamDomain } from "@redline/shared";
-import { and, eq, ne } from "drizzle-orm";
+import { setTeamDomainSchema } from "@redline/shared";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
-import { teams } from "../../db/schema/index.ts";
 import type { DnsLookup } from "../../integrations/dns/index.ts";
-import { ConflictError } from "../../lib/errors.ts";
+import { requestInput } from "../../lib/operations.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
-import { checkDomain, ownHostsOf, presentDomain, requireCustomDomainPlan } from "./team-domain.check.ts";
+import { presentDomain } from "./team-domain.check.ts";
+import {
+  checkTeamDomain,
+  type DomainAnswer,
+  removeTeamDomain,
+  setTeamDomain,
+} from "./team-domain.operations.ts";
 import { startDomainRecheck } from "./team-domain.recheck.ts";
 import { teamFor, teamParams } from "./teams.access.ts";
-import { teamChanged } from "./teams.load.ts";
-
-interface DomainAnswer {
-  data: TeamDomain | null;
-  message?: string;
-}
-
-/** PostgreSQL's unique_violation, however the driver wraps it (two teams racing for one domain). */
-function isUniqueViolation(error: unknown): boolean {
-  for (let cause = error; cause; cause = (cause as { cause?: unknown }).cause)
-    if ((cause as { code?: unknown }).code === "23505") return true;
-  return false;
-}
 
 export async function teamDomainRoutes(
   app: FastifyInstance,
@@ -39,8 +26,6 @@ export async function teamDomainRoutes(
 ) {
   const { auth, config } = ctx;
   const { db } = ctx.database;
-  const target = config.customDomains.target;
-  const ownHosts = ownHostsOf(config);
   // Domains are also re-checked in the background (team-domain.recheck.ts), with the same DNS.
   const recheck = await startDomainRecheck(ctx, dns);
   app.addHook("onClose", async () => recheck.stop());
@@ -51,103 +36,32 @@ export async function teamDomainRoutes(
     async (request): Promise<DomainAnswer> => {
       const actor = await requireActor(auth, db, request);
       const { team } = await teamFor(db, actor, teamParams.parse(request.params).teamId, "teams.domain");
-      return { data: presentDomain(team, target) };
+      return { data: presentDomain(team, config.customDomains.target) };
     },
   );
 
   app.put(
     "/api/teams/:teamId/domain",
     route({ summary: "Set the team's custom domain", body: setTeamDomainSchema, action: "teams.domain" }),
-    async (request): Promise<DomainAnswer> => {
-      const actor = await requireActor(auth, db, request);
-      const { team } = await teamFor(db, actor, teamParams.parse(request.params).teamId, "teams.domain");
-      const { domain } = setTeamDomainSchema.parse(request.body);
-      await requireCustomDomainPlan(db, team, config.plansEnabled);
-      if (isOwnHost(domain, ownHosts))
-        throw new ConflictError(TEAM_DOMAIN_MESSAGES.ownHost, "domain-own-host");
-      // The same domain again keeps its token and status: nothing to redo at the DNS provider.
-      if (team.domain === domain)
-        return { data: presentDomain(team, target), message: TEAM_DOMAIN_MESSAGES.saved };
-      const [holder] = await db
-        .select({ id: teams.id })
-        .from(teams)
-        .where(and(eq(teams.domain, domain), ne(teams.id, team.id)));
-      if (holder) throw new ConflictError(TEAM_DOMAIN_MESSAGES.taken, "domain-taken");
-      try {
-        const updated = await db.transaction(async (tx) => {
-          const [row] = await tx
-            .update(teams)
-            .set({
-              domain,
-              domainStatus: "pending",
-              domainToken: randomBytes(16).toString("hex"),
-              domainCheckedAt: null,
-              modifiedAt: new Date(),
-            })
-            .where(eq(teams.id, team.id))
-            .returning();
-          await teamChanged(tx, team.id);
-          return row!;
-        });
-        return { data: presentDomain(updated, target), message: TEAM_DOMAIN_MESSAGES.saved };
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new ConflictError(TEAM_DOMAIN_MESSAGES.taken, "domain-taken");
-        throw error;
-      }
-    },
+    async (request): Promise<DomainAnswer> =>
+      setTeamDomain(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
   app.post(
     "/api/teams/:teamId/domain/check",
     route({ summary: "Check the team's custom domain in DNS now", action: "teams.domain" }),
-    async (request): Promise<DomainAnswer> => {
-      const actor = await requireActor(auth, db, request);
-      const { team } = await teamFor(db, actor, teamParams.parse(request.params).teamId, "teams.domain");
-      if (!team.domain || !team.domainToken)
-        throw new ConflictError(TEAM_DOMAIN_MESSAGES.none, "domain-none");
-      await requireCustomDomainPlan(db, team, config.plansEnabled);
-      const check = await checkDomain(dns, team.domain, team.domainToken, target);
-      if (check.status === null) {
-        request.log.warn({ domain: team.domain, error: check.error }, "custom domain check: DNS failed");
-        return { data: presentDomain(team, target), message: TEAM_DOMAIN_MESSAGES.lookupFailed };
-      }
-      const updated = await db.transaction(async (tx) => {
-        // Only the domain that was checked: one set meanwhile starts over at pending.
-        const [row] = await tx
-          .update(teams)
-          .set({ domainStatus: check.status, domainCheckedAt: new Date() })
-          .where(and(eq(teams.id, team.id), eq(teams.domain, team.domain!)))
-          .returning();
-        if (row) await teamChanged(tx, team.id);
-        return row;
-      });
-      if (!updated) throw new ConflictError(TEAM_DOMAIN_MESSAGES.none, "domain-none");
-      return { data: presentDomain(updated, target), message: TEAM_DOMAIN_MESSAGES.checked[check.status] };
-    },
+    async (request): Promise<DomainAnswer> =>
+      checkTeamDomain(
+        { ...ctx, dns, warn: (details, message) => request.log.warn(details, message) },
+        await requireActor(auth, db, request),
+        requestInput(request),
+      ),
   );
 
   app.delete(
     "/api/teams/:teamId/domain",
     route({ summary: "Remove the team's custom domain", action: "teams.domain" }),
-    async (request): Promise<DomainAnswer> => {
-      const actor = await requireActor(auth, db, request);
-      const { team } = await teamFor(db, actor, teamParams.parse(request.params).teamId, "teams.domain");
-      // Removing what is not there is done already: the answer is the same.
-      if (team.domain !== null)
-        await db.transaction(async (tx) => {
-          await tx
-            .update(teams)
-            .set({
-              domain: null,
-              domainStatus: null,
-              domainToken: null,
-              domainCheckedAt: null,
-              modifiedAt: new Date(),
-            })
-            .where(eq(teams.id, team.id));
-          await teamChanged(tx, team.id);
-        });
-      return { data: null, message: TEAM_DOMAIN_MESSAGES.removed };
-    },
+    async (request): Promise<DomainAnswer> =>
+      removeTeamDomain(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 }
