@@ -13,8 +13,6 @@ const NOT_YET_MOVED = [
   "comments/comments.routes.ts",
   "conversations/conversations.guest.routes.ts",
   "conversations/conversations.routes.ts",
-  "members/collaborators.routes.ts",
-  "members/members.routes.ts",
   "notifications/notifications.routes.ts",
   "pages/pages.routes.ts",
   "projects/projects.routes.ts",

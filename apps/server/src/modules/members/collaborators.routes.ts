@@ -1,29 +1,24 @@
 /**
  * A team project's collaborators (SPEC §4): the team's collaborators, each toggled into or out of the
- * project by its editors; toggled in, they comment. Every write goes through the members policy.
+ * project by its editors (an operation, lib/operations.ts); toggled in, they comment. The toggle
+ * authorizes through the members policy.
  */
-import {
-  type ProjectCollaborator,
-  projectCollaboratorSchema,
-  TEAM_MESSAGES,
-  TEAM_PROJECT_MESSAGES,
-} from "@redline/shared";
+import { type ProjectCollaborator, projectCollaboratorSchema } from "@redline/shared";
 import { and, asc, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { Database } from "../../db/index.ts";
 import { type ProjectRow, projectCollaborators, teamMembers, users } from "../../db/schema/index.ts";
-import { BadRequestError, NotFoundError } from "../../lib/errors.ts";
+import { requestInput } from "../../lib/operations.ts";
 import { memberActor } from "../../lib/policy.ts";
-import { publish, revokeRoom } from "../../lib/realtime.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { loadProject } from "../project-access/projects.load.ts";
+import { toggleCollaborator } from "./collaborators.operations.ts";
 import { authorizeMember } from "./members.policy.ts";
 
 const projectParams = z.object({ projectId: z.string().min(1).max(64) });
-const collaboratorParams = projectParams.extend({ userId: z.string().min(1).max(64) });
 
 /** The project's team's collaborators who have signed up, in the order they joined the team. */
 async function listCollaborators(db: Database, project: ProjectRow): Promise<ProjectCollaborator[]> {
@@ -69,44 +64,6 @@ export async function collaboratorsRoutes(app: FastifyInstance, { ctx }: { ctx: 
       body: projectCollaboratorSchema,
       action: "members.add",
     }),
-    async (request) => {
-      const actor = await requireActor(auth, db, request);
-      const { projectId, userId } = collaboratorParams.parse(request.params);
-      const { project, access } = await loadProject(db, actor, projectId);
-      authorizeMember(memberActor(actor.user.id, access), "members.add");
-      const { enabled } = projectCollaboratorSchema.parse(request.body);
-      if (!project.teamId) throw new BadRequestError(TEAM_PROJECT_MESSAGES.noTeam, "project-without-team");
-      const teamId = project.teamId;
-      await db.transaction(async (tx) => {
-        // The person's place in the team is read with the write, so a collaborator removed from the
-        // team meanwhile is not toggled in.
-        const [place] = await tx
-          .select({ access: teamMembers.access })
-          .from(teamMembers)
-          .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)))
-          .for("share");
-        if (place?.access !== "collaborator")
-          throw new NotFoundError(TEAM_MESSAGES.notCollaborator, "not-collaborator");
-        if (enabled) {
-          await tx
-            .insert(projectCollaborators)
-            .values({ projectId: project.id, userId, addedBy: actor.user.id })
-            .onConflictDoNothing();
-        } else {
-          await tx
-            .delete(projectCollaborators)
-            .where(
-              and(eq(projectCollaborators.projectId, project.id), eq(projectCollaborators.userId, userId)),
-            );
-          await revokeRoom(tx, `project:${project.id}`, userId);
-        }
-        await publish(tx, `user:${userId}`, { type: "projects.changed", projectId: project.id });
-      });
-      return {
-        message: enabled
-          ? TEAM_PROJECT_MESSAGES.collaboratorAdded
-          : TEAM_PROJECT_MESSAGES.collaboratorRemoved,
-      };
-    },
+    async (request) => toggleCollaborator(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 }
