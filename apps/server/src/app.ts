@@ -18,7 +18,7 @@ import { openDatabase } from "./db/index.ts";
 import type { AppConfig } from "./env.ts";
 import { createPaypalClient } from "./integrations/paypal/index.ts";
 import { createStripePayments } from "./integrations/stripe/index.ts";
-import { ForbiddenError, HttpError, PlanLimitError } from "./lib/errors.ts";
+import { ForbiddenError, HttpError, PlanLimitError, TooManyRequestsError } from "./lib/errors.ts";
 import { endConnectionsWhenClosing } from "./lib/graceful-close.ts";
 import { installInputBoundary } from "./lib/input-boundary.ts";
 import { startLedger } from "./lib/ledger.ts";
@@ -251,6 +251,8 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     });
     if (error instanceof PlanLimitError)
       return reply.status(402).send({ ...body(402, error.code, error.message), limit: error.limit });
+    if (error instanceof TooManyRequestsError && error.retryAfterSeconds)
+      reply.header("retry-after", error.retryAfterSeconds);
     if (error instanceof HttpError)
       return reply.status(error.statusCode).send(body(error.statusCode, error.code, error.message));
     if (error instanceof ZodError) {

@@ -46,7 +46,12 @@ export class PayloadTooLargeError extends HttpError {
   }
 }
 export class TooManyRequestsError extends HttpError {
-  constructor(message: string, code = "rate-limited") {
+  /** Sent as Retry-After when known. */
+  constructor(
+    message: string,
+    code = "rate-limited",
+    readonly retryAfterSeconds?: number,
+  ) {
     super(429, code, message);
   }
 }

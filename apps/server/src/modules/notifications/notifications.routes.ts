@@ -1,8 +1,7 @@
 /**
- * One's own notifications (SPEC §4 states): list, counts, toggle seen, "Clear all" (all seen) and
- * "panel opened" (all notified). Every query is scoped to the signed-in user's rows: another user's
- * notification is a 404, as if it did not exist. Changes are published to the user's room so their
- * other tabs follow.
+ * One's own notifications (SPEC §4 states): list and counts here; toggle seen, "Clear all" and "panel
+ * opened" are operations (notifications.operations.ts). Every query is scoped to the signed-in user's
+ * rows: another user's notification is a 404, as if it did not exist.
  */
 import {
   listNotificationsQuerySchema,
@@ -17,22 +16,24 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { notifications, projects } from "../../db/schema/index.ts";
-import { NotFoundError } from "../../lib/errors.ts";
-import { publish } from "../../lib/realtime.ts";
+import { requestInput } from "../../lib/operations.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { notificationCounts } from "./notifications.counts.ts";
+import {
+  markAllNotificationsNotified,
+  markAllNotificationsSeen,
+  markNotificationSeen,
+} from "./notifications.operations.ts";
 import { ownedBy } from "./notifications.policy.ts";
 import { presentNotifications } from "./notifications.presenter.ts";
 
-const notificationParams = z.object({ notificationId: z.string().min(1).max(64) });
+const _notificationParams = z.object({ notificationId: z.string().min(1).max(64) });
 
 export async function notificationsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const { auth } = ctx;
   const { db } = ctx.database;
   const mine = ownedBy;
-  const changed = (tx: Parameters<typeof publish>[0], userId: string) =>
-    publish(tx, `user:${userId}`, { type: "notifications.changed" });
 
   app.get(
     "/api/notifications",
@@ -87,69 +88,21 @@ export async function notificationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
   app.patch(
     "/api/notifications/:notificationId",
     route({ summary: "Mark seen or unseen", body: updateNotificationSchema, action: "self" }),
-    async (request) => {
-      const actor = await requireActor(auth, db, request);
-      const { notificationId } = notificationParams.parse(request.params);
-      const input = updateNotificationSchema.parse(request.body);
-      const [row] = await db.transaction(async (tx) => {
-        const updated = await tx
-          .update(notifications)
-          .set({ isSeen: input.isSeen })
-          .where(mine(actor.user.id, eq(notifications.id, notificationId)))
-          .returning();
-        if (updated.length > 0) await changed(tx, actor.user.id);
-        return updated;
-      });
-      if (!row) throw new NotFoundError("Notification not found.", "notification-not-found");
-      return { data: (await presentNotifications(db, [row]))[0] };
-    },
+    async (request) =>
+      markNotificationSeen(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
-  /** "Clear all": every notification (or the filtered project's) seen. */
   app.post(
     "/api/notifications/seen",
     route({ summary: "Clear all (mark every notification seen)", body: markAllSeenSchema, action: "self" }),
-    async (request) => {
-      const actor = await requireActor(auth, db, request);
-      const input = markAllSeenSchema.parse(request.body ?? {});
-      const updated = await db.transaction(async (tx) => {
-        const rows = await tx
-          .update(notifications)
-          .set({ isSeen: true })
-          .where(
-            mine(
-              actor.user.id,
-              eq(notifications.isSeen, false),
-              input.projectId ? eq(notifications.projectId, input.projectId) : undefined,
-            ),
-          )
-          .returning({ id: notifications.id });
-        if (rows.length > 0) await changed(tx, actor.user.id);
-        return rows.length;
-      });
-      return { data: { updated } };
-    },
+    async (request) =>
+      markAllNotificationsSeen(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
-  /** The panel was opened: everything in it has been shown, so the badge goes. */
   app.post(
     "/api/notifications/notified",
     route({ summary: "The panel was opened (mark all notified)", action: "self" }),
-    async (request) => {
-      const actor = await requireActor(auth, db, request);
-      z.object({})
-        .strict()
-        .parse(request.body ?? {});
-      const updated = await db.transaction(async (tx) => {
-        const rows = await tx
-          .update(notifications)
-          .set({ isNotified: true })
-          .where(mine(actor.user.id, eq(notifications.isNotified, false)))
-          .returning({ id: notifications.id });
-        if (rows.length > 0) await changed(tx, actor.user.id);
-        return rows.length;
-      });
-      return { data: { updated } };
-    },
+    async (request) =>
+      markAllNotificationsNotified(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 }
