@@ -6,6 +6,7 @@
  * and returns its result. A handler only reads the request into the input and sends the result back; no
  * route handler opens a transaction (operations.test.ts holds the line).
  */
+import type { FastifyBaseLogger } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../context.ts";
 import { BadRequestError } from "./errors.ts";
@@ -49,6 +50,9 @@ export interface Operation<Input extends z.ZodType, Caller, Result, Ctx extends 
   readonly operationName: string;
   readonly input: Input;
 }
+
+/** The context of an operation that logs (what a failure after the commit leaves behind): the request's log. */
+export type LoggedContext = AppContext & { log: FastifyBaseLogger };
 
 const registry = new Map<string, Operation<z.ZodType, never, unknown, never>>();
 

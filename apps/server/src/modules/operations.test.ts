@@ -19,7 +19,6 @@ const NOT_YET_MOVED = [
   "tickets/lists.routes.ts",
   "tickets/ticket-thread.routes.ts",
   "tickets/tickets.routes.ts",
-  "versions/versions.routes.ts",
 ];
 
 function routeFilesOpeningTransactions(): string[] {
