@@ -13,7 +13,6 @@ const NOT_YET_MOVED = [
   "comments/comments.routes.ts",
   "conversations/conversations.guest.routes.ts",
   "conversations/conversations.routes.ts",
-  "pages/pages.routes.ts",
   "projects/projects.routes.ts",
   "sharing/sharing.routes.ts",
   "tickets/lists.routes.ts",

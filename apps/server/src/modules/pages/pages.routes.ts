@@ -4,28 +4,22 @@ import {
   COMMENT_MESSAGES,
   effectiveLimits,
   isUpdatablePage,
-  PAGE_ARCHIVE_MESSAGES,
   PROJECT_MESSAGES,
   pageApprovalSchema,
   recaptureSchema,
-  SHARING_MESSAGES,
   similarPagesQuerySchema,
   updateAllPagesSchema,
   updatePageSchema,
 } from "@redline/shared";
-import { desc, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
-import { type ProjectRow, pages, projects, versions } from "../../db/schema/index.ts";
+import type { ProjectRow } from "../../db/schema/index.ts";
 import { BadRequestError } from "../../lib/errors.ts";
-import { memberActor } from "../../lib/policy.ts";
-import { announceChanged } from "../../lib/realtime.ts";
+import { requestInput } from "../../lib/operations.ts";
 import { route } from "../../lib/routes.ts";
 import { readUpload, type Upload } from "../../lib/uploads.ts";
 import { requireActor } from "../auth/session.ts";
-import { OWNED_BY_WORK, releaseFilesOf, removeReleasedFiles } from "../files/stored-files.ts";
-import { notify } from "../notifications/notify.ts";
 import { assertRoomToStore } from "../plans/storage.ts";
 import {
   loadCountedVersion,
@@ -33,15 +27,15 @@ import {
   loadPagesWithVersions,
   loadProject,
 } from "../project-access/projects.load.ts";
-import { authorize, authorizeProject } from "../project-access/projects.policy.ts";
+import { authorize } from "../project-access/projects.policy.ts";
 import { presentPage, presentVersion } from "../projects/projects.presenter.ts";
 import { enqueueCapture } from "../versions/capture-queue.ts";
 import { addPage, addUploadedVersion, assertRoomForPage, recapture } from "./add-page.ts";
+import { approvePage, deletePage, pageParams, updatePage } from "./pages.operations.ts";
 import { findSimilarPages } from "./similar-pages.ts";
 import { setPageThumbnail } from "./thumbnails.ts";
 
 const projectParams = z.object({ projectId: z.string().min(1).max(64) });
-const pageParams = z.object({ pageId: z.string().min(1).max(64) });
 
 /**
  * Upload bytes are stored by content hash, once the project owner's storage is known to have room for
@@ -215,109 +209,19 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   app.patch(
     "/api/pages/:pageId",
     route({ summary: "Rename or archive a page", body: updatePageSchema, action: "pages.update" }),
-    async (request) => {
-      const actor = await requireActor(auth, db, request);
-      const { page, access } = await loadPage(db, actor, pageParams.parse(request.params).pageId);
-      authorize(access, "pages.update");
-      const input = updatePageSchema.parse(request.body);
-      const updated = await db.transaction(async (tx) => {
-        const [row] = await tx
-          .update(pages)
-          .set({ ...input, modifiedAt: new Date() })
-          .where(eq(pages.id, page.id))
-          .returning();
-        await announceChanged(tx, `project:${page.projectId}`);
-        return row;
-      });
-      const { versionRows } = await loadPagesWithVersions(db, page.projectId);
-      const data = presentPage(updated!, versionRows);
-      if (input.isArchived === undefined) return { data };
-      // Archiving only hides the page; it keeps counting toward the page limit and can come back.
-      return {
-        data,
-        message: input.isArchived ? PAGE_ARCHIVE_MESSAGES.archived : PAGE_ARCHIVE_MESSAGES.unarchived,
-      };
-    },
+    async (request) => updatePage(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
   app.put(
     "/api/pages/:pageId/approval",
     route({ summary: "Approve or unapprove a page", body: pageApprovalSchema, action: "pages.approve" }),
-    async (request) => {
-      const actor = await requireActor(auth, db, request);
-      const { page, project, access, isExpired } = await loadPage(
-        db,
-        actor,
-        pageParams.parse(request.params).pageId,
-      );
-      authorizeProject(memberActor(actor.user.id, access), "pages.approve", {
-        approvers: project.approvers,
-        isExpired,
-      });
-      const { approved } = pageApprovalSchema.parse(request.body);
-      const updated = await db.transaction(async (tx) => {
-        const [current] = await tx
-          .select({ approved: pages.approved })
-          .from(pages)
-          .where(eq(pages.id, page.id))
-          .for("update");
-        const [row] = await tx
-          .update(pages)
-          .set({
-            approved: approved ? { uid: actor.user.id, date: new Date().toISOString() } : null,
-            modifiedAt: new Date(),
-          })
-          .where(eq(pages.id, page.id))
-          .returning();
-        // The project's people hear of a change, not of a repeat.
-        if (Boolean(current?.approved) !== approved) {
-          const [latest] = await tx
-            .select({ id: versions.id })
-            .from(versions)
-            .where(eq(versions.pageId, page.id))
-            .orderBy(desc(versions.number))
-            .limit(1);
-          await notify(tx, {
-            on: "page.approval",
-            actor: { userId: actor.user.id },
-            version: { id: latest?.id ?? null, projectId: page.projectId, pageId: page.id },
-            approved,
-          });
-        }
-        await announceChanged(tx, `project:${page.projectId}`);
-        return row;
-      });
-      const { versionRows } = await loadPagesWithVersions(db, page.projectId);
-      return {
-        data: presentPage(updated!, versionRows),
-        message: approved ? SHARING_MESSAGES.approved : SHARING_MESSAGES.unapproved,
-      };
-    },
+    async (request) => approvePage(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
   app.delete(
     "/api/pages/:pageId",
     route({ summary: "Delete a page", action: "pages.delete" }),
-    async (request) => {
-      const actor = await requireActor(auth, db, request);
-      const { page, access } = await loadPage(db, actor, pageParams.parse(request.params).pageId);
-      authorize(access, "pages.delete");
-      const files = await db.transaction(async (tx) => {
-        const pageVersions = await tx
-          .select({ id: versions.id })
-          .from(versions)
-          .where(eq(versions.pageId, page.id));
-        const released = await releaseFilesOf(
-          tx,
-          [{ kinds: OWNED_BY_WORK, ids: [page.id, ...pageVersions.map((version) => version.id)] }],
-          () => tx.delete(pages).where(eq(pages.id, page.id)),
-        );
-        await tx.update(projects).set({ modifiedAt: new Date() }).where(eq(projects.id, page.projectId));
-        await announceChanged(tx, `project:${page.projectId}`);
-        return released;
-      });
-      await removeReleasedFiles(ctx, files, request.log);
-      return { message: page.url === "image" ? PROJECT_MESSAGES.fileDeleted : PROJECT_MESSAGES.pageDeleted };
-    },
+    async (request) =>
+      deletePage({ ...ctx, log: request.log }, await requireActor(auth, db, request), requestInput(request)),
   );
 }
