@@ -15,7 +15,6 @@ const NOT_YET_MOVED = [
   "conversations/conversations.routes.ts",
   "projects/projects.routes.ts",
   "sharing/sharing.routes.ts",
-  "tickets/lists.routes.ts",
   "tickets/ticket-thread.routes.ts",
   "tickets/tickets.routes.ts",
 ];
