@@ -3,9 +3,11 @@
  * modules/auth/session.ts `getActor`) and a person's API token (bearer, resolved once per request by
  * modules/auth/api-tokens.ts before anything else runs). A route says which kinds it accepts in its
  * declaration (lib/routes.ts `accepts`); the token hook enforces it, and the same-origin (CSRF) check
- * applies to cookie sessions only.
+ * applies to cookie sessions only. A third kind, the link guest (a visitor of a public link, read from
+ * their headers by `linkGuestOf`), is what the guest conversation operations take; it is not yet a kind a
+ * route declares (the `/api/share/*` routes are "public" and ask the project's link themselves).
  */
-import type { ApiTokenScope } from "@redline/shared";
+import { type ApiTokenScope, GUEST_KEY_HEADER } from "@redline/shared";
 import type { UserRow } from "../db/schema/index.ts";
 
 export type PrincipalKind = "session" | "token";
@@ -25,6 +27,30 @@ export interface TokenPrincipal {
 }
 
 export type Principal = TokenPrincipal;
+
+/** The header a link guest names themselves with (SPEC §3 guest identity, or `public` for 'Anonymous'). */
+export const GUEST_IDENTITY_HEADER = "x-redline-guest";
+
+/**
+ * A visitor of a project's public link, without an account: what their browser sends to name them and to
+ * find their own things, as sent (each operation validates what it needs). Which project's link they
+ * came through is the operation's input; the project's link settings decide what they may do.
+ */
+export interface LinkGuestPrincipal {
+  kind: "link-guest";
+  identity: string | null;
+  key: string | null;
+}
+
+export function linkGuestOf(request: {
+  headers: Record<string, string | string[] | undefined>;
+}): LinkGuestPrincipal {
+  const header = (name: string) => {
+    const value = request.headers[name];
+    return typeof value === "string" ? value : null;
+  };
+  return { kind: "link-guest", identity: header(GUEST_IDENTITY_HEADER), key: header(GUEST_KEY_HEADER) };
+}
 
 declare module "fastify" {
   interface FastifyRequest {

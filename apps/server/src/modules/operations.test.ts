@@ -11,7 +11,6 @@ const modulesDir = import.meta.dirname;
 
 const NOT_YET_MOVED = [
   "comments/comments.routes.ts",
-  "conversations/conversations.guest.routes.ts",
   "projects/projects.routes.ts",
   "sharing/sharing.routes.ts",
   "tickets/ticket-thread.routes.ts",
