@@ -91,6 +91,31 @@ export function announceChanged(tx: Executor, room: Room): Promise<void> {
   return send(tx, { room, id: randomUUID() });
 }
 
+/** What a domain event tells rooms' sockets: each room and the event its sockets get. */
+export type Fanned = { room: Room; event: RealtimeEvent }[];
+
+const fanOuts = new Map<string, (event: LedgerEvent) => Fanned>();
+
+/**
+ * A module says which rooms one of its domain events reaches, and with what (issue #28: realtime rooms
+ * chosen per module from the event, not at the write). Registered when the module loads.
+ */
+export function fanOut<E extends LedgerEvent>(type: E["type"], rooms: (event: E) => Fanned): void {
+  fanOuts.set(type, rooms as (event: LedgerEvent) => Fanned);
+}
+
+/**
+ * Records a domain event inside the write's transaction — one record for what happened, which its
+ * consumers read and which reaches the rooms its module's `fanOut` names (in-process caches are told
+ * at once, as `publish` does).
+ */
+export async function recordEvent(tx: Executor, event: LedgerEvent): Promise<void> {
+  const announcement = randomUUID();
+  for (const { room, event: told } of fanOuts.get(event.type)?.(event) ?? [])
+    tellSent(room, told, announcement);
+  await record(tx, { ...event, announcement });
+}
+
 export interface RealtimeHub {
   join(room: Room, socket: RealtimeSocket): void;
   leave(room: Room, socket: RealtimeSocket): void;
@@ -117,7 +142,12 @@ export function startRealtimeHub(db: Database, ledger: Ledger): RealtimeHub {
   const rooms = new Map<Room, Set<RealtimeSocket>>();
   const observers = () => listeners.get(db) ?? [];
   const unfollow = ledger.follow((events) => {
-    for (const { event } of events) if (isEnvelope(event)) deliver(event);
+    for (const { event } of events) {
+      if (isEnvelope(event)) deliver(event);
+      else
+        for (const fanned of fanOuts.get(event.type)?.(event) ?? [])
+          deliver({ ...fanned, id: typeof event.announcement === "string" ? event.announcement : undefined });
+    }
   });
   const unwatch = ledger.watchGaps((state) => {
     for (const observer of observers()) observer.gap?.(state);

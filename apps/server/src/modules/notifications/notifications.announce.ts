@@ -1,29 +1,49 @@
 import type { Notification } from "@redline/shared";
 import type { Database } from "../../db/index.ts";
 import type { NotificationRow } from "../../db/schema/index.ts";
-import { type LedgerEvent, record } from "../../lib/ledger.ts";
-import { publish } from "../../lib/realtime.ts";
+import type { LedgerEvent } from "../../lib/ledger.ts";
+import { fanOut, recordEvent } from "../../lib/realtime.ts";
 
 type Executor = Pick<Database, "execute">;
 
-/** The ledger's event for a notification written (or grouped again): what the mail consumer reads. */
+/**
+ * A notification written (or grouped again), as the ledger keeps it: one record that the mail consumer
+ * reads and that reaches its recipient's tabs (the `user:` room, below).
+ */
 export interface NotificationCreated extends LedgerEvent {
   type: "notification.created";
   notificationId: string;
+  userId: string;
+  projectId: string | null;
+  teamId: string | null;
+  notification?: Notification;
 }
 
-/** A notification just written: its recipient's tabs are told, and it is recorded for its mail. */
+fanOut<NotificationCreated>("notification.created", (event) => [
+  {
+    room: `user:${event.userId}`,
+    event: {
+      type: "notifications.created",
+      projectId: event.projectId,
+      ...(event.teamId && { teamId: event.teamId }),
+      notificationId: event.notificationId,
+      notification: event.notification,
+    },
+  },
+]);
+
+/** A notification just written: recorded for its mail, and its recipient's tabs are told. */
 export async function announceNotification(
   tx: Executor,
   row: Pick<NotificationRow, "id" | "userId" | "projectId" | "teamId">,
   notification: Notification | undefined,
 ): Promise<void> {
-  await publish(tx, `user:${row.userId}`, {
-    type: "notifications.created",
-    projectId: row.projectId,
-    ...(row.teamId && { teamId: row.teamId }),
+  await recordEvent(tx, {
+    type: "notification.created",
     notificationId: row.id,
-    notification,
-  });
-  await record(tx, { type: "notification.created", notificationId: row.id } satisfies NotificationCreated);
+    userId: row.userId,
+    projectId: row.projectId,
+    teamId: row.teamId,
+    ...(notification && { notification }),
+  } satisfies NotificationCreated);
 }

@@ -118,6 +118,17 @@ describe("realtime", () => {
       message.type === "event" && message.event.type === "notifications.created" && message.event.counts,
     ).toEqual(counts);
     expect(counts.unseen).toBe(before.unseen + 1);
+    // What happened is kept once: the notification's one ledger record is what its mail reads and what
+    // reached the tab (no second, realtime-only record of it).
+    const notificationId =
+      message.type === "event" && message.event.type === "notifications.created"
+        ? message.event.notificationId
+        : "";
+    const recorded = await t.ctx.database.executeSql(
+      "select type from domain_events where payload->>'notificationId' = $1 or payload->'event'->>'notificationId' = $1",
+      [notificationId],
+    );
+    expect(recorded.rows).toEqual([{ type: "notification.created" }]);
     tab.socket.close();
   });
 
