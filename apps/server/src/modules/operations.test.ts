@@ -10,7 +10,6 @@ import { describe, expect, it } from "vitest";
 const modulesDir = import.meta.dirname;
 
 const NOT_YET_MOVED = [
-  "comments/comments.routes.ts",
   "projects/projects.routes.ts",
   "sharing/sharing.routes.ts",
   "tickets/ticket-thread.routes.ts",

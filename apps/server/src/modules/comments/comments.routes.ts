@@ -1,53 +1,32 @@
-import {
-  type Access,
-  COMMENT_MESSAGES,
-  createCommentSchema,
-  editEntrySchema,
-  replySchema,
-  updateCommentSchema,
-} from "@redline/shared";
-import { eq } from "drizzle-orm";
+/**
+ * Comments over HTTP: a version's comments are read here (kept per version and reader); pinning,
+ * replying, resolving/moving, editing and deleting entries and copying unresolved comments are operations
+ * (comments.operations.ts), which authorize.
+ */
+import { createCommentSchema, editEntrySchema, replySchema, updateCommentSchema } from "@redline/shared";
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
 import type { AppContext } from "../../context.ts";
-import { commentEntries, comments } from "../../db/schema/index.ts";
-import { BadRequestError } from "../../lib/errors.ts";
-import { memberActor, type PolicyActor } from "../../lib/policy.ts";
+import { requestInput } from "../../lib/operations.ts";
+import { memberActor } from "../../lib/policy.ts";
 import { sendRevalidatable } from "../../lib/revalidate.ts";
 import { route } from "../../lib/routes.ts";
-import { type Actor, requireActor } from "../auth/session.ts";
-import { notify } from "../notifications/notify.ts";
-import { loadVersion } from "../project-access/projects.load.ts";
+import { requireActor } from "../auth/session.ts";
 import { loadVersionAccessCached, startReadCaches } from "../project-access/read-cache.ts";
-import { storedAttachments } from "./attachments.routes.ts";
 import { readComments, startCommentsCache } from "./comments.cache.ts";
-import { loadComment, loadEntry } from "./comments.load.ts";
-import { authorizeComment, withCommentAbilities } from "./comments.policy.ts";
 import {
-  addReply,
-  copyUnresolved,
-  createComment,
-  deleteEntry,
-  presentOne,
-  previousVersion,
-  publishChanged,
-} from "./comments.service.ts";
-
-const versionParams = z.object({ versionId: z.string().min(1).max(64) });
-const commentParams = z.object({ commentId: z.string().min(1).max(64) });
-const entryParams = commentParams.extend({ entryId: z.string().min(1).max(64) });
-
-const member = (actor: Actor, access: Access | null) => memberActor(actor.user.id, access);
-
-/** A new comment or reply that carries files needs the right to attach them too. */
-function authorizeAttachments(writer: PolicyActor, input: { attachments: unknown[] }) {
-  if (input.attachments.length > 0) authorizeComment(writer, "comments.attach");
-}
+  copyUnresolvedComments,
+  deleteCommentEntry,
+  editCommentEntry,
+  pinComment,
+  replyToComment,
+  updateComment,
+  versionParams,
+} from "./comments.operations.ts";
+import { authorizeComment } from "./comments.policy.ts";
 
 export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth, storage } = ctx;
+  const { auth } = ctx;
   const { db } = ctx.database;
-  const { plansEnabled } = ctx.config;
   const commentsCache = startCommentsCache(db);
   startReadCaches(app, db);
   app.addHook("onClose", async () => commentsCache.stop());
@@ -59,7 +38,7 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       const actor = await requireActor(auth, db, request);
       const versionId = versionParams.parse(request.params).versionId;
       const { version, access } = await loadVersionAccessCached(db, actor, versionId);
-      const reader = member(actor, access);
+      const reader = memberActor(actor.user.id, access);
       authorizeComment(reader, "comments.read");
       // Already JSON: kept per version and reader (comments.cache.ts), sent as it is — or 304 to a tab that
       // holds these very bytes.
@@ -71,26 +50,9 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     "/api/versions/:versionId/comments",
     route({ summary: "Pin a new comment", body: createCommentSchema, action: "comments.create" }),
     async (request, reply) => {
-      const actor = await requireActor(auth, db, request);
-      const { version, access } = await loadVersion(db, actor, versionParams.parse(request.params).versionId);
-      const writer = member(actor, access);
-      authorizeComment(writer, "comments.create");
-      const input = createCommentSchema.parse(request.body);
-      authorizeAttachments(writer, input);
-      const attachments = await storedAttachments(storage, version.projectId, input.attachments);
+      const pinned = await pinComment(ctx, await requireActor(auth, db, request), requestInput(request));
       reply.status(201);
-      return {
-        data: withCommentAbilities(
-          writer,
-          await createComment(
-            db,
-            version,
-            { userId: actor.user.id },
-            { ...input, attachments },
-            plansEnabled,
-          ),
-        ),
-      };
+      return pinned;
     },
   );
 
@@ -98,20 +60,9 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     "/api/comments/:commentId/replies",
     route({ summary: "Reply to a comment", body: replySchema, action: "comments.reply" }),
     async (request, reply) => {
-      const actor = await requireActor(auth, db, request);
-      const { comment, access } = await loadComment(db, actor, commentParams.parse(request.params).commentId);
-      const writer = member(actor, access);
-      authorizeComment(writer, "comments.reply");
-      const input = replySchema.parse(request.body);
-      authorizeAttachments(writer, input);
-      const attachments = await storedAttachments(storage, comment.projectId, input.attachments);
+      const replied = await replyToComment(ctx, await requireActor(auth, db, request), requestInput(request));
       reply.status(201);
-      return {
-        data: withCommentAbilities(
-          writer,
-          await addReply(db, comment, { userId: actor.user.id }, { ...input, attachments }, plansEnabled),
-        ),
-      };
+      return replied;
     },
   );
 
@@ -122,87 +73,25 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       body: updateCommentSchema,
       action: "comments.resolve",
     }),
-    async (request) => {
-      const actor = await requireActor(auth, db, request);
-      const { comment, access } = await loadComment(db, actor, commentParams.parse(request.params).commentId);
-      const writer = member(actor, access);
-      const input = updateCommentSchema.parse(request.body);
-      const moves = Boolean(input.dotPosition || input.anchor || input.anchorStatus);
-      if (input.isResolved !== undefined || !moves) authorizeComment(writer, "comments.resolve");
-      if (moves) authorizeComment(writer, "comments.move");
-      await db.transaction(async (tx) => {
-        await tx
-          .update(comments)
-          .set({
-            ...(input.isResolved !== undefined && {
-              isResolved: input.isResolved,
-              resolvedBy: input.isResolved ? actor.user.id : null,
-            }),
-            ...(input.dotPosition && { dotPosition: input.dotPosition }),
-            ...(input.anchor && { anchor: input.anchor, querySelector: input.anchor.querySelector }),
-            ...(input.anchorStatus && { anchorStatus: input.anchorStatus }),
-            modifiedAt: new Date(),
-          })
-          .where(eq(comments.id, comment.id));
-        await publishChanged(tx, comment);
-        if (input.isResolved && !comment.isResolved)
-          await notify(tx, { on: "comment.resolved", actor: { userId: actor.user.id }, comment });
-      });
-      return { data: withCommentAbilities(writer, (await presentOne(db, comment.id))!) };
-    },
+    async (request) => updateComment(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
-  /** An edit replaces the text of one entry, and only its author may make it (SPEC §4). */
   app.patch(
     "/api/comments/:commentId/entries/:entryId",
     route({ summary: "Edit one's own reply", body: editEntrySchema, action: "entries.edit" }),
-    async (request) => {
-      const actor = await requireActor(auth, db, request);
-      const params = entryParams.parse(request.params);
-      const { comment, access } = await loadComment(db, actor, params.commentId);
-      const writer = member(actor, access);
-      authorizeComment(writer, "comments.read");
-      const entry = await loadEntry(db, comment.id, params.entryId);
-      authorizeComment(writer, "entries.edit", { authorId: entry.userId });
-      const input = editEntrySchema.parse(request.body);
-      await db.transaction(async (tx) => {
-        await tx
-          .update(commentEntries)
-          .set({ body: input.comment, editedAt: new Date() })
-          .where(eq(commentEntries.id, entry.id));
-        await publishChanged(tx, comment);
-      });
-      return { data: withCommentAbilities(writer, (await presentOne(db, comment.id))!) };
-    },
+    async (request) => editCommentEntry(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
   app.delete(
     "/api/comments/:commentId/entries/:entryId",
     route({ summary: "Delete a reply (the first one deletes the comment)", action: "entries.delete" }),
-    async (request) => {
-      const actor = await requireActor(auth, db, request);
-      const params = entryParams.parse(request.params);
-      const { comment, access } = await loadComment(db, actor, params.commentId);
-      const writer = member(actor, access);
-      authorizeComment(writer, "comments.read");
-      const entry = await loadEntry(db, comment.id, params.entryId);
-      authorizeComment(writer, "entries.delete", { authorId: entry.userId });
-      const commentDeleted = await deleteEntry(db, comment, entry);
-      return { data: { commentDeleted } };
-    },
+    async (request) => deleteCommentEntry(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
   app.post(
     "/api/versions/:versionId/comments/copy-unresolved",
     route({ summary: "Copy the previous version's unresolved comments", action: "comments.copy" }),
-    async (request) => {
-      const actor = await requireActor(auth, db, request);
-      const { version, access } = await loadVersion(db, actor, versionParams.parse(request.params).versionId);
-      authorizeComment(member(actor, access), "comments.copy");
-      const previous = await previousVersion(db, version);
-      if (!previous) throw new BadRequestError(COMMENT_MESSAGES.pullFailed, "no-previous-version");
-      const copied = await copyUnresolved(db, previous, version);
-      return { data: { copied }, ...(copied === 0 && { message: COMMENT_MESSAGES.noUnresolved }) };
-    },
+    async (request) =>
+      copyUnresolvedComments(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 }

@@ -1,0 +1,170 @@
+/**
+ * A comment's writes for signed-in people (lib/operations.ts): pin one, reply, resolve/reopen/move, edit
+ * one's own entry, delete an entry (the first deletes the comment), copy the previous version's unresolved
+ * comments. Each authorizes through comments.policy.ts and records its events in its transaction.
+ */
+import {
+  type Access,
+  COMMENT_MESSAGES,
+  createCommentSchema,
+  editEntrySchema,
+  replySchema,
+  updateCommentSchema,
+} from "@redline/shared";
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { commentEntries, comments } from "../../db/schema/index.ts";
+import { BadRequestError } from "../../lib/errors.ts";
+import { operation, withParams } from "../../lib/operations.ts";
+import { memberActor, type PolicyActor } from "../../lib/policy.ts";
+import type { Actor } from "../auth/session.ts";
+import { notify } from "../notifications/notify.ts";
+import { loadVersion } from "../project-access/projects.load.ts";
+import { storedAttachments } from "./attachments.routes.ts";
+import { loadComment, loadEntry } from "./comments.load.ts";
+import { authorizeComment, withCommentAbilities } from "./comments.policy.ts";
+import {
+  addReply,
+  copyUnresolved,
+  createComment,
+  deleteEntry,
+  presentOne,
+  previousVersion,
+  publishChanged,
+} from "./comments.service.ts";
+
+export const versionParams = z.object({ versionId: z.string().min(1).max(64) });
+const commentParams = z.object({ commentId: z.string().min(1).max(64) });
+const entryParams = commentParams.extend({ entryId: z.string().min(1).max(64) });
+
+const member = (actor: Actor, access: Access | null) => memberActor(actor.user.id, access);
+
+/** A new comment or reply that carries files needs the right to attach them too. */
+function authorizeAttachments(writer: PolicyActor, input: { attachments: unknown[] }) {
+  if (input.attachments.length > 0) authorizeComment(writer, "comments.attach");
+}
+
+export const pinComment = operation(
+  "comments.create",
+  withParams(versionParams, createCommentSchema),
+  async (ctx, actor: Actor, { versionId, ...input }) => {
+    const { db } = ctx.database;
+    const { version, access } = await loadVersion(db, actor, versionId);
+    const writer = member(actor, access);
+    authorizeComment(writer, "comments.create");
+    authorizeAttachments(writer, input);
+    const attachments = await storedAttachments(ctx.storage, version.projectId, input.attachments);
+    const created = await createComment(
+      db,
+      version,
+      { userId: actor.user.id },
+      { ...input, attachments },
+      ctx.config.plansEnabled,
+    );
+    return { data: withCommentAbilities(writer, created) };
+  },
+);
+
+export const replyToComment = operation(
+  "comments.reply",
+  withParams(commentParams, replySchema),
+  async (ctx, actor: Actor, { commentId, ...input }) => {
+    const { db } = ctx.database;
+    const { comment, access } = await loadComment(db, actor, commentId);
+    const writer = member(actor, access);
+    authorizeComment(writer, "comments.reply");
+    authorizeAttachments(writer, input);
+    const attachments = await storedAttachments(ctx.storage, comment.projectId, input.attachments);
+    const replied = await addReply(
+      db,
+      comment,
+      { userId: actor.user.id },
+      { ...input, attachments },
+      ctx.config.plansEnabled,
+    );
+    return { data: withCommentAbilities(writer, replied) };
+  },
+);
+
+/** Resolve, reopen, move the pin or save its anchoring. */
+export const updateComment = operation(
+  "comments.update",
+  withParams(commentParams, updateCommentSchema),
+  async (ctx, actor: Actor, { commentId, ...input }) => {
+    const { db } = ctx.database;
+    const { comment, access } = await loadComment(db, actor, commentId);
+    const writer = member(actor, access);
+    const moves = Boolean(input.dotPosition || input.anchor || input.anchorStatus);
+    if (input.isResolved !== undefined || !moves) authorizeComment(writer, "comments.resolve");
+    if (moves) authorizeComment(writer, "comments.move");
+    await db.transaction(async (tx) => {
+      await tx
+        .update(comments)
+        .set({
+          ...(input.isResolved !== undefined && {
+            isResolved: input.isResolved,
+            resolvedBy: input.isResolved ? actor.user.id : null,
+          }),
+          ...(input.dotPosition && { dotPosition: input.dotPosition }),
+          ...(input.anchor && { anchor: input.anchor, querySelector: input.anchor.querySelector }),
+          ...(input.anchorStatus && { anchorStatus: input.anchorStatus }),
+          modifiedAt: new Date(),
+        })
+        .where(eq(comments.id, comment.id));
+      await publishChanged(tx, comment);
+      if (input.isResolved && !comment.isResolved)
+        await notify(tx, { on: "comment.resolved", actor: { userId: actor.user.id }, comment });
+    });
+    return { data: withCommentAbilities(writer, (await presentOne(db, comment.id))!) };
+  },
+);
+
+/** An edit replaces the text of one entry, and only its author may make it (SPEC §4). */
+export const editCommentEntry = operation(
+  "entries.edit",
+  withParams(entryParams, editEntrySchema),
+  async (ctx, actor: Actor, { commentId, entryId, comment: text }) => {
+    const { db } = ctx.database;
+    const { comment, access } = await loadComment(db, actor, commentId);
+    const writer = member(actor, access);
+    authorizeComment(writer, "comments.read");
+    const entry = await loadEntry(db, comment.id, entryId);
+    authorizeComment(writer, "entries.edit", { authorId: entry.userId });
+    await db.transaction(async (tx) => {
+      await tx
+        .update(commentEntries)
+        .set({ body: text, editedAt: new Date() })
+        .where(eq(commentEntries.id, entry.id));
+      await publishChanged(tx, comment);
+    });
+    return { data: withCommentAbilities(writer, (await presentOne(db, comment.id))!) };
+  },
+);
+
+export const deleteCommentEntry = operation(
+  "entries.delete",
+  entryParams,
+  async (ctx, actor: Actor, { commentId, entryId }) => {
+    const { db } = ctx.database;
+    const { comment, access } = await loadComment(db, actor, commentId);
+    const writer = member(actor, access);
+    authorizeComment(writer, "comments.read");
+    const entry = await loadEntry(db, comment.id, entryId);
+    authorizeComment(writer, "entries.delete", { authorId: entry.userId });
+    return { data: { commentDeleted: await deleteEntry(db, comment, entry) } };
+  },
+);
+
+export const copyUnresolvedComments = operation(
+  "comments.copy",
+  versionParams,
+  async (ctx, actor: Actor, { versionId }) => {
+    const { db } = ctx.database;
+    const { version, access } = await loadVersion(db, actor, versionId);
+    authorizeComment(member(actor, access), "comments.copy");
+    const previous = await previousVersion(db, version);
+    if (!previous) throw new BadRequestError(COMMENT_MESSAGES.pullFailed, "no-previous-version");
+    const copied = await copyUnresolved(db, previous, version);
+    return { data: { copied }, ...(copied === 0 && { message: COMMENT_MESSAGES.noUnresolved }) };
+  },
+);
