@@ -12,8 +12,6 @@ const modulesDir = import.meta.dirname;
 const NOT_YET_MOVED = [
   "projects/projects.routes.ts",
   "sharing/sharing.routes.ts",
-  "tickets/ticket-thread.routes.ts",
-  "tickets/tickets.routes.ts",
 ];
 
 function routeFilesOpeningTransactions(): string[] {
