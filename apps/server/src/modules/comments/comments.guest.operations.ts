@@ -1,0 +1,114 @@
+/**
+ * Comments through the public link, the writes (lib/operations.ts): a link guest (lib/principal.ts) pins a
+ * comment or replies when the link allows comments, named by the identity their browser sends (SPEC §3
+ * guest identity, or `public` for 'Anonymous'). Writing needs the link's canComment; reading only the link.
+ */
+import {
+  createCommentSchema,
+  normalizeSharing,
+  parseGuestIdentity,
+  replySchema,
+  SHARING_MESSAGES,
+} from "@redline/shared";
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Database } from "../../db/index.ts";
+import { comments, projects } from "../../db/schema/index.ts";
+import { BadRequestError, NotFoundError } from "../../lib/errors.ts";
+import { operation, withParams } from "../../lib/operations.ts";
+import type { PolicyActor } from "../../lib/policy.ts";
+import type { LinkGuestPrincipal } from "../../lib/principal.ts";
+import { guestsReadOnly, loadPagesWithVersions } from "../project-access/projects.load.ts";
+import { guestAccess } from "../project-access/projects.policy.ts";
+import { visibleThroughLink } from "../sharing/sharing.routes.ts";
+import { authorizeComment, withCommentAbilities } from "./comments.policy.ts";
+import { addReply, createComment } from "./comments.service.ts";
+
+export const guestVersionParams = z.object({
+  projectId: z.string().min(1).max(64),
+  versionId: z.string().min(1).max(64),
+});
+const guestCommentParams = z.object({
+  projectId: z.string().min(1).max(64),
+  commentId: z.string().min(1).max(64),
+});
+
+/**
+ * What a guest of the public link sees of a project right now: the guest as a policy actor (the link's
+ * access) and the versions the link shows; null when the project is gone or archived or its link is off.
+ * The guest routes and operations and the guest socket's comment events (comments.guest.realtime.ts) ask this.
+ */
+export async function linkGuestView(db: Database, plansEnabled: boolean, projectId: string) {
+  const [project] = await db.select().from(projects).where(eq(projects.id, projectId));
+  if (!project || project.isArchived) return null;
+  const sharing = normalizeSharing(project.sharing);
+  if (!guestAccess(sharing)) return null;
+  const access = guestAccess(sharing, await guestsReadOnly(db, project, plansEnabled));
+  if (!access) return null;
+  const { pageRows, versionRows } = await loadPagesWithVersions(db, project.id);
+  const guest: PolicyActor = { userId: null, access, isGuest: true };
+  return { guest, versions: visibleThroughLink(sharing, pageRows, versionRows).versions };
+}
+
+/** The version, if the public link is on and shows it, and the guest as the policy sees them. */
+export async function guestVisibleVersion(
+  db: Database,
+  plansEnabled: boolean,
+  projectId: string,
+  versionId: string,
+) {
+  const view = await linkGuestView(db, plansEnabled, projectId);
+  if (!view) throw new NotFoundError(SHARING_MESSAGES.notAccessible, "project-not-accessible");
+  const version = view.versions.find((v) => v.id === versionId);
+  if (!version) throw new NotFoundError("Page does not exist.", "page-not-found");
+  return { version, guest: view.guest };
+}
+
+/** The identity a guest writes under: what their browser sent, or 400 asking for a name. */
+function guestIdentityOf(principal: LinkGuestPrincipal): string {
+  const identity = principal.identity ?? undefined;
+  if (!identity || !parseGuestIdentity(identity))
+    throw new BadRequestError("Tell us your name before commenting.", "guest-identity");
+  return identity;
+}
+
+export const guestPinComment = operation(
+  "comments.guest.create",
+  withParams(guestVersionParams, createCommentSchema),
+  async (ctx, principal: LinkGuestPrincipal, { projectId, versionId, ...input }) => {
+    const { db } = ctx.database;
+    const { version, guest } = await guestVisibleVersion(db, ctx.config.plansEnabled, projectId, versionId);
+    authorizeComment(guest, "comments.create");
+    const guestIdentity = guestIdentityOf(principal);
+    const created = await createComment(
+      db,
+      version,
+      { guestIdentity },
+      { ...input, attachments: [] },
+      ctx.config.plansEnabled,
+    );
+    return { data: withCommentAbilities(guest, created) };
+  },
+);
+
+export const guestReply = operation(
+  "comments.guest.reply",
+  withParams(guestCommentParams, replySchema),
+  async (ctx, principal: LinkGuestPrincipal, { projectId, commentId, ...input }) => {
+    const { db } = ctx.database;
+    const [comment] = await db.select().from(comments).where(eq(comments.id, commentId));
+    if (!comment || comment.projectId !== projectId)
+      throw new NotFoundError("Comment not found.", "comment-not-found");
+    const { guest } = await guestVisibleVersion(db, ctx.config.plansEnabled, projectId, comment.versionId);
+    authorizeComment(guest, "comments.reply");
+    const guestIdentity = guestIdentityOf(principal);
+    const replied = await addReply(
+      db,
+      comment,
+      { guestIdentity },
+      { ...input, attachments: [] },
+      ctx.config.plansEnabled,
+    );
+    return { data: withCommentAbilities(guest, replied) };
+  },
+);
