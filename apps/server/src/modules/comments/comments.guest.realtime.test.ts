@@ -153,10 +153,14 @@ describe.each(drivers())("guest comment realtime (%s)", (driver) => {
     );
     try {
       for (const guest of guests) guest.join(projectId);
-      await expect.poll(() => heard.every((m) => m.some((x) => x.type === "guest.joined"))).toBe(true);
+      await expect
+        .poll(() => heard.every((m) => m.some((x) => x.type === "guest.joined")), { timeout: 10_000 })
+        .toBe(true);
       expect(lookups).toBe(5);
       await ada.client.post(`/api/versions/${versionId}/comments`, newComment("For everyone"));
-      await expect.poll(() => heard.every((m) => m.some((x) => x.type === "event"))).toBe(true);
+      await expect
+        .poll(() => heard.every((m) => m.some((x) => x.type === "event")), { timeout: 10_000 })
+        .toBe(true);
       expect(lookups).toBe(6);
       for (const messages of heard)
         expect(messages.find((x) => x.type === "event")).toMatchObject({
