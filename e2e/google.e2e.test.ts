@@ -41,6 +41,9 @@ describe("Google sign-in", () => {
     const again = await e2e.newPage();
     await again.goto("/signup");
     await again.getByRole("button", { name: "Continue with Google" }).click();
+    // The consent page, not the sign-up form's own Email field (filled before the navigation under load).
+    await again.waitForURL((url) => url.pathname === "/dev/google/o/oauth2/v2/auth");
+    await again.getByRole("heading", { name: "Choose an account" }).waitFor();
     await again.getByLabel("Email").fill(email);
     await again.getByRole("button", { name: "Continue" }).click();
     await again.waitForURL((url) => url.pathname === "/projects");
