@@ -53,7 +53,12 @@ export async function openDatabase(options: {
   pgliteSnapshot?: Blob;
 }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // A connection that cannot be made within 5 s fails (the request gets 503) instead of waiting for ever.
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      connectionTimeoutMillis: 5000,
+    });
     // A connection the server drops (restart, failover) must not crash the process, whether it sits idle in
     // the pool (the pool re-emits the loss) or is checked out between two statements of a transaction (only
     // the client hears it; the statement waiting on it fails). Each loss is logged once, by its client.

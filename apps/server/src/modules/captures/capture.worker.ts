@@ -23,10 +23,14 @@ const REASONS: Record<string, string> = {
 };
 
 export interface CaptureWorker {
-  stop(): Promise<void>;
+  stop(graceMs?: number): Promise<void>;
 }
 
+/** How long a stopping worker waits for the capture in progress (systemd's TimeoutStopSec is 60 s). */
+const STOP_GRACE_MS = 45_000;
+
 export async function startCaptureWorker(ctx: AppContext): Promise<CaptureWorker> {
+  const inFlight = new Set<Promise<unknown>>();
   let capturer: Promise<Capturer> | null = null;
   const getCapturer = () => {
     capturer ??= import("@redline/capture").then(({ Capturer }) =>
@@ -40,19 +44,33 @@ export async function startCaptureWorker(ctx: AppContext): Promise<CaptureWorker
     async ([job]) => {
       if (!job) return;
       const timer = captureDurations.startTimer();
+      const capture = runCapture(ctx, getCapturer, job.data.versionId);
+      inFlight.add(capture);
       try {
-        await runCapture(ctx, getCapturer, job.data.versionId);
+        await capture;
         timer({ outcome: "done" });
       } catch (error) {
         timer({ outcome: "failed" });
         throw error;
+      } finally {
+        inFlight.delete(capture);
       }
     },
   );
   await enqueueUnfinished(ctx);
   return {
-    async stop() {
+    // Stopping takes no new capture and lets the one in progress finish (a process stopped for a restart
+    // completes its job); one that outlasts `graceMs` ends with the browser and is retried by the queue.
+    async stop(graceMs = STOP_GRACE_MS) {
       await ctx.queue.offWork(CAPTURE_QUEUE);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled(inFlight),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, graceMs);
+        }),
+      ]);
+      clearTimeout(timer);
       if (capturer) await (await capturer).close();
     },
   };
