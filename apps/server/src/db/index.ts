@@ -35,6 +35,14 @@ export interface DatabaseHandle {
     onGap?: (state: "lost" | "listening") => void,
   ): Promise<() => Promise<void>>;
   close(): Promise<void>;
+  /**
+   * PostgreSQL: holds an advisory lock named `key` on a pooled connection until the returned function
+   * releases it — or until this process dies and PostgreSQL drops its connections, so another process
+   * can tell that work is orphaned (`isLockHeld`). PGlite has one process, so neither is needed.
+   */
+  holdLock?(key: string): Promise<() => Promise<void>>;
+  /** Whether any session holds the advisory lock `key` (PostgreSQL). */
+  isLockHeld?(key: string): Promise<boolean>;
   /** The connection pool's state (PostgreSQL; PGlite has no pool), read by /metrics. */
   pool?(): { total: number; idle: number; waiting: number };
   /** An embedded database's files as a tarball (PGlite `dumpDataDir`), e.g. a migrated one to start from. */
@@ -116,7 +124,36 @@ export async function openDatabase(options: {
       await pool.end();
     };
     const poolState = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
-    return { db: db as unknown as Database, kind: "postgres", executeSql, listen, close, pool: poolState };
+    const holdLock = async (key: string) => {
+      const client = await pool.connect();
+      try {
+        await client.query("select pg_advisory_lock(hashtext($1))", [key]);
+      } catch (error) {
+        client.release(true);
+        throw error;
+      }
+      return async () => {
+        // A connection whose unlock fails is dropped, which releases the lock too.
+        await client.query("select pg_advisory_unlock(hashtext($1))", [key]).then(
+          () => client.release(),
+          () => client.release(true),
+        );
+      };
+    };
+    // The transaction-scoped try-lock is released as the statement ends: it only asks.
+    const isLockHeld = async (key: string) =>
+      !(await pool.query<{ free: boolean }>("select pg_try_advisory_xact_lock(hashtext($1)) as free", [key]))
+        .rows[0]?.free;
+    return {
+      db: db as unknown as Database,
+      kind: "postgres",
+      executeSql,
+      listen,
+      close,
+      pool: poolState,
+      holdLock,
+      isLockHeld,
+    };
   }
   // One process per embedded database folder (see lib/data-dir-lock.ts); memory:// has none.
   const isInMemory = options.pgliteDir.startsWith("memory://");
