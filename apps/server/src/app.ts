@@ -270,6 +270,14 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
         .status(status)
         .send(body(status, (error as { code?: string }).code ?? "bad-request", (error as Error).message));
     }
+    // The disk full (or the user's quota): nothing was kept (files are written whole or not at all).
+    const { code } = error as { code?: unknown };
+    if (code === "ENOSPC" || code === "EDQUOT") {
+      request.log.error({ err: error }, "no space left to store a file");
+      return reply
+        .status(507)
+        .send(body(507, "storage-full", "There is no room left to store this. Try again later."));
+    }
     // The database (or the file store) restarting or unreachable: the client tries again; the pool
     // reconnects by itself meanwhile.
     if (isBackendUnavailable(error)) {

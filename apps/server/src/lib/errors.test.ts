@@ -18,6 +18,23 @@ describe("isBackendUnavailable", () => {
     expect(isBackendUnavailable(wrapped)).toBe(true);
   });
 
+  it("recognises the S3 SDK's timeout and a store answering 5xx, not its 4xx", () => {
+    const timeout = Object.assign(new Error("a request has exceeded the configured requestTimeout"), {
+      name: "TimeoutError",
+    });
+    expect(isBackendUnavailable(timeout)).toBe(true);
+    const slowDown = Object.assign(new Error("Please reduce your request rate."), {
+      name: "SlowDown",
+      $metadata: { httpStatusCode: 503 },
+    });
+    expect(isBackendUnavailable(slowDown)).toBe(true);
+    const denied = Object.assign(new Error("Access Denied"), {
+      name: "AccessDenied",
+      $metadata: { httpStatusCode: 403 },
+    });
+    expect(isBackendUnavailable(denied)).toBe(false);
+  });
+
   it("leaves every other failure a 500: a constraint, a syntax error, a plain bug", () => {
     expect(isBackendUnavailable(withCode("duplicate key value violates unique constraint", "23505"))).toBe(
       false,

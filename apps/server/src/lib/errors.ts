@@ -82,8 +82,8 @@ const CONNECTION_MESSAGES = [
 /**
  * Whether an error (or any error it wraps: drizzle wraps the driver's) says a service the app stands on
  * cannot be reached: PostgreSQL refused, lost mid-query, timed out connecting, or shutting down / starting
- * up (SQLSTATE class 08, 57P01–3), or the file store's connection refused or reset. Such a request is
- * answered 503 with Retry-After — the client tries again — not 500.
+ * up (SQLSTATE class 08, 57P01–3), or the file store refused, reset, timed out or answered 5xx. Such a
+ * request is answered 503 with Retry-After — the client tries again — not 500.
  */
 export function isBackendUnavailable(error: unknown): boolean {
   for (let cause = error, depth = 0; cause && depth < 5; depth++) {
@@ -92,6 +92,9 @@ export function isBackendUnavailable(error: unknown): boolean {
       return true;
     if (typeof message === "string" && CONNECTION_MESSAGES.some((text) => message.includes(text)))
       return true;
+    // The AWS SDK's: an attempt timed out, or the store answered 5xx (SlowDown, ServiceUnavailable…).
+    const { name, $metadata } = cause as { name?: unknown; $metadata?: { httpStatusCode?: number } };
+    if (name === "TimeoutError" || ($metadata?.httpStatusCode ?? 0) >= 500) return true;
     if (cause instanceof AggregateError && cause.errors.some(isBackendUnavailable)) return true;
     cause = (cause as { cause?: unknown }).cause;
   }

@@ -14,11 +14,11 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { REALTIME_RESTART_CLOSE, type RealtimeServerMessage } from "@redline/shared";
-import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { projectWithScreenshot, signUpThroughOutbox } from "../testing/crash-round.ts";
 import type { ApiClient, ApiResponse } from "../testing/http-client.ts";
+import { startS3Server } from "../testing/s3-server.ts";
 import {
   type ServerProcess,
   type ServerProcessOptions,
@@ -161,14 +161,7 @@ describe.skipIf(routeDrivers()[0] !== "postgres")("two app processes and two wor
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     const database = await createTestDatabase("postgres");
     cleanups.push(() => database.release());
-    const s3 = new S3rver({
-      port: 0,
-      address: "127.0.0.1",
-      silent: true,
-      directory: path.join(dir, "s3"),
-      configureBuckets: [{ name: "files", configs: [] }],
-    });
-    const { port: s3Port } = (await s3.run()) as AddressInfo;
+    const s3 = await startS3Server();
     cleanups.push(() => s3.close());
     site = await startSite();
     cleanups.push(() => site.close());
@@ -190,7 +183,7 @@ describe.skipIf(routeDrivers()[0] !== "postgres")("two app processes and two wor
         ALLOW_PRIVATE_URLS: "true",
         S3_BUCKET: "files",
         S3_REGION: "us-east-1",
-        S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
+        S3_ENDPOINT: s3.options().endpoint,
         S3_FORCE_PATH_STYLE: "true",
         S3_ACCESS_KEY_ID: "S3RVER",
         S3_SECRET_ACCESS_KEY: "S3RVER",
