@@ -10,7 +10,7 @@ import path from "node:path";
 import fastifyMultipart from "@fastify/multipart";
 import fastifyStatic from "@fastify/static";
 import fastifyWebsocket from "@fastify/websocket";
-import type { ApiErrorBody } from "@redline/shared";
+import { type ApiErrorBody, REALTIME_RESTART_CLOSE } from "@redline/shared";
 import Fastify, { type FastifyInstance } from "fastify";
 import { ZodError } from "zod";
 import type { AppContext } from "./context.ts";
@@ -18,7 +18,13 @@ import { openDatabase } from "./db/index.ts";
 import type { AppConfig } from "./env.ts";
 import { createPaypalClient } from "./integrations/paypal/index.ts";
 import { createStripePayments } from "./integrations/stripe/index.ts";
-import { ForbiddenError, HttpError, PlanLimitError, TooManyRequestsError } from "./lib/errors.ts";
+import {
+  ForbiddenError,
+  HttpError,
+  isBackendUnavailable,
+  PlanLimitError,
+  TooManyRequestsError,
+} from "./lib/errors.ts";
 import { endConnectionsWhenClosing } from "./lib/graceful-close.ts";
 import { installInputBoundary } from "./lib/input-boundary.ts";
 import { startLedger } from "./lib/ledger.ts";
@@ -185,6 +191,12 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
+  // Draining (SIGTERM, main.ts): each answer closes its connection, so a proxy's kept-alive connections
+  // end with the request in flight on them and it sends the next one to another process.
+  const readiness = createReadiness(ctx);
+  app.addHook("onSend", async (_request, reply) => {
+    if (readiness.isDraining) reply.header("connection", "close");
+  });
   const routes: string[] = [];
   const registered: RegisteredRoute[] = [];
   app.addHook("onRoute", (route) => {
@@ -266,6 +278,23 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
         .status(status)
         .send(body(status, (error as { code?: string }).code ?? "bad-request", (error as Error).message));
     }
+    // The disk full (or the user's quota): nothing was kept (files are written whole or not at all).
+    const { code } = error as { code?: unknown };
+    if (code === "ENOSPC" || code === "EDQUOT") {
+      request.log.error({ err: error }, "no space left to store a file");
+      return reply
+        .status(507)
+        .send(body(507, "storage-full", "There is no room left to store this. Try again later."));
+    }
+    // The database (or the file store) restarting or unreachable: the client tries again; the pool
+    // reconnects by itself meanwhile.
+    if (isBackendUnavailable(error)) {
+      request.log.warn({ err: error }, "a backing service is unavailable");
+      return reply
+        .status(503)
+        .header("retry-after", "5")
+        .send(body(503, "unavailable", "The service is briefly unavailable. Try again in a few seconds."));
+    }
     request.log.error(error);
     return reply.status(500).send(body(500, "internal", "Something went wrong"));
   });
@@ -281,12 +310,35 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   );
   installInputBoundary(app);
   await app.register(fastifyMultipart);
-  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: 64 * 1024 },
+    // Stopping: every socket is told the server restarts (a client reconnects at once, to another process);
+    // one whose client does not answer the close within 2 s is cut.
+    async preClose() {
+      const clients = [...app.websocketServer.clients];
+      await Promise.all(
+        clients.map(
+          (client) =>
+            new Promise<void>((resolve) => {
+              const cut = setTimeout(() => {
+                client.terminate();
+                resolve();
+              }, 2000);
+              client.once("close", () => {
+                clearTimeout(cut);
+                resolve();
+              });
+              client.close(REALTIME_RESTART_CLOSE.code, REALTIME_RESTART_CLOSE.reason);
+            }),
+        ),
+      );
+      app.websocketServer.close();
+    },
+  });
   await app.register(authRoutes, { auth });
   await app.register(handoffRoutes, { ctx });
   await app.register(apiTokenRoutes, { ctx });
   await app.register(emailChangeRoutes, { ctx });
-  const readiness = createReadiness(ctx);
   await app.register(healthRoutes, { ctx, readiness });
   await app.register(usersRoutes, { ctx });
   await app.register(unsubscribeRoutes, { ctx });

@@ -10,7 +10,7 @@ import path from "node:path";
 import type { RealtimeServerMessage } from "@redline/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { PASSWORD, signUpThroughOutbox, uniquePng } from "./testing/crash-round.ts";
+import { PASSWORD, projectWithScreenshot, signUpThroughOutbox } from "./testing/crash-round.ts";
 import { ApiClient } from "./testing/http-client.ts";
 import { type ServerProcess, startServerProcess } from "./testing/server-process.ts";
 import { createTestDatabase, drivers, type TestDriver } from "./testing/test-db.ts";
@@ -84,18 +84,11 @@ async function commentAndKill(writer: ServerProcess) {
   const memberEmail = `ledger-member-${stamp}@example.com`;
   const owner = await signUpThroughOutbox(writer.url, ownerEmail);
   const member = await signUpThroughOutbox(writer.url, memberEmail);
-  const projectId = (await owner.post("/api/projects", { title: "Crash between commit and delivery" })).body
-    .data.id as string;
-  expect(
-    (await owner.post(`/api/projects/${projectId}/members`, { email: memberEmail, access: "comment" }))
-      .status,
-  ).toBe(201);
-  const upload = await owner.upload(`/api/projects/${projectId}/uploads`, {
-    name: "shot.png",
-    type: "image/png",
-    bytes: await uniquePng(stamp % 0xffffff),
+  const { versionId } = await projectWithScreenshot(owner, {
+    title: "Crash between commit and delivery",
+    memberEmail,
+    n: stamp % 0xffffff,
   });
-  const versionId = upload.body.data.versionId as string;
   const text = `Acknowledged just before the crash ${stamp}`;
   const comment = await member.post(`/api/versions/${versionId}/comments`, {
     dotPosition: { x: 0.5, y: 0.5 },

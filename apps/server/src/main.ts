@@ -27,14 +27,24 @@ if (config.role === "worker") {
   );
 }
 
-// Stopping: readiness answers 503 at once (a load balancer stops sending new requests), then after
-// SHUTDOWN_DELAY_SECONDS the server stops accepting, finishes in-flight requests and jobs, and exits.
+// Stopping (SIGTERM from systemd, SIGINT from a terminal): readiness answers 503 at once and every answer
+// closes its connection (a load balancer stops sending new requests here); after SHUTDOWN_DELAY_SECONDS
+// the server stops accepting, finishes its in-flight requests and jobs (a capture in progress included),
+// closes its WebSockets with "restarting" (clients reconnect at once, to another process), and exits 0.
+// A second signal exits at once.
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
     readiness.drain();
     app.log.info(`${signal}: draining for ${config.shutdownDelaySeconds} s, then closing`);
+    for (const again of ["SIGINT", "SIGTERM"] as const) process.once(again, () => process.exit(1));
     setTimeout(() => {
-      app.close().then(() => process.exit(0));
+      app.close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          app.log.error({ err: error }, "closing failed");
+          process.exit(1);
+        },
+      );
     }, config.shutdownDelaySeconds * 1000);
   });
 }

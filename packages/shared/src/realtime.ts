@@ -120,3 +120,10 @@ export type RealtimeServerMessage =
   | { type: "pong" }
   | { type: "error"; code: string; projectId?: string }
   | { type: "event"; room: string; event: RealtimeEvent };
+
+/**
+ * The close a server sends its realtime sockets when it stops (a restart, a rolling upgrade): WebSocket's
+ * "Service Restart". A client reconnects at once — through the load balancer, to a process still running —
+ * and resyncs its rooms, instead of backing off as after a drop.
+ */
+export const REALTIME_RESTART_CLOSE = { code: 1012, reason: "restarting" } as const;

@@ -35,6 +35,14 @@ export interface DatabaseHandle {
     onGap?: (state: "lost" | "listening") => void,
   ): Promise<() => Promise<void>>;
   close(): Promise<void>;
+  /**
+   * PostgreSQL: holds an advisory lock named `key` on a pooled connection until the returned function
+   * releases it — or until this process dies and PostgreSQL drops its connections, so another process
+   * can tell that work is orphaned (`isLockHeld`). PGlite has one process, so neither is needed.
+   */
+  holdLock?(key: string): Promise<() => Promise<void>>;
+  /** Whether any session holds the advisory lock `key` (PostgreSQL). */
+  isLockHeld?(key: string): Promise<boolean>;
   /** The connection pool's state (PostgreSQL; PGlite has no pool), read by /metrics. */
   pool?(): { total: number; idle: number; waiting: number };
   /** An embedded database's files as a tarball (PGlite `dumpDataDir`), e.g. a migrated one to start from. */
@@ -53,7 +61,12 @@ export async function openDatabase(options: {
   pgliteSnapshot?: Blob;
 }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // A connection that cannot be made within 5 s fails (the request gets 503) instead of waiting for ever.
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      connectionTimeoutMillis: 5000,
+    });
     // A connection the server drops (restart, failover) must not crash the process, whether it sits idle in
     // the pool (the pool re-emits the loss) or is checked out between two statements of a transaction (only
     // the client hears it; the statement waiting on it fails). Each loss is logged once, by its client.
@@ -111,7 +124,36 @@ export async function openDatabase(options: {
       await pool.end();
     };
     const poolState = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
-    return { db: db as unknown as Database, kind: "postgres", executeSql, listen, close, pool: poolState };
+    const holdLock = async (key: string) => {
+      const client = await pool.connect();
+      try {
+        await client.query("select pg_advisory_lock(hashtext($1))", [key]);
+      } catch (error) {
+        client.release(true);
+        throw error;
+      }
+      return async () => {
+        // A connection whose unlock fails is dropped, which releases the lock too.
+        await client.query("select pg_advisory_unlock(hashtext($1))", [key]).then(
+          () => client.release(),
+          () => client.release(true),
+        );
+      };
+    };
+    // The transaction-scoped try-lock is released as the statement ends: it only asks.
+    const isLockHeld = async (key: string) =>
+      !(await pool.query<{ free: boolean }>("select pg_try_advisory_xact_lock(hashtext($1)) as free", [key]))
+        .rows[0]?.free;
+    return {
+      db: db as unknown as Database,
+      kind: "postgres",
+      executeSql,
+      listen,
+      close,
+      pool: poolState,
+      holdLock,
+      isLockHeld,
+    };
   }
   // One process per embedded database folder (see lib/data-dir-lock.ts); memory:// has none.
   const isInMemory = options.pgliteDir.startsWith("memory://");

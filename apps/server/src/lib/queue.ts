@@ -37,6 +37,20 @@ export async function startQueue(database: DatabaseHandle): Promise<QueueHandle>
     migrate: true,
   } as PgBoss.ConstructorOptions);
   boss.on("error", (error) => console.error("queue error", error));
+  // Processes started together on one PostgreSQL (systemd starting app and worker units at once) create
+  // the same queues at the same moment, and pg-boss's create_queue can deadlock with itself: the loser
+  // tries again and finds the queue made.
+  const createQueue = boss.createQueue.bind(boss);
+  boss.createQueue = async (...args: Parameters<typeof createQueue>) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await createQueue(...args);
+      } catch (error) {
+        if ((error as { code?: string }).code !== "40P01" || attempt === 5) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 100));
+      }
+    }
+  };
   await boss.start();
   return {
     queue: boss,

@@ -180,6 +180,31 @@ export async function signUpThroughOutbox(baseUrl: string, email: string): Promi
   throw new Error("no verification mail in the outbox");
 }
 
+/**
+ * The owner's new project with a member who may comment, and one screenshot in it (its version), all
+ * through the API as the web app does it.
+ */
+export async function projectWithScreenshot(
+  owner: ApiClient,
+  options: { title: string; memberEmail: string; n: number },
+): Promise<{ projectId: string; versionId: string }> {
+  const project = await owner.post("/api/projects", { title: options.title });
+  if (project.status !== 201) throw new Error(`project: ${project.status}`);
+  const projectId = project.body.data.id as string;
+  const member = await owner.post(`/api/projects/${projectId}/members`, {
+    email: options.memberEmail,
+    access: "comment",
+  });
+  if (member.status !== 201) throw new Error(`member: ${member.status}`);
+  const upload = await owner.upload(`/api/projects/${projectId}/uploads`, {
+    name: "shot.png",
+    type: "image/png",
+    bytes: await uniquePng(options.n),
+  });
+  if (upload.status !== 201) throw new Error(`upload: ${upload.status}`);
+  return { projectId, versionId: upload.body.data.versionId as string };
+}
+
 /** A different PNG for every n (its colour encodes n), so every upload stores a new file. */
 export function uniquePng(n: number): Promise<Buffer> {
   return sharp({

@@ -24,6 +24,8 @@ export interface ServerProcessOptions {
   dataDir: string;
   databaseUrl?: string;
   env?: Record<string, string>;
+  /** Ports to listen on (a process restarted behind a proxy takes its predecessor's); else free ones. */
+  ports?: { port: number; contentPort: number };
 }
 
 /**
@@ -32,7 +34,8 @@ export interface ServerProcessOptions {
  */
 export async function startServerProcess(options: ServerProcessOptions): Promise<ServerProcess> {
   for (let attempt = 1; ; attempt++) {
-    const server = spawnServerProcess(options, await freePort(), await freePort());
+    const { port, contentPort } = options.ports ?? { port: await freePort(), contentPort: await freePort() };
+    const server = spawnServerProcess(options, port, contentPort);
     const exitedEarly = server.exited.then((code) => {
       throw new Error(`server exited (${code}) before it listened:\n${server.output()}`);
     });
@@ -42,7 +45,7 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
       return server;
     } catch (error) {
       exitedEarly.catch(() => {});
-      if (attempt < 4 && server.output().includes("EADDRINUSE")) continue;
+      if (attempt < 4 && !options.ports && server.output().includes("EADDRINUSE")) continue;
       throw error;
     }
   }
@@ -98,6 +101,25 @@ export function spawnServerProcess(options: ServerProcessOptions, port: number, 
     },
   };
   return server;
+}
+
+/**
+ * Spawns a `ROLE=worker` process (jobs only, no port); resolves once it says it works the queue, rejects
+ * if it exits first.
+ */
+export async function startWorkerProcess(options: ServerProcessOptions): Promise<ServerProcess> {
+  const worker = spawnServerProcess(
+    { ...options, env: { ...options.env, ROLE: "worker", LOG_LEVEL: "info" } },
+    await freePort(),
+    await freePort(),
+  );
+  const deadline = Date.now() + 60_000;
+  while (!worker.output().includes("Redline worker: jobs only")) {
+    if (worker.child.exitCode !== null || worker.child.signalCode !== null || Date.now() > deadline)
+      throw new Error(`worker did not start:\n${worker.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return worker;
 }
 
 async function waitForHealth(url: string, timeoutMs = 60_000): Promise<void> {

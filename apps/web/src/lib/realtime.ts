@@ -8,11 +8,12 @@
  * conversation in a project (`subscribeGuest`) and the comments the link shows (topic "comments"),
  * resyncing the same way.
  */
-import type {
-  GuestTopic,
-  RealtimeClientMessage,
-  RealtimeEvent,
-  RealtimeServerMessage,
+import {
+  type GuestTopic,
+  REALTIME_RESTART_CLOSE,
+  type RealtimeClientMessage,
+  type RealtimeEvent,
+  type RealtimeServerMessage,
 } from "@redline/shared";
 
 export interface RoomListener {
@@ -132,7 +133,12 @@ class RealtimeConnection {
       if (this.socket !== socket) return;
       this.socket = null;
       if (this.isStopped || !this.isWanted() || FINAL_CLOSE_CODES.has(event.code)) return;
-      const delay = Math.min(MAX_BACKOFF_MS, 500 * 2 ** this.attempt++);
+      // A server stopping for a restart asks for a reconnect: at once (spread over half a second, so its
+      // clients do not all arrive together), and the load balancer sends it to a process still running.
+      const delay =
+        event.code === REALTIME_RESTART_CLOSE.code
+          ? Math.random() * 500
+          : Math.min(MAX_BACKOFF_MS, 500 * 2 ** this.attempt++);
       this.retryTimer = setTimeout(() => {
         this.retryTimer = undefined;
         this.ensureOpen();

@@ -20,7 +20,14 @@ export interface S3Options {
   endpoint?: string;
   forcePathStyle: boolean;
   credentials?: { accessKeyId: string; secretAccessKey: string };
+  /**
+   * How long one attempt may wait for a connection, and for an answer, before it fails (the SDK tries
+   * three times); a store that does not answer then makes a 503, never a request that hangs.
+   */
+  timeoutsMs?: { connection: number; request: number };
 }
+
+const TIMEOUTS_MS = { connection: 3000, request: 15_000 };
 
 export function createS3Storage(options: S3Options): Storage {
   const client = new S3Client({
@@ -28,6 +35,11 @@ export function createS3Storage(options: S3Options): Storage {
     endpoint: options.endpoint,
     forcePathStyle: options.forcePathStyle,
     credentials: options.credentials,
+    requestHandler: {
+      connectionTimeout: (options.timeoutsMs ?? TIMEOUTS_MS).connection,
+      requestTimeout: (options.timeoutsMs ?? TIMEOUTS_MS).request,
+      throwOnRequestTimeout: true,
+    },
   });
   const checked = (key: string) => {
     if (!isValidKey(key)) throw new Error(`Invalid storage key: ${key}`);

@@ -23,10 +23,14 @@ const REASONS: Record<string, string> = {
 };
 
 export interface CaptureWorker {
-  stop(): Promise<void>;
+  stop(graceMs?: number): Promise<void>;
 }
 
+/** How long a stopping worker waits for the capture in progress (systemd's TimeoutStopSec is 60 s). */
+const STOP_GRACE_MS = 45_000;
+
 export async function startCaptureWorker(ctx: AppContext): Promise<CaptureWorker> {
+  const inFlight = new Set<Promise<unknown>>();
   let capturer: Promise<Capturer> | null = null;
   const getCapturer = () => {
     capturer ??= import("@redline/capture").then(({ Capturer }) =>
@@ -34,28 +38,80 @@ export async function startCaptureWorker(ctx: AppContext): Promise<CaptureWorker
     );
     return capturer;
   };
+  await retryOrphanedCaptures(ctx);
+  const sweeper =
+    ctx.database.kind === "postgres"
+      ? setInterval(() => void retryOrphanedCaptures(ctx).catch(() => {}), ORPHAN_SWEEP_MS)
+      : undefined;
+  sweeper?.unref();
   await ctx.queue.work<{ versionId: string }>(
     CAPTURE_QUEUE,
     { batchSize: 1, pollingIntervalSeconds: 0.5 },
     async ([job]) => {
       if (!job) return;
       const timer = captureDurations.startTimer();
+      // PostgreSQL: the job's lock lives as long as this process (or until the capture ends): a worker
+      // killed mid-job leaves a running job nobody holds, and another worker retries it (below).
+      const release = await ctx.database.holdLock?.(captureLock(job.data.versionId));
+      const capture = runCapture(ctx, getCapturer, job.data.versionId).finally(() => release?.());
+      inFlight.add(capture);
       try {
-        await runCapture(ctx, getCapturer, job.data.versionId);
+        await capture;
         timer({ outcome: "done" });
       } catch (error) {
         timer({ outcome: "failed" });
         throw error;
+      } finally {
+        inFlight.delete(capture);
       }
     },
   );
   await enqueueUnfinished(ctx);
   return {
-    async stop() {
+    // Stopping takes no new capture and lets the one in progress finish (a process stopped for a restart
+    // completes its job); one that outlasts `graceMs` ends with the browser and is retried by the queue.
+    async stop(graceMs = STOP_GRACE_MS) {
+      clearInterval(sweeper);
       await ctx.queue.offWork(CAPTURE_QUEUE);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled(inFlight),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, graceMs);
+        }),
+      ]);
+      clearTimeout(timer);
       if (capturer) await (await capturer).close();
     },
   };
+}
+
+const captureLock = (versionId: string) => `capture:${versionId}`;
+
+/** How often a PostgreSQL worker looks for captures left running by a worker that died. */
+const ORPHAN_SWEEP_MS = 5000;
+
+/**
+ * A capture job still running in the queue whose worker is gone (killed, its machine lost) is failed, so
+ * the queue retries it (retryLimit) and a live worker captures the page, instead of it waiting out its
+ * expiry. PostgreSQL: a job is orphaned when no session holds its lock (taken within moments of the job
+ * starting; jobs younger than 5 s are left alone). PGlite: one process works the queue, so every job
+ * running when its worker starts belonged to a process that ended.
+ */
+export async function retryOrphanedCaptures(ctx: AppContext): Promise<number> {
+  const { database, queue } = ctx;
+  const { rows } = await database.executeSql(
+    `select id, data->>'versionId' as "versionId" from pgboss.job
+      where name = $1 and state = 'active' and started_on < now() - $2::interval`,
+    [CAPTURE_QUEUE, database.kind === "postgres" ? "5 seconds" : "0 seconds"],
+  );
+  let retried = 0;
+  for (const { id, versionId } of rows as { id: string; versionId: string }[]) {
+    if (database.isLockHeld && (await database.isLockHeld(captureLock(versionId)))) continue;
+    await queue.fail(CAPTURE_QUEUE, id, { reason: "The worker capturing this page stopped." });
+    retried++;
+  }
+  return retried;
 }
 
 export async function runCapture(ctx: AppContext, getCapturer: () => Promise<Capturer>, versionId: string) {

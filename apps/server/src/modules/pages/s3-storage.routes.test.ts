@@ -1,44 +1,21 @@
-import { mkdtemp, readdir, rm } from "node:fs/promises";
-import type { AddressInfo } from "node:net";
-import os from "node:os";
-import path from "node:path";
-import S3rver from "s3rver";
+import { readdir } from "node:fs/promises";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUpVerified } from "../../testing/http-client.ts";
+import { startS3Server } from "../../testing/s3-server.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { collectFiles } from "../files/collector.ts";
 
 describe("files on S3 when S3 is configured", () => {
-  let s3: S3rver;
-  let s3Dir: string;
+  let s3: Awaited<ReturnType<typeof startS3Server>>;
   let t: TestApp;
   beforeAll(async () => {
-    s3Dir = await mkdtemp(path.join(os.tmpdir(), "redline-s3-app-"));
-    s3 = new S3rver({
-      port: 0,
-      address: "127.0.0.1",
-      silent: true,
-      directory: s3Dir,
-      configureBuckets: [{ name: "files", configs: [] }],
-    });
-    const { port } = (await s3.run()) as AddressInfo;
-    t = await startTestApp({
-      config: {
-        s3: {
-          bucket: "files",
-          region: "us-east-1",
-          endpoint: `http://127.0.0.1:${port}`,
-          forcePathStyle: true,
-          credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
-        },
-      },
-    });
+    s3 = await startS3Server();
+    t = await startTestApp({ config: { s3: s3.options() } });
   });
   afterAll(async () => {
     await t.close();
     await s3.close();
-    await rm(s3Dir, { recursive: true, force: true });
   });
 
   it("stores uploads and thumbnails in the bucket and serves them back", async () => {
@@ -58,7 +35,7 @@ describe("files on S3 when S3 is configured", () => {
     expect(Buffer.from(await (await fetch(view.contentUrl)).arrayBuffer())).toEqual(png);
     expect((await fetch(t.url + view.page.thumbnail)).status).toBe(200);
 
-    const stored = await readdir(s3Dir, { recursive: true });
+    const stored = await readdir(s3.directory, { recursive: true });
     expect(stored.some((name) => String(name).includes("uploads"))).toBe(true);
     const localFiles = await readdir(t.ctx.config.filesDir, { recursive: true }).catch(() => []);
     expect(localFiles).toEqual([]);

@@ -3,9 +3,7 @@
  * (modules/captures) takes it. Here, beside the versions, so whoever adds a version enqueues it without
  * depending on the worker.
  */
-import { inArray } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { versions } from "../../db/schema/index.ts";
 
 import type { Queue } from "../../lib/queue.ts";
 
@@ -26,13 +24,18 @@ export async function enqueueCapture(ctx: AppContext, versionId: string): Promis
 
 /**
  * Versions written but never enqueued (the process stopped between commit and send) are enqueued again
- * at start-up; those whose job is still queued or running are deduplicated by the singleton key.
+ * at start-up. Those with a job waiting, to be retried or running are left alone: the queue's singleton
+ * key does not deduplicate on a standard queue, and a second job would capture the page twice at once (a
+ * job left running by a dead worker is retried by `retryOrphanedCaptures`, modules/captures).
  */
 export async function enqueueUnfinished(ctx: AppContext): Promise<number> {
-  const rows = await ctx.database.db
-    .select({ id: versions.id })
-    .from(versions)
-    .where(inArray(versions.status, ["queued", "capturing"]));
-  for (const row of rows) await enqueueCapture(ctx, row.id);
+  const { rows } = await ctx.database.executeSql(
+    `select v.id from versions v
+      where v.status in ('queued', 'capturing')
+        and not exists (select 1 from pgboss.job j
+          where j.name = $1 and j.state in ('created', 'retry', 'active') and j.data->>'versionId' = v.id)`,
+    [CAPTURE_QUEUE],
+  );
+  for (const row of rows as { id: string }[]) await enqueueCapture(ctx, row.id);
   return rows.length;
 }
