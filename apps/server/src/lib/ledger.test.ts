@@ -73,7 +73,7 @@ describe.each(drivers())("the ledger (%s)", (driver) => {
       })
       .catch(() => {});
     await handle.db.transaction((tx) => record(tx, { type: "test.numbered", n: 3, big: "x".repeat(20_000) }));
-    await expect.poll(() => seen.length).toBe(3);
+    await expect.poll(() => seen.length, { timeout: 10_000 }).toBe(3);
     expect(seen.map(({ event }) => event.n)).toEqual([1, 2, 3]);
     // Any size: the event is a row, the wake-up carries nothing.
     expect(String(seen[2]!.event.big).length).toBe(20_000);
@@ -169,7 +169,7 @@ describe.runIf(drivers().includes("postgres"))("the ledger across processes (pos
     expect(seen).toEqual([]);
     release();
     await slow;
-    await expect.poll(() => seen.length).toBe(2);
+    await expect.poll(() => seen.length, { timeout: 10_000 }).toBe(2);
     expect(seen).toEqual([1, 2]);
   });
 
