@@ -24,6 +24,7 @@ export * from "./realtime.ts";
 export * from "./review-requests.ts";
 export * from "./storage.ts";
 export * from "./support.ts";
+export * from "./targets.ts";
 export * from "./team-branding.ts";
 export * from "./team-domains.ts";
 export * from "./teams.ts";
