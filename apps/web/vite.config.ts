@@ -28,5 +28,12 @@ export default defineConfig({
     outDir: "dist",
     emptyOutDir: true,
     sourcemap: true,
+    rollupOptions: {
+      output: {
+        // zod in a chunk of its own: left to the bundler it shares a chunk with react-query's useMutation,
+        // and the sign-in form (which needs only the latter) would load all of zod first (issue #34).
+        manualChunks: (id) => (/[\\/]node_modules[\\/]zod[\\/]/.test(id) ? "zod" : undefined),
+      },
+    },
   },
 });

@@ -1,14 +1,13 @@
 /**
  * Every route of SPEC §2. Pages load lazily (a failed chunk reloads the page, see chunk-reload.ts);
- * guards and layouts stay in the main bundle so the first paint never waits for two round trips.
+ * guards and the light layouts stay in the main bundle so the first paint never waits for two round trips;
+ * the signed-in app layout is lazy too, so the signed-out landing page's first load stays small (issue #34).
  */
 import type { ComponentType } from "react";
 import { createBrowserRouter, Navigate, type RouteObject } from "react-router";
 import { LoadingView } from "./components/loading-view.tsx";
 import { RouteError } from "./components/route-error.tsx";
-import { PaymentSuccessRedirect } from "./features/billing/payment-success-redirect.tsx";
 import { RedirectVerifiedUser, RequireUser } from "./features/session/guards.tsx";
-import { AppLayout } from "./layouts/app-layout.tsx";
 import { PublicLayout } from "./layouts/public-layout.tsx";
 import { RootLayout } from "./layouts/root-layout.tsx";
 
@@ -81,7 +80,8 @@ export const routes: RouteObject[] = [
             element: <RequireUser />,
             children: [
               {
-                element: <AppLayout />,
+                // The signed-in chrome loads with the first signed-in page, not with the landing page.
+                ...page(() => import("./layouts/app-layout.tsx"), "AppLayout"),
                 children: [
                   { path: "/projects", ...page(projectsPage, "ProjectsPage") },
                   { path: "/projects/web", ...page(projectsPage, "ProjectsPage") },
@@ -112,7 +112,10 @@ export const routes: RouteObject[] = [
                   },
                   {
                     path: "/payment-success/:planId",
-                    element: <PaymentSuccessRedirect />,
+                    ...page(
+                      () => import("./features/billing/payment-success-redirect.tsx"),
+                      "PaymentSuccessRedirect",
+                    ),
                   },
                   { path: "/offers", ...page(() => import("./pages/offers-page.tsx"), "OffersPage") },
                   { path: "/help", ...page(() => import("./pages/help-page.tsx"), "HelpPage") },

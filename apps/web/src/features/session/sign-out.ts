@@ -4,7 +4,6 @@
  * tells the route guard to send the visitor to `/` rather than to `/?goto=…`.
  */
 import type { QueryClient } from "@tanstack/react-query";
-import { authClient } from "../../lib/auth-client.ts";
 import { ME_KEY } from "./use-me.ts";
 
 let signedOutOnPurpose = false;
@@ -22,7 +21,12 @@ export async function endSession(
   queryClient: QueryClient,
   { onPurpose = true, callServer = true }: { onPurpose?: boolean; callServer?: boolean } = {},
 ): Promise<void> {
-  if (callServer) await authClient.signOut().catch(() => undefined);
+  if (callServer) {
+    // Loaded on demand: the route guards import this module, and the auth client (better-auth, zod)
+    // must not weigh on the signed-out landing page's first load (issue #34).
+    const { authClient } = await import("../../lib/auth-client.ts");
+    await authClient.signOut().catch(() => undefined);
+  }
   signedOutOnPurpose = onPurpose;
   await queryClient.cancelQueries();
   queryClient.removeQueries({ predicate: (query) => !isMeKey(query.queryKey) });

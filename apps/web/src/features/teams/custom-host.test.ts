@@ -29,14 +29,14 @@ describe("the tab title (SPEC §2)", () => {
 });
 
 describe("the host the app runs on", () => {
-  it("changes nothing on the instance's own host", () => {
-    applyHost({ host: "localhost", isOwnHost: true, team: null, title: null });
+  it("changes nothing on the instance's own host", async () => {
+    await applyHost({ host: "localhost", isOwnHost: true, team: null, title: null });
     expect(getHostTitle()).toBeNull();
     expect(applyBranding).not.toHaveBeenCalled();
   });
 
-  it("titles every tab after the team of a custom domain and applies its branding", () => {
-    applyHost({
+  it("titles every tab after the team of a custom domain and applies its branding", async () => {
+    await applyHost({
       host: "review.example.com",
       isOwnHost: false,
       team: { name: "Acme Studio", theme },
@@ -47,10 +47,20 @@ describe("the host the app runs on", () => {
     expect(applyBranding).toHaveBeenCalledWith(theme);
   });
 
-  it("uses the host name when no team has the domain, and leaves the look alone without a theme", () => {
-    applyHost({ host: "unknown.example.com", isOwnHost: false, team: null, title: "unknown.example.com" });
+  it("uses the host name when no team has the domain, and leaves the look alone without a theme", async () => {
+    await applyHost({
+      host: "unknown.example.com",
+      isOwnHost: false,
+      team: null,
+      title: "unknown.example.com",
+    });
     expect(document.title).toBe("unknown.example.com");
-    applyHost({ host: "x.example.com", isOwnHost: false, team: { name: "X", theme: null }, title: "X" });
+    await applyHost({
+      host: "x.example.com",
+      isOwnHost: false,
+      team: { name: "X", theme: null },
+      title: "X",
+    });
     expect(applyBranding).not.toHaveBeenCalled();
   });
 

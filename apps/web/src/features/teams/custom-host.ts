@@ -7,19 +7,22 @@
 import type { HostInfo } from "@redline/shared";
 import { api } from "../../lib/api.ts";
 import { setHost } from "../../lib/host-title.ts";
-import { applyBranding } from "./branding.ts";
 
-/** Applies what the host says; exported for tests. */
-export function applyHost(host: HostInfo): void {
+/**
+ * Applies what the host says; exported for tests. The branding module (with the team queries behind its
+ * hook) loads only on a branded custom domain, so the landing page's first load does not carry it (issue #34).
+ */
+export async function applyHost(host: HostInfo): Promise<void> {
   if (host.isOwnHost) return;
   setHost(host.title, host.team);
   if (host.title) document.title = host.title;
-  if (host.team?.theme) applyBranding(host.team.theme);
+  const theme = host.team?.theme;
+  if (theme) (await import("./branding.ts")).applyBranding(theme);
 }
 
 export async function startCustomHost(): Promise<void> {
   try {
-    applyHost((await api<{ data: HostInfo }>("/api/host")).data);
+    await applyHost((await api<{ data: HostInfo }>("/api/host")).data);
   } catch {
     // Not knowing the host is not worth an error screen: the default title and look stay.
   }
