@@ -30,8 +30,13 @@ import { removeReplaced } from "../../lib/storage/storage.ts";
 import { requireActor } from "../auth/session.ts";
 import { OWNED_BY_WORK, releaseFilesOf, removeReleasedFiles } from "../files/stored-files.ts";
 import { entitlementsFor, limitsFor } from "../plans/plans.ts";
-import { listProjectRows, loadProject, ownerLimitsOf } from "../project-access/projects.load.ts";
-import { authorize, projectAccess } from "../project-access/projects.policy.ts";
+import {
+  guestsReadOnlyOf,
+  listProjectRows,
+  loadProject,
+  ownerLimitsOf,
+} from "../project-access/projects.load.ts";
+import { authorize, projectAccess, servedSharing } from "../project-access/projects.policy.ts";
 import { loadProjectDetail } from "../project-access/read-access.load.ts";
 import { cachedAnswer, startReadCaches, tagsOfProject, untilOf } from "../project-access/read-cache.ts";
 import { projectTeamOf, teamForProject, teamRoleOf } from "../project-access/team-access.ts";
@@ -178,20 +183,27 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
           return loaded;
         },
         (loaded) => ({ tags: tagsOfProject(loaded.project, actor.user.id), until: untilOf(loaded.project) }),
-        ({ project, heldAccess, ownerLimits, team, pageRows, versionRows }) => ({
-          data: {
-            ...presentProject(project, heldAccess!, {
-              pageCount: pageRows.length,
-              ownerLimits: effectiveLimits(ownerLimits, plansEnabled),
-              firstPageThumbnail: pageRows.find((page) => page.thumbnailKey)?.thumbnailKey,
-              viewerId: actor.user.id,
-              team,
-            }),
-            pages: pageRows.map((page) => presentPage(page, versionRows)),
-            sharing: normalizeSharing(project.sharing),
-            approvers: project.approvers,
-          } satisfies ProjectDetail,
-        }),
+        (loaded) => {
+          const { project, heldAccess, ownerLimits, team, pageRows, versionRows } = loaded;
+          return {
+            data: {
+              ...presentProject(project, heldAccess!, {
+                pageCount: pageRows.length,
+                ownerLimits: effectiveLimits(ownerLimits, plansEnabled),
+                firstPageThumbnail: pageRows.find((page) => page.thumbnailKey)?.thumbnailKey,
+                viewerId: actor.user.id,
+                team,
+              }),
+              pages: pageRows.map((page) => presentPage(page, versionRows)),
+              // "Allow comments" as guests get it (a free owner's link is view only), not as stored.
+              sharing: servedSharing(
+                normalizeSharing(project.sharing),
+                guestsReadOnlyOf(loaded, plansEnabled),
+              ),
+              approvers: project.approvers,
+            } satisfies ProjectDetail,
+          };
+        },
       );
       return reply.type(JSON_TYPE).send(answer);
     },
