@@ -1,5 +1,6 @@
 import {
   canAddProject,
+  creatableTypes,
   createProjectSchema,
   DEFAULT_PROJECT_TITLE,
   effectiveLimits,
@@ -21,7 +22,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { pages, projectCollaborators, projects, users } from "../../db/schema/index.ts";
-import { PlanLimitError } from "../../lib/errors.ts";
+import { BadRequestError, PlanLimitError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { toJpeg } from "../../lib/images.ts";
 import { announceChanged, revokeRoom } from "../../lib/realtime.ts";
@@ -110,6 +111,11 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     async (request, reply) => {
       const actor = await requireActor(auth, db, request);
       const input = createProjectSchema.parse(request.body);
+      if (creatableTypes([input.type]).length === 0)
+        throw new BadRequestError(
+          "Illustration projects cannot be created yet: the slide editor is not part of this version.",
+          "project-type-unavailable",
+        );
       const now = new Date();
       const product = productOf(input.type);
       // The owner's projects of this product are counted under a lock on their user row, so two
