@@ -70,7 +70,8 @@ describe("projects", () => {
       .waitFor();
     expect(await modal.getByRole("radio", { name: /Illustration/ }).count()).toBe(0);
     await shot(page, "07b-new-project-types");
-    await page.keyboard.press("Escape");
+    // Focus is in the title field, where Escape stays (SPEC §4): the close button closes it.
+    await modal.getByRole("button", { name: /Close/ }).click();
     await list.getByRole("heading", { name: /Beta app/ }).waitFor();
     await shot(page, "07-projects-list");
 
