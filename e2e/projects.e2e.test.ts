@@ -35,7 +35,7 @@ describe("projects", () => {
     await privilege("standard");
     await newProject(api, "Beta app", "webapp");
     await privilege(null);
-    await newProject(api, "Gamma slides", "illustration");
+    await newProject(api, "Gamma slides", "image");
     await page.reload();
     const list = page.getByRole("list", { name: "Projects" });
     await list.getByRole("heading", { name: /Gamma slides/ }).waitFor();
@@ -60,11 +60,18 @@ describe("projects", () => {
     await page.getByLabel("Filter projects").fill("");
     await list.getByRole("heading", { name: /Gamma slides/ }).waitFor();
 
-    // The illustration list holds only illustration projects.
-    await page.getByRole("link", { name: "Illustration", exact: true }).click();
-    await page.waitForURL((url) => url.pathname === "/projects/illustration");
-    await expect.poll(() => list.getByRole("heading").allInnerTexts()).toEqual(["Gamma slides"]);
-    await page.getByRole("link", { name: "All projects", exact: true }).click();
+    // No slide editor yet (SHIPPED_FEATURES): no Illustration list, and the New project modal offers no such type.
+    expect(await page.getByRole("link", { name: "Illustration", exact: true }).count()).toBe(0);
+    await page.getByRole("button", { name: "New project" }).first().click();
+    const modal = page.getByRole("dialog", { name: "New project" });
+    await modal
+      .getByRole("radio", { name: /Website/ })
+      .first()
+      .waitFor();
+    expect(await modal.getByRole("radio", { name: /Illustration/ }).count()).toBe(0);
+    await shot(page, "07b-new-project-types");
+    // Focus is in the title field, where Escape stays (SPEC §4): the close button closes it.
+    await modal.getByRole("button", { name: /Close/ }).click();
     await list.getByRole("heading", { name: /Beta app/ }).waitFor();
     await shot(page, "07-projects-list");
 
@@ -131,11 +138,8 @@ describe("projects", () => {
     await page.goto(`/project/${board}`);
     await page.getByRole("heading", { name: "Bug hunt" }).waitFor();
     await page.getByRole("heading", { name: "No lists yet" }).waitFor();
-    // …and the slide editor, not built yet, says so.
-    const slides = await newProject(api, "Slides", "illustration");
-    await page.goto(`/project/${slides}`);
-    await page.getByRole("heading", { name: "Slides" }).waitFor();
-    await page.getByText("Coming soon", { exact: true }).waitFor();
+    // …and an illustration project cannot be made before the slide editor exists.
+    expect((await api.post("/api/projects", { type: "illustration", title: "Slides" })).status).toBe(400);
   });
 });
 

@@ -92,7 +92,7 @@ import { teamDomainRoutes } from "./modules/teams/team-domain.routes.ts";
 import { teamMembersRoutes } from "./modules/teams/team-members.routes.ts";
 import { claimTeamInvitations } from "./modules/teams/teams.load.ts";
 import { teamsRoutes } from "./modules/teams/teams.routes.ts";
-import { trustedOrigins } from "./modules/teams/trusted-origins.ts";
+import { ownBrowseOrigin, trustedOrigins } from "./modules/teams/trusted-origins.ts";
 import { listsRoutes } from "./modules/tickets/lists.routes.ts";
 import { ticketThreadRoutes } from "./modules/tickets/ticket-thread.routes.ts";
 import { ticketsRoutes } from "./modules/tickets/tickets.routes.ts";
@@ -136,7 +136,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   const isTrustedOrigin = trustedOrigins(
     database.db,
     config.appUrl,
-    () => [config.browse.url],
+    () => [config.browse.url ?? ownBrowseOrigin(config.appUrl, config.browse.hostPrefix)],
     config.plansEnabled,
   );
   const auth = createAuth(config, database.db, mailer, {

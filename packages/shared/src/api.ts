@@ -1,4 +1,4 @@
-import type { PlanLimitDetail } from "./plans.ts";
+import type { PlanLimitDetail, ShippedFeatures } from "./plans.ts";
 /** Small API contracts shared by server and web. */
 export interface HealthResponse {
   status: "ok";
@@ -14,6 +14,8 @@ export interface PublicConfig {
   products: { browseHostPrefix: string; webUrl: string; browseUrl: string | null };
   /** Help → Support docs: this installation's documentation (DOCS_URL); null → the shipped guide at /help. */
   docsUrl?: string | null;
+  /** What this build does among the things plans sell (SHIPPED_FEATURES): screens promise nothing else. */
+  features: ShippedFeatures;
 }
 
 export interface MailboxMessage {

@@ -504,8 +504,19 @@ export function formatPrice(amount: number, currency: string, locale = "en-US"):
 }
 
 /**
- * What this build of Redline can do among the things plans sell. A screen never promises what the product
- * does not do: plan cards and upgrade prompts list video minutes only once video comments exist (issue
- * #33), and integrations once they exist (issue #30). The entitlements themselves stay as SPEC §9 sizes them.
+ * What this build of Redline can do among the things plans sell — the one switch, served in GET /api/config
+ * (`features`). A screen never promises what the product does not do: plan cards and upgrade prompts list
+ * video minutes only once video comments exist (issue #33), and integrations once they exist (issue #30);
+ * illustration projects are created, listed and counted only once the slide editor exists. The
+ * entitlements themselves stay as SPEC §9 sizes them.
  */
-export const SHIPPED_FEATURES = { videoComments: false, integrations: false } as const;
+export const SHIPPED_FEATURES = { videoComments: false, integrations: false, slideEditor: false } as const;
+export type ShippedFeatures = { readonly [K in keyof typeof SHIPPED_FEATURES]: boolean };
+
+/** The project types that can be made here: illustration only with the slide editor. */
+export function creatableTypes<T extends string>(
+  types: readonly T[],
+  features: Pick<ShippedFeatures, "slideEditor"> = SHIPPED_FEATURES,
+): T[] {
+  return types.filter((type) => type !== "illustration" || features.slideEditor);
+}

@@ -49,6 +49,8 @@ export interface TestAppOptions {
   config?: Partial<AppConfig>;
   /** For the few tests that cause a 5xx on purpose (e.g. a storage outage): close() does not fail. */
   allowServerErrors?: boolean;
+  /** The host name of APP_URL and t.url (default 127.0.0.1; it must resolve here, e.g. localhost): for host-name rules. */
+  appHost?: string;
 }
 
 export async function freePort(): Promise<number> {
@@ -72,7 +74,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     const contentPort = await freePort();
-    const url = `http://127.0.0.1:${port}`;
+    const url = `http://${options.appHost ?? "127.0.0.1"}:${port}`;
     const config: AppConfig = {
       ...loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn" }),
       appUrl: url,

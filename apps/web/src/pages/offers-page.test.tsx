@@ -11,8 +11,8 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function renderOffers(me: User) {
-  stubApi({ "GET /api/me": { body: { data: me } } });
+function renderOffers(me: User, teams: { role: string; plan: { isPaid: boolean } }[] = []) {
+  stubApi({ "GET /api/me": { body: { data: me } }, "GET /api/teams": { body: { data: teams } } });
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
       <MemoryRouter initialEntries={["/offers"]}>
@@ -49,5 +49,22 @@ describe("the offers page", () => {
     ).toBeTruthy();
     expect(screen.queryByText(/nothing to upgrade/)).toBeNull();
     expect(screen.getAllByRole("button", { name: "Redeem" })).toHaveLength(2);
+  });
+
+  it("offers nothing to a member of an enabled team (SPEC §4); codes can still be redeemed", async () => {
+    renderOffers(user(), [{ role: "member", plan: { isPaid: true } }]);
+    expect(await screen.findByRole("heading", { name: "Your team's plan covers you" })).toBeTruthy();
+    expect(screen.queryByText(/Save on a paid plan with a promo code/)).toBeNull();
+    expect(screen.getByRole("link", { name: "Go to your team" }).getAttribute("href")).toBe("/team");
+    expect(screen.getAllByRole("button", { name: "Redeem" })).toHaveLength(2);
+  });
+
+  it("still offers to a collaborator of a paid team, or a member of an unpaid one", async () => {
+    renderOffers(user(), [
+      { role: "collaborator", plan: { isPaid: true } },
+      { role: "member", plan: { isPaid: false } },
+    ]);
+    expect(await screen.findByText(/Save on a paid plan with a promo code/)).toBeTruthy();
+    expect(screen.queryByText("Your team's plan covers you")).toBeNull();
   });
 });

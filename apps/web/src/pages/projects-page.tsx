@@ -4,6 +4,7 @@ import {
   type Product,
   type ProjectList,
   type ProjectSort,
+  SHIPPED_FEATURES,
   showsProjectUpsell,
 } from "@redline/shared";
 import { Plus, Search } from "lucide-react";
@@ -23,7 +24,17 @@ import { ShareButton } from "../features/sharing/share-modal.tsx";
 const LISTS: { list: ProjectList; path: string; label: string; products: readonly Product[] }[] = [
   { list: "all", path: "/projects", label: "All projects", products: ["web", "browse"] },
   { list: "web", path: "/projects/web", label: "Web", products: ["web"] },
-  { list: "illustration", path: "/projects/illustration", label: "Illustration", products: ["web"] },
+  // Its own tab once the slide editor exists (SHIPPED_FEATURES); no placeholder list before.
+  ...(SHIPPED_FEATURES.slideEditor
+    ? [
+        {
+          list: "illustration" as const,
+          path: "/projects/illustration",
+          label: "Illustration",
+          products: ["web"] as const,
+        },
+      ]
+    : []),
   { list: "archived", path: "/projects/archived", label: "Archived", products: ["web", "browse"] },
 ];
 

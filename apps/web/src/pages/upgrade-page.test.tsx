@@ -1,4 +1,10 @@
-import { type Billing, LIFETIME_TIERS, UNLIMITED_ENTITLEMENTS, type User } from "@redline/shared";
+import {
+  type Billing,
+  LIFETIME_TIERS,
+  NO_TEAM_PLAN,
+  UNLIMITED_ENTITLEMENTS,
+  type User,
+} from "@redline/shared";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
@@ -121,6 +127,20 @@ describe("the upgrade page", () => {
     expect(offers.id).toBe("offers");
     expect(within(offers).getByRole("heading", { name: "30% off yearly Pro" })).toBeTruthy();
     expect(within(offers).getByText("SAVE30")).toBeTruthy();
+  });
+
+  it("offers nothing to a member of an enabled team (SPEC §4), but does once that team is disabled", async () => {
+    const team = (isPaid: boolean) => ({
+      body: { data: [{ id: "t1", name: "Acme", role: "member", plan: { ...NO_TEAM_PLAN, isPaid } }] },
+    });
+    renderUpgrade(user(), billing(), "/upgrade", { "GET /api/teams": team(true) });
+    expect(await screen.findByRole("heading", { level: 3, name: "Pro" })).toBeTruthy();
+    // The teams answer (already stubbed) lands within a tick; the section stays away after it too.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByRole("region", { name: "Offers" })).toBeNull();
+    cleanup();
+    renderUpgrade(user(), billing(), "/upgrade", { "GET /api/teams": team(false) });
+    expect(await screen.findByRole("region", { name: "Offers" })).toBeTruthy();
   });
 
   it("marks the current plan and the subscribed interval", async () => {

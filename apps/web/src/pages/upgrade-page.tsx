@@ -6,6 +6,7 @@
 import {
   BILLING_MESSAGES,
   type BillingInterval,
+  hasEnabledTeam,
   type Product,
   parsePlanId,
   promoCodeDiscount,
@@ -25,6 +26,7 @@ import { PlansIncluded } from "../features/billing/plans-included.tsx";
 import { useCurrency } from "../features/billing/use-currency.ts";
 import { useMe } from "../features/session/use-me.ts";
 import { ProRequestButton } from "../features/support/pro-request-modal.tsx";
+import { useTeams } from "../features/teams/team-queries.ts";
 import { useDocumentTitle } from "../lib/use-document-title.ts";
 import { useProduct } from "../lib/use-product.ts";
 import "../features/billing/billing.css";
@@ -37,6 +39,7 @@ export function UpgradePage() {
   // Billing only tells which plan a subscription is on; the plans show without it.
   const billing = useBilling();
   const { currency, isPending: isCurrencyPending, setCurrency } = useCurrency();
+  const teams = useTeams(product);
   const [params, setParams] = useSearchParams();
   const interval: BillingInterval = params.get("interval") === "yearly" ? "yearly" : "monthly";
   const [promo, setPromo] = useState(params.get("promo") ?? "");
@@ -96,7 +99,8 @@ export function UpgradePage() {
           <ProRequestButton />
         </section>
       )}
-      {plan.hideUpsells ? null : (
+      {/* Offers are upsells: none for a member of an enabled team (SPEC §4), shown once the teams are known. */}
+      {plan.hideUpsells || teams.isPending || hasEnabledTeam(teams.data ?? []) ? null : (
         <section
           id={UPGRADE_OFFERS_ID}
           className="upgrade-offers"

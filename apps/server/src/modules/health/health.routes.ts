@@ -1,4 +1,4 @@
-import type { HealthResponse, PublicConfig } from "@redline/shared";
+import { type HealthResponse, type PublicConfig, SHIPPED_FEATURES } from "@redline/shared";
 import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
@@ -63,6 +63,7 @@ export async function healthRoutes(
         browseUrl: ctx.config.browse.url,
       },
       docsUrl: ctx.config.docsUrl,
+      features: SHIPPED_FEATURES,
     }),
   );
 }

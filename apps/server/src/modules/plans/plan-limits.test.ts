@@ -183,7 +183,11 @@ describe.each(drivers())("plan limits (%s)", (driver) => {
     const { versionId } = (
       await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/g" })
     ).body.data;
-    expect((await owner.patch(`/api/projects/${projectId}/sharing`, { public: true })).status).toBe(200);
+    const opened = await owner.patch(`/api/projects/${projectId}/sharing`, { public: true });
+    expect(opened.status).toBe(200);
+    // The share modal shows "Allow comments" as guests get it: off, though links start with it stored on.
+    expect(opened.body.data).toMatchObject({ public: true, canComment: false });
+    expect((await owner.get(`/api/projects/${projectId}`)).body.data.sharing.canComment).toBe(false);
     const refused = await owner.patch(`/api/projects/${projectId}/sharing`, { canComment: true });
     expect(refused.status).toBe(402);
     expect(refused.body).toMatchObject({
@@ -196,7 +200,8 @@ describe.each(drivers())("plan limits (%s)", (driver) => {
       .set({ sharing: { public: true, canComment: true } as never })
       .where(eq(projects.id, projectId));
     const guest = new ApiClient(t.url);
-    expect((await guest.get(`/api/share/${projectId}`)).body.data.access).toBe("view");
+    const viewOnly = (await guest.get(`/api/share/${projectId}`)).body.data;
+    expect(viewOnly).toMatchObject({ access: "view", sharing: { canComment: false } });
     const comment = {
       anchor: {
         v: 1,
@@ -218,7 +223,10 @@ describe.each(drivers())("plan limits (%s)", (driver) => {
     // On Pro (here a privilege) guests comment.
     const uid = (await owner.get("/api/me")).body.data.uid as string;
     await t.ctx.database.db.update(users).set({ privilege: "pro" }).where(eq(users.id, uid));
-    expect((await owner.patch(`/api/projects/${projectId}/sharing`, { canComment: true })).status).toBe(200);
+    const allowed = await owner.patch(`/api/projects/${projectId}/sharing`, { canComment: true });
+    expect(allowed.status).toBe(200);
+    expect(allowed.body.data.canComment).toBe(true);
+    expect((await owner.get(`/api/projects/${projectId}`)).body.data.sharing.canComment).toBe(true);
     expect((await guest.get(`/api/share/${projectId}`)).body.data.access).toBe("comment");
     expect((await asGuest()).status).toBe(201);
   });

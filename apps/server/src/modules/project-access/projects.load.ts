@@ -86,6 +86,8 @@ export interface LoadedProject {
   ownerLimits: Limits | null;
   /** The team the project belongs to, if any. */
   team: { id: string; name: string } | null;
+  /** Whether the owner's plan includes guest commenting (SPEC §6), plans on; routes apply PLANS_ENABLED. */
+  ownerGuestCommenting: boolean;
 }
 
 /** Loads a project and the actor's access to it; a missing project is a 404 like an inaccessible one. */
@@ -143,6 +145,17 @@ export function loadedProjectOf(
     isExpired,
     ownerLimits,
     team: projectTeamOf(row),
+    ownerGuestCommenting:
+      row.ownerLimits !== null &&
+      resolvePlan(
+        planSourcesOf({
+          privilege: row.ownerPrivilege,
+          lifetimeDeal: row.ownerLifetimeDeal,
+          partnerPlan: row.ownerPartnerPlan,
+          heldSubscriptions: row.ownerHeldSubscriptions,
+        }),
+        productOf(row.project.type),
+      ).entitlements.guestCommenting,
   };
 }
 
@@ -291,8 +304,17 @@ export function listProjectRows(db: Database, userId: string, query: ProjectList
 
 /**
  * Whether guests of a project's public link may only view it: the project has expired (SPEC §4), or its
- * owner's plan does not include guest commenting (SPEC §6; the demo always does). One query, by key.
+ * owner's plan does not include guest commenting (SPEC §6; the demo always does). Pure, from a load.
  */
+export function guestsReadOnlyOf(
+  loaded: Pick<LoadedProject, "project" | "isExpired" | "ownerGuestCommenting">,
+  plansEnabled: boolean,
+): boolean {
+  if (loaded.project.type === "demo") return false;
+  return loaded.isExpired || (plansEnabled && !loaded.ownerGuestCommenting);
+}
+
+/** guestsReadOnlyOf for a project row alone: one query, by key. */
 export async function guestsReadOnly(
   db: Database,
   project: ProjectRow,
@@ -302,6 +324,12 @@ export async function guestsReadOnly(
   const [owner] = await db.select().from(users).where(eq(users.id, project.ownerId));
   if (!owner) return true;
   const product = productOf(project.type);
-  if (isProjectExpired(project.expiresAt, limitsFor(owner)[product].projects)) return true;
-  return plansEnabled && !resolvePlan(planSourcesOf(owner), product).entitlements.guestCommenting;
+  return guestsReadOnlyOf(
+    {
+      project,
+      isExpired: isProjectExpired(project.expiresAt, limitsFor(owner)[product].projects),
+      ownerGuestCommenting: resolvePlan(planSourcesOf(owner), product).entitlements.guestCommenting,
+    },
+    plansEnabled,
+  );
 }

@@ -93,6 +93,14 @@ export function guestAccess(sharing: ProjectSharing | null, readOnly = false): A
   return sharing.canComment && !readOnly ? "comment" : "view";
 }
 
+/**
+ * The link settings as guests are served them: "Allow comments" reads off while guests may only view
+ * (guestAccess's `readOnly`), whatever is stored, so the share modal shows what the link does.
+ */
+export function servedSharing(sharing: ProjectSharing, readOnly: boolean): ProjectSharing {
+  return { ...sharing, canComment: sharing.canComment && !readOnly };
+}
+
 /** Page approval is also open to the project's chosen approvers, whatever their access. */
 export function canApprovePage(
   access: Access | null,

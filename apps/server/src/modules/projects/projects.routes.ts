@@ -1,5 +1,6 @@
 import {
   canAddProject,
+  creatableTypes,
   createProjectSchema,
   DEFAULT_PROJECT_TITLE,
   effectiveLimits,
@@ -21,7 +22,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { pages, projectCollaborators, projects, users } from "../../db/schema/index.ts";
-import { PlanLimitError } from "../../lib/errors.ts";
+import { BadRequestError, PlanLimitError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { toJpeg } from "../../lib/images.ts";
 import { announceChanged, revokeRoom } from "../../lib/realtime.ts";
@@ -30,8 +31,13 @@ import { removeReplaced } from "../../lib/storage/storage.ts";
 import { requireActor } from "../auth/session.ts";
 import { OWNED_BY_WORK, releaseFilesOf, removeReleasedFiles } from "../files/stored-files.ts";
 import { entitlementsFor, limitsFor } from "../plans/plans.ts";
-import { listProjectRows, loadProject, ownerLimitsOf } from "../project-access/projects.load.ts";
-import { authorize, projectAccess } from "../project-access/projects.policy.ts";
+import {
+  guestsReadOnlyOf,
+  listProjectRows,
+  loadProject,
+  ownerLimitsOf,
+} from "../project-access/projects.load.ts";
+import { authorize, projectAccess, servedSharing } from "../project-access/projects.policy.ts";
 import { loadProjectDetail } from "../project-access/read-access.load.ts";
 import { cachedAnswer, startReadCaches, tagsOfProject, untilOf } from "../project-access/read-cache.ts";
 import { projectTeamOf, teamForProject, teamRoleOf } from "../project-access/team-access.ts";
@@ -105,6 +111,11 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     async (request, reply) => {
       const actor = await requireActor(auth, db, request);
       const input = createProjectSchema.parse(request.body);
+      if (creatableTypes([input.type]).length === 0)
+        throw new BadRequestError(
+          "Illustration projects cannot be created yet: the slide editor is not part of this version.",
+          "project-type-unavailable",
+        );
       const now = new Date();
       const product = productOf(input.type);
       // The owner's projects of this product are counted under a lock on their user row, so two
@@ -178,20 +189,27 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
           return loaded;
         },
         (loaded) => ({ tags: tagsOfProject(loaded.project, actor.user.id), until: untilOf(loaded.project) }),
-        ({ project, heldAccess, ownerLimits, team, pageRows, versionRows }) => ({
-          data: {
-            ...presentProject(project, heldAccess!, {
-              pageCount: pageRows.length,
-              ownerLimits: effectiveLimits(ownerLimits, plansEnabled),
-              firstPageThumbnail: pageRows.find((page) => page.thumbnailKey)?.thumbnailKey,
-              viewerId: actor.user.id,
-              team,
-            }),
-            pages: pageRows.map((page) => presentPage(page, versionRows)),
-            sharing: normalizeSharing(project.sharing),
-            approvers: project.approvers,
-          } satisfies ProjectDetail,
-        }),
+        (loaded) => {
+          const { project, heldAccess, ownerLimits, team, pageRows, versionRows } = loaded;
+          return {
+            data: {
+              ...presentProject(project, heldAccess!, {
+                pageCount: pageRows.length,
+                ownerLimits: effectiveLimits(ownerLimits, plansEnabled),
+                firstPageThumbnail: pageRows.find((page) => page.thumbnailKey)?.thumbnailKey,
+                viewerId: actor.user.id,
+                team,
+              }),
+              pages: pageRows.map((page) => presentPage(page, versionRows)),
+              // "Allow comments" as guests get it (a free owner's link is view only), not as stored.
+              sharing: servedSharing(
+                normalizeSharing(project.sharing),
+                guestsReadOnlyOf(loaded, plansEnabled),
+              ),
+              approvers: project.approvers,
+            } satisfies ProjectDetail,
+          };
+        },
       );
       return reply.type(JSON_TYPE).send(answer);
     },

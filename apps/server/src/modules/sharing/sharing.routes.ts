@@ -7,7 +7,6 @@ import {
   normalizeSharing,
   type ProjectSharing,
   productOf,
-  resolvePlan,
   SHARING_MESSAGES,
   sharingUpdateSchema,
   type VersionView,
@@ -16,7 +15,7 @@ import { and, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
-import { type PageRow, projectMembers, projects, users, type VersionRow } from "../../db/schema/index.ts";
+import { type PageRow, projectMembers, projects, type VersionRow } from "../../db/schema/index.ts";
 import { NotFoundError, PlanLimitError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { memberActor } from "../../lib/policy.ts";
@@ -25,9 +24,13 @@ import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { contentUrls } from "../content/content.urls.ts";
 import { authorizeMember } from "../members/members.policy.ts";
-import { planSourcesOf } from "../plans/plans.ts";
-import { guestsReadOnly, loadPagesWithVersions, loadProject } from "../project-access/projects.load.ts";
-import { guestAccess } from "../project-access/projects.policy.ts";
+import {
+  guestsReadOnly,
+  guestsReadOnlyOf,
+  loadPagesWithVersions,
+  loadProject,
+} from "../project-access/projects.load.ts";
+import { guestAccess, servedSharing } from "../project-access/projects.policy.ts";
 import { presentPage, presentVersion } from "../projects/projects.presenter.ts";
 
 const projectParams = z.object({ projectId: z.string().min(1).max(64) });
@@ -68,26 +71,23 @@ export async function sharingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     route({ summary: "Public link settings", body: sharingUpdateSchema, action: "sharing.update" }),
     async (request) => {
       const actor = await requireActor(auth, db, request);
-      const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
+      const loaded = await loadProject(db, actor, projectParams.parse(request.params).projectId);
+      const { project, access } = loaded;
       authorizeMember(memberActor(actor.user.id, access), "sharing.update");
       const input = sharingUpdateSchema.parse(request.body);
-      if (input.canComment === true && ctx.config.plansEnabled) {
-        // SPEC §6: guest commenting is a plan feature of the project owner's.
-        const [owner] = await db.select().from(users).where(eq(users.id, project.ownerId));
-        const product = productOf(project.type);
-        if (!owner || !resolvePlan(planSourcesOf(owner), product).entitlements.guestCommenting)
-          throw new PlanLimitError(
-            "guest-commenting",
-            "Guest comments are not included in this project owner's plan. Upgrade to turn them on.",
-            { kind: "feature", product, limit: 0 },
-          );
-      }
+      // SPEC §6: guest commenting is a plan feature of the project owner's.
+      if (input.canComment === true && ctx.config.plansEnabled && !loaded.ownerGuestCommenting)
+        throw new PlanLimitError(
+          "guest-commenting",
+          "Guest comments are not included in this project owner's plan. Upgrade to turn them on.",
+          { kind: "feature", product: productOf(project.type), limit: 0 },
+        );
       const sharing = { ...normalizeSharing(project.sharing), ...input };
       await db.transaction(async (tx) => {
         await tx.update(projects).set({ sharing }).where(eq(projects.id, project.id));
         await announceChanged(tx, `project:${project.id}`);
       });
-      return { data: sharing };
+      return { data: servedSharing(sharing, guestsReadOnlyOf(loaded, ctx.config.plansEnabled)) };
     },
   );
 
@@ -104,7 +104,7 @@ export async function sharingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
           title: project.title,
           type: project.type,
           access: access satisfies Access,
-          sharing,
+          sharing: servedSharing(sharing, access === "view"),
           pages: visible.pages.map((page) => presentPage(page, visible.versions)),
         },
       };

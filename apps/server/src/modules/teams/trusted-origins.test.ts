@@ -11,7 +11,7 @@ import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { openSocket } from "../../testing/realtime-socket.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { defaultDriver } from "../../testing/test-db.ts";
-import { trustedOrigins } from "./trusted-origins.ts";
+import { ownBrowseOrigin, trustedOrigins } from "./trusted-origins.ts";
 
 const PASSWORD = "correct horse battery";
 
@@ -101,5 +101,46 @@ describe("the bug-tracking host (BROWSE_URL)", () => {
     expect(await trust("https://app.example.com")).toBe(true);
     expect(await trust("http://bugs.example.com")).toBe(false);
     expect(await trust(undefined)).toBe(false);
+  });
+});
+
+describe("the bug-tracking host of a single-host install (no BROWSE_URL)", () => {
+  it("is APP_URL's own `bugs.` subdomain, same scheme and port — never a look-alike domain", () => {
+    expect(ownBrowseOrigin("https://example.com", "bugs")).toBe("https://bugs.example.com");
+    expect(ownBrowseOrigin("http://localhost:3000", "bugs")).toBe("http://bugs.localhost:3000");
+    expect(ownBrowseOrigin("http://127.0.0.1:3000", "bugs")).toBeNull();
+    expect(ownBrowseOrigin("https://example.com", "")).toBeNull();
+  });
+
+  it("signs people in and takes their writes there out of the box; other hosts stay refused", async () => {
+    const t = await startTestApp({
+      driver: defaultDriver(),
+      appHost: "localhost",
+      config: { browse: { hostPrefix: "bugs", url: null } },
+    });
+    try {
+      const email = `single-${Date.now().toString(36)}@example.com`;
+      await signUpVerified(t.url, t.inbox!, email, PASSWORD);
+      const app = new URL(t.ctx.config.appUrl);
+      const bugs = `${app.protocol}//bugs.${app.host}`;
+      const client = new ApiClient(t.url);
+      const signIn = (from: string) =>
+        client.request("POST", "/api/auth/sign-in/email", { email, password: PASSWORD }, { origin: from });
+      const lookAlike = await signIn(`${app.protocol}//bugs-${app.host}`);
+      expect(lookAlike.status).toBeGreaterThanOrEqual(400);
+      expect((await signIn(bugs)).status).toBe(200);
+      const write = await client.request("PATCH", "/api/me", { displayName: "From bugs" }, { origin: bugs });
+      expect(write.status, JSON.stringify(write.body)).toBe(200);
+      const forged = await client.request(
+        "PATCH",
+        "/api/me",
+        { displayName: "Forged" },
+        { origin: `${app.protocol}//evil.${app.host}` },
+      );
+      expect(forged.body.code).toBe("csrf");
+      expect((await client.get("/api/me")).body.data.displayName).toBe("From bugs");
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -3,7 +3,8 @@
  * (the CSRF check, better-auth's trusted origins and /api/realtime all ask it). APP_URL's origin; a team's
  * custom domain once it is active — its TXT token proven and its CNAME pointing here — of an enabled team
  * whose owner's plan has a custom domain (team-plan.ts), with the app's own scheme; and the bug-tracking
- * host when BROWSE_URL names one. Answers are kept for a few seconds per origin, so a write costs no query;
+ * host: BROWSE_URL when it names one, else the app's own `bugs.` subdomain (ownBrowseOrigin), so a single-host
+ * install signs people in there out of the box. Answers are kept for a few seconds per origin, so a write costs no query;
  * a domain removed, a team disabled or its plan lapsed stops being trusted within that time.
  */
 import { isDomainName, normalizeHost } from "@redline/shared";
@@ -16,6 +17,20 @@ const TTL_MS = 5_000;
 const MAX_ENTRIES = 1_000;
 
 export type IsTrustedOrigin = (origin: string | undefined | null) => Promise<boolean>;
+
+/**
+ * The bug-tracking host of an install that names no BROWSE_URL: APP_URL's host under the prefix and a dot
+ * (`https://bugs.example.com` for `https://example.com`), same scheme and port. Only the dot form: a subdomain
+ * is the operator's own, while `bugs-example.com` could be anyone's domain. Null without a prefix.
+ */
+export function ownBrowseOrigin(appUrl: string, hostPrefix: string): string | null {
+  if (hostPrefix === "") return null;
+  const url = new URL(appUrl);
+  const host = `${hostPrefix}.${url.hostname}`;
+  url.hostname = host;
+  // An IP address has no subdomains (the URL keeps its host): no bug-tracking host then.
+  return url.hostname === host ? url.origin : null;
+}
 
 export function trustedOrigins(
   db: Database,

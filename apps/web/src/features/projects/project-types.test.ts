@@ -1,3 +1,4 @@
+import { creatableTypes } from "@redline/shared";
 import { describe, expect, it } from "vitest";
 import { CREATABLE_TYPES, creatableTypesIn } from "./project-types.ts";
 
@@ -9,5 +10,11 @@ describe("the types the add-project modal offers per product (SPEC §1)", () => 
   it("offers every type, bug tracking last, in website feedback", () => {
     expect(creatableTypesIn("web")).toEqual(CREATABLE_TYPES);
     expect(CREATABLE_TYPES.at(-1)).toBe("browse");
+  });
+
+  it("offers illustration only once the slide editor exists (SHIPPED_FEATURES), never as a placeholder", () => {
+    expect(CREATABLE_TYPES).not.toContain("illustration");
+    expect(creatableTypes(["web", "illustration"], { slideEditor: true })).toEqual(["web", "illustration"]);
+    expect(creatableTypes(["web", "illustration"], { slideEditor: false })).toEqual(["web"]);
   });
 });

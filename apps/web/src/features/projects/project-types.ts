@@ -1,5 +1,5 @@
 /** How each project type (SPEC §3) is named and drawn in the lists and the add-project modal. */
-import { type Product, type ProjectType, productOf } from "@redline/shared";
+import { creatableTypes, type Product, type ProjectType, productOf } from "@redline/shared";
 import {
   AppWindow,
   Bug,
@@ -40,7 +40,14 @@ export const PROJECT_TYPE_INFO: Record<ProjectType, ProjectTypeInfo> = {
 };
 
 /** The types a user can create from the add-project modal, in the order shown. */
-export const CREATABLE_TYPES: readonly ProjectType[] = ["web", "image", "webapp", "illustration", "browse"];
+/** What the New project modal offers: illustration only once the slide editor exists (SHIPPED_FEATURES). */
+export const CREATABLE_TYPES: readonly ProjectType[] = creatableTypes<ProjectType>([
+  "web",
+  "image",
+  "webapp",
+  "illustration",
+  "browse",
+]);
 
 /**
  * The types offered in a product (SPEC §1): the bug-tracking product creates bug-tracking projects; the
