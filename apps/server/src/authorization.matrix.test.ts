@@ -1007,6 +1007,23 @@ const BOARD_ROWS: Row[] = [
 ];
 MATRIX.push(...BOARD_ROWS.map((row): Row => ({ ...row, board: true })));
 
+// Analytics the browser reports (SPEC §7): anyone, signed in or not; a session only names the user.
+MATRIX.push(
+  {
+    route: "POST /api/analytics/events",
+    who: PUBLIC,
+    call: () => ({
+      path: "/api/analytics/events",
+      body: { event: "SwitchView", properties: { view: "board" } },
+    }),
+  },
+  {
+    route: "POST /api/user-event",
+    who: PUBLIC,
+    call: () => ({ path: "/api/user-event", body: { text: "Matrix" } }),
+  },
+);
+
 // Contact Us and plan requests: anyone signed in writes to the installation's support address.
 MATRIX.push(
   {

@@ -1,0 +1,63 @@
+/**
+ * The browser's analytics (SPEC §7): the events only it sees (view switches, the offer bar, an upgrade
+ * started or failed) and the free-text `user-event` log, each stored in this installation's own database.
+ * One validated endpoint per shape; like every API write they are rate-limited (api-rate-limit.ts). A
+ * caller whose browser asks not to be tracked (`Sec-GPC: 1` or `DNT: 1`) is stored without a user and
+ * without properties or text: the count survives, nothing identifying does.
+ */
+import { analyticsEventSchema, userEventSchema } from "@redline/shared";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { AppContext } from "../../context.ts";
+import { analyticsEvents } from "../../db/schema/index.ts";
+import { newId } from "../../lib/ids.ts";
+import { route } from "../../lib/routes.ts";
+import { getActor } from "../auth/session.ts";
+
+/** Global Privacy Control or Do Not Track: the browser asks not to be followed. */
+export function asksNotToBeTracked(request: FastifyRequest): boolean {
+  return request.headers["sec-gpc"] === "1" || request.headers.dnt === "1";
+}
+
+export async function analyticsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { auth } = ctx;
+  const { db } = ctx.database;
+
+  async function store(request: FastifyRequest, name: string, properties: Record<string, unknown>) {
+    const isPrivate = asksNotToBeTracked(request);
+    const actor = isPrivate ? null : await getActor(auth, db, request);
+    await db.insert(analyticsEvents).values({
+      id: newId(),
+      name,
+      userId: actor?.user.id ?? null,
+      properties: isPrivate ? {} : properties,
+    });
+  }
+
+  app.post(
+    "/api/analytics/events",
+    route({
+      summary: "Record an analytics event the browser saw (SPEC §7)",
+      body: analyticsEventSchema,
+      action: "public",
+    }),
+    async (request, reply) => {
+      const input = analyticsEventSchema.parse(request.body);
+      await store(request, input.event, input.properties);
+      reply.status(204);
+    },
+  );
+
+  app.post(
+    "/api/user-event",
+    route({
+      summary: "Add a line to the event log (SPEC §7 user-event)",
+      body: userEventSchema,
+      action: "public",
+    }),
+    async (request, reply) => {
+      const input = userEventSchema.parse(request.body);
+      await store(request, "user-event", { text: input.text });
+      reply.status(204);
+    },
+  );
+}
