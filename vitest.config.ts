@@ -35,6 +35,9 @@ export default defineConfig({
           environment: "node",
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // An `expect.poll` waits for another process, a socket or a ledger reader: Vitest's 1 s default
+          // is within reach of a loaded machine (the ops tests run several server processes beside them).
+          expect: { poll: { timeout: 10_000 } },
         },
       },
       {
