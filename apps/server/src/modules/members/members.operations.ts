@@ -16,6 +16,7 @@ import {
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
+import type { Database } from "../../db/index.ts";
 import { notifications, projectMembers, projects, users } from "../../db/schema/index.ts";
 import { BadRequestError, HttpError, NotFoundError, PlanLimitError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
@@ -119,20 +120,26 @@ export const addMember = operation(
   },
 );
 
+/** A person of the project (by membership id), with the caller as the members policy sees them. */
+async function memberOf(db: Database, actor: Actor, projectId: string, memberId: string) {
+  const { project, access } = await loadProject(db, actor, projectId);
+  const writer = memberActor(actor.user.id, access);
+  authorizeMember(writer, "members.read");
+  const [member] = await db
+    .select()
+    .from(projectMembers)
+    .where(and(eq(projectMembers.id, memberId), eq(projectMembers.projectId, project.id)));
+  if (!member) throw new NotFoundError("This person is not in the project.", "member-not-found");
+  return { project, writer, member };
+}
+
 export const updateMemberAccess = operation(
   "members.update",
   withParams(memberParams, updateMemberSchema),
   async (ctx, actor: Actor, input) => {
     const { db } = ctx.database;
     const { projectId, memberId } = input;
-    const { project, access } = await loadProject(db, actor, projectId);
-    const writer = memberActor(actor.user.id, access);
-    authorizeMember(writer, "members.read");
-    const [member] = await db
-      .select()
-      .from(projectMembers)
-      .where(and(eq(projectMembers.id, memberId), eq(projectMembers.projectId, project.id)));
-    if (!member) throw new NotFoundError("This person is not in the project.", "member-not-found");
+    const { project, writer, member } = await memberOf(db, actor, projectId, memberId);
     authorizeMember(writer, "members.update", { userId: member.userId, isPending: member.userId === null });
     const [updated] = await db
       .update(projectMembers)
@@ -148,14 +155,7 @@ export const updateMemberAccess = operation(
 export const removeMember = operation("members.remove", memberParams, async (ctx, actor: Actor, input) => {
   const { db } = ctx.database;
   const { projectId, memberId } = input;
-  const { project, access } = await loadProject(db, actor, projectId);
-  const writer = memberActor(actor.user.id, access);
-  authorizeMember(writer, "members.read");
-  const [member] = await db
-    .select()
-    .from(projectMembers)
-    .where(and(eq(projectMembers.id, memberId), eq(projectMembers.projectId, project.id)));
-  if (!member) throw new NotFoundError("This person is not in the project.", "member-not-found");
+  const { project, writer, member } = await memberOf(db, actor, projectId, memberId);
   const isSelf = member.userId === actor.user.id;
   const target = { userId: member.userId, isPending: member.userId === null };
   authorizeMember(writer, isSelf ? "members.leave" : "members.remove", target);

@@ -6,7 +6,6 @@ import { deletingEntryDeletesTicket, editTicketEntrySchema, ticketEntrySchema } 
 import { count, eq } from "drizzle-orm";
 import { z } from "zod";
 import { ticketEntries, tickets } from "../../db/schema/index.ts";
-import { ConflictError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { type LoggedContext, operation, withParams } from "../../lib/operations.ts";
 import { memberActor } from "../../lib/policy.ts";
@@ -19,6 +18,7 @@ import { loadTicket, loadTicketEntry } from "./tickets.load.ts";
 import { ticketParams } from "./tickets.operations.ts";
 import { authorizeTicket, withTicketAbilities } from "./tickets.policy.ts";
 import {
+  lockTicket,
   publishTicket,
   publishTicketDeleted,
   releaseTicketFiles,
@@ -40,12 +40,7 @@ export const replyOnTicket = operation(
     await db.transaction(async (tx) => {
       const meter =
         attachments.length > 0 ? await meterStorage(tx, ticket.projectId, ctx.config.plansEnabled) : null;
-      const [held] = await tx
-        .select({ id: tickets.id })
-        .from(tickets)
-        .where(eq(tickets.id, ticket.id))
-        .for("update");
-      if (!held) throw new ConflictError("The ticket was deleted meanwhile.", "ticket-gone");
+      await lockTicket(tx, ticket.id);
       await tx.insert(ticketEntries).values({
         id: newId(),
         ticketId: ticket.id,
@@ -101,12 +96,7 @@ export const deleteTicketEntry = operation(
     authorizeTicket(writer, "ticketEntries.delete", { authorId: entry.userId });
     const { ticketDeleted, files } = await db.transaction(async (tx) => {
       // Under the ticket's lock, so two deletions of its last two entries cannot leave it empty.
-      const [held] = await tx
-        .select({ id: tickets.id })
-        .from(tickets)
-        .where(eq(tickets.id, ticket.id))
-        .for("update");
-      if (!held) throw new ConflictError("The ticket was deleted meanwhile.", "ticket-gone");
+      await lockTicket(tx, ticket.id);
       const [{ entries } = { entries: 0 }] = await tx
         .select({ entries: count() })
         .from(ticketEntries)
