@@ -121,7 +121,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       readiness,
       inbox,
       serverErrors,
-      settled: () => ctx.ledger.settled(),
+      // Twice: what the consumers record in the first round (a notification's event) is read in the second.
+      settled: async () => {
+        await ctx.ledger.settled();
+        await ctx.ledger.settled();
+      },
       async close() {
         // A slow step is named on stderr, so a hook timeout says where the time went.
         const step = async (name: string, run: () => Promise<unknown>) => {
