@@ -26,7 +26,7 @@ describe("the instance admin", () => {
     expect(
       (await owner.api.post(`/api/teams/${teamId}/members`, { email: member.email, access: "member" }))
         .status,
-    ).toBe(200);
+    ).toBe(201);
 
     // The journey's events: the owner starts an upgrade (the browser reports it, SPEC §7).
     const recorded = await owner.page.evaluate(async () => {
