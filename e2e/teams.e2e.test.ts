@@ -137,7 +137,9 @@ describe("teams", () => {
     await page.reload();
     const notice = page.getByRole("status").filter({ hasText: TEAM_MESSAGES.disabled });
     await notice.waitFor();
-    await notice.getByRole("link", { name: "Upgrade to enable it" }).waitFor();
+    // Only an operator enables it again (/admin, ADR 0035): the notice sends nobody to /upgrade.
+    expect(await notice.textContent()).toContain("this instance's administrator enables it again");
+    expect(await notice.getByRole("link").count()).toBe(0);
     expect(await page.getByRole("button", { name: ADD_MEMBERS }).count()).toBe(0);
     await shot(page, "teams-05-disabled");
     // The manager, not its owner, gets no notice; nor does the owner on another page.

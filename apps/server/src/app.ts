@@ -42,6 +42,7 @@ import { createS3Storage } from "./lib/storage/s3-storage.ts";
 import { createLocalStorage } from "./lib/storage/storage.ts";
 import { installValidationMessages } from "./lib/validation-message.ts";
 import { mcpRoutes } from "./mcp/mcp.routes.ts";
+import { adminRoutes } from "./modules/admin/admin.routes.ts";
 import { analyticsRoutes } from "./modules/analytics/analytics.routes.ts";
 import { apiTokenRoutes } from "./modules/auth/api-tokens.routes.ts";
 import { installApiTokens } from "./modules/auth/api-tokens.ts";
@@ -360,6 +361,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(notificationsRoutes, { ctx });
   await app.register(supportRoutes, { ctx });
   await app.register(analyticsRoutes, { ctx });
+  await app.register(adminRoutes, { ctx });
   await app.register(reviewRequestsRoutes, { ctx });
   await app.register(conversationsRoutes, { ctx });
   await app.register(conversationsGuestRoutes, { ctx });

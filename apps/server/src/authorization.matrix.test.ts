@@ -51,6 +51,7 @@ import {
 import { newId } from "./lib/ids.ts";
 import { mintUnsubscribeToken } from "./lib/mail/unsubscribe-token.ts";
 import { DEFAULT_ACCEPTS } from "./lib/principal.ts";
+import { ADMIN_POLICY } from "./modules/admin/admin.policy.ts";
 import { SUBSCRIPTION_POLICY } from "./modules/billing/billing.policy.ts";
 import { COMMENT_POLICY } from "./modules/comments/comments.policy.ts";
 import { CONVERSATION_POLICY } from "./modules/conversations/conversations.policy.ts";
@@ -1024,6 +1025,46 @@ MATRIX.push(
   },
 );
 
+// The instance admin (issue #34): operators named in ADMIN_EMAILS only, which no actor here is (the test app
+// names none) — every actor, and the owner's token, is refused (404) and nothing changes. What an operator
+// may do is tested in modules/admin/admin.routes.test.ts.
+const NO_ONE = verdicts(N, N, N, N, N, N, N, N, N, N, N, N, N);
+MATRIX.push(
+  { route: "GET /api/admin/users", who: NO_ONE, call: () => ({ path: "/api/admin/users?q=a" }) },
+  { route: "GET /api/admin/teams", who: NO_ONE, call: () => ({ path: "/api/admin/teams" }) },
+  { route: "GET /api/admin/usage", who: NO_ONE, call: () => ({ path: "/api/admin/usage?days=7" }) },
+  { route: "GET /api/admin/health", who: NO_ONE, call: () => ({ path: "/api/admin/health" }) },
+  { route: "GET /api/admin/audit", who: NO_ONE, call: () => ({ path: "/api/admin/audit" }) },
+  {
+    route: "POST /api/admin/users/:userId/disable",
+    who: NO_ONE,
+    call: (f) => ({ path: `/api/admin/users/${f.editUid}/disable`, body: {} }),
+  },
+  {
+    route: "POST /api/admin/users/:userId/enable",
+    who: NO_ONE,
+    call: (f) => ({ path: `/api/admin/users/${f.editUid}/enable`, body: {} }),
+  },
+  {
+    route: "POST /api/admin/users/:userId/grant",
+    who: NO_ONE,
+    call: (f) => ({
+      path: `/api/admin/users/${f.editUid}/grant`,
+      body: { kind: "privilege", plan: "team" },
+    }),
+  },
+  {
+    route: "POST /api/admin/teams/:teamId/disable",
+    who: NO_ONE,
+    call: (f) => ({ path: `/api/admin/teams/${f.teamId}/disable`, body: {} }),
+  },
+  {
+    route: "POST /api/admin/teams/:teamId/enable",
+    who: NO_ONE,
+    call: (f) => ({ path: `/api/admin/teams/${f.teamId}/enable`, body: {} }),
+  },
+);
+
 // Contact Us and plan requests: anyone signed in writes to the installation's support address.
 MATRIX.push(
   {
@@ -1597,6 +1638,7 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
 
   it("finds every declared policy action in a policy, and public routes open to anyone", () => {
     const known = new Set<string>([
+      ...Object.keys(ADMIN_POLICY),
       ...Object.keys(PROJECT_POLICY),
       ...Object.keys(COMMENT_POLICY),
       ...Object.keys(CONVERSATION_POLICY),

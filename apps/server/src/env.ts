@@ -46,6 +46,19 @@ const envSchema = z.object({
   /** Notification mail: events for one person, project and kind within this window become one message. */
   MAIL_BATCH_WINDOW_MS: z.coerce.number().int().min(0).max(86_400_000).optional(),
   SUPPORT_EMAIL: z.email().default("support@localhost"),
+  /** The instance's operators (`/admin`): e-mail addresses separated by commas. */
+  ADMIN_EMAILS: z
+    .string()
+    .default("")
+    .transform((value) =>
+      value
+        .split(",")
+        .map((entry) => entry.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .refine((emails) => emails.every((email) => z.email().safeParse(email).success), {
+      message: "must be e-mail addresses separated by commas",
+    }),
   FEEDBACK_EMAIL: z.email().optional(),
   DOCS_URL: z.url().optional(),
   GOOGLE_CLIENT_ID: z.string().optional(),
@@ -152,6 +165,8 @@ export interface AppConfig {
   mailBatchWindowMs: number;
   /** Where Contact Us messages and plan requests are mailed (SUPPORT_EMAIL). */
   supportEmail: string;
+  /** The instance's operators, lower-case (ADMIN_EMAILS): they get `/admin` and `/api/admin/*`. */
+  adminEmails: readonly string[];
   /** Where feedback from the Help menu is mailed (FEEDBACK_EMAIL, default SUPPORT_EMAIL). */
   feedbackEmail: string;
   /** Help → Support docs opens this (DOCS_URL); unset → the guide shipped with the app, at /help. */
@@ -296,6 +311,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     mailFrom: env.MAIL_FROM,
     mailBatchWindowMs: env.MAIL_BATCH_WINDOW_MS ?? (env.NODE_ENV === "test" ? 1000 : 120_000),
     supportEmail: env.SUPPORT_EMAIL,
+    adminEmails: env.ADMIN_EMAILS,
     feedbackEmail: env.FEEDBACK_EMAIL ?? env.SUPPORT_EMAIL,
     docsUrl: env.DOCS_URL ?? null,
     google: googleConfig(env, isProduction, dataDir),

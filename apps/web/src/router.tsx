@@ -119,6 +119,7 @@ export const routes: RouteObject[] = [
                   },
                   { path: "/offers", ...page(() => import("./pages/offers-page.tsx"), "OffersPage") },
                   { path: "/help", ...page(() => import("./pages/help-page.tsx"), "HelpPage") },
+                  { path: "/admin", ...page(() => import("./pages/admin-page.tsx"), "AdminPage") },
                   { path: "/integration/:app", ...page(soon, "IntegrationMissingProjectPage") },
                   { path: "/integration/:app/:projectId", ...page(soon, "IntegrationPage") },
                 ],

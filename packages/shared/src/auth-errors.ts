@@ -17,6 +17,8 @@ export const AUTH_ERROR_CODES = {
   SESSION_EXPIRED: "auth/requires-recent-login",
   REQUIRES_RECENT_LOGIN: "auth/requires-recent-login",
   TOO_MANY_REQUESTS: "auth/too-many-requests",
+  /** An instance admin disabled the account (modules/admin). */
+  USER_DISABLED: "auth/user-disabled",
 } as const satisfies Record<string, `auth/${string}`>;
 
 export const REQUIRES_RECENT_LOGIN = "auth/requires-recent-login";

@@ -6,7 +6,7 @@
 import { type Product, TEAM_MESSAGES, type Team, teamDisplayName } from "@redline/shared";
 import { Clock, Plus, RotateCw, TriangleAlert, Users } from "lucide-react";
 import { useEffect, useState } from "react";
-import { Link, useNavigate, useParams } from "react-router";
+import { useNavigate, useParams } from "react-router";
 import { ConfirmModal } from "../components/confirm-modal.tsx";
 import { InlineEdit } from "../components/inline-edit.tsx";
 import { InviteForm } from "../components/invite-form.tsx";
@@ -161,11 +161,8 @@ function TeamView({
         <div className="team-notice" role="status">
           <Clock size={16} aria-hidden />
           <p>
-            {TEAM_MESSAGES.disabled} Its members keep their own projects; team changes wait until it is
-            enabled.{" "}
-            <Link className="link" to="/upgrade">
-              Upgrade to enable it
-            </Link>
+            {TEAM_MESSAGES.disabled} Its members keep their own projects; team changes wait until this
+            instance's administrator enables it again.
           </p>
         </div>
       ) : null}

@@ -31,6 +31,8 @@ export const users = pgTable("users", {
     .default(DEFAULT_EMAIL_PREFERENCES),
   notificationSound: boolean("notification_sound").notNull().default(true),
   isDeleted: boolean("is_deleted").notNull().default(false),
+  /** Set by an instance admin (modules/admin): no sign-in, no session, no API token while set. */
+  disabledAt: timestamp("disabled_at", { withTimezone: true }),
   isAnonymous: boolean("is_anonymous").notNull().default(false),
   privilege: text("privilege"),
   stripeCustomerId: text("stripe_customer_id"),

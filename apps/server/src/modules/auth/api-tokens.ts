@@ -118,7 +118,7 @@ export async function findApiToken(
   if (held?.apiToken) return { ...held.apiToken, createdAt: held.sessionCreatedAt, user: held.user };
   const began = cache?.begin() ?? 0;
   const [found] = await tokenQuery(db).execute({ hash });
-  if (!found || found.user.isDeleted) return null;
+  if (!found || found.user.isDeleted || found.user.disabledAt) return null;
   const expiresAt = found.token.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY;
   if (expiresAt <= now) return null;
   const { id, scope, createdAt } = found.token;

@@ -137,6 +137,19 @@ export function createAuth(
     databaseHooks: {
       session: {
         create: {
+          // An account an instance admin disabled gets no session, whatever the way in (after the password
+          // is checked, so the answer tells nothing to someone who does not know it).
+          before: async (session) => {
+            const [user] = await db
+              .select({ disabledAt: users.disabledAt })
+              .from(users)
+              .where(eq(users.id, session.userId));
+            if (user?.disabledAt)
+              throw new APIError("FORBIDDEN", {
+                code: "USER_DISABLED",
+                message: "This account is disabled.",
+              });
+          },
           after: async (session) => {
             const [user] = await db.select().from(users).where(eq(users.id, session.userId));
             if (user?.emailVerified) await claimInvitations(db, user);

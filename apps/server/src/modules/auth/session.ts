@@ -94,13 +94,13 @@ export async function getActor(auth: Auth, db: Database, request: FastifyRequest
   if (!token) return null;
   const cache = sessionCacheOf(db);
   const held = cache?.get(token);
-  if (held) {
+  if (held && !held.user.disabledAt) {
     request.sessionUserId = held.user.id;
     return { user: held.user, sessionCreatedAt: held.sessionCreatedAt };
   }
   const began = cache?.begin() ?? 0;
   const [row] = await sessionQuery(db).execute({ token });
-  if (!row) return null;
+  if (!row || row.user.disabledAt) return null;
   const now = Date.now();
   const refreshAt = row.expiresAt.getTime() - settings.expiresInMs + settings.updateAgeMs;
   const freshUntil = Math.min(row.expiresAt.getTime(), refreshAt);
@@ -119,7 +119,7 @@ async function slowActor(auth: Auth, db: Database, request: FastifyRequest): Pro
   const session = await auth.api.getSession({ headers: authHeaders(request) });
   if (!session) return null;
   const [user] = await db.select().from(users).where(eq(users.id, session.user.id));
-  if (!user) return null;
+  if (!user || user.disabledAt) return null;
   return { user, sessionCreatedAt: new Date(session.session.createdAt) };
 }
 
