@@ -68,6 +68,9 @@ import { filesRoutes } from "./modules/files/files.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { createReadiness, type Readiness } from "./modules/health/readiness.ts";
 import { inspectRoutes } from "./modules/inspect/inspect.routes.ts";
+import { integrationsRoutes } from "./modules/integrations/integrations.routes.ts";
+import { startWebhookDeliveries } from "./modules/integrations/webhook-delivery.ts";
+import { startWebhooksConsumer } from "./modules/integrations/webhooks.consumer.ts";
 import { mailboxRoutes } from "./modules/mailbox/mailbox.routes.ts";
 import { collaboratorsRoutes } from "./modules/members/collaborators.routes.ts";
 import { claimInvitations } from "./modules/members/members.load.ts";
@@ -169,7 +172,9 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   if (config.ledgerConsumers) {
     await startNotificationsConsumer(ctx);
     await startNotificationMailer(ctx);
+    await startWebhooksConsumer(ctx);
   }
+  await startWebhookDeliveries(ctx);
   const collector = await startFileCollector(ctx);
   await ensureDemoProject(ctx);
   await measureUnsizedUploads(ctx);
@@ -384,6 +389,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(grantsRoutes, { ctx });
   await app.register(realtimeRoutes, { ctx, hub });
   await app.register(widgetRoutes, { ctx });
+  await app.register(integrationsRoutes, { ctx });
   let openApi: ReturnType<typeof openApiDocument> | undefined;
   app.get("/api/openapi.json", route({ summary: "This document", action: "public" }), async () => {
     openApi ??= openApiDocument(registered, { version: API_VERSION, serverUrl: config.appUrl });

@@ -38,6 +38,7 @@ import {
   notifications,
   pages,
   projectCollaborators,
+  projectIntegrations,
   projectMembers,
   projects,
   teamMembers,
@@ -46,17 +47,21 @@ import {
   tickets,
   users,
   versions,
+  webhookDeliveries,
+  webhookEndpoints,
   widgetSettings,
 } from "./db/schema/index.ts";
 import { newId } from "./lib/ids.ts";
 import { mintUnsubscribeToken } from "./lib/mail/unsubscribe-token.ts";
 import { DEFAULT_ACCEPTS } from "./lib/principal.ts";
 import { ADMIN_POLICY } from "./modules/admin/admin.policy.ts";
+import { secretBox } from "./lib/secret-box.ts";
 import { SUBSCRIPTION_POLICY } from "./modules/billing/billing.policy.ts";
 import { COMMENT_POLICY } from "./modules/comments/comments.policy.ts";
 import { CONVERSATION_POLICY } from "./modules/conversations/conversations.policy.ts";
 import { hashGuestKey } from "./modules/conversations/conversations.service.ts";
 import { INSPECT_POLICY } from "./modules/inspect/inspect.policy.ts";
+import { INTEGRATION_POLICY } from "./modules/integrations/integrations.policy.ts";
 import { MEMBER_POLICY } from "./modules/members/members.policy.ts";
 import { NOTIFICATION_POLICY } from "./modules/notifications/notifications.policy.ts";
 import { mintLifetimeCode, mintPartnerCode, mintPrivilegeToken } from "./modules/plans/grants.ts";
@@ -193,6 +198,9 @@ interface Fixture {
   loadBoard(): Promise<BoardFixture>;
   /** Makes the conversations fixture (once per fixture): only the messages rows need it. */
   loadConversation(): Promise<ConversationFixture>;
+  /** Makes the project's webhook integration (once per fixture; disabled, so it sends nothing): a delivery
+   *  in its log and a Zapier subscription. */
+  loadWebhook(): Promise<{ deliveryId: string; subscriptionId: string }>;
   /** A new subscription of the "comment" member's at the embedded provider, made on demand. */
   subscription(state?: "active" | "cancelling" | "pending"): Promise<string>;
   /** A new approved PayPal subscription of the "comment" member's at the embedded PayPal provider. */
@@ -815,6 +823,83 @@ MATRIX.push(
   },
 );
 
+// A project's integrations: its owner and editors, on the owner's plan (plans are off here; the 402 is
+// tested in modules/integrations/integrations.routes.test.ts). Zapier's REST hooks follow the same rule.
+MATRIX.push(
+  {
+    route: "GET /api/projects/:projectId/integrations",
+    who: EDITORS,
+    call: async (f) => {
+      await f.loadWebhook();
+      return { path: `/api/projects/${f.projectId}/integrations` };
+    },
+  },
+  {
+    route: "PUT /api/projects/:projectId/integrations/webhook",
+    who: EDITORS,
+    call: (f) => ({
+      path: `/api/projects/${f.projectId}/integrations/webhook`,
+      body: { url: "http://127.0.0.1:9/hook", events: ["page.approved"] },
+    }),
+  },
+  {
+    route: "PATCH /api/projects/:projectId/integrations/:type",
+    who: EDITORS,
+    call: async (f) => {
+      await f.loadWebhook();
+      return { path: `/api/projects/${f.projectId}/integrations/webhook`, body: { isEnabled: false } };
+    },
+  },
+  {
+    route: "DELETE /api/projects/:projectId/integrations/:type",
+    who: EDITORS,
+    call: async (f) => {
+      await f.loadWebhook();
+      return { path: `/api/projects/${f.projectId}/integrations/webhook` };
+    },
+  },
+  {
+    route: "POST /api/projects/:projectId/integrations/webhook/secret",
+    who: EDITORS,
+    call: async (f) => {
+      await f.loadWebhook();
+      return { path: `/api/projects/${f.projectId}/integrations/webhook/secret` };
+    },
+  },
+  {
+    route: "GET /api/projects/:projectId/integrations/webhook/deliveries",
+    who: EDITORS,
+    call: async (f) => {
+      await f.loadWebhook();
+      return { path: `/api/projects/${f.projectId}/integrations/webhook/deliveries` };
+    },
+  },
+  {
+    route: "POST /api/projects/:projectId/integrations/webhook/deliveries/:deliveryId/replay",
+    who: EDITORS,
+    call: async (f) => {
+      const { deliveryId } = await f.loadWebhook();
+      return { path: `/api/projects/${f.projectId}/integrations/webhook/deliveries/${deliveryId}/replay` };
+    },
+  },
+  {
+    route: "POST /api/projects/:projectId/integrations/webhook/subscriptions",
+    who: EDITORS,
+    call: (f) => ({
+      path: `/api/projects/${f.projectId}/integrations/webhook/subscriptions`,
+      body: { target_url: "http://127.0.0.1:9/zap", event: "page.approved" },
+    }),
+  },
+  {
+    route: "DELETE /api/projects/:projectId/integrations/webhook/subscriptions/:subscriptionId",
+    who: EDITORS,
+    call: async (f) => {
+      const { subscriptionId } = await f.loadWebhook();
+      return { path: `/api/projects/${f.projectId}/integrations/webhook/subscriptions/${subscriptionId}` };
+    },
+  },
+);
+
 // API tokens: one's own, managed signed in (a token cannot manage tokens: api-tokens.routes.test.ts).
 MATRIX.push(
   { route: "GET /api/me/tokens", who: VERIFIED, call: () => ({ path: "/api/me/tokens" }) },
@@ -1419,6 +1504,11 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
       conversation ??= conversationFixture(projectId);
       return conversation;
     };
+    let webhook: Promise<{ deliveryId: string; subscriptionId: string }> | undefined;
+    const loadWebhook = () => {
+      webhook ??= webhookFixture(projectId);
+      return webhook;
+    };
     const attachmentSha = "a".repeat(64);
     await t.ctx.storage.put(`attachments/${projectId}/${attachmentSha}`, Buffer.from("attachment"));
     const fileKey = `avatars/${ownerId}/${newId()}.jpg`;
@@ -1446,6 +1536,7 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
       changeId,
       notificationId,
       apiToken,
+      loadWebhook,
       teamId,
       teamInviteId,
       teamCollaboratorUid: uids.teamCollaborator,
@@ -1478,6 +1569,37 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
         t.ctx.config.plansEnabled = true;
       },
     };
+  }
+
+  /** The project's webhook integration, disabled: a panel endpoint, a Zapier subscription, a failed delivery. */
+  async function webhookFixture(projectId: string) {
+    const { db } = t.ctx.database;
+    const [integrationId, panelId, subscriptionId, deliveryId] = [newId(), newId(), newId(), newId()];
+    const secrets = secretBox(t.ctx.config.authSecret).seal({ signing: `whsec_${"A".repeat(32)}` });
+    await db
+      .insert(projectIntegrations)
+      .values({ id: integrationId, projectId, type: "webhook", secrets, isEnabled: false });
+    const endpoint = {
+      integrationId,
+      projectId,
+      url: "http://127.0.0.1:9/hook",
+      events: ["page.approved" as const],
+    };
+    await db.insert(webhookEndpoints).values([
+      { ...endpoint, id: panelId, source: "panel" as const },
+      { ...endpoint, id: subscriptionId, source: "zapier" as const },
+    ]);
+    await db.insert(webhookDeliveries).values({
+      id: deliveryId,
+      endpointId: panelId,
+      projectId,
+      eventId: 1,
+      event: "page.approved",
+      payload: { type: "page.approved", data: {} },
+      status: "failed",
+      attempts: 10,
+    });
+    return { deliveryId, subscriptionId };
   }
 
   /** The messages of the fixture project: its people's conversation and a link guest's. */
@@ -1643,6 +1765,7 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
       ...Object.keys(COMMENT_POLICY),
       ...Object.keys(CONVERSATION_POLICY),
       ...Object.keys(INSPECT_POLICY),
+      ...Object.keys(INTEGRATION_POLICY),
       ...Object.keys(MEMBER_POLICY),
       ...Object.keys(NOTIFICATION_POLICY),
       ...Object.keys(SUBSCRIPTION_POLICY),

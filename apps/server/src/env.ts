@@ -191,6 +191,11 @@ export interface AppConfig {
   contentPort: number;
   /** Whether captures may reach private, loopback and link-local addresses (SSRF guard off). */
   allowPrivateUrls: boolean;
+  /**
+   * Outgoing webhooks: the first retry's wait (doubling per attempt, at most an hour) and how long a
+   * receiver may take to answer. Under test: 1 s and 1.5 s, so a retry schedule runs within a test.
+   */
+  webhooks: { retryBaseSeconds: number; timeoutMs: number };
   /** Whether this process works capture jobs (any number of processes may). */
   captureWorker: boolean;
   /** LEDGER_CONSUMERS: this process works the ledger's consumers (lib/ledger.ts). */
@@ -325,6 +330,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     contentOrigin: (env.CONTENT_ORIGIN ?? `http://localhost:${env.CONTENT_PORT}`).replace(/\/$/, ""),
     contentPort: env.CONTENT_PORT,
     allowPrivateUrls: env.ALLOW_PRIVATE_URLS ?? !isProduction,
+    webhooks:
+      env.NODE_ENV === "test"
+        ? { retryBaseSeconds: 1, timeoutMs: 1500 }
+        : { retryBaseSeconds: 5, timeoutMs: 10_000 },
     captureWorker: env.CAPTURE_WORKER || env.ROLE === "worker",
     ledgerConsumers: env.LEDGER_CONSUMERS,
     ledgerRetentionHours: env.LEDGER_RETENTION_HOURS,

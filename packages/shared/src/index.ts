@@ -13,6 +13,7 @@ export * from "./frame-messages.ts";
 export * from "./guests.ts";
 export * from "./inspect.ts";
 export * from "./inspect-panel.ts";
+export * from "./integrations.ts";
 export * from "./limits.ts";
 export * from "./mentions.ts";
 export * from "./messages.ts";

@@ -38,7 +38,7 @@ describe("integrations are reached through their port", () => {
   const files = sourcesUnder(src);
 
   it("has a folder with an index.ts for every outside service", () => {
-    expect(services).toEqual(expect.arrayContaining(["dns", "paypal", "stripe"]));
+    expect(services).toEqual(expect.arrayContaining(["dns", "paypal", "stripe", "webhooks"]));
     for (const service of services)
       expect(files, service).toContain(path.join(integrations, service, "index.ts"));
   });

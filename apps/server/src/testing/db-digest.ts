@@ -23,13 +23,16 @@ const VOLATILE = new Set([
 ]);
 /**
  * Columns written by background jobs at any moment, not by requests: the mailer's claim on a notification;
- * what the custom-domain re-check (every 10 minutes of an app's life) records of a team's domain. And an API
+ * what the custom-domain re-check (every 10 minutes of an app's life) records of a team's domain; a webhook
+ * delivery's attempts (modules/integrations/webhook-delivery.ts). And an API
  * token's last use, bookkeeping written (once a minute) by any request that carries it, refused or not.
  */
 const BACKGROUND_COLUMNS: Record<string, string[]> = {
   api_tokens: ["last_used_at"],
   notifications: ["email_sent"],
   teams: ["domain_status", "domain_checked_at"],
+  // A webhook delivery's attempts, made by the job queue after the write that made or replayed it.
+  webhook_deliveries: ["status", "attempts", "response_status", "last_error", "lease_until", "delivered_at"],
 };
 
 /** The application tables, read once per database (migrations ran before any test asks). */

@@ -31,6 +31,7 @@ import {
 import { ComingSoon } from "../components/coming-soon.tsx";
 import { LoadingView } from "../components/loading-view.tsx";
 import { snackbar } from "../components/snackbar-store.ts";
+import { IntegrationsButton } from "../features/integrations/integrations-panel.tsx";
 import { AddPagesProvider } from "../features/pages/add-pages-context.tsx";
 import { PageGridSection } from "../features/pages/page-grid.tsx";
 import { useSetPageArchived } from "../features/pages/page-queries.ts";
@@ -108,7 +109,12 @@ export function ProjectLayout() {
     return (
       <BoardPage
         project={project}
-        toolbar={<InstallWidgetButton projectId={project.id} canManage={project.abilities.update} />}
+        toolbar={
+          <>
+            <IntegrationsButton projectId={project.id} canManage={project.abilities.update} />
+            <InstallWidgetButton projectId={project.id} canManage={project.abilities.update} />
+          </>
+        }
       />
     );
   if (viewer === "slides")
@@ -143,7 +149,15 @@ export function ProjectHomePage() {
     : project.pages.find((entry) => !entry.isArchived);
   return (
     <div className="project-home">
-      <ProjectBar project={project} share={<ShareButton project={project} variant="bar" />} />
+      <ProjectBar
+        project={project}
+        share={
+          <>
+            <IntegrationsButton projectId={project.id} canManage={project.abilities.update} />
+            <ShareButton project={project} variant="bar" />
+          </>
+        }
+      />
       <ExpiredNotice project={project} />
       <div className="project-home__body">
         <PagesPanel project={project} selectedPageId={page?.id} />
@@ -224,7 +238,15 @@ function ProjectCardsPage({
 }: { project: ProjectDetail; view: PagesView } & Omit<ComponentProps<typeof PageGridSection>, "project">) {
   return (
     <div className="project-home">
-      <ProjectBar project={project} share={<ShareButton project={project} variant="bar" />} />
+      <ProjectBar
+        project={project}
+        share={
+          <>
+            <IntegrationsButton projectId={project.id} canManage={project.abilities.update} />
+            <ShareButton project={project} variant="bar" />
+          </>
+        }
+      />
       <ExpiredNotice project={project} />
       <div className="project-home__body">
         <PagesPanel project={project} view={view} />

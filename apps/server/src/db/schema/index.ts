@@ -9,6 +9,7 @@ export * from "./domain-events.ts";
 export * from "./email-changes.ts";
 export * from "./files.ts";
 export * from "./inspect.ts";
+export * from "./integrations.ts";
 export * from "./mailbox.ts";
 export * from "./notifications.ts";
 export * from "./projects.ts";

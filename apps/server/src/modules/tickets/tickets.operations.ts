@@ -15,6 +15,7 @@ import { z } from "zod";
 import type { Database } from "../../db/index.ts";
 import { tickets } from "../../db/schema/index.ts";
 import { BadRequestError } from "../../lib/errors.ts";
+import { record } from "../../lib/ledger.ts";
 import { ticketResolvedMail } from "../../lib/mail/templates.ts";
 import { type LoggedContext, operation, withParams } from "../../lib/operations.ts";
 import { memberActor } from "../../lib/policy.ts";
@@ -166,6 +167,16 @@ export const moveTicket = operation(
         })
         .where(eq(tickets.id, ticket.id));
       await publishTicket(tx, ticket.projectId, ticket.id);
+      // To another list: what outgoing webhooks tell (modules/integrations); a reorder within one is not.
+      if (current.listId !== input.listId)
+        await record(tx, {
+          type: "ticket.moved",
+          projectId: ticket.projectId,
+          ticketId: ticket.id,
+          fromListId: current.listId,
+          toListId: input.listId,
+          actor: { userId: actor.user.id },
+        });
     });
     return { data: withTicketAbilities(writer, await ticketNow(db, ticket.id)) };
   },

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { webhookEventOf } from "./webhooks.consumer.ts";
+
+const APP = "https://redline.example";
+const place = { projectId: "p1", pageId: "g1", versionId: "v1" };
+
+describe("which ledger events a webhook carries", () => {
+  it("tells a page's approval, not its approval taken back", () => {
+    const approval = (approved: boolean) =>
+      webhookEventOf(
+        {
+          type: "notify:page.approval",
+          event: { on: "page.approval", actor: { userId: "u" }, version: { id: "v1", ...place }, approved },
+        },
+        APP,
+      );
+    expect(approval(true)).toMatchObject({
+      type: "page.approved",
+      projectId: "p1",
+      data: { pageId: "g1", versionId: "v1", url: `${APP}/project/p1/g1` },
+    });
+    expect(approval(false)).toBeNull();
+  });
+
+  it("tells a ticket moved to another list, and a reply with its text", () => {
+    expect(
+      webhookEventOf(
+        { type: "ticket.moved", projectId: "p1", ticketId: "t1", fromListId: "a", toListId: "b" },
+        APP,
+      ),
+    ).toMatchObject({ type: "ticket.moved", data: { ticketId: "t1", fromListId: "a", toListId: "b" } });
+    expect(
+      webhookEventOf(
+        {
+          type: "notify:ticket.replied",
+          event: { on: "ticket.replied", ticket: { id: "t1", projectId: "p1" }, text: "On it" },
+        },
+        APP,
+      ),
+    ).toMatchObject({ type: "ticket.replied", data: { ticketId: "t1", text: "On it" } });
+  });
+
+  it("passes over events no webhook may hear", () => {
+    expect(webhookEventOf({ type: "notify:member.added", event: { on: "member.added" } }, APP)).toBeNull();
+    expect(webhookEventOf({ type: "realtime" }, APP)).toBeNull();
+  });
+});
