@@ -102,7 +102,7 @@ describe("the stand-ins package", () => {
           const target = resolveImport(file, specifier);
           return (
             specifier === "@redline/server" ||
-            (target !== null && !target.startsWith(root + path.sep + "packages"))
+            (target !== null && !target.startsWith(`${root + path.sep}packages`))
           );
         })
         .map((specifier) => `${path.relative(root, file)} → ${specifier}`),

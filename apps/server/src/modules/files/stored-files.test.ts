@@ -67,6 +67,7 @@ const NOT_FILES: Record<string, string> = {
   "pages.screenshot_source": "where a live screenshot comes from, not a stored file",
   "versions.source_url": "the captured page's address",
   "inspect_changes.image_dimensions": "an image's width and height",
+  "admin_audit.details": "what an operator's action changed (ids, plan names), never a file",
 };
 
 const FILE_NAMED =
