@@ -27,8 +27,8 @@ import {
   endOfList,
   listOfProject,
   lockTicket,
-  publishTicket,
-  publishTicketDeleted,
+  recordTicketDeleted,
+  recordTicketsChanged,
   releaseTicketFiles,
   ticketDetailNow,
   ticketNow,
@@ -114,7 +114,7 @@ export const updateTicket = operation(
           modifiedAt: now,
         })
         .where(eq(tickets.id, ticket.id));
-      await publishTicket(tx, ticket.projectId, ticket.id);
+      await recordTicketsChanged(tx, ticket.projectId, ticket.id);
       return resolving ? current : null;
     });
     // Once, on the change to resolved (the row lock above decides which of two resolves it is).
@@ -165,7 +165,7 @@ export const moveTicket = operation(
           modifiedAt: new Date(),
         })
         .where(eq(tickets.id, ticket.id));
-      await publishTicket(tx, ticket.projectId, ticket.id);
+      await recordTicketsChanged(tx, ticket.projectId, ticket.id);
     });
     return { data: withTicketAbilities(writer, await ticketNow(db, ticket.id)) };
   },
@@ -195,7 +195,7 @@ export const deleteTicket = operation(
       const released = await releaseTicketFiles(tx, [ticket.id], () =>
         tx.delete(tickets).where(eq(tickets.id, ticket.id)),
       );
-      await publishTicketDeleted(tx, ticket.projectId, ticket.id);
+      await recordTicketDeleted(tx, ticket.projectId, ticket.id);
       return released;
     });
     await removeReleasedFiles(ctx, files, ctx.log);
