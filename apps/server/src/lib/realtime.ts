@@ -1,9 +1,12 @@
 /**
- * Realtime fan-out. A module publishes an event with `publish(tx, room, event)` INSIDE its write
- * transaction: it is recorded in the ledger (lib/ledger.ts), which readers see only once that transaction
- * commits, so no one hears of a change that was rolled back. Every app process follows the ledger and
- * hands each event to its own sockets in that room — several processes behind a load balancer share rooms
- * through the database, and a process whose connection was lost for a moment delivers what it missed.
+ * Realtime fan-out. A module records its domain event with `recordEvent(tx, event)` INSIDE its write
+ * transaction, into the ledger (lib/ledger.ts), which readers see only once that transaction commits, so no
+ * one hears of a change that was rolled back. Which rooms an event reaches, and what each reader sees of
+ * it, the module registers (`fanOut`, `readerView`): this file knows no event type. A write that records
+ * no domain event yet sends a realtime envelope (`publish`, `announceChanged`, `revokeRoom`). Every app
+ * process follows the ledger and hands each event to its own sockets in that room — several processes
+ * behind a load balancer share rooms through the database, and a process whose connection was lost for a
+ * moment delivers what it missed.
  */
 import { randomUUID } from "node:crypto";
 import {
