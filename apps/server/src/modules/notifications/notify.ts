@@ -336,8 +336,8 @@ function recipientsOf(event: NotificationEvent, people: People): Recipient[] {
         .filter(([, access]) => access === "owner")
         .map(([userId]) => ({ userId, type: "review-request" }));
     default:
-      // An event whose module's rule is not loaded: no one rather than a guess.
-      return [];
+      // A module's event whose rule was not loaded (modules/events.ts): logged by the consumer, not guessed.
+      throw new Error(`No recipient rule for notification event ${event.on}`);
   }
 }
 
