@@ -34,6 +34,7 @@ import { installMetrics } from "./lib/metrics.ts";
 import { SAFE_METHODS } from "./lib/principal.ts";
 import { startQueue } from "./lib/queue.ts";
 import { startRealtimeHub } from "./lib/realtime.ts";
+import "./modules/events.ts";
 import { compressLargeJson } from "./lib/revalidate.ts";
 import type { RegisteredRoute } from "./lib/routes.ts";
 import { route } from "./lib/routes.ts";

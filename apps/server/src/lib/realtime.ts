@@ -1,9 +1,12 @@
 /**
- * Realtime fan-out. A module publishes an event with `publish(tx, room, event)` INSIDE its write
- * transaction: it is recorded in the ledger (lib/ledger.ts), which readers see only once that transaction
- * commits, so no one hears of a change that was rolled back. Every app process follows the ledger and
- * hands each event to its own sockets in that room — several processes behind a load balancer share rooms
- * through the database, and a process whose connection was lost for a moment delivers what it missed.
+ * Realtime fan-out. A module records its domain event with `recordEvent(tx, event)` INSIDE its write
+ * transaction, into the ledger (lib/ledger.ts), which readers see only once that transaction commits, so no
+ * one hears of a change that was rolled back. Which rooms an event reaches, and what each reader sees of
+ * it, the module registers (`fanOut`, `readerView`): this file knows no event type. A write that records
+ * no domain event yet sends a realtime envelope (`publish`, `announceChanged`, `revokeRoom`). Every app
+ * process follows the ledger and hands each event to its own sockets in that room — several processes
+ * behind a load balancer share rooms through the database, and a process whose connection was lost for a
+ * moment delivers what it missed.
  */
 import { randomUUID } from "node:crypto";
 import {
@@ -14,6 +17,7 @@ import {
 } from "@redline/shared";
 import type { Database } from "../db/index.ts";
 import { type Ledger, type LedgerEvent, record } from "./ledger.ts";
+import type { PolicyActor } from "./policy.ts";
 
 /** The ledger's type for what a room's sockets (or an in-process cache) are told. */
 export const REALTIME_EVENT = "realtime";
@@ -91,17 +95,50 @@ export function announceChanged(tx: Executor, room: Room): Promise<void> {
   return send(tx, { room, id: randomUUID() });
 }
 
-/** What a domain event tells rooms' sockets: each room and the event its sockets get. */
-export type Fanned = { room: Room; event: RealtimeEvent }[];
+/**
+ * What a domain event reaches: each room, and the event its sockets get — none when only in-process
+ * caches of the room's state are to forget it (as `announceChanged`).
+ */
+export type Fanned = { room: Room; event?: RealtimeEvent }[];
 
 const fanOuts = new Map<string, (event: LedgerEvent) => Fanned>();
 
 /**
  * A module says which rooms one of its domain events reaches, and with what (issue #28: realtime rooms
- * chosen per module from the event, not at the write). Registered when the module loads.
+ * chosen per module from the event, not at the write). Registered when the module's events file loads
+ * (modules/events.ts loads them all).
  */
 export function fanOut<E extends LedgerEvent>(type: E["type"], rooms: (event: E) => Fanned): void {
   fanOuts.set(type, rooms as (event: LedgerEvent) => Fanned);
+}
+
+/** What one reader may see of a realtime event (e.g. a comment with that reader's abilities). */
+export type ReaderView<E extends RealtimeEvent = RealtimeEvent> = (
+  event: E,
+  reader: PolicyActor,
+  db: Database,
+) => RealtimeEvent | null | Promise<RealtimeEvent | null>;
+
+const views = new Map<string, ReaderView>();
+
+/**
+ * A module says what each reader sees of one of its realtime events; without a view, every socket in the
+ * room gets the event as it was sent. Registered beside the module's `fanOut`.
+ */
+export function readerView<T extends RealtimeEvent["type"]>(
+  type: T,
+  view: ReaderView<Extract<RealtimeEvent, { type: T }>>,
+): void {
+  views.set(type, view as ReaderView);
+}
+
+/** The event as `reader` sees it; null when there is nothing of their own (send it as shared). */
+export function viewFor(
+  event: RealtimeEvent,
+  reader: PolicyActor,
+  db: Database,
+): RealtimeEvent | null | Promise<RealtimeEvent | null> {
+  return views.get(event.type)?.(event, reader, db) ?? null;
 }
 
 /**
@@ -112,7 +149,7 @@ export function fanOut<E extends LedgerEvent>(type: E["type"], rooms: (event: E)
 export async function recordEvent(tx: Executor, event: LedgerEvent): Promise<void> {
   const announcement = randomUUID();
   for (const { room, event: told } of fanOuts.get(event.type)?.(event) ?? [])
-    tellSent(room, told, announcement);
+    tellSent(room, told ?? null, announcement);
   await record(tx, { ...event, announcement });
 }
 
@@ -146,7 +183,11 @@ export function startRealtimeHub(db: Database, ledger: Ledger): RealtimeHub {
       if (isEnvelope(event)) deliver(event);
       else
         for (const fanned of fanOuts.get(event.type)?.(event) ?? [])
-          deliver({ ...fanned, id: typeof event.announcement === "string" ? event.announcement : undefined });
+          deliver({
+            room: fanned.room,
+            event: fanned.event,
+            id: typeof event.announcement === "string" ? event.announcement : randomUUID(),
+          } as Envelope);
     }
   });
   const unwatch = ledger.watchGaps((state) => {

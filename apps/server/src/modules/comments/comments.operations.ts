@@ -18,9 +18,9 @@ import { BadRequestError } from "../../lib/errors.ts";
 import { operation, withParams } from "../../lib/operations.ts";
 import { memberActor, type PolicyActor } from "../../lib/policy.ts";
 import type { Actor } from "../auth/session.ts";
-import { notify } from "../notifications/notify.ts";
 import { loadVersion } from "../project-access/projects.load.ts";
 import { storedAttachments } from "./attachments.routes.ts";
+import { commentRef, recordCommentEvent } from "./comments.events.ts";
 import { loadComment, loadEntry } from "./comments.load.ts";
 import { authorizeComment, withCommentAbilities } from "./comments.policy.ts";
 import {
@@ -30,7 +30,6 @@ import {
   deleteEntry,
   presentOne,
   previousVersion,
-  publishChanged,
 } from "./comments.service.ts";
 
 export const versionParams = z.object({ versionId: z.string().min(1).max(64) });
@@ -111,9 +110,13 @@ export const updateComment = operation(
           modifiedAt: new Date(),
         })
         .where(eq(comments.id, comment.id));
-      await publishChanged(tx, comment);
-      if (input.isResolved && !comment.isResolved)
-        await notify(tx, { on: "comment.resolved", actor: { userId: actor.user.id }, comment });
+      await recordCommentEvent(tx, {
+        type: "comment.updated",
+        actor: { userId: actor.user.id },
+        ref: commentRef(comment),
+        resolves: Boolean(input.isResolved && !comment.isResolved),
+        comment: (await presentOne(tx, comment.id)) ?? undefined,
+      });
     });
     return { data: withCommentAbilities(writer, (await presentOne(db, comment.id))!) };
   },
@@ -135,7 +138,11 @@ export const editCommentEntry = operation(
         .update(commentEntries)
         .set({ body: text, editedAt: new Date() })
         .where(eq(commentEntries.id, entry.id));
-      await publishChanged(tx, comment);
+      await recordCommentEvent(tx, {
+        type: "comment.edited",
+        ref: commentRef(comment),
+        comment: (await presentOne(tx, comment.id)) ?? undefined,
+      });
     });
     return { data: withCommentAbilities(writer, (await presentOne(db, comment.id))!) };
   },

@@ -103,6 +103,23 @@ describe.each(drivers())("comments (%s)", (driver) => {
     expect(ids).not.toContain(id);
   });
 
+  it("records one domain event per write, in the write's own transaction (issue #28)", async () => {
+    const { id } = (await commenter.post(`/api/versions/${versionId}/comments`, newComment("One event"))).body
+      .data;
+    await owner.post(`/api/comments/${id}/replies`, { comment: "Seen" });
+    await owner.patch(`/api/comments/${id}`, { isResolved: true });
+    const { rows } = await t.ctx.database.executeSql(
+      `select e.type, (select count(*) from domain_events o where o.tx = e.tx)::int as recorded
+         from domain_events e where e.payload->'ref'->>'id' = $1 order by e.tx, e.id`,
+      [id],
+    );
+    expect(rows).toEqual([
+      { type: "comment.created", recorded: 1 },
+      { type: "comment.replied", recorded: 1 },
+      { type: "comment.updated", recorded: 1 },
+    ]);
+  });
+
   it("lets a viewer read but not comment, and hides everything from strangers", async () => {
     expect((await viewer.post(`/api/versions/${versionId}/comments`, newComment("Nope"))).status).toBe(403);
     const stranger = await signUpVerified(t.url, t.inbox!, email("stranger"));

@@ -1,6 +1,6 @@
 /**
  * Comment operations, shared by the members' routes and the public link's guest routes. Each write runs
- * in one transaction and publishes its realtime event inside it (delivered on commit).
+ * in one transaction and records its one domain event inside it (comments.events.ts says who hears of it).
  */
 import {
   type Comment,
@@ -25,15 +25,12 @@ import {
   versions,
 } from "../../db/schema/index.ts";
 import { newId } from "../../lib/ids.ts";
-import { publish } from "../../lib/realtime.ts";
-import { notify } from "../notifications/notify.ts";
 import { meterStorage } from "../plans/storage.ts";
 import { authorsFrom, loadAuthors } from "../users/authors.ts";
+import { type CommentActor, commentRef, recordCommentEvent } from "./comments.events.ts";
 import { presentComment } from "./comments.presenter.ts";
 
-export type Author =
-  | { userId: string; guestIdentity?: undefined }
-  | { userId?: undefined; guestIdentity: string };
+export type Author = CommentActor;
 
 /**
  * A version's comments as the list shows them: three prepared queries scoped by the version (comments,
@@ -151,7 +148,7 @@ export async function createComment(
   plansEnabled: boolean,
 ): Promise<Comment> {
   const commentId = newId();
-  const commentRef = {
+  const ref = {
     id: commentId,
     projectId: version.projectId,
     pageId: version.pageId,
@@ -188,14 +185,13 @@ export async function createComment(
     });
     await storage?.check();
     // The event carries the comment, so no reviewer (nor the author's own tab) refetches the list.
-    await publish(tx, `project:${version.projectId}`, {
-      type: "comments.created",
-      projectId: version.projectId,
-      versionId: version.id,
-      commentId,
+    await recordCommentEvent(tx, {
+      type: "comment.created",
+      actor: author,
+      ref,
+      text: input.comment,
       comment: (await presentOne(tx, commentId)) ?? undefined,
     });
-    await notify(tx, { on: "comment.created", actor: author, comment: commentRef, text: input.comment });
   });
   return (await presentOne(db, commentId))!;
 }
@@ -220,24 +216,15 @@ export async function addReply(
     });
     await storage?.check();
     await tx.update(comments).set({ modifiedAt: new Date() }).where(eq(comments.id, comment.id));
-    await publishChanged(tx, comment);
-    await notify(tx, { on: "comment.replied", actor: author, comment, text: input.comment });
+    await recordCommentEvent(tx, {
+      type: "comment.replied",
+      actor: author,
+      ref: commentRef(comment),
+      text: input.comment,
+      comment: (await presentOne(tx, comment.id)) ?? undefined,
+    });
   });
   return (await presentOne(db, comment.id))!;
-}
-
-type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
-
-/** Call after the change, inside its transaction: a changed comment is sent as it now reads. */
-export async function publishChanged(
-  tx: Tx,
-  comment: CommentRow,
-  type: "comments.changed" | "comments.deleted" = "comments.changed",
-) {
-  const ref = { projectId: comment.projectId, versionId: comment.versionId, commentId: comment.id };
-  if (type === "comments.deleted") return publish(tx, `project:${comment.projectId}`, { type, ...ref });
-  const current = await presentOne(tx, comment.id);
-  return publish(tx, `project:${comment.projectId}`, { type, ...ref, comment: current ?? undefined });
 }
 
 /**
@@ -259,7 +246,13 @@ export async function deleteEntry(
     const removesComment = first?.id === entry.id;
     if (removesComment) await tx.delete(comments).where(eq(comments.id, comment.id));
     else await tx.delete(commentEntries).where(eq(commentEntries.id, entry.id));
-    await publishChanged(tx, comment, removesComment ? "comments.deleted" : "comments.changed");
+    const ref = commentRef(comment);
+    await recordCommentEvent(
+      tx,
+      removesComment
+        ? { type: "comment.deleted", ref }
+        : { type: "comment.edited", ref, comment: (await presentOne(tx, comment.id)) ?? undefined },
+    );
     return removesComment;
   });
 }
@@ -306,8 +299,10 @@ export async function copyUnresolved(db: Database, from: VersionRow, to: Version
           toCopy.map((comment) => comment.id),
         ),
       );
+    const copied: string[] = [];
     for (const comment of toCopy) {
       const id = newId();
+      copied.push(id);
       await tx.insert(comments).values({
         ...comment,
         id,
@@ -321,13 +316,13 @@ export async function copyUnresolved(db: Database, from: VersionRow, to: Version
         await tx
           .insert(commentEntries)
           .values(thread.map((entry) => ({ ...entry, id: newId(), commentId: id })));
-      await publish(tx, `project:${to.projectId}`, {
-        type: "comments.created",
-        projectId: to.projectId,
-        versionId: to.id,
-        commentId: id,
-      });
     }
+    await recordCommentEvent(tx, {
+      type: "comment.copied",
+      projectId: to.projectId,
+      versionId: to.id,
+      commentIds: copied,
+    });
     return toCopy.length;
   });
 }

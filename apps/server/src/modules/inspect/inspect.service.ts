@@ -3,10 +3,9 @@
  * UPDATE: comments may still be added meanwhile), so saves, hides and deletes of one version happen one
  * after another: merging reads the current changes and writes the result without losing a concurrent
  * save. The unique merge key (`inspect_changes_key`) guarantees one row per element × property × device
- * size whatever happens. The realtime event is published inside the transaction (delivered on commit).
+ * size whatever happens. Each records its one domain event inside the transaction (inspect.events.ts).
  */
 import {
-  type Access,
   deviceSizeOf,
   type InspectChange,
   type InspectChangeInput,
@@ -26,11 +25,8 @@ import {
 } from "../../db/schema/index.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
-import { memberActor } from "../../lib/policy.ts";
-import { publish } from "../../lib/realtime.ts";
-import { notify } from "../notifications/notify.ts";
 import { meterStorage } from "../plans/storage.ts";
-import { canInspect } from "./inspect.policy.ts";
+import { recordInspectEvent } from "./inspect.events.ts";
 import { presentChanges } from "./inspect.presenter.ts";
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -69,9 +65,9 @@ async function lockVersion(tx: Tx, versionId: string) {
   if (!locked) throw new NotFoundError("Version not found.", "version-not-found");
 }
 
-function publishChanged(tx: Tx, version: Pick<VersionRow, "projectId" | "id">) {
-  return publish(tx, `project:${version.projectId}`, {
-    type: "inspect.changed",
+function recordUpdated(tx: Tx, version: Pick<VersionRow, "projectId" | "id">) {
+  return recordInspectEvent(tx, {
+    type: "inspect.updated",
     projectId: version.projectId,
     versionId: version.id,
   });
@@ -162,16 +158,11 @@ export async function saveChanges(
     }
     if (inserts.length > 0) await tx.insert(inspectChanges).values(inserts);
     await storage?.check();
-    await publishChanged(tx, version);
-    await notify(tx, {
-      on: "inspect.saved",
+    await recordInspectEvent(tx, {
+      type: "inspect.saved",
       actor: { userId },
-      version,
+      version: { id: version.id, projectId: version.projectId, pageId: version.pageId },
       editsCount: inputs.length,
-      // Those who may suggest edits themselves are told of new ones (SPEC §6).
-      audience: (["owner", "edit", "comment", "view"] satisfies Access[]).filter((access) =>
-        canInspect(memberActor("", access), "inspect.create"),
-      ),
     });
   });
 }
@@ -197,7 +188,7 @@ export async function updateChange(
       })
       .where(eq(inspectChanges.id, change.id))
       .returning();
-    await publishChanged(tx, { projectId: change.projectId, id: change.versionId });
+    await recordUpdated(tx, { projectId: change.projectId, id: change.versionId });
     return updated;
   });
   if (!row) throw new NotFoundError("Suggestion not found.", "change-not-found");
@@ -212,7 +203,7 @@ export async function deleteChanges(db: Database, version: VersionRow, ids: stri
       .delete(inspectChanges)
       .where(and(eq(inspectChanges.versionId, version.id), inArray(inspectChanges.id, ids)))
       .returning({ id: inspectChanges.id });
-    if (deleted.length > 0) await publishChanged(tx, version);
+    if (deleted.length > 0) await recordUpdated(tx, version);
     return deleted.length;
   });
 }

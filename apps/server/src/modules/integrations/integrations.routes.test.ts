@@ -237,13 +237,10 @@ describe.each(drivers())("integrations: the Zapier/Webhook integration (%s)", (d
         tx: "0",
         createdAt: new Date(),
         event: {
-          type: "notify:comment.created",
-          event: {
-            on: "comment.created",
-            actor: {},
-            comment: { id: "c", projectId, pageId, versionId },
-            text: "again",
-          },
+          type: "comment.created",
+          actor: {},
+          ref: { id: "c", projectId, pageId, versionId },
+          text: "again",
         },
       }),
     );

@@ -9,8 +9,11 @@ describe("which ledger events a webhook carries", () => {
     const approval = (approved: boolean) =>
       webhookEventOf(
         {
-          type: "notify:page.approval",
-          event: { on: "page.approval", actor: { userId: "u" }, version: { id: "v1", ...place }, approved },
+          type: "page.approval",
+          actor: { userId: "u" },
+          version: { id: "v1", ...place },
+          approved,
+          isChange: true,
         },
         APP,
       );
@@ -25,16 +28,18 @@ describe("which ledger events a webhook carries", () => {
   it("tells a ticket moved to another list, and a reply with its text", () => {
     expect(
       webhookEventOf(
-        { type: "ticket.moved", projectId: "p1", ticketId: "t1", fromListId: "a", toListId: "b" },
+        {
+          type: "ticket.changed",
+          projectId: "p1",
+          states: [{ ticketId: "t1" }],
+          moved: { fromListId: "a", toListId: "b" },
+        },
         APP,
       ),
     ).toMatchObject({ type: "ticket.moved", data: { ticketId: "t1", fromListId: "a", toListId: "b" } });
     expect(
       webhookEventOf(
-        {
-          type: "notify:ticket.replied",
-          event: { on: "ticket.replied", ticket: { id: "t1", projectId: "p1" }, text: "On it" },
-        },
+        { type: "ticket.replied", projectId: "p1", state: { ticketId: "t1" }, text: "On it" },
         APP,
       ),
     ).toMatchObject({ type: "ticket.replied", data: { ticketId: "t1", text: "On it" } });
@@ -43,5 +48,21 @@ describe("which ledger events a webhook carries", () => {
   it("passes over events no webhook may hear", () => {
     expect(webhookEventOf({ type: "notify:member.added", event: { on: "member.added" } }, APP)).toBeNull();
     expect(webhookEventOf({ type: "realtime" }, APP)).toBeNull();
+    // A card reordered within its list, an approval repeated, a comment edited: nothing to tell.
+    expect(
+      webhookEventOf({ type: "ticket.changed", projectId: "p1", states: [{ ticketId: "t1" }] }, APP),
+    ).toBeNull();
+    expect(
+      webhookEventOf(
+        { type: "page.approval", version: { id: "v1", ...place }, approved: true, isChange: false },
+        APP,
+      ),
+    ).toBeNull();
+    const ref = { id: "c1", ...place };
+    expect(webhookEventOf({ type: "comment.updated", ref, resolves: false }, APP)).toBeNull();
+    expect(webhookEventOf({ type: "comment.updated", ref, resolves: true }, APP)).toMatchObject({
+      type: "comment.resolved",
+      data: { commentId: "c1", url: `${APP}/project/p1/g1` },
+    });
   });
 });

@@ -27,21 +27,34 @@ interface Place {
   versionId?: string;
 }
 
-/** The ledger events a webhook may carry: the notification events (notify.ts) and `ticket.moved`. */
+interface CommentRef {
+  id: string;
+  projectId: string;
+  pageId: string;
+  versionId: string;
+}
+
+/**
+ * The ledger events a webhook may carry, as their modules record them (comments.events.ts,
+ * pages.events.ts, tickets.events.ts; a page added is still its notification's event, notify.ts).
+ */
 interface Recorded extends LedgerEvent {
-  event?: {
-    on: string;
-    actor?: Actor;
-    comment?: Place;
-    version?: Place;
-    ticket?: { id: string; projectId: string };
-    text?: string;
-    approved?: boolean;
-  };
+  actor?: Actor;
+  /** comment.created / replied / updated */
+  ref?: CommentRef;
+  text?: string;
+  resolves?: boolean;
+  /** page.approval */
+  version?: Place;
+  approved?: boolean;
+  isChange?: boolean;
+  /** ticket.created / replied / changed */
   projectId?: string;
-  ticketId?: string;
-  fromListId?: string;
-  toListId?: string;
+  state?: { ticketId: string };
+  states?: { ticketId: string }[];
+  moved?: { fromListId: string | null; toListId: string };
+  /** notify:page.added */
+  event?: { on: string; actor?: Actor; version?: Place };
 }
 
 interface Mapped {
@@ -51,64 +64,80 @@ interface Mapped {
   actor: Actor | undefined;
 }
 
-const FROM_NOTIFY: Record<string, WebhookEvent> = {
-  "notify:comment.created": "comment.created",
-  "notify:comment.replied": "comment.replied",
-  "notify:comment.resolved": "comment.resolved",
-  "notify:page.added": "page.added",
-  "notify:page.approval": "page.approved",
-  "notify:ticket.created": "ticket.created",
-  "notify:ticket.replied": "ticket.replied",
-};
+function onPage(
+  type: WebhookEvent,
+  place: Place,
+  actor: Actor | undefined,
+  appUrl: string,
+  more = {},
+): Mapped {
+  const versionId = place.versionId ?? place.id ?? null;
+  return {
+    type,
+    projectId: place.projectId,
+    actor,
+    data: {
+      projectId: place.projectId,
+      pageId: place.pageId,
+      versionId,
+      ...more,
+      url: `${appUrl}/project/${place.projectId}/${place.pageId}`,
+    },
+  };
+}
+
+function onTicket(
+  type: WebhookEvent,
+  projectId: string,
+  ticketId: string,
+  actor: Actor | undefined,
+  appUrl: string,
+  more = {},
+): Mapped {
+  return {
+    type,
+    projectId,
+    actor,
+    data: { projectId, ticketId, ...more, url: `${appUrl}/project/${projectId}` },
+  };
+}
 
 export function webhookEventOf(recorded: Recorded, appUrl: string): Mapped | null {
-  if (recorded.type === "ticket.moved" && recorded.projectId && recorded.ticketId)
-    return {
-      type: "ticket.moved",
-      projectId: recorded.projectId,
-      actor: recorded.actor as Actor | undefined,
-      data: {
-        projectId: recorded.projectId,
-        ticketId: recorded.ticketId,
-        fromListId: recorded.fromListId ?? null,
-        toListId: recorded.toListId ?? null,
-        url: `${appUrl}/project/${recorded.projectId}`,
-      },
-    };
-  const type = FROM_NOTIFY[recorded.type];
-  const event = recorded.event;
-  if (!type || !event) return null;
-  if (type === "page.approved" && event.approved !== true) return null;
-  const place = event.comment ?? event.version;
-  if (place) {
-    const versionId = "versionId" in place ? place.versionId : place.id;
-    return {
-      type,
-      projectId: place.projectId,
-      actor: event.actor,
-      data: {
-        projectId: place.projectId,
-        pageId: place.pageId,
-        versionId: versionId ?? null,
-        ...(event.comment && { commentId: event.comment.id }),
-        ...(event.text !== undefined && { text: event.text }),
-        url: `${appUrl}/project/${place.projectId}/${place.pageId}`,
-      },
-    };
+  const { actor, ref, text, projectId } = recorded;
+  switch (recorded.type) {
+    case "comment.created":
+    case "comment.replied":
+      if (!ref) return null;
+      return onPage(recorded.type, ref, actor, appUrl, {
+        commentId: ref.id,
+        ...(text !== undefined && { text }),
+      });
+    case "comment.updated":
+      if (!ref || recorded.resolves !== true) return null;
+      return onPage("comment.resolved", ref, actor, appUrl, { commentId: ref.id });
+    case "page.approval":
+      if (!recorded.version || recorded.approved !== true || recorded.isChange !== true) return null;
+      return onPage("page.approved", recorded.version, actor, appUrl);
+    case "notify:page.added":
+      if (!recorded.event?.version) return null;
+      return onPage("page.added", recorded.event.version, recorded.event.actor, appUrl);
+    case "ticket.created":
+    case "ticket.replied":
+      if (!projectId || !recorded.state) return null;
+      return onTicket(recorded.type, projectId, recorded.state.ticketId, actor, appUrl, {
+        ...(text !== undefined && { text }),
+      });
+    case "ticket.changed": {
+      const ticketId = recorded.states?.[0]?.ticketId;
+      if (!projectId || !recorded.moved || !ticketId) return null;
+      return onTicket("ticket.moved", projectId, ticketId, actor, appUrl, {
+        fromListId: recorded.moved.fromListId,
+        toListId: recorded.moved.toListId,
+      });
+    }
+    default:
+      return null;
   }
-  if (event.ticket)
-    return {
-      type,
-      projectId: event.ticket.projectId,
-      actor: event.actor,
-      data: {
-        projectId: event.ticket.projectId,
-        ticketId: event.ticket.id,
-        ...(event.text !== undefined && { text: event.text }),
-        url: `${appUrl}/project/${event.ticket.projectId}`,
-      },
-    };
-  return null;
 }
 
 /** Who did it, as a receiver may be told: a person's name, or the guest's name (never an e-mail). */
@@ -163,7 +192,16 @@ export async function handleWebhookEvent(
   }
 }
 
-const ACCEPTED = new Set([...Object.keys(FROM_NOTIFY), "ticket.moved"]);
+const ACCEPTED = new Set([
+  "comment.created",
+  "comment.replied",
+  "comment.updated",
+  "page.approval",
+  "notify:page.added",
+  "ticket.created",
+  "ticket.replied",
+  "ticket.changed",
+]);
 
 export function startWebhooksConsumer(ctx: Pick<AppContext, "config" | "queue" | "ledger">): Promise<void> {
   return ctx.ledger.consume<Recorded>({

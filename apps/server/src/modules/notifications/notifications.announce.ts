@@ -2,7 +2,8 @@ import type { Notification } from "@redline/shared";
 import type { Database } from "../../db/index.ts";
 import type { NotificationRow } from "../../db/schema/index.ts";
 import type { LedgerEvent } from "../../lib/ledger.ts";
-import { fanOut, recordEvent } from "../../lib/realtime.ts";
+import { fanOut, readerView, recordEvent } from "../../lib/realtime.ts";
+import { notificationCounts } from "./notifications.counts.ts";
 
 type Executor = Pick<Database, "execute">;
 
@@ -31,6 +32,12 @@ fanOut<NotificationCreated>("notification.created", (event) => [
     },
   },
 ]);
+
+// A new notification comes with the reader's counts, read now that it is stored: the badge takes them as
+// they are (adding one to a count the tab read meanwhile could count it twice).
+readerView("notifications.created", async (event, reader, db) =>
+  reader.userId ? { ...event, counts: await notificationCounts(db, reader.userId) } : event,
+);
 
 /** A notification just written: recorded for its mail, and its recipient's tabs are told. */
 export async function announceNotification(

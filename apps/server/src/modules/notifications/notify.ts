@@ -1,23 +1,19 @@
 /**
- * The one way a notification is made. An event's module calls `notify(tx, event)` inside the
- * transaction of the event itself: the event is recorded in the ledger (lib/ledger.ts), so it exists
- * exactly when the write does. The `notifications` consumer (notifications.consumer.ts) reads it after its
- * durable cursor and, in one transaction with the cursor's advance, decides who hears of it (SPEC §3
- * types, §6 inspect only to editors), writes one row per recipient and publishes each to its recipient's
- * `user:{id}` room — exactly once, even when a process dies between the write and the delivery.
+ * How a notification is made. A module's domain event makes one through the rule its module registers
+ * (notifications.rules.ts: `notifies` says what it tells, `recipientRule` who is told); a module whose
+ * writes do not record domain events yet calls `notify(tx, event)` inside the write's transaction. Either
+ * way the event is in the ledger (lib/ledger.ts) exactly when the write committed. The `notifications`
+ * consumer (notifications.consumer.ts) reads it after its durable cursor and, in one transaction with the
+ * cursor's advance, decides who hears of it (SPEC §3 types), writes one row per recipient and publishes
+ * each to its recipient's `user:{id}` room — exactly once, even when a process dies between the write
+ * and the delivery.
  *
  * Never notified: the actor, guests of the public link (they have no account), deleted users.
  */
-import {
-  type CommentAuthor,
-  extractMentions,
-  type NotificationType,
-  parseGuestIdentity,
-} from "@redline/shared";
+import { type CommentAuthor, type NotificationType, parseGuestIdentity } from "@redline/shared";
 import { and, desc, eq, gt, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import {
-  commentEntries,
   type NewNotificationRow,
   type NotificationRow,
   notifications,
@@ -33,6 +29,7 @@ import { newId } from "../../lib/ids.ts";
 import { record } from "../../lib/ledger.ts";
 import { announceNotification } from "./notifications.announce.ts";
 import { presentNotifications } from "./notifications.presenter.ts";
+import { type People, type Recipient, recipientRuleOf } from "./notifications.rules.ts";
 import { isTeamEvent, notifyTeam, type TeamNotificationEvent } from "./notify-teams.ts";
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -63,8 +60,6 @@ export type NotificationEvent =
       actor: Actor;
       version: { id: string; projectId: string; pageId: string };
       editsCount: number;
-      /** Which of the project's people are told, by access: the inspect module's rule (it owns who may edit). */
-      audience: readonly ("owner" | "edit" | "comment" | "view")[];
     }
   /** A person added to a project. */
   | { on: "member.added"; actor: Actor; projectId: string; userId: string }
@@ -94,11 +89,6 @@ export type NotificationEvent =
   /** A team's people: added, access changed, left (notify-teams.ts). */
   | TeamNotificationEvent;
 
-interface Recipient {
-  userId: string;
-  type: NotificationType;
-}
-
 /** The ledger's type for a notification event: its `on`, under this prefix. */
 export const NOTIFY_EVENT_PREFIX = "notify:";
 
@@ -120,7 +110,9 @@ export async function deliverNotification(
       ? event.projectId
       : projectOf(event);
   const people = await projectPeople(tx, projectId);
-  const recipients = (await recipientsOf(tx, event, people)).filter(
+  // The module that owns the event says who is told; the project's own events are told here.
+  const rule = recipientRuleOf(event.on);
+  const recipients = (rule ? await rule(tx, event, people) : recipientsOf(event, people)).filter(
     (recipient) => recipient.userId !== event.actor.userId,
   );
   const live = await liveUsers(
@@ -280,8 +272,6 @@ function projectOf(
   return "comment" in event ? event.comment.projectId : event.version.projectId;
 }
 
-type People = Map<string, "owner" | "edit" | "comment" | "view">;
-
 /**
  * The project's people with an account: its owner, the members who are not pending invitations and, for
  * a team project, its team (owner, managers and members edit; switched-in collaborators comment), the
@@ -332,69 +322,23 @@ async function projectPeople(tx: Tx, projectId: string): Promise<People> {
   return people;
 }
 
-async function recipientsOf(
-  tx: Tx,
-  event: Exclude<NotificationEvent, TeamNotificationEvent>,
-  people: People,
-): Promise<Recipient[]> {
+/** The project's own events: someone added, made an approver, a page added, a review asked for. */
+function recipientsOf(event: NotificationEvent, people: People): Recipient[] {
   switch (event.on) {
-    case "comment.created":
-    case "comment.replied": {
-      const isReply = event.on === "comment.replied";
-      const mentioned = new Set(extractMentions(event.text).filter((uid) => people.has(uid)));
-      const audience = isReply ? await threadAuthors(tx, event.comment.id) : [...people.keys()];
-      const recipients: Recipient[] = [...mentioned].map((userId) => ({
-        userId,
-        type: isReply ? "web-comment-reply-mention" : "web-comment-mention",
-      }));
-      for (const userId of audience) {
-        if (!mentioned.has(userId) && people.has(userId))
-          recipients.push({ userId, type: isReply ? "web-comment-reply" : "web-comment" });
-      }
-      return recipients;
-    }
-    case "comment.resolved": {
-      const [author] = await threadAuthors(tx, event.comment.id, 1);
-      return author && people.has(author) ? [{ userId: author, type: "web-comment-resolve" }] : [];
-    }
-    case "inspect.saved":
-      return [...people]
-        .filter(([, access]) => event.audience.includes(access))
-        .map(([userId]) => ({ userId, type: "web-inspect" }));
     case "member.added":
       return [{ userId: event.userId, type: "project-share" }];
     case "approver.made":
       return people.has(event.userId) ? [{ userId: event.userId, type: "make-approver" }] : [];
     case "page.added":
       return [...people.keys()].map((userId) => ({ userId, type: "web-page-add" }));
-    case "page.approval":
-      return [...people.keys()].map((userId) => ({
-        userId,
-        type: event.approved ? "page-approved" : "page-unapproved",
-      }));
-    case "ticket.created":
-      return [...people.keys()].map((userId) => ({ userId, type: "browse-ticket-add" }));
     case "review.requested":
       return [...people]
         .filter(([, access]) => access === "owner")
         .map(([userId]) => ({ userId, type: "review-request" }));
-    case "ticket.replied":
-      // SPEC §3 names no ticket-reply type: a mention is told as a mention in a reply.
-      return extractMentions(event.text)
-        .filter((uid) => people.has(uid))
-        .map((userId) => ({ userId, type: "web-comment-reply-mention" }));
+    default:
+      // A module's event whose rule was not loaded (modules/events.ts): logged by the consumer, not guessed.
+      throw new Error(`No recipient rule for notification event ${event.on}`);
   }
-}
-
-/** The accounts that wrote the thread's entries, first author first (guests have none). */
-async function threadAuthors(tx: Tx, commentId: string, limit?: number): Promise<string[]> {
-  const query = tx
-    .select({ userId: commentEntries.userId })
-    .from(commentEntries)
-    .where(eq(commentEntries.commentId, commentId))
-    .orderBy(commentEntries.createdAt, commentEntries.id);
-  const rows = limit ? await query.limit(limit) : await query;
-  return [...new Set(rows.map((row) => row.userId).filter((id): id is string => Boolean(id)))];
 }
 
 /** The actor as the notification shows them: they just acted in the project, so they are among its people. */

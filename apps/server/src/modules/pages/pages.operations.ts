@@ -14,10 +14,10 @@ import { memberActor } from "../../lib/policy.ts";
 import { announceChanged } from "../../lib/realtime.ts";
 import type { Actor } from "../auth/session.ts";
 import { OWNED_BY_WORK, releaseFilesOf, removeReleasedFiles } from "../files/stored-files.ts";
-import { notify } from "../notifications/notify.ts";
 import { loadPage, loadPagesWithVersions } from "../project-access/projects.load.ts";
 import { authorize, authorizeProject } from "../project-access/projects.policy.ts";
 import { presentPage } from "../projects/projects.presenter.ts";
+import { recordPageApproval } from "./pages.events.ts";
 
 export const pageParams = z.object({ pageId: z.string().min(1).max(64) });
 
@@ -73,22 +73,19 @@ export const approvePage = operation(
         })
         .where(eq(pages.id, page.id))
         .returning();
-      // The project's people hear of a change, not of a repeat.
-      if (Boolean(current?.approved) !== approved) {
-        const [latest] = await tx
-          .select({ id: versions.id })
-          .from(versions)
-          .where(eq(versions.pageId, page.id))
-          .orderBy(desc(versions.number))
-          .limit(1);
-        await notify(tx, {
-          on: "page.approval",
-          actor: { userId: actor.user.id },
-          version: { id: latest?.id ?? null, projectId: page.projectId, pageId: page.id },
-          approved,
-        });
-      }
-      await announceChanged(tx, `project:${page.projectId}`);
+      const [latest] = await tx
+        .select({ id: versions.id })
+        .from(versions)
+        .where(eq(versions.pageId, page.id))
+        .orderBy(desc(versions.number))
+        .limit(1);
+      // The project's people hear of a change, not of a repeat (pages.events.ts).
+      await recordPageApproval(tx, {
+        actor: { userId: actor.user.id },
+        version: { id: latest?.id ?? null, projectId: page.projectId, pageId: page.id },
+        approved,
+        isChange: Boolean(current?.approved) !== approved,
+      });
       return row;
     });
     const { versionRows } = await loadPagesWithVersions(db, page.projectId);

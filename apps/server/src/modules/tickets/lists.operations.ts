@@ -17,7 +17,7 @@ import { removeReleasedFiles } from "../files/stored-files.ts";
 import { loadBoardProject, loadList } from "./tickets.load.ts";
 import { authorizeTicket, withListAbilities } from "./tickets.policy.ts";
 import { presentList } from "./tickets.presenter.ts";
-import { bytewise, publishList, releaseTicketFiles } from "./tickets.service.ts";
+import { bytewise, recordListChanged, releaseTicketFiles } from "./tickets.service.ts";
 
 export const boardParams = z.object({ projectId: z.string().min(1).max(64) });
 export const listParams = z.object({ listId: z.string().min(1).max(64) });
@@ -64,7 +64,7 @@ export const createList = operation(
           createdBy: actor.user.id,
         })
         .returning();
-      await publishList(tx, project.id, row!.id, row);
+      await recordListChanged(tx, project.id, row!.id, row);
       return row!;
     });
     return { data: withListAbilities(writer, presentList(list)) };
@@ -93,7 +93,7 @@ export const updateList = operation(
         .set({ ...(input.title !== undefined && { title: input.title }), ...(sortKey && { sortKey }) })
         .where(eq(browseLists.id, list.id))
         .returning();
-      await publishList(tx, list.projectId, list.id, row);
+      await recordListChanged(tx, list.projectId, list.id, row);
       return row!;
     });
     return { data: withListAbilities(writer, presentList(updated)) };
@@ -114,7 +114,7 @@ export const deleteList = operation(
         listed.map((ticket) => ticket.id),
         () => tx.delete(browseLists).where(eq(browseLists.id, list.id)),
       );
-      await publishList(tx, list.projectId, list.id);
+      await recordListChanged(tx, list.projectId, list.id);
       return released;
     });
     await removeReleasedFiles(ctx, files, ctx.log);

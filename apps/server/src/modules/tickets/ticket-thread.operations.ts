@@ -12,17 +12,18 @@ import { memberActor } from "../../lib/policy.ts";
 import type { Actor } from "../auth/session.ts";
 import { storedAttachments } from "../comments/attachments.routes.ts";
 import { releaseFilesOf, removeReleasedFiles } from "../files/stored-files.ts";
-import { notify } from "../notifications/notify.ts";
 import { meterStorage } from "../plans/storage.ts";
+import { recordTicketEvent } from "./tickets.events.ts";
 import { loadTicket, loadTicketEntry } from "./tickets.load.ts";
 import { ticketParams } from "./tickets.operations.ts";
 import { authorizeTicket, withTicketAbilities } from "./tickets.policy.ts";
 import {
   lockTicket,
-  publishTicket,
-  publishTicketDeleted,
+  recordTicketDeleted,
+  recordTicketsChanged,
   releaseTicketFiles,
   ticketDetailNow,
+  ticketState,
 } from "./tickets.service.ts";
 
 const entryParams = ticketParams.extend({ entryId: z.string().min(1).max(64) });
@@ -50,11 +51,11 @@ export const replyOnTicket = operation(
       });
       await meter?.check();
       await tx.update(tickets).set({ modifiedAt: new Date() }).where(eq(tickets.id, ticket.id));
-      await publishTicket(tx, ticket.projectId, ticket.id);
-      await notify(tx, {
-        on: "ticket.replied",
+      await recordTicketEvent(tx, {
+        type: "ticket.replied",
         actor: { userId: actor.user.id },
-        ticket: { id: ticket.id, projectId: ticket.projectId },
+        projectId: ticket.projectId,
+        state: await ticketState(tx, ticket.id),
         text: input.comment,
       });
     });
@@ -78,7 +79,7 @@ export const editTicketEntry = operation(
         .update(ticketEntries)
         .set({ body: input.comment, editedAt: new Date() })
         .where(eq(ticketEntries.id, entry.id));
-      await publishTicket(tx, ticket.projectId, ticket.id);
+      await recordTicketsChanged(tx, ticket.projectId, ticket.id);
     });
     return { data: withTicketAbilities(writer, await ticketDetailNow(db, ticket.id)) };
   },
@@ -105,14 +106,14 @@ export const deleteTicketEntry = operation(
         const released = await releaseTicketFiles(tx, [ticket.id], () =>
           tx.delete(tickets).where(eq(tickets.id, ticket.id)),
         );
-        await publishTicketDeleted(tx, ticket.projectId, ticket.id);
+        await recordTicketDeleted(tx, ticket.projectId, ticket.id);
         return { ticketDeleted: true, files: released };
       }
       const released = await releaseFilesOf(tx, [{ kinds: ["ticket_attachment"], ids: [entry.id] }], () =>
         tx.delete(ticketEntries).where(eq(ticketEntries.id, entry.id)),
       );
       await tx.update(tickets).set({ modifiedAt: new Date() }).where(eq(tickets.id, ticket.id));
-      await publishTicket(tx, ticket.projectId, ticket.id);
+      await recordTicketsChanged(tx, ticket.projectId, ticket.id);
       return { ticketDeleted: false, files: released };
     });
     await removeReleasedFiles(ctx, files, ctx.log);

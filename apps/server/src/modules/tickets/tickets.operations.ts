@@ -15,12 +15,12 @@ import { z } from "zod";
 import type { Database } from "../../db/index.ts";
 import { tickets } from "../../db/schema/index.ts";
 import { BadRequestError } from "../../lib/errors.ts";
-import { record } from "../../lib/ledger.ts";
 import { ticketResolvedMail } from "../../lib/mail/templates.ts";
 import { type LoggedContext, operation, withParams } from "../../lib/operations.ts";
 import { memberActor } from "../../lib/policy.ts";
 import type { Actor } from "../auth/session.ts";
 import { removeReleasedFiles } from "../files/stored-files.ts";
+import { recordTicketEvent } from "./tickets.events.ts";
 import { boardPeople, loadBoardProject, loadTicket } from "./tickets.load.ts";
 import { authorizeTicket, withTicketAbilities } from "./tickets.policy.ts";
 import {
@@ -28,11 +28,12 @@ import {
   endOfList,
   listOfProject,
   lockTicket,
-  publishTicket,
-  publishTicketDeleted,
+  recordTicketDeleted,
+  recordTicketsChanged,
   releaseTicketFiles,
   ticketDetailNow,
   ticketNow,
+  ticketState,
 } from "./tickets.service.ts";
 import { triageTicket } from "./tickets.triage.ts";
 
@@ -115,7 +116,7 @@ export const updateTicket = operation(
           modifiedAt: now,
         })
         .where(eq(tickets.id, ticket.id));
-      await publishTicket(tx, ticket.projectId, ticket.id);
+      await recordTicketsChanged(tx, ticket.projectId, ticket.id);
       return resolving ? current : null;
     });
     // Once, on the change to resolved (the row lock above decides which of two resolves it is).
@@ -166,17 +167,17 @@ export const moveTicket = operation(
           modifiedAt: new Date(),
         })
         .where(eq(tickets.id, ticket.id));
-      await publishTicket(tx, ticket.projectId, ticket.id);
-      // To another list: what outgoing webhooks tell (modules/integrations); a reorder within one is not.
-      if (current.listId !== input.listId)
-        await record(tx, {
-          type: "ticket.moved",
-          projectId: ticket.projectId,
-          ticketId: ticket.id,
-          fromListId: current.listId,
-          toListId: input.listId,
+      // One event: the card as it now reads; moved to another list, where from and by whom (what outgoing
+      // webhooks tell, modules/integrations) — a reorder within one list is not a move.
+      await recordTicketEvent(tx, {
+        type: "ticket.changed",
+        projectId: ticket.projectId,
+        states: [await ticketState(tx, ticket.id)],
+        ...(current.listId !== input.listId && {
+          moved: { fromListId: current.listId, toListId: input.listId },
           actor: { userId: actor.user.id },
-        });
+        }),
+      });
     });
     return { data: withTicketAbilities(writer, await ticketNow(db, ticket.id)) };
   },
@@ -206,7 +207,7 @@ export const deleteTicket = operation(
       const released = await releaseTicketFiles(tx, [ticket.id], () =>
         tx.delete(tickets).where(eq(tickets.id, ticket.id)),
       );
-      await publishTicketDeleted(tx, ticket.projectId, ticket.id);
+      await recordTicketDeleted(tx, ticket.projectId, ticket.id);
       return released;
     });
     await removeReleasedFiles(ctx, files, ctx.log);

@@ -1,7 +1,7 @@
 /**
  * Ticket operations with more than one caller: creating a ticket (the board, and the widget's intake),
- * the ticket limit (SPEC §9), order keys, the realtime events every write publishes inside its
- * transaction, and the files a deleted ticket leaves behind.
+ * the ticket limit (SPEC §9), order keys, the cards' state every write records in its domain event
+ * (tickets.events.ts), and the files a deleted ticket leaves behind.
  */
 import {
   type Product,
@@ -27,11 +27,10 @@ import {
 } from "../../db/schema/index.ts";
 import { BadRequestError, ConflictError, NotFoundError, PlanLimitError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
-import { publish } from "../../lib/realtime.ts";
 import { releaseFilesOf } from "../files/stored-files.ts";
-import { notify } from "../notifications/notify.ts";
 import { entitlementsFor } from "../plans/plans.ts";
 import { meterStorage } from "../plans/storage.ts";
+import { recordTicketEvent, type TicketState } from "./tickets.events.ts";
 import { presentList, presentTicket, presentTicketDetail } from "./tickets.presenter.ts";
 
 export type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -190,13 +189,13 @@ export async function createTicket(ctx: AppContext, input: CreateTicketInput): P
     });
     await storage?.check();
     await tx.update(projects).set({ modifiedAt: now }).where(eq(projects.id, project.id));
-    await notify(tx, {
-      on: "ticket.created",
+    await recordTicketEvent(tx, {
+      type: "ticket.created",
       actor: userId ? { userId } : { guestName: guest!.name },
-      ticket: { id: ticketId, projectId: project.id },
+      projectId: project.id,
+      state: await ticketState(tx, ticketId),
       ...(isPastLimit && { pastLimit: limit }),
     });
-    await publishTicket(tx, project.id, ticketId);
   });
   return ticketNow(db, ticketId);
 }
@@ -214,30 +213,35 @@ export async function ticketDetailNow(db: Database, ticketId: string): Promise<T
   return ticket;
 }
 
-/** Postgres caps a NOTIFY payload (lib/realtime.ts): a card larger than this travels as "changed". */
+/** A card larger than this travels without its content: the event is read by every process's hub. */
 const MAX_TICKET_PAYLOAD = 6000;
 
 /** Inside the write's transaction, after the change: the card as it now reads (no one's abilities). */
-export async function publishTicket(tx: Tx, projectId: string, ticketId: string): Promise<void> {
+export async function ticketState(tx: Tx, ticketId: string): Promise<TicketState> {
   const ticket = await presentTicket(tx, ticketId);
-  if (!ticket) return publish(tx, `project:${projectId}`, { type: "tickets.deleted", projectId, ticketId });
-  const fits = JSON.stringify(ticket).length <= MAX_TICKET_PAYLOAD;
-  await publish(tx, `project:${projectId}`, {
-    type: "tickets.changed",
+  if (!ticket) return { ticketId, isDeleted: true };
+  return JSON.stringify(ticket).length <= MAX_TICKET_PAYLOAD ? { ticketId, ticket } : { ticketId };
+}
+
+/** Inside the write's transaction, after the change: its one event, with the cards as they now read. */
+export async function recordTicketsChanged(tx: Tx, projectId: string, ...ticketIds: string[]): Promise<void> {
+  const states: TicketState[] = [];
+  for (const ticketId of ticketIds) states.push(await ticketState(tx, ticketId));
+  await recordTicketEvent(tx, { type: "ticket.changed", projectId, states });
+}
+
+export function recordTicketDeleted(tx: Tx, projectId: string, ticketId: string): Promise<void> {
+  return recordTicketEvent(tx, {
+    type: "ticket.changed",
     projectId,
-    ticketId,
-    ...(fits && { ticket }),
+    states: [{ ticketId, isDeleted: true }],
   });
 }
 
-export function publishTicketDeleted(tx: Tx, projectId: string, ticketId: string) {
-  return publish(tx, `project:${projectId}`, { type: "tickets.deleted", projectId, ticketId });
-}
-
 /** A list created, renamed or moved (`row`), or deleted (no row). */
-export function publishList(tx: Tx, projectId: string, listId: string, row?: BrowseListRow) {
-  return publish(tx, `project:${projectId}`, {
-    type: "lists.changed",
+export function recordListChanged(tx: Tx, projectId: string, listId: string, row?: BrowseListRow) {
+  return recordTicketEvent(tx, {
+    type: "list.changed",
     projectId,
     listId,
     ...(row && { list: presentList(row) }),

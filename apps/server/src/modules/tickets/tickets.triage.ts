@@ -13,13 +13,13 @@ import {
   endOfList,
   listOfProject,
   lockTicket,
-  publishTicket,
+  recordTicketsChanged,
   TicketLimitError,
   type Tx,
 } from "./tickets.service.ts";
 
 /**
- * Inside the caller's transaction; publishes every ticket it changes. A report kept past the ticket limit
+ * Inside the caller's transaction; records one event with every ticket it changes. A report kept past the ticket limit
  * (createTicket's `keepsPastLimit`) is accepted only once the board is back within it (402 until then).
  */
 export async function triageTicket(
@@ -34,6 +34,8 @@ export async function triageTicket(
   if (current.intake !== "triage")
     throw new ConflictError("This report is no longer in triage.", "ticket-not-in-triage");
   const now = new Date();
+  // A merge changes its target too (the report's note joins its thread): both go in the one event.
+  let mergedInto: string | null = null;
   if (input.action === "accept") {
     await listOfProject(tx, ticket.projectId, input.listId);
     const [project] = await tx
@@ -87,7 +89,7 @@ export async function triageTicket(
         createdAt: now,
       });
     await tx.update(tickets).set({ modifiedAt: now }).where(eq(tickets.id, target.id));
-    await publishTicket(tx, ticket.projectId, target.id);
+    mergedInto = target.id;
   }
-  await publishTicket(tx, ticket.projectId, ticket.id);
+  await recordTicketsChanged(tx, ticket.projectId, ...(mergedInto ? [mergedInto] : []), ticket.id);
 }

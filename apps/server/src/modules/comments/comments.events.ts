@@ -1,0 +1,173 @@
+/**
+ * A comment's domain events (issue #28): each write records one with `recordEvent(tx, event)` inside its
+ * transaction, and this file says what follows from it — which rooms hear of it and what each reader sees
+ * (the comment with that reader's abilities), and who is notified (SPEC §3: a new comment its project's
+ * people, a reply the thread's authors, a resolve the comment's author; a mention as a mention).
+ */
+import { type Comment, extractMentions } from "@redline/shared";
+import { eq } from "drizzle-orm";
+import type { Database } from "../../db/index.ts";
+import { commentEntries } from "../../db/schema/index.ts";
+import type { LedgerEvent } from "../../lib/ledger.ts";
+import { type Fanned, fanOut, readerView, recordEvent } from "../../lib/realtime.ts";
+import { notifies, type Recipient, recipientRule } from "../notifications/notifications.rules.ts";
+import { withCommentAbilities } from "./comments.policy.ts";
+
+type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+/** A member, or a guest of the public link by their identity. */
+export type CommentActor =
+  | { userId: string; guestIdentity?: undefined }
+  | { userId?: undefined; guestIdentity: string };
+
+export interface CommentRef {
+  id: string;
+  projectId: string;
+  pageId: string;
+  versionId: string;
+}
+
+export const commentRef = (comment: CommentRef): CommentRef => ({
+  id: comment.id,
+  projectId: comment.projectId,
+  pageId: comment.pageId,
+  versionId: comment.versionId,
+});
+
+export type CommentEvent =
+  /** A comment pinned, with its first entry's text (`comment`: as it now reads, for the rooms). */
+  | { type: "comment.created"; actor: CommentActor; ref: CommentRef; text: string; comment?: Comment }
+  /** A reply added. */
+  | { type: "comment.replied"; actor: CommentActor; ref: CommentRef; text: string; comment?: Comment }
+  /** Resolved, reopened, moved or re-anchored; `resolves` when it went from open to resolved. */
+  | {
+      type: "comment.updated";
+      actor: { userId: string };
+      ref: CommentRef;
+      resolves: boolean;
+      comment?: Comment;
+    }
+  /** An entry's text edited, or a reply deleted. */
+  | { type: "comment.edited"; ref: CommentRef; comment?: Comment }
+  /** The comment deleted (its first entry was). */
+  | { type: "comment.deleted"; ref: CommentRef }
+  /** A version's comments copied from the previous version's unresolved ones. */
+  | { type: "comment.copied"; projectId: string; versionId: string; commentIds: string[] };
+
+export function recordCommentEvent(tx: Pick<Tx, "execute">, event: CommentEvent): Promise<void> {
+  return recordEvent(tx, event);
+}
+
+type Of<T extends CommentEvent["type"]> = Extract<CommentEvent, { type: T }> & LedgerEvent;
+
+const room = (projectId: string) => `project:${projectId}` as const;
+
+/** The comment as it now reads goes with the event, so no reviewer (nor the writer's tab) refetches. */
+function changed({ ref, comment }: { ref: CommentRef; comment?: Comment }): Fanned {
+  return [
+    {
+      room: room(ref.projectId),
+      event: {
+        type: "comments.changed",
+        projectId: ref.projectId,
+        versionId: ref.versionId,
+        commentId: ref.id,
+        comment,
+      },
+    },
+  ];
+}
+
+fanOut<Of<"comment.created">>("comment.created", ({ ref, comment }) => [
+  {
+    room: room(ref.projectId),
+    event: {
+      type: "comments.created",
+      projectId: ref.projectId,
+      versionId: ref.versionId,
+      commentId: ref.id,
+      comment,
+    },
+  },
+]);
+fanOut<Of<"comment.replied">>("comment.replied", changed);
+fanOut<Of<"comment.updated">>("comment.updated", changed);
+fanOut<Of<"comment.edited">>("comment.edited", changed);
+fanOut<Of<"comment.deleted">>("comment.deleted", ({ ref }) => [
+  {
+    room: room(ref.projectId),
+    event: {
+      type: "comments.deleted",
+      projectId: ref.projectId,
+      versionId: ref.versionId,
+      commentId: ref.id,
+    },
+  },
+]);
+fanOut<Of<"comment.copied">>("comment.copied", ({ projectId, versionId, commentIds }) =>
+  commentIds.map((commentId) => ({
+    room: room(projectId),
+    event: { type: "comments.created", projectId, versionId, commentId },
+  })),
+);
+
+readerView("comments.created", (event, reader) =>
+  event.comment ? { ...event, comment: withCommentAbilities(reader, event.comment) } : null,
+);
+readerView("comments.changed", (event, reader) =>
+  event.comment ? { ...event, comment: withCommentAbilities(reader, event.comment) } : null,
+);
+
+notifies<Of<"comment.created">>("comment.created", ({ actor, ref, text }) => ({
+  on: "comment.created",
+  actor,
+  comment: ref,
+  text,
+}));
+notifies<Of<"comment.replied">>("comment.replied", ({ actor, ref, text }) => ({
+  on: "comment.replied",
+  actor,
+  comment: ref,
+  text,
+}));
+notifies<Of<"comment.updated">>("comment.updated", ({ actor, ref, resolves }) =>
+  resolves ? { on: "comment.resolved", actor, comment: ref } : null,
+);
+
+/** A new comment: its project's people; a reply: the thread's authors. Mentioned ones hear they were. */
+async function mentionedAndAudience(
+  tx: Tx,
+  { on, text, comment }: { on: "comment.created" | "comment.replied"; text: string; comment: CommentRef },
+  people: Map<string, unknown>,
+): Promise<Recipient[]> {
+  const isReply = on === "comment.replied";
+  const mentioned = new Set(extractMentions(text).filter((uid) => people.has(uid)));
+  const audience = isReply ? await threadAuthors(tx, comment.id) : [...people.keys()];
+  const recipients: Recipient[] = [...mentioned].map((userId) => ({
+    userId,
+    type: isReply ? "web-comment-reply-mention" : "web-comment-mention",
+  }));
+  for (const userId of audience) {
+    if (!mentioned.has(userId) && people.has(userId))
+      recipients.push({ userId, type: isReply ? "web-comment-reply" : "web-comment" });
+  }
+  return recipients;
+}
+
+recipientRule("comment.created", mentionedAndAudience);
+recipientRule("comment.replied", mentionedAndAudience);
+recipientRule("comment.resolved", async (tx, { comment }, people) => {
+  const [author] = await threadAuthors(tx, comment.id, 1);
+  return author && people.has(author) ? [{ userId: author, type: "web-comment-resolve" }] : [];
+});
+
+/** The accounts that wrote the thread's entries, first author first (guests have none). */
+async function threadAuthors(tx: Tx, commentId: string, limit?: number): Promise<string[]> {
+  const query = tx
+    .select({ userId: commentEntries.userId })
+    .from(commentEntries)
+    .where(eq(commentEntries.commentId, commentId))
+    .orderBy(commentEntries.createdAt, commentEntries.id);
+  const rows = limit ? await query.limit(limit) : await query;
+  return [...new Set(rows.map((row) => row.userId).filter((id): id is string => Boolean(id)))];
+}

@@ -1,0 +1,36 @@
+/**
+ * A page's approval as a domain event (issue #28): recorded once inside the write's transaction; every
+ * process's caches of the project room forget what they read (no socket is told: the pages list is
+ * refetched), and when the approval changed — not on a repeat — the project's people are told.
+ */
+import type { Database } from "../../db/index.ts";
+import type { LedgerEvent } from "../../lib/ledger.ts";
+import { fanOut, recordEvent } from "../../lib/realtime.ts";
+import { notifies, recipientRule } from "../notifications/notifications.rules.ts";
+
+type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+interface Approval {
+  actor: { userId: string };
+  /** The page's latest version (null: it has none). */
+  version: { id: string | null; projectId: string; pageId: string };
+  approved: boolean;
+  /** Whether the approval changed (false: approved again, or unapproved again). */
+  isChange: boolean;
+}
+
+type PageApproval = Approval & LedgerEvent & { type: "page.approval" };
+
+export function recordPageApproval(tx: Pick<Tx, "execute">, event: Approval): Promise<void> {
+  return recordEvent(tx, { type: "page.approval", ...event });
+}
+
+fanOut<PageApproval>("page.approval", ({ version }) => [{ room: `project:${version.projectId}` }]);
+
+notifies<PageApproval>("page.approval", ({ actor, version, approved, isChange }) =>
+  isChange ? { on: "page.approval", actor, version, approved } : null,
+);
+
+recipientRule("page.approval", (_tx, { approved }, people) =>
+  [...people.keys()].map((userId) => ({ userId, type: approved ? "page-approved" : "page-unapproved" })),
+);
