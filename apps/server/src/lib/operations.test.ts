@@ -2,6 +2,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZodError, z } from "zod";
 import { users } from "../db/schema/index.ts";
+import { createProject, updateProject } from "../modules/projects/projects.operations.ts";
+import { joinSharedProject, updateSharing } from "../modules/sharing/sharing.operations.ts";
 import { createTeam, renameTeam } from "../modules/teams/teams.operations.ts";
 import { signUpPerson } from "../testing/people.ts";
 import { startTestApp, type TestApp } from "../testing/test-app.ts";
@@ -62,5 +64,23 @@ describe.each(routeDrivers())("an operation called without HTTP (%s)", (driver) 
     const renamed = await renameTeam(t.ctx, owner, { teamId: team.id, name: "Renamed" });
     expect(renamed.data.name).toBe("Renamed");
     expect(registeredOperations().get("teams.rename")).toBe(renameTeam);
+  });
+
+  it("creates and renames a project, and a visitor joins it through its link, without HTTP", async () => {
+    const owner = await actorOf((await signUpPerson(t, "OpsProjectOwner")).uid);
+    const visitor = await actorOf((await signUpPerson(t, "OpsVisitor")).uid);
+    const { data: project } = await createProject(t.ctx, owner, { type: "web", title: "Ops project" });
+    await expect(updateProject(t.ctx, visitor, { projectId: project.id, title: "Mine" })).rejects.toThrow(
+      NotFoundError,
+    );
+    // The link is off: nobody joins through it.
+    await expect(joinSharedProject(t.ctx, visitor, { projectId: project.id })).rejects.toThrow(NotFoundError);
+    await updateSharing(t.ctx, owner, { projectId: project.id, public: true });
+    expect(await joinSharedProject(t.ctx, visitor, { projectId: project.id })).toEqual({
+      data: { access: "comment" },
+    });
+    const renamed = await updateProject(t.ctx, owner, { projectId: project.id, title: "Renamed" });
+    expect(renamed.data.title).toBe("Renamed");
+    expect(registeredOperations().get("projects.create")).toBe(createProject);
   });
 });

@@ -13,7 +13,7 @@ import { expectRefused, type Person, signUpPerson } from "../../testing/people.t
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { defaultDriver, drivers } from "../../testing/test-db.ts";
 import { collectFiles } from "../files/collector.ts";
-import { NOT_A_SCREENSHOT, type StoredScreenshot, screenshotFormat } from "./feedback.routes.ts";
+import { NOT_A_SCREENSHOT, type StoredScreenshot, screenshotFormat } from "./feedback.operations.ts";
 
 const FEEDBACK = "feedback@redline.example";
 const DOCS = "https://docs.redline.example/guide";

@@ -2,40 +2,21 @@
  * Contact Us and requests for a managed plan (SPEC §2, §7 contact / sendProRequest, §8): a signed-in user
  * writes to the people who run this installation. Each message is stored, then mailed to SUPPORT_EMAIL
  * through the durable outbox (so a slow or failing mail server never fails the request), with the sender
- * as Reply-To. Feedback from the Help menu, with its screenshots, is feedback.routes.ts.
+ * as Reply-To. Feedback from the Help menu, with its screenshots, is feedback.routes.ts; the writes are support.operations.ts and feedback.operations.ts.
  */
-import { contactSchema, proRequestSchema, SUPPORT_MESSAGES } from "@redline/shared";
+import { contactSchema, proRequestSchema } from "@redline/shared";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
-import { supportMessages } from "../../db/schema/index.ts";
-import { newId } from "../../lib/ids.ts";
-import { supportMail } from "../../lib/mail/support-templates.ts";
+import { requestInput } from "../../lib/operations.ts";
 import { route } from "../../lib/routes.ts";
-import { type Actor, requireActor } from "../auth/session.ts";
+import { requireActor } from "../auth/session.ts";
 import { feedbackRoutes } from "./feedback.routes.ts";
+import { contactSupport, requestProPlan } from "./support.operations.ts";
 
 export async function supportRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth, mailer } = ctx;
+  const { auth } = ctx;
   const { db } = ctx.database;
   await feedbackRoutes(app, { ctx });
-
-  async function send(
-    actor: Actor,
-    kind: "contact" | "pro-request",
-    message: { subject: string; message: string; details?: Record<string, unknown> },
-  ) {
-    const sender = { name: actor.user.displayName || actor.user.email, email: actor.user.email };
-    await db.insert(supportMessages).values({
-      id: newId(),
-      kind,
-      userId: actor.user.id,
-      ...sender,
-      subject: message.subject,
-      message: message.message,
-      details: message.details ?? {},
-    });
-    await mailer.send(supportMail({ to: ctx.config.supportEmail, kind, sender, ...message }));
-  }
 
   app.post(
     "/api/support/contact",
@@ -46,10 +27,9 @@ export async function supportRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     }),
     async (request, reply) => {
       const actor = await requireActor(auth, db, request, { allowUnverified: true });
-      const input = contactSchema.parse(request.body);
-      await send(actor, "contact", input);
+      const sent = await contactSupport(ctx, actor, requestInput(request));
       reply.status(201);
-      return { message: SUPPORT_MESSAGES.contactSent };
+      return sent;
     },
   );
 
@@ -62,14 +42,9 @@ export async function supportRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     }),
     async (request, reply) => {
       const actor = await requireActor(auth, db, request, { allowUnverified: true });
-      const input = proRequestSchema.parse(request.body);
-      await send(actor, "pro-request", {
-        subject: `Plan request from ${input.company}`,
-        message: input.message,
-        details: { company: input.company, teamSize: input.teamSize },
-      });
+      const sent = await requestProPlan(ctx, actor, requestInput(request));
       reply.status(201);
-      return { message: SUPPORT_MESSAGES.requestSent };
+      return sent;
     },
   );
 }

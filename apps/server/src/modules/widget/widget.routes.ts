@@ -4,22 +4,18 @@
  * reports (widget-intake.routes.ts) and the built script itself (widget-assets.routes.ts).
  */
 import { updateWidgetSchema, type WidgetSettings } from "@redline/shared";
-import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
 import type { AppContext } from "../../context.ts";
-import { widgetSettings } from "../../db/schema/index.ts";
-import { BadRequestError } from "../../lib/errors.ts";
+import { requestInput } from "../../lib/operations.ts";
 import { memberActor } from "../../lib/policy.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { loadProject } from "../project-access/projects.load.ts";
 import { authorizeTicket } from "../tickets/tickets.policy.ts";
-import { normalizeOrigin, presentWidgetSettings, widgetSettingsOf } from "./widget.settings.ts";
+import { widgetParams as params, updateWidgetSettings } from "./widget.operations.ts";
+import { presentWidgetSettings, widgetSettingsOf } from "./widget.settings.ts";
 import { widgetAssetsRoutes } from "./widget-assets.routes.ts";
 import { widgetIntakeRoutes } from "./widget-intake.routes.ts";
-
-const params = z.object({ projectId: z.string().min(1).max(64) });
 
 export async function widgetRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const { auth, config } = ctx;
@@ -43,24 +39,8 @@ export async function widgetRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       body: updateWidgetSchema,
       action: "widget.manage",
     }),
-    async (request): Promise<{ data: WidgetSettings }> => {
-      const actor = await requireActor(auth, db, request);
-      const { project, access } = await loadProject(db, actor, params.parse(request.params).projectId);
-      authorizeTicket(memberActor(actor.user.id, access), "widget.manage");
-      const input = updateWidgetSchema.parse(request.body);
-      await widgetSettingsOf(db, project);
-      // Stored as browsers send them in Origin (lower case, no default port), each once.
-      const normalized = input.allowedOrigins.map((origin) => normalizeOrigin(origin));
-      if (normalized.some((origin) => origin === null))
-        throw new BadRequestError("An origin is a scheme and a host, e.g. https://example.com", "validation");
-      const allowedOrigins = [...new Set(normalized as string[])];
-      const [saved] = await db
-        .update(widgetSettings)
-        .set({ allowedOrigins, modifiedAt: new Date() })
-        .where(eq(widgetSettings.projectId, project.id))
-        .returning();
-      return { data: presentWidgetSettings(saved!, config.appUrl) };
-    },
+    async (request) =>
+      updateWidgetSettings(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
   await app.register(widgetIntakeRoutes, { ctx });
