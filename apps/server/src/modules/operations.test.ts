@@ -13,10 +13,8 @@ import * as schema from "../db/schema/index.ts";
 const modulesDir = import.meta.dirname;
 
 const STILL_WRITING: Record<string, string> = {
-  "auth/handoff.routes.ts": "the sign-in hand-off's one-time codes (verifications)",
   "billing/billing.routes.ts": "a customer id claimed at the payment provider",
   "billing/paypal.routes.ts": "a PayPal webhook event recorded once handled",
-  "inspect/inspect.routes.ts": "a replacement image's asset row",
   "analytics/analytics.routes.ts": "an analytics event",
 };
 

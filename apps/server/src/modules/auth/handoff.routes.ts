@@ -7,24 +7,14 @@
  * and sets its cookie, then goes on to the path asked for. A code lives 60 s, is stored only as a hash in
  * better-auth's `verifications` table, names the host it was minted for, and is taken by one atomic delete.
  */
-import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
+import { createHmac } from "node:crypto";
 import { handoffQuerySchema, handoffRequestSchema } from "@redline/shared";
-import { and, eq, gt } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
-import { verifications } from "../../db/schema/index.ts";
-import { BadRequestError } from "../../lib/errors.ts";
+import { requestInput } from "../../lib/operations.ts";
 import { route } from "../../lib/routes.ts";
+import { handoffNext, mintHandoff, takeHandoff } from "./handoff.operations.ts";
 import { requireActor } from "./session.ts";
-
-const HANDOFF_TTL_MS = 60_000;
-const identifierOf = (code: string) => `handoff:${createHash("sha256").update(code).digest("hex")}`;
-
-/** A path on this host to go on to: one leading '/', never another origin; else the project list. */
-export function handoffNext(value: string | undefined): string {
-  if (!value?.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return "/projects";
-  return value;
-}
 
 export async function handoffRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const { db } = ctx.database;
@@ -39,21 +29,7 @@ export async function handoffRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     }),
     async (request) => {
       const actor = await requireActor(ctx.auth, db, request, { allowUnverified: true });
-      const { to, next } = handoffRequestSchema.parse(request.body);
-      const origin = new URL(to).origin;
-      if (!(await ctx.isTrustedOrigin(origin)))
-        throw new BadRequestError("That address is not part of this Redline.", "handoff/untrusted-origin");
-      const code = randomBytes(32).toString("base64url");
-      await db.insert(verifications).values({
-        id: randomUUID(),
-        identifier: identifierOf(code),
-        value: JSON.stringify({ userId: actor.user.id, host: new URL(origin).host }),
-        expiresAt: new Date(Date.now() + HANDOFF_TTL_MS),
-      });
-      const url = new URL("/api/session/handoff", origin);
-      url.searchParams.set("code", code);
-      url.searchParams.set("next", handoffNext(next));
-      return { data: { url: url.toString() } };
+      return mintHandoff(ctx, actor, requestInput(request));
     },
   );
 
@@ -65,16 +41,15 @@ export async function handoffRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       action: "public",
     }),
     async (request, reply) => {
-      const { code, next } = handoffQuerySchema.parse(request.query);
-      const [taken] = await db
-        .delete(verifications)
-        .where(and(eq(verifications.identifier, identifierOf(code)), gt(verifications.expiresAt, new Date())))
-        .returning({ value: verifications.value });
-      const claim = taken ? (JSON.parse(taken.value) as { userId: string; host: string }) : null;
-      // A code works only on the host it was minted for; a used, expired or foreign one signs nobody in.
-      if (claim && claim.host === request.headers.host) {
+      const { next } = handoffQuerySchema.parse(request.query);
+      const userId = await takeHandoff(
+        ctx,
+        { host: request.headers.host },
+        requestInput({ params: request.query }),
+      );
+      if (userId) {
         const context = await ctx.auth.$context;
-        const session = await context.internalAdapter.createSession(claim.userId, false, {
+        const session = await context.internalAdapter.createSession(userId, false, {
           ipAddress: request.ip,
           userAgent: request.headers["user-agent"] ?? "",
         });

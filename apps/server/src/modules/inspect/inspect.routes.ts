@@ -1,13 +1,6 @@
-/**
- * Inspect mode's suggested edits (SPEC §3 Inspect change): the project's readers list them and download
- * them as a `.css` patch; editors save, hide, resolve and delete them and upload replacement images.
- * Through the public link they are readable only while the link's showEdits is on.
- */
-import { createHash } from "node:crypto";
 import {
   changesCssFile,
   deleteChangesSchema,
-  INSPECT_MESSAGES,
   type InspectChange,
   normalizeSharing,
   saveChangesSchema,
@@ -17,38 +10,37 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
-import { assets, inspectChanges, projects } from "../../db/schema/index.ts";
-import { BadRequestError, NotFoundError } from "../../lib/errors.ts";
-import { detectImage, IMAGE_FORMATS } from "../../lib/images.ts";
-import { memberActor, type PolicyActor } from "../../lib/policy.ts";
+import { projects } from "../../db/schema/index.ts";
+import { NotFoundError } from "../../lib/errors.ts";
+import { requestInput } from "../../lib/operations.ts";
+import type { PolicyActor } from "../../lib/policy.ts";
 import { route } from "../../lib/routes.ts";
 import { readFile } from "../../lib/uploads.ts";
-import { requireActor } from "../auth/session.ts";
-import { assertRoomToStore } from "../plans/storage.ts";
-import {
-  guestsReadOnly,
-  loadPagesWithVersions,
-  loadProject,
-  loadVersion,
-} from "../project-access/projects.load.ts";
+import { type Actor, requireActor } from "../auth/session.ts";
+import { guestsReadOnly, loadPagesWithVersions } from "../project-access/projects.load.ts";
 import { guestAccess } from "../project-access/projects.policy.ts";
 import { visibleThroughLink } from "../sharing/sharing.routes.ts";
+import {
+  deleteInspectChanges,
+  inspectedVersion,
+  saveInspectChanges,
+  updateInspectChange,
+  uploadReplacementImage,
+  versionParams,
+} from "./inspect.operations.ts";
 import { authorizeInspect, withInspectAbilities } from "./inspect.policy.ts";
-import { deleteChanges, listChanges, saveChanges, updateChange } from "./inspect.service.ts";
+import { listChanges } from "./inspect.service.ts";
 
 const id = z.string().min(1).max(64);
-const versionParams = z.object({ versionId: id });
-const changeParams = z.object({ changeId: id });
+const _changeParams = z.object({ changeId: id });
 const shareParams = z.object({ projectId: id, versionId: id });
 
 export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth, storage } = ctx;
+  const { auth } = ctx;
   const { db } = ctx.database;
 
-  const versionOf = async (request: { params: unknown }, actor: Awaited<ReturnType<typeof requireActor>>) => {
-    const loaded = await loadVersion(db, actor, versionParams.parse(request.params).versionId);
-    return { ...loaded, reader: memberActor(actor.user.id, loaded.access) };
-  };
+  const versionOf = (request: { params: unknown }, actor: Actor) =>
+    inspectedVersion(db, actor, versionParams.parse(request.params).versionId);
   const present = (reader: PolicyActor, changes: InspectChange[]) =>
     changes.map((change) => withInspectAbilities(reader, change));
 
@@ -70,14 +62,7 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       body: saveChangesSchema,
       action: "inspect.create",
     }),
-    async (request) => {
-      const actor = await requireActor(auth, db, request);
-      const { version, reader } = await versionOf(request, actor);
-      authorizeInspect(reader, "inspect.create");
-      const input = saveChangesSchema.parse(request.body);
-      await saveChanges(db, version, actor.user.id, input.changes, ctx.config.plansEnabled);
-      return { data: present(reader, await listChanges(db, version)), message: INSPECT_MESSAGES.saved };
-    },
+    async (request) => saveInspectChanges(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
   app.patch(
@@ -87,34 +72,14 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       body: updateChangeSchema,
       action: "inspect.resolve",
     }),
-    async (request) => {
-      const actor = await requireActor(auth, db, request);
-      const [change] = await db
-        .select()
-        .from(inspectChanges)
-        .where(eq(inspectChanges.id, changeParams.parse(request.params).changeId));
-      if (!change) throw new NotFoundError("Suggestion not found.", "change-not-found");
-      const { access } = await loadProject(db, actor, change.projectId);
-      const reader = memberActor(actor.user.id, access);
-      const input = updateChangeSchema.parse(request.body);
-      if (input.isResolved !== undefined || input.isHidden === undefined)
-        authorizeInspect(reader, "inspect.resolve");
-      if (input.isHidden !== undefined) authorizeInspect(reader, "inspect.hide");
-      return { data: withInspectAbilities(reader, await updateChange(db, change, actor.user.id, input)) };
-    },
+    async (request) => updateInspectChange(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
   app.delete(
     "/api/versions/:versionId/changes",
     route({ summary: "Delete suggested edits", body: deleteChangesSchema, action: "inspect.delete" }),
-    async (request) => {
-      const actor = await requireActor(auth, db, request);
-      const { version, reader } = await versionOf(request, actor);
-      authorizeInspect(reader, "inspect.delete");
-      const { ids } = deleteChangesSchema.parse(request.body);
-      const deleted = await deleteChanges(db, version, ids);
-      return { data: { deleted }, message: INSPECT_MESSAGES.deleted };
-    },
+    async (request) =>
+      deleteInspectChanges(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
   /** "Copy as CSS" as a file: the open style changes, then the text changes as a comment. */
@@ -151,27 +116,13 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     route({ summary: "Upload a replacement image", upload: true, action: "inspect.create" }),
     async (request, reply) => {
       const actor = await requireActor(auth, db, request);
-      const { project, reader } = await versionOf(request, actor);
-      authorizeInspect(reader, "inspect.create");
       const { bytes } = await readFile(request);
-      const image = await detectImage(bytes);
-      if (!image) throw new BadRequestError("Upload a JPEG, PNG, WebP or GIF image.", "unsupported-file");
-      const sha = createHash("sha256").update(bytes).digest("hex");
-      const [known] = await db.select().from(assets).where(eq(assets.sha256, sha));
-      const ext = known?.ext ?? (image.format === "jpeg" ? "jpg" : image.format);
-      const key = `assets/${sha}.${ext}`;
-      await assertRoomToStore(db, project, { key, bytes: bytes.length }, ctx.config.plansEnabled);
-      await storage.putContentAddressed(key, bytes, sha);
-      if (!known) {
-        await db
-          .insert(assets)
-          .values({ sha256: sha, contentType: IMAGE_FORMATS[image.format], ext, size: bytes.length })
-          .onConflictDoNothing();
-      }
+      const stored = await uploadReplacementImage(ctx, actor, {
+        ...(request.params as object),
+        bytes,
+      } as never);
       reply.status(201);
-      return {
-        data: { path: `/a/${sha}.${ext}`, imageDimensions: { width: image.width, height: image.height } },
-      };
+      return stored;
     },
   );
 
