@@ -6,6 +6,7 @@
  */
 import "./comments/comments.events.ts";
 import "./inspect/inspect.events.ts";
+import "./members/members.events.ts";
 import "./notifications/notifications.announce.ts";
 import "./pages/pages.events.ts";
 import "./tickets/tickets.events.ts";

@@ -23,11 +23,11 @@ import { newId } from "../../lib/ids.ts";
 import { approverMail, projectInviteMail } from "../../lib/mail/templates.ts";
 import { operation, withParams } from "../../lib/operations.ts";
 import { memberActor } from "../../lib/policy.ts";
-import { announceChanged, publish, revokeRoom } from "../../lib/realtime.ts";
+import { publish, revokeRoom } from "../../lib/realtime.ts";
 import type { Actor } from "../auth/session.ts";
-import { notify } from "../notifications/notify.ts";
 import { planSourcesOf } from "../plans/plans.ts";
 import { loadProject } from "../project-access/projects.load.ts";
+import { recordMemberEvent } from "./members.events.ts";
 import { findUserByEmail, listMembers } from "./members.load.ts";
 import { authorizeMember, memberTarget, projectTarget } from "./members.policy.ts";
 
@@ -96,14 +96,14 @@ export const addMember = operation(
         })
         // xmax is 0 on a row this statement inserted (not on one it updated): only a newcomer is told.
         .returning({ id: projectMembers.id, isNew: sql<boolean>`(xmax = 0)` });
-      if (user && row?.isNew)
-        await notify(tx, {
-          on: "member.added",
+      if (user)
+        await recordMemberEvent(tx, {
+          type: "member.added",
           actor: { userId: actor.user.id },
           projectId: project.id,
           userId: user.id,
+          isNew: row?.isNew === true,
         });
-      if (user) await accessChanged(tx, user.id, project.id);
       return row;
     });
     await ctx.mailer.send(
@@ -240,15 +240,14 @@ export const setApprover = operation(
         .where(eq(projects.id, project.id))
         .returning({ approvers: projects.approvers });
       // Made an approver just now (not again): they are told in the bell too.
-      if (isApprover && !project.approvers.includes(userId) && before?.approvers.includes(userId))
-        await notify(tx, {
-          on: "approver.made",
-          actor: { userId: actor.user.id },
-          projectId: project.id,
-          userId,
-        });
-      // Who approves shows in the project and sets its people's abilities.
-      await announceChanged(tx, `project:${project.id}`);
+      await recordMemberEvent(tx, {
+        type: "member.approver",
+        actor: { userId: actor.user.id },
+        projectId: project.id,
+        userId,
+        made:
+          isApprover && !project.approvers.includes(userId) && before?.approvers.includes(userId) === true,
+      });
     });
     if (isApprover && userId !== actor.user.id && person.email) {
       const [owner] = await db.select().from(users).where(eq(users.id, project.ownerId));

@@ -322,13 +322,9 @@ async function projectPeople(tx: Tx, projectId: string): Promise<People> {
   return people;
 }
 
-/** The project's own events: someone added, made an approver, a page added, a review asked for. */
+/** The project's own events: a page added, a review asked for (members.events.ts says who hears of its own). */
 function recipientsOf(event: NotificationEvent, people: People): Recipient[] {
   switch (event.on) {
-    case "member.added":
-      return [{ userId: event.userId, type: "project-share" }];
-    case "approver.made":
-      return people.has(event.userId) ? [{ userId: event.userId, type: "make-approver" }] : [];
     case "page.added":
       return [...people.keys()].map((userId) => ({ userId, type: "web-page-add" }));
     case "review.requested":
