@@ -45,6 +45,20 @@ describe("which ledger events a webhook carries", () => {
     ).toMatchObject({ type: "ticket.replied", data: { ticketId: "t1", text: "On it" } });
   });
 
+  it("tells a page added, as pages record it and as an older release's ledger holds it", () => {
+    const version = { id: "v1", ...place };
+    const expected = { type: "page.added", data: { pageId: "g1", versionId: "v1" } };
+    expect(webhookEventOf({ type: "page.added", actor: { userId: "u" }, version }, APP)).toMatchObject(
+      expected,
+    );
+    expect(
+      webhookEventOf(
+        { type: "notify:page.added", event: { on: "page.added", actor: { userId: "u" }, version } },
+        APP,
+      ),
+    ).toMatchObject(expected);
+  });
+
   it("passes over events no webhook may hear", () => {
     expect(webhookEventOf({ type: "notify:member.added", event: { on: "member.added" } }, APP)).toBeNull();
     expect(webhookEventOf({ type: "realtime" }, APP)).toBeNull();

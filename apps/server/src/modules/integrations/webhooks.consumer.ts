@@ -118,7 +118,11 @@ export function webhookEventOf(recorded: Recorded, appUrl: string): Mapped | nul
     case "page.approval":
       if (!recorded.version || recorded.approved !== true || recorded.isChange !== true) return null;
       return onPage("page.approved", recorded.version, actor, appUrl);
+    case "page.added":
+      if (!recorded.version) return null;
+      return onPage("page.added", recorded.version, actor, appUrl);
     case "notify:page.added":
+      // Recorded before pages had their own event (an older release's ledger).
       if (!recorded.event?.version) return null;
       return onPage("page.added", recorded.event.version, recorded.event.actor, appUrl);
     case "ticket.created":
@@ -197,6 +201,7 @@ const ACCEPTED = new Set([
   "comment.replied",
   "comment.updated",
   "page.approval",
+  "page.added",
   "notify:page.added",
   "ticket.created",
   "ticket.replied",

@@ -322,11 +322,9 @@ async function projectPeople(tx: Tx, projectId: string): Promise<People> {
   return people;
 }
 
-/** The project's own events: a page added, a review asked for (members.events.ts says who hears of its own). */
+/** The project's own events: a review asked for (members.events.ts and pages.events.ts say who hears of theirs). */
 function recipientsOf(event: NotificationEvent, people: People): Recipient[] {
   switch (event.on) {
-    case "page.added":
-      return [...people.keys()].map((userId) => ({ userId, type: "web-page-add" }));
     case "review.requested":
       return [...people]
         .filter(([, access]) => access === "owner")

@@ -27,9 +27,9 @@ import { PlanLimitError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { announceChanged } from "../../lib/realtime.ts";
 import { copyUnresolved } from "../comments/comments.service.ts";
-import { notify } from "../notifications/notify.ts";
 import { limitsFor } from "../plans/plans.ts";
 import { meterStorage } from "../plans/storage.ts";
+import { recordPageAdded } from "./pages.events.ts";
 
 export class PageLimitError extends PlanLimitError {
   constructor(limit: number, product: Product) {
@@ -113,9 +113,7 @@ export async function addPage(
       .returning();
     await storage?.check();
     await tx.update(projects).set({ modifiedAt: now }).where(eq(projects.id, project.id));
-    await announceChanged(tx, `project:${project.id}`);
-    await notify(tx, {
-      on: "page.added",
+    await recordPageAdded(tx, {
       actor: { userId: input.version.createdBy },
       version: { id: version!.id, projectId: project.id, pageId: page!.id },
     });

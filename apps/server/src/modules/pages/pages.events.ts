@@ -1,5 +1,5 @@
 /**
- * A page's approval as a domain event (issue #28): recorded once inside the write's transaction; every
+ * A page's approval and a page added, as domain events (issue #28): recorded once inside the write's transaction; every
  * process's caches of the project room forget what they read (no socket is told: the pages list is
  * refetched), and when the approval changed — not on a repeat — the project's people are told.
  */
@@ -33,4 +33,22 @@ notifies<PageApproval>("page.approval", ({ actor, version, approved, isChange })
 
 recipientRule("page.approval", (_tx, { approved }, people) =>
   [...people.keys()].map((userId) => ({ userId, type: approved ? "page-approved" : "page-unapproved" })),
+);
+
+/** A page added to a project, with its first version (by whom: the version's creator). */
+interface PageAdded {
+  actor: { userId: string };
+  version: { id: string; projectId: string; pageId: string };
+}
+type PageAddedEvent = PageAdded & LedgerEvent & { type: "page.added" };
+
+export function recordPageAdded(tx: Pick<Tx, "execute">, event: PageAdded): Promise<void> {
+  return recordEvent(tx, { type: "page.added", ...event });
+}
+
+// The pages list is refetched (no socket event); the project's people are told in the bell.
+fanOut<PageAddedEvent>("page.added", ({ version }) => [{ room: `project:${version.projectId}` }]);
+notifies<PageAddedEvent>("page.added", ({ actor, version }) => ({ on: "page.added", actor, version }));
+recipientRule("page.added", (_tx, _about, people) =>
+  [...people.keys()].map((userId) => ({ userId, type: "web-page-add" })),
 );
