@@ -9,4 +9,5 @@ import "./inspect/inspect.events.ts";
 import "./members/members.events.ts";
 import "./notifications/notifications.announce.ts";
 import "./pages/pages.events.ts";
+import "./teams/teams.events.ts";
 import "./tickets/tickets.events.ts";

@@ -33,7 +33,6 @@ import { operation, withParams } from "../../lib/operations.ts";
 import { publish, revokeRoom } from "../../lib/realtime.ts";
 import type { Actor } from "../auth/session.ts";
 import { findUserByEmail } from "../members/members.load.ts";
-import { notify } from "../notifications/notify.ts";
 import { teamFor, teamParams } from "./teams.access.ts";
 import { teamChanged } from "./teams.load.ts";
 import { authorizeTeam, type TeamAction, type TeamResource, teamActor } from "./teams.policy.ts";
@@ -168,15 +167,20 @@ export const inviteTeamMember = operation(
         .onConflictDoNothing()
         .returning();
       if (!row) throw new ConflictError(TEAM_MESSAGES.alreadyInTeam, "team-member-exists");
-      if (user)
-        await notify(tx, {
-          on: "team.member.added",
-          actor: { userId: actor.user.id },
-          teamId: team.id,
-          userId: user.id,
-          access: input.access,
-        });
-      await teamChanged(tx, team.id);
+      await teamChanged(
+        tx,
+        team.id,
+        [],
+        user
+          ? {
+              on: "team.member.added",
+              actor: { userId: actor.user.id },
+              teamId: team.id,
+              userId: user.id,
+              access: input.access,
+            }
+          : undefined,
+      );
       return row;
     });
     // After commit, like a project invitation (the mailer is the outbox unless SMTP is configured).
@@ -216,15 +220,20 @@ export const changeTeamMemberRole = operation(
         .where(eq(teamMembers.id, member.id))
         .returning();
       if (!updated) throw new NotFoundError(TEAM_MESSAGES.notMember, "team-member-not-found");
-      if (updated.userId && member.access !== access)
-        await notify(tx, {
-          on: "team.member.access",
-          actor: { userId: actor.user.id },
-          teamId: team.id,
-          userId: updated.userId,
-          access: access satisfies TeamAccess,
-        });
-      await teamChanged(tx, team.id);
+      await teamChanged(
+        tx,
+        team.id,
+        [],
+        updated.userId && member.access !== access
+          ? {
+              on: "team.member.access",
+              actor: { userId: actor.user.id },
+              teamId: team.id,
+              userId: updated.userId,
+              access: access satisfies TeamAccess,
+            }
+          : undefined,
+      );
       if (member.access === access) return null;
       if (!updated.userId) return { email: updated.email!, url: signUpLink(ctx, team.id) };
       const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, updated.userId));
@@ -259,8 +268,11 @@ export const leaveTeam = operation("teams.leave", teamParams, async (ctx, actor:
       .delete(teamMembers)
       .where(and(eq(teamMembers.teamId, team.id), eq(teamMembers.userId, actor.user.id)));
     await forgetTeam(tx, team.id, actor.user.id);
-    await notify(tx, { on: "team.member.left", actor: { userId: actor.user.id }, teamId: team.id });
-    await teamChanged(tx, team.id, [actor.user.id]);
+    await teamChanged(tx, team.id, [actor.user.id], {
+      on: "team.member.left",
+      actor: { userId: actor.user.id },
+      teamId: team.id,
+    });
   });
   return { message: TEAM_MESSAGES.left };
 });

@@ -3,7 +3,8 @@ import type { Product, TeamMember, TeamRole } from "@redline/shared";
 import { and, asc, eq, isNull, or, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { type TeamRow, teamMembers, teams, users } from "../../db/schema/index.ts";
-import { publish } from "../../lib/realtime.ts";
+import { recordEvent } from "../../lib/realtime.ts";
+import type { TeamNotificationEvent } from "../notifications/notify-teams.ts";
 import { type OwnerPlanSources, ownerPlanColumns } from "./team-plan.ts";
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -134,9 +135,17 @@ export async function claimTeamInvitations(db: Database, user: { id: string; ema
   });
 }
 
-/** Tells each of these people's open screens that the team (or their place in it) changed. */
-export async function teamChanged(tx: Tx, teamId: string, extra: (string | null)[] = []): Promise<void> {
+/**
+ * Records that the team (or someone's place in it) changed: one event (teams.events.ts) telling its
+ * people's open screens — and `extra`, who just left — and, with `about`, who is told in the bell.
+ */
+export async function teamChanged(
+  tx: Tx,
+  teamId: string,
+  extra: (string | null)[] = [],
+  about?: TeamNotificationEvent,
+): Promise<void> {
   const people = new Set([...(await teamUserIds(tx, teamId)), ...extra]);
-  for (const userId of people)
-    if (userId) await publish(tx, `user:${userId}`, { type: "teams.changed", teamId });
+  const userIds = [...people].filter((userId): userId is string => userId !== null);
+  await recordEvent(tx, { type: "team.changed", teamId, userIds, ...(about && { about }) });
 }
