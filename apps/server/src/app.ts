@@ -31,7 +31,7 @@ import { startLedger } from "./lib/ledger.ts";
 import { createDurableMailer } from "./lib/mail/durable-mailer.ts";
 import { createMailer } from "./lib/mail/mailer.ts";
 import { installMetrics } from "./lib/metrics.ts";
-import { SAFE_METHODS } from "./lib/principal.ts";
+import { provesItself, SAFE_METHODS } from "./lib/principal.ts";
 import { startQueue } from "./lib/queue.ts";
 import { startRealtimeHub } from "./lib/realtime.ts";
 import "./modules/events.ts";
@@ -247,7 +247,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   app.addHook("onRequest", async (request) => {
     if (SAFE_METHODS.has(request.method) || !request.url.startsWith("/api/")) return;
     if (request.principal) return;
-    if (request.routeOptions.config?.doc?.signed || request.routeOptions.config?.doc?.crossSite) return;
+    if (provesItself(request.routeOptions.config?.doc)) return;
     const origin = request.headers.origin ?? refererOrigin(request.headers.referer);
     if (!(await isTrustedOrigin(origin))) throw new ForbiddenError("Cross-site request refused.", "csrf");
   });

@@ -53,7 +53,7 @@ import {
 } from "./db/schema/index.ts";
 import { newId } from "./lib/ids.ts";
 import { mintUnsubscribeToken } from "./lib/mail/unsubscribe-token.ts";
-import { DEFAULT_ACCEPTS } from "./lib/principal.ts";
+import { acceptedBy, type PrincipalKind } from "./lib/principal.ts";
 import { secretBox } from "./lib/secret-box.ts";
 import { ADMIN_POLICY } from "./modules/admin/admin.policy.ts";
 import { SUBSCRIPTION_POLICY } from "./modules/billing/billing.policy.ts";
@@ -104,6 +104,36 @@ const ACTORS: Actor[] = [
   "teamMember",
   "teamCollaborator",
 ];
+/** The token principal's column: every row called again with the owner's read-write API token. */
+const TOKEN_COLUMN = "owner with an API token";
+
+/**
+ * Which actors stand for each kind of caller (lib/principal.ts). A signed caller and a page with the
+ * widget's key prove themselves to the route, not by a session: `nobody` (no cookie) is how they call.
+ * A kind some route accepts with no actor here fails the matrix (the integration and extension callers of
+ * issues #30 and #31 get theirs with their first route).
+ */
+const KIND_ACTORS: Record<PrincipalKind, readonly string[]> = {
+  session: [
+    "owner",
+    "edit",
+    "comment",
+    "view",
+    "stranger",
+    "unverified",
+    "teamOwner",
+    "teamManager",
+    "teamMember",
+    "teamCollaborator",
+  ],
+  token: [TOKEN_COLUMN],
+  "link-guest": ["guestComment", "guestView"],
+  "widget-key": ["nobody"],
+  signed: ["nobody"],
+  integration: [],
+  extension: [],
+};
+
 const TEAM_ACTORS = ["teamOwner", "teamManager", "teamMember", "teamCollaborator"] as const satisfies Actor[];
 const Y = "allow" as const;
 const N = "deny" as const;
@@ -1758,6 +1788,16 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
     expect(stale, "matrix rows for routes that do not exist").toEqual([]);
   });
 
+  it("has actors for every kind of caller some route accepts", () => {
+    const accepted = new Set(t.registry.flatMap((route) => [...acceptedBy(route.doc)]));
+    const missing = [...accepted].filter((kind) => KIND_ACTORS[kind].length === 0);
+    expect(missing, "principal kinds a route accepts with no actor in the matrix").toEqual([]);
+    // Each kind's actors run in every row (the token's in its own column below).
+    for (const kind of accepted)
+      for (const actor of KIND_ACTORS[kind])
+        expect(actor === TOKEN_COLUMN || ACTORS.includes(actor as Actor), actor).toBe(true);
+  });
+
   it("finds every declared policy action in a policy, and public routes open to anyone", () => {
     const known = new Set<string>([
       ...Object.keys(ADMIN_POLICY),
@@ -1828,11 +1868,9 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
   let ownerToken: string | undefined;
   for (const row of MATRIX) {
     const [method, url] = row.route.split(" ") as [string, string];
-    it(`${row.route} — owner with an API token`, async () => {
+    it(`${row.route} — ${TOKEN_COLUMN}`, async () => {
       const registered = t.registry.find((route) => route.method === method && route.url === url);
-      const takesTokens = (registered?.doc?.accepts ?? (registered?.doc ? DEFAULT_ACCEPTS : [])).includes(
-        "token",
-      );
+      const takesTokens = acceptedBy(registered?.doc).includes("token");
       // Outside the API a bearer header is not read: the call is anyone's.
       const isApi = url.startsWith("/api/") || url.startsWith("/mcp");
       const verdict = !isApi ? row.who.nobody : takesTokens ? row.who.owner : "deny";

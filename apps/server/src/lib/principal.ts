@@ -10,13 +10,41 @@
 import { type ApiTokenScope, GUEST_KEY_HEADER } from "@redline/shared";
 import type { UserRow } from "../db/schema/index.ts";
 
-export type PrincipalKind = "session" | "token";
+/**
+ * Every kind of caller a route may accept (its declaration's `accepts`):
+ * - `session`: a person's browser session (cookie); the same-origin (CSRF) check applies to it alone;
+ * - `token`: a person's API token (bearer), resolved first by modules/auth/api-tokens.ts;
+ * - `link-guest`: a visitor of a project's public link, named by their headers (`linkGuestOf`);
+ * - `widget-key`: a page carrying a project's widget key, from an origin the project allows — called from
+ *   other sites by design, so its own check (the key and the origin) takes the place of the same-origin one;
+ * - `signed`: another service (a payment provider's webhook, a mail client's one-click unsubscribe) that
+ *   proves itself by a signature the route checks — no same-origin check, no per-caller write limit;
+ * - `integration`, `extension`: an outside service connected to a project, the browser extension (their
+ *   issues: #30, #31); no route accepts them yet.
+ */
+export type PrincipalKind =
+  | "session"
+  | "token"
+  | "link-guest"
+  | "widget-key"
+  | "signed"
+  | "integration"
+  | "extension";
 
 /** Methods that change nothing: a read token may use them, and the same-origin check skips them. */
 export const SAFE_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** What a route accepts when its declaration does not say. */
 export const DEFAULT_ACCEPTS: readonly PrincipalKind[] = ["session", "token"];
+
+/** The kinds a declared route accepts (a route without a declaration: none of ours). */
+export const acceptedBy = (
+  doc: { accepts?: readonly PrincipalKind[] } | undefined,
+): readonly PrincipalKind[] => doc?.accepts ?? (doc ? DEFAULT_ACCEPTS : []);
+
+/** Whether a route's callers prove themselves (a signature, a widget key): no same-origin check for them. */
+export const provesItself = (doc: { accepts?: readonly PrincipalKind[] } | undefined): boolean =>
+  acceptedBy(doc).some((kind) => kind === "signed" || kind === "widget-key");
 
 export interface TokenPrincipal {
   kind: "token";

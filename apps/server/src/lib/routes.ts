@@ -19,14 +19,9 @@ export interface RouteDoc {
   query?: ZodType;
   /** multipart/form-data with one `file` field. */
   upload?: true;
-  /** Called by another service, not a browser (a payment provider's webhook): authenticated by its own
-   *  signature, so the same-origin (CSRF) check and the per-caller write limit do not apply. */
-  signed?: true;
-  /** Called from other sites by design (the widget's report intake): its own check — a project's key and
-   *  that project's allowed origins — takes the place of the same-origin (CSRF) check. */
-  crossSite?: true;
-  /** The kinds of caller it accepts (lib/principal.ts); unsaid: a signed-in session or an API token (a
-   *  read token on GET only). Billing, account and token management say ["session"]. */
+  /** The kinds of caller it accepts (lib/principal.ts `PrincipalKind`); unsaid: a signed-in session or an
+   *  API token (a read token on GET only). Billing, account and token management say ["session"]; a
+   *  provider's webhook ["signed"]; the widget's report intake ["widget-key"]. */
   accepts?: readonly PrincipalKind[];
   /** Writes nothing itself whatever its method, so a read-only token may call it (the MCP endpoint: each
    *  of its tools is a route of its own, checked again). */

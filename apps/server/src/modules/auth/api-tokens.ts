@@ -24,7 +24,7 @@ import type { Database } from "../../db/index.ts";
 import { prepared } from "../../db/prepared.ts";
 import { type ApiTokenRow, apiTokens, type UserRow, users } from "../../db/schema/index.ts";
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from "../../lib/errors.ts";
-import { DEFAULT_ACCEPTS, SAFE_METHODS } from "../../lib/principal.ts";
+import { acceptedBy, SAFE_METHODS } from "../../lib/principal.ts";
 import { sessionCacheOf } from "./session-cache.ts";
 
 const DAY_MS = 86_400_000;
@@ -155,12 +155,12 @@ export function installApiTokens(app: FastifyInstance, db: Database): void {
     if (header === undefined || !(request.url.startsWith("/api/") || request.url.startsWith("/mcp"))) return;
     const doc = request.routeOptions.config?.doc;
     // A provider's webhook authenticates itself; its headers are the provider's business.
-    if (doc?.signed) return;
+    if (acceptedBy(doc).includes("signed")) return;
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
     if (!match) throw new UnauthorizedError(API_TOKEN_MESSAGES.malformed, "token/malformed");
     const found = await findApiToken(db, match[1]!);
     if (!found) throw new UnauthorizedError(API_TOKEN_MESSAGES.invalid, "token/invalid");
-    const accepts = doc?.accepts ?? (doc ? DEFAULT_ACCEPTS : []);
+    const accepts = acceptedBy(doc);
     // A write through the token forgets its owner's cached entries before the answer leaves (as a session's).
     request.sessionUserId = found.user.id;
     if (!accepts.includes("token"))

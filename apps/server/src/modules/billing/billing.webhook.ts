@@ -27,7 +27,7 @@ export async function billingWebhookRoutes(
 
   app.post(
     "/api/billing/webhook",
-    route({ summary: "The payment provider's events (signed)", action: "public", signed: true }),
+    route({ summary: "The payment provider's events (signed)", action: "public", accepts: ["signed"] }),
     async (request) => {
       if (!stripe) throw new NotFoundError();
       const signature = request.headers["stripe-signature"];

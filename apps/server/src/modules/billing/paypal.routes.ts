@@ -194,7 +194,7 @@ export async function paypalRoutes(
 
     scope.post(
       "/api/billing/paypal/webhook",
-      route({ summary: "PayPal's events (signed)", action: "public", signed: true }),
+      route({ summary: "PayPal's events (signed)", action: "public", accepts: ["signed"] }),
       async (request) => {
         if (!paypal) throw new NotFoundError();
         const transmission = transmissionSchema.safeParse(request.headers);

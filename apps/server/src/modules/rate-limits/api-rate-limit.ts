@@ -15,7 +15,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context.ts";
 import type { ExecuteSql } from "../../db/index.ts";
 import { TooManyRequestsError } from "../../lib/errors.ts";
-import { SAFE_METHODS } from "../../lib/principal.ts";
+import { acceptedBy, SAFE_METHODS } from "../../lib/principal.ts";
 import { getActor } from "../auth/session.ts";
 
 const WINDOW_MS = 60_000;
@@ -131,7 +131,7 @@ export async function installApiRateLimits(app: FastifyInstance, ctx: AppContext
     }
     if (SAFE_METHODS.has(request.method) || !request.url.startsWith("/api/")) return;
     if (request.url.startsWith("/api/auth/")) return;
-    if (request.routeOptions.config?.doc?.signed) return;
+    if (acceptedBy(request.routeOptions.config?.doc).includes("signed")) return;
     const isExpensive = EXPENSIVE_ROUTES.has(`${request.method} ${request.routeOptions.url}`);
     for (const limiter of isExpensive ? limiters : limiters.slice(0, 1)) {
       const result = await limiter(request);

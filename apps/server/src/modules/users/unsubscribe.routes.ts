@@ -11,7 +11,6 @@ import { route } from "../../lib/routes.ts";
 import { unsubscribe, unsubscribeClaims } from "./users.operations.ts";
 
 export async function unsubscribeRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { db } = ctx.database;
   // Mail clients send the one-click POST form-encoded (its body is only `List-Unsubscribe=One-Click`).
   app.addContentTypeParser(
     "application/x-www-form-urlencoded",
@@ -42,7 +41,7 @@ export async function unsubscribeRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
       query: unsubscribeQuerySchema,
       action: "public",
       // Posted by mail clients from no page of ours: the signed token is the authority.
-      signed: true,
+      accepts: ["signed"],
     }),
     // The token is in the link's query; the body (a mail client's form) says nothing more.
     async (request) => unsubscribe(ctx, null, requestInput({ params: request.query })),

@@ -10,7 +10,7 @@ import { presentUser } from "./users.presenter.ts";
 
 /** The signed-in user's own record: read, partial update, photo upload. */
 export async function usersRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth, database, storage } = ctx;
+  const { auth, database } = ctx;
   const { db } = database;
 
   app.get("/api/me", route({ summary: "The signed-in user", action: "self" }), async (request) => {

@@ -1,7 +1,7 @@
 /**
  * The widget's report intake, called cross-site from the pages that embed the snippet. No session and no
  * same-origin check: the project key in the report and that project's allowed origins stand in for them
- * (`crossSite` in the route's declaration). The recipe, in order: read the `report` field → the key
+ * (the `widget-key` caller its declaration accepts). The recipe, in order: read the `report` field → the key
  * (404) → the Origin (403) → the key's rate (429) → the report's shape (400) → the files (image by its
  * bytes, 400; sizes, 413) → store, then create the ticket in triage. Nothing is stored before every check
  * has passed.
@@ -61,7 +61,11 @@ export async function widgetIntakeRoutes(app: FastifyInstance, { ctx }: { ctx: A
   // any that ask anyway, for origins some project allows (the key travels in the body, not here).
   app.options(
     INTAKE,
-    route({ summary: "CORS preflight of the widget's report intake", action: "public", crossSite: true }),
+    route({
+      summary: "CORS preflight of the widget's report intake",
+      action: "public",
+      accepts: ["widget-key"],
+    }),
     async (request, reply) => {
       const origin = normalizeOrigin(request.headers.origin ?? "");
       const [allowed] = origin
@@ -87,7 +91,7 @@ export async function widgetIntakeRoutes(app: FastifyInstance, { ctx }: { ctx: A
     route({
       summary: "Send a bug report from the widget (multipart: report, screenshot, replay)",
       action: "public",
-      crossSite: true,
+      accepts: ["widget-key"],
     }),
     async (request, reply) => {
       if (!request.isMultipart())
