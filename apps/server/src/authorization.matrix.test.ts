@@ -1871,9 +1871,12 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
     it(`${row.route} — ${TOKEN_COLUMN}`, async () => {
       const registered = t.registry.find((route) => route.method === method && route.url === url);
       const takesTokens = acceptedBy(registered?.doc).includes("token");
-      // Outside the API a bearer header is not read: the call is anyone's.
-      const isApi = url.startsWith("/api/") || url.startsWith("/mcp");
-      const verdict = !isApi ? row.who.nobody : takesTokens ? row.who.owner : "deny";
+      // Outside the API, and on a route whose callers prove themselves by a signature, a bearer header is
+      // not read: the call is anyone's.
+      const readsBearer =
+        (url.startsWith("/api/") || url.startsWith("/mcp")) &&
+        !acceptedBy(registered?.doc).includes("signed");
+      const verdict = !readsBearer ? row.who.nobody : takesTokens ? row.who.owner : "deny";
       ownerToken ??= (await clients.owner.post("/api/me/tokens", { name: "Matrix", scope: "read-write" }))
         .body.data.secret as string;
       const f = verdict === "deny" ? await deniedFixture("owner") : await fixture("owner");

@@ -150,11 +150,13 @@ describe.each(drivers())("comments (%s)", (driver) => {
     const { id } = (await owner.post(`/api/versions/${versionId}/comments`, newComment("Busy thread"))).body
       .data;
     const clients = [owner, commenter];
-    await Promise.all(
+    const answers = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
         clients[i % 2]!.post(`/api/comments/${id}/replies`, { comment: `reply ${i}` }),
       ),
     );
+    // Every write acknowledged (a refusal would say why here, not as a short thread below).
+    expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([201]));
     const thread = (await owner.get(`/api/versions/${versionId}/comments`)).body.data.find(
       (c: { id: string }) => c.id === id,
     ).thread;

@@ -64,7 +64,8 @@ export async function widgetIntakeRoutes(app: FastifyInstance, { ctx }: { ctx: A
     route({
       summary: "CORS preflight of the widget's report intake",
       action: "public",
-      accepts: ["widget-key"],
+      // A script may send a report with a person's API token too, as before callers were kinds.
+      accepts: ["widget-key", "token"],
     }),
     async (request, reply) => {
       const origin = normalizeOrigin(request.headers.origin ?? "");
@@ -91,7 +92,8 @@ export async function widgetIntakeRoutes(app: FastifyInstance, { ctx }: { ctx: A
     route({
       summary: "Send a bug report from the widget (multipart: report, screenshot, replay)",
       action: "public",
-      accepts: ["widget-key"],
+      // A script may send a report with a person's API token too, as before callers were kinds.
+      accepts: ["widget-key", "token"],
     }),
     async (request, reply) => {
       if (!request.isMultipart())
