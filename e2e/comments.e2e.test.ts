@@ -4,7 +4,8 @@
  * while a second reviewer in another browser sees each change without reloading ("N new" while they
  * type); copied comments landing on the same elements after the site changed; a deep link; comments on
  * an image and a PDF page; a viewer who cannot comment; a guest of the public link, who sees the
- * project's people's comments and replies arrive live through the guest socket (no poll, no reload).
+ * project's people's comments and replies arrive live through the guest socket (no poll, no reload); a
+ * list long enough to mount only the cards in view, a link to a comment far down and the way back to it.
  */
 import type http from "node:http";
 import type { Frame, Locator, Request } from "playwright-core";
@@ -322,6 +323,62 @@ describe("a copied comment that needs review", () => {
       reloaded.getByRole("row", { name: /Carol/ }).getByRole("button"),
     );
     await expect.poll(() => panel.getByText("Needs review").count()).toBe(0);
+  });
+});
+
+describe("a long list of comments", () => {
+  it("mounts only the cards in view, opens a comment far down by link and comes back to it", {
+    timeout: 90_000,
+  }, async () => {
+    const { page, api } = await signedIn(e2e, "long-list");
+    const projectId = await newProject(api, "Many comments", "image");
+    const image = await sharp({ create: { width: 800, height: 2400, channels: 3, background: "#d9e2f2" } })
+      .png()
+      .toBuffer();
+    const uploaded = await api.upload(`/api/projects/${projectId}/uploads`, {
+      name: "long.png",
+      type: "image/png",
+      bytes: image,
+    });
+    const { pageId, versionId } = uploaded.body.data;
+    const ids: string[] = [];
+    for (let index = 0; index < 80; index++) {
+      const created = await api.post(`/api/versions/${versionId}/comments`, {
+        dotPosition: { x: 0.5, y: (index + 0.5) / 80 },
+        deviceWidth: 1280,
+        comment: `Note ${index + 1}`,
+      });
+      expect(created.status).toBe(201);
+      ids.push(created.body.data.id);
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`/project/${projectId}/${pageId}/${versionId}/comment?id=${ids[74]}`);
+    await page.getByRole("heading", { name: "Comment 75", exact: true }).waitFor();
+    await expect
+      .poll(() => page.getByRole("button", { name: "Comment 75", exact: true }).isVisible())
+      .toBe(true);
+
+    await page.getByRole("button", { name: "Back to all comments" }).click();
+    const card = page.getByRole("button", { name: "Comment 75 by Ada Lovelace" });
+    await expect.poll(() => card.evaluate((element) => element === document.activeElement)).toBe(true);
+    const list = page.getByRole("list", { name: "Comments" });
+    const box = (await card.boundingBox())!;
+    const panel = (await page.locator(".activity__body").boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(panel.y);
+    expect(box.y + box.height).toBeLessThanOrEqual(panel.y + panel.height);
+    expect(await list.getByRole("listitem").count()).toBeLessThan(80);
+    expect(await list.getByRole("button", { name: "Comment 1 by Ada Lovelace" }).count()).toBe(0);
+
+    await page.keyboard.press("ArrowDown");
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute("aria-label")))
+      .toBe("Comment 76 by Ada Lovelace");
+    await page.keyboard.press("Home");
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute("aria-label")))
+      .toBe("Comment 1 by Ada Lovelace");
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { name: "Comment 1", exact: true }).waitFor();
   });
 });
 

@@ -7,16 +7,11 @@
  */
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testAnchor } from "../apps/server/src/testing/anchors.ts";
 import { type E2E, startE2E } from "./harness.ts";
 import { newProject, type Site, serveSite, shot, signedIn } from "./helpers.ts";
 
-const anchor = {
-  v: 1,
-  querySelector: "h1",
-  selectors: { css: "h1", xpath: "/html/body/h1", idPath: null },
-  fingerprint: { tag: "h1", text: "Hello" },
-  dot: { x: 0.25, y: 0.5 },
-};
+const anchor = testAnchor();
 
 describe("the Zapier/Webhook integration", () => {
   let e2e: E2E;
@@ -59,7 +54,7 @@ describe("the Zapier/Webhook integration", () => {
     const panel = page.getByRole("dialog", { name: "Integrations" });
     await panel.getByLabel("Webhook URL").fill(`${receiver.url}/hooks`);
     await expect.poll(() => panel.getByLabel("Comment created").isChecked()).toBe(true);
-    await panel.getByRole("button", { name: "Connect" }).click();
+    await panel.getByRole("button", { name: "Connect", exact: true }).click();
     await page.getByText("Zapier/Webhook connected successfully.").waitFor();
     secret = (await panel.getByTestId("webhook-secret").textContent()) ?? "";
     expect(secret).toMatch(/^whsec_/);
@@ -95,7 +90,7 @@ describe("the Zapier/Webhook integration", () => {
       .getByRole("button", { name: "Disconnect" })
       .click();
     await page.getByText("Zapier disconnected successfully.").waitFor();
-    await panel.getByRole("button", { name: "Connect" }).waitFor();
+    await panel.getByRole("button", { name: "Connect", exact: true }).waitFor();
   });
 
   it("offers a free owner the upgrade", async () => {

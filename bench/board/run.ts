@@ -17,6 +17,7 @@ import sharp from "sharp";
 import type { ApiClient } from "../../apps/server/src/testing/http-client.ts";
 import { percentile, writeSection } from "../lib/report.ts";
 import { scratchDatabase, signUp, startServer } from "../lib/server.ts";
+import { mainThreadCpu } from "../lib/trace.ts";
 
 const ORIGIN = "https://shop.example";
 const REPORTS = 30;
@@ -75,7 +76,11 @@ async function longTasksWhileWorking(page: Page, url: string, projectId: string)
   await page.waitForTimeout(500);
   await page.evaluate(() => performance.mark("bench-board-end"));
   const tasks = await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks);
-  const cpu = mainThreadCpu(JSON.parse((await browser.stopTracing()).toString("utf8")));
+  const cpu = mainThreadCpu(
+    JSON.parse((await browser.stopTracing()).toString("utf8")),
+    "bench-board-start",
+    "bench-board-end",
+  );
   return {
     count: tasks.length,
     max: tasks.length ? Math.max(...tasks) : 0,
@@ -83,34 +88,6 @@ async function longTasksWhileWorking(page: Page, url: string, projectId: string)
     cpuMax: cpu.length ? Math.max(...cpu) : 0,
     cpuOver50: cpu.filter((d) => d > 50).length,
   };
-}
-
-interface TraceEvent {
-  name: string;
-  ph: string;
-  pid: number;
-  tid: number;
-  ts: number;
-  tdur?: number;
-}
-
-/** CPU milliseconds of each task the page's main thread ran between the two marks (Chromium's trace). */
-function mainThreadCpu(trace: { traceEvents: TraceEvent[] }): number[] {
-  const events = trace.traceEvents;
-  const start = events.find((event) => event.name === "bench-board-start");
-  const end = events.find((event) => event.name === "bench-board-end");
-  if (!start || !end) throw new Error("the trace lacks the bench's marks");
-  return events
-    .filter(
-      (event) =>
-        event.name === "ThreadControllerImpl::RunTask" &&
-        event.ph === "X" &&
-        event.pid === start.pid &&
-        event.tid === start.tid &&
-        event.ts >= start.ts &&
-        event.ts <= end.ts,
-    )
-    .map((event) => (event.tdur ?? 0) / 1000);
 }
 
 async function reportToCard(page: Page, url: string, projectId: string, key: string) {

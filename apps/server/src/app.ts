@@ -15,7 +15,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { ZodError } from "zod";
 import type { AppContext } from "./context.ts";
 import { openDatabase } from "./db/index.ts";
-import type { AppConfig } from "./env.ts";
+import { type AppConfig, EMBEDDED_POSTHOG_PATH } from "./env.ts";
 import { createPaypalClient } from "./integrations/paypal/index.ts";
 import { createStripePayments } from "./integrations/stripe/index.ts";
 import {
@@ -35,6 +35,8 @@ import { provesItself, SAFE_METHODS } from "./lib/principal.ts";
 import { startQueue } from "./lib/queue.ts";
 import { startRealtimeHub } from "./lib/realtime.ts";
 import "./modules/events.ts";
+import { EMBEDDED_SLACK_PATH } from "./integrations/slack/index.ts";
+import { installRequestScope } from "./lib/request-scope.ts";
 import { compressLargeJson } from "./lib/revalidate.ts";
 import type { RegisteredRoute } from "./lib/routes.ts";
 import { route } from "./lib/routes.ts";
@@ -44,6 +46,8 @@ import { createLocalStorage } from "./lib/storage/storage.ts";
 import { installValidationMessages } from "./lib/validation-message.ts";
 import { mcpRoutes } from "./mcp/mcp.routes.ts";
 import { adminRoutes } from "./modules/admin/admin.routes.ts";
+import { startAnalyticsConsumer } from "./modules/analytics/analytics.consumer.ts";
+import { startAnalyticsForwarding } from "./modules/analytics/analytics.forward.ts";
 import { analyticsRoutes } from "./modules/analytics/analytics.routes.ts";
 import { apiTokenRoutes } from "./modules/auth/api-tokens.routes.ts";
 import { installApiTokens } from "./modules/auth/api-tokens.ts";
@@ -70,6 +74,18 @@ import { healthRoutes } from "./modules/health/health.routes.ts";
 import { createReadiness, type Readiness } from "./modules/health/readiness.ts";
 import { inspectRoutes } from "./modules/inspect/inspect.routes.ts";
 import { integrationsRoutes } from "./modules/integrations/integrations.routes.ts";
+import { startSlackConsumer } from "./modules/integrations/slack.consumer.ts";
+import { startSlackMessages } from "./modules/integrations/slack.messages.ts";
+import { slackRoutes } from "./modules/integrations/slack.routes.ts";
+import {
+  EMBEDDED_ASANA_PATH,
+  EMBEDDED_CLICKUP_PATH,
+  EMBEDDED_GITHUB_PATH,
+  EMBEDDED_TRELLO_PATH,
+} from "./modules/integrations/trackers/index.ts";
+import { startTrackerCards } from "./modules/integrations/trackers/trackers.cards.ts";
+import { startTrackersConsumer } from "./modules/integrations/trackers/trackers.consumer.ts";
+import { trackersRoutes } from "./modules/integrations/trackers/trackers.routes.ts";
 import { startWebhookDeliveries } from "./modules/integrations/webhook-delivery.ts";
 import { startWebhooksConsumer } from "./modules/integrations/webhooks.consumer.ts";
 import { mailboxRoutes } from "./modules/mailbox/mailbox.routes.ts";
@@ -87,6 +103,7 @@ import { measureUnsizedUploads } from "./modules/plans/storage.ts";
 import { projectsRoutes } from "./modules/projects/projects.routes.ts";
 import { installApiRateLimits } from "./modules/rate-limits/api-rate-limit.ts";
 import { realtimeRoutes } from "./modules/realtime/realtime.routes.ts";
+import { referralRoutes } from "./modules/referrals/referrals.routes.ts";
 import { reviewRequestsRoutes } from "./modules/review-requests/review-requests.routes.ts";
 import { ensureDemoProject } from "./modules/sharing/demo.ts";
 import { sharingRoutes } from "./modules/sharing/sharing.routes.ts";
@@ -174,8 +191,14 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     await startNotificationsConsumer(ctx);
     await startNotificationMailer(ctx);
     await startWebhooksConsumer(ctx);
+    await startAnalyticsConsumer(ctx);
+    await startTrackersConsumer(ctx);
+    await startSlackConsumer(ctx);
   }
+  const stopAnalyticsForwarding = await startAnalyticsForwarding(ctx);
   await startWebhookDeliveries(ctx);
+  await startTrackerCards(ctx);
+  await startSlackMessages(ctx);
   const collector = await startFileCollector(ctx);
   await ensureDemoProject(ctx);
   await measureUnsizedUploads(ctx);
@@ -229,6 +252,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     await step("session cache", () => stopSessionCache());
     await step("mailer", () => mailer.stop());
     await step("jobs", () => jobs.stop());
+    await step("analytics forwarding", () => stopAnalyticsForwarding());
     await step("content server", () => content.close());
     await step("backup socket", async () => backups?.close());
     await step("database", () => database.close());
@@ -236,6 +260,8 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   });
 
   forgetAfterWrites(app, database.db);
+  // What a request asked for that writes far from its handler honour (Do Not Track; lib/request-scope.ts).
+  await installRequestScope(app);
   for (const server of [app, content]) endConnectionsWhenClosing(server);
 
   // An API token (Authorization: Bearer) is resolved first, once; the route's declared callers and the
@@ -349,6 +375,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(emailChangeRoutes, { ctx });
   await app.register(healthRoutes, { ctx, readiness });
   await app.register(usersRoutes, { ctx });
+  await app.register(referralRoutes, { ctx });
   await app.register(unsubscribeRoutes, { ctx });
   await app.register(filesRoutes, { ctx });
   await app.register(projectsRoutes, { ctx });
@@ -391,6 +418,8 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(realtimeRoutes, { ctx, hub });
   await app.register(widgetRoutes, { ctx });
   await app.register(integrationsRoutes, { ctx });
+  await app.register(trackersRoutes, { ctx });
+  await app.register(slackRoutes, { ctx });
   let openApi: ReturnType<typeof openApiDocument> | undefined;
   app.get("/api/openapi.json", route({ summary: "This document", action: "public" }), async () => {
     openApi ??= openApiDocument(registered, { version: API_VERSION, serverUrl: config.appUrl });
@@ -409,6 +438,11 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
       ctx,
       webhookUrl: `${selfUrl(config)}/api/billing/paypal/webhook`,
     });
+  if (standIns && config.productAnalytics?.embedded)
+    await app.register(standIns.posthogDevRoutes, {
+      prefix: EMBEDDED_POSTHOG_PATH,
+      apiKey: config.productAnalytics.apiKey,
+    });
   if (standIns && config.google?.embedded)
     await app.register(standIns.googleDevRoutes, {
       prefix: EMBEDDED_GOOGLE_PATH,
@@ -418,6 +452,45 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
         clientSecret: config.google.clientSecret,
         redirectUri: `${config.appUrl}/api/auth/callback/google`,
       },
+    });
+  if (standIns && config.trackers.trello?.embedded)
+    await app.register(standIns.trelloDevRoutes, {
+      prefix: EMBEDDED_TRELLO_PATH,
+      appUrl: config.appUrl,
+      apiKey: config.trackers.trello.clientId,
+      apiSecret: config.trackers.trello.clientSecret,
+    });
+  if (standIns && config.trackers.clickup?.embedded)
+    await app.register(standIns.clickupDevRoutes, {
+      prefix: EMBEDDED_CLICKUP_PATH,
+      appUrl: config.appUrl,
+      clientId: config.trackers.clickup.clientId,
+      clientSecret: config.trackers.clickup.clientSecret,
+    });
+  if (standIns && config.trackers.github?.embedded)
+    await app.register(standIns.githubDevRoutes, {
+      prefix: EMBEDDED_GITHUB_PATH,
+      appUrl: config.appUrl,
+      clientId: config.trackers.github.clientId,
+      clientSecret: config.trackers.github.clientSecret,
+    });
+  if (standIns && config.trackers.asana?.embedded)
+    await app.register(standIns.asanaDevRoutes, {
+      prefix: EMBEDDED_ASANA_PATH,
+      appUrl: config.appUrl,
+      clientId: config.trackers.asana.clientId,
+      clientSecret: config.trackers.asana.clientSecret,
+    });
+  if (standIns && config.slack?.embedded)
+    await app.register(standIns.slackDevRoutes, {
+      prefix: EMBEDDED_SLACK_PATH,
+      client: {
+        clientId: config.slack.clientId,
+        clientSecret: config.slack.clientSecret,
+        redirectUri: `${config.appUrl}/api/integrations/slack/callback`,
+      },
+      signingSecret: config.slack.signingSecret,
+      eventsUrl: `${selfUrl(config)}/api/integrations/slack/events`,
     });
 
   const hasWeb = existsSync(path.join(config.webDist, "index.html"));
@@ -457,7 +530,13 @@ export function wantsStandIns(config: AppConfig): boolean {
     config.payments.embedded ||
     config.paypal.embedded ||
     config.customDomains.embeddedDns ||
-    Boolean(config.google?.embedded)
+    Boolean(config.google?.embedded) ||
+    Boolean(config.productAnalytics?.embedded) ||
+    Boolean(config.trackers.trello?.embedded) ||
+    Boolean(config.trackers.clickup?.embedded) ||
+    Boolean(config.trackers.github?.embedded) ||
+    Boolean(config.trackers.asana?.embedded) ||
+    Boolean(config.slack?.embedded)
   );
 }
 

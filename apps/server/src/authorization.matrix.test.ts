@@ -21,8 +21,23 @@
  * the team relation, which the same SQL decides on both drivers.
  */
 
-import { GUEST_KEY_HEADER, normalizeSharing, type ProjectSharing } from "@redline/shared";
-import { paymentsDevIdle, transmissionHeaders } from "@redline/stand-ins";
+import {
+  GUEST_KEY_HEADER,
+  normalizeSharing,
+  type ProjectSharing,
+  TRACKER_TYPES,
+  type TrackerType,
+} from "@redline/shared";
+import {
+  asanaSignature,
+  clickupSignature,
+  githubSignature,
+  paymentsDevIdle,
+  SLACK_CHANNELS,
+  slackSignature,
+  transmissionHeaders,
+  trelloSignature,
+} from "@redline/stand-ins";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import Stripe from "stripe";
@@ -51,9 +66,10 @@ import {
   webhookEndpoints,
   widgetSettings,
 } from "./db/schema/index.ts";
+import { createSlackClient } from "./integrations/slack/index.ts";
 import { newId } from "./lib/ids.ts";
 import { mintUnsubscribeToken } from "./lib/mail/unsubscribe-token.ts";
-import { acceptedBy, type PrincipalKind } from "./lib/principal.ts";
+import { acceptedBy, type PrincipalKind, SAFE_METHODS } from "./lib/principal.ts";
 import { secretBox } from "./lib/secret-box.ts";
 import { ADMIN_POLICY } from "./modules/admin/admin.policy.ts";
 import { SUBSCRIPTION_POLICY } from "./modules/billing/billing.policy.ts";
@@ -62,6 +78,7 @@ import { CONVERSATION_POLICY } from "./modules/conversations/conversations.polic
 import { hashGuestKey } from "./modules/conversations/conversations.service.ts";
 import { INSPECT_POLICY } from "./modules/inspect/inspect.policy.ts";
 import { INTEGRATION_POLICY } from "./modules/integrations/integrations.policy.ts";
+import { signTrackerState } from "./modules/integrations/trackers/trackers.state.ts";
 import { MEMBER_POLICY } from "./modules/members/members.policy.ts";
 import { NOTIFICATION_POLICY } from "./modules/notifications/notifications.policy.ts";
 import { mintLifetimeCode, mintPartnerCode, mintPrivilegeToken } from "./modules/plans/grants.ts";
@@ -73,6 +90,7 @@ import { ApiClient, signUpVerified } from "./testing/http-client.ts";
 import { paypalSubscription, providerSubscription } from "./testing/payments.ts";
 import { startTestApp, type TestApp } from "./testing/test-app.ts";
 import { defaultDriver, routeDrivers } from "./testing/test-db.ts";
+import { type TrackerFixture, trackerFixture, trackerGrant } from "./testing/trackers.ts";
 
 type Actor =
   | "owner"
@@ -231,6 +249,14 @@ interface Fixture {
   /** Makes the project's webhook integration (once per fixture; disabled, so it sends nothing): a delivery
    *  in its log and a Zapier subscription. */
   loadWebhook(): Promise<{ deliveryId: string; subscriptionId: string }>;
+  /** The project's Slack integration, installed at the embedded Slack, its channel chosen. */
+  loadSlack(): Promise<void>;
+  /** Slack's signature headers for an Events API body, as the embedded Slack signs them. */
+  signSlack(body: string): Record<string, string>;
+  /** Connects the project's task tracker with a stand-in token, a card made from `changeId` (once per fixture). */
+  loadTracker(tracker: TrackerType): Promise<TrackerFixture>;
+  /** A tracker's OAuth state for this cell's actor (the project owner's in a refused cell) and a grant. */
+  trackerConnect(tracker: TrackerType): Promise<{ state: string; token?: string; code?: string }>;
   /** A new subscription of the "comment" member's at the embedded provider, made on demand. */
   subscription(state?: "active" | "cancelling" | "pending"): Promise<string>;
   /** A new approved PayPal subscription of the "comment" member's at the embedded PayPal provider. */
@@ -283,10 +309,14 @@ interface Row {
   board?: true;
 }
 
-const png = async () =>
-  sharp({ create: { width: 40, height: 30, channels: 3, background: "#e5383b" } })
+// Made once: a cell's fixture stores the same bytes under its own keys (encoding them per cell cost CPU).
+let pngMade: Promise<Buffer> | undefined;
+const png = () =>
+  (pngMade ??= sharp({ create: { width: 40, height: 30, channels: 3, background: "#e5383b" } })
     .png()
-    .toBuffer();
+    .toBuffer());
+let jpegMade: Promise<Buffer> | undefined;
+const jpeg = () => (jpegMade ??= png().then((bytes) => sharp(bytes).jpeg().toBuffer()));
 const pngDataUrl = async () => `data:image/png;base64,${(await png()).toString("base64")}`;
 
 const MATRIX: Row[] = [
@@ -930,9 +960,213 @@ MATRIX.push(
   },
 );
 
+// The task trackers (Trello, ClickUp, GitHub, Asana): the same rule; the cards' links to everyone who sees the project;
+// each tracker's webhook proves itself by its signature (anyone may deliver one; a forged one is refused
+// in trackers.routes.test.ts). The tracker calls go to its embedded stand-in.
+MATRIX.push({
+  route: "GET /api/projects/:projectId/integrations/cards",
+  who: MEMBERS,
+  call: async (f) => {
+    await f.loadTracker("trello");
+    return { path: `/api/projects/${f.projectId}/integrations/cards` };
+  },
+});
+for (const tracker of TRACKER_TYPES) {
+  const at = (f: Fixture) => `/api/projects/${f.projectId}/integrations/${tracker}`;
+  MATRIX.push(
+    {
+      route: `GET /api/projects/:projectId/integrations/${tracker}/authorize`,
+      who: EDITORS,
+      call: (f) => ({ path: `${at(f)}/authorize` }),
+    },
+    {
+      route: `POST /api/integrations/${tracker}/connect`,
+      who: EDITORS,
+      call: async (f) => ({
+        path: `/api/integrations/${tracker}/connect`,
+        body: await f.trackerConnect(tracker),
+      }),
+    },
+    {
+      route: `GET /api/projects/:projectId/integrations/${tracker}/destinations`,
+      who: EDITORS,
+      call: async (f) => {
+        await f.loadTracker(tracker);
+        return { path: `${at(f)}/destinations` };
+      },
+    },
+    {
+      route: `PUT /api/projects/:projectId/integrations/${tracker}`,
+      who: EDITORS,
+      call: async (f) => {
+        const { destination } = await f.loadTracker(tracker);
+        return {
+          path: at(f),
+          body: { containerId: destination.containerId, listId: destination.listId, autoCreate: true },
+        };
+      },
+    },
+    {
+      route: `PATCH /api/projects/:projectId/integrations/${tracker}`,
+      who: EDITORS,
+      call: async (f) => {
+        await f.loadTracker(tracker);
+        return { path: at(f), body: { isEnabled: false } };
+      },
+    },
+    {
+      route: `DELETE /api/projects/:projectId/integrations/${tracker}`,
+      who: EDITORS,
+      call: async (f) => {
+        await f.loadTracker(tracker);
+        return { path: at(f) };
+      },
+    },
+    {
+      route: `POST /api/projects/:projectId/integrations/${tracker}/cards`,
+      who: EDITORS,
+      call: async (f) => {
+        await f.loadTracker(tracker);
+        return { path: `${at(f)}/cards`, body: { subject: "comment", id: f.commentId } };
+      },
+    },
+    {
+      route: `DELETE /api/projects/:projectId/integrations/${tracker}/cards/:cardId`,
+      who: EDITORS,
+      call: async (f) => {
+        const { cardId } = await f.loadTracker(tracker);
+        return { path: `${at(f)}/cards/${cardId}` };
+      },
+    },
+    {
+      route: `GET /api/integrations/${tracker}/webhook/:integrationId`,
+      who: PUBLIC,
+      call: async (f) => ({
+        path: `/api/integrations/${tracker}/webhook/${(await f.loadTracker(tracker)).integrationId}`,
+      }),
+    },
+    {
+      route: `POST /api/integrations/${tracker}/webhook/:integrationId`,
+      who: PUBLIC,
+      call: async (f) => {
+        const { webhookUrl, hookSecret } = await f.loadTracker(tracker);
+        const { body, headers } = signedTrackerAction(tracker, hookSecret, webhookUrl);
+        return { path: new URL(webhookUrl).pathname, body, headers };
+      },
+    },
+  );
+}
+
+/** A tracker's webhook telling of a card Redline does not know (changes nothing), signed as it signs. */
+function signedTrackerAction(
+  tracker: TrackerType,
+  secret: string,
+  callbackUrl: string,
+): { body: unknown; headers: Record<string, string> } {
+  if (tracker === "trello") {
+    const body = {
+      action: {
+        id: newId(),
+        type: "updateCard",
+        date: new Date().toISOString(),
+        data: { card: { id: "0".repeat(24), closed: true }, old: { closed: false } },
+      },
+    };
+    return {
+      body,
+      headers: { "x-trello-webhook": trelloSignature(secret, JSON.stringify(body), callbackUrl) },
+    };
+  }
+  if (tracker === "github") {
+    const now = new Date().toISOString();
+    const body = {
+      action: "closed",
+      issue: { number: 999, html_url: "https://github.com/o/r/issues/999", updated_at: now, closed_at: now },
+      repository: { full_name: "unknown/unknown" },
+    };
+    return {
+      body,
+      headers: {
+        "x-github-event": "issues",
+        "x-github-delivery": newId(),
+        "x-hub-signature-256": githubSignature(secret, JSON.stringify(body)),
+      },
+    };
+  }
+  if (tracker === "asana") {
+    const body = {
+      events: [
+        {
+          action: "changed",
+          created_at: new Date().toISOString(),
+          resource: { gid: "1", resource_type: "task" },
+          change: { field: "completed", action: "changed" },
+        },
+      ],
+    };
+    return { body, headers: { "x-hook-signature": asanaSignature(secret, JSON.stringify(body)) } };
+  }
+  const body = {
+    event: "taskStatusUpdated",
+    task_id: "unknown",
+    history_items: [
+      { field: "status", date: String(Date.now()), after: { status: "complete", type: "closed" } },
+    ],
+  };
+  return { body, headers: { "x-signature": clickupSignature(secret, JSON.stringify(body)) } };
+}
+
+// Slack (issue #30): connect, channels, the channel choice and SPEC §7's sync are the integrations' rule;
+// the Events API is Slack's, signed with the app's signing secret (forgeries tested in slack.routes.test.ts).
+MATRIX.push(
+  {
+    route: "POST /api/projects/:projectId/integrations/slack/connect",
+    who: EDITORS,
+    call: (f) => ({ path: `/api/projects/${f.projectId}/integrations/slack/connect` }),
+  },
+  {
+    route: "GET /api/projects/:projectId/integrations/slack/channels",
+    who: EDITORS,
+    call: async (f) => {
+      await f.loadSlack();
+      return { path: `/api/projects/${f.projectId}/integrations/slack/channels` };
+    },
+  },
+  {
+    route: "PUT /api/projects/:projectId/integrations/slack",
+    who: EDITORS,
+    call: async (f) => {
+      await f.loadSlack();
+      return {
+        path: `/api/projects/${f.projectId}/integrations/slack`,
+        body: { channelId: SLACK_CHANNELS[0].id },
+      };
+    },
+  },
+  {
+    route: "POST /api/projects/:projectId/slack/sync",
+    who: EDITORS,
+    call: async (f) => {
+      await f.loadSlack();
+      return { path: `/api/projects/${f.projectId}/slack/sync`, body: { message: "From the matrix" } };
+    },
+  },
+  {
+    route: "POST /api/integrations/slack/events",
+    who: PUBLIC,
+    call: (f) => {
+      const body = JSON.stringify({ type: "url_verification", challenge: "matrix" });
+      return { path: "/api/integrations/slack/events", body: JSON.parse(body), headers: f.signSlack(body) };
+    },
+  },
+);
+
 // API tokens: one's own, managed signed in (a token cannot manage tokens: api-tokens.routes.test.ts).
 MATRIX.push(
   { route: "GET /api/me/tokens", who: VERIFIED, call: () => ({ path: "/api/me/tokens" }) },
+  // Refer & Earn: one's own link and counts; the link itself is anyone's to follow.
+  { route: "GET /api/me/referral", who: VERIFIED, call: () => ({ path: "/api/me/referral" }) },
+  { route: "GET /r/:code", who: PUBLIC, call: () => ({ path: "/r/abcdefgh" }) },
   {
     route: "POST /api/me/tokens",
     who: VERIFIED,
@@ -1345,6 +1579,8 @@ const EXEMPT: Record<string, string> = {
   "DELETE /mcp": "the stateless MCP server answers 405 to everyone; tested in mcp/mcp.routes.test.ts",
   "POST /api/email-change":
     "following an e-mail change link: the link's secret is the authority (anyone holding it; a session is not asked), so no actor's verdict differs; every refusal (forged, used, expired, address taken) tested in modules/auth/email-change.routes.test.ts",
+  "GET /api/integrations/slack/callback":
+    "Slack's OAuth v2 return: the signed state (bound to the user who started the install, the project and ten minutes) is the authority, then the integrations policy for that project; forged, foreign and missing states tested in modules/integrations/slack.routes.test.ts",
   "GET /metrics":
     "Prometheus metrics, registered only with METRICS_TOKEN or METRICS_ALLOW_LOOPBACK (not in this app): its own bearer token, or a direct loopback connection; no user data; tested in lib/metrics.test.ts",
   "GET /api/realtime":
@@ -1361,8 +1597,20 @@ const EXEMPT_PREFIXES: Record<string, string> = {
     "the embedded payment provider's test checkout, invoice pages and test controls (development and tests only); tested in integrations/stripe/stripe-stand-in.test.ts (packages/stand-ins/src/stripe)",
   "/paypal-api/":
     "the embedded PayPal provider's REST API (never registered in production or with PayPal credentials): its OAuth client credentials and bearer tokens guard it; tested in integrations/paypal/paypal-stand-in.test.ts (packages/stand-ins/src/paypal)",
+  "/dev/posthog":
+    "the embedded PostHog stand-in's capture API and event list (registered only outside production with POSTHOG_API_KEY and no POSTHOG_HOST): the project key guards capture; tested in modules/analytics/analytics.consumer.test.ts (packages/stand-ins/src/posthog)",
+  "/dev/slack/":
+    "the embedded Slack stand-in's install page, Web API and test controls (never registered in production or with SLACK_CLIENT_ID): its client secret, codes and bot tokens guard the API; tested in integrations/slack/slack-stand-in.test.ts (packages/stand-ins/src/slack)",
   "/dev/google/":
     "the embedded Google sign-in stand-in's OAuth endpoints and consent page (never registered in production or with GOOGLE_CLIENT_ID): its client secret, codes and bearer tokens guard it; tested in modules/auth/google.routes.test.ts (packages/stand-ins/src/google)",
+  "/dev/trello/":
+    "the embedded Trello stand-in's API, authorize page, card pages and fault control (never registered in production or with TRELLO_API_KEY): its API key and member tokens guard the API; tested in modules/integrations/trackers/trackers.routes.test.ts (packages/stand-ins/src/trello)",
+  "/dev/clickup/":
+    "the embedded ClickUp stand-in's API, OAuth page, task pages and fault control (never registered in production or with CLICKUP_CLIENT_ID): its client secret, codes and tokens guard the API; tested in modules/integrations/trackers/trackers.routes.test.ts (packages/stand-ins/src/clickup)",
+  "/dev/github/":
+    "the embedded GitHub stand-in's REST API, OAuth pages, issue pages and fault control (never registered in production or with GITHUB_CLIENT_ID): its client secret, codes and tokens guard the API; tested in modules/integrations/trackers/github.routes.test.ts (packages/stand-ins/src/github)",
+  "/dev/asana/":
+    "the embedded Asana stand-in's API, OAuth page and token endpoint, task pages and test controls (never registered in production or with ASANA_CLIENT_ID): its client secret, codes, refresh and access tokens guard the API; tested in modules/integrations/trackers/asana.routes.test.ts (packages/stand-ins/src/asana)",
   "/dev/paypal/":
     "the embedded PayPal provider's approval page and test controls (development and tests only); tested in integrations/paypal/paypal-stand-in.test.ts (packages/stand-ins/src/paypal) and modules/billing/paypal.routes.test.ts",
 };
@@ -1402,10 +1650,13 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
   };
 
   /**
-   * Refused calls change nothing — every refused cell asserts it — so refused cells share one fixture per
-   * link setting (guestView's link has comments off) instead of building their own; allowed cells get a
-   * fresh one, since they change it. Only the closures that depend on the actor are the cell's own.
+   * Refused calls change nothing — every refused cell asserts it — and neither do reads, so those cells
+   * share one fixture per link setting (guestView's link has comments off) instead of building their own;
+   * allowed writes get a fresh one, since they change it. Only the closures that depend on the actor are
+   * the cell's own.
    */
+  const changesNothing = (route: string, verdict: "allow" | "deny") =>
+    verdict === "deny" || SAFE_METHODS.has(methodOf(route));
   const sharedFixtures = new Map<boolean, Promise<Fixture>>();
   async function deniedFixture(actor: Actor): Promise<Fixture> {
     const canComment = actor !== "guestView";
@@ -1414,8 +1665,10 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
       made = fixture(canComment ? "stranger" : "guestView");
       sharedFixtures.set(canComment, made);
     }
+    const denied = await made;
     return {
-      ...(await made),
+      ...denied,
+      trackerConnect: (tracker) => trackerConnect(tracker, denied.projectId, "owner"),
       subscription: (state = "active") =>
         actor === "comment" ? providerSubscription(t, uids.comment, state) : shared(state),
       paypalSubscription: () =>
@@ -1539,15 +1792,24 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
       webhook ??= webhookFixture(projectId);
       return webhook;
     };
+    const trackers = new Map<TrackerType, Promise<TrackerFixture>>();
+    const loadTracker = (tracker: TrackerType) => {
+      let made = trackers.get(tracker);
+      if (!made) {
+        made = trackerFixture(t, { projectId, changeId, tracker });
+        trackers.set(tracker, made);
+      }
+      return made;
+    };
+    let slack: Promise<void> | undefined;
+    const loadSlack = () => {
+      slack ??= slackFixture(projectId);
+      return slack;
+    };
     const attachmentSha = "a".repeat(64);
     await t.ctx.storage.put(`attachments/${projectId}/${attachmentSha}`, Buffer.from("attachment"));
     const fileKey = `avatars/${ownerId}/${newId()}.jpg`;
-    await t.ctx.storage.put(
-      fileKey,
-      await sharp(await png())
-        .jpeg()
-        .toBuffer(),
-    );
+    await t.ctx.storage.put(fileKey, await jpeg());
     return {
       siteUrl: `${t.url}/api/health`,
       projectId,
@@ -1566,7 +1828,17 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
       changeId,
       notificationId,
       apiToken,
+      loadSlack,
+      signSlack: (body: string) => {
+        const timestamp = String(Math.floor(Date.now() / 1000));
+        return {
+          "x-slack-request-timestamp": timestamp,
+          "x-slack-signature": slackSignature(t.ctx.config.slack!.signingSecret, timestamp, body),
+        };
+      },
       loadWebhook,
+      loadTracker,
+      trackerConnect: (tracker) => trackerConnect(tracker, projectId, actor),
       teamId,
       teamInviteId,
       teamCollaboratorUid: uids.teamCollaborator,
@@ -1600,8 +1872,37 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
       },
     };
   }
+  async function slackFixture(projectId: string) {
+    const client = createSlackClient(t.ctx.config)!;
+    const authorize = new URL(client.authorizeUrl("matrix"));
+    const approved = await fetch(authorize.origin + authorize.pathname, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        ...Object.fromEntries(authorize.searchParams),
+        decision: "allow",
+      }).toString(),
+      redirect: "manual",
+    });
+    const code = new URL(approved.headers.get("location")!).searchParams.get("code")!;
+    const installed = await client.exchangeCode(code);
+    await t.ctx.database.db.insert(projectIntegrations).values({
+      id: newId(),
+      projectId,
+      type: "slack",
+      config: { teamId: installed.teamId, teamName: installed.teamName, channelId: SLACK_CHANNELS[0].id },
+      secrets: secretBox(t.ctx.config.authSecret).seal({ botToken: installed.botToken }),
+    });
+  }
 
   /** The project's webhook integration, disabled: a panel endpoint, a Zapier subscription, a failed delivery. */
+  /** Signed for the actor (their uid, the owner's for one without a project role), with a fresh grant. */
+  async function trackerConnect(tracker: TrackerType, projectId: string, actor: Actor) {
+    const userId = actor === "owner" ? ownerId : ((uids as Record<string, string>)[actor] ?? ownerId);
+    const state = signTrackerState(t.ctx.config.authSecret, { projectId, userId, tracker });
+    return { state, ...(await trackerGrant(t, tracker)) };
+  }
+
   async function webhookFixture(projectId: string) {
     const { db } = t.ctx.database;
     const [integrationId, panelId, subscriptionId, deliveryId] = [newId(), newId(), newId(), newId()];
@@ -1830,7 +2131,7 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
     for (const actor of actorsHere) {
       const verdict = row.who[actor];
       it(`${row.route} — ${actor}: ${verdict}`, async () => {
-        const f = verdict === "deny" ? await deniedFixture(actor) : await fixture(actor);
+        const f = changesNothing(row.route, verdict) ? await deniedFixture(actor) : await fixture(actor);
         if (row.board) f.board = await f.loadBoard();
         const call = await row.call(f);
         // An earlier cell's webhooks (the embedded payment providers deliver after answering) land first.
@@ -1879,7 +2180,7 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
       const verdict = !readsBearer ? row.who.nobody : takesTokens ? row.who.owner : "deny";
       ownerToken ??= (await clients.owner.post("/api/me/tokens", { name: "Matrix", scope: "read-write" }))
         .body.data.secret as string;
-      const f = verdict === "deny" ? await deniedFixture("owner") : await fixture("owner");
+      const f = changesNothing(row.route, verdict) ? await deniedFixture("owner") : await fixture("owner");
       if (row.board) f.board = await f.loadBoard();
       const call = await row.call(f);
       await paymentsDevIdle(t.app);

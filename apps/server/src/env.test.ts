@@ -103,3 +103,22 @@ describe("custom domains' DNS", () => {
     expect(() => loadConfig({ ...base, CUSTOM_DOMAIN_TARGET: "https://x" })).toThrow(/CUSTOM_DOMAIN_TARGET/);
   });
 });
+
+describe("Asana", () => {
+  const dir = { DATA_DIR: "/tmp/redline-env-test" };
+  it("is real with its client id and secret, else the embedded stand-in outside production, else none", () => {
+    expect(() => loadConfig({ ...dir, ASANA_CLIENT_ID: "1" })).toThrow(
+      /ASANA_CLIENT_SECRET: required with ASANA_CLIENT_ID/,
+    );
+    expect(loadConfig({ ...dir, ASANA_CLIENT_ID: "1", ASANA_CLIENT_SECRET: "s" }).trackers.asana).toEqual({
+      embedded: false,
+      clientId: "1",
+      clientSecret: "s",
+      apiUrl: "https://app.asana.com/api/1.0",
+      authorizeUrl: "https://app.asana.com/-/oauth_authorize",
+    });
+    expect(loadConfig(dir).trackers.asana).toMatchObject({ embedded: true, apiUrl: null });
+    const production = { NODE_ENV: "production", AUTH_SECRET: "s".repeat(40), APP_URL: "https://r.example" };
+    expect(loadConfig(production).trackers.asana).toBeNull();
+  });
+});

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { TrackerType } from "@redline/shared";
 import { z } from "zod";
 import type { S3Options } from "./lib/storage/s3-storage.ts";
 
@@ -65,6 +66,15 @@ const envSchema = z.object({
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   /** Another Google-compatible OAuth host (serving Google's paths); unset: Google itself. */
   GOOGLE_OAUTH_BASE_URL: z.url().optional(),
+  /** Product analytics forwarding (SPEC §7, off by default): a PostHog-compatible project key… */
+  POSTHOG_API_KEY: z.string().min(1).optional(),
+  /** …and its host (self-hosted PostHog); unset outside production: the embedded stand-in. */
+  POSTHOG_HOST: z.url().optional(),
+  /** The Slack app (issue #30): its OAuth client, its signing secret and, for a Slack-compatible host, the Web API's base. */
+  SLACK_CLIENT_ID: z.string().optional(),
+  SLACK_CLIENT_SECRET: z.string().optional(),
+  SLACK_SIGNING_SECRET: z.string().optional(),
+  SLACK_API_URL: z.url().optional(),
   CONTENT_ORIGIN: z.url().optional(),
   CONTENT_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
   ALLOW_PRIVATE_URLS: bool.optional(),
@@ -90,6 +100,27 @@ const envSchema = z.object({
   PAYPAL_CLIENT_SECRET: z.string().optional(),
   PAYPAL_WEBHOOK_ID: z.string().optional(),
   PAYPAL_API_URL: z.url().optional(),
+  /** Trello (a Power-Up's API key and its secret, which signs webhooks); unset: the embedded stand-in. */
+  TRELLO_API_KEY: z.string().optional(),
+  TRELLO_API_SECRET: z.string().optional(),
+  TRELLO_API_URL: z.url().optional(),
+  TRELLO_AUTHORIZE_URL: z.url().optional(),
+  /** ClickUp (an OAuth app's client id and secret); unset: the embedded stand-in. */
+  CLICKUP_CLIENT_ID: z.string().optional(),
+  CLICKUP_CLIENT_SECRET: z.string().optional(),
+  CLICKUP_API_URL: z.url().optional(),
+  CLICKUP_AUTHORIZE_URL: z.url().optional(),
+  /** GitHub (an OAuth app's client id and secret); unset: the embedded stand-in. */
+  GITHUB_CLIENT_ID: z.string().optional(),
+  GITHUB_CLIENT_SECRET: z.string().optional(),
+  GITHUB_API_URL: z.url().optional(),
+  GITHUB_AUTHORIZE_URL: z.url().optional(),
+  GITHUB_TOKEN_URL: z.url().optional(),
+  /** Asana (an OAuth app's client id and secret; its API base ends in /api/1.0); unset: the embedded stand-in. */
+  ASANA_CLIENT_ID: z.string().optional(),
+  ASANA_CLIENT_SECRET: z.string().optional(),
+  ASANA_API_URL: z.url().optional(),
+  ASANA_AUTHORIZE_URL: z.url().optional(),
   DNS_SERVERS: z
     .string()
     .optional()
@@ -173,6 +204,13 @@ export interface AppConfig {
   docsUrl: string | null;
   /** Google sign-in: Google with keys, else the embedded stand-in (outside production) or none. */
   google?: GoogleConfig;
+  /**
+   * Where the analytics events are forwarded as well (PostHog's capture API), or null: kept in the
+   * instance's own database only (the default).
+   */
+  productAnalytics: ProductAnalyticsConfig | null;
+  /** The Slack integration: Slack with an app's keys, else the embedded stand-in (outside production) or none. */
+  slack?: SlackConfig;
   webDist: string;
   logLevel: string;
   /** Tests only: where the log lines go instead of stdout. */
@@ -215,6 +253,27 @@ export interface AppConfig {
   paypal: PaypalConfig;
   /** Teams' custom domains: where their CNAME points, and how DNS is asked. */
   customDomains: CustomDomainsConfig;
+  /** Task trackers: each real with keys, else its embedded stand-in (outside production) or none. */
+  trackers: {
+    trello: TrackerServiceConfig | null;
+    clickup: TrackerServiceConfig | null;
+    github: TrackerServiceConfig | null;
+    asana: TrackerServiceConfig | null;
+  };
+}
+
+export interface TrackerServiceConfig {
+  /** The app serves the service's stand-in itself (under /dev/trello, /dev/clickup, /dev/asana). */
+  embedded: boolean;
+  /** Trello's API key / ClickUp's, Asana's client id. */
+  clientId: string;
+  /** Trello's API secret (signs its webhooks) / ClickUp's, Asana's client secret. */
+  clientSecret: string;
+  /** The API origin and the authorize page; null with the embedded stand-in (the app's own address). */
+  apiUrl: string | null;
+  authorizeUrl: string | null;
+  /** Where an OAuth code is exchanged when it is not under the API origin (GitHub); unset when embedded. */
+  tokenUrl?: string;
 }
 
 export interface CustomDomainsConfig {
@@ -228,6 +287,17 @@ export interface CustomDomainsConfig {
   embeddedDnsPort: number;
 }
 
+export interface SlackConfig {
+  clientId: string;
+  clientSecret: string;
+  /** Every Events API request is signed with it (X-Slack-Signature). */
+  signingSecret: string;
+  /** The Web API's base (SLACK_API_URL; the SDK's `slackApiUrl`); null: the embedded stand-in of this process. */
+  apiUrl: string | null;
+  /** The app serves a Slack-compatible workspace itself (under /dev/slack). */
+  embedded: boolean;
+}
+
 export interface GoogleConfig {
   clientId: string;
   clientSecret: string;
@@ -235,6 +305,14 @@ export interface GoogleConfig {
   embedded: boolean;
   /** GOOGLE_OAUTH_BASE_URL: a host serving Google's OAuth paths; null: Google (or the embedded one). */
   baseUrl: string | null;
+}
+
+export interface ProductAnalyticsConfig {
+  apiKey: string;
+  /** The capture API's host (no trailing slash). */
+  host: string;
+  /** The app serves a PostHog-compatible capture API itself (under /dev/posthog). */
+  embedded: boolean;
 }
 
 export interface PaymentsConfig {
@@ -320,6 +398,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     feedbackEmail: env.FEEDBACK_EMAIL ?? env.SUPPORT_EMAIL,
     docsUrl: env.DOCS_URL ?? null,
     google: googleConfig(env, isProduction, dataDir),
+    productAnalytics: productAnalyticsConfig(env, isProduction, appUrl),
+    slack: slackConfig(env, isProduction, dataDir),
     webDist: path.resolve(env.WEB_DIST),
     logLevel: env.LOG_LEVEL,
     metrics: { token: env.METRICS_TOKEN ?? null, allowLoopback: env.METRICS_ALLOW_LOOPBACK },
@@ -342,6 +422,53 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     overlayScript: path.resolve(env.OVERLAY_SCRIPT),
     payments: paymentsConfig(env, isProduction, dataDir),
     paypal: paypalConfig(env, isProduction, dataDir),
+    trackers: {
+      trello: trackerConfig(
+        isProduction,
+        env.AUTH_SECRET ?? (isProduction ? "" : localSecret(dataDir)),
+        "trello",
+        {
+          clientId: env.TRELLO_API_KEY,
+          clientSecret: env.TRELLO_API_SECRET,
+          apiUrl: env.TRELLO_API_URL ?? "https://api.trello.com",
+          authorizeUrl: env.TRELLO_AUTHORIZE_URL ?? "https://trello.com/1/authorize",
+        },
+      ),
+      clickup: trackerConfig(
+        isProduction,
+        env.AUTH_SECRET ?? (isProduction ? "" : localSecret(dataDir)),
+        "clickup",
+        {
+          clientId: env.CLICKUP_CLIENT_ID,
+          clientSecret: env.CLICKUP_CLIENT_SECRET,
+          apiUrl: env.CLICKUP_API_URL ?? "https://api.clickup.com",
+          authorizeUrl: env.CLICKUP_AUTHORIZE_URL ?? "https://app.clickup.com/api",
+        },
+      ),
+      github: trackerConfig(
+        isProduction,
+        env.AUTH_SECRET ?? (isProduction ? "" : localSecret(dataDir)),
+        "github",
+        {
+          clientId: env.GITHUB_CLIENT_ID,
+          clientSecret: env.GITHUB_CLIENT_SECRET,
+          apiUrl: env.GITHUB_API_URL ?? "https://api.github.com",
+          authorizeUrl: env.GITHUB_AUTHORIZE_URL ?? "https://github.com/login/oauth/authorize",
+          tokenUrl: env.GITHUB_TOKEN_URL ?? "https://github.com/login/oauth/access_token",
+        },
+      ),
+      asana: trackerConfig(
+        isProduction,
+        env.AUTH_SECRET ?? (isProduction ? "" : localSecret(dataDir)),
+        "asana",
+        {
+          clientId: env.ASANA_CLIENT_ID,
+          clientSecret: env.ASANA_CLIENT_SECRET,
+          apiUrl: env.ASANA_API_URL ?? "https://app.asana.com/api/1.0",
+          authorizeUrl: env.ASANA_AUTHORIZE_URL ?? "https://app.asana.com/-/oauth_authorize",
+        },
+      ),
+    },
     customDomains: {
       target: (env.CUSTOM_DOMAIN_TARGET ?? new URL(appUrl).hostname).toLowerCase(),
       dnsServers: env.DNS_SERVERS?.length ? env.DNS_SERVERS : null,
@@ -406,6 +533,55 @@ function googleConfig(
   };
 }
 
+/** Forwarding only with a key; without a host, PostHog's cloud in production and the stand-in outside it. */
+function productAnalyticsConfig(
+  env: z.infer<typeof envSchema>,
+  isProduction: boolean,
+  appUrl: string,
+): ProductAnalyticsConfig | null {
+  if (!env.POSTHOG_API_KEY) return null;
+  if (env.POSTHOG_HOST)
+    return { apiKey: env.POSTHOG_API_KEY, host: env.POSTHOG_HOST.replace(/\/$/, ""), embedded: false };
+  if (isProduction) return { apiKey: env.POSTHOG_API_KEY, host: "https://us.i.posthog.com", embedded: false };
+  return { apiKey: env.POSTHOG_API_KEY, host: `${appUrl}${EMBEDDED_POSTHOG_PATH}`, embedded: true };
+}
+
+/** Where the embedded PostHog stand-in answers. */
+export const EMBEDDED_POSTHOG_PATH = "/dev/posthog";
+function slackConfig(
+  env: z.infer<typeof envSchema>,
+  isProduction: boolean,
+  dataDir: string,
+): SlackConfig | undefined {
+  if (env.SLACK_CLIENT_ID || env.SLACK_CLIENT_SECRET || env.SLACK_SIGNING_SECRET) {
+    if (!env.SLACK_CLIENT_ID || !env.SLACK_CLIENT_SECRET || !env.SLACK_SIGNING_SECRET)
+      throw new Error(
+        "Invalid environment:\n  SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_SIGNING_SECRET go together",
+      );
+    return {
+      clientId: env.SLACK_CLIENT_ID,
+      clientSecret: env.SLACK_CLIENT_SECRET,
+      signingSecret: env.SLACK_SIGNING_SECRET,
+      apiUrl: (env.SLACK_API_URL ?? "https://slack.com/api/").replace(/\/?$/, "/"),
+      embedded: false,
+    };
+  }
+  // Like the other stand-ins: the embedded workspace is a test double, so never in production.
+  if (isProduction) return undefined;
+  const secret = env.AUTH_SECRET ?? localSecret(dataDir);
+  const derive = (label: string) => createHmac("sha256", secret).update(label).digest("hex");
+  return {
+    clientId: EMBEDDED_SLACK_CLIENT_ID,
+    clientSecret: derive("embedded-slack-client"),
+    signingSecret: derive("embedded-slack-signing"),
+    apiUrl: null,
+    embedded: true,
+  };
+}
+
+/** The embedded Slack stand-in's one registered app. */
+export const EMBEDDED_SLACK_CLIENT_ID = "1000000000.2000000000";
+
 /** The embedded Google stand-in's one registered client. */
 export const EMBEDDED_GOOGLE_CLIENT_ID = "redline-embedded.apps.googleusercontent.com";
 
@@ -431,6 +607,39 @@ function paymentsConfig(
     embedded,
     secretKey: embedded ? EMBEDDED_STRIPE_KEY : null,
     webhookSecret: `whsec_${createHmac("sha256", secret).update("embedded-payments").digest("hex")}`,
+  };
+}
+
+/** A task tracker: real with both keys; else, outside production, its embedded stand-in; else none. */
+function trackerConfig(
+  isProduction: boolean,
+  authSecret: string,
+  name: TrackerType,
+  real: { clientId?: string; clientSecret?: string; apiUrl: string; authorizeUrl: string; tokenUrl?: string },
+): TrackerServiceConfig | null {
+  if (real.clientId) {
+    if (!real.clientSecret)
+      throw new Error(
+        `Invalid environment:\n  ${name === "trello" ? "TRELLO_API_SECRET: required with TRELLO_API_KEY" : `${name.toUpperCase()}_CLIENT_SECRET: required with ${name.toUpperCase()}_CLIENT_ID`}`,
+      );
+    return {
+      embedded: false,
+      clientId: real.clientId,
+      clientSecret: real.clientSecret,
+      apiUrl: real.apiUrl.replace(/\/$/, ""),
+      authorizeUrl: real.authorizeUrl,
+      ...(real.tokenUrl && { tokenUrl: real.tokenUrl }),
+    };
+  }
+  // Like the other stand-ins: it grants any account, so never in production.
+  if (isProduction) return null;
+  const derived = (label: string) => createHmac("sha256", authSecret).update(label).digest("hex");
+  return {
+    embedded: true,
+    clientId: `redline-embedded-${name}`,
+    clientSecret: derived(`embedded-${name}-secret`),
+    apiUrl: null,
+    authorizeUrl: null,
   };
 }
 

@@ -23,12 +23,13 @@ function page(load: () => Promise<PageModule>, name: string): Pick<RouteObject, 
   };
 }
 
-const soon = () => import("./pages/coming-soon-pages.tsx");
+const integrationPages = () => import("./pages/integration-pages.tsx");
 const projectsPage = () => import("./pages/projects-page.tsx");
 const projectPage = () => import("./pages/project-page.tsx");
 const sharePages = () => import("./pages/share-pages.tsx");
 const signupPage = () => import("./pages/signup-page.tsx");
 const teamPage = () => import("./pages/team-page.tsx");
+const trackerReturn = () => import("./features/integrations/tracker-return-page.tsx");
 
 export const routes: RouteObject[] = [
   {
@@ -120,8 +121,12 @@ export const routes: RouteObject[] = [
                   { path: "/offers", ...page(() => import("./pages/offers-page.tsx"), "OffersPage") },
                   { path: "/help", ...page(() => import("./pages/help-page.tsx"), "HelpPage") },
                   { path: "/admin", ...page(() => import("./pages/admin-page.tsx"), "AdminPage") },
-                  { path: "/integration/:app", ...page(soon, "IntegrationMissingProjectPage") },
-                  { path: "/integration/:app/:projectId", ...page(soon, "IntegrationPage") },
+                  { path: "/integration/trello", ...page(trackerReturn, "TrelloReturnPage") },
+                  { path: "/integration/clickup", ...page(trackerReturn, "ClickupReturnPage") },
+                  { path: "/integration/github", ...page(trackerReturn, "GithubReturnPage") },
+                  { path: "/integration/asana", ...page(trackerReturn, "AsanaReturnPage") },
+                  { path: "/integration/:app", ...page(integrationPages, "IntegrationMissingProjectPage") },
+                  { path: "/integration/:app/:projectId", ...page(integrationPages, "IntegrationPage") },
                 ],
               },
             ],

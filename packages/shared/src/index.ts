@@ -24,6 +24,7 @@ export * from "./preview-width.ts";
 export * from "./products.ts";
 export * from "./projects.ts";
 export * from "./realtime.ts";
+export * from "./referrals.ts";
 export * from "./review-requests.ts";
 export * from "./storage.ts";
 export * from "./support.ts";

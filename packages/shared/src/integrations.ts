@@ -5,7 +5,7 @@
 import { z } from "zod";
 
 /** The integration types this build connects (Slack and the task trackers come with their stand-ins). */
-export const INTEGRATION_TYPES = ["webhook"] as const;
+export const INTEGRATION_TYPES = ["webhook", "slack", "trello", "clickup", "github", "asana"] as const;
 export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
 export const integrationTypeSchema = z.enum(INTEGRATION_TYPES);
 
@@ -15,6 +15,10 @@ export const INTEGRATION_MESSAGES = {
   webhookUpdated: "Zapier/Webhook configuration updated successfully.",
   webhookDisconnected: "Zapier disconnected successfully.",
   failed: "Something went wrong",
+  slackConnected: "Slack connected successfully",
+  slackDisconnected: "Slack disconnected successfully.",
+  slackEnabled: "Slack integrations enabled",
+  slackDisabled: "Slack integrations disabled",
   planRequired: "Integrations are not included in this project owner's plan. Upgrade to connect them.",
 } as const;
 
@@ -72,6 +76,35 @@ export const webhookConfigSchema = z
   .strict();
 export type WebhookConfigInput = z.input<typeof webhookConfigSchema>;
 
+/** PUT …/integrations/slack: the channel Redline posts to (one of GET …/slack/channels). */
+export const slackChannelSchema = z
+  .object({
+    channelId: z
+      .string()
+      .trim()
+      .min(1, "Choose a channel.")
+      .max(40)
+      .regex(/^[A-Z0-9]+$/, "Choose a channel."),
+  })
+  .strict();
+
+/** POST /{projectID}/slack/sync (SPEC §7): a message posted to the chosen channel now. */
+export const slackSyncSchema = z
+  .object({
+    message: z
+      .string()
+      .trim()
+      .min(1, "Write a message.")
+      .max(3000, "A message can be at most 3,000 characters."),
+  })
+  .strict();
+
+export interface SlackChannelOption {
+  id: string;
+  name: string;
+  isPrivate: boolean;
+}
+
 /** PATCH …/integrations/{type}: enable or disable without disconnecting. */
 export const integrationToggleSchema = z.object({ isEnabled: z.boolean() }).strict();
 
@@ -93,6 +126,8 @@ export interface ProjectIntegration {
   id: string;
   type: IntegrationType;
   isEnabled: boolean;
+  /** A task tracker's: whether it is authorized, where cards go, and the automatic rule. */
+  tracker?: TrackerState | null;
   /** The webhook's: the panel's endpoint (null when only Zapier subscribed) and every subscription. */
   webhook: {
     url: string | null;
@@ -101,6 +136,8 @@ export interface ProjectIntegration {
     /** While a rotated secret still signs (24 h after a rotation), when it stops. */
     previousSecretExpiresAt: string | null;
   } | null;
+  /** Slack's: the workspace installed into and the channel chosen (null until one is). */
+  slack: { teamName: string; channelId: string | null; channelName: string | null } | null;
   createdAt: string;
   modifiedAt: string;
 }
@@ -132,4 +169,145 @@ export interface WebhookDelivery {
   lastError: string | null;
   createdAt: string;
   deliveredAt: string | null;
+}
+
+/* ——— Task trackers (Trello, ClickUp, GitHub, Asana; SPEC §2, §3, §8) ——— */
+
+export const TRACKER_TYPES = ["trello", "clickup", "github", "asana"] as const;
+export type TrackerType = (typeof TRACKER_TYPES)[number];
+export const trackerTypeSchema = z.enum(TRACKER_TYPES);
+
+/** Each tracker's name as the product writes it. */
+export const TRACKER_NAMES: Record<TrackerType, string> = {
+  trello: "Trello",
+  clickup: "ClickUp",
+  github: "GitHub",
+  asana: "Asana",
+};
+
+/** What each tracker calls a card, where cards go, and what holds those (the panel's words, the messages'). */
+export const TRACKER_TERMS: Record<
+  TrackerType,
+  { card: string; cards: string; list: string; lists: string; container: string; containers: string }
+> = {
+  trello: {
+    card: "card",
+    cards: "cards",
+    list: "list",
+    lists: "lists",
+    container: "board",
+    containers: "boards",
+  },
+  clickup: {
+    card: "task",
+    cards: "tasks",
+    list: "list",
+    lists: "lists",
+    container: "workspace",
+    containers: "workspaces",
+  },
+  github: {
+    card: "issue",
+    cards: "issues",
+    list: "repository",
+    lists: "repositories",
+    container: "account",
+    containers: "accounts",
+  },
+  asana: {
+    card: "task",
+    cards: "tasks",
+    list: "project",
+    lists: "projects",
+    container: "workspace",
+    containers: "workspaces",
+  },
+};
+
+/** SPEC §8's texts for a tracker. */
+export const TRACKER_MESSAGES = {
+  connected: (tracker: TrackerType) => `${TRACKER_NAMES[tracker]} connected successfully`,
+  disconnected: (tracker: TrackerType) => `${TRACKER_NAMES[tracker]} disconnected successfully.`,
+  commentAdded: (tracker: TrackerType) => `Comment added to ${TRACKER_NAMES[tracker]}`,
+  commentDeleted: (tracker: TrackerType) => `Comment deleted on ${TRACKER_NAMES[tracker]}`,
+  editAdded: (tracker: TrackerType) => `Edit added to ${TRACKER_NAMES[tracker]}`,
+  editDeleted: (tracker: TrackerType) => `Edit deleted on ${TRACKER_NAMES[tracker]}`,
+  failed: "Something went wrong",
+  failedLong: "Something went wrong!",
+} as const;
+
+/** Where cards go: a Trello board and list, a ClickUp list or an Asana project (with its workspace). */
+export interface TrackerDestination {
+  /** Trello: the board; ClickUp and Asana: the workspace; GitHub: the repository's owner (a user or organization). */
+  containerId: string;
+  containerName: string;
+  /** GitHub: the repository's name. */
+  listId: string;
+  listName: string;
+}
+
+export interface TrackerState {
+  /** Authorized at the tracker (a token held, sealed). */
+  isAuthorized: boolean;
+  /** Who authorized it (their display name). */
+  account: string | null;
+  destination: TrackerDestination | null;
+  /** New comments make cards by themselves. */
+  autoCreate: boolean;
+}
+
+/** GET …/integrations/{tracker}/destinations: what one may choose, containers with their lists. */
+export interface TrackerContainer {
+  id: string;
+  name: string;
+  lists: { id: string; name: string }[];
+}
+
+/** PUT …/integrations/{tracker}: where cards go and the automatic rule. */
+export const trackerSettingsSchema = z
+  .object({
+    containerId: z.string().trim().min(1, "Choose a board.").max(100),
+    listId: z.string().trim().min(1, "Choose a list.").max(100),
+    autoCreate: z.boolean().default(false),
+  })
+  .strict();
+export type TrackerSettingsInput = z.input<typeof trackerSettingsSchema>;
+
+/** POST /api/integrations/{tracker}/connect: the return route hands over what the tracker gave back. */
+export const trackerConnectSchema = z
+  .object({
+    state: z.string().min(1).max(1000),
+    /** Trello: the token from the return URL's fragment. */
+    token: z.string().min(1).max(500).optional(),
+    /** ClickUp, GitHub, Asana: the authorization code from the return URL's query. */
+    code: z.string().min(1).max(500).optional(),
+  })
+  .strict();
+
+/** What a card is made from. */
+export const CARD_SUBJECTS = ["comment", "edit", "ticket"] as const;
+export type CardSubject = (typeof CARD_SUBJECTS)[number];
+
+/** POST …/integrations/{tracker}/cards: make a card from a comment thread, an edit suggestion or a ticket. */
+export const createCardSchema = z
+  .object({
+    subject: z.enum(CARD_SUBJECTS),
+    /** The comment's, the inspect change's or the ticket's id. */
+    id: z.string().min(1).max(64),
+  })
+  .strict();
+
+/** SPEC §3's external card fields (URL, id, createdBy), one per tracker and thing. */
+export interface TrackerCard {
+  id: string;
+  tracker: TrackerType;
+  subject: CardSubject;
+  subjectId: string;
+  /** null while the tracker has not answered yet (it is retried). */
+  externalId: string | null;
+  url: string | null;
+  createdBy: string | null;
+  isClosed: boolean;
+  status: "pending" | "created";
+  createdAt: string;
 }

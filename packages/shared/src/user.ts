@@ -98,6 +98,8 @@ export interface User {
   isDeleted: boolean;
   isAnonymous: boolean;
   privilege: string | null;
+  /** An operator of this instance (ADMIN_EMAILS) in their own browser session: the menus offer /admin. */
+  isAdmin?: boolean;
   /** SPEC §3 partner-program plan (A–D), from the user's partner codes still standing. */
   partnerPlan: string | null;
   limits: Limits;

@@ -30,7 +30,10 @@ const services = readdirSync(integrations, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 /** The SDK packages a service's folder owns. */
-const SDKS: Record<string, string[]> = { stripe: ["stripe"] };
+const SDKS: Record<string, string[]> = {
+  stripe: ["stripe"],
+  github: ["@octokit/rest", "@octokit/webhooks-methods"],
+};
 const isTest = (file: string) => /\.test\.tsx?$/.test(file);
 const relative = (file: string) => path.relative(src, file);
 

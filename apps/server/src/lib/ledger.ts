@@ -17,6 +17,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { Database, DatabaseHandle } from "../db/index.ts";
+import { requestAsksNotToBeTracked } from "./request-scope.ts";
 
 export const LEDGER_CHANNEL = "redline_ledger";
 
@@ -41,9 +42,12 @@ export interface RecordedEvent<E extends LedgerEvent = LedgerEvent> {
 /**
  * Called by every write that changes what someone should hear of, inside its transaction. Several
  * records in one transaction wake each process once (NOTIFY folds equal payloads of one transaction).
+ * An event recorded while serving a browser that asks not to be tracked carries `doNotTrack: true`
+ * (lib/request-scope.ts), so what analytics makes of it keeps nothing identifying.
  */
 export async function record(tx: Executor, event: LedgerEvent): Promise<void> {
   const { type, ...payload } = event;
+  if (requestAsksNotToBeTracked()) payload.doNotTrack = true;
   await tx.execute(
     sql`with recorded as (insert into domain_events (type, payload) values (${type}, ${JSON.stringify(payload)}::jsonb) returning id)
         select pg_notify(${LEDGER_CHANNEL}, '1') from recorded`,

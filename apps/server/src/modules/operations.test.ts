@@ -1,7 +1,6 @@
 /**
  * Every write is an operation (lib/operations.ts, ADR 0033): no route file opens a transaction or writes a
- * table itself — it calls the operation. The route files below still write a table directly until they are
- * moved (issue #28); the list only shrinks — a file that no longer writes must leave it.
+ * table itself — it calls the operation (issue #28).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -11,12 +10,6 @@ import { describe, expect, it } from "vitest";
 import * as schema from "../db/schema/index.ts";
 
 const modulesDir = import.meta.dirname;
-
-const STILL_WRITING: Record<string, string> = {
-  "billing/billing.routes.ts": "a customer id claimed at the payment provider",
-  "billing/paypal.routes.ts": "a PayPal webhook event recorded once handled",
-  "analytics/analytics.routes.ts": "an analytics event",
-};
 
 /** The names route files give the schema's tables (the exported constants). */
 const TABLE_NAMES = Object.entries(schema)
@@ -43,12 +36,12 @@ describe("writes are operations", () => {
     ).toEqual([]);
   });
 
-  it("writes no table in a route file, but in the operations it calls (except the files still listed)", () => {
+  it("writes no table in a route file, but in the operations it calls", () => {
     expect(TABLE_NAMES).toContain("users");
     const writing = routeFiles()
       .filter(({ text }) => WRITES.test(text))
       .map(({ file }) => file)
       .sort();
-    expect(writing).toEqual(Object.keys(STILL_WRITING).sort());
+    expect(writing).toEqual([]);
   });
 });

@@ -316,7 +316,8 @@ describe("backup and restore of an instance no server holds", () => {
     expect(file).toBe(path.join(folder, "stopped.tar.gz"));
     expect(manifest.database).toEqual({ kind: "pglite", level: latestLevel() });
     expect(manifest.counts).toMatchObject({ users: 0, projects: 0 });
-  });
+    // PGlite opens, migrates and copies in this worker's own thread: a loaded machine takes its time.
+  }, 120_000);
 
   it("refuses a backup from a newer schema than this code", async () => {
     const newer = { count: latestLevel().count + 1, tag: "9999_future" };

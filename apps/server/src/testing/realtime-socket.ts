@@ -31,7 +31,8 @@ export async function openSocket(app: TestApp, client: ApiClient | null, origin 
     send: (message: unknown) => socket.send(JSON.stringify(message)),
     async next(
       predicate: (m: RealtimeServerMessage) => boolean,
-      timeoutMs = 5000,
+      // A loaded machine's fan-out (the ledger's reader, then the socket) outlasted 5 s in CI.
+      timeoutMs = 15_000,
     ): Promise<RealtimeServerMessage> {
       const deadline = Date.now() + timeoutMs;
       for (;;) {

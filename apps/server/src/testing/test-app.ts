@@ -38,7 +38,7 @@ export interface TestApp {
    * Resolves once the ledger's consumers (notifications, their mail) and the realtime fan-out have read
    * every event recorded so far: what a person sees a moment after a write (lib/ledger.ts).
    */
-  settled(): Promise<void>;
+  settled(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -51,6 +51,8 @@ export interface TestAppOptions {
   allowServerErrors?: boolean;
   /** The host name of APP_URL and t.url (default 127.0.0.1; it must resolve here, e.g. localhost): for host-name rules. */
   appHost?: string;
+  /** Environment variables read as `npm start` reads them (what the config derives from them follows). */
+  env?: Record<string, string>;
 }
 
 export async function freePort(): Promise<number> {
@@ -76,7 +78,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     const contentPort = await freePort();
     const url = `http://${options.appHost ?? "127.0.0.1"}:${port}`;
     const config: AppConfig = {
-      ...loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn" }),
+      ...loadConfig({
+        NODE_ENV: "test",
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        LOG_LEVEL: "warn",
+        ...(options.env && { APP_URL: url, ...options.env }),
+      }),
       appUrl: url,
       host: "127.0.0.1",
       databaseUrl: database.databaseUrl,
@@ -122,9 +130,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       inbox,
       serverErrors,
       // Twice: what the consumers record in the first round (a notification's event) is read in the second.
-      settled: async () => {
-        await ctx.ledger.settled();
-        await ctx.ledger.settled();
+      settled: async (timeoutMs?: number) => {
+        await ctx.ledger.settled(timeoutMs);
+        await ctx.ledger.settled(timeoutMs);
       },
       async close() {
         // A slow step is named on stderr, so a hook timeout says where the time went.

@@ -7,6 +7,7 @@
 import { loadingText } from "@redline/shared";
 import { Suspense, useState } from "react";
 import { Outlet } from "react-router";
+import { CardActionsProvider } from "../components/card-actions.tsx";
 import { LoadingView } from "../components/loading-view.tsx";
 import { OfferBar } from "../features/billing/offer-bar.tsx";
 import { PaymentNotice } from "../features/billing/payment-notice.tsx";
@@ -15,12 +16,15 @@ import { useUpsellPlan } from "../features/billing/use-upsell-plan.ts";
 import { MessagesButton } from "../features/conversations/messages-button.tsx";
 import { useNeedHelp } from "../features/conversations/need-help.ts";
 import { Header } from "../features/header/header.tsx";
+import { TrackerCardActions } from "../features/integrations/tracker-card-actions.tsx";
 import { NotificationsBell } from "../features/notifications/notifications-bell.tsx";
 import { OnboardingHost } from "../features/onboarding/onboarding-host.tsx";
+import { ReferModal } from "../features/referrals/refer-modal.tsx";
 import { useMe } from "../features/session/use-me.ts";
 import { ContactModal } from "../features/support/contact-modal.tsx";
 import { SupportDialogs } from "../features/support/support-dialogs.tsx";
 import { useTeamBranding } from "../features/teams/branding.ts";
+import { useViewAnalytics } from "../lib/analytics.ts";
 import { useProduct } from "../lib/use-product.ts";
 import "./app-layout.css";
 
@@ -29,7 +33,9 @@ export function AppLayout() {
   const product = useProduct();
   const openNeedHelp = useNeedHelp();
   const [isContactOpen, setContactOpen] = useState(false);
+  const [isReferralOpen, setReferralOpen] = useState(false);
   useStoredPrivilege(me);
+  useViewAnalytics();
   // The active team's theme and favicon, app-wide (SPEC §2, §4); its logo goes in the header.
   const brand = useTeamBranding();
   const upsellPlan = useUpsellPlan(me, product);
@@ -45,7 +51,9 @@ export function AppLayout() {
         bell={<NotificationsBell notificationSound={me.notificationSound} />}
         messages={<MessagesButton />}
         onContact={() => setContactOpen(true)}
+        onReferral={() => setReferralOpen(true)}
       />
+      <ReferModal open={isReferralOpen} onOpenChange={setReferralOpen} />
       <ContactModal open={isContactOpen} onOpenChange={setContactOpen} email={me.email} />
       <SupportDialogs user={me} />
       <OnboardingHost user={me} />
@@ -53,7 +61,9 @@ export function AppLayout() {
       {upsellPlan ? <OfferBar plan={upsellPlan} /> : null}
       <div className="app-layout__main">
         <Suspense fallback={<LoadingView text={fallbackText} />}>
-          <Outlet />
+          <CardActionsProvider value={TrackerCardActions}>
+            <Outlet />
+          </CardActionsProvider>
         </Suspense>
       </div>
       <button type="button" className="need-help" onClick={openNeedHelp}>

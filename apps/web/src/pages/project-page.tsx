@@ -31,6 +31,7 @@ import {
 import { ComingSoon } from "../components/coming-soon.tsx";
 import { LoadingView } from "../components/loading-view.tsx";
 import { snackbar } from "../components/snackbar-store.ts";
+import { usePrefetchComments } from "../features/comments/comment-queries.ts";
 import { IntegrationsButton } from "../features/integrations/integrations-panel.tsx";
 import { AddPagesProvider } from "../features/pages/add-pages-context.tsx";
 import { PageGridSection } from "../features/pages/page-grid.tsx";
@@ -58,10 +59,12 @@ function isNotFound(error: unknown): boolean {
 }
 
 export function ProjectLayout() {
-  const { projectId = "" } = useParams();
+  const { projectId = "", versionId, currentView } = useParams();
   const navigate = useNavigate();
   const location = useLocation();
   const { data: project, isPending, isError, error, refetch, isFetching } = useProject(projectId);
+  // A review in comment mode needs the version's comments too: asked for beside the project, not after it.
+  usePrefetchComments(projectId, currentView === "comment" ? versionId : undefined);
   // Captures report their progress here, for every view under the project.
   useVersionsRealtime(projectId, Boolean(project));
   useDocumentTitle(project ? projectTabTitle(project.title) : "Project");

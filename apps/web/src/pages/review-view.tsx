@@ -10,6 +10,8 @@ import { Link, NavLink, useNavigate, useSearchParams } from "react-router";
 import { COMMENT_MODE_HINT, CommentWorkspace } from "../features/comments/comment-workspace.tsx";
 import { useProjectRealtime } from "../features/comments/use-project-realtime.ts";
 import { EDIT_MODE_HINT, InspectWorkspace } from "../features/inspect/inspect-workspace.tsx";
+import { useProjectIntegrations } from "../features/integrations/integrations-queries.ts";
+import { useTrackerCards } from "../features/integrations/tracker-queries.ts";
 import { PageApproval } from "../features/pages/page-approval.tsx";
 import { pageSource } from "../features/pages/page-labels.ts";
 import { PagesPanel } from "../features/pages/pages-panel.tsx";
@@ -67,6 +69,10 @@ export function ReviewView({
   const { data: me } = useMe();
   const userId = me?.uid ?? null;
   const members = useMembers(project.id);
+  // The task-tracker cards of its comments and edits (and, for a manager, the trackers to make them in)
+  // load with the review, not when a thread opens: live changes then read nothing more.
+  useTrackerCards(project.id);
+  useProjectIntegrations(project.id, { enabled: project.abilities.update });
   // A team project's team (its owner, managers and members) is among the people one can mention.
   const team = useTeam(project.team?.id ?? null);
   const people = useMemo<MentionPerson[]>(() => {
@@ -153,7 +159,11 @@ export function ReviewView({
             version={version}
             mode={mode}
             device={deviceSize(device)}
-            abilities={{ canComment, canAttach: project.abilities.attachFiles }}
+            abilities={{
+              canComment,
+              canAttach: project.abilities.attachFiles,
+              canManageIntegrations: project.abilities.update,
+            }}
             people={people}
             panelTitle={canEdit ? "Activity" : "Comments"}
             isMine={isMine}
@@ -174,6 +184,7 @@ export function ReviewView({
             mode={mode === "inspect" ? "inspect" : "preview"}
             device={deviceSize(device)}
             canEdit={project.abilities.suggestEdits}
+            canManageIntegrations={project.abilities.update}
             showPanel={panel !== "versions"}
             contentProps={{
               onRetry: canEdit && page.url !== "image" ? handleRetry : undefined,

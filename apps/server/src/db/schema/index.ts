@@ -13,6 +13,7 @@ export * from "./integrations.ts";
 export * from "./mailbox.ts";
 export * from "./notifications.ts";
 export * from "./projects.ts";
+export * from "./referrals.ts";
 export * from "./support.ts";
 export * from "./teams.ts";
 export * from "./tickets.ts";

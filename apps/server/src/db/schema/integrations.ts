@@ -1,4 +1,10 @@
-import type { IntegrationType, WebhookDeliveryStatus, WebhookEvent } from "@redline/shared";
+import type {
+  CardSubject,
+  IntegrationType,
+  TrackerType,
+  WebhookDeliveryStatus,
+  WebhookEvent,
+} from "@redline/shared";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -10,7 +16,9 @@ import {
   text,
   timestamp,
   unique,
+  uniqueIndex,
 } from "drizzle-orm/pg-core";
+import { comments } from "./comments.ts";
 import { projects } from "./projects.ts";
 import { users } from "./users.ts";
 
@@ -90,6 +98,78 @@ export const webhookDeliveries = pgTable(
   ],
 );
 
+/**
+ * A card made in a task tracker (SPEC §3: the external card URL, id and createdBy of a comment entry, an
+ * inspect change — and, beyond SPEC, a ticket — per tracker). Made `pending` before the tracker is asked
+ * (so a retry after a 500/429 makes the one card, under a lease like a webhook delivery), `created` with
+ * the tracker's id and URL. Outlives a disconnect (the link stays); goes with its subject.
+ */
+export const trackerCards = pgTable(
+  "tracker_cards",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    tracker: text("tracker").$type<TrackerType>().notNull(),
+    subject: text("subject").$type<CardSubject>().notNull(),
+    subjectId: text("subject_id").notNull(),
+    externalId: text("external_id"),
+    url: text("url"),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    status: text("status").$type<"pending" | "created">().notNull().default("pending"),
+    isClosed: boolean("is_closed").notNull().default(false),
+    /** When the tracker's latest applied webhook action happened (an older one arriving late is ignored). */
+    trackerChangedAt: timestamp("tracker_changed_at", { withTimezone: true }),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    leaseUntil: timestamp("lease_until", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    unique("tracker_cards_subject").on(table.tracker, table.subject, table.subjectId),
+    index("tracker_cards_external_idx").on(table.tracker, table.externalId),
+    index("tracker_cards_project_idx").on(table.projectId),
+  ],
+);
+
+export type TrackerCardRow = typeof trackerCards.$inferSelect;
 export type ProjectIntegrationRow = typeof projectIntegrations.$inferSelect;
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
 export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+/**
+ * A comment's life in the project's Slack channel (issue #30): the comment's own message (`isRoot`, one per
+ * comment) and each reply posted into its thread, made `pending` by the Slack consumer with the text to
+ * post and posted by the `slack-messages` queue under a lease (so a retry after an outage posts once), then
+ * `posted` with Slack's `ts`; `skipped` when Slack refused for good (a revoked token). A reply written in
+ * Slack is kept too (`fromSlack`, posted, its Slack `ts`): a retried Events API delivery adds it once.
+ */
+export const slackMessages = pgTable(
+  "slack_messages",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    /** The comment whose thread this is (null: a page's approval or a ticket, which start none). */
+    commentId: text("comment_id").references(() => comments.id, { onDelete: "cascade" }),
+    isRoot: boolean("is_root").notNull(),
+    fromSlack: boolean("from_slack").notNull().default(false),
+    channelId: text("channel_id").notNull(),
+    text: text("text").notNull(),
+    ts: text("ts"),
+    status: text("status").$type<"pending" | "posted" | "skipped">().notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    leaseUntil: timestamp("lease_until", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("slack_messages_root").on(table.commentId).where(sql`${table.isRoot}`),
+    uniqueIndex("slack_messages_ts").on(table.channelId, table.ts),
+    index("slack_messages_project_idx").on(table.projectId),
+  ],
+);
+
+export type SlackMessageRow = typeof slackMessages.$inferSelect;

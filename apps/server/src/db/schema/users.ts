@@ -35,6 +35,10 @@ export const users = pgTable("users", {
   disabledAt: timestamp("disabled_at", { withTimezone: true }),
   isAnonymous: boolean("is_anonymous").notNull().default(false),
   privilege: text("privilege"),
+  /** When the privilege ends (a referral reward's months); null: it lasts until taken back. */
+  privilegeUntil: timestamp("privilege_until", { withTimezone: true }),
+  /** The person's own referral code (Refer & Earn), made the first time they open it. */
+  referralCode: text("referral_code").unique(),
   stripeCustomerId: text("stripe_customer_id"),
   lifetimeDeal: jsonb("lifetime_deal").$type<{
     isDisabled: boolean;

@@ -115,7 +115,7 @@ export const grantUserPlan = operation(
         if (input.plan === null) {
           [updated] = (await tx
             .update(users)
-            .set({ privilege: null, updatedAt: new Date() })
+            .set({ privilege: null, privilegeUntil: null, updatedAt: new Date() })
             .where(eq(users.id, row.id))
             .returning()) as [typeof row];
         } else {

@@ -31,17 +31,8 @@ export function presentAdminUser(user: AdminUserColumns, adminEmails: readonly s
   };
 }
 
-export interface LoadedAdminTeam {
-  id: string;
-  name: string;
-  product: string;
-  ownerId: string;
-  ownerEmail: string;
-  isDisabled: boolean;
-  isPaid: boolean;
-  members: number;
-  createdAt: Date;
-}
+/** A team as the admin's search reads it: the API's shape, with the database's date. */
+export type LoadedAdminTeam = Omit<AdminTeam, "createdAt"> & { createdAt: Date };
 
 export function presentAdminTeam(team: LoadedAdminTeam): AdminTeam {
   return { ...team, createdAt: team.createdAt.toISOString() };

@@ -22,6 +22,7 @@ describe.each(routeDrivers())("analytics events (%s)", (driver) => {
   afterAll(() => t.close());
 
   const latest = async () => {
+    await t.settled();
     const [row] = await t.ctx.database.db
       .select()
       .from(analyticsEvents)

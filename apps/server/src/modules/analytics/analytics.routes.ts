@@ -1,36 +1,27 @@
 /**
  * The browser's analytics (SPEC §7): the events only it sees (view switches, the offer bar, an upgrade
- * started or failed) and the free-text `user-event` log, each stored in this installation's own database.
- * One validated endpoint per shape; like every API write they are rate-limited (api-rate-limit.ts). A
- * caller whose browser asks not to be tracked (`Sec-GPC: 1` or `DNT: 1`) is stored without a user and
- * without properties or text: the count survives, nothing identifying does.
+ * started or failed) and the free-text `user-event` log. One validated endpoint per shape; like every API
+ * write they are rate-limited (api-rate-limit.ts). Each report is recorded in the ledger (one row, the
+ * request's whole cost) and kept by the analytics consumer in this installation's own database
+ * (analytics.consumer.ts). A caller whose browser asks not to be tracked (`Sec-GPC: 1` or `DNT: 1`) is
+ * kept without a user and without properties or text: the count survives, nothing identifying does.
  */
 import { analyticsEventSchema, userEventSchema } from "@redline/shared";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context.ts";
-import { analyticsEvents } from "../../db/schema/index.ts";
-import { newId } from "../../lib/ids.ts";
+import { record } from "../../lib/ledger.ts";
+import { asksNotToBeTracked } from "../../lib/request-scope.ts";
 import { route } from "../../lib/routes.ts";
 import { getActor } from "../auth/session.ts";
-
-/** Global Privacy Control or Do Not Track: the browser asks not to be followed. */
-export function asksNotToBeTracked(request: FastifyRequest): boolean {
-  return request.headers["sec-gpc"] === "1" || request.headers.dnt === "1";
-}
 
 export async function analyticsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const { auth } = ctx;
   const { db } = ctx.database;
 
   async function store(request: FastifyRequest, name: string, properties: Record<string, unknown>) {
-    const isPrivate = asksNotToBeTracked(request);
-    const actor = isPrivate ? null : await getActor(auth, db, request);
-    await db.insert(analyticsEvents).values({
-      id: newId(),
-      name,
-      userId: actor?.user.id ?? null,
-      properties: isPrivate ? {} : properties,
-    });
+    // Not even who it is: a private report is not looked up (the ledger row is stamped private too).
+    const actor = asksNotToBeTracked(request) ? null : await getActor(auth, db, request);
+    await record(db, { type: "analytics.reported", name, userId: actor?.user.id ?? null, properties });
   }
 
   app.post(

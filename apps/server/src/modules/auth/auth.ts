@@ -3,6 +3,7 @@
  * account deletion with the password, Google when configured, database-backed rate limits.
  * Links in mails point at the SPA's /user-action route, which hands the code back to the API.
  */
+import { REFERRAL_COOKIE } from "@redline/shared";
 import { APIError, betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
@@ -11,9 +12,11 @@ import { eq } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { accounts, rateLimits, sessions, users, verifications } from "../../db/schema/index.ts";
 import type { AppConfig } from "../../env.ts";
+import { record } from "../../lib/ledger.ts";
 import type { Mailer } from "../../lib/mail/mailer.ts";
 import { resetPasswordMail, verificationMail } from "../../lib/mail/templates.ts";
 import { googleOAuthConfig } from "./google.ts";
+import { claimReferral, rewardReferral } from "./referral-signup.ts";
 import { sendWelcomeMail } from "./welcome.ts";
 
 /** Header carrying the client IP as Fastify resolved it (client-sent values are overwritten). */
@@ -124,6 +127,8 @@ export function createAuth(
       // Invitations sent to this e-mail (projects, teams) become the user's once the address is proven.
       afterEmailVerification: async (user) => {
         await claimInvitations(db, user);
+        // A friend who signed up through someone's referral link has now proved their address.
+        await rewardReferral(db, user.id);
       },
       autoSignInAfterVerification: true,
       expiresIn: 60 * 60 * 24,
@@ -150,9 +155,12 @@ export function createAuth(
                 message: "This account is disabled.",
               });
           },
-          after: async (session) => {
+          after: async (session, ctx) => {
             const [user] = await db.select().from(users).where(eq(users.id, session.userId));
             if (user?.emailVerified) await claimInvitations(db, user);
+            // A sign-in with a password or through Google (SPEC §7 SignIn); the session a sign-up or a
+            // verification link opens by itself is not one.
+            if (isSignIn(ctx?.path)) await record(db, { type: "user.signed-in", userId: session.userId });
           },
         },
       },
@@ -163,9 +171,20 @@ export function createAuth(
           }),
           // A sign-up through Google proves no address by mail, so no verification mail welcomes it:
           // the welcome mail does (SPEC §7 welcome-user), once.
-          after: async (user) => {
-            if ((user as { signupSource?: string }).signupSource === "google")
+          after: async (user, ctx) => {
+            const source = (user as { signupSource?: string }).signupSource;
+            await record(db, { type: "user.signed-up", userId: user.id, source });
+            // Signed up through a referral link (its cookie, referrals.routes.ts): the referrer's, unless
+            // the one signing up is the referrer themself (their session on this request).
+            const code = cookieValue(ctx?.headers?.get("cookie"), REFERRAL_COOKIE);
+            if (code && ctx) {
+              const session = await getSessionFromCtx(ctx).catch(() => null);
+              await claimReferral(db, user.id, code, session?.user.id ?? null);
+            }
+            if (source === "google") {
               await sendWelcomeMail(db, mailer, config.appUrl, user.id);
+              await rewardReferral(db, user.id);
+            }
           },
         },
       },
@@ -189,3 +208,17 @@ export function createAuth(
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+
+/** The better-auth paths where a person signs in: a password, or the return from Google's consent. */
+function isSignIn(path: string | undefined): boolean {
+  return path !== undefined && (path.startsWith("/sign-in/") || path.startsWith("/callback/"));
+}
+
+/** One cookie's value from a Cookie header, or null. */
+function cookieValue(header: string | null | undefined, name: string): string | null {
+  for (const part of header?.split(";") ?? []) {
+    const [key, ...value] = part.trim().split("=");
+    if (key === name) return decodeURIComponent(value.join("="));
+  }
+  return null;
+}

@@ -21,10 +21,8 @@ import {
   subscriptionUpdateSchema,
   updateOutcome,
 } from "@redline/shared";
-import { and, eq, isNull } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
-import { type UserRow, users } from "../../db/schema/index.ts";
 import type { PaypalClient } from "../../integrations/paypal/index.ts";
 import type { StripeAccount, StripePayments } from "../../integrations/stripe/index.ts";
 import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from "../../lib/errors.ts";
@@ -32,7 +30,13 @@ import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { authorizeSubscription, type SubscriptionAction } from "./billing.policy.ts";
 import { presentSubscription } from "./billing.presenter.ts";
-import { loadSubscription, subscriptionsOf, syncCustomer, syncSubscription } from "./billing.sync.ts";
+import {
+  customerOf,
+  loadSubscription,
+  subscriptionsOf,
+  syncCustomer,
+  syncSubscription,
+} from "./billing.sync.ts";
 import { cancelPaypalSubscription, paypalBillingOf } from "./paypal-account.ts";
 
 export async function billingRoutes(
@@ -47,24 +51,6 @@ export async function billingRoutes(
       throw new ServiceUnavailableError(BILLING_MESSAGES.paymentsUnavailable, "payments-unavailable");
     return stripe;
   };
-
-  /** The user's customer at the provider, created once (a racing twin's customer is left unused). */
-  async function customerOf(user: UserRow): Promise<string> {
-    if (user.stripeCustomerId) return user.stripeCustomerId;
-    const customerId = await provider().createCustomer({
-      email: user.email,
-      name: user.displayName,
-      uid: user.id,
-    });
-    const [claimed] = await db
-      .update(users)
-      .set({ stripeCustomerId: customerId, updatedAt: new Date() })
-      .where(and(eq(users.id, user.id), isNull(users.stripeCustomerId)))
-      .returning({ id: users.stripeCustomerId });
-    if (claimed?.id) return claimed.id;
-    const [row] = await db.select({ id: users.stripeCustomerId }).from(users).where(eq(users.id, user.id));
-    return row!.id!;
-  }
 
   /** A plan id a user may buy with a card: known, without a discount (that comes from a promo code) or seats. */
   function purchasable(planId: string): PlanId {
@@ -160,7 +146,7 @@ export async function billingRoutes(
           "You already have a subscription for this product: change its plan instead.",
           "already-subscribed",
         );
-      const customerId = await customerOf(user);
+      const customerId = await customerOf(db, stripe, user);
       const planId = planIdOf(chosen);
       const url = await stripe.openCheckout({
         customerId,

@@ -10,11 +10,12 @@
  * this same process, and PGlite runs one transaction at a time.
  */
 import { CURRENT_STATUSES, type HeldSubscription } from "@redline/shared";
-import { eq, gte, sql } from "drizzle-orm";
+import { and, eq, gte, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
-import { type SubscriptionRow, subscriptions, users } from "../../db/schema/index.ts";
+import { type SubscriptionRow, subscriptions, type UserRow, users } from "../../db/schema/index.ts";
 import type { SubscriptionSnapshot } from "../../integrations/payments.ts";
 import type { StripePayments } from "../../integrations/stripe/index.ts";
+import { record } from "../../lib/ledger.ts";
 
 /** Statuses kept on the user row: those that hold a plan, and unpaid (it may still need the notice). */
 const KEPT = new Set<string>([...CURRENT_STATUSES, "unpaid"]);
@@ -24,6 +25,8 @@ const KEPT = new Set<string>([...CURRENT_STATUSES, "unpaid"]);
  * and a cancelled or expired one (canceled) holds nothing.
  */
 const KEPT_SECOND = new Set<string>(["active", "past_due"]);
+/** A card subscription that holds its plan (paid, on trial, or a payment being retried). */
+const LIVE_CARD = new Set<string>(["active", "trialing", "past_due"]);
 
 export function heldFrom(rows: Pick<SubscriptionRow, "planId" | "status" | "provider" | "paymentIssue">[]) {
   return rows
@@ -83,6 +86,10 @@ export async function recordSubscription(
       currency: snapshot.currency,
       updatedAt: readAt,
     };
+    const [earlier] = await tx
+      .select({ status: subscriptions.status })
+      .from(subscriptions)
+      .where(eq(subscriptions.id, snapshot.id));
     await tx
       .insert(subscriptions)
       .values({ id: snapshot.id, ...values })
@@ -93,6 +100,11 @@ export async function recordSubscription(
       });
     const rows = await tx.select().from(subscriptions).where(eq(subscriptions.userId, userId));
     const recorded = rows.find((row) => row.id === snapshot.id && row.userId === userId);
+    // The first time a subscription holds a plan, an upgrade completed (SPEC §7 UpgradeCompleted).
+    const holds = (status: string | undefined) =>
+      status !== undefined && (provider === "second" ? KEPT_SECOND : LIVE_CARD).has(status);
+    if (holds(recorded?.status) && !holds(earlier?.status))
+      await record(tx, { type: "subscription.started", userId, planId: snapshot.planId, provider });
     const isPointer =
       provider === "second" &&
       recorded !== undefined &&
@@ -140,4 +152,18 @@ export function subscriptionsOf(db: Database, userId: string) {
 export async function loadSubscription(db: Database, id: string) {
   const [row] = await db.select().from(subscriptions).where(eq(subscriptions.id, id));
   return row ?? null;
+}
+
+/** The user's customer at the card provider, created once (a racing twin's customer is left unused). */
+export async function customerOf(db: Database, stripe: StripePayments, user: UserRow): Promise<string> {
+  if (user.stripeCustomerId) return user.stripeCustomerId;
+  const customerId = await stripe.createCustomer({ email: user.email, name: user.displayName, uid: user.id });
+  const [claimed] = await db
+    .update(users)
+    .set({ stripeCustomerId: customerId, updatedAt: new Date() })
+    .where(and(eq(users.id, user.id), isNull(users.stripeCustomerId)))
+    .returning({ id: users.stripeCustomerId });
+  if (claimed?.id) return claimed.id;
+  const [row] = await db.select({ id: users.stripeCustomerId }).from(users).where(eq(users.id, user.id));
+  return row!.id!;
 }

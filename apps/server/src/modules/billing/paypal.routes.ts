@@ -16,12 +16,10 @@ import {
   planIdOf,
 } from "@redline/shared";
 import type { PaypalSubscription, PaypalTransaction } from "@redline/shared/paypal";
-import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import secureJson from "secure-json-parse";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
-import { billingEvents } from "../../db/schema/index.ts";
 import { type PaypalClient, PaypalError } from "../../integrations/paypal/index.ts";
 import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from "../../lib/errors.ts";
 import { findUnstorableText, jsonDepth, MAX_JSON_DEPTH } from "../../lib/input-boundary.ts";
@@ -30,7 +28,7 @@ import { requireActor } from "../auth/session.ts";
 import { authorizeSubscription } from "./billing.policy.ts";
 import { presentSubscription } from "./billing.presenter.ts";
 import { loadSubscription, subscriptionsOf } from "./billing.sync.ts";
-import { recordPaypalSubscription, syncPaypalSubscription } from "./paypal.sync.ts";
+import { handlePaypalEvent, recordPaypalSubscription } from "./paypal.sync.ts";
 
 export const paypalCheckoutSchema = z.object({ planId: z.string().trim().min(1).max(64) });
 const lookupQuerySchema = z.object({ include_transactions: z.enum(["true", "false"]).optional() });
@@ -221,13 +219,12 @@ export async function paypalRoutes(
         }
         if (!verified) throw new BadRequestError("The event's signature does not match.", "bad-signature");
 
-        const [seen] = await db.select().from(billingEvents).where(eq(billingEvents.id, event.id));
-        if (seen) return { received: true, duplicate: true };
-        const subscriptionId = subscriptionOfEvent(event);
-        if (subscriptionId) await syncPaypalSubscription(db, paypal, subscriptionId);
-        // Recorded once handled: a failure above leaves it unrecorded, so PayPal's retry is handled.
-        await db.insert(billingEvents).values({ id: event.id, type: event.event_type }).onConflictDoNothing();
-        return { received: true };
+        const handled = await handlePaypalEvent(db, paypal, {
+          id: event.id,
+          type: event.event_type,
+          subscriptionId: subscriptionOfEvent(event),
+        });
+        return handled === "duplicate" ? { received: true, duplicate: true } : { received: true };
       },
     );
   });

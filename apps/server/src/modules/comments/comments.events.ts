@@ -15,10 +15,13 @@ import { withCommentAbilities } from "./comments.policy.ts";
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
-/** A member, or a guest of the public link by their identity. */
+/**
+ * A member, or a guest by their identity: a guest of the public link, or someone writing through an
+ * integration (`integration`: a reply written in Slack, which that integration must not send back).
+ */
 export type CommentActor =
   | { userId: string; guestIdentity?: undefined }
-  | { userId?: undefined; guestIdentity: string };
+  | { userId?: undefined; guestIdentity: string; integration?: string };
 
 export interface CommentRef {
   id: string;
@@ -39,10 +42,11 @@ export type CommentEvent =
   | { type: "comment.created"; actor: CommentActor; ref: CommentRef; text: string; comment?: Comment }
   /** A reply added. */
   | { type: "comment.replied"; actor: CommentActor; ref: CommentRef; text: string; comment?: Comment }
-  /** Resolved, reopened, moved or re-anchored; `resolves` when it went from open to resolved. */
+  /** Resolved, reopened, moved or re-anchored; `resolves` when it went from open to resolved. An
+   *  integration's actor: a task tracker's card closed or reopened there (integrations/trackers). */
   | {
       type: "comment.updated";
-      actor: { userId: string };
+      actor: { userId: string } | { integration: string };
       ref: CommentRef;
       resolves: boolean;
       comment?: Comment;
@@ -131,7 +135,7 @@ notifies<Of<"comment.replied">>("comment.replied", ({ actor, ref, text }) => ({
   text,
 }));
 notifies<Of<"comment.updated">>("comment.updated", ({ actor, ref, resolves }) =>
-  resolves ? { on: "comment.resolved", actor, comment: ref } : null,
+  resolves && "userId" in actor ? { on: "comment.resolved", actor, comment: ref } : null,
 );
 
 /** A new comment: its project's people; a reply: the thread's authors. Mentioned ones hear they were. */

@@ -8,6 +8,7 @@
 import type { RealtimeServerMessage } from "@redline/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRealtimeHub } from "../../lib/realtime.ts";
+import { testComment } from "../../testing/anchors.ts";
 import { ApiClient } from "../../testing/http-client.ts";
 import { type Person, signUpPerson } from "../../testing/people.ts";
 import { openGuestSocket } from "../../testing/realtime-socket.ts";
@@ -17,18 +18,7 @@ import { guestCommentsRealtime } from "./comments.guest.realtime.ts";
 import { linkGuestView } from "./comments.guest.routes.ts";
 
 const KEY = "g".repeat(40);
-const newComment = (text: string) => ({
-  anchor: {
-    v: 1,
-    querySelector: "h1",
-    selectors: { css: "h1", xpath: "/html/body/h1", idPath: null },
-    fingerprint: { tag: "h1", text: "Hello" },
-    dot: { x: 0.25, y: 0.5 },
-  },
-  dotPosition: { x: 0.25, y: 0.5 },
-  deviceWidth: 1280,
-  comment: text,
-});
+const newComment = testComment;
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 const events = (tab: { received: RealtimeServerMessage[] }) => tab.received.filter((m) => m.type === "event");

@@ -3,6 +3,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
+import { routeIt } from "../../testing/route-it.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { drivers } from "../../testing/test-db.ts";
 
@@ -70,61 +71,66 @@ describe.each(drivers())("inspect changes (%s)", (driver) => {
   });
   afterAll(() => t.close());
 
-  it("saves changes, merging the same element, property and device size and counting the edits", async () => {
-    const versionId = await newVersion();
-    const first = await editor.post(`/api/versions/${versionId}/changes`, {
-      changes: [
-        style("h1", "color", "red"),
-        style("h1", "color", "blue"),
-        style("h1", "color", "green", 375),
-        text("p.lead", "Welcome", "Welcome home"),
-      ],
-    });
-    expect(first.status).toBe(200);
-    expect(first.body.message).toBe("New changes have been saved successfully.");
-    expect(first.body.data).toHaveLength(3);
-    const second = await owner.post(`/api/versions/${versionId}/changes`, {
-      changes: [style("h1", "color", "black"), text("p.lead", "Welcome home", "Hi")],
-    });
-    const byKey = Object.fromEntries(
-      (second.body.data as InspectChange[]).map((c) => [
-        `${c.querySelector} ${c.property} ${c.deviceSize}`,
-        c,
-      ]),
-    );
-    expect(byKey["h1 color default"]).toMatchObject({
-      value: "black",
-      count: 3,
-      userId: expect.any(String),
-      author: { displayName: "Olivia Owner" },
-    });
-    expect(byKey["h1 color mobile"]).toMatchObject({
-      value: "green",
-      count: 1,
-      author: { displayName: "Eddie Editor" },
-    });
-    expect(byKey["p.lead text default"]).toMatchObject({
-      changeType: "text",
-      value: null,
-      before: "Welcome",
-      after: { text: "Hi", marks: [{ mark: "b", start: 0, end: 1 }] },
-      count: 2,
-    });
-    // The changes of one save share their group time (the activity panel groups by it).
-    expect(byKey["h1 color default"]!.groupCreatedAt).toBe(byKey["p.lead text default"]!.groupCreatedAt);
-    expect(byKey["h1 color default"]!.groupCreatedAt).not.toBe(byKey["h1 color mobile"]!.groupCreatedAt);
+  routeIt(driver)(
+    "saves changes, merging the same element, property and device size and counting the edits",
+    async () => {
+      const versionId = await newVersion();
+      const first = await editor.post(`/api/versions/${versionId}/changes`, {
+        changes: [
+          style("h1", "color", "red"),
+          style("h1", "color", "blue"),
+          style("h1", "color", "green", 375),
+          text("p.lead", "Welcome", "Welcome home"),
+        ],
+      });
+      expect(first.status).toBe(200);
+      expect(first.body.message).toBe("New changes have been saved successfully.");
+      expect(first.body.data).toHaveLength(3);
+      const second = await owner.post(`/api/versions/${versionId}/changes`, {
+        changes: [style("h1", "color", "black"), text("p.lead", "Welcome home", "Hi")],
+      });
+      const byKey = Object.fromEntries(
+        (second.body.data as InspectChange[]).map((c) => [
+          `${c.querySelector} ${c.property} ${c.deviceSize}`,
+          c,
+        ]),
+      );
+      expect(byKey["h1 color default"]).toMatchObject({
+        value: "black",
+        count: 3,
+        userId: expect.any(String),
+        author: { displayName: "Olivia Owner" },
+      });
+      expect(byKey["h1 color mobile"]).toMatchObject({
+        value: "green",
+        count: 1,
+        author: { displayName: "Eddie Editor" },
+      });
+      expect(byKey["p.lead text default"]).toMatchObject({
+        changeType: "text",
+        value: null,
+        before: "Welcome",
+        after: { text: "Hi", marks: [{ mark: "b", start: 0, end: 1 }] },
+        count: 2,
+      });
+      // The changes of one save share their group time (the activity panel groups by it).
+      expect(byKey["h1 color default"]!.groupCreatedAt).toBe(byKey["p.lead text default"]!.groupCreatedAt);
+      expect(byKey["h1 color default"]!.groupCreatedAt).not.toBe(byKey["h1 color mobile"]!.groupCreatedAt);
 
-    expect((await viewer.get(`/api/versions/${versionId}`)).body.data.numberOfSuggestions).toBe(3);
-    const project = (await owner.get(`/api/projects/${projectId}`)).body.data;
-    expect(project.abilities.suggestEdits).toBe(true);
-    const version = project.pages
-      .flatMap((p: { versions: { id: string }[] }) => p.versions)
-      .find((v: { id: string }) => v.id === versionId);
-    expect(version.numberOfSuggestions).toBe(3);
-    expect((await commenter.get(`/api/projects/${projectId}`)).body.data.abilities.suggestEdits).toBe(false);
-  });
+      expect((await viewer.get(`/api/versions/${versionId}`)).body.data.numberOfSuggestions).toBe(3);
+      const project = (await owner.get(`/api/projects/${projectId}`)).body.data;
+      expect(project.abilities.suggestEdits).toBe(true);
+      const version = project.pages
+        .flatMap((p: { versions: { id: string }[] }) => p.versions)
+        .find((v: { id: string }) => v.id === versionId);
+      expect(version.numberOfSuggestions).toBe(3);
+      expect((await commenter.get(`/api/projects/${projectId}`)).body.data.abilities.suggestEdits).toBe(
+        false,
+      );
+    },
+  );
 
-  it("merges four corner radii into one border-radius change", async () => {
+  routeIt(driver)("merges four corner radii into one border-radius change", async () => {
     const versionId = await newVersion();
     await editor.post(`/api/versions/${versionId}/changes`, {
       changes: [
@@ -147,7 +153,7 @@ describe.each(drivers())("inspect changes (%s)", (driver) => {
     ]);
   });
 
-  it("hides and resolves changes, editors only", async () => {
+  routeIt(driver)("hides and resolves changes, editors only", async () => {
     const versionId = await newVersion();
     const [change] = (
       await editor.post(`/api/versions/${versionId}/changes`, { changes: [style("h2", "opacity", "0.5")] })
@@ -181,7 +187,7 @@ describe.each(drivers())("inspect changes (%s)", (driver) => {
     });
   });
 
-  it("deletes changes with the spec's message, only the version's own", async () => {
+  routeIt(driver)("deletes changes with the spec's message, only the version's own", async () => {
     const versionId = await newVersion();
     const otherVersionId = await newVersion();
     const changes = (
@@ -203,52 +209,55 @@ describe.each(drivers())("inspect changes (%s)", (driver) => {
     expect((await editor.request("DELETE", path, { ids: [] })).status).toBe(400);
   });
 
-  it("downloads the open style changes as a CSS patch, with the text changes as a comment", async () => {
-    const versionId = await newVersion();
-    const saved = (
-      await editor.post(`/api/versions/${versionId}/changes`, {
-        changes: [
-          style("h1", "color", "#e5383b"),
-          style("h1", "font-size", "24px", 375),
-          style("footer", "opacity", "0.5"),
-          text("h1", "Hello", "Hello there"),
-        ],
-      })
-    ).body.data as InspectChange[];
-    const footer = saved.find((c) => c.querySelector === "footer")!;
-    await editor.patch(`/api/changes/${footer.id}`, { isResolved: true });
+  routeIt(driver)(
+    "downloads the open style changes as a CSS patch, with the text changes as a comment",
+    async () => {
+      const versionId = await newVersion();
+      const saved = (
+        await editor.post(`/api/versions/${versionId}/changes`, {
+          changes: [
+            style("h1", "color", "#e5383b"),
+            style("h1", "font-size", "24px", 375),
+            style("footer", "opacity", "0.5"),
+            text("h1", "Hello", "Hello there"),
+          ],
+        })
+      ).body.data as InspectChange[];
+      const footer = saved.find((c) => c.querySelector === "footer")!;
+      await editor.patch(`/api/changes/${footer.id}`, { isResolved: true });
 
-    const download = await viewer.get(`/api/versions/${versionId}/changes.css`);
-    expect(download.status).toBe(200);
-    expect(download.headers.get("content-type")).toBe("text/css; charset=utf-8");
-    expect(download.headers.get("content-disposition")).toMatch(
-      /^attachment; filename="[a-z0-9-]+-v\d+-edits\.css"$/,
-    );
-    expect(download.body).toBe(
-      [
-        "h1 {",
-        "  color: #e5383b !important;",
-        "}",
-        "",
-        "@media (max-width: 740px) {",
-        "  h1 {",
-        "    font-size: 24px !important;",
-        "  }",
-        "}",
-        "",
-        "/*",
-        "Text changes",
-        "",
-        "1. h1",
-        "   Before: Hello",
-        "   After:  Hello there",
-        "*/",
-        "",
-      ].join("\n"),
-    );
-  });
+      const download = await viewer.get(`/api/versions/${versionId}/changes.css`);
+      expect(download.status).toBe(200);
+      expect(download.headers.get("content-type")).toBe("text/css; charset=utf-8");
+      expect(download.headers.get("content-disposition")).toMatch(
+        /^attachment; filename="[a-z0-9-]+-v\d+-edits\.css"$/,
+      );
+      expect(download.body).toBe(
+        [
+          "h1 {",
+          "  color: #e5383b !important;",
+          "}",
+          "",
+          "@media (max-width: 740px) {",
+          "  h1 {",
+          "    font-size: 24px !important;",
+          "  }",
+          "}",
+          "",
+          "/*",
+          "Text changes",
+          "",
+          "1. h1",
+          "   Before: Hello",
+          "   After:  Hello there",
+          "*/",
+          "",
+        ].join("\n"),
+      );
+    },
+  );
 
-  it("refuses bad input and changes nothing", async () => {
+  routeIt(driver)("refuses bad input and changes nothing", async () => {
     const versionId = await newVersion();
     await editor.post(`/api/versions/${versionId}/changes`, { changes: [style("h1", "color", "red")] });
     const before = await list(versionId);
@@ -288,7 +297,7 @@ describe.each(drivers())("inspect changes (%s)", (driver) => {
     expect(changes.find((c) => c.querySelector === "#shared")!.count).toBe(30);
   });
 
-  it("stores a replacement image as an asset the snapshot can show", async () => {
+  routeIt(driver)("stores a replacement image as an asset the snapshot can show", async () => {
     const versionId = await newVersion();
     const uploaded = await editor.upload(`/api/versions/${versionId}/changes/images`, {
       name: "hero.png",
@@ -339,7 +348,7 @@ describe.each(drivers())("inspect changes (%s)", (driver) => {
     ).toBe(403);
   });
 
-  it("shows the visible changes through the public link only while it shows edits", async () => {
+  routeIt(driver)("shows the visible changes through the public link only while it shows edits", async () => {
     const versionId = await newVersion();
     const saved = (
       await editor.post(`/api/versions/${versionId}/changes`, {

@@ -22,6 +22,8 @@ export interface IntegrationSecrets {
   signing?: string;
   previousSigning?: string;
   previousUntil?: string;
+  /** Slack's bot token (`xoxb-…`). */
+  botToken?: string;
 }
 
 export const ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;

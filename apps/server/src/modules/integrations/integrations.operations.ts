@@ -137,7 +137,13 @@ export const setIntegrationEnabled = operation(
       .set({ isEnabled, modifiedAt: new Date() })
       .where(and(eq(projectIntegrations.projectId, projectId), eq(projectIntegrations.type, type)))
       .returning();
-    return { data: await presentWebhook(ctx, db, saved!), message: INTEGRATION_MESSAGES.webhookUpdated };
+    const message =
+      type === "slack"
+        ? isEnabled
+          ? INTEGRATION_MESSAGES.slackEnabled
+          : INTEGRATION_MESSAGES.slackDisabled
+        : INTEGRATION_MESSAGES.webhookUpdated;
+    return { data: await presentWebhook(ctx, db, saved!), message };
   },
 );
 
@@ -153,7 +159,10 @@ export const disconnectIntegration = operation(
       .returning({ id: projectIntegrations.id });
     if (deleted.length === 0)
       throw new NotFoundError("This integration is not connected.", "integration-not-connected");
-    return { message: INTEGRATION_MESSAGES.webhookDisconnected };
+    return {
+      message:
+        type === "slack" ? INTEGRATION_MESSAGES.slackDisconnected : INTEGRATION_MESSAGES.webhookDisconnected,
+    };
   },
 );
 

@@ -16,12 +16,17 @@ import {
 
 export type IntegrationAction =
   /** Seeing that the project exists (the denial's line between 404 and 403); no route is this alone. */
-  "integrations.project" | "integrations.read" | "integrations.manage";
+  | "integrations.project"
+  | "integrations.read"
+  | "integrations.manage"
+  /** The task-tracker cards made from its comments, edits and tickets: their links show to all who see those. */
+  | "integrations.cards";
 
 export const INTEGRATION_POLICY: PolicyTable<IntegrationAction, object> = {
   "integrations.project": [{ access: EVERY_ACCESS }],
   "integrations.read": [{ access: EDITORS }],
   "integrations.manage": [{ access: EDITORS }],
+  "integrations.cards": [{ access: EVERY_ACCESS }],
 };
 
 export function canIntegrations(actor: PolicyActor, action: IntegrationAction): boolean {

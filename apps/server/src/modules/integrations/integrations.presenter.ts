@@ -1,7 +1,13 @@
 /** Integration rows → the API's contracts; never a secret (those travel only in `WebhookSaved.secret`). */
-import type { ProjectIntegration, WebhookDelivery, WebhookSubscription } from "@redline/shared";
+import {
+  type ProjectIntegration,
+  TRACKER_TYPES,
+  type WebhookDelivery,
+  type WebhookSubscription,
+} from "@redline/shared";
 import type { ProjectIntegrationRow, WebhookDeliveryRow, WebhookEndpointRow } from "../../db/schema/index.ts";
 import type { IntegrationSecrets } from "./integrations.load.ts";
+import { trackerStateOf } from "./trackers/trackers.load.ts";
 
 export function presentSubscription(row: WebhookEndpointRow): WebhookSubscription {
   return {
@@ -26,6 +32,7 @@ export function presentIntegration(
     id: row.id,
     type: row.type,
     isEnabled: row.isEnabled,
+    tracker: (TRACKER_TYPES as readonly string[]).includes(row.type) ? trackerStateOf(row) : null,
     webhook:
       row.type === "webhook"
         ? {
@@ -33,6 +40,14 @@ export function presentIntegration(
             events: panel?.events ?? [],
             subscriptions: mine.map(presentSubscription),
             previousSecretExpiresAt: previousUntil,
+          }
+        : null,
+    slack:
+      row.type === "slack"
+        ? {
+            teamName: String(row.config.teamName ?? ""),
+            channelId: typeof row.config.channelId === "string" ? row.config.channelId : null,
+            channelName: typeof row.config.channelName === "string" ? row.config.channelName : null,
           }
         : null,
     createdAt: row.createdAt.toISOString(),

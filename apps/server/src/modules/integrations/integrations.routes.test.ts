@@ -5,6 +5,7 @@ import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { projectIntegrations, webhookDeliveries } from "../../db/schema/index.ts";
 import { webhookHeaders } from "../../integrations/webhooks/index.ts";
+import { testAnchor } from "../../testing/anchors.ts";
 import { expectRefused, type Person, signUpPerson } from "../../testing/people.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { drivers } from "../../testing/test-db.ts";
@@ -60,13 +61,7 @@ class Receiver {
   }
 }
 
-const anchor = {
-  v: 1,
-  querySelector: "h1",
-  selectors: { css: "h1", xpath: "/html/body/h1", idPath: null },
-  fingerprint: { tag: "h1", text: "Hello" },
-  dot: { x: 0.25, y: 0.5 },
-};
+const anchor = testAnchor();
 const comment = (text: string) => ({
   anchor,
   dotPosition: { x: 0.25, y: 0.5 },
@@ -123,7 +118,10 @@ describe.each(drivers())("integrations: the Zapier/Webhook integration (%s)", (d
   });
 
   it("connects a webhook for the project's editors, with a signing secret shown once", async () => {
-    expect((await owner.client.get(base())).body.data).toEqual({ available: ["webhook"], integrations: [] });
+    expect((await owner.client.get(base())).body.data).toEqual({
+      available: ["webhook", "slack", "trello", "clickup", "github", "asana"],
+      integrations: [],
+    });
     const connected = await editor.client.put(`${base()}/webhook`, {
       url: receiver.url,
       events: ["comment.created", "comment.replied", "comment.created"],
@@ -168,7 +166,7 @@ describe.each(drivers())("integrations: the Zapier/Webhook integration (%s)", (d
     await expectRefused(t, () => put(commenter, { url: receiver.url, events: ["page.added"] }), 403);
     await expectRefused(t, () => commenter.client.get(base()), 403);
     await expectRefused(t, () => put(stranger, { url: receiver.url, events: ["page.added"] }), 404);
-    await expectRefused(t, () => owner.client.delete(`${base()}/slack`), 400);
+    await expectRefused(t, () => owner.client.delete(`${base()}/jira`), 400);
   });
 
   it("refuses private addresses where they are not allowed", async () => {

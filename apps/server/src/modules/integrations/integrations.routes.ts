@@ -53,7 +53,13 @@ export async function integrationsRoutes(app: FastifyInstance, { ctx }: { ctx: A
       const box = integrationSecrets(ctx);
       return {
         data: {
-          available: [...INTEGRATION_TYPES],
+          available: INTEGRATION_TYPES.filter((type) =>
+            type === "webhook"
+              ? true
+              : type === "slack"
+                ? Boolean(ctx.config.slack)
+                : ctx.config.trackers[type] !== null,
+          ),
           integrations: rows.map((row) => presentIntegration(row, endpoints, box.open(row))),
         },
       };

@@ -5,6 +5,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pages } from "../../db/schema/index.ts";
 import { type ApiClient, signUpVerified } from "../../testing/http-client.ts";
+import { routeIt } from "../../testing/route-it.ts";
 import { setLimits, startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { drivers } from "../../testing/test-db.ts";
 
@@ -34,7 +35,7 @@ describe.each(drivers())("pages and versions (%s)", (driver) => {
   });
   afterAll(() => t.close());
 
-  it("adds a page by URL as a queued capture job", async () => {
+  routeIt(driver)("adds a page by URL as a queued capture job", async () => {
     const projectId = await newProject();
     const added = await owner.post(`/api/projects/${projectId}/pages`, {
       url: "https://example.com/pricing",
@@ -59,7 +60,7 @@ describe.each(drivers())("pages and versions (%s)", (driver) => {
     });
   });
 
-  it("refuses non-web addresses", async () => {
+  routeIt(driver)("refuses non-web addresses", async () => {
     const projectId = await newProject();
     for (const url of ["javascript:alert(1)", "ftp://example.com/x", "file:///etc/passwd", "not a url", ""]) {
       expect((await owner.post(`/api/projects/${projectId}/pages`, { url })).status, url).toBe(400);
@@ -91,7 +92,7 @@ describe.each(drivers())("pages and versions (%s)", (driver) => {
     expect(upload.status).toBe(402);
   });
 
-  it("uploads an image page, served from the content origin with a thumbnail", async () => {
+  routeIt(driver)("uploads an image page, served from the content origin with a thumbnail", async () => {
     const projectId = await newProject();
     const uploaded = await owner.upload(`/api/projects/${projectId}/uploads`, {
       name: "Homepage mock.png",
@@ -118,7 +119,7 @@ describe.each(drivers())("pages and versions (%s)", (driver) => {
     expect([meta.width, meta.height]).toEqual([500, 350]);
   });
 
-  it("uploads a PDF page", async () => {
+  routeIt(driver)("uploads a PDF page", async () => {
     const projectId = await newProject();
     const uploaded = await owner.upload(`/api/projects/${projectId}/uploads`, {
       name: "brochure.pdf",
@@ -132,7 +133,7 @@ describe.each(drivers())("pages and versions (%s)", (driver) => {
     expect(file.headers.get("content-type")).toBe("application/pdf");
   });
 
-  it("checks uploads by content and size, and stores nothing it refuses", async () => {
+  routeIt(driver)("checks uploads by content and size, and stores nothing it refuses", async () => {
     const projectId = await newProject();
     const storedFiles = () =>
       readdir(path.join(t.ctx.config.filesDir, "uploads")).catch(() => [] as string[]);
@@ -158,7 +159,7 @@ describe.each(drivers())("pages and versions (%s)", (driver) => {
     expect(await storedFiles()).toEqual(before);
   });
 
-  it("adds versions: an image to an image page, a re-capture to a URL page", async () => {
+  routeIt(driver)("adds versions: an image to an image page, a re-capture to a URL page", async () => {
     const projectId = await newProject();
     const image = (
       await owner.upload(`/api/projects/${projectId}/uploads`, {
@@ -183,7 +184,7 @@ describe.each(drivers())("pages and versions (%s)", (driver) => {
     expect(recapture.body.data).toMatchObject({ number: 2, status: "queued", kind: "snapshot" });
   });
 
-  it("renames and deletes versions, but never a page's last one", async () => {
+  routeIt(driver)("renames and deletes versions, but never a page's last one", async () => {
     const projectId = await newProject();
     const { pageId, versionId } = (
       await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/a" })
@@ -201,7 +202,7 @@ describe.each(drivers())("pages and versions (%s)", (driver) => {
     expect((await owner.get(`/api/projects/${projectId}`)).body.data.pages[0].numberOfVersions).toBe(1);
   });
 
-  it("deletes pages with 'Page deleted.' and files with 'File deleted.'", async () => {
+  routeIt(driver)("deletes pages with 'Page deleted.' and files with 'File deleted.'", async () => {
     const projectId = await newProject();
     const url = (await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/b" })).body
       .data;
@@ -218,48 +219,53 @@ describe.each(drivers())("pages and versions (%s)", (driver) => {
     expect((await owner.get(`/api/versions/${url.versionId}`)).status).toBe(404);
   });
 
-  it("archives and unarchives a page; comment and view members get 403 and change nothing", async () => {
-    const projectId = await newProject();
-    const { pageId } = (
-      await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/archive-me" })
-    ).body.data;
-    const member = async (access: string) => {
-      const address = email(access);
-      const client = await signUpVerified(t.url, t.inbox!, address);
-      const shared = await owner.post(`/api/projects/${projectId}/members`, { email: address, access });
-      expect(shared.status).toBe(201);
-      return client;
-    };
-    const editor = await member("edit");
-    const commenter = await member("comment");
-    const viewer = await member("view");
-    const pageRow = async () =>
-      (await t.ctx.database.db.select().from(pages).where(eq(pages.id, pageId)))[0]!;
+  routeIt(driver)(
+    "archives and unarchives a page; comment and view members get 403 and change nothing",
+    async () => {
+      const projectId = await newProject();
+      const { pageId } = (
+        await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/archive-me" })
+      ).body.data;
+      const member = async (access: string) => {
+        const address = email(access);
+        const client = await signUpVerified(t.url, t.inbox!, address);
+        const shared = await owner.post(`/api/projects/${projectId}/members`, { email: address, access });
+        expect(shared.status).toBe(201);
+        return client;
+      };
+      const editor = await member("edit");
+      const commenter = await member("comment");
+      const viewer = await member("view");
+      const pageRow = async () =>
+        (await t.ctx.database.db.select().from(pages).where(eq(pages.id, pageId)))[0]!;
 
-    const archived = await editor.patch(`/api/pages/${pageId}`, { isArchived: true });
-    expect(archived.status).toBe(200);
-    expect(archived.body.message).toBe("Page archived.");
-    expect(archived.body.data).toMatchObject({ id: pageId, isArchived: true });
-    const project = (await owner.get(`/api/projects/${projectId}`)).body.data;
-    expect(project.pages[0]).toMatchObject({ id: pageId, isArchived: true });
-    // Still counted toward the page limit, and left alone by update-all.
-    expect(project.pageCount).toBe(1);
-    expect((await owner.post(`/api/projects/${projectId}/update-all`, {})).body.data).toEqual({ updated: 0 });
+      const archived = await editor.patch(`/api/pages/${pageId}`, { isArchived: true });
+      expect(archived.status).toBe(200);
+      expect(archived.body.message).toBe("Page archived.");
+      expect(archived.body.data).toMatchObject({ id: pageId, isArchived: true });
+      const project = (await owner.get(`/api/projects/${projectId}`)).body.data;
+      expect(project.pages[0]).toMatchObject({ id: pageId, isArchived: true });
+      // Still counted toward the page limit, and left alone by update-all.
+      expect(project.pageCount).toBe(1);
+      expect((await owner.post(`/api/projects/${projectId}/update-all`, {})).body.data).toEqual({
+        updated: 0,
+      });
 
-    const before = await pageRow();
-    for (const client of [commenter, viewer]) {
-      expect((await client.patch(`/api/pages/${pageId}`, { isArchived: false })).status).toBe(403);
-    }
-    expect(await pageRow()).toEqual(before);
-    expect((await owner.patch(`/api/pages/${pageId}`, { isArchived: "no" })).status).toBe(400);
+      const before = await pageRow();
+      for (const client of [commenter, viewer]) {
+        expect((await client.patch(`/api/pages/${pageId}`, { isArchived: false })).status).toBe(403);
+      }
+      expect(await pageRow()).toEqual(before);
+      expect((await owner.patch(`/api/pages/${pageId}`, { isArchived: "no" })).status).toBe(400);
 
-    const restored = await owner.patch(`/api/pages/${pageId}`, { isArchived: false });
-    expect(restored.body.message).toBe("Page unarchived.");
-    expect(restored.body.data.isArchived).toBe(false);
-    expect((await commenter.get(`/api/projects/${projectId}`)).body.data.pages[0].isArchived).toBe(false);
-  });
+      const restored = await owner.patch(`/api/pages/${pageId}`, { isArchived: false });
+      expect(restored.body.message).toBe("Page unarchived.");
+      expect(restored.body.data.isArchived).toBe(false);
+      expect((await commenter.get(`/api/projects/${projectId}`)).body.data.pages[0].isArchived).toBe(false);
+    },
+  );
 
-  it("hides pages and versions from strangers", async () => {
+  routeIt(driver)("hides pages and versions from strangers", async () => {
     const projectId = await newProject();
     const { pageId, versionId } = (
       await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/c" })

@@ -6,6 +6,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projects } from "../../db/schema/index.ts";
+import { testComment } from "../../testing/anchors.ts";
 import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { routeDrivers } from "../../testing/test-db.ts";
@@ -13,18 +14,7 @@ import { mintPrivilegeToken } from "./grants.ts";
 
 let counter = 0;
 const email = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}@example.com`;
-const newComment = (text: string) => ({
-  anchor: {
-    v: 1,
-    querySelector: "h1",
-    selectors: { css: "h1", xpath: "/html/body/h1", idPath: null },
-    fingerprint: { tag: "h1", text: "Hello" },
-    dot: { x: 0.25, y: 0.5 },
-  },
-  dotPosition: { x: 0.25, y: 0.5 },
-  deviceWidth: 1280,
-  comment: text,
-});
+const newComment = testComment;
 
 describe.each(routeDrivers())("expired projects (%s)", (driver) => {
   let t: TestApp;

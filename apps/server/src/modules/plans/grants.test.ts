@@ -11,6 +11,7 @@ import { redeemedGrants, users } from "../../db/schema/index.ts";
 import { digest } from "../../testing/db-digest.ts";
 import { type ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { eventually } from "../../testing/payments.ts";
+import { routeIt } from "../../testing/route-it.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { drivers } from "../../testing/test-db.ts";
 import {
@@ -61,7 +62,7 @@ describe.each(drivers())("privilege links and lifetime codes (%s)", (driver) => 
   const signUp = (name: string) => signUpVerified(t.url, t.inbox!, email(name));
   const me = async (client: ApiClient) => (await client.get("/api/me")).body.data;
 
-  it("grants a privilege link's plan once, after sign-up", async () => {
+  routeIt(driver)("grants a privilege link's plan once, after sign-up", async () => {
     const client = await signUp("privileged");
     const token = mintPrivilegeToken(secret(), "team");
     const taken = await client.post("/api/me/privilege", { plan: "team", token });
@@ -87,34 +88,37 @@ describe.each(drivers())("privilege links and lifetime codes (%s)", (driver) => 
     expect((await me(other)).privilege).toBeNull();
   });
 
-  it("tells a visitor, before they sign up, whether a privilege link can still be used", async () => {
-    const token = mintPrivilegeToken(secret(), "team");
-    const status = async (plan: string, value: string) => {
-      const answer = await fetch(`${t.url}/api/privilege-links/${plan}?token=${encodeURIComponent(value)}`);
-      return { status: answer.status, body: await answer.json() };
-    };
-    expect(await status("team", token)).toEqual({
-      status: 200,
-      body: { data: { usable: true, message: null } },
-    });
-    expect(await status("pro", token)).toMatchObject({
-      status: 200,
-      body: { data: { usable: false, message: "This privilege link is not valid." } },
-    });
-    expect(await status("team", mintPrivilegeToken(secret(), "team", -1))).toMatchObject({
-      body: { data: { usable: false, message: "This privilege link has expired." } },
-    });
-    expect((await status("gold", token)).status).toBe(400);
+  routeIt(driver)(
+    "tells a visitor, before they sign up, whether a privilege link can still be used",
+    async () => {
+      const token = mintPrivilegeToken(secret(), "team");
+      const status = async (plan: string, value: string) => {
+        const answer = await fetch(`${t.url}/api/privilege-links/${plan}?token=${encodeURIComponent(value)}`);
+        return { status: answer.status, body: await answer.json() };
+      };
+      expect(await status("team", token)).toEqual({
+        status: 200,
+        body: { data: { usable: true, message: null } },
+      });
+      expect(await status("pro", token)).toMatchObject({
+        status: 200,
+        body: { data: { usable: false, message: "This privilege link is not valid." } },
+      });
+      expect(await status("team", mintPrivilegeToken(secret(), "team", -1))).toMatchObject({
+        body: { data: { usable: false, message: "This privilege link has expired." } },
+      });
+      expect((await status("gold", token)).status).toBe(400);
 
-    const client = await signUp("first-taker");
-    expect((await client.post("/api/me/privilege", { plan: "team", token })).status).toBe(200);
-    expect(await status("team", token)).toEqual({
-      status: 200,
-      body: { data: { usable: false, message: "This has already been used." } },
-    });
-  });
+      const client = await signUp("first-taker");
+      expect((await client.post("/api/me/privilege", { plan: "team", token })).status).toBe(200);
+      expect(await status("team", token)).toEqual({
+        status: 200,
+        body: { data: { usable: false, message: "This has already been used." } },
+      });
+    },
+  );
 
-  it("refuses forged, mismatched and expired links, changing nothing", async () => {
+  routeIt(driver)("refuses forged, mismatched and expired links, changing nothing", async () => {
     const client = await signUp("forger");
     const before = await digest(t.ctx);
     const cases = [
@@ -137,7 +141,7 @@ describe.each(drivers())("privilege links and lifetime codes (%s)", (driver) => 
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
   });
 
-  it("gives lifetime tier 2 for a code, once, and withdraws it cleanly on refund", async () => {
+  routeIt(driver)("gives lifetime tier 2 for a code, once, and withdraws it cleanly on refund", async () => {
     const client = await signUp("lifetime");
     expect((await client.post("/api/projects", { type: "web", title: "One" })).status).toBe(201);
     expect((await client.post("/api/projects", { type: "web", title: "Two" })).status).toBe(402);
@@ -185,47 +189,52 @@ describe.each(drivers())("partner-program codes (%s)", (driver) => {
   const secret = () => t.ctx.config.authSecret;
   const me = async (client: ApiClient) => (await client.get("/api/me")).body.data;
 
-  it("gives the highest partner plan the user holds, once per code, and falls back on revocation", async () => {
-    const client = await signUpVerified(t.url, t.inbox!, email("partner"));
-    expect((await client.post("/api/projects", { type: "web", title: "One" })).status).toBe(201);
-    expect((await client.post("/api/projects", { type: "web", title: "Two" })).status).toBe(402);
+  routeIt(driver)(
+    "gives the highest partner plan the user holds, once per code, and falls back on revocation",
+    async () => {
+      const client = await signUpVerified(t.url, t.inbox!, email("partner"));
+      expect((await client.post("/api/projects", { type: "web", title: "One" })).status).toBe(201);
+      expect((await client.post("/api/projects", { type: "web", title: "Two" })).status).toBe(402);
 
-    const planC = mintPartnerCode(secret(), "C");
-    const redeemed = await client.post("/api/me/partner-plan", { code: planC });
-    expect(redeemed.status).toBe(200);
-    expect(redeemed.body).toMatchObject({
-      message: "Your partner plan is active.",
-      data: { partnerPlan: "C", plans: { web: { name: "Partner plan C", isFree: false } } },
-    });
-    expect((await client.post("/api/projects", { type: "web", title: "Two" })).status).toBe(201);
+      const planC = mintPartnerCode(secret(), "C");
+      const redeemed = await client.post("/api/me/partner-plan", { code: planC });
+      expect(redeemed.status).toBe(200);
+      expect(redeemed.body).toMatchObject({
+        message: "Your partner plan is active.",
+        data: { partnerPlan: "C", plans: { web: { name: "Partner plan C", isFree: false } } },
+      });
+      expect((await client.post("/api/projects", { type: "web", title: "Two" })).status).toBe(201);
 
-    // A lower plan's code does not lower the plan; the same code twice is refused and changes nothing.
-    const planA = mintPartnerCode(secret(), "A");
-    expect((await client.post("/api/me/partner-plan", { code: planA })).body.data.partnerPlan).toBe("C");
-    const before = await digest(t.ctx);
-    const again = await client.post("/api/me/partner-plan", { code: planC });
-    expect(again.status).toBe(409);
-    expect(again.body.code).toBe("grant-used");
-    const forged = await client.post("/api/me/partner-plan", { code: mintPartnerCode("f".repeat(40), "D") });
-    expect(forged.status).toBe(404);
-    const lifetimeHere = await client.post("/api/me/partner-plan", { code: mintLifetimeCode(secret(), 3) });
-    expect(lifetimeHere.status).toBe(404);
-    expect(await digest(t.ctx)).toEqual(before);
+      // A lower plan's code does not lower the plan; the same code twice is refused and changes nothing.
+      const planA = mintPartnerCode(secret(), "A");
+      expect((await client.post("/api/me/partner-plan", { code: planA })).body.data.partnerPlan).toBe("C");
+      const before = await digest(t.ctx);
+      const again = await client.post("/api/me/partner-plan", { code: planC });
+      expect(again.status).toBe(409);
+      expect(again.body.code).toBe("grant-used");
+      const forged = await client.post("/api/me/partner-plan", {
+        code: mintPartnerCode("f".repeat(40), "D"),
+      });
+      expect(forged.status).toBe(404);
+      const lifetimeHere = await client.post("/api/me/partner-plan", { code: mintLifetimeCode(secret(), 3) });
+      expect(lifetimeHere.status).toBe(404);
+      expect(await digest(t.ctx)).toEqual(before);
 
-    // Refunds: C leaves, A stands; then A leaves, and the plan is free again (projects stay, none added).
-    const userId = (await me(client)).uid;
-    expect(await revokeCode(t.ctx.database.db, secret(), planC)).toBe(userId);
-    await eventually(async () => (await me(client)).partnerPlan === "A");
-    expect(await revokeCode(t.ctx.database.db, secret(), planA)).toBe(userId);
-    expect(await revokeCode(t.ctx.database.db, secret(), planA)).toBeNull();
-    const after = await eventually(async () => {
-      const read = await me(client);
-      return read.partnerPlan === null ? read : undefined;
-    });
-    expect(after.partnerPlan).toBeNull();
-    expect(after.plans.web).toMatchObject({ name: "Free", isFree: true });
-    expect((await client.post("/api/projects", { type: "web", title: "Three" })).status).toBe(402);
-  });
+      // Refunds: C leaves, A stands; then A leaves, and the plan is free again (projects stay, none added).
+      const userId = (await me(client)).uid;
+      expect(await revokeCode(t.ctx.database.db, secret(), planC)).toBe(userId);
+      await eventually(async () => (await me(client)).partnerPlan === "A");
+      expect(await revokeCode(t.ctx.database.db, secret(), planA)).toBe(userId);
+      expect(await revokeCode(t.ctx.database.db, secret(), planA)).toBeNull();
+      const after = await eventually(async () => {
+        const read = await me(client);
+        return read.partnerPlan === null ? read : undefined;
+      });
+      expect(after.partnerPlan).toBeNull();
+      expect(after.plans.web).toMatchObject({ name: "Free", isFree: true });
+      expect((await client.post("/api/projects", { type: "web", title: "Three" })).status).toBe(402);
+    },
+  );
 
   it("lets one of two users racing for one code win", async () => {
     const [a, b] = await Promise.all(

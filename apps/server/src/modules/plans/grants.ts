@@ -143,7 +143,7 @@ export async function redeemPrivilege(
     await take(tx, { id: `privilege:${granted.nonce}`, kind: "privilege", plan: granted.plan }, userId);
     const [user] = await tx
       .update(users)
-      .set({ privilege: granted.plan, updatedAt: new Date() })
+      .set({ privilege: granted.plan, privilegeUntil: null, updatedAt: new Date() })
       .where(eq(users.id, userId))
       .returning();
     return user!;

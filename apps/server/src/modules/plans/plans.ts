@@ -15,15 +15,24 @@ import {
 import type { UserRow } from "../../db/schema/index.ts";
 
 /** A user, or the owner columns read with a project (a left join: their limits may be missing). */
-export type PlanHolder = Pick<UserRow, "privilege" | "lifetimeDeal" | "partnerPlan"> & {
+export type PlanHolder = Pick<UserRow, "privilege" | "privilegeUntil" | "lifetimeDeal" | "partnerPlan"> & {
   limits: Limits | null;
   /** The subscriptions that hold a plan (absent on a left join that found no owner). */
   heldSubscriptions: UserRow["heldSubscriptions"] | null;
 };
 
+/** The privilege while it lasts (a referral reward's ends with its months). */
+export function activePrivilege(
+  user: Pick<UserRow, "privilege" | "privilegeUntil">,
+  now = new Date(),
+): string | null {
+  if (!user.privilege) return null;
+  return user.privilegeUntil && user.privilegeUntil <= now ? null : user.privilege;
+}
+
 export function planSourcesOf(user: Omit<PlanHolder, "limits">): PlanSources {
   return {
-    privilege: user.privilege,
+    privilege: activePrivilege(user),
     lifetimeDeal: user.lifetimeDeal,
     partnerPlan: user.partnerPlan,
     subscriptions: user.heldSubscriptions ?? [],

@@ -12,6 +12,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assets, commentEntries, pages, users, versions } from "../../db/schema/index.ts";
 import { type ApiClient, signUpVerified } from "../../testing/http-client.ts";
+import { routeIt } from "../../testing/route-it.ts";
 import { setLimits, startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { drivers } from "../../testing/test-db.ts";
 import { measureUnsizedUploads, meterStorage, StorageLimitError } from "./storage.ts";
@@ -82,79 +83,85 @@ describe.each(drivers())("storage per owner (%s)", (driver) => {
   };
   const sha = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 
-  it("counts an uploaded page's bytes against its owner, each stored file once, and shows them with the limit", async () => {
-    const owner = await freeOwner("counted");
-    expect((await me(owner)).storage).toEqual({
-      web: { used: 0, limit: GB },
-      browse: { used: 0, limit: GB },
-    });
-    const projectId = await newProject(owner);
-    const red = await png("#e5383b");
-    const added = await uploadPage(owner, projectId, red);
-    expect(added.status).toBe(201);
-    expect(await used(owner)).toBe(red.length);
-    // The same bytes again are one stored file: nothing more is used.
-    expect((await uploadPage(owner, projectId, red)).status).toBe(201);
-    expect(await used(owner)).toBe(red.length);
-    const blue = await png("#1d4ed8");
-    const version = await owner.upload(`/api/pages/${added.body.data.pageId}/versions`, {
-      name: "v2.png",
-      type: "image/png",
-      bytes: blue,
-    });
-    expect(version.status).toBe(201);
-    expect(await used(owner)).toBe(red.length + blue.length);
-    // Another product's pool is untouched.
-    expect((await me(owner)).storage.browse).toEqual({ used: 0, limit: GB });
-  });
+  routeIt(driver)(
+    "counts an uploaded page's bytes against its owner, each stored file once, and shows them with the limit",
+    async () => {
+      const owner = await freeOwner("counted");
+      expect((await me(owner)).storage).toEqual({
+        web: { used: 0, limit: GB },
+        browse: { used: 0, limit: GB },
+      });
+      const projectId = await newProject(owner);
+      const red = await png("#e5383b");
+      const added = await uploadPage(owner, projectId, red);
+      expect(added.status).toBe(201);
+      expect(await used(owner)).toBe(red.length);
+      // The same bytes again are one stored file: nothing more is used.
+      expect((await uploadPage(owner, projectId, red)).status).toBe(201);
+      expect(await used(owner)).toBe(red.length);
+      const blue = await png("#1d4ed8");
+      const version = await owner.upload(`/api/pages/${added.body.data.pageId}/versions`, {
+        name: "v2.png",
+        type: "image/png",
+        bytes: blue,
+      });
+      expect(version.status).toBe(201);
+      expect(await used(owner)).toBe(red.length + blue.length);
+      // Another product's pool is untouched.
+      expect((await me(owner)).storage.browse).toEqual({ used: 0, limit: GB });
+    },
+  );
 
-  it("refuses any upload that would pass the owner's limit with a typed 402, storing and changing nothing", async () => {
-    const owner = await freeOwner("full");
-    const projectId = await newProject(owner);
-    const red = await png("#e5383b");
-    const added = (await uploadPage(owner, projectId, red)).body.data;
-    const green = await png("#16a34a");
-    await fillTo(owner, added.versionId, GB - green.length + 1);
-    const pagesBefore = await pageCount(projectId);
+  routeIt(driver)(
+    "refuses any upload that would pass the owner's limit with a typed 402, storing and changing nothing",
+    async () => {
+      const owner = await freeOwner("full");
+      const projectId = await newProject(owner);
+      const red = await png("#e5383b");
+      const added = (await uploadPage(owner, projectId, red)).body.data;
+      const green = await png("#16a34a");
+      await fillTo(owner, added.versionId, GB - green.length + 1);
+      const pagesBefore = await pageCount(projectId);
 
-    const page = await uploadPage(owner, projectId, green);
-    expect(page.status).toBe(402);
-    expect(page.body).toMatchObject(storageRefusal);
-    const version = await owner.upload(`/api/pages/${added.pageId}/versions`, {
-      name: "v2.png",
-      type: "image/png",
-      bytes: green,
-    });
-    expect(version.body).toMatchObject(storageRefusal);
-    const attachment = await owner.upload(`/api/projects/${projectId}/attachments`, {
-      name: "notes.png",
-      type: "image/png",
-      bytes: green,
-    });
-    expect(attachment.body).toMatchObject(storageRefusal);
-    const image = await owner.upload(`/api/versions/${added.versionId}/changes/images`, {
-      name: "hero.png",
-      type: "image/png",
-      bytes: green,
-    });
-    expect(image.body).toMatchObject(storageRefusal);
+      const page = await uploadPage(owner, projectId, green);
+      expect(page.status).toBe(402);
+      expect(page.body).toMatchObject(storageRefusal);
+      const version = await owner.upload(`/api/pages/${added.pageId}/versions`, {
+        name: "v2.png",
+        type: "image/png",
+        bytes: green,
+      });
+      expect(version.body).toMatchObject(storageRefusal);
+      const attachment = await owner.upload(`/api/projects/${projectId}/attachments`, {
+        name: "notes.png",
+        type: "image/png",
+        bytes: green,
+      });
+      expect(attachment.body).toMatchObject(storageRefusal);
+      const image = await owner.upload(`/api/versions/${added.versionId}/changes/images`, {
+        name: "hero.png",
+        type: "image/png",
+        bytes: green,
+      });
+      expect(image.body).toMatchObject(storageRefusal);
 
-    // Nothing stayed: no page, version, file or asset row.
-    const hash = sha(green);
-    expect(await pageCount(projectId)).toBe(pagesBefore);
-    expect(
-      (await db().select({ n: count() }).from(versions).where(eq(versions.pageId, added.pageId)))[0]!.n,
-    ).toBe(1);
-    for (const key of [`uploads/${hash}.png`, `attachments/${projectId}/${hash}`, `assets/${hash}.png`])
-      expect(await t.ctx.storage.size(key), key).toBeNull();
-    expect(await db().select().from(assets).where(eq(assets.sha256, hash))).toEqual([]);
-    expect(await used(owner)).toBe(GB - green.length + 1);
+      // Nothing stayed: no page, version, file or asset row.
+      const hash = sha(green);
+      expect(await pageCount(projectId)).toBe(pagesBefore);
+      expect(
+        (await db().select({ n: count() }).from(versions).where(eq(versions.pageId, added.pageId)))[0]!.n,
+      ).toBe(1);
+      for (const key of [`uploads/${hash}.png`, `attachments/${projectId}/${hash}`, `assets/${hash}.png`])
+        expect(await t.ctx.storage.size(key), key).toBeNull();
+      expect(await db().select().from(assets).where(eq(assets.sha256, hash))).toEqual([]);
+      expect(await used(owner)).toBe(GB - green.length + 1);
 
-    // A file the owner already holds adds nothing, so it may be uploaded again.
-    expect((await uploadPage(owner, projectId, red)).status).toBe(201);
-  });
+      // A file the owner already holds adds nothing, so it may be uploaded again.
+      expect((await uploadPage(owner, projectId, red)).status).toBe(201);
+    },
+  );
 
-  it("frees the bytes when the rows holding them are deleted", async () => {
+  routeIt(driver)("frees the bytes when the rows holding them are deleted", async () => {
     const owner = await freeOwner("freed");
     const projectId = await newProject(owner);
     const ballast = (await uploadPage(owner, projectId, await png("#e5383b"))).body.data;
@@ -287,7 +294,7 @@ describe.each(drivers())("storage per owner (%s)", (driver) => {
     expect(await used(owner)).toBe(GB - 1500);
   });
 
-  it("meters inspect-change images where a save takes them up", async () => {
+  routeIt(driver)("meters inspect-change images where a save takes them up", async () => {
     const owner = await freeOwner("inspector");
     const projectId = await newProject(owner);
     const ballast = (await uploadPage(owner, projectId, await png("#e5383b"))).body.data;
@@ -318,7 +325,7 @@ describe.each(drivers())("storage per owner (%s)", (driver) => {
     expect(await used(owner)).toBe(GB);
   });
 
-  it("moves with the project when its ownership is transferred", async () => {
+  routeIt(driver)("moves with the project when its ownership is transferred", async () => {
     const owner = await freeOwner("giver");
     const taker = await freeOwner("taker");
     const takerEmail = (await me(taker)).email as string;
@@ -350,7 +357,7 @@ describe.each(drivers())("storage per owner (%s)", (driver) => {
     expect(unsized[0]!.n).toBe(0);
   });
 
-  it("follows the owner's plan: Partner plan A holds 25 GB", async () => {
+  routeIt(driver)("follows the owner's plan: Partner plan A holds 25 GB", async () => {
     const owner = await freeOwner("partner");
     const uid = (await me(owner)).uid as string;
     await db().update(users).set({ partnerPlan: "A" }).where(eq(users.id, uid));

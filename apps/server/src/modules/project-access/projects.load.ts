@@ -53,6 +53,7 @@ import {
 export const ownerPlanColumns = {
   ownerLimits: users.limits,
   ownerPrivilege: users.privilege,
+  ownerPrivilegeUntil: users.privilegeUntil,
   ownerLifetimeDeal: users.lifetimeDeal,
   ownerPartnerPlan: users.partnerPlan,
   ownerHeldSubscriptions: users.heldSubscriptions,
@@ -62,6 +63,7 @@ export const ownerPlanColumns = {
 export function ownerLimitsOf(row: {
   ownerLimits: Limits | null;
   ownerPrivilege: string | null;
+  ownerPrivilegeUntil: Date | null;
   ownerLifetimeDeal: UserRow["lifetimeDeal"];
   ownerPartnerPlan: string | null;
   ownerHeldSubscriptions: UserRow["heldSubscriptions"] | null;
@@ -69,6 +71,7 @@ export function ownerLimitsOf(row: {
   return limitsFor({
     limits: row.ownerLimits,
     privilege: row.ownerPrivilege,
+    privilegeUntil: row.ownerPrivilegeUntil,
     lifetimeDeal: row.ownerLifetimeDeal,
     partnerPlan: row.ownerPartnerPlan,
     heldSubscriptions: row.ownerHeldSubscriptions,
@@ -150,6 +153,7 @@ export function loadedProjectOf(
       resolvePlan(
         planSourcesOf({
           privilege: row.ownerPrivilege,
+          privilegeUntil: row.ownerPrivilegeUntil,
           lifetimeDeal: row.ownerLifetimeDeal,
           partnerPlan: row.ownerPartnerPlan,
           heldSubscriptions: row.ownerHeldSubscriptions,

@@ -24,6 +24,7 @@ import { pages, projectCollaborators, projects, users } from "../../db/schema/in
 import { BadRequestError, PlanLimitError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { toJpeg } from "../../lib/images.ts";
+import { record } from "../../lib/ledger.ts";
 import { type LoggedContext, operation, withParams } from "../../lib/operations.ts";
 import { announceChanged, revokeRoom } from "../../lib/realtime.ts";
 import { removeReplaced } from "../../lib/storage/storage.ts";
@@ -91,6 +92,12 @@ export const createProject = operation(
           expiresAt: projectExpiresAt(input.type, now, limits[product].projects),
         })
         .returning();
+      await record(tx, {
+        type: "project.created",
+        projectId: created!.id,
+        projectType: input.type,
+        actor: { userId: actor.user.id },
+      });
       return { project: created!, limits, team };
     });
     return {

@@ -11,7 +11,7 @@ import { mailboxMessages, supportMessages } from "../../db/schema/index.ts";
 import { ApiClient } from "../../testing/http-client.ts";
 import { expectRefused, type Person, signUpPerson } from "../../testing/people.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
-import { defaultDriver, drivers } from "../../testing/test-db.ts";
+import { defaultDriver, routeDrivers } from "../../testing/test-db.ts";
 import { collectFiles } from "../files/collector.ts";
 import { NOT_A_SCREENSHOT, type StoredScreenshot, screenshotFormat } from "./feedback.operations.ts";
 
@@ -30,7 +30,7 @@ describe("screenshotFormat", () => {
   });
 });
 
-describe.each(drivers())("feedback (%s)", (driver) => {
+describe.each(routeDrivers())("feedback (%s)", (driver) => {
   let t: TestApp;
   let ada: Person;
   let png: Buffer;

@@ -18,6 +18,7 @@ import { type PlanHolder, planSourcesOf } from "../plans/plans.ts";
 export const ownerPlanColumns = {
   id: users.id,
   privilege: users.privilege,
+  privilegeUntil: users.privilegeUntil,
   lifetimeDeal: users.lifetimeDeal,
   partnerPlan: users.partnerPlan,
   heldSubscriptions: users.heldSubscriptions,

@@ -7,6 +7,7 @@ import { eq } from "drizzle-orm";
 import { teams } from "../../db/schema/index.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
+import { record } from "../../lib/ledger.ts";
 import { operation, withParams } from "../../lib/operations.ts";
 import type { Actor } from "../auth/session.ts";
 import { teamPlanFor } from "./team-plan.ts";
@@ -26,6 +27,12 @@ export const createTeam = operation("teams.create", createTeamSchema, async (ctx
       })
       .returning();
     await teamChanged(tx, created!.id);
+    await record(tx, {
+      type: "team.created",
+      teamId: created!.id,
+      product: input.product,
+      actor: { userId: actor.user.id },
+    });
     return created!;
   });
   const plan = teamPlanFor(team, actor.user, ctx.config.plansEnabled);

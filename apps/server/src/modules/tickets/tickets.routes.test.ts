@@ -3,8 +3,9 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projects, tickets } from "../../db/schema/index.ts";
 import { expectRefused, type Person, signUpPerson } from "../../testing/people.ts";
+import { routeIt } from "../../testing/route-it.ts";
 import { settledGet, startTestApp, type TestApp } from "../../testing/test-app.ts";
-import { drivers } from "../../testing/test-db.ts";
+import { drivers, routeDrivers } from "../../testing/test-db.ts";
 import { createTicket } from "./tickets.service.ts";
 
 const report: TicketReport = {
@@ -70,40 +71,44 @@ describe.each(drivers())("tickets (%s)", (driver) => {
   });
   afterAll(() => t.close());
 
-  it("writes a ticket into a list, numbered, with its first entry, and tells the project's people", async () => {
-    const created = await owner.client.post(`/api/projects/${projectId}/tickets`, {
-      listId: todo,
-      title: "Checkout button is grey",
-      description: "It should be red.",
-    });
-    expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({
-      number: 1,
-      listId: todo,
-      intake: "accepted",
-      reporter: { uid: owner.uid, displayName: "Olivia Owner", isGuest: false },
-      commentCount: 0,
-      screenshotUrl: null,
-      abilities: { update: true, triage: true, delete: true },
-    });
-    const read = await detail(created.body.data.id, commenter);
-    expect(read.thread.map((entry) => entry.comment)).toEqual(["It should be red."]);
-    expect(read.abilities).toMatchObject({ reply: true, update: false });
-    const titleOnly = await card("No description");
-    expect((await detail(titleOnly.id)).thread[0]!.comment).toBe("No description");
-    expect(titleOnly.number).toBe(2);
+  routeIt(driver)(
+    "writes a ticket into a list, numbered, with its first entry, and tells the project's people",
+    async () => {
+      const created = await owner.client.post(`/api/projects/${projectId}/tickets`, {
+        listId: todo,
+        title: "Checkout button is grey",
+        description: "It should be red.",
+      });
+      expect(created.status).toBe(201);
+      expect(created.body.data).toMatchObject({
+        number: 1,
+        listId: todo,
+        intake: "accepted",
+        reporter: { uid: owner.uid, displayName: "Olivia Owner", isGuest: false },
+        commentCount: 0,
+        screenshotUrl: null,
+        abilities: { update: true, triage: true, delete: true },
+      });
+      const read = await detail(created.body.data.id, commenter);
+      expect(read.thread.map((entry) => entry.comment)).toEqual(["It should be red."]);
+      expect(read.abilities).toMatchObject({ reply: true, update: false });
+      const titleOnly = await card("No description");
+      expect((await detail(titleOnly.id)).thread[0]!.comment).toBe("No description");
+      expect(titleOnly.number).toBe(2);
 
-    const notes = (await settledGet(t, editor.client, `/api/notifications?projectId=${projectId}`)).body.data;
-    expect(notes).toContainEqual(
-      expect.objectContaining({
-        type: "browse-ticket-add",
-        actor: expect.objectContaining({ displayName: "Olivia Owner" }),
-        context: expect.objectContaining({ ticketId: created.body.data.id }),
-      }),
-    );
-    const own = (await settledGet(t, owner.client, `/api/notifications?projectId=${projectId}`)).body.data;
-    expect(own.filter((n: { type: string }) => n.type === "browse-ticket-add")).toEqual([]);
-  });
+      const notes = (await settledGet(t, editor.client, `/api/notifications?projectId=${projectId}`)).body
+        .data;
+      expect(notes).toContainEqual(
+        expect.objectContaining({
+          type: "browse-ticket-add",
+          actor: expect.objectContaining({ displayName: "Olivia Owner" }),
+          context: expect.objectContaining({ ticketId: created.body.data.id }),
+        }),
+      );
+      const own = (await settledGet(t, owner.client, `/api/notifications?projectId=${projectId}`)).body.data;
+      expect(own.filter((n: { type: string }) => n.type === "browse-ticket-add")).toEqual([]);
+    },
+  );
 
   it("moves a card between lists writing only its own row, and keeps the order through several moves", async () => {
     const [a, b, c] = [await card("A"), await card("B"), await card("C")];
@@ -134,126 +139,133 @@ describe.each(drivers())("tickets (%s)", (driver) => {
     await expectRefused(t, () => commenter.client.post(`/api/tickets/${a.id}/move`, { listId: todo }), 403);
   });
 
-  it("triages widget reports: accept into a list, merge into another ticket, reject", async () => {
-    const [accepted, merged, rejected] = [
-      await report_("Price is wrong"),
-      await report_("Price wrong again"),
-      await report_("spam"),
-    ];
-    expect(accepted).toMatchObject({
-      listId: null,
-      intake: "triage",
-      reporter: { uid: null, displayName: "Gail Guest", isGuest: true },
-      report: { pageUrl: report.pageUrl },
-    });
-    expect(
-      (await board()).tickets.filter((ticket) => ticket.intake === "triage").map((x) => x.title),
-    ).toEqual(["Price is wrong", "Price wrong again", "spam"]);
-    const told = (await settledGet(t, editor.client, `/api/notifications?projectId=${projectId}`)).body.data;
-    expect(told).toContainEqual(
-      expect.objectContaining({
-        type: "browse-ticket-add",
-        actor: expect.objectContaining({ uid: null, displayName: "Gail Guest" }),
-        context: expect.objectContaining({ ticketId: accepted.id, userName: "Gail Guest" }),
-      }),
-    );
-    await expectRefused(
-      t,
-      () => editor.client.post(`/api/tickets/${accepted.id}/move`, { listId: todo }),
-      400,
-      "ticket-not-on-board",
-    );
-    await expectRefused(
-      t,
-      () => commenter.client.post(`/api/tickets/${accepted.id}/triage`, { action: "accept", listId: todo }),
-      403,
-    );
+  routeIt(driver)(
+    "triages widget reports: accept into a list, merge into another ticket, reject",
+    async () => {
+      const [accepted, merged, rejected] = [
+        await report_("Price is wrong"),
+        await report_("Price wrong again"),
+        await report_("spam"),
+      ];
+      expect(accepted).toMatchObject({
+        listId: null,
+        intake: "triage",
+        reporter: { uid: null, displayName: "Gail Guest", isGuest: true },
+        report: { pageUrl: report.pageUrl },
+      });
+      expect(
+        (await board()).tickets.filter((ticket) => ticket.intake === "triage").map((x) => x.title),
+      ).toEqual(["Price is wrong", "Price wrong again", "spam"]);
+      const told = (await settledGet(t, editor.client, `/api/notifications?projectId=${projectId}`)).body
+        .data;
+      expect(told).toContainEqual(
+        expect.objectContaining({
+          type: "browse-ticket-add",
+          actor: expect.objectContaining({ uid: null, displayName: "Gail Guest" }),
+          context: expect.objectContaining({ ticketId: accepted.id, userName: "Gail Guest" }),
+        }),
+      );
+      await expectRefused(
+        t,
+        () => editor.client.post(`/api/tickets/${accepted.id}/move`, { listId: todo }),
+        400,
+        "ticket-not-on-board",
+      );
+      await expectRefused(
+        t,
+        () => commenter.client.post(`/api/tickets/${accepted.id}/triage`, { action: "accept", listId: todo }),
+        403,
+      );
 
-    const accept = await editor.client.post(`/api/tickets/${accepted.id}/triage`, {
-      action: "accept",
-      listId: doing,
-    });
-    expect(accept.body.data).toMatchObject({ intake: "accepted", listId: doing });
-    expect((await column(doing)).at(-1)).toBe("Price is wrong");
-    await expectRefused(
-      t,
-      () => editor.client.post(`/api/tickets/${accepted.id}/triage`, { action: "reject" }),
-      409,
-    );
+      const accept = await editor.client.post(`/api/tickets/${accepted.id}/triage`, {
+        action: "accept",
+        listId: doing,
+      });
+      expect(accept.body.data).toMatchObject({ intake: "accepted", listId: doing });
+      expect((await column(doing)).at(-1)).toBe("Price is wrong");
+      await expectRefused(
+        t,
+        () => editor.client.post(`/api/tickets/${accepted.id}/triage`, { action: "reject" }),
+        409,
+      );
 
-    const merge = await editor.client.post(`/api/tickets/${merged.id}/triage`, {
-      action: "duplicate",
-      of: accepted.id,
-    });
-    expect(merge.body.data).toMatchObject({ intake: "duplicate", duplicateOf: accepted.id, listId: null });
-    const target = await detail(accepted.id);
-    expect(target.thread.map((entry) => [entry.comment, entry.author.displayName])).toEqual([
-      ["Price is wrong", "Gail Guest"],
-      ["Price wrong again", "Gail Guest"],
-    ]);
-    expect(target.commentCount).toBe(1);
+      const merge = await editor.client.post(`/api/tickets/${merged.id}/triage`, {
+        action: "duplicate",
+        of: accepted.id,
+      });
+      expect(merge.body.data).toMatchObject({ intake: "duplicate", duplicateOf: accepted.id, listId: null });
+      const target = await detail(accepted.id);
+      expect(target.thread.map((entry) => [entry.comment, entry.author.displayName])).toEqual([
+        ["Price is wrong", "Gail Guest"],
+        ["Price wrong again", "Gail Guest"],
+      ]);
+      expect(target.commentCount).toBe(1);
 
-    await editor.client.post(`/api/tickets/${rejected.id}/triage`, { action: "reject" });
-    const ids = (await board()).tickets.map((ticket) => ticket.id);
-    expect(ids).toContain(accepted.id);
-    expect(ids).not.toContain(merged.id);
-    expect(ids).not.toContain(rejected.id);
-    expect((await detail(rejected.id)).intake).toBe("rejected");
-  });
+      await editor.client.post(`/api/tickets/${rejected.id}/triage`, { action: "reject" });
+      const ids = (await board()).tickets.map((ticket) => ticket.id);
+      expect(ids).toContain(accepted.id);
+      expect(ids).not.toContain(merged.id);
+      expect(ids).not.toContain(rejected.id);
+      expect((await detail(rejected.id)).intake).toBe("rejected");
+    },
+  );
 
-  it("assigns to the project's people only, sets due dates, filters, resolves and reopens", async () => {
-    const ticket = await card("Assign me", todo, "Find #me in the description");
-    await expectRefused(
-      t,
-      () => editor.client.patch(`/api/tickets/${ticket.id}`, { assignedTo: outsider.uid }),
-      400,
-      "not-an-assignee",
-    );
-    await expectRefused(
-      t,
-      () => commenter.client.patch(`/api/tickets/${ticket.id}`, { assignedTo: commenter.uid }),
-      403,
-    );
-    const assignees = (await board()).assignees.map((person) => person.displayName).sort();
-    expect(assignees).toEqual(["Carl Commenter", "Eddie Editor", "Olivia Owner"]);
+  routeIt(driver)(
+    "assigns to the project's people only, sets due dates, filters, resolves and reopens",
+    async () => {
+      const ticket = await card("Assign me", todo, "Find #me in the description");
+      await expectRefused(
+        t,
+        () => editor.client.patch(`/api/tickets/${ticket.id}`, { assignedTo: outsider.uid }),
+        400,
+        "not-an-assignee",
+      );
+      await expectRefused(
+        t,
+        () => commenter.client.patch(`/api/tickets/${ticket.id}`, { assignedTo: commenter.uid }),
+        403,
+      );
+      const assignees = (await board()).assignees.map((person) => person.displayName).sort();
+      expect(assignees).toEqual(["Carl Commenter", "Eddie Editor", "Olivia Owner"]);
 
-    const updated = await editor.client.patch(`/api/tickets/${ticket.id}`, {
-      assignedTo: commenter.uid,
-      dueDate: "2000-01-01",
-    });
-    expect(updated.body.data).toMatchObject({
-      assignedTo: commenter.uid,
-      assignee: { displayName: "Carl Commenter" },
-      dueDate: "2000-01-01",
-    });
-    const only = async (query: string) => (await board(query)).tickets.map((x) => x.id);
-    expect(await only(`?assignee=${commenter.uid}`)).toEqual([ticket.id]);
-    expect(await only("?due=overdue")).toEqual([ticket.id]);
-    expect(await only("?q=%23me")).toEqual([ticket.id]);
-    expect(await only(`?q=%23${ticket.number}`)).toEqual([ticket.id]);
-    expect(await only("?due=none")).not.toContain(ticket.id);
+      const updated = await editor.client.patch(`/api/tickets/${ticket.id}`, {
+        assignedTo: commenter.uid,
+        dueDate: "2000-01-01",
+      });
+      expect(updated.body.data).toMatchObject({
+        assignedTo: commenter.uid,
+        assignee: { displayName: "Carl Commenter" },
+        dueDate: "2000-01-01",
+      });
+      const only = async (query: string) => (await board(query)).tickets.map((x) => x.id);
+      expect(await only(`?assignee=${commenter.uid}`)).toEqual([ticket.id]);
+      expect(await only("?due=overdue")).toEqual([ticket.id]);
+      expect(await only("?q=%23me")).toEqual([ticket.id]);
+      expect(await only(`?q=%23${ticket.number}`)).toEqual([ticket.id]);
+      expect(await only("?due=none")).not.toContain(ticket.id);
 
-    const resolved = await editor.client.patch(`/api/tickets/${ticket.id}`, { isResolved: true });
-    expect(resolved.body.data).toMatchObject({
-      isResolved: true,
-      resolvedBy: editor.uid,
-      resolvedAt: expect.any(String),
-    });
-    expect(await only("?resolved=true")).toEqual([ticket.id]);
-    expect(await only("?due=overdue")).toEqual([]);
-    const reopened = await owner.client.patch(`/api/tickets/${ticket.id}`, {
-      isResolved: false,
-      assignedTo: null,
-    });
-    expect(reopened.body.data).toMatchObject({
-      isResolved: false,
-      resolvedBy: null,
-      resolvedAt: null,
-      assignee: null,
-    });
-  });
+      const resolved = await editor.client.patch(`/api/tickets/${ticket.id}`, { isResolved: true });
+      expect(resolved.body.data).toMatchObject({
+        isResolved: true,
+        resolvedBy: editor.uid,
+        resolvedAt: expect.any(String),
+      });
+      expect(await only("?resolved=true")).toEqual([ticket.id]);
+      expect(await only("?due=overdue")).toEqual([]);
+      const reopened = await owner.client.patch(`/api/tickets/${ticket.id}`, {
+        isResolved: false,
+        assignedTo: null,
+      });
+      expect(reopened.body.data).toMatchObject({
+        isResolved: false,
+        resolvedBy: null,
+        resolvedAt: null,
+        assignee: null,
+      });
+    },
+  );
 
-  it("mails a widget reporter once when their report is resolved", async () => {
+  routeIt(driver)("mails a widget reporter once when their report is resolved", async () => {
     const address = `reporter-${Date.now().toString(36)}@example.com`;
     const reported = await report_("Coupon field rejects codes", address);
     await editor.client.post(`/api/tickets/${reported.id}/triage`, { action: "accept", listId: todo });
@@ -269,97 +281,105 @@ describe.each(drivers())("tickets (%s)", (driver) => {
     expect(t.inbox!.mails.filter((m) => m.to.includes(address))).toHaveLength(1);
   });
 
-  it("keeps a thread: replies with mentions, author-only edits, and the only-entry rule", async () => {
-    const ticket = await card("Threaded");
-    const first = (await detail(ticket.id)).thread[0]!;
-    const replied = await commenter.client.post(`/api/tickets/${ticket.id}/entries`, {
-      comment: `Seen it too {@${editor.uid}}`,
-    });
-    expect(replied.status).toBe(201);
-    expect(replied.body.data.commentCount).toBe(1);
-    const reply = replied.body.data.thread[1];
-    expect(reply.abilities).toEqual({ edit: true, delete: true });
-    const mentions = (await settledGet(t, editor.client, `/api/notifications?projectId=${projectId}`)).body
-      .data;
-    expect(mentions).toContainEqual(
-      expect.objectContaining({
-        type: "web-comment-reply-mention",
-        context: expect.objectContaining({ ticketId: ticket.id }),
-      }),
-    );
+  routeIt(driver)(
+    "keeps a thread: replies with mentions, author-only edits, and the only-entry rule",
+    async () => {
+      const ticket = await card("Threaded");
+      const first = (await detail(ticket.id)).thread[0]!;
+      const replied = await commenter.client.post(`/api/tickets/${ticket.id}/entries`, {
+        comment: `Seen it too {@${editor.uid}}`,
+      });
+      expect(replied.status).toBe(201);
+      expect(replied.body.data.commentCount).toBe(1);
+      const reply = replied.body.data.thread[1];
+      expect(reply.abilities).toEqual({ edit: true, delete: true });
+      const mentions = (await settledGet(t, editor.client, `/api/notifications?projectId=${projectId}`)).body
+        .data;
+      expect(mentions).toContainEqual(
+        expect.objectContaining({
+          type: "web-comment-reply-mention",
+          context: expect.objectContaining({ ticketId: ticket.id }),
+        }),
+      );
 
-    await expectRefused(
-      t,
-      () => owner.client.patch(`/api/tickets/${ticket.id}/entries/${reply.id}`, { comment: "Mine now" }),
-      403,
-    );
-    const edited = await commenter.client.patch(`/api/tickets/${ticket.id}/entries/${reply.id}`, {
-      comment: "Edited",
-    });
-    expect(edited.body.data.thread[1]).toMatchObject({ comment: "Edited", editedAt: expect.any(String) });
-    await expectRefused(
-      t,
-      () => commenter.client.delete(`/api/tickets/${ticket.id}/entries/${first.id}`),
-      403,
-    );
+      await expectRefused(
+        t,
+        () => owner.client.patch(`/api/tickets/${ticket.id}/entries/${reply.id}`, { comment: "Mine now" }),
+        403,
+      );
+      const edited = await commenter.client.patch(`/api/tickets/${ticket.id}/entries/${reply.id}`, {
+        comment: "Edited",
+      });
+      expect(edited.body.data.thread[1]).toMatchObject({ comment: "Edited", editedAt: expect.any(String) });
+      await expectRefused(
+        t,
+        () => commenter.client.delete(`/api/tickets/${ticket.id}/entries/${first.id}`),
+        403,
+      );
 
-    // Deleting the first of two entries leaves the ticket; deleting the only one left deletes it.
-    expect((await owner.client.delete(`/api/tickets/${ticket.id}/entries/${first.id}`)).body.data).toEqual({
-      ticketDeleted: false,
-    });
-    expect((await detail(ticket.id)).thread.map((entry) => entry.comment)).toEqual(["Edited"]);
-    expect(
-      (await commenter.client.delete(`/api/tickets/${ticket.id}/entries/${reply.id}`)).body.data,
-    ).toEqual({
-      ticketDeleted: true,
-    });
-    expect((await owner.client.get(`/api/tickets/${ticket.id}`)).status).toBe(404);
-  });
+      // Deleting the first of two entries leaves the ticket; deleting the only one left deletes it.
+      expect((await owner.client.delete(`/api/tickets/${ticket.id}/entries/${first.id}`)).body.data).toEqual({
+        ticketDeleted: false,
+      });
+      expect((await detail(ticket.id)).thread.map((entry) => entry.comment)).toEqual(["Edited"]);
+      expect(
+        (await commenter.client.delete(`/api/tickets/${ticket.id}/entries/${reply.id}`)).body.data,
+      ).toEqual({
+        ticketDeleted: true,
+      });
+      expect((await owner.client.get(`/api/tickets/${ticket.id}`)).status).toBe(404);
+    },
+  );
 
-  it("serves the report's screenshot and replay to readers, and removes them with the ticket", async () => {
-    const png = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");
-    const [shotKey, replayKey] = [`tickets/${projectId}/shot.png`, `tickets/${projectId}/replay.json`];
-    await t.ctx.storage.put(shotKey, png);
-    await t.ctx.storage.put(replayKey, Buffer.from('{"events":[]}'));
-    const ticket = await createTicket(t.ctx, {
-      projectId,
-      listId: null,
-      title: "With a screenshot",
-      firstEntry: "See the picture",
-      reporter: { userId: commenter.uid },
-      report,
-      screenshot: { key: shotKey, bytes: png.length },
-      replay: { key: replayKey, bytes: 13 },
-    });
-    expect(ticket.screenshotUrl).toMatch(new RegExp(`^/api/tickets/${ticket.id}/screenshot\\?v=[0-9a-f]+$`));
-    expect(ticket.hasReplay).toBe(true);
-    const shot = await commenter.client.get(ticket.screenshotUrl!);
-    expect([shot.status, shot.headers.get("content-type")]).toEqual([200, "image/png"]);
-    const replay = await commenter.client.get(`/api/tickets/${ticket.id}/replay`);
-    expect(replay.body).toEqual({ events: [] });
-    expect((await outsider.client.get(ticket.screenshotUrl!)).status).toBe(404);
+  routeIt(driver)(
+    "serves the report's screenshot and replay to readers, and removes them with the ticket",
+    async () => {
+      const png = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");
+      const [shotKey, replayKey] = [`tickets/${projectId}/shot.png`, `tickets/${projectId}/replay.json`];
+      await t.ctx.storage.put(shotKey, png);
+      await t.ctx.storage.put(replayKey, Buffer.from('{"events":[]}'));
+      const ticket = await createTicket(t.ctx, {
+        projectId,
+        listId: null,
+        title: "With a screenshot",
+        firstEntry: "See the picture",
+        reporter: { userId: commenter.uid },
+        report,
+        screenshot: { key: shotKey, bytes: png.length },
+        replay: { key: replayKey, bytes: 13 },
+      });
+      expect(ticket.screenshotUrl).toMatch(
+        new RegExp(`^/api/tickets/${ticket.id}/screenshot\\?v=[0-9a-f]+$`),
+      );
+      expect(ticket.hasReplay).toBe(true);
+      const shot = await commenter.client.get(ticket.screenshotUrl!);
+      expect([shot.status, shot.headers.get("content-type")]).toEqual([200, "image/png"]);
+      const replay = await commenter.client.get(`/api/tickets/${ticket.id}/replay`);
+      expect(replay.body).toEqual({ events: [] });
+      expect((await outsider.client.get(ticket.screenshotUrl!)).status).toBe(404);
 
-    // A reply's attachment, uploaded through the comments' attachment route, goes with the ticket too.
-    const file = (
-      await commenter.client.upload(`/api/projects/${projectId}/attachments`, {
-        name: "log.txt",
-        type: "text/plain",
-        bytes: Buffer.from(`console log ${ticket.id}`),
-      })
-    ).body.data;
-    const withFile = await commenter.client.post(`/api/tickets/${ticket.id}/entries`, {
-      comment: "Log attached",
-      attachments: [file],
-    });
-    expect(withFile.body.data.thread[1].attachments).toEqual([file]);
-    await expectRefused(t, () => commenter.client.delete(`/api/tickets/${ticket.id}`), 403);
-    expect((await editor.client.delete(`/api/tickets/${ticket.id}`)).status).toBe(200);
-    expect(await t.ctx.storage.get(shotKey)).toBeNull();
-    expect(await t.ctx.storage.get(replayKey)).toBeNull();
-    expect(await t.ctx.storage.size(file.path)).toBeNull();
-  });
+      // A reply's attachment, uploaded through the comments' attachment route, goes with the ticket too.
+      const file = (
+        await commenter.client.upload(`/api/projects/${projectId}/attachments`, {
+          name: "log.txt",
+          type: "text/plain",
+          bytes: Buffer.from(`console log ${ticket.id}`),
+        })
+      ).body.data;
+      const withFile = await commenter.client.post(`/api/tickets/${ticket.id}/entries`, {
+        comment: "Log attached",
+        attachments: [file],
+      });
+      expect(withFile.body.data.thread[1].attachments).toEqual([file]);
+      await expectRefused(t, () => commenter.client.delete(`/api/tickets/${ticket.id}`), 403);
+      expect((await editor.client.delete(`/api/tickets/${ticket.id}`)).status).toBe(200);
+      expect(await t.ctx.storage.get(shotKey)).toBeNull();
+      expect(await t.ctx.storage.get(replayKey)).toBeNull();
+      expect(await t.ctx.storage.size(file.path)).toBeNull();
+    },
+  );
 
-  it("refuses bad input and changes nothing", async () => {
+  routeIt(driver)("refuses bad input and changes nothing", async () => {
     const ticket = await card("Untouchable");
     const other = (await owner.client.post("/api/projects", { title: "Elsewhere", type: "browse" })).body.data
       .id;
@@ -412,7 +432,7 @@ describe.each(drivers())("tickets (%s)", (driver) => {
   });
 });
 
-describe.each(drivers())("ticket limit with plans on (%s)", (driver) => {
+describe.each(routeDrivers())("ticket limit with plans on (%s)", (driver) => {
   let t: TestApp;
   afterAll(() => t.close());
   beforeAll(async () => {

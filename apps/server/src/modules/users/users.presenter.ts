@@ -1,6 +1,6 @@
 import { PRODUCTS, resolvePlan, storageLimitBytes, type User } from "@redline/shared";
 import type { UserRow } from "../../db/schema/index.ts";
-import { limitsFor, planSourcesOf } from "../plans/plans.ts";
+import { activePrivilege, limitsFor, planSourcesOf } from "../plans/plans.ts";
 import type { CountedUser } from "./counters.ts";
 
 /**
@@ -27,7 +27,7 @@ export function presentUser(row: UserRow, plansEnabled: boolean, counted?: Count
     notificationSound: row.notificationSound,
     isDeleted: row.isDeleted,
     isAnonymous: row.isAnonymous,
-    privilege: row.privilege,
+    privilege: activePrivilege(row),
     partnerPlan: row.partnerPlan,
     limits: limitsFor(row, plansEnabled),
     counters: counted

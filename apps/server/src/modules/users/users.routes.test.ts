@@ -6,6 +6,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { users } from "../../db/schema/index.ts";
 import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
+import { routeIt } from "../../testing/route-it.ts";
 import { setLimits, startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { drivers } from "../../testing/test-db.ts";
 
@@ -26,13 +27,13 @@ describe.each(drivers())("the user's own record (%s)", (driver) => {
   });
   afterAll(() => t.close());
 
-  it("answers 401 when signed out", async () => {
+  routeIt(driver)("answers 401 when signed out", async () => {
     const me = await new ApiClient(t.url).get("/api/me");
     expect(me.status).toBe(401);
     expect(me.body.code).toBe("unauthenticated");
   });
 
-  it("updates only the fields provided", async () => {
+  routeIt(driver)("updates only the fields provided", async () => {
     const client = await signUpVerified(t.url, t.inbox!, email("patch"));
     const first = await client.patch("/api/me", { displayName: "Grace Hopper" });
     expect(first.status).toBe(200);
@@ -49,7 +50,7 @@ describe.each(drivers())("the user's own record (%s)", (driver) => {
     });
   });
 
-  it("rejects bad input with 400 and changes nothing", async () => {
+  routeIt(driver)("rejects bad input with 400 and changes nothing", async () => {
     const client = await signUpVerified(t.url, t.inbox!, email("invalid"), undefined, "Original");
     for (const body of [
       { displayName: "" },
@@ -70,29 +71,32 @@ describe.each(drivers())("the user's own record (%s)", (driver) => {
     expect(me.privilege).toBeNull();
   });
 
-  it("says what the user's plans allow per product: free at first, then what a privilege or lifetime deal grants", async () => {
-    const client = await signUpVerified(t.url, t.inbox!, email("plans"));
-    const me = (await client.get("/api/me")).body.data;
-    expect(me.plans.web).toMatchObject({ name: "Free", isFree: true, hideUpsells: false });
-    expect(me.plans.web.entitlements).toMatchObject({ projects: 1, pages: 5, collaborators: 5 });
-    expect(me.plans.browse.entitlements).toMatchObject({ projects: 2, tickets: 20 });
+  routeIt(driver)(
+    "says what the user's plans allow per product: free at first, then what a privilege or lifetime deal grants",
+    async () => {
+      const client = await signUpVerified(t.url, t.inbox!, email("plans"));
+      const me = (await client.get("/api/me")).body.data;
+      expect(me.plans.web).toMatchObject({ name: "Free", isFree: true, hideUpsells: false });
+      expect(me.plans.web.entitlements).toMatchObject({ projects: 1, pages: 5, collaborators: 5 });
+      expect(me.plans.browse.entitlements).toMatchObject({ projects: 2, tickets: 20 });
 
-    await t.ctx.database.db
-      .update(users)
-      .set({ lifetimeDeal: { isDisabled: false, invoices: [{ plan: "redline_tier2" }] } })
-      .where(eq(users.id, me.uid));
-    // Written outside a request: the session cache hears of it as the database announces it (ADR 0007).
-    await expect.poll(async () => (await client.get("/api/me")).body.data.plans.web.isFree).toBe(false);
-    const lifetime = (await client.get("/api/me")).body.data.plans;
-    expect(lifetime.web).toMatchObject({ name: "Lifetime tier 2", isFree: false, hideUpsells: true });
-    expect(lifetime.web.entitlements).toMatchObject({ projects: -1, collaborators: 5 });
-    expect(lifetime.browse.isFree).toBe(true); // lifetime deals are for the web product
+      await t.ctx.database.db
+        .update(users)
+        .set({ lifetimeDeal: { isDisabled: false, invoices: [{ plan: "redline_tier2" }] } })
+        .where(eq(users.id, me.uid));
+      // Written outside a request: the session cache hears of it as the database announces it (ADR 0007).
+      await expect.poll(async () => (await client.get("/api/me")).body.data.plans.web.isFree).toBe(false);
+      const lifetime = (await client.get("/api/me")).body.data.plans;
+      expect(lifetime.web).toMatchObject({ name: "Lifetime tier 2", isFree: false, hideUpsells: true });
+      expect(lifetime.web.entitlements).toMatchObject({ projects: -1, collaborators: 5 });
+      expect(lifetime.browse.isFree).toBe(true); // lifetime deals are for the web product
 
-    await t.ctx.database.db.update(users).set({ privilege: "team" }).where(eq(users.id, me.uid));
-    await expect.poll(async () => (await client.get("/api/me")).body.data.plans.browse.name).toBe("Team");
-    const privileged = (await client.get("/api/me")).body.data.plans;
-    expect(privileged.browse).toMatchObject({ name: "Team", hideUpsells: true });
-  });
+      await t.ctx.database.db.update(users).set({ privilege: "team" }).where(eq(users.id, me.uid));
+      await expect.poll(async () => (await client.get("/api/me")).body.data.plans.browse.name).toBe("Team");
+      const privileged = (await client.get("/api/me")).body.data.plans;
+      expect(privileged.browse).toMatchObject({ name: "Team", hideUpsells: true });
+    },
+  );
 
   it("counts the user's projects, their pages, shares and editors (SPEC §3 counters)", async () => {
     const client = await signUpVerified(t.url, t.inbox!, email("counters"));
@@ -133,23 +137,26 @@ describe.each(drivers())("the user's own record (%s)", (driver) => {
     expect(prefs.commentResolve).toBe(true);
   });
 
-  it("keeps each first-minutes screen's flag once set, merged with the others; an unknown flag is 400", async () => {
-    const client = await signUpVerified(t.url, t.inbox!, email("onboarding"));
-    expect((await client.get("/api/me")).body.data.onboarding).toEqual({});
-    const flags = ["profileSetup", "featureTour", "introduceProductSplitting", "demoModal"] as const;
-    await Promise.all(flags.map((flag) => client.patch("/api/me", { onboarding: { [flag]: true } })));
-    const refused = await client.patch("/api/me", { onboarding: { tourAgain: true } });
-    expect(refused.status).toBe(400);
-    expect((await client.patch("/api/me", { onboarding: { featureTour: false } })).status).toBe(400);
-    expect((await client.get("/api/me")).body.data.onboarding).toEqual({
-      profileSetup: true,
-      featureTour: true,
-      introduceProductSplitting: true,
-      demoModal: true,
-    });
-  });
+  routeIt(driver)(
+    "keeps each first-minutes screen's flag once set, merged with the others; an unknown flag is 400",
+    async () => {
+      const client = await signUpVerified(t.url, t.inbox!, email("onboarding"));
+      expect((await client.get("/api/me")).body.data.onboarding).toEqual({});
+      const flags = ["profileSetup", "featureTour", "introduceProductSplitting", "demoModal"] as const;
+      await Promise.all(flags.map((flag) => client.patch("/api/me", { onboarding: { [flag]: true } })));
+      const refused = await client.patch("/api/me", { onboarding: { tourAgain: true } });
+      expect(refused.status).toBe(400);
+      expect((await client.patch("/api/me", { onboarding: { featureTour: false } })).status).toBe(400);
+      expect((await client.get("/api/me")).body.data.onboarding).toEqual({
+        profileSetup: true,
+        featureTour: true,
+        introduceProductSplitting: true,
+        demoModal: true,
+      });
+    },
+  );
 
-  it("uploads a photo as a 500×500 JPEG and serves it", async () => {
+  routeIt(driver)("uploads a photo as a 500×500 JPEG and serves it", async () => {
     const client = await signUpVerified(t.url, t.inbox!, email("photo"));
     const upload = await client.post("/api/me/photo", { dataUrl: await pngDataUrl(800, 600) });
     expect(upload.status).toBe(200);
@@ -167,7 +174,7 @@ describe.each(drivers())("the user's own record (%s)", (driver) => {
     expect((await client.get("/api/me")).body.data.photoURL).toBe(photoURL);
   });
 
-  it("refuses photos over 5 MB, non-images and anonymous uploads", async () => {
+  routeIt(driver)("refuses photos over 5 MB, non-images and anonymous uploads", async () => {
     const client = await signUpVerified(t.url, t.inbox!, email("bigphoto"));
     const big = `data:image/png;base64,${Buffer.alloc(5 * 1024 * 1024 + 10, 7).toString("base64")}`;
     const tooBig = await client.post("/api/me/photo", { dataUrl: big });
@@ -184,7 +191,7 @@ describe.each(drivers())("the user's own record (%s)", (driver) => {
     expect(anonymous.status).toBe(401);
   });
 
-  it("does not serve paths outside the storage root", async () => {
+  routeIt(driver)("does not serve paths outside the storage root", async () => {
     const secret = t.ctx.config.authSecret;
     // Raw requests: fetch() would normalise the dot segments before they reach the server.
     const rawGet = (requestPath: string) =>

@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { requestInput } from "../../lib/operations.ts";
 import { route } from "../../lib/routes.ts";
+import { adminActorOf } from "../admin/admin.policy.ts";
 import { requireActor } from "../auth/session.ts";
 import { countersFor } from "./counters.ts";
 import { updateProfile, uploadProfilePhoto } from "./users.operations.ts";
@@ -14,8 +15,17 @@ export async function usersRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   const { db } = database;
 
   app.get("/api/me", route({ summary: "The signed-in user", action: "self" }), async (request) => {
-    const { user } = await requireActor(auth, db, request, { allowUnverified: true });
-    return { data: presentUser(user, ctx.config.plansEnabled, await countersFor(db, user)) };
+    const actor = await requireActor(auth, db, request, { allowUnverified: true });
+    const { user } = actor;
+    // Only an operator learns they are one (the admin routes answer 404 to everyone else).
+    const isAdmin =
+      adminActorOf(ctx.config.adminEmails, actor, Boolean(request.principal)).access === "admin";
+    return {
+      data: {
+        ...presentUser(user, ctx.config.plansEnabled, await countersFor(db, user)),
+        ...(isAdmin && { isAdmin: true }),
+      },
+    };
   });
 
   app.patch(

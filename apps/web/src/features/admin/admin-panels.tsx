@@ -116,6 +116,66 @@ function useSearch() {
   return { q, debounced, page, setPage, setQ: search };
 }
 
+/**
+ * A searched, paged table of one kind of thing (users, teams): the search box, loading and error states, the
+ * empty answer, the head, a row per item and the pager.
+ */
+function SearchedTable<Item extends { id: string }>({
+  id,
+  title,
+  searchLabel,
+  noun,
+  useItems,
+  columns,
+  row,
+}: {
+  id: string;
+  title: string;
+  searchLabel: string;
+  /** Singular, lower case: "user". */
+  noun: string;
+  useItems(q: string, page: number): ReadState<AdminPage<Item>>;
+  columns: readonly string[];
+  row(item: Item): ReactNode;
+}) {
+  const search = useSearch();
+  const items = useItems(search.debounced, search.page);
+  const plural = `${noun}s`;
+  return (
+    <section className="admin__panel" aria-labelledby={id}>
+      <h2 id={id} className="panel__title">
+        {title}
+      </h2>
+      <Search label={searchLabel} value={search.q} onChange={search.setQ} />
+      <Loaded query={items} what={plural}>
+        {(page) =>
+          page.items.length === 0 ? (
+            <p className="admin__empty">
+              {search.debounced ? `No ${noun} matches “${search.debounced}”.` : `No ${plural} yet.`}
+            </p>
+          ) : (
+            <>
+              <table className="admin__table">
+                <thead>
+                  <tr>
+                    {columns.map((column) => (
+                      <th key={column} scope="col">
+                        {column}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>{page.items.map((item) => row(item))}</tbody>
+              </table>
+              <Pager page={page} onPage={search.setPage} what={plural} />
+            </>
+          )
+        }
+      </Loaded>
+    </section>
+  );
+}
+
 const planOf = (user: AdminUser) =>
   [
     user.privilege && `Privilege: ${user.privilege}`,
@@ -178,151 +238,92 @@ function GrantControl({ user }: { user: AdminUser }) {
 }
 
 export function UsersPanel() {
-  const search = useSearch();
-  const users = useAdminUsers(search.debounced, search.page);
   const setDisabled = useSetUserDisabled();
   return (
-    <section className="admin__panel" aria-labelledby="admin-users-title">
-      <h2 id="admin-users-title" className="panel__title">
-        Users
-      </h2>
-      <Search label="Search users by e-mail or name" value={search.q} onChange={search.setQ} />
-      <Loaded query={users} what="users">
-        {(page) =>
-          page.items.length === 0 ? (
-            <p className="admin__empty">
-              {search.debounced ? `No user matches “${search.debounced}”.` : "No users yet."}
-            </p>
-          ) : (
-            <>
-              <table className="admin__table">
-                <thead>
-                  <tr>
-                    <th scope="col">User</th>
-                    <th scope="col">Signed up</th>
-                    <th scope="col">Plan</th>
-                    <th scope="col">State</th>
-                    <th scope="col">Actions</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {page.items.map((user) => (
-                    <tr key={user.id}>
-                      <th scope="row">
-                        <span className="admin__primary">{user.email}</span>
-                        <span className="admin__secondary">{user.displayName || "—"}</span>
-                      </th>
-                      <td>{date.format(new Date(user.createdAt))}</td>
-                      <td>{planOf(user)}</td>
-                      <td>
-                        {user.disabledAt ? (
-                          <span className="admin__tag admin__tag--danger">Disabled</span>
-                        ) : user.isAdmin ? (
-                          <span className="admin__tag">Operator</span>
-                        ) : user.emailVerified ? (
-                          "Active"
-                        ) : (
-                          "Not verified"
-                        )}
-                      </td>
-                      <td className="admin__actions">
-                        {user.isAdmin ? null : (
-                          <button
-                            type="button"
-                            className={user.disabledAt ? "btn" : "btn btn--danger"}
-                            aria-label={`${user.disabledAt ? "Enable" : "Disable"} ${user.email}`}
-                            disabled={setDisabled.isPending}
-                            onClick={() =>
-                              setDisabled.mutate({ userId: user.id, disabled: !user.disabledAt })
-                            }
-                          >
-                            {user.disabledAt ? "Enable" : "Disable"}
-                          </button>
-                        )}
-                        <GrantControl user={user} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              <Pager page={page} onPage={search.setPage} what="users" />
-            </>
-          )
-        }
-      </Loaded>
-    </section>
+    <SearchedTable
+      id="admin-users-title"
+      title="Users"
+      searchLabel="Search users by e-mail or name"
+      noun="user"
+      useItems={useAdminUsers}
+      columns={["User", "Signed up", "Plan", "State", "Actions"]}
+      row={(user) => (
+        <tr key={user.id}>
+          <th scope="row">
+            <span className="admin__primary">{user.email}</span>
+            <span className="admin__secondary">{user.displayName || "—"}</span>
+          </th>
+          <td>{date.format(new Date(user.createdAt))}</td>
+          <td>{planOf(user)}</td>
+          <td>
+            {user.disabledAt ? (
+              <span className="admin__tag admin__tag--danger">Disabled</span>
+            ) : user.isAdmin ? (
+              <span className="admin__tag">Operator</span>
+            ) : user.emailVerified ? (
+              "Active"
+            ) : (
+              "Not verified"
+            )}
+          </td>
+          <td className="admin__actions">
+            {user.isAdmin ? null : (
+              <button
+                type="button"
+                className={user.disabledAt ? "btn" : "btn btn--danger"}
+                aria-label={`${user.disabledAt ? "Enable" : "Disable"} ${user.email}`}
+                disabled={setDisabled.isPending}
+                onClick={() => setDisabled.mutate({ userId: user.id, disabled: !user.disabledAt })}
+              >
+                {user.disabledAt ? "Enable" : "Disable"}
+              </button>
+            )}
+            <GrantControl user={user} />
+          </td>
+        </tr>
+      )}
+    />
   );
 }
 
 export function TeamsPanel() {
-  const search = useSearch();
-  const teams = useAdminTeams(search.debounced, search.page);
   const setDisabled = useSetTeamDisabled();
   return (
-    <section className="admin__panel" aria-labelledby="admin-teams-title">
-      <h2 id="admin-teams-title" className="panel__title">
-        Teams
-      </h2>
-      <Search label="Search teams by name or owner" value={search.q} onChange={search.setQ} />
-      <Loaded query={teams} what="teams">
-        {(page) =>
-          page.items.length === 0 ? (
-            <p className="admin__empty">
-              {search.debounced ? `No team matches “${search.debounced}”.` : "No teams yet."}
-            </p>
-          ) : (
-            <>
-              <table className="admin__table">
-                <thead>
-                  <tr>
-                    <th scope="col">Team</th>
-                    <th scope="col">Owner</th>
-                    <th scope="col">People</th>
-                    <th scope="col">Plan</th>
-                    <th scope="col">State</th>
-                    <th scope="col">Actions</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {page.items.map((team) => (
-                    <tr key={team.id}>
-                      <th scope="row">
-                        <span className="admin__primary">{team.name}</span>
-                        <span className="admin__secondary">
-                          {team.product === "browse" ? "Bug tracking" : "Website feedback"}
-                        </span>
-                      </th>
-                      <td>{team.ownerEmail}</td>
-                      <td>{team.members}</td>
-                      <td>{team.isPaid ? "Paid" : "Free"}</td>
-                      <td>
-                        {team.isDisabled ? (
-                          <span className="admin__tag admin__tag--danger">Disabled</span>
-                        ) : (
-                          "Enabled"
-                        )}
-                      </td>
-                      <td className="admin__actions">
-                        <button
-                          type="button"
-                          className={team.isDisabled ? "btn" : "btn btn--danger"}
-                          aria-label={`${team.isDisabled ? "Enable" : "Disable"} team ${team.name}`}
-                          disabled={setDisabled.isPending}
-                          onClick={() => setDisabled.mutate({ teamId: team.id, disabled: !team.isDisabled })}
-                        >
-                          {team.isDisabled ? "Enable" : "Disable"}
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              <Pager page={page} onPage={search.setPage} what="teams" />
-            </>
-          )
-        }
-      </Loaded>
-    </section>
+    <SearchedTable
+      id="admin-teams-title"
+      title="Teams"
+      searchLabel="Search teams by name or owner"
+      noun="team"
+      useItems={useAdminTeams}
+      columns={["Team", "Owner", "People", "Plan", "State", "Actions"]}
+      row={(team) => (
+        <tr key={team.id}>
+          <th scope="row">
+            <span className="admin__primary">{team.name}</span>
+            <span className="admin__secondary">
+              {team.product === "browse" ? "Bug tracking" : "Website feedback"}
+            </span>
+          </th>
+          <td>{team.ownerEmail}</td>
+          <td>{team.members}</td>
+          <td>{team.isPaid ? "Paid" : "Free"}</td>
+          <td>
+            {team.isDisabled ? <span className="admin__tag admin__tag--danger">Disabled</span> : "Enabled"}
+          </td>
+          <td className="admin__actions">
+            <button
+              type="button"
+              className={team.isDisabled ? "btn" : "btn btn--danger"}
+              aria-label={`${team.isDisabled ? "Enable" : "Disable"} team ${team.name}`}
+              disabled={setDisabled.isPending}
+              onClick={() => setDisabled.mutate({ teamId: team.id, disabled: !team.isDisabled })}
+            >
+              {team.isDisabled ? "Enable" : "Disable"}
+            </button>
+          </td>
+        </tr>
+      )}
+    />
   );
 }
 

@@ -12,7 +12,7 @@ import type {
   AdminUsage,
   AdminUser,
 } from "@redline/shared";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { ApiError, api, isApiError } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
@@ -33,6 +33,8 @@ function useAdminRead<T>(path: string, key: readonly unknown[]) {
   return useQuery({
     queryKey: [...ADMIN_KEY, ...key],
     retry,
+    // A new search or page keeps the rows shown until its answer comes, instead of a loading flash per key.
+    placeholderData: keepPreviousData,
     queryFn: async ({ signal }) => (await api<Answer<T>>(path, { signal })).data,
   });
 }

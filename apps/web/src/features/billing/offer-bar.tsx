@@ -6,6 +6,7 @@ import { OFFER_BAR, type ResolvedPlan } from "@redline/shared";
 import { Tag, X } from "lucide-react";
 import { useState } from "react";
 import { Link, useLocation } from "react-router";
+import { track } from "../../lib/analytics.ts";
 import {
   canCloseOfferBar,
   closeOfferBar,
@@ -22,11 +23,13 @@ export function OfferBar({ plan }: { plan: ResolvedPlan }) {
   const isUpgrade = pathname.replace(/\/+$/, "") === "/upgrade";
 
   const handleClose = () => {
+    track("GrabDealClosed");
     closeOfferBar();
     setClosed(true);
   };
 
   const handleScroll = () => {
+    track("GrabDealClicked", { from: "upgrade" });
     const offers = document.getElementById(UPGRADE_OFFERS_ID);
     offers?.scrollIntoView({ behavior: "smooth", block: "start" });
     offers?.focus({ preventScroll: true });
@@ -42,7 +45,11 @@ export function OfferBar({ plan }: { plan: ResolvedPlan }) {
             {OFFER_BAR.action}
           </button>
         ) : (
-          <Link className="btn btn--primary offer-bar__action" to="/offers">
+          <Link
+            className="btn btn--primary offer-bar__action"
+            to="/offers"
+            onClick={() => track("GrabDealClicked", { from: pathname })}
+          >
             {OFFER_BAR.action}
           </Link>
         )}

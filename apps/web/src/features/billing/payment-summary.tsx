@@ -26,6 +26,7 @@ import { useNavigate } from "react-router";
 import { Field } from "../../components/field.tsx";
 import { LoadingView } from "../../components/loading-view.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
+import { track } from "../../lib/analytics.ts";
 import { isApiError } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { BillingLoadError } from "./billing-load-error.tsx";
@@ -126,6 +127,7 @@ function SummaryCard({
     if (isSending.current) return;
     isSending.current = true;
     setFormError(null);
+    track("UpgradeInitiated", { planId: planIdOf(plan), provider: "card" });
     checkout.mutate(
       {
         planId: planIdOf(plan),
@@ -137,6 +139,7 @@ function SummaryCard({
         onSuccess: ({ url }) => goToCheckout(url),
         onError: (error) => {
           isSending.current = false;
+          track("UpgradeFailed", { planId: planIdOf(plan), provider: "card", reason: failureOf(error) });
           if (isApiError(error) && error.code === "promo-code") {
             setAppliedCode(null);
             setPromoError(error.message || promoCodeProblem(plan, appliedCode ?? ""));
@@ -155,10 +158,12 @@ function SummaryCard({
     if (isSending.current) return;
     isSending.current = true;
     setFormError(null);
+    track("UpgradeInitiated", { planId: planIdOf(plan), provider: "paypal" });
     paypal.mutate(planIdOf(plan), {
       onSuccess: ({ url }) => goToCheckout(url),
       onError: (error) => {
         isSending.current = false;
+        track("UpgradeFailed", { planId: planIdOf(plan), provider: "paypal", reason: failureOf(error) });
         setFormError(errorMessage(error));
       },
     });
@@ -168,6 +173,7 @@ function SummaryCard({
     if (isSending.current) return;
     isSending.current = true;
     setFormError(null);
+    track("UpgradeInitiated", { planId: planIdOf(plan), provider: current.provider, change: true });
     update.mutate(
       { subscriptionId: current.id, planId: planIdOf(plan) },
       {
@@ -176,10 +182,14 @@ function SummaryCard({
           if (data.outcome.result === "success") {
             snackbar.success(message ?? BILLING_MESSAGES.planUpdated);
             navigate("/billing");
-          } else setOutcome(data.outcome);
+          } else {
+            track("UpgradeFailed", { planId: planIdOf(plan), change: true, reason: data.outcome.result });
+            setOutcome(data.outcome);
+          }
         },
         onError: (error) => {
           isSending.current = false;
+          track("UpgradeFailed", { planId: planIdOf(plan), change: true, reason: failureOf(error) });
           setFormError(errorMessage(error));
         },
       },
@@ -309,3 +319,6 @@ function SummaryCard({
     </section>
   );
 }
+
+/** Why an upgrade failed, as a short code for the analytics event (never a message with personal data). */
+const failureOf = (error: unknown) => (isApiError(error) ? error.code.slice(0, 60) : "unknown");

@@ -15,6 +15,7 @@ import { Dialog } from "radix-ui";
 import { useEffect, useId, useMemo, useState } from "react";
 import { Link } from "react-router";
 import { Avatar } from "../../components/avatar.tsx";
+import { CardActions } from "../../components/card-actions.tsx";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
 import { isTypingTarget } from "../../components/modal.tsx";
 import { TextLimitNote, useTextLimit } from "../../components/text-limit.tsx";
@@ -185,6 +186,13 @@ function TicketView({
             <h2 className="ticket-panel__title">{ticket.title}</h2>
           )}
           <TriageActions ticket={ticket} lists={lists} tickets={board.tickets} />
+          {/* Editors (the same rule as the project's integrations) create cards; everyone sees the links. */}
+          <CardActions
+            projectId={board.projectId}
+            subject="ticket"
+            subjectId={ticket.id}
+            canManage={board.abilities.manageWidget}
+          />
 
           <dl className="ticket-panel__props">
             <dt>Status</dt>

@@ -15,6 +15,7 @@ import {
   type ProjectDetail,
 } from "@redline/shared";
 import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { showPlanRefusal } from "../../components/upgrade-prompt-store.ts";
 import { api } from "../../lib/api.ts";
@@ -45,13 +46,28 @@ const listPath = (scope: CommentScope) =>
 const guestHeaders = (scope: CommentScope) =>
   scope.guestIdentity === undefined ? undefined : { "x-redline-guest": scope.guestIdentity };
 
+const readComments =
+  (scope: CommentScope) =>
+  async ({ signal }: { signal: AbortSignal }) =>
+    (await api<{ data: Comment[] }>(listPath(scope), { signal })).data;
+
 /** A version's comments; kept current by realtime events (members' project room, a link guest's socket). */
 export function useComments(scope: CommentScope, enabled = true) {
-  return useQuery({
-    queryKey: commentsKey(scope),
-    queryFn: async ({ signal }) => (await api<{ data: Comment[] }>(listPath(scope), { signal })).data,
-    enabled,
-  });
+  return useQuery({ queryKey: commentsKey(scope), queryFn: readComments(scope), enabled });
+}
+
+/**
+ * Starts a member's read of a version's comments while its project is still loading (the review page waits
+ * for the project before it mounts the list): a version with 10,000 comments is a long answer. A refusal
+ * is left for the project's own read to tell.
+ */
+export function usePrefetchComments(projectId: string, versionId: string | undefined): void {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!projectId || !versionId) return;
+    const scope = { projectId, versionId };
+    void queryClient.prefetchQuery({ queryKey: commentsKey(scope), queryFn: readComments(scope) });
+  }, [queryClient, projectId, versionId]);
 }
 
 /** Whether this tab knows a comment already (in its version's cached list). */

@@ -8,6 +8,7 @@ import { formatBytes, mentionParts } from "@redline/shared";
 import { ArrowLeft, Check, Download, Pencil, RotateCcw, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { Avatar } from "../../components/avatar.tsx";
+import { CardActions } from "../../components/card-actions.tsx";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
 import { timeAgo } from "../../lib/time-ago.ts";
 import { CommentComposer } from "./comment-composer.tsx";
@@ -27,6 +28,7 @@ export function CommentThread({
   people,
   onBack,
   onDraftChange,
+  canManageIntegrations,
 }: {
   comment: Comment;
   number: number;
@@ -34,6 +36,8 @@ export function CommentThread({
   people: MentionPerson[] | null;
   onBack(): void;
   onDraftChange(hasDraft: boolean): void;
+  /** Set in a member's view: the thread's task-tracker cards show, and "Create card" when true. */
+  canManageIntegrations?: boolean;
 }) {
   const reply = useReply(scope);
   const update = useUpdateComment(scope);
@@ -73,6 +77,14 @@ export function CommentThread({
           </button>
         ) : null}
       </div>
+      {canManageIntegrations !== undefined ? (
+        <CardActions
+          projectId={scope.projectId}
+          subject="comment"
+          subjectId={comment.id}
+          canManage={canManageIntegrations}
+        />
+      ) : null}
       <ol className="thread__entries">
         {comment.thread.map((entry) => {
           return (

@@ -50,6 +50,8 @@ export interface WorkspaceAbilities {
   canComment: boolean;
   /** May attach files to a new comment. */
   canAttach: boolean;
+  /** A project member's view (task-tracker card links show); `true`: may also create cards. */
+  canManageIntegrations?: boolean;
 }
 
 export function CommentWorkspace({
@@ -114,9 +116,20 @@ export function CommentWorkspace({
   );
 
   const selected = shown.find((comment) => comment.id === selectedId) ?? null;
-  const matchesFilter = (comment: Comment) =>
-    filter === "all" || (filter === "resolved" ? comment.isResolved : !comment.isResolved);
-  const listed = shown.filter(matchesFilter);
+  // The comment last opened: the list scrolls back to it when its thread closes.
+  const [lastOpened, setLastOpened] = useState<string | null>(null);
+  useEffect(() => {
+    if (selectedId) setLastOpened(selectedId);
+  }, [selectedId]);
+  // Per-comment work is done once per change of the comments, not on every render (a keystroke in a
+  // composer re-renders this): a version may hold 10,000 comments.
+  const listed = useMemo(
+    () =>
+      filter === "all"
+        ? shown
+        : shown.filter((comment) => (filter === "resolved" ? comment.isResolved : !comment.isResolved)),
+    [shown, filter],
+  );
   // A deep link to a resolved comment shows resolved ones.
   useEffect(() => {
     if (selected?.isResolved && filter === "unresolved") setFilter("all");
@@ -125,10 +138,14 @@ export function CommentWorkspace({
 
   const statusOf = (comment: Comment): AnchoredStatus | null =>
     anchored.get(comment.id) ?? comment.anchorStatus ?? null;
-  const toReview = shown.filter((comment) => {
-    const status = statusOf(comment);
-    return !comment.isResolved && (status === "needs-review" || status === "orphaned");
-  });
+  const toReview = useMemo(
+    () =>
+      shown.filter((comment) => {
+        const status = anchored.get(comment.id) ?? comment.anchorStatus ?? null;
+        return !comment.isResolved && (status === "needs-review" || status === "orphaned");
+      }),
+    [shown, anchored],
+  );
 
   // --- The overlay (snapshots) -------------------------------------------------------------------
   const isSnapshot = version.kind === "snapshot";
@@ -171,7 +188,10 @@ export function CommentWorkspace({
   const bridge = useOverlayBridge(handleOverlay);
   const { post } = bridge;
 
-  const pinned = isCommentMode && pinsVisible ? shown.filter(matchesFilter) : [];
+  const pinned = useMemo(
+    () => (isCommentMode && pinsVisible ? listed : []),
+    [isCommentMode, pinsVisible, listed],
+  );
   useOverlayPins({
     bridge,
     isSnapshot,
@@ -193,17 +213,24 @@ export function CommentWorkspace({
   });
 
   // --- Images and PDF pages ----------------------------------------------------------------------
+  const pinsOfPictures = useMemo(
+    () =>
+      isSnapshot
+        ? []
+        : pinned.map((comment) => ({
+            id: comment.id,
+            number: numbers.get(comment.id) ?? 0,
+            x: comment.dotPosition.x,
+            y: comment.dotPosition.y,
+            pdfPage: comment.pdfPage,
+            isResolved: comment.isResolved,
+            isSelected: comment.id === selectedId,
+          })),
+    [isSnapshot, pinned, numbers, selectedId],
+  );
   const positionPins = isCommentMode
     ? {
-        pins: pinned.map((comment) => ({
-          id: comment.id,
-          number: numbers.get(comment.id) ?? 0,
-          x: comment.dotPosition.x,
-          y: comment.dotPosition.y,
-          pdfPage: comment.pdfPage,
-          isResolved: comment.isResolved,
-          isSelected: comment.id === selectedId,
-        })),
+        pins: pinsOfPictures,
         pending: pending?.kind === "position" ? pending : null,
         onPick: abilities.canComment
           ? (point: { x: number; y: number }, pdfPage: number | null) => {
@@ -342,6 +369,7 @@ export function CommentWorkspace({
             people={people}
             onBack={() => onSelect(null)}
             onDraftChange={setReplyDraft}
+            canManageIntegrations={abilities.canManageIntegrations}
           />
         ) : (
           <div className="activity__body">
@@ -386,7 +414,13 @@ export function CommentWorkspace({
                 {abilities.canComment ? <p className="activity__hint">{COMMENT_MODE_HINT}</p> : null}
               </div>
             ) : (
-              <CommentList comments={listed} numberOf={numberOf} people={people} onSelect={onSelect} />
+              <CommentList
+                comments={listed}
+                numberOf={numberOf}
+                people={people}
+                onSelect={onSelect}
+                focusId={lastOpened}
+              />
             )}
           </div>
         )}

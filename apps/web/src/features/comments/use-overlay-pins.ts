@@ -30,19 +30,25 @@ export function useOverlayPins({
   anchored: ReadonlyMap<string, AnchoredStatus>;
 }): void {
   const { post, generation } = bridge;
-  const framePins: FramePin[] = useMemo(
+  // Only a snapshot's overlay draws these: images and PDF pages draw their own (position-layer.tsx).
+  const pinsJson = useMemo(
     () =>
-      pinned.map((comment) => ({
-        id: comment.id,
-        number: numbers.get(comment.id) ?? 0,
-        anchor: comment.anchor,
-        dotPosition: comment.dotPosition,
-        isResolved: comment.isResolved,
-        isSelected: comment.id === selectedId,
-      })),
-    [pinned, numbers, selectedId],
+      isSnapshot
+        ? JSON.stringify(
+            pinned.map(
+              (comment): FramePin => ({
+                id: comment.id,
+                number: numbers.get(comment.id) ?? 0,
+                anchor: comment.anchor,
+                dotPosition: comment.dotPosition,
+                isResolved: comment.isResolved,
+                isSelected: comment.id === selectedId,
+              }),
+            ),
+          )
+        : "[]",
+    [isSnapshot, pinned, numbers, selectedId],
   );
-  const pinsJson = JSON.stringify(framePins);
   // Compared by value: the caller builds a new object on every render.
   const pendingJson = JSON.stringify(pending);
   useEffect(() => {

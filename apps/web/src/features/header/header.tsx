@@ -33,6 +33,7 @@ export function Header({
   messages,
   brand = null,
   onContact,
+  onReferral,
 }: {
   user: User;
   bell: ReactNode;
@@ -40,6 +41,8 @@ export function Header({
   brand?: { name: string; logoURL: string | null } | null;
   /** Opens Contact Us (the support feature's form, rendered by the layout). */
   onContact(): void;
+  /** Opens Refer & Earn (the referrals feature's modal, rendered by the layout). */
+  onReferral(): void;
 }) {
   const [feature, setFeature] = useState<Feature | null>(null);
   const [isShortcutsOpen, setShortcutsOpen] = useState(false);
@@ -84,7 +87,7 @@ export function Header({
       <div className="header__right">
         <InboxButtons bell={bell} messages={messages} />
         <HelpMenu onFeature={setFeature} onShortcuts={() => setShortcutsOpen(true)} />
-        <ProfileMenu user={user} onFeature={setFeature} onContact={onContact} />
+        <ProfileMenu user={user} onReferral={onReferral} onContact={onContact} />
       </div>
       <KeyboardShortcuts open={isShortcutsOpen} onOpenChange={setShortcutsOpen} />
       <ComingSoonModal feature={feature} onClose={() => setFeature(null)} />

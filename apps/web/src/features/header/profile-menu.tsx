@@ -1,6 +1,16 @@
 import { showsOffers, teamDisplayName, type User } from "@redline/shared";
 import { useQueryClient } from "@tanstack/react-query";
-import { ChevronDown, CreditCard, Gift, LifeBuoy, LogOut, Settings, Tag, Users } from "lucide-react";
+import {
+  ChevronDown,
+  CreditCard,
+  Gift,
+  LifeBuoy,
+  LogOut,
+  Settings,
+  ShieldCheck,
+  Tag,
+  Users,
+} from "lucide-react";
 import { DropdownMenu } from "radix-ui";
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
@@ -10,15 +20,15 @@ import { confirmLeave } from "../session/leave-guard.ts";
 import { endSession } from "../session/sign-out.ts";
 import { pickTeam, savedTeamId, saveTeamId } from "../teams/active-team.ts";
 import { useTeams } from "../teams/team-queries.ts";
-import type { Feature } from "./header.tsx";
 
 export function ProfileMenu({
   user,
-  onFeature,
+  onReferral,
   onContact,
 }: {
   user: User;
-  onFeature(feature: Feature): void;
+  /** Refer & Earn: the referrals feature's modal, opened by the header. */
+  onReferral(): void;
   /** Contact Us: the support feature's form, opened by the header. */
   onContact(): void;
 }) {
@@ -83,14 +93,16 @@ export function ProfileMenu({
               </Link>
             </DropdownMenu.Item>
           ) : null}
-          <DropdownMenu.Item
-            className="menu__item"
-            onSelect={() =>
-              onFeature({ title: "Refer & Earn", text: "The referral program is coming soon." })
-            }
-          >
+          <DropdownMenu.Item className="menu__item" onSelect={onReferral}>
             <Gift size={16} aria-hidden /> Refer &amp; Earn
           </DropdownMenu.Item>
+          {user.isAdmin ? (
+            <DropdownMenu.Item className="menu__item" asChild>
+              <Link to="/admin">
+                <ShieldCheck size={16} aria-hidden /> Instance admin
+              </Link>
+            </DropdownMenu.Item>
+          ) : null}
           <DropdownMenu.Item className="menu__item" onSelect={onContact}>
             <LifeBuoy size={16} aria-hidden /> Contact Us
           </DropdownMenu.Item>

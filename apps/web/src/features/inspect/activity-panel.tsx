@@ -3,6 +3,7 @@
  * them and when, each with the eye (hide from the page), X (delete) and resolve for editors; "Copy as
  * CSS", "Download .css" and the text changes for everyone who can read them.
  */
+
 import {
   activityGroups,
   cssPatch,
@@ -14,6 +15,7 @@ import {
 } from "@redline/shared";
 import { Check, Copy, Download, Eye, EyeOff, X } from "lucide-react";
 import { Avatar } from "../../components/avatar.tsx";
+import { CardActions } from "../../components/card-actions.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { timeAgo } from "../../lib/time-ago.ts";
 import { changesCssUrl, useDeleteChanges, useUpdateChange } from "./inspect-queries.ts";
@@ -41,8 +43,11 @@ export function ActivityPanel({
   versionId,
   changes,
   isLoading,
+  trackers,
 }: {
   versionId: string;
+  /** A member's view: each edit's task-tracker cards show, and "Create card" when `canManage`. */
+  trackers?: { projectId: string; canManage: boolean };
   /** Each change says what this reader may do with it (`change.abilities`). */
   changes: InspectChange[];
   isLoading: boolean;
@@ -164,6 +169,14 @@ export function ActivityPanel({
                               </button>
                             ) : null}
                           </div>
+                        ) : null}
+                        {trackers ? (
+                          <CardActions
+                            projectId={trackers.projectId}
+                            subject="edit"
+                            subjectId={change.id}
+                            canManage={trackers.canManage}
+                          />
                         ) : null}
                       </li>
                     );

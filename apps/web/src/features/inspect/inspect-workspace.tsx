@@ -59,6 +59,7 @@ export function InspectWorkspace({
   mode,
   device,
   canEdit,
+  canManageIntegrations,
   showPanel = true,
   note,
   contentProps,
@@ -70,6 +71,8 @@ export function InspectWorkspace({
   device: { width: number; height: number | null };
   /** `abilities.suggestEdits`: pick, edit, save, hide, resolve and delete. */
   canEdit: boolean;
+  /** Set in a member's view: edits' task-tracker cards show, and "Create card" when true. */
+  canManageIntegrations?: boolean;
   /** The versions panel may take the panel's place. */
   showPanel?: boolean;
   note?: string;
@@ -297,7 +300,16 @@ export function InspectWorkspace({
           ) : null}
         </div>
         {isActivityOpen ? (
-          <ActivityPanel versionId={version.id} changes={saved} isLoading={changes.isPending} />
+          <ActivityPanel
+            versionId={version.id}
+            changes={saved}
+            isLoading={changes.isPending}
+            trackers={
+              canManageIntegrations === undefined
+                ? undefined
+                : { projectId, canManage: canManageIntegrations }
+            }
+          />
         ) : (
           <div className="activity__body">
             <p className="activity__hint inspect-panel__hint">{EDIT_MODE_HINT}</p>

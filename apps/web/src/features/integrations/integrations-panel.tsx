@@ -1,15 +1,20 @@
 /**
  * A project's Integrations panel (issue #30): for its owner and editors (the button shows only with the
  * project's `update` ability, the same rule the server's integrations policy holds). It lists the
- * integrations this build connects — today the Zapier/Webhook one (webhook-card.tsx); a screen never shows
+ * integrations this build connects — the Zapier/Webhook one (webhook-card.tsx) and the task trackers
+ * Trello, ClickUp and GitHub (tracker-card.tsx); a screen never shows
+ * integrations this build connects — Slack (slack-card.tsx) and the Zapier/Webhook one (webhook-card.tsx); a screen never shows
  * a card for an integration that does not work yet. A plan without integrations gets the upgrade prompt.
  */
+import { TRACKER_TYPES } from "@redline/shared";
 import { Blocks, RotateCw, TriangleAlert } from "lucide-react";
 import { useState } from "react";
 import { Modal } from "../../components/modal.tsx";
 import { isPlanRefusal, PlanLimitText } from "../../components/plan-limit-text.tsx";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { useProjectIntegrations } from "./integrations-queries.ts";
+import { SlackCard } from "./slack-card.tsx";
+import { TrackerCard } from "./tracker-card.tsx";
 import { WebhookCard } from "./webhook-card.tsx";
 import "./integrations.css";
 
@@ -67,11 +72,25 @@ export function IntegrationsPanel({ projectId, onNavigate }: { projectId: string
   }
   const webhook =
     integrations.data.integrations.find((integration) => integration.type === "webhook") ?? null;
+  const slack = integrations.data.integrations.find((integration) => integration.type === "slack") ?? null;
   return (
     <div className="integrations">
+      {integrations.data.available.includes("slack") ? (
+        <SlackCard projectId={projectId} integration={slack} />
+      ) : null}
       {integrations.data.available.includes("webhook") ? (
         <WebhookCard projectId={projectId} integration={webhook} />
       ) : null}
+      {TRACKER_TYPES.filter((tracker) => integrations.data.available.includes(tracker)).map((tracker) => (
+        <TrackerCard
+          key={tracker}
+          projectId={projectId}
+          tracker={tracker}
+          integration={
+            integrations.data.integrations.find((integration) => integration.type === tracker) ?? null
+          }
+        />
+      ))}
     </div>
   );
 }

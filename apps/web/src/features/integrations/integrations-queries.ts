@@ -1,11 +1,13 @@
 /**
  * A project's integrations through the API (/api/projects/{id}/integrations…). Keys
- * ['api', 'projects', id, 'integrations'] and […, 'integrations', 'webhook', 'deliveries']; a write puts
- * or invalidates what it changed.
+ * ['integrations', id] and […, 'webhook', 'deliveries']; a write puts or invalidates what it changed. Kept
+ * outside the project's ['api', 'projects', id] keys, which every live comment, edit and page change
+ * invalidates: nothing a reviewer does changes a project's integrations.
  */
 import type {
   IntegrationType,
   ProjectIntegrations,
+  SlackChannelOption,
   WebhookConfigInput,
   WebhookDelivery,
   WebhookSaved,
@@ -13,7 +15,7 @@ import type {
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../lib/api.ts";
 
-export const integrationsKey = (projectId: string) => ["api", "projects", projectId, "integrations"] as const;
+export const integrationsKey = (projectId: string) => ["integrations", projectId] as const;
 export const deliveriesKey = (projectId: string) =>
   [...integrationsKey(projectId), "webhook", "deliveries"] as const;
 const base = (projectId: string) => `/api/projects/${encodeURIComponent(projectId)}/integrations`;
@@ -82,5 +84,35 @@ export function useReplayDelivery(projectId: string) {
         { method: "POST" },
       ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: deliveriesKey(projectId) }),
+  });
+}
+
+export const slackChannelsKey = (projectId: string) =>
+  [...integrationsKey(projectId), "slack", "channels"] as const;
+
+/** Slack's install link (OAuth v2): the browser goes there and comes back to /integration/slack/{id}. */
+export function useConnectSlack(projectId: string) {
+  return useMutation({
+    mutationFn: async () =>
+      (await api<{ data: { url: string } }>(`${base(projectId)}/slack/connect`, { method: "POST" })).data.url,
+  });
+}
+
+export function useSlackChannels(projectId: string, { enabled }: { enabled: boolean }) {
+  return useQuery({
+    queryKey: slackChannelsKey(projectId),
+    enabled,
+    retry: false,
+    queryFn: async ({ signal }) =>
+      (await api<{ data: SlackChannelOption[] }>(`${base(projectId)}/slack/channels`, { signal })).data,
+  });
+}
+
+export function useChooseSlackChannel(projectId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (channelId: string) =>
+      api<{ message: string }>(`${base(projectId)}/slack`, { method: "PUT", body: { channelId } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: integrationsKey(projectId) }),
   });
 }

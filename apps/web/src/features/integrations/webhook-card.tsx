@@ -20,6 +20,7 @@ import { snackbar } from "../../components/snackbar-store.ts";
 import { Switch } from "../../components/switch.tsx";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { useCopy } from "../../lib/use-copy.ts";
+import { IntegrationCard } from "./integration-card.tsx";
 import {
   useDisconnectIntegration,
   useRotateWebhookSecret,
@@ -55,23 +56,18 @@ export function WebhookCard({
     });
 
   return (
-    <section className="integration-card" aria-labelledby="integration-webhook">
-      <header className="integration-card__header">
-        <Webhook size={20} aria-hidden />
-        <div className="integration-card__title">
-          <h3 id="integration-webhook">Zapier/Webhook</h3>
-          <p>
-            Each event is POSTed as JSON to your URL, signed with Standard Webhooks (webhook-id,
-            webhook-timestamp, webhook-signature). Zapier's REST hooks subscribe with an API token.
-          </p>
-        </div>
-        {integration ? (
-          <span className={integration.isEnabled ? "tag tag--success" : "tag"}>
-            {integration.isEnabled ? "Connected" : "Disabled"}
-          </span>
-        ) : null}
-      </header>
-
+    <IntegrationCard
+      id="integration-webhook"
+      icon={<Webhook size={20} aria-hidden />}
+      title="Zapier/Webhook"
+      description={
+        <>
+          Each event is POSTed as JSON to your URL, signed with Standard Webhooks (webhook-id,
+          webhook-timestamp, webhook-signature). Zapier's REST hooks subscribe with an API token.
+        </>
+      }
+      integration={integration}
+    >
       <WebhookForm
         projectId={projectId}
         url={webhook?.url ?? ""}
@@ -153,7 +149,7 @@ export function WebhookCard({
           />
         </>
       ) : null}
-    </section>
+    </IntegrationCard>
   );
 }
 

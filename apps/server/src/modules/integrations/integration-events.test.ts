@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { webhookEventOf } from "./webhooks.consumer.ts";
+import { outwardEventOf } from "./integration-events.ts";
 
 const APP = "https://redline.example";
 const place = { projectId: "p1", pageId: "g1", versionId: "v1" };
@@ -7,7 +7,7 @@ const place = { projectId: "p1", pageId: "g1", versionId: "v1" };
 describe("which ledger events a webhook carries", () => {
   it("tells a page's approval, not its approval taken back", () => {
     const approval = (approved: boolean) =>
-      webhookEventOf(
+      outwardEventOf(
         {
           type: "page.approval",
           actor: { userId: "u" },
@@ -27,7 +27,7 @@ describe("which ledger events a webhook carries", () => {
 
   it("tells a ticket moved to another list, and a reply with its text", () => {
     expect(
-      webhookEventOf(
+      outwardEventOf(
         {
           type: "ticket.changed",
           projectId: "p1",
@@ -38,7 +38,7 @@ describe("which ledger events a webhook carries", () => {
       ),
     ).toMatchObject({ type: "ticket.moved", data: { ticketId: "t1", fromListId: "a", toListId: "b" } });
     expect(
-      webhookEventOf(
+      outwardEventOf(
         { type: "ticket.replied", projectId: "p1", state: { ticketId: "t1" }, text: "On it" },
         APP,
       ),
@@ -48,11 +48,11 @@ describe("which ledger events a webhook carries", () => {
   it("tells a page added, as pages record it and as an older release's ledger holds it", () => {
     const version = { id: "v1", ...place };
     const expected = { type: "page.added", data: { pageId: "g1", versionId: "v1" } };
-    expect(webhookEventOf({ type: "page.added", actor: { userId: "u" }, version }, APP)).toMatchObject(
+    expect(outwardEventOf({ type: "page.added", actor: { userId: "u" }, version }, APP)).toMatchObject(
       expected,
     );
     expect(
-      webhookEventOf(
+      outwardEventOf(
         { type: "notify:page.added", event: { on: "page.added", actor: { userId: "u" }, version } },
         APP,
       ),
@@ -60,21 +60,21 @@ describe("which ledger events a webhook carries", () => {
   });
 
   it("passes over events no webhook may hear", () => {
-    expect(webhookEventOf({ type: "notify:member.added", event: { on: "member.added" } }, APP)).toBeNull();
-    expect(webhookEventOf({ type: "realtime" }, APP)).toBeNull();
+    expect(outwardEventOf({ type: "notify:member.added", event: { on: "member.added" } }, APP)).toBeNull();
+    expect(outwardEventOf({ type: "realtime" }, APP)).toBeNull();
     // A card reordered within its list, an approval repeated, a comment edited: nothing to tell.
     expect(
-      webhookEventOf({ type: "ticket.changed", projectId: "p1", states: [{ ticketId: "t1" }] }, APP),
+      outwardEventOf({ type: "ticket.changed", projectId: "p1", states: [{ ticketId: "t1" }] }, APP),
     ).toBeNull();
     expect(
-      webhookEventOf(
+      outwardEventOf(
         { type: "page.approval", version: { id: "v1", ...place }, approved: true, isChange: false },
         APP,
       ),
     ).toBeNull();
     const ref = { id: "c1", ...place };
-    expect(webhookEventOf({ type: "comment.updated", ref, resolves: false }, APP)).toBeNull();
-    expect(webhookEventOf({ type: "comment.updated", ref, resolves: true }, APP)).toMatchObject({
+    expect(outwardEventOf({ type: "comment.updated", ref, resolves: false }, APP)).toBeNull();
+    expect(outwardEventOf({ type: "comment.updated", ref, resolves: true }, APP)).toMatchObject({
       type: "comment.resolved",
       data: { commentId: "c1", url: `${APP}/project/p1/g1` },
     });

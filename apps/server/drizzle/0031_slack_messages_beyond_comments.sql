@@ -1,0 +1,1 @@
+ALTER TABLE "slack_messages" ALTER COLUMN "comment_id" DROP NOT NULL;

@@ -1,0 +1,127 @@
+/**
+ * Trello's REST API (https://developer.atlassian.com/cloud/trello/rest/), plain fetch, at a configurable
+ * origin (TRELLO_API_URL; the embedded stand-in outside production). Authorization is client.js's: the
+ * browser goes to `${authorizeUrl}?key…&return_url…&callback_method=fragment&response_type=token` and
+ * comes back with `#token=…`; each call then carries the key and token in Trello's `Authorization: OAuth …` header. Webhooks are signed
+ * with the application's secret: `X-Trello-Webhook` = base64 HMAC-SHA1(body + callbackURL).
+ */
+import { createHmac, timingSafeEqual } from "node:crypto";
+
+export interface TrelloConfig {
+  /** API origin, e.g. https://api.trello.com (the `/1/…` paths below it). */
+  apiUrl: string;
+  /** The authorize page, e.g. https://trello.com/1/authorize. */
+  authorizeUrl: string;
+  apiKey: string;
+  apiSecret: string;
+}
+
+/** A call the service refused or could not answer; `status` null when it was not reached at all. */
+export class TrelloError extends Error {
+  constructor(
+    readonly status: number | null,
+    message: string,
+  ) {
+    super(message);
+  }
+  /** Worth trying again later: not reached, 429 or 5xx. */
+  get isTransient(): boolean {
+    return this.status === null || this.status === 429 || this.status >= 500;
+  }
+}
+
+export interface TrelloCard {
+  id: string;
+  url: string;
+  shortUrl: string;
+  closed: boolean;
+  dueComplete: boolean;
+}
+
+export interface TrelloAction {
+  id: string;
+  type: string;
+  date: string;
+  data: { card?: { id: string; closed?: boolean; dueComplete?: boolean }; old?: Record<string, unknown> };
+}
+
+const TIMEOUT_MS = 10_000;
+
+export function trelloAuthorizeUrl(config: TrelloConfig, returnUrl: string, appName: string): string {
+  const url = new URL(config.authorizeUrl);
+  url.search = new URLSearchParams({
+    key: config.apiKey,
+    name: appName,
+    scope: "read,write",
+    expiration: "never",
+    response_type: "token",
+    callback_method: "fragment",
+    return_url: returnUrl,
+  }).toString();
+  return url.toString();
+}
+
+export function createTrelloClient(config: TrelloConfig, token: string) {
+  async function call<T>(method: string, path: string, params: Record<string, string> = {}): Promise<T> {
+    const url = new URL(`${config.apiUrl}/1${path}`);
+    url.search = new URLSearchParams(params).toString();
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method,
+        // The key and token in a header, not the URL, so no log line along the way holds them.
+        headers: {
+          accept: "application/json",
+          authorization: `OAuth oauth_consumer_key="${config.apiKey}", oauth_token="${token}"`,
+        },
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+    } catch (error) {
+      throw new TrelloError(null, `Trello was not reached: ${(error as Error).message}`);
+    }
+    const text = await response.text();
+    if (!response.ok)
+      throw new TrelloError(response.status, `Trello answered ${response.status}: ${text.slice(0, 200)}`);
+    return (text ? JSON.parse(text) : null) as T;
+  }
+  return {
+    me: () => call<{ id: string; fullName: string; username: string }>("GET", "/members/me"),
+    boards: () =>
+      call<{ id: string; name: string; closed: boolean }[]>("GET", "/members/me/boards", {
+        filter: "open",
+        fields: "name,closed",
+      }),
+    lists: (boardId: string) =>
+      call<{ id: string; name: string }[]>("GET", `/boards/${encodeURIComponent(boardId)}/lists`, {
+        filter: "open",
+      }),
+    createCard: (input: { idList: string; name: string; desc: string }) =>
+      call<TrelloCard>("POST", "/cards", { ...input, pos: "top" }),
+    updateCard: (id: string, changes: { closed?: boolean; dueComplete?: boolean }) =>
+      call<TrelloCard>(
+        "PUT",
+        `/cards/${encodeURIComponent(id)}`,
+        Object.fromEntries(Object.entries(changes).map(([key, value]) => [key, String(value)])),
+      ),
+    deleteCard: (id: string) => call<unknown>("DELETE", `/cards/${encodeURIComponent(id)}`),
+    createWebhook: (input: { callbackURL: string; idModel: string; description: string }) =>
+      call<{ id: string }>("POST", "/webhooks", input),
+    deleteWebhook: (id: string) => call<unknown>("DELETE", `/webhooks/${encodeURIComponent(id)}`),
+  };
+}
+export type TrelloClient = ReturnType<typeof createTrelloClient>;
+
+/** Whether a webhook request is Trello's own (its signature over the body and the callback URL). */
+export function verifyTrelloWebhook(
+  config: Pick<TrelloConfig, "apiSecret">,
+  rawBody: string,
+  callbackUrl: string,
+  signature: string | undefined,
+): boolean {
+  if (!signature) return false;
+  const expected = createHmac("sha1", config.apiSecret)
+    .update(rawBody + callbackUrl)
+    .digest();
+  const given = Buffer.from(signature, "base64");
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}

@@ -1,0 +1,76 @@
+/**
+ * Refer & Earn (SPEC §2; issue #34 item 4). A person's link is `/r/{code}` (their code made the first time
+ * they open Refer & Earn); following it leaves the code in a cookie (referrals.routes.ts), and the account
+ * created from that browser is recorded as theirs (`claimReferral`, from better-auth's user-creation hook).
+ * Once the friend proves their e-mail address (`rewardReferral`, from the verification hook, or at once for
+ * a Google sign-up), the referrer gets 30 more days of the Standard plan as a privilege, up to 12 rewards.
+ *
+ * A link cannot be self-referred (the person signing up must not be the referrer — their session on the
+ * sign-up request counts as them) or replayed (one row per new account; a reward once per row, under a
+ * row lock).
+ */
+import { randomBytes } from "node:crypto";
+import { REFERRAL_REWARD, type Referral } from "@redline/shared";
+import { and, count, eq, isNotNull, isNull } from "drizzle-orm";
+import { z } from "zod";
+import type { AppContext } from "../../context.ts";
+import type { Database } from "../../db/index.ts";
+import { referrals, users } from "../../db/schema/index.ts";
+import { newId } from "../../lib/ids.ts";
+import { record } from "../../lib/ledger.ts";
+import { operation } from "../../lib/operations.ts";
+import type { Actor } from "../auth/session.ts";
+import { activePrivilege } from "../plans/plans.ts";
+
+const DAY_MS = 86_400_000;
+/** Codes are short, unambiguous (no 0/O, 1/I/L) and case-insensitive. */
+const ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz";
+
+function newCode(): string {
+  const bytes = randomBytes(8);
+  return Array.from(bytes, (byte) => ALPHABET[byte % ALPHABET.length]).join("");
+}
+
+/** The person's own code, made once (two first visits at once settle on one). */
+async function codeOf(db: Database, userId: string): Promise<string> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const [row] = await db.select({ code: users.referralCode }).from(users).where(eq(users.id, userId));
+    if (row?.code) return row.code;
+    try {
+      await db
+        .update(users)
+        .set({ referralCode: newCode() })
+        .where(and(eq(users.id, userId), isNull(users.referralCode)));
+    } catch {
+      // Another person's code already (unique): try another.
+    }
+  }
+  throw new Error("could not make a referral code");
+}
+
+export const readReferral = operation(
+  "referrals.read",
+  z.object({}).strict(),
+  async (ctx: AppContext, actor: Actor): Promise<{ data: Referral }> => {
+    const { db } = ctx.database;
+    const code = await codeOf(db, actor.user.id);
+    const [counts] = await db
+      .select({ signUps: count(), rewarded: count(referrals.rewardedAt) })
+      .from(referrals)
+      .where(eq(referrals.referrerId, actor.user.id));
+    const [me] = await db
+      .select({ privilege: users.privilege, privilegeUntil: users.privilegeUntil })
+      .from(users)
+      .where(eq(users.id, actor.user.id));
+    const running = me && activePrivilege(me) === REFERRAL_REWARD.privilege && me.privilegeUntil;
+    return {
+      data: {
+        link: `${ctx.config.appUrl}/r/${code}`,
+        signUps: counts?.signUps ?? 0,
+        rewarded: counts?.rewarded ?? 0,
+        maxRewards: REFERRAL_REWARD.maxRewards,
+        standardUntil: running ? running.toISOString() : null,
+      },
+    };
+  },
+);

@@ -1,0 +1,139 @@
+/**
+ * Task-tracker fixtures for API tests: the browser's part of each stand-in's authorize flow (allowing on
+ * its page and reading where it sends the browser back), and a connected tracker integration row.
+ */
+import { randomBytes } from "node:crypto";
+import type { TrackerType } from "@redline/shared";
+import { projectIntegrations, trackerCards } from "../db/schema/index.ts";
+import { newId } from "../lib/ids.ts";
+import { trackerFor } from "../modules/integrations/trackers/index.ts";
+import { trackerSecrets } from "../modules/integrations/trackers/trackers.load.ts";
+import { inboundUrl } from "../modules/integrations/trackers/trackers.operations.ts";
+import type { TestApp } from "./test-app.ts";
+
+/** Posts the stand-in's authorize form with "allow"; returns where it sends the browser back. */
+export async function allow(
+  t: TestApp,
+  authorizeUrl: string,
+  fields: Record<string, string> = {},
+): Promise<URL> {
+  const url = new URL(authorizeUrl);
+  const answer = await fetch(`${t.url}${url.pathname}`, {
+    method: "POST",
+    body: new URLSearchParams({ ...Object.fromEntries(url.searchParams), ...fields, decision: "allow" }),
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    redirect: "manual",
+  });
+  const location = answer.headers.get("location");
+  if (!location) throw new Error(`The stand-in did not send the browser back (${answer.status}).`);
+  return new URL(location);
+}
+
+/** Trello: the token in the return URL's fragment, and the state in its query. */
+export async function allowTrello(t: TestApp, authorizeUrl: string, member = "Tess Trello") {
+  const back = await allow(t, authorizeUrl, { member });
+  return {
+    back,
+    state: back.searchParams.get("state")!,
+    token: new URLSearchParams(back.hash.slice(1)).get("token")!,
+  };
+}
+
+/** ClickUp: the code and state in the return URL's query. */
+export async function allowClickup(t: TestApp, authorizeUrl: string, username = "Cleo Clickup") {
+  const back = await allow(t, authorizeUrl, { username });
+  return { back, state: back.searchParams.get("state")!, code: back.searchParams.get("code")! };
+}
+
+/** GitHub: the code and state in the return URL's query. */
+export async function allowGithub(t: TestApp, authorizeUrl: string, login = "gita-hub") {
+  const back = await allow(t, authorizeUrl, { login });
+  return { back, state: back.searchParams.get("state")!, code: back.searchParams.get("code")! };
+}
+
+/** Asana: the code and state in the return URL's query. */
+export async function allowAsana(t: TestApp, authorizeUrl: string, name = "Ada Asana") {
+  const back = await allow(t, authorizeUrl, { name });
+  return { back, state: back.searchParams.get("state")!, code: back.searchParams.get("code")! };
+}
+
+/** A fresh grant at a tracker's stand-in, as the return route receives it (the state left to the caller). */
+export async function trackerGrant(
+  t: TestApp,
+  tracker: TrackerType,
+): Promise<{ token?: string; code?: string }> {
+  const url = trackerFor(t.ctx.config, tracker)!.authorizeUrl({
+    returnUrl: `${t.url}/integration/${tracker}`,
+    state: "s",
+  });
+  if (tracker === "trello") return { token: (await allowTrello(t, url)).token };
+  if (tracker === "github") return { code: (await allowGithub(t, url)).code };
+  if (tracker === "asana") return { code: (await allowAsana(t, url)).code };
+  return { code: (await allowClickup(t, url)).code };
+}
+
+export interface TrackerFixture {
+  integrationId: string;
+  /** A made card of the project's, from its edit suggestion (`changeId`). */
+  cardId: string;
+  /** The secret the tracker signs its webhook with for this integration (ClickUp, GitHub, Asana: per webhook). */
+  hookSecret: string;
+  /** Where the tracker's webhook calls back for this integration (Trello signs it). */
+  webhookUrl: string;
+  destination: { containerId: string; listId: string };
+}
+
+/**
+ * A project's tracker, connected with a real stand-in token, cards going to the account's first list,
+ * and one card made there from the given edit suggestion.
+ */
+export async function trackerFixture(
+  t: TestApp,
+  input: { projectId: string; changeId: string; tracker: TrackerType },
+): Promise<TrackerFixture> {
+  const tracker = trackerFor(t.ctx.config, input.tracker)!;
+  const { token, refreshToken, expiresAt } = await tracker.connect(await trackerGrant(t, input.tracker));
+  const [container] = await tracker.destinations(token);
+  const [list] = container!.lists;
+  const destination = {
+    containerId: container!.id,
+    containerName: container!.name,
+    listId: list!.id,
+    listName: list!.name,
+  };
+  const made = await tracker.createCard(token, destination, { title: "Fixture", description: "" });
+  const hookSecret =
+    input.tracker === "trello" ? t.ctx.config.trackers.trello!.clientSecret : randomBytes(16).toString("hex");
+  const integrationId = newId();
+  const { db } = t.ctx.database;
+  await db.insert(projectIntegrations).values({
+    id: integrationId,
+    projectId: input.projectId,
+    type: input.tracker,
+    config: { account: "Fixture", destination, autoCreate: false },
+    secrets: trackerSecrets(t.ctx).seal({
+      token,
+      refreshToken,
+      expiresAt,
+      ...(input.tracker !== "trello" && { hookSecret }),
+    }),
+  });
+  const cardId = newId();
+  await db.insert(trackerCards).values({
+    id: cardId,
+    projectId: input.projectId,
+    tracker: input.tracker,
+    subject: "edit",
+    subjectId: input.changeId,
+    externalId: made.id,
+    url: made.url,
+    status: "created",
+  });
+  return {
+    integrationId,
+    cardId,
+    hookSecret,
+    webhookUrl: inboundUrl(t.ctx, input.tracker, integrationId),
+    destination,
+  };
+}

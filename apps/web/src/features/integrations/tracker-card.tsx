@@ -1,0 +1,236 @@
+/**
+ * A task tracker's card in the Integrations panel (Trello, ClickUp, GitHub, Asana): connect (through the tracker's
+ * authorize page and the return route), where cards go (a board and list / a list / a repository / a project, in the
+ * tracker's own words, TRACKER_TERMS), the automatic rule,
+ * enable/disable and disconnect — SPEC §8's texts, 'Something went wrong' on a failed connect or
+ * disconnect — and the guide modal.
+ */
+import {
+  INTEGRATION_MESSAGES,
+  type ProjectIntegration,
+  TRACKER_MESSAGES,
+  TRACKER_NAMES,
+  TRACKER_TERMS,
+  type TrackerType,
+} from "@redline/shared";
+import { CircleHelp, KanbanSquare, Link2, Unplug } from "lucide-react";
+import { type FormEvent, useState } from "react";
+import { ConfirmModal } from "../../components/confirm-modal.tsx";
+import { Field } from "../../components/field.tsx";
+import { snackbar } from "../../components/snackbar-store.ts";
+import { Switch } from "../../components/switch.tsx";
+import { errorMessage } from "../../lib/auth-client.ts";
+import { IntegrationCard } from "./integration-card.tsx";
+import { useDisconnectIntegration, useToggleIntegration } from "./integrations-queries.ts";
+import { TrackerGuide } from "./tracker-guide.tsx";
+import { useSaveTracker, useStartTrackerConnect, useTrackerDestinations } from "./tracker-queries.ts";
+
+export function TrackerCard({
+  projectId,
+  tracker,
+  integration,
+}: {
+  projectId: string;
+  tracker: TrackerType;
+  integration: ProjectIntegration | null;
+}) {
+  const name = TRACKER_NAMES[tracker];
+  const [guide, setGuide] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const start = useStartTrackerConnect(projectId, tracker);
+  const toggle = useToggleIntegration(projectId);
+  const disconnect = useDisconnectIntegration(projectId);
+  const state = integration?.tracker ?? null;
+  const headingId = `integration-${tracker}`;
+
+  const connect = () =>
+    start.mutate(undefined, { onError: () => snackbar.error(TRACKER_MESSAGES.failedLong) });
+
+  return (
+    <IntegrationCard
+      id={headingId}
+      icon={<KanbanSquare size={20} aria-hidden />}
+      title={name}
+      description={
+        <>
+          Turn comments, edit suggestions and tickets into {name} {TRACKER_TERMS[tracker].cards}; resolving
+          either side resolves the other.
+        </>
+      }
+      integration={integration}
+    >
+      {!integration ? (
+        <div className="integration-card__actions">
+          <button type="button" className="btn btn--primary" disabled={start.isPending} onClick={connect}>
+            <Link2 size={16} aria-hidden /> Connect {name}
+          </button>
+          <button type="button" className="btn btn--ghost" onClick={() => setGuide(true)}>
+            <CircleHelp size={16} aria-hidden /> How it works
+          </button>
+        </div>
+      ) : (
+        <>
+          {state?.account ? <p className="integration-card__note">Connected as {state.account}.</p> : null}
+          <DestinationForm projectId={projectId} tracker={tracker} integration={integration} />
+          <Switch
+            label={`Send to ${name}`}
+            description="While off, no card is made and none follows its thread; the choices are kept."
+            checked={integration.isEnabled}
+            disabled={toggle.isPending}
+            onCheckedChange={(isEnabled) =>
+              toggle.mutate(
+                { type: tracker, isEnabled },
+                {
+                  onSuccess: ({ message }) => snackbar.success(message),
+                  onError: (error) => snackbar.error(errorMessage(error)),
+                },
+              )
+            }
+          />
+          <div className="integration-card__actions">
+            <button type="button" className="btn btn--ghost" onClick={() => setGuide(true)}>
+              <CircleHelp size={16} aria-hidden /> How it works
+            </button>
+            <button type="button" className="btn" disabled={start.isPending} onClick={connect}>
+              <Link2 size={16} aria-hidden /> Connect again
+            </button>
+            <button type="button" className="btn btn--danger" onClick={() => setConfirming(true)}>
+              <Unplug size={16} aria-hidden /> Disconnect
+            </button>
+          </div>
+          <ConfirmModal
+            open={confirming}
+            onOpenChange={setConfirming}
+            title={`Disconnect ${name}?`}
+            description={`Redline forgets its ${name} access and where cards go at once. Cards already made stay in ${name}, and their links here.`}
+            confirmLabel="Disconnect"
+            isPending={disconnect.isPending}
+            onConfirm={() =>
+              disconnect.mutate(tracker, {
+                onSuccess: ({ message }) => {
+                  snackbar.success(message);
+                  setConfirming(false);
+                },
+                // SPEC §8: a failed task-tracker disconnect shows the error's text.
+                onError: (error) => snackbar.error(errorMessage(error) || INTEGRATION_MESSAGES.failed),
+              })
+            }
+          />
+        </>
+      )}
+      <TrackerGuide tracker={tracker} open={guide} onOpenChange={setGuide} />
+    </IntegrationCard>
+  );
+}
+
+function DestinationForm({
+  projectId,
+  tracker,
+  integration,
+}: {
+  projectId: string;
+  tracker: TrackerType;
+  integration: ProjectIntegration;
+}) {
+  const saved = integration.tracker?.destination ?? null;
+  const destinations = useTrackerDestinations(projectId, tracker, true);
+  const save = useSaveTracker(projectId, tracker);
+  const [containerId, setContainerId] = useState(saved?.containerId ?? "");
+  const [listId, setListId] = useState(saved?.listId ?? "");
+  const [autoCreate, setAutoCreate] = useState(integration.tracker?.autoCreate ?? false);
+  const [error, setError] = useState<string | null>(null);
+  const containers = destinations.data ?? [];
+  // One workspace (ClickUp's usual case) needs no choosing.
+  const container =
+    containers.find((c) => c.id === containerId) ?? (containers.length === 1 ? containers[0] : undefined);
+  const terms = TRACKER_TERMS[tracker];
+  const capital = (word: string) => `${word[0]!.toUpperCase()}${word.slice(1)}`;
+
+  const handleSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!container) return setError(`Choose ${article(terms.container)} ${terms.container}.`);
+    if (!listId) return setError(`Choose ${article(terms.list)} ${terms.list}.`);
+    setError(null);
+    save.mutate(
+      { containerId: container.id, listId, autoCreate },
+      {
+        onSuccess: ({ message }) => snackbar.success(message),
+        onError: (failure) => setError(errorMessage(failure)),
+      },
+    );
+  };
+
+  if (destinations.isPending)
+    return (
+      <p className="integration-card__note" role="status">
+        Loading your {TRACKER_NAMES[tracker]} {tracker === "trello" ? terms.containers : terms.lists}…
+      </p>
+    );
+  if (destinations.isError)
+    return (
+      <p className="integration-card__note" role="alert">
+        {errorMessage(destinations.error)}{" "}
+        <button type="button" className="btn btn--ghost" onClick={() => destinations.refetch()}>
+          Try again
+        </button>
+      </p>
+    );
+  return (
+    <form className="integration-card__form" onSubmit={handleSubmit} noValidate>
+      {containers.length > 1 || tracker === "trello" ? (
+        <Field label={capital(terms.container)}>
+          {(control) => (
+            <select
+              {...control}
+              className="input"
+              value={container?.id ?? ""}
+              onChange={(change) => {
+                setContainerId(change.target.value);
+                setListId("");
+              }}
+            >
+              <option value="">Choose…</option>
+              {containers.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      ) : null}
+      <Field label={capital(terms.list)} error={error}>
+        {(control) => (
+          <select
+            {...control}
+            className="input"
+            value={listId}
+            disabled={!container}
+            onChange={(change) => {
+              setListId(change.target.value);
+              setError(null);
+            }}
+          >
+            <option value="">Choose…</option>
+            {(container?.lists ?? []).map((option) => (
+              <option key={option.id} value={option.id}>
+                {option.name}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Switch
+        label={`Create ${article(terms.card)} ${terms.card} for each new comment`}
+        checked={autoCreate}
+        onCheckedChange={setAutoCreate}
+      />
+      <button type="submit" className="btn btn--primary" disabled={save.isPending}>
+        Save
+      </button>
+    </form>
+  );
+}
+
+/** "a" or "an" before a tracker's word (an issue, an account). */
+const article = (word: string) => (/^[aeiou]/i.test(word) ? "an" : "a");

@@ -1,0 +1,541 @@
+/**
+ * The embedded Trello stand-in (development and tests only; no TRELLO_API_KEY): Trello's REST API at its
+ * paths (`/1/…`) under one prefix, with what the app calls — the authorize page of client.js's
+ * `Trello.authorize` (the token handed back in the return URL's fragment, `callback_method=fragment`), the
+ * member, boards and lists, cards (create, update `closed`/`dueComplete`, delete) and webhooks. A webhook
+ * is checked with a HEAD to its callback URL when made (as Trello does) and hears each card change as an
+ * `action`, signed as Trello signs: `X-Trello-Webhook` = base64 HMAC-SHA1 of the body followed by the
+ * callback URL, under the application's secret. A card has a page (its `url`) where one archives it.
+ * Everything lives in memory, like a fresh Trello account per run.
+ */
+import { createHmac, randomBytes } from "node:crypto";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
+import { route } from "../route.ts";
+import { isStorableText } from "../text.ts";
+import { Faults, faultBody } from "../tracker-faults.ts";
+import { authorizePage, cardPage } from "./trello-pages.ts";
+
+export interface TrelloDevOptions {
+  /** The app's public URL: cards' URLs and the authorize page are `${appUrl}${prefix}/…`. */
+  appUrl: string;
+  prefix: string;
+  /** The one application this stand-in knows: its API key and the secret webhooks are signed with. */
+  apiKey: string;
+  apiSecret: string;
+}
+
+interface Member {
+  id: string;
+  username: string;
+  fullName: string;
+}
+interface Board {
+  id: string;
+  name: string;
+  memberId: string;
+}
+interface List {
+  id: string;
+  name: string;
+  idBoard: string;
+}
+interface Card {
+  id: string;
+  shortLink: string;
+  idShort: number;
+  name: string;
+  desc: string;
+  idList: string;
+  idBoard: string;
+  closed: boolean;
+  dueComplete: boolean;
+  dateLastActivity: string;
+}
+interface Hook {
+  id: string;
+  memberId: string;
+  idModel: string;
+  callbackURL: string;
+  description: string;
+  active: boolean;
+}
+
+const hex24 = () => randomBytes(12).toString("hex");
+
+/** Trello's webhook signature: base64 HMAC-SHA1 of the body followed by the callback URL. */
+export function trelloSignature(secret: string, body: string, callbackURL: string): string {
+  return createHmac("sha1", secret)
+    .update(body + callbackURL)
+    .digest("base64");
+}
+
+const authorizeQuery = z.object({
+  key: z.string().max(200),
+  return_url: z.string().max(2000),
+  callback_method: z.enum(["fragment", "postMessage"]).default("fragment"),
+  response_type: z.literal("token").default("token"),
+  scope: z.string().max(100).default("read"),
+  expiration: z.string().max(20).default("30days"),
+  name: z.string().max(200).default("An application"),
+});
+
+const cardInput = z.object({
+  idList: z.string().max(100).optional(),
+  name: z.string().max(16384).optional(),
+  desc: z.string().max(16384).optional(),
+  closed: z.enum(["true", "false"]).or(z.boolean()).optional(),
+  dueComplete: z.enum(["true", "false"]).or(z.boolean()).optional(),
+});
+
+const hookInput = z.object({
+  callbackURL: z.url().max(2000),
+  idModel: z.string().max(100),
+  description: z.string().max(16384).default(""),
+});
+
+/** Trello takes the key and token as parameters or as `Authorization: OAuth oauth_consumer_key="…", oauth_token="…"`. */
+function oauthHeader(header: string | undefined): { key?: string; token?: string } {
+  if (!header?.startsWith("OAuth ")) return {};
+  const fields = Object.fromEntries(
+    [...header.matchAll(/(\w+)="([^"]*)"/g)].map((match) => [match[1], decodeURIComponent(match[2]!)]),
+  );
+  return { key: fields.oauth_consumer_key, token: fields.oauth_token };
+}
+
+const asBool = (value: string | boolean | undefined) =>
+  value === undefined ? undefined : String(value) === "true";
+
+export async function trelloDevRoutes(app: FastifyInstance, options: TrelloDevOptions) {
+  const { prefix } = options;
+  const members = new Map<string, Member>();
+  const tokens = new Map<string, string>(); // token → member id
+  const boards = new Map<string, Board>();
+  const lists = new Map<string, List>();
+  const cards = new Map<string, Card>();
+  const hooks = new Map<string, Hook>();
+  const faults = new Faults();
+  let cardCount = 0;
+
+  app.addContentTypeParser(
+    "application/x-www-form-urlencoded",
+    { parseAs: "string" },
+    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+  );
+
+  /** Trello takes a call's parameters in the query string or the body alike. */
+  const paramsOf = (request: FastifyRequest): Record<string, unknown> => ({
+    ...(request.query as Record<string, unknown>),
+    ...(request.body && typeof request.body === "object" ? (request.body as Record<string, unknown>) : {}),
+  });
+
+  /** The member the key and token name, or the answer Trello gives (a text body, as Trello's). */
+  const memberOf = (request: FastifyRequest, reply: FastifyReply): Member | null => {
+    if (faults.answer(reply, (status) => (status === 429 ? "API_TOKEN_LIMIT_EXCEEDED" : "Internal error")))
+      return null;
+    const params = { ...paramsOf(request), ...oauthHeader(request.headers.authorization) };
+    if (params.key !== options.apiKey) {
+      reply.status(401).type("text/plain").send("invalid key");
+      return null;
+    }
+    const memberId = typeof params.token === "string" ? tokens.get(params.token) : undefined;
+    const member = memberId ? members.get(memberId) : undefined;
+    if (!member) {
+      reply.status(401).type("text/plain").send("invalid token");
+      return null;
+    }
+    return member;
+  };
+
+  const cardUrl = (card: Card) => `${options.appUrl}${prefix}/c/${card.shortLink}`;
+  const presentCard = (card: Card) => ({
+    id: card.id,
+    name: card.name,
+    desc: card.desc,
+    idList: card.idList,
+    idBoard: card.idBoard,
+    idShort: card.idShort,
+    shortLink: card.shortLink,
+    closed: card.closed,
+    dueComplete: card.dueComplete,
+    dateLastActivity: card.dateLastActivity,
+    url: cardUrl(card),
+    shortUrl: `${options.appUrl}${prefix}/c/${card.shortLink}`,
+  });
+  const boardOfMember = (id: string, member: Member) => {
+    const board = boards.get(id);
+    return board && board.memberId === member.id ? board : null;
+  };
+  const cardOfMember = (id: string, member: Member) => {
+    const card = [...cards.values()].find((c) => c.id === id || c.shortLink === id);
+    return card && boardOfMember(card.idBoard, member) ? card : null;
+  };
+
+  /** Tells each webhook on the card or its board of an action, signed; failures are the receiver's. */
+  const notify = async (
+    card: Card,
+    type: string,
+    data: Record<string, unknown>,
+    memberId: string,
+  ): Promise<void> => {
+    const board = boards.get(card.idBoard);
+    const list = lists.get(card.idList);
+    const targets = [...hooks.values()].filter(
+      (hook) => hook.active && (hook.idModel === card.id || hook.idModel === card.idBoard),
+    );
+    await Promise.all(
+      targets.map(async (hook) => {
+        const body = JSON.stringify({
+          action: {
+            id: hex24(),
+            idMemberCreator: memberId,
+            type,
+            date: new Date().toISOString(),
+            data: {
+              card: {
+                id: card.id,
+                name: card.name,
+                idShort: card.idShort,
+                shortLink: card.shortLink,
+                ...(data.card as object),
+              },
+              ...(data.old !== undefined && { old: data.old }),
+              board: board && { id: board.id, name: board.name },
+              list: list && { id: list.id, name: list.name },
+            },
+          },
+          model: hook.idModel === card.id ? presentCard(card) : board && { id: board.id, name: board.name },
+          webhook: { id: hook.id, idModel: hook.idModel, callbackURL: hook.callbackURL },
+        });
+        try {
+          await fetch(hook.callbackURL, {
+            method: "POST",
+            headers: {
+              "content-type": "application/json",
+              "x-trello-webhook": trelloSignature(options.apiSecret, body, hook.callbackURL),
+            },
+            body,
+            signal: AbortSignal.timeout(10_000),
+          });
+        } catch {
+          // Trello retries a failing callback a few times and then gives up; a lost action is the receiver's.
+        }
+      }),
+    );
+  };
+
+  /** A card's change as Trello records it: an `updateCard` action with the fields' old values. */
+  const updateCard = async (
+    card: Card,
+    changes: { closed?: boolean; dueComplete?: boolean },
+    memberId: string,
+  ) => {
+    const old: Record<string, unknown> = {};
+    for (const key of ["closed", "dueComplete"] as const) {
+      const value = changes[key];
+      if (value !== undefined && value !== card[key]) {
+        old[key] = card[key];
+        card[key] = value;
+      }
+    }
+    card.dateLastActivity = new Date().toISOString();
+    if (Object.keys(old).length > 0)
+      await notify(
+        card,
+        "updateCard",
+        { card: { closed: card.closed, dueComplete: card.dueComplete }, old },
+        memberId,
+      );
+  };
+
+  /** A new member starts with one board of three lists, as Trello's template does. */
+  const newMember = (fullName: string): Member => {
+    const member = {
+      id: hex24(),
+      username: fullName.toLowerCase().replace(/\W+/g, "") || "member",
+      fullName,
+    };
+    members.set(member.id, member);
+    const board = { id: hex24(), name: "Redline reviews", memberId: member.id };
+    boards.set(board.id, board);
+    for (const name of ["To Do", "Doing", "Done"]) {
+      const list = { id: hex24(), name, idBoard: board.id };
+      lists.set(list.id, list);
+    }
+    return member;
+  };
+
+  app.get(
+    "/1/authorize",
+    route({ summary: "Allow an application to use a Trello account (embedded Trello)", action: "public" }),
+    async (request, reply) => {
+      const query = authorizeQuery.safeParse(request.query);
+      reply.type("text/html; charset=utf-8").header("cache-control", "no-store");
+      const problem = !query.success
+        ? "The request is missing a required parameter or has one that is not valid."
+        : query.data.key !== options.apiKey
+          ? "Invalid API key."
+          : !URL.canParse(query.data.return_url)
+            ? "Invalid return_url."
+            : null;
+      if (problem || !query.success)
+        return reply
+          .status(400)
+          .send(authorizePage({ action: "", appName: "", scope: "", params: {}, error: problem! }));
+      return authorizePage({
+        action: `${prefix}/1/authorize`,
+        appName: query.data.name,
+        scope: query.data.scope,
+        params: Object.fromEntries(Object.entries(query.data).map(([k, v]) => [k, String(v)])),
+      });
+    },
+  );
+
+  app.post(
+    "/1/authorize",
+    route({ summary: "The account's decision (embedded Trello)", action: "public" }),
+    async (request, reply) => {
+      const form = (request.body ?? {}) as Record<string, string>;
+      const query = authorizeQuery.safeParse(form);
+      const fullName =
+        String(form.member ?? "")
+          .trim()
+          .slice(0, 100) || "Test member";
+      if (
+        !query.success ||
+        query.data.key !== options.apiKey ||
+        !URL.canParse(query.data.return_url) ||
+        !isStorableText(fullName)
+      )
+        return reply
+          .status(400)
+          .type("text/html; charset=utf-8")
+          .send(authorizePage({ action: "", appName: "", scope: "", params: {}, error: "Invalid request." }));
+      const back = new URL(query.data.return_url);
+      if (form.decision !== "allow") {
+        back.hash = "error=access_denied";
+        return reply.redirect(back.toString(), 302);
+      }
+      const member = [...members.values()].find((m) => m.fullName === fullName) ?? newMember(fullName);
+      const token = `ATTA${randomBytes(32).toString("hex")}`;
+      tokens.set(token, member.id);
+      back.hash = `token=${token}`;
+      return reply.redirect(back.toString(), 302);
+    },
+  );
+
+  app.get(
+    "/1/members/me",
+    route({ summary: "The token's member (embedded Trello)", action: "public" }),
+    async (request, reply) => {
+      const member = memberOf(request, reply);
+      if (!member) return reply;
+      return { id: member.id, username: member.username, fullName: member.fullName };
+    },
+  );
+
+  app.get(
+    "/1/members/me/boards",
+    route({ summary: "The member's boards (embedded Trello)", action: "public" }),
+    async (request, reply) => {
+      const member = memberOf(request, reply);
+      if (!member) return reply;
+      return [...boards.values()]
+        .filter((board) => board.memberId === member.id)
+        .map((board) => ({
+          id: board.id,
+          name: board.name,
+          closed: false,
+          url: `${options.appUrl}${prefix}/b/${board.id}`,
+        }));
+    },
+  );
+
+  app.get(
+    "/1/boards/:boardId/lists",
+    route({ summary: "A board's open lists (embedded Trello)", action: "public" }),
+    async (request, reply) => {
+      const member = memberOf(request, reply);
+      if (!member) return reply;
+      const board = boardOfMember((request.params as { boardId: string }).boardId, member);
+      if (!board) return reply.status(404).type("text/plain").send("The requested resource was not found.");
+      return [...lists.values()]
+        .filter((list) => list.idBoard === board.id)
+        .map((list) => ({ id: list.id, name: list.name, closed: false, idBoard: list.idBoard }));
+    },
+  );
+
+  app.post(
+    "/1/cards",
+    route({ summary: "Create a card (embedded Trello)", action: "public" }),
+    async (request, reply) => {
+      const member = memberOf(request, reply);
+      if (!member) return reply;
+      const input = cardInput.safeParse(paramsOf(request));
+      const list = input.success && input.data.idList ? lists.get(input.data.idList) : undefined;
+      if (!input.success || !list || !boardOfMember(list.idBoard, member))
+        return reply.status(400).type("text/plain").send("invalid value for idList");
+      cardCount += 1;
+      const card: Card = {
+        id: hex24(),
+        shortLink: randomBytes(6).toString("base64url").slice(0, 8),
+        idShort: cardCount,
+        name: input.data.name ?? "",
+        desc: input.data.desc ?? "",
+        idList: list.id,
+        idBoard: list.idBoard,
+        closed: false,
+        dueComplete: false,
+        dateLastActivity: new Date().toISOString(),
+      };
+      cards.set(card.id, card);
+      return presentCard(card);
+    },
+  );
+
+  app.get(
+    "/1/cards/:cardId",
+    route({ summary: "A card (embedded Trello)", action: "public" }),
+    async (request, reply) => {
+      const member = memberOf(request, reply);
+      if (!member) return reply;
+      const card = cardOfMember((request.params as { cardId: string }).cardId, member);
+      if (!card) return reply.status(404).type("text/plain").send("The requested resource was not found.");
+      return presentCard(card);
+    },
+  );
+
+  app.put(
+    "/1/cards/:cardId",
+    route({ summary: "Update a card: archive it, mark it complete (embedded Trello)", action: "public" }),
+    async (request, reply) => {
+      const member = memberOf(request, reply);
+      if (!member) return reply;
+      const card = cardOfMember((request.params as { cardId: string }).cardId, member);
+      if (!card) return reply.status(404).type("text/plain").send("The requested resource was not found.");
+      const input = cardInput.safeParse(paramsOf(request));
+      if (!input.success) return reply.status(400).type("text/plain").send("invalid value");
+      if (input.data.name !== undefined) card.name = input.data.name;
+      if (input.data.desc !== undefined) card.desc = input.data.desc;
+      await updateCard(
+        card,
+        { closed: asBool(input.data.closed), dueComplete: asBool(input.data.dueComplete) },
+        member.id,
+      );
+      return presentCard(card);
+    },
+  );
+
+  app.delete(
+    "/1/cards/:cardId",
+    route({ summary: "Delete a card (embedded Trello)", action: "public" }),
+    async (request, reply) => {
+      const member = memberOf(request, reply);
+      if (!member) return reply;
+      const card = cardOfMember((request.params as { cardId: string }).cardId, member);
+      if (!card) return reply.status(404).type("text/plain").send("The requested resource was not found.");
+      cards.delete(card.id);
+      await notify(card, "deleteCard", { card: {} }, member.id);
+      return { limits: {} };
+    },
+  );
+
+  app.post(
+    "/1/webhooks",
+    route({ summary: "Create a webhook (embedded Trello)", action: "public" }),
+    async (request, reply) => {
+      const member = memberOf(request, reply);
+      if (!member) return reply;
+      const input = hookInput.safeParse(paramsOf(request));
+      if (!input.success) return reply.status(400).type("text/plain").send("invalid value for callbackURL");
+      const { idModel, callbackURL, description } = input.data;
+      if (!boardOfMember(idModel, member) && !cardOfMember(idModel, member))
+        return reply.status(400).type("text/plain").send("invalid value for idModel");
+      // Trello makes sure the callback answers before it keeps a webhook.
+      const check = await fetch(callbackURL, { method: "HEAD", signal: AbortSignal.timeout(10_000) }).catch(
+        () => null,
+      );
+      if (check?.status !== 200)
+        return reply
+          .status(400)
+          .type("text/plain")
+          .send(`URL (${callbackURL}) did not return 200 status code, got ${check?.status ?? "no answer"}`);
+      const hook: Hook = {
+        id: hex24(),
+        memberId: member.id,
+        idModel,
+        callbackURL,
+        description,
+        active: true,
+      };
+      hooks.set(hook.id, hook);
+      return { id: hook.id, description, idModel, callbackURL, active: true, consecutiveFailures: 0 };
+    },
+  );
+
+  app.delete(
+    "/1/webhooks/:hookId",
+    route({ summary: "Delete a webhook (embedded Trello)", action: "public" }),
+    async (request, reply) => {
+      const member = memberOf(request, reply);
+      if (!member) return reply;
+      const hook = hooks.get((request.params as { hookId: string }).hookId);
+      if (!hook || hook.memberId !== member.id)
+        return reply.status(404).type("text/plain").send("The requested resource was not found.");
+      hooks.delete(hook.id);
+      return { _value: null };
+    },
+  );
+
+  const cardByLink = (shortLink: string) => [...cards.values()].find((c) => c.shortLink === shortLink);
+
+  app.get(
+    "/c/:shortLink",
+    route({ summary: "A card's page (embedded Trello)", action: "public" }),
+    async (request, reply) => {
+      const card = cardByLink((request.params as { shortLink: string }).shortLink);
+      reply.type("text/html; charset=utf-8").header("cache-control", "no-store");
+      if (!card)
+        return reply
+          .status(404)
+          .send(authorizePage({ action: "", appName: "", scope: "", params: {}, error: "Card not found." }));
+      return cardPage({
+        action: `${prefix}/c/${card.shortLink}`,
+        name: card.name,
+        desc: card.desc,
+        board: boards.get(card.idBoard)?.name ?? "",
+        list: lists.get(card.idList)?.name ?? "",
+        closed: card.closed,
+        dueComplete: card.dueComplete,
+      });
+    },
+  );
+
+  app.post(
+    "/c/:shortLink",
+    route({
+      summary: "Archive a card, or send it back to its board, from its page (embedded Trello)",
+      action: "public",
+    }),
+    async (request, reply) => {
+      const { shortLink } = request.params as { shortLink: string };
+      const card = cardByLink(shortLink);
+      if (!card) return reply.status(404).type("text/plain").send("Card not found.");
+      const form = (request.body ?? {}) as Record<string, string>;
+      const board = boards.get(card.idBoard);
+      await updateCard(card, { closed: form.closed === "true" }, board?.memberId ?? "");
+      return reply.redirect(`${prefix}/c/${shortLink}`, 303);
+    },
+  );
+
+  app.post(
+    "/_faults",
+    route({ summary: "Make the next API calls fail (embedded Trello, for tests)", action: "public" }),
+    async (request, reply) => {
+      const input = faultBody.safeParse(request.body);
+      if (!input.success) return reply.status(400).send({ message: "status and times" });
+      faults.set(input.data.status, input.data.times);
+      return reply.status(204).send();
+    },
+  );
+}
