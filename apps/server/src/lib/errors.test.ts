@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isBackendUnavailable } from "./errors.ts";
+import { isBackendUnavailable, isUniqueViolation } from "./errors.ts";
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
 
@@ -42,5 +42,20 @@ describe("isBackendUnavailable", () => {
     expect(isBackendUnavailable(withCode('syntax error at or near "selec"', "42601"))).toBe(false);
     expect(isBackendUnavailable(new TypeError("Cannot read properties of undefined"))).toBe(false);
     expect(isBackendUnavailable(null)).toBe(false);
+  });
+});
+
+describe("isUniqueViolation", () => {
+  it("recognises a unique index refusing a write, bare or wrapped as drizzle wraps the driver's error", () => {
+    const duplicate = withCode("duplicate key value violates unique constraint", "23505");
+    expect(isUniqueViolation(duplicate)).toBe(true);
+    expect(isUniqueViolation(new Error("Failed query: update users …", { cause: duplicate }))).toBe(true);
+  });
+
+  it("leaves every other failure alone: another constraint, a lost connection, a plain bug", () => {
+    expect(isUniqueViolation(withCode("violates foreign key constraint", "23503"))).toBe(false);
+    expect(isUniqueViolation(withCode("connect ECONNREFUSED 127.0.0.1:5432", "ECONNREFUSED"))).toBe(false);
+    expect(isUniqueViolation(new TypeError("Cannot read properties of undefined"))).toBe(false);
+    expect(isUniqueViolation(undefined)).toBe(false);
   });
 });

@@ -105,3 +105,15 @@ export function isBackendUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * Whether a write failed on a unique index (PostgreSQL's unique_violation, 23505), however the driver
+ * wraps it: two writers racing for one name, domain, address or code.
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause && depth < 5; depth++) {
+    if ((cause as { code?: unknown }).code === "23505") return true;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return false;
+}

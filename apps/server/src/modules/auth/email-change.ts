@@ -15,7 +15,13 @@ import {
 import { and, eq, ne } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { accounts, emailChanges, type UserRow, users } from "../../db/schema/index.ts";
-import { BadRequestError, ConflictError, ForbiddenError, UnauthorizedError } from "../../lib/errors.ts";
+import {
+  BadRequestError,
+  ConflictError,
+  ForbiddenError,
+  isUniqueViolation,
+  UnauthorizedError,
+} from "../../lib/errors.ts";
 import { emailChangeMail, emailChangeNoticeMail } from "../../lib/mail/templates.ts";
 import { userActionUrl } from "./auth.ts";
 import type { Actor } from "./session.ts";
@@ -103,10 +109,6 @@ export async function cancelEmailChange(ctx: Ctx, actor: Actor) {
       .where(eq(users.id, actor.user.id));
   });
 }
-
-const isUniqueViolation = (error: unknown) =>
-  (error as { code?: string })?.code === "23505" ||
-  (error as { cause?: { code?: string } })?.cause?.code === "23505";
 
 /** Follows a link: the pending address becomes the account's. */
 export async function confirmEmailChange(ctx: Ctx, token: string): Promise<{ email: string }> {

@@ -11,18 +11,16 @@
  */
 import { randomBytes } from "node:crypto";
 import { REFERRAL_REWARD, type Referral } from "@redline/shared";
-import { and, count, eq, isNotNull, isNull } from "drizzle-orm";
+import { and, count, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { Database } from "../../db/index.ts";
 import { referrals, users } from "../../db/schema/index.ts";
-import { newId } from "../../lib/ids.ts";
-import { record } from "../../lib/ledger.ts";
+import { isUniqueViolation } from "../../lib/errors.ts";
 import { operation } from "../../lib/operations.ts";
 import type { Actor } from "../auth/session.ts";
 import { activePrivilege } from "../plans/plans.ts";
 
-const DAY_MS = 86_400_000;
 /** Codes are short, unambiguous (no 0/O, 1/I/L) and case-insensitive. */
 const ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz";
 
@@ -31,18 +29,23 @@ function newCode(): string {
   return Array.from(bytes, (byte) => ALPHABET[byte % ALPHABET.length]).join("");
 }
 
-/** The person's own code, made once (two first visits at once settle on one). */
-async function codeOf(db: Database, userId: string): Promise<string> {
+/** The person's row as Refer & Earn reads it: their code (made once, the first time) and privilege. */
+async function referrerOf(db: Database, userId: string) {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const [row] = await db.select({ code: users.referralCode }).from(users).where(eq(users.id, userId));
-    if (row?.code) return row.code;
+    const [row] = await db
+      .select({ code: users.referralCode, privilege: users.privilege, privilegeUntil: users.privilegeUntil })
+      .from(users)
+      .where(eq(users.id, userId));
+    if (!row) throw new Error("the signed-in person has no row");
+    if (row.code) return { ...row, code: row.code };
     try {
       await db
         .update(users)
         .set({ referralCode: newCode() })
         .where(and(eq(users.id, userId), isNull(users.referralCode)));
-    } catch {
-      // Another person's code already (unique): try another.
+    } catch (error) {
+      // Another person's code already (the unique index): try another; anything else is a real failure.
+      if (!isUniqueViolation(error)) throw error;
     }
   }
   throw new Error("could not make a referral code");
@@ -53,19 +56,15 @@ export const readReferral = operation(
   z.object({}).strict(),
   async (ctx: AppContext, actor: Actor): Promise<{ data: Referral }> => {
     const { db } = ctx.database;
-    const code = await codeOf(db, actor.user.id);
+    const me = await referrerOf(db, actor.user.id);
     const [counts] = await db
       .select({ signUps: count(), rewarded: count(referrals.rewardedAt) })
       .from(referrals)
       .where(eq(referrals.referrerId, actor.user.id));
-    const [me] = await db
-      .select({ privilege: users.privilege, privilegeUntil: users.privilegeUntil })
-      .from(users)
-      .where(eq(users.id, actor.user.id));
-    const running = me && activePrivilege(me) === REFERRAL_REWARD.privilege && me.privilegeUntil;
+    const running = activePrivilege(me) === REFERRAL_REWARD.privilege && me.privilegeUntil;
     return {
       data: {
-        link: `${ctx.config.appUrl}/r/${code}`,
+        link: `${ctx.config.appUrl}/r/${me.code}`,
         signUps: counts?.signUps ?? 0,
         rewarded: counts?.rewarded ?? 0,
         maxRewards: REFERRAL_REWARD.maxRewards,

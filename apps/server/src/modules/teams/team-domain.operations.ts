@@ -11,7 +11,7 @@ import { and, eq, ne } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { teams } from "../../db/schema/index.ts";
 import type { DnsLookup } from "../../integrations/dns/index.ts";
-import { ConflictError } from "../../lib/errors.ts";
+import { ConflictError, isUniqueViolation } from "../../lib/errors.ts";
 import { operation, withParams } from "../../lib/operations.ts";
 import type { Actor } from "../auth/session.ts";
 import { checkDomain, ownHostsOf, presentDomain, requireCustomDomainPlan } from "./team-domain.check.ts";
@@ -21,13 +21,6 @@ import { teamChanged } from "./teams.load.ts";
 export interface DomainAnswer {
   data: TeamDomain | null;
   message?: string;
-}
-
-/** PostgreSQL's unique_violation, however the driver wraps it (two teams racing for one domain). */
-function isUniqueViolation(error: unknown): boolean {
-  for (let cause = error; cause; cause = (cause as { cause?: unknown }).cause)
-    if ((cause as { code?: unknown }).code === "23505") return true;
-  return false;
 }
 
 export const setTeamDomain = operation(
