@@ -34,14 +34,16 @@ describe("durable mail", () => {
   const stored = async (to: string) =>
     (await t.ctx.database.db.select().from(outgoingMails)).filter((row) => row.mail.to === to);
 
-  it("answers a sign-up at once while the mail server takes 5 s, and the mail still arrives", async () => {
-    t.inbox!.behave({ delayMs: 5000 });
+  it("answers a sign-up without waiting for a mail server that takes 12 s, and the mail still arrives", async () => {
+    // A sign-up that waited for the mail server would take the server's 12 s at least; one that does not
+    // is done well before, even on a loaded machine (password hashing alone takes seconds there).
+    t.inbox!.behave({ delayMs: 12_000 });
     try {
       const email = uniqueEmail("slow-mail");
       const { status, ms } = await signUp(email);
       expect(status).toBe(200);
-      expect(ms).toBeLessThan(2500);
-      const mail = await t.inbox!.waitFor((m) => m.to.includes(email), 15_000);
+      expect(ms).toBeLessThan(8_000);
+      const mail = await t.inbox!.waitFor((m) => m.to.includes(email), 30_000);
       expect(mail.link).toContain("verifyEmail");
       await expect
         .poll(async () => (await stored(email))[0]?.sentAt ?? null, { timeout: 10_000 })
@@ -49,7 +51,7 @@ describe("durable mail", () => {
     } finally {
       t.inbox!.behave({});
     }
-  });
+  }, 60_000);
 
   it("keeps a mail the server refused and delivers it when the server answers again", async () => {
     const owner = await signUpPerson(t, "mail-owner");
