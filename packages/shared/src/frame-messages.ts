@@ -26,7 +26,12 @@ import * as z from "zod/mini";
 export const FRAME_PROTOCOL = "redline/1";
 
 const MAX_ANCHOR_JSON = 16_384;
-const MAX_PINS = 2000;
+/**
+ * The most pins (and inspect changes) one message carries: a hostile or broken sender cannot make the
+ * overlay hold more. The review screen sends at most this many pins, the selected one always among them.
+ */
+export const MAX_FRAME_PINS = 2000;
+const MAX_PINS = MAX_FRAME_PINS;
 /** At most this many candidates are offered for a pin that needs review. */
 export const MAX_PIN_CANDIDATES = 5;
 const candidateIndex = z.number().check(z.int(), z.minimum(0), z.maximum(MAX_PIN_CANDIDATES - 1));

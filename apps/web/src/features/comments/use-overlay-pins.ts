@@ -3,9 +3,32 @@
  * whether pins show, the pending pick's marker, and the selected pin scrolled into view once placed
  * (a deep link waits for anchoring). Images and PDF pages scroll their own pin elements.
  */
-import type { AnchoredStatus, Comment, FrameAnchor, FramePin } from "@redline/shared";
+import {
+  type AnchoredStatus,
+  type Comment,
+  type FrameAnchor,
+  type FramePin,
+  MAX_FRAME_PINS,
+} from "@redline/shared";
 import { useEffect, useMemo, useRef } from "react";
 import type { OverlayBridge } from "../../lib/use-overlay-bridge.ts";
+
+/**
+ * The comments whose pins the overlay draws: all of them up to the overlay's limit (a message with more is
+ * refused whole); past it the first ones in the list's order, and the selected comment always, so a pin
+ * opened from the list beyond the limit still shows.
+ */
+export function drawnPins(
+  pins: readonly Comment[],
+  selectedId: string | null,
+  limit = MAX_FRAME_PINS,
+): Comment[] {
+  if (pins.length <= limit) return [...pins];
+  const first = pins.slice(0, limit);
+  if (selectedId === null || first.some((comment) => comment.id === selectedId)) return first;
+  const selected = pins.find((comment) => comment.id === selectedId);
+  return selected ? [...first.slice(0, limit - 1), selected] : first;
+}
 
 export function useOverlayPins({
   bridge,
@@ -35,7 +58,7 @@ export function useOverlayPins({
     () =>
       isSnapshot
         ? JSON.stringify(
-            pinned.map(
+            drawnPins(pinned, selectedId).map(
               (comment): FramePin => ({
                 id: comment.id,
                 number: numbers.get(comment.id) ?? 0,
