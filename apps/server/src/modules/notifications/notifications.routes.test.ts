@@ -1,12 +1,15 @@
 import { type Notification, notificationMessage, type RealtimeServerMessage } from "@redline/shared";
-import { eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { notifications, users } from "../../db/schema/index.ts";
+import { domainEvents, notifications, users } from "../../db/schema/index.ts";
+import type { LedgerEvent } from "../../lib/ledger.ts";
 import { digest } from "../../testing/db-digest.ts";
 import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { routeDrivers } from "../../testing/test-db.ts";
+import { notificationOf } from "./notifications.rules.ts";
+import { deliverNotification } from "./notify.ts";
 
 let counter = 0;
 const email = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}@example.com`;
@@ -129,6 +132,29 @@ describe.each(routeDrivers())("notifications (%s)", (driver) => {
       context: { projectTitle: "Notified project", pageTitle: expect.any(String) },
       length: 1,
     });
+  });
+
+  it("makes no notification for a comment deleted before the consumer read its event", async () => {
+    const posted = await client.owner.post(`/api/versions/${versionId}/comments`, comment("Taken back"));
+    expect(posted.status).toBe(201);
+    const { id, thread } = posted.body.data as { id: string; thread: { id: string }[] };
+    expect((await client.owner.delete(`/api/comments/${id}/entries/${thread[0]!.id}`)).status).toBeLessThan(
+      300,
+    );
+    await t.settled();
+    // The consumer may have read the event before the delete or after it; after it is the case that
+    // matters, so its work is done again here as it would be then.
+    const { db } = t.ctx.database;
+    const [recorded] = await db
+      .select()
+      .from(domainEvents)
+      .where(
+        and(eq(domainEvents.type, "comment.created"), sql`${domainEvents.payload}->'ref'->>'id' = ${id}`),
+      );
+    const about = notificationOf({ type: recorded!.type, ...(recorded!.payload as object) } as LedgerEvent);
+    expect(about).toBeDefined();
+    await db.transaction((tx) => deliverNotification(tx, about!, recorded!.createdAt));
+    expect(await db.select().from(notifications).where(eq(notifications.commentId, id))).toEqual([]);
   });
 
   it("tells the earlier people of a thread of a reply, and of a resolve its author", async () => {

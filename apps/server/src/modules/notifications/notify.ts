@@ -14,6 +14,7 @@ import { type CommentAuthor, type NotificationType, parseGuestIdentity } from "@
 import { and, desc, eq, gt, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import {
+  comments,
   type NewNotificationRow,
   type NotificationRow,
   notifications,
@@ -121,6 +122,15 @@ export async function deliverNotification(
   );
   const chosen = recipients.filter((recipient) => live.has(recipient.userId));
   if (chosen.length === 0) return;
+  // A comment deleted since its event was recorded (posted and taken back at once) leaves no one anything
+  // to open: its notifications are not made (they would point at a row that is gone).
+  if ("comment" in event) {
+    const [still] = await tx
+      .select({ id: comments.id })
+      .from(comments)
+      .where(eq(comments.id, event.comment.id));
+    if (!still) return;
+  }
 
   const [project] = await tx
     .select({ title: projects.title })
