@@ -14,9 +14,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
-import sharp from "sharp";
-import type { ApiClient } from "../../apps/server/src/testing/http-client.ts";
 import { percentile, repoRoot } from "../lib/report.ts";
+import { addImagePage, cookiesFor } from "../lib/review.ts";
 import { scratchDatabase, signUp, startServer } from "../lib/server.ts";
 
 export const BASELINE_COMMIT = "067c826";
@@ -70,17 +69,6 @@ export function prepareCheckout(commit: string): { root: string; remove(): void 
   };
 }
 
-async function asCookies(client: ApiClient, url: string) {
-  return client
-    .cookieHeader()
-    .split("; ")
-    .filter(Boolean)
-    .map((pair) => {
-      const index = pair.indexOf("=");
-      return { name: pair.slice(0, index), value: pair.slice(index + 1), url };
-    });
-}
-
 /** Measures one checkout (`root`; this one when absent) on a fresh database. */
 export async function measureBrowser(root?: string): Promise<BrowserFigures> {
   const database = await scratchDatabase();
@@ -91,22 +79,11 @@ export async function measureBrowser(root?: string): Promise<BrowserFigures> {
     const [author, reviewer] = [await signUp(server), await signUp(server)];
     const reviewerEmail = (await reviewer.get("/api/me")).body.data.email as string;
     const projectId = (await author.post("/api/projects", { title: "Bench" })).body.data.id as string;
-    const png = await sharp({ create: { width: 1200, height: 800, channels: 3, background: "#dfe7fd" } })
-      .png()
-      .toBuffer();
-    const added = (
-      await author.upload(`/api/projects/${projectId}/uploads`, {
-        name: "page.png",
-        type: "image/png",
-        bytes: png,
-      })
-    ).body.data;
-    const pageId = (added.pageId ?? added.pageID) as string;
-    const versionId = (added.versionId ?? added.versionID) as string;
+    const { pageId, versionId } = await addImagePage(author, projectId);
     await author.post(`/api/projects/${projectId}/members`, { email: reviewerEmail, access: "comment" });
 
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    await context.addCookies(await asCookies(reviewer, server.url));
+    await context.addCookies(cookiesFor(reviewer, server.url));
     const page = await context.newPage();
     let requests = 0;
     let counting = false;

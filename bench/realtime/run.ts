@@ -15,6 +15,7 @@ import WebSocket, { WebSocketServer } from "ws";
 import type { ApiClient } from "../../apps/server/src/testing/http-client.ts";
 import { freePort } from "../../apps/server/src/testing/test-app.ts";
 import { percentile, writeSection } from "../lib/report.ts";
+import { joinedSocket } from "../lib/review.ts";
 import { type Server, scratchDatabase, signUp, startServer } from "../lib/server.ts";
 import { BASELINE_COMMIT, type BrowserFigures, measureBrowser, prepareCheckout } from "./browser.ts";
 
@@ -24,23 +25,8 @@ const ROUNDS = 15;
 /** Opens n sockets on the given servers (round-robin) and joins the project on each. */
 async function openSockets(servers: Server[], client: ApiClient, projectId: string, n: number) {
   const sockets: WebSocket[] = [];
-  for (let i = 0; i < n; i++) {
-    const server = servers[i % servers.length]!;
-    const socket = new WebSocket(`${server.url.replace("http", "ws")}/api/realtime`, {
-      headers: { origin: server.url, cookie: client.cookieHeader() },
-    });
-    await new Promise<void>((resolve, reject) => {
-      socket.once("open", () => socket.send(JSON.stringify({ type: "join", projectId })));
-      socket.on("message", function joined(data) {
-        if (JSON.parse(data.toString()).type === "joined") {
-          socket.off("message", joined);
-          resolve();
-        }
-      });
-      socket.once("error", reject);
-    });
-    sockets.push(socket);
-  }
+  for (let i = 0; i < n; i++)
+    sockets.push(await joinedSocket(servers[i % servers.length]!.url, client, projectId));
   return sockets;
 }
 
