@@ -179,3 +179,5 @@ function initSingleFile(bindingName: string): void {
     },
   });
 }
+
+export { SINGLE_FILE_OPTIONS } from "./page-steps.ts";
