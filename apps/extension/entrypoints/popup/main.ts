@@ -180,15 +180,15 @@ async function addPage(
   button.disabled = true;
   const fail = (message: string, retry: boolean) => {
     button.disabled = false;
-    status.replaceChildren(
-      h("p", { class: "error", role: "alert" }, message),
-      retry &&
+    status.replaceChildren(h("p", { class: "error", role: "alert" }, message));
+    if (retry)
+      status.append(
         h(
           "button",
           { type: "button", onclick: () => addPage(tab, projectId, pageId, status, button) },
           "Try again",
         ),
-    );
+      );
   };
   status.replaceChildren(h("p", {}, "Reading the page…"));
   let serialized: Serialized;
