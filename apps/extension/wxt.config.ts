@@ -9,8 +9,11 @@ const redlineOrigin = new URL(redlineUrl).origin;
 const KEY =
   "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAzJmN3B41JZd5I0SObzIXDSAo9WDEdHxbBjB1x4JKmuD6wSD3n9Gp7D9JBgLb89B7u36kKVUnl05miuS29NyWNfx+VDT1YvR2hHu0druTxoUJdnZWRroYeZPt9UhVwKdA8Lh10YQMIOka8vWwttqmY1JUBxzw5vrMxQHIWSHQS1BPxczCBNlhC6nypSwb3TaXRu95NFVh8dPT/AfDaq7rC7k29CP0LTGxf0bYfvA9zj+Wj4WRZkB7OYM8khX29+hKxhifihRiLxe5UsYRYBg4OfAguQmsaibBYhmXtftNV4JGWxxWeCkUCUkyGcdrtCu1r7izK6TU5BL88cV9BuwGTwIDAQAB";
 
+/** Builds for tests only: more hosts the extension may read without a click (their fixture sites). */
+const extraHosts = (process.env.WXT_EXTRA_HOST_PERMISSIONS ?? "").split(",").filter(Boolean);
+
 export default defineConfig({
-  outDir: "dist",
+  outDir: process.env.WXT_OUT_DIR ?? "dist",
   manifestVersion: 3,
   manifest: ({ browser }) => ({
     name: "Redline",
@@ -19,7 +22,9 @@ export default defineConfig({
     // thread count needs the address of every tab: asked for in the popup when wanted (optional).
     permissions: ["activeTab", "scripting", "storage", "contextMenus"],
     optional_permissions: ["tabs"],
-    host_permissions: [`${redlineOrigin}/*`],
+    // No host permission for Redline itself: its calls are CORS requests, so the browser always sends the
+    // extension's Origin, which is how the server tells them from anyone else's (ADR 0037).
+    ...(extraHosts.length > 0 && { host_permissions: extraHosts }),
     icons: { 16: "icon/16.png", 32: "icon/32.png", 48: "icon/48.png", 128: "icon/128.png" },
     action: { default_title: "Add to Redline", default_icon: { 16: "icon/16.png", 32: "icon/32.png" } },
     commands: {

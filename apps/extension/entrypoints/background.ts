@@ -50,10 +50,12 @@ export default defineBackground(() => {
     }
   }
 
-  // Only our own pages may ask the worker anything; a web page cannot send it messages (no content script
-  // of ours listens on a page, and `externally_connectable` admits Redline's origin alone, below).
+  // Only our own pages may ask the worker anything; a web page cannot send it messages (`externally_connectable`
+  // admits Redline's origin alone, below, and only to say the person approved).
+  const extensionPages = browser.runtime.getURL("/");
   browser.runtime.onMessage.addListener((message: { type?: string }, sender) => {
-    if (sender.id !== browser.runtime.id || sender.tab) return;
+    // Our popup (as a popup, or a window of it): never a content script, whose sender is a web page.
+    if (sender.id !== browser.runtime.id || !sender.url?.startsWith(extensionPages)) return;
     if (message.type === "sign-in") return signIn();
     if (message.type === "badge") return updateBadgeForActiveTab();
   });

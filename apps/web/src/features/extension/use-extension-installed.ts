@@ -9,7 +9,7 @@ import { useEffect, useState } from "react";
 
 /** A browser the extension supports and whose installs can be detected: a Chromium-based one. */
 export function isSupportingBrowser(nav: Pick<Navigator, "userAgent"> = navigator): boolean {
-  return /\b(?:Chrome|Chromium|Edg)\//.test(nav.userAgent) && !/\bFirefox\//.test(nav.userAgent);
+  return /(?:Chrome|Chromium|Edg)\//.test(nav.userAgent) && !/\bFirefox\//.test(nav.userAgent);
 }
 
 const ICON_URL = `chrome-extension://${EXTENSION_ID}${EXTENSION_ICON_PATH}`;
