@@ -10,7 +10,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { EXTENSION_ID, EXTENSION_MESSAGES } from "@redline/shared";
-import { type BrowserContext, chromium, type Page, type Worker } from "playwright-core";
+import { type BrowserContext, chromium, type Worker } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testComment } from "../apps/server/src/testing/anchors.ts";
 import { ApiClient, signUpVerified } from "../apps/server/src/testing/http-client.ts";
@@ -100,10 +100,16 @@ async function signInContext(email: string) {
   );
 }
 
+/** The extension APIs the test asks inside the extension's worker. */
+interface ChromeApi {
+  tabs: { query(query: object): Promise<{ id?: number; url?: string }[]> };
+  action: { getBadgeText(details: { tabId: number }): Promise<string> };
+}
+
 const tabIdOf = (url: string) =>
   worker.evaluate(
     async (address) =>
-      (await (globalThis as unknown as { chrome: any }).chrome.tabs.query({})).find((tab) =>
+      (await (globalThis as unknown as { chrome: ChromeApi }).chrome.tabs.query({})).find((tab) =>
         tab.url?.startsWith(address),
       )?.id,
     url,
@@ -131,6 +137,14 @@ describe("the browser extension", () => {
     await app.goto(`${site.url}/login`);
     await app.getByRole("heading", { name: "Welcome back, Ada" }).waitFor();
     expect(await (await fetch(`${site.url}/app`)).text()).toContain("Please sign in");
+    // A web page other than Redline's has no way to message the extension.
+    expect(
+      await app.evaluate(
+        () =>
+          typeof (globalThis as { chrome?: { runtime?: { sendMessage?: unknown } } }).chrome?.runtime
+            ?.sendMessage,
+      ),
+    ).toBe("undefined");
     const tabId = await tabIdOf(`${site.url}/app`);
     expect(tabId).toBeDefined();
 
@@ -181,7 +195,8 @@ describe("the browser extension", () => {
       .poll(
         () =>
           worker.evaluate(
-            (id) => (globalThis as unknown as { chrome: any }).chrome.action.getBadgeText({ tabId: id }),
+            (id) =>
+              (globalThis as unknown as { chrome: ChromeApi }).chrome.action.getBadgeText({ tabId: id }),
             tabId!,
           ),
         {
@@ -209,6 +224,7 @@ describe("the browser extension", () => {
     await plain.context().addCookies(await context.cookies(e2e.baseUrl));
     await plain.goto(`/project/${projectId}`);
     await plain.getByRole("link", { name: "Get the browser extension" }).waitFor();
+    await shot(plain, "extension-promo");
     expect(await review.getByRole("link", { name: "Get the browser extension" }).count()).toBe(0);
   });
 });

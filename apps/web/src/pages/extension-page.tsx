@@ -52,7 +52,11 @@ export function ExtensionConnectPage() {
       api<{ message: string }>("/api/extension/grants", { method: "POST", body: { challenge } }),
     onSuccess: () => {
       // Chromium: tell the extension at once (it also asks on its own every few seconds).
-      const runtime = (globalThis as { chrome?: { runtime?: { sendMessage?: Function } } }).chrome?.runtime;
+      const runtime = (
+        globalThis as {
+          chrome?: { runtime?: { sendMessage?: (id: string, message: object, done: () => void) => void } };
+        }
+      ).chrome?.runtime;
       try {
         runtime?.sendMessage?.(EXTENSION_ID, { type: "approved" }, () => void 0);
       } catch {

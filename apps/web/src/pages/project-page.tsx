@@ -32,7 +32,7 @@ import { ComingSoon } from "../components/coming-soon.tsx";
 import { LoadingView } from "../components/loading-view.tsx";
 import { snackbar } from "../components/snackbar-store.ts";
 import { usePrefetchComments } from "../features/comments/comment-queries.ts";
-import { ExtensionPromo } from "../features/extension/extension-promo.tsx";
+import { ExtensionPromo, ExtensionToggle } from "../features/extension/extension-promo.tsx";
 import { IntegrationsButton } from "../features/integrations/integrations-panel.tsx";
 import { AddPagesProvider } from "../features/pages/add-pages-context.tsx";
 import { PageGridSection } from "../features/pages/page-grid.tsx";
@@ -158,6 +158,7 @@ export function ProjectHomePage() {
         share={
           <>
             <ExtensionPromo project={project} />
+            <ExtensionToggle project={project} />
             <IntegrationsButton projectId={project.id} canManage={project.abilities.update} />
             <ShareButton project={project} variant="bar" />
           </>
