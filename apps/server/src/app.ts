@@ -31,7 +31,7 @@ import { startLedger } from "./lib/ledger.ts";
 import { createDurableMailer } from "./lib/mail/durable-mailer.ts";
 import { createMailer } from "./lib/mail/mailer.ts";
 import { installMetrics } from "./lib/metrics.ts";
-import { provesItself, SAFE_METHODS } from "./lib/principal.ts";
+import { acceptedBy, isExtensionOrigin, provesItself, SAFE_METHODS } from "./lib/principal.ts";
 import { startQueue } from "./lib/queue.ts";
 import { startRealtimeHub } from "./lib/realtime.ts";
 import "./modules/events.ts";
@@ -68,6 +68,8 @@ import { commentsRoutes } from "./modules/comments/comments.routes.ts";
 import { buildContentServer } from "./modules/content/content.server.ts";
 import { conversationsGuestRoutes } from "./modules/conversations/conversations.guest.routes.ts";
 import { conversationsRoutes } from "./modules/conversations/conversations.routes.ts";
+import { installExtensionCors } from "./modules/extension/extension.cors.ts";
+import { extensionRoutes } from "./modules/extension/extension.routes.ts";
 import { createFilesCollectQueue, startFileCollector } from "./modules/files/collector.ts";
 import { filesRoutes } from "./modules/files/files.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
@@ -266,7 +268,11 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
 
   // An API token (Authorization: Bearer) is resolved first, once; the route's declared callers and the
   // token's scope are enforced there (modules/auth/api-tokens.ts).
-  installApiTokens(app, database.db);
+  // The browser extension calls its routes from its own origin (ADR 0037): they answer it across origins
+  // (refusals included, so it can read them), and nothing else of the API does.
+  const isExtension = (origin: string | undefined) => isExtensionOrigin(origin, config.extensionOrigins);
+  installExtensionCors(app, isExtension);
+  installApiTokens(app, database.db, isExtension);
   // CSRF: a state-changing API call must come from a trusted origin — our own, the bug-tracking host or a
   // team's active custom domain (served by this app). Cookies are SameSite=Lax too. It guards cookie
   // sessions: a request with an API token carries its own credential, and its cookies are not read.
@@ -275,6 +281,8 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     if (request.principal) return;
     if (provesItself(request.routeOptions.config?.doc)) return;
     const origin = request.headers.origin ?? refererOrigin(request.headers.referer);
+    // The extension's origin, for the routes that accept the extension only (they check their caller).
+    if (acceptedBy(request.routeOptions.config?.doc).includes("extension") && isExtension(origin)) return;
     if (!(await isTrustedOrigin(origin))) throw new ForbiddenError("Cross-site request refused.", "csrf");
   });
   await installApiRateLimits(app, ctx);
@@ -372,6 +380,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(authRoutes, { auth });
   await app.register(handoffRoutes, { ctx });
   await app.register(apiTokenRoutes, { ctx });
+  await app.register(extensionRoutes, { ctx });
   await app.register(emailChangeRoutes, { ctx });
   await app.register(healthRoutes, { ctx, readiness });
   await app.register(usersRoutes, { ctx });

@@ -22,6 +22,7 @@
  */
 
 import {
+  EXTENSION_ID,
   GUEST_KEY_HEADER,
   normalizeSharing,
   type ProjectSharing,
@@ -56,6 +57,7 @@ import {
   projectIntegrations,
   projectMembers,
   projects,
+  sessions,
   teamMembers,
   teams,
   ticketEntries,
@@ -72,6 +74,7 @@ import { mintUnsubscribeToken } from "./lib/mail/unsubscribe-token.ts";
 import { acceptedBy, type PrincipalKind, SAFE_METHODS } from "./lib/principal.ts";
 import { secretBox } from "./lib/secret-box.ts";
 import { ADMIN_POLICY } from "./modules/admin/admin.policy.ts";
+import { createExtensionCredential } from "./modules/auth/api-tokens.ts";
 import { SUBSCRIPTION_POLICY } from "./modules/billing/billing.policy.ts";
 import { COMMENT_POLICY } from "./modules/comments/comments.policy.ts";
 import { CONVERSATION_POLICY } from "./modules/conversations/conversations.policy.ts";
@@ -124,6 +127,8 @@ const ACTORS: Actor[] = [
 ];
 /** The token principal's column: every row called again with the owner's read-write API token. */
 const TOKEN_COLUMN = "owner with an API token";
+/** The extension principal's column: every row called again as the extension, with the owner's credential. */
+const EXTENSION_COLUMN = "owner with the browser extension";
 
 /**
  * Which actors stand for each kind of caller (lib/principal.ts). A signed caller and a page with the
@@ -149,7 +154,7 @@ const KIND_ACTORS: Record<PrincipalKind, readonly string[]> = {
   "widget-key": ["nobody"],
   signed: ["nobody"],
   integration: [],
-  extension: [],
+  extension: [EXTENSION_COLUMN],
 };
 
 const TEAM_ACTORS = ["teamOwner", "teamManager", "teamMember", "teamCollaborator"] as const satisfies Actor[];
@@ -186,6 +191,8 @@ const PRESETS = {
   TEAM_ADMINS:       [N,    N,   N,      N,   N,       N,         N,     N,     N,     Y,     Y,       N,      N],
   // …and anyone in it but its owner leaves.
   TEAM_LEAVERS:      [Y,    N,   N,      N,   N,       N,         N,     N,     N,     N,     Y,       Y,      Y],
+  // The browser extension's own routes: no session, link or anonymous caller (its column below).
+  EXTENSION_ONLY:    [N,    N,   N,      N,   N,       N,         N,     N,     N,     N,     N,       N,      N],
 } satisfies Record<string, Verdict[]>;
 const {
   PUBLIC,
@@ -205,6 +212,7 @@ const {
   TEAM_PEOPLE,
   TEAM_ADMINS,
   TEAM_LEAVERS,
+  EXTENSION_ONLY,
 } = Object.fromEntries(Object.entries(PRESETS).map(([name, row]) => [name, verdicts(...row)])) as Record<
   keyof typeof PRESETS,
   Record<Actor, Verdict>
@@ -307,6 +315,8 @@ interface Row {
   call(f: Fixture): Call | Promise<Call>;
   /** The call reads `f.board` (loaded before the call). */
   board?: true;
+  /** The extension column's answer, where it is not the owner's (the extension's own routes). */
+  extension?: Verdict;
 }
 
 // Made once: a cell's fixture stores the same bytes under its own keys (encoding them per cell cost CPU).
@@ -1176,6 +1186,49 @@ MATRIX.push(
     route: "DELETE /api/me/tokens/:tokenId",
     who: TOKEN_HOLDER,
     call: async (f) => ({ path: `/api/me/tokens/${await f.apiToken()}` }),
+  },
+);
+
+// The browser extension (ADR 0037): approved from a session; the rest only as the extension, from its
+// origin with its credential (the extension column below). The fixture project is a web project the owner edits.
+MATRIX.push(
+  {
+    route: "POST /api/extension/grants",
+    who: VERIFIED,
+    call: () => ({ path: "/api/extension/grants", body: { challenge: "c".repeat(43) } }),
+  },
+  // An approval nobody gave: no credential for anyone.
+  {
+    route: "POST /api/extension/session",
+    who: EXTENSION_ONLY,
+    call: () => ({ path: "/api/extension/session", body: { verifier: "v".repeat(43) } }),
+  },
+  {
+    route: "DELETE /api/extension/session",
+    who: EXTENSION_ONLY,
+    extension: Y,
+    call: () => ({ path: "/api/extension/session" }),
+  },
+  {
+    route: "GET /api/extension/projects",
+    who: EXTENSION_ONLY,
+    extension: Y,
+    call: () => ({ path: "/api/extension/projects" }),
+  },
+  {
+    route: "GET /api/extension/threads",
+    who: EXTENSION_ONLY,
+    extension: Y,
+    call: () => ({ path: `/api/extension/threads?url=${encodeURIComponent("https://example.com/")}` }),
+  },
+  {
+    route: "POST /api/extension/pages",
+    who: EXTENSION_ONLY,
+    extension: Y,
+    call: (f) => ({
+      path: "/api/extension/pages",
+      body: { projectId: f.projectId, url: "https://example.com/app", html: "<p>Signed in</p>", width: 1280 },
+    }),
   },
 );
 
@@ -2096,7 +2149,10 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
     // Each kind's actors run in every row (the token's in its own column below).
     for (const kind of accepted)
       for (const actor of KIND_ACTORS[kind])
-        expect(actor === TOKEN_COLUMN || ACTORS.includes(actor as Actor), actor).toBe(true);
+        expect(
+          actor === TOKEN_COLUMN || actor === EXTENSION_COLUMN || ACTORS.includes(actor as Actor),
+          actor,
+        ).toBe(true);
   });
 
   it("finds every declared policy action in a policy, and public routes open to anyone", () => {
@@ -2120,10 +2176,13 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
       declared.filter((route) => !known.has(route.doc!.action)).map((r) => `${r.method} ${r.url}`),
     ).toEqual([]);
     const publicRoutes = declared.filter((route) => route.doc!.action === "public");
-    for (const { method, url } of publicRoutes) {
+    for (const { method, url, doc } of publicRoutes) {
       const row = MATRIX.find((candidate) => candidate.route === `${method} ${url}`);
-      // A public route lets a visitor without a session through (the link's own settings aside).
-      if (row && !url.startsWith("/api/share/")) expect(row.who.nobody, `${method} ${url}`).toBe("allow");
+      // A public route lets a visitor without a session through (the link's own settings aside); the
+      // extension's are its alone (its column).
+      const extensionOnly = acceptedBy(doc).every((kind) => kind === "extension");
+      if (row && !url.startsWith("/api/share/") && !extensionOnly)
+        expect(row.who.nobody, `${method} ${url}`).toBe("allow");
     }
   });
 
@@ -2190,6 +2249,49 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
       const response = call.upload
         ? await script.upload(call.path, call.upload, headers)
         : await script.request(methodOf(row.route), call.path, call.body, headers);
+      if (verdict === "allow") expect(response.status, JSON.stringify(response.body)).toBeLessThan(400);
+      else {
+        expect([401, 403, 404], JSON.stringify(response.body)).toContain(response.status);
+        expect(await digest(t.ctx)).toEqual(before);
+      }
+    });
+  }
+  // The same calls as the browser extension (issue #31, ADR 0037): from its origin, with a credential
+  // handed to it from the owner's session (a fresh one per cell: signing out revokes it). What the owner
+  // may do, the extension may — on the routes that accept it; everywhere else its credential is refused.
+  for (const row of MATRIX) {
+    const [method, url] = row.route.split(" ") as [string, string];
+    it(`${row.route} — ${EXTENSION_COLUMN}`, async () => {
+      const registered = t.registry.find((route) => route.method === method && route.url === url);
+      const readsBearer =
+        (url.startsWith("/api/") || url.startsWith("/mcp")) &&
+        !acceptedBy(registered?.doc).includes("signed");
+      const takesExtension = acceptedBy(registered?.doc).includes("extension");
+      const verdict = !readsBearer
+        ? row.who.nobody
+        : takesExtension
+          ? (row.extension ?? row.who.owner)
+          : "deny";
+      const { db } = t.ctx.database;
+      const [session] = await db
+        .select({ id: sessions.id })
+        .from(sessions)
+        .where(eq(sessions.userId, ownerId));
+      const credential = await createExtensionCredential(db, ownerId, session!.id);
+      const f = changesNothing(row.route, verdict) ? await deniedFixture("owner") : await fixture("owner");
+      if (row.board) f.board = await f.loadBoard();
+      const call = await row.call(f);
+      await paymentsDevIdle(t.app);
+      const before = verdict === "deny" ? await digest(t.ctx) : null;
+      const extension = new ApiClient(t.url);
+      const headers = {
+        ...call.headers,
+        origin: `chrome-extension://${EXTENSION_ID}`,
+        authorization: `Bearer ${credential}`,
+      };
+      const response = call.upload
+        ? await extension.upload(call.path, call.upload, headers)
+        : await extension.request(methodOf(row.route), call.path, call.body, headers);
       if (verdict === "allow") expect(response.status, JSON.stringify(response.body)).toBeLessThan(400);
       else {
         expect([401, 403, 404], JSON.stringify(response.body)).toContain(response.status);

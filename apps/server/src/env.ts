@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { TrackerType } from "@redline/shared";
+import { EXTENSION_ID, type TrackerType } from "@redline/shared";
 import { z } from "zod";
 import type { S3Options } from "./lib/storage/s3-storage.ts";
 
@@ -78,6 +78,9 @@ const envSchema = z.object({
   CONTENT_ORIGIN: z.url().optional(),
   CONTENT_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
   ALLOW_PRIVATE_URLS: bool.optional(),
+  /** The browser extension's origins (comma-separated; a trailing * for any id): the only foreign origins
+   *  its routes answer. Default: the unpacked build's fixed Chromium id and any Firefox install. */
+  EXTENSION_ORIGINS: z.string().optional(),
   CAPTURE_WORKER: bool.default(true),
   /** Whether this process works the ledger's consumers (notifications, their mail); false leaves them to others. */
   LEDGER_CONSUMERS: bool.default(true),
@@ -229,6 +232,8 @@ export interface AppConfig {
   contentPort: number;
   /** Whether captures may reach private, loopback and link-local addresses (SSRF guard off). */
   allowPrivateUrls: boolean;
+  /** The browser extension's origins (lib/principal.ts `isExtensionOrigin`). */
+  extensionOrigins: string[];
   /**
    * Outgoing webhooks: the first retry's wait (doubling per attempt, at most an hour) and how long a
    * receiver may take to answer. Under test: 1 s and 1.5 s, so a retry schedule runs within a test.
@@ -410,6 +415,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     contentOrigin: (env.CONTENT_ORIGIN ?? `http://localhost:${env.CONTENT_PORT}`).replace(/\/$/, ""),
     contentPort: env.CONTENT_PORT,
     allowPrivateUrls: env.ALLOW_PRIVATE_URLS ?? !isProduction,
+    extensionOrigins: (env.EXTENSION_ORIGINS ?? `chrome-extension://${EXTENSION_ID},moz-extension://*`)
+      .split(",")
+      .map((origin) => origin.trim().replace(/\/$/, ""))
+      .filter(Boolean),
     webhooks:
       env.NODE_ENV === "test"
         ? { retryBaseSeconds: 1, timeoutMs: 1500 }

@@ -120,6 +120,14 @@ export const routes: RouteObject[] = [
                   },
                   { path: "/offers", ...page(() => import("./pages/offers-page.tsx"), "OffersPage") },
                   { path: "/help", ...page(() => import("./pages/help-page.tsx"), "HelpPage") },
+                  {
+                    path: "/extension",
+                    ...page(() => import("./pages/extension-page.tsx"), "ExtensionPage"),
+                  },
+                  {
+                    path: "/extension/connect",
+                    ...page(() => import("./pages/extension-page.tsx"), "ExtensionConnectPage"),
+                  },
                   { path: "/admin", ...page(() => import("./pages/admin-page.tsx"), "AdminPage") },
                   { path: "/integration/trello", ...page(trackerReturn, "TrelloReturnPage") },
                   { path: "/integration/clickup", ...page(trackerReturn, "ClickupReturnPage") },

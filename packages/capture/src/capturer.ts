@@ -425,6 +425,34 @@ export class Capturer {
     };
   }
 
+  /**
+   * Sanitizes a document serialized elsewhere (the browser extension serializes the page in the user's
+   * own tab with the same SingleFile bundle): the same sanitizer, in an isolated world of a blank page of
+   * a fresh context where nothing may load or run, then the same content-addressed assets as a capture.
+   */
+  async sanitizeUpload(
+    raw: string,
+    options: { assetUrl?: AssetUrl; maxBytes?: number } = {},
+  ): Promise<{ html: string; assets: CapturedAsset[] }> {
+    const context = await this.browser.newContext({ javaScriptEnabled: false, serviceWorkers: "block" });
+    try {
+      await context.route("**/*", (route) => route.abort());
+      const page = await context.newPage();
+      const result = extractAssets(
+        await sanitizeInIsolatedWorld(context, page, raw),
+        options.assetUrl ?? defaultAssetUrl,
+      );
+      const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+      const bytes =
+        Buffer.byteLength(result.html) + result.assets.reduce((sum, asset) => sum + asset.bytes.length, 0);
+      if (bytes > maxBytes)
+        throw new CaptureError("too-large", `Snapshot is ${bytes} bytes (cap ${maxBytes})`);
+      return result;
+    } finally {
+      await context.close().catch(() => {});
+    }
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await this.browser.close();

@@ -282,7 +282,7 @@ export function pageFacts(page: Page): Promise<PageFacts> {
 }
 
 /** SingleFile options: fidelity first, then size (see the header of capturer.ts). */
-const SINGLE_FILE_OPTIONS = {
+export const SINGLE_FILE_OPTIONS = {
   removeHiddenElements: false, // a menu hidden now is shown on hover in the snapshot
   removeUnusedStyles: false, // :hover / :focus / later-toggled classes must keep working
   removeUnusedFonts: true,

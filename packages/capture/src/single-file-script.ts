@@ -35,13 +35,13 @@ export function singleFileInitScript(): Promise<string> {
 /** The file name of the prebuilt init script, next to the built CLI. */
 export const PREBUILT_INIT_SCRIPT = "single-file-init.js";
 
-export async function buildInitScript(): Promise<string> {
+/**
+ * SingleFile itself as one minified classic script defining `globalThis.singlefile` — the capture core
+ * the init script wraps, and the one the browser extension injects into the user's tab (apps/extension).
+ */
+export async function buildSingleFileBundle(): Promise<string> {
   // Loaded only when bundling: the built CLI reads the prebuilt script and never needs esbuild.
   const { build } = await import("esbuild");
-  const hooks = await readFile(
-    require.resolve("single-file-core/processors/hooks/content/content-hooks-frames-web.js"),
-    "utf8",
-  );
   const bundle = await build({
     stdin: {
       contents: `import * as singlefile from "single-file-core/single-file.js"; globalThis.singlefile = singlefile;`,
@@ -55,7 +55,15 @@ export async function buildInitScript(): Promise<string> {
     target: "chrome120",
     plugins: [unusedModules],
   });
-  const singleFile = bundle.outputFiles[0]?.text ?? "";
+  return bundle.outputFiles[0]?.text ?? "";
+}
+
+export async function buildInitScript(): Promise<string> {
+  const hooks = await readFile(
+    require.resolve("single-file-core/processors/hooks/content/content-hooks-frames-web.js"),
+    "utf8",
+  );
+  const singleFile = await buildSingleFileBundle();
   // Runs in every frame at document start; a frame that cannot run it (sandboxed) is skipped.
   // The built-ins are bound as they are at document start: a page that later replaces a global
   // (window.Promise = its own, window.Map = a polyfill) cannot break its own capture.
@@ -171,3 +179,5 @@ function initSingleFile(bindingName: string): void {
     },
   });
 }
+
+export { SINGLE_FILE_OPTIONS } from "./page-steps.ts";

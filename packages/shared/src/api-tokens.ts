@@ -34,6 +34,8 @@ export interface ApiToken {
   id: string;
   name: string;
   scope: ApiTokenScope;
+  /** "extension": the browser extension's credential (signing out of that session ends it). */
+  kind: "api" | "extension";
   /** The first characters of the secret, to recognise it ("rl_3f9a…"). */
   prefix: string;
   createdAt: string;

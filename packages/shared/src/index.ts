@@ -9,6 +9,7 @@ export * from "./constants.ts";
 export * from "./conversations.ts";
 export * from "./currencies.ts";
 export * from "./email-change.ts";
+export * from "./extension.ts";
 export * from "./frame-messages.ts";
 export * from "./guests.ts";
 export * from "./inspect.ts";

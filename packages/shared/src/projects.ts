@@ -140,6 +140,8 @@ export const updateProjectSchema = z
   .object({
     title: z.string().trim().max(200),
     isArchived: z.boolean(),
+    /** SPEC §3: the browser extension is not offered this project (its editors turn it off). */
+    isPluginDisabled: z.boolean(),
     sortOrder: z.number().int().min(INT4_MIN).max(INT4_MAX),
     /** Move the project into one of the owner's teams, or out of its team (null). Owner only. */
     teamId: z.string().min(1).max(64).nullable(),
@@ -271,6 +273,8 @@ export interface ProjectSummary {
   owner: string;
   access: Access;
   isArchived: boolean;
+  /** SPEC §3: the browser extension is not offered this project. */
+  isPluginDisabled: boolean;
   createdAt: string;
   modifiedAt: string;
   /** When it expires (SPEC §4); null when it never will (or its owner's projects became unlimited). */

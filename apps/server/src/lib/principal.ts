@@ -19,8 +19,11 @@ import type { UserRow } from "../db/schema/index.ts";
  *   other sites by design, so its own check (the key and the origin) takes the place of the same-origin one;
  * - `signed`: another service (a payment provider's webhook, a mail client's one-click unsubscribe) that
  *   proves itself by a signature the route checks — no same-origin check, no per-caller write limit;
- * - `integration`, `extension`: an outside service connected to a project, the browser extension (their
- *   issues: #30, #31); no route accepts them yet.
+ * - `extension`: the browser extension (apps/extension, ADR 0037): a credential handed to it from a signed-in
+ *   session (an `api_tokens` row of kind "extension"), sent as a bearer header from the extension's own
+ *   origin (`chrome-extension://<id>`) — the only origin it is taken from, and the only foreign origin the
+ *   same-origin check lets through, for the routes that accept it;
+ * - `integration`: an outside service connected to a project (issue #30); no route accepts it yet.
  */
 export type PrincipalKind =
   | "session"
@@ -54,7 +57,25 @@ export interface TokenPrincipal {
   createdAt: Date;
 }
 
-export type Principal = TokenPrincipal;
+export interface ExtensionPrincipal {
+  kind: "extension";
+  user: UserRow;
+  tokenId: string;
+  createdAt: Date;
+}
+
+export type Principal = TokenPrincipal | ExtensionPrincipal;
+
+/**
+ * Whether an Origin header is the browser extension's: one of the configured origins
+ * (`EXTENSION_ORIGINS`), where a trailing `*` stands for any id (Firefox gives each install its own).
+ */
+export function isExtensionOrigin(origin: string | undefined, allowed: readonly string[]): boolean {
+  if (!origin || !/^(?:chrome|moz)-extension:\/\/[a-z0-9-]+$/i.test(origin)) return false;
+  return allowed.some((entry) =>
+    entry.endsWith("*") ? origin.startsWith(entry.slice(0, -1)) : origin === entry,
+  );
+}
 
 /** The header a link guest names themselves with (SPEC §3 guest identity, or `public` for 'Anonymous'). */
 export const GUEST_IDENTITY_HEADER = "x-redline-guest";

@@ -79,7 +79,7 @@ export async function mcpRoutes(
 
   app.post(MCP_PATH, route(doc), async (request, reply) => {
     const principal = request.principal;
-    if (!principal) {
+    if (principal?.kind !== "token") {
       reply.header("www-authenticate", 'Bearer realm="redline"');
       throw new UnauthorizedError(
         "Send an API token from Account Settings as 'Authorization: Bearer <token>'.",

@@ -43,6 +43,7 @@ const project = (fields: Partial<ProjectDetail> = {}): ProjectDetail => ({
   title: "Checkout flow",
   type: "webapp",
   owner: "u1",
+  isPluginDisabled: false,
   access: "owner",
   isArchived: false,
   createdAt: "2026-11-20T10:00:00.000Z",

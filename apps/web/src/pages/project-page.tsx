@@ -32,6 +32,7 @@ import { ComingSoon } from "../components/coming-soon.tsx";
 import { LoadingView } from "../components/loading-view.tsx";
 import { snackbar } from "../components/snackbar-store.ts";
 import { usePrefetchComments } from "../features/comments/comment-queries.ts";
+import { ExtensionPromo, ExtensionToggle } from "../features/extension/extension-promo.tsx";
 import { IntegrationsButton } from "../features/integrations/integrations-panel.tsx";
 import { AddPagesProvider } from "../features/pages/add-pages-context.tsx";
 import { PageGridSection } from "../features/pages/page-grid.tsx";
@@ -156,6 +157,8 @@ export function ProjectHomePage() {
         project={project}
         share={
           <>
+            <ExtensionPromo project={project} />
+            <ExtensionToggle project={project} />
             <IntegrationsButton projectId={project.id} canManage={project.abilities.update} />
             <ShareButton project={project} variant="bar" />
           </>

@@ -1,4 +1,5 @@
 import { index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { sessions } from "./auth.ts";
 import { users } from "./users.ts";
 
 /**
@@ -21,8 +22,17 @@ export const apiTokens = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true }),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * "api": a token the person made; "extension": the browser extension's credential, handed to it from
+     * `sessionId` (ADR 0037) — signing out deletes that session and, by the cascade, the credential.
+     */
+    kind: text("kind").$type<"api" | "extension">().notNull().default("api"),
+    sessionId: text("session_id").references(() => sessions.id, { onDelete: "cascade" }),
   },
-  (table) => [index("api_tokens_user_idx").on(table.userId)],
+  (table) => [
+    index("api_tokens_user_idx").on(table.userId),
+    index("api_tokens_session_idx").on(table.sessionId),
+  ],
 );
 
 export type ApiTokenRow = typeof apiTokens.$inferSelect;

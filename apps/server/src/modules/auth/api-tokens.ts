@@ -16,6 +16,8 @@ import {
   type ApiTokenCreate,
   type ApiTokenCreated,
   apiTokenCreateSchema,
+  EXTENSION_CREDENTIAL_NAME,
+  EXTENSION_MESSAGES,
   MAX_API_TOKENS,
 } from "@redline/shared";
 import { and, count, desc, eq, sql } from "drizzle-orm";
@@ -39,6 +41,7 @@ export function presentApiToken(row: ApiTokenRow): ApiToken {
     id: row.id,
     name: row.name,
     scope: row.scope,
+    kind: row.kind,
     prefix: row.prefix,
     createdAt: row.createdAt.toISOString(),
     expiresAt: row.expiresAt?.toISOString() ?? null,
@@ -100,6 +103,7 @@ export async function revokeApiToken(db: Database, userId: string, tokenId: stri
 interface LiveToken {
   id: string;
   scope: ApiTokenRow["scope"];
+  kind: ApiTokenRow["kind"];
   createdAt: Date;
   user: UserRow;
 }
@@ -121,13 +125,13 @@ export async function findApiToken(
   if (!found || found.user.isDeleted || found.user.disabledAt) return null;
   const expiresAt = found.token.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY;
   if (expiresAt <= now) return null;
-  const { id, scope, createdAt } = found.token;
+  const { id, scope, kind, createdAt } = found.token;
   cache?.set(
     key,
-    { user: found.user, sessionCreatedAt: createdAt, freshUntil: expiresAt, apiToken: { id, scope } },
+    { user: found.user, sessionCreatedAt: createdAt, freshUntil: expiresAt, apiToken: { id, scope, kind } },
     began,
   );
-  return { id, scope, createdAt, user: found.user };
+  return { id, scope, kind, createdAt, user: found.user };
 }
 
 // Built once per database: composing the query costs more than running it.
@@ -141,12 +145,39 @@ const tokenQuery = (db: Database) =>
       .prepare("api_token_principal"),
   );
 
+/** Mints the browser extension's credential for the session that approved it (ADR 0037); the secret once. */
+export async function createExtensionCredential(
+  db: Database,
+  userId: string,
+  sessionId: string,
+  now = new Date(),
+): Promise<string> {
+  const secret = `${API_TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
+  await db.insert(apiTokens).values({
+    id: randomUUID(),
+    userId,
+    name: EXTENSION_CREDENTIAL_NAME,
+    scope: "read-write",
+    kind: "extension",
+    sessionId,
+    tokenHash: hashToken(secret),
+    prefix: secret.slice(0, 7),
+    createdAt: now,
+  });
+  return secret;
+}
+
 /**
  * Resolves a bearer token before the route runs: 401 when the header is malformed or the token is not
  * live, 403 when the route does not accept tokens or a read token tries to write. A request with a token
- * is that token's alone: its cookies are not read.
+ * is that token's alone: its cookies are not read. The extension's credential is taken only from the
+ * extension's origin (`isExtension`) and only by the routes that accept the extension.
  */
-export function installApiTokens(app: FastifyInstance, db: Database): void {
+export function installApiTokens(
+  app: FastifyInstance,
+  db: Database,
+  isExtension: (origin: string | undefined) => boolean,
+): void {
   const lastWritten = new Map<string, number>();
   app.addHook("onRequest", async (request) => {
     const header = request.headers.authorization;
@@ -163,6 +194,19 @@ export function installApiTokens(app: FastifyInstance, db: Database): void {
     const accepts = acceptedBy(doc);
     // A write through the token forgets its owner's cached entries before the answer leaves (as a session's).
     request.sessionUserId = found.user.id;
+    if (found.kind === "extension") {
+      if (!isExtension(request.headers.origin))
+        throw new ForbiddenError(EXTENSION_MESSAGES.notFromExtension, "extension/origin");
+      if (!accepts.includes("extension"))
+        throw new ForbiddenError(EXTENSION_MESSAGES.notForExtension, "extension/not-allowed");
+      request.principal = {
+        kind: "extension",
+        user: found.user,
+        tokenId: found.id,
+        createdAt: found.createdAt,
+      };
+      return;
+    }
     if (!accepts.includes("token"))
       throw new ForbiddenError(API_TOKEN_MESSAGES.notForTokens, "token/not-allowed");
     if (found.scope === "read" && !SAFE_METHODS.has(request.method) && doc?.writes !== false)

@@ -23,7 +23,7 @@ export interface CachedSession {
   /** When the session itself needs the slow path again (expiry or sliding refresh). */
   freshUntil: number;
   /** Set when the entry is an API token's (keyed by its hash), not a cookie session's. */
-  apiToken?: { id: string; scope: "read" | "read-write" };
+  apiToken?: { id: string; scope: "read" | "read-write"; kind: "api" | "extension" };
 }
 
 interface Entry extends CachedSession {

@@ -137,3 +137,13 @@ export async function requireActor(
   }
   return actor;
 }
+
+/** The id of the session the request's cookie names (the extension's credential is handed from it). */
+export async function sessionIdOf(auth: Auth, db: Database, request: FastifyRequest): Promise<string | null> {
+  if (request.principal) return null;
+  const settings = await sessionSettings(auth);
+  const token = signedSessionToken(request.headers.cookie, settings.cookieName, settings.secret);
+  if (!token) return null;
+  const [row] = await db.select({ id: sessions.id }).from(sessions).where(eq(sessions.token, token));
+  return row?.id ?? null;
+}

@@ -4,6 +4,7 @@
  * The browser is launched on the first job and kept warm; each job gets a fresh context inside it.
  */
 // Type-only: the capture package (and Chromium) load on the first job, never in processes that work no jobs.
+import { buffer } from "node:stream/consumers";
 import type { Capturer } from "@redline/capture";
 import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
@@ -147,6 +148,9 @@ export async function runCapture(ctx: AppContext, getCapturer: () => Promise<Cap
         });
     });
 
+  // A page the browser extension serialized in the user's tab: it is sanitized here, not captured.
+  if (version.kind === "snapshot" && version.fileKey)
+    return sanitizeUploaded(ctx, getCapturer, version, setVersion);
   await setVersion({ status: "capturing", stage: "Loading page", failureReason: null });
   try {
     const result = await (await getCapturer()).capture({
@@ -158,37 +162,7 @@ export async function runCapture(ctx: AppContext, getCapturer: () => Promise<Cap
     await setVersion({ stage: "Saving snapshot" });
     const isSnapshot = version.kind === "snapshot";
     if (isSnapshot) {
-      for (const asset of result.assets) {
-        const [known] = await db
-          .select({ ext: assets.ext })
-          .from(assets)
-          .where(eq(assets.sha256, asset.sha256));
-        // Even a known asset is checked on disk: a crash may have left its file torn.
-        await ctx.storage.putContentAddressed(
-          `assets/${asset.sha256}.${known?.ext ?? asset.ext}`,
-          asset.bytes,
-          asset.sha256,
-        );
-        if (known) continue;
-        await db
-          .insert(assets)
-          .values({
-            sha256: asset.sha256,
-            contentType: asset.contentType,
-            ext: asset.ext,
-            size: asset.bytes.length,
-          })
-          .onConflictDoNothing();
-      }
-      // The snapshot's uses of its assets, so the file collector keeps them while the version lives.
-      if (result.assets.length > 0)
-        await db
-          .insert(versionAssets)
-          .values(
-            [...new Set(result.assets.map((asset) => asset.sha256))].map((sha256) => ({ versionId, sha256 })),
-          )
-          .onConflictDoNothing();
-      await ctx.storage.put(`snapshots/${versionId}.html`, Buffer.from(result.html, "utf8"));
+      await storeSnapshot(ctx, versionId, result);
     }
     await ctx.storage.put(`screenshots/${versionId}.png`, result.screenshot);
     await setPageThumbnail(ctx, version.pageId, result.screenshot);
@@ -204,11 +178,109 @@ export async function runCapture(ctx: AppContext, getCapturer: () => Promise<Cap
       result.title.trim().slice(0, 200) || undefined,
     );
   } catch (error) {
-    const known = captureErrorReason(error);
-    const reason = known ? (REASONS[known] ?? (error as Error).message) : "The page could not be captured.";
-    if (!known) console.error("capture failed", error);
-    await setVersion({ status: "failed", stage: null, failureReason: reason });
+    await failed(error, setVersion);
   }
+}
+
+type SetVersion = (values: Partial<typeof versions.$inferInsert>, pageTitle?: string) => Promise<void>;
+
+async function failed(error: unknown, setVersion: SetVersion) {
+  const known = captureErrorReason(error);
+  const reason = known ? (REASONS[known] ?? (error as Error).message) : "The page could not be captured.";
+  if (!known) console.error("capture failed", error);
+  await setVersion({ status: "failed", stage: null, failureReason: reason });
+}
+
+/**
+ * The extension's upload (modules/extension): SingleFile's document from the user's tab, sanitized by the
+ * same sanitizer as a capture, its assets stored the same way; the tab's visible pixels (stored with the
+ * upload) are the version's screenshot. The raw upload is let go once the snapshot is stored.
+ */
+async function sanitizeUploaded(
+  ctx: AppContext,
+  getCapturer: () => Promise<Capturer>,
+  version: typeof versions.$inferSelect,
+  setVersion: SetVersion,
+) {
+  await setVersion({ status: "capturing", stage: "Saving snapshot", failureReason: null });
+  try {
+    const stored = await ctx.storage.get(version.fileKey!);
+    if (!stored) throw new Error(`the upload ${version.fileKey} is missing`);
+    const raw = await buffer(stored.stream);
+    const started = performance.now();
+    const result = await (await getCapturer()).sanitizeUpload(raw.toString("utf8"), {
+      assetUrl: (asset) => `/a/${asset.sha256}.${asset.ext}`,
+    });
+    await storeSnapshot(ctx, version.id, result);
+    const shot = await ctx.storage.get(`screenshots/${version.id}.png`);
+    const screenshot = shot ? await buffer(shot.stream) : null;
+    if (screenshot) await setPageThumbnail(ctx, version.pageId, screenshot);
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(result.html)?.[1]?.trim().slice(0, 200);
+    await setVersion(
+      {
+        status: "ready",
+        stage: null,
+        viewport: { width: version.width, height: pngHeight(screenshot) ?? 800 },
+        capture: {
+          timings: { sanitize: Math.round(performance.now() - started) },
+          bytes: {
+            html: Buffer.byteLength(result.html),
+            assets: result.assets.reduce((sum, asset) => sum + asset.bytes.length, 0),
+          },
+          settled: { complete: true, busy: [] },
+        },
+        snapshotKey: `snapshots/${version.id}.html`,
+        screenshotKey: screenshot ? `screenshots/${version.id}.png` : null,
+        fileKey: null,
+        fileBytes: null,
+      },
+      title || undefined,
+    );
+  } catch (error) {
+    await failed(error, setVersion);
+  }
+}
+
+/** A PNG's height from its header (bytes 20–23 of IHDR). */
+function pngHeight(png: Buffer | null): number | null {
+  return png && png.length > 24 ? png.readUInt32BE(20) : null;
+}
+
+/** The snapshot's assets stored once each by hash, its uses recorded, and its document stored. */
+async function storeSnapshot(
+  ctx: AppContext,
+  versionId: string,
+  result: { html: string; assets: { sha256: string; ext: string; contentType: string; bytes: Buffer }[] },
+) {
+  const { db } = ctx.database;
+  for (const asset of result.assets) {
+    const [known] = await db.select({ ext: assets.ext }).from(assets).where(eq(assets.sha256, asset.sha256));
+    // Even a known asset is checked on disk: a crash may have left its file torn.
+    await ctx.storage.putContentAddressed(
+      `assets/${asset.sha256}.${known?.ext ?? asset.ext}`,
+      asset.bytes,
+      asset.sha256,
+    );
+    if (known) continue;
+    await db
+      .insert(assets)
+      .values({
+        sha256: asset.sha256,
+        contentType: asset.contentType,
+        ext: asset.ext,
+        size: asset.bytes.length,
+      })
+      .onConflictDoNothing();
+  }
+  // The snapshot's uses of its assets, so the file collector keeps them while the version lives.
+  if (result.assets.length > 0)
+    await db
+      .insert(versionAssets)
+      .values(
+        [...new Set(result.assets.map((asset) => asset.sha256))].map((sha256) => ({ versionId, sha256 })),
+      )
+      .onConflictDoNothing();
+  await ctx.storage.put(`snapshots/${versionId}.html`, Buffer.from(result.html, "utf8"));
 }
 
 function captureErrorReason(error: unknown): string | null {

@@ -71,6 +71,8 @@ export interface NewPageInput {
   title: string;
   isPDF?: boolean;
   screenshotSource?: string | null;
+  /** "extension": added from the browser extension (update-all skips it, SPEC §4). */
+  source?: string | null;
   version: NewVersionInput;
 }
 
@@ -102,6 +104,7 @@ export async function addPage(
         title: input.title,
         isPDF: input.isPDF ?? false,
         screenshotSource: input.screenshotSource ?? null,
+        source: input.source ?? null,
         sortOrder: pageCount,
         createdAt: now,
         modifiedAt: now,

@@ -41,7 +41,11 @@ const projectParams = z.object({ projectId: z.string().min(1).max(64) });
  * Upload bytes are stored by content hash, once the project owner's storage is known to have room for
  * them (checked again where the version is recorded); image pages get a 500×350 thumbnail.
  */
-async function storeUpload(ctx: AppContext, project: ProjectRow, upload: Upload) {
+export async function storeUpload(
+  ctx: AppContext,
+  project: ProjectRow,
+  upload: Pick<Upload, "bytes" | "ext">,
+) {
   const hash = createHash("sha256").update(upload.bytes).digest("hex");
   const file = { key: `uploads/${hash}.${upload.ext}`, bytes: upload.bytes.length };
   await assertRoomToStore(ctx.database.db, project, file, ctx.config.plansEnabled);

@@ -136,6 +136,7 @@ export const updateProject = operation(
         .set({
           ...(input.title !== undefined && { title: input.title || DEFAULT_PROJECT_TITLE }),
           ...(input.isArchived !== undefined && { isArchived: input.isArchived }),
+          ...(input.isPluginDisabled !== undefined && { isPluginDisabled: input.isPluginDisabled }),
           ...(input.sortOrder !== undefined && { sortOrder: input.sortOrder }),
           ...(input.teamId !== undefined && { teamId: team?.id ?? null }),
           modifiedAt: new Date(),

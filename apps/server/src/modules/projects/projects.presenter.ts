@@ -87,6 +87,7 @@ export function presentProject(
     owner: row.ownerId,
     access,
     isArchived: row.isArchived,
+    isPluginDisabled: row.isPluginDisabled,
     createdAt: row.createdAt.toISOString(),
     modifiedAt: row.modifiedAt.toISOString(),
     expiresAt: ownerProjectLimit === UNLIMITED ? null : (row.expiresAt?.toISOString() ?? null),

@@ -189,7 +189,10 @@ function TokenRow({ token }: { token: ApiToken }) {
     <li className="api-tokens__item">
       <div className="api-tokens__about">
         <p className="api-tokens__name">
-          {token.name} <span className="tag">{API_TOKEN_SCOPE_LABELS[token.scope]}</span>
+          {token.name}{" "}
+          <span className="tag">
+            {token.kind === "extension" ? "Signed in from this browser" : API_TOKEN_SCOPE_LABELS[token.scope]}
+          </span>
           {isExpired ? <span className="tag tag--danger">Expired</span> : null}
         </p>
         <p className="api-tokens__meta">
@@ -212,7 +215,11 @@ function TokenRow({ token }: { token: ApiToken }) {
         open={isConfirming}
         onOpenChange={setConfirming}
         title="Revoke this token?"
-        description={`Scripts and agents using “${token.name}” stop working at once. This cannot be undone.`}
+        description={
+          token.kind === "extension"
+            ? "The browser extension is signed out at once: sign in again from its popup to use it."
+            : `Scripts and agents using “${token.name}” stop working at once. This cannot be undone.`
+        }
         confirmLabel="Revoke"
         pendingLabel="Revoking..."
         isPending={revoke.isPending}

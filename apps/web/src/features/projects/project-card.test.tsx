@@ -33,6 +33,7 @@ const project = (abilities: ProjectAbilities, fields: Partial<ProjectSummary> = 
   title: "Landing page",
   type: "web",
   owner: "u1",
+  isPluginDisabled: false,
   access: abilities.update ? "owner" : "view",
   isArchived: false,
   createdAt: "2026-11-24T10:00:00.000Z",

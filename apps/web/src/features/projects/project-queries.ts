@@ -95,6 +95,7 @@ export function useUpdateProject() {
       id: string;
       title?: string;
       isArchived?: boolean;
+      isPluginDisabled?: boolean;
       teamId?: string | null;
     }) =>
       api<{ data: ProjectSummary; message?: string }>(`/api/projects/${encodeURIComponent(id)}`, {

@@ -1,0 +1,242 @@
+/**
+ * The browser extension in Debian's Chromium (issue #31): the unpacked build loaded in a persistent
+ * context. A person signs the extension in through the app, opens a fixture web app that needs a cookie
+ * sign-in (the server cannot reach its signed-in content), adds it to a web-app project from the popup;
+ * the page opens in Redline showing the signed-in content; a comment pinned there is the badge's count on
+ * the live page; the app sees the extension and hides its promo badge; a view-only project is not offered.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { comparePngs } from "@redline/capture/testing";
+import { EXTENSION_ID, EXTENSION_MESSAGES } from "@redline/shared";
+import { type BrowserContext, chromium, type Worker } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testComment } from "../apps/server/src/testing/anchors.ts";
+import { ApiClient, signUpVerified } from "../apps/server/src/testing/http-client.ts";
+import { type E2E, startE2E, uniqueEmail } from "./harness.ts";
+import { addMember, newProject, PASSWORD, type Site, serveSite, shot } from "./helpers.ts";
+
+const repo = path.resolve(import.meta.dirname, "..");
+let e2e: E2E;
+let site: Site;
+let built: string;
+let profile: string;
+let context: BrowserContext;
+let worker: Worker;
+
+/** A web app behind a cookie sign-in: /login signs the browser in, /app shows the signed-in dashboard. */
+function startWebApp() {
+  return serveSite((request, response) => {
+    const signedIn = /(?:^|;\s*)fixture_session=ada(?:;|$)/.test(request.headers.cookie ?? "");
+    if (request.url === "/login") {
+      response
+        .writeHead(302, { "set-cookie": "fixture_session=ada; Path=/; HttpOnly", location: "/app" })
+        .end();
+    } else if (request.url?.startsWith("/app")) {
+      response
+        .writeHead(200, { "content-type": "text/html" })
+        .end(
+          signedIn
+            ? `<!doctype html><html><head><title>Dashboard</title><style>h1{color:rgb(20,90,200)}</style></head><body><h1>Welcome back, Ada</h1><p>Your private dashboard: 3 open invoices.</p><form><input name="q" value=""></form></body></html>`
+            : `<!doctype html><html><head><title>Sign in</title></head><body><h1>Please sign in</h1></body></html>`,
+        );
+    } else response.writeHead(404).end();
+  });
+}
+
+beforeAll(async () => {
+  [e2e, site] = await Promise.all([
+    startE2E({ config: { captureWorker: true }, appHost: "localhost" }),
+    startWebApp(),
+  ]);
+  // The extension built for this Redline (on localhost), reading the fixture's host (127.0.0.1) without a
+  // click: a test build only — the shipped one reads a page when the person asks (activeTab).
+  built = await mkdtemp(path.join(os.tmpdir(), "redline-extension-"));
+  execFileSync("npm", ["run", "prepare-assets", "-w", "@redline/extension"], { cwd: repo, stdio: "ignore" });
+  execFileSync("npx", ["wxt", "build"], {
+    cwd: path.join(repo, "apps/extension"),
+    stdio: "ignore",
+    env: {
+      ...process.env,
+      WXT_REDLINE_URL: e2e.baseUrl,
+      WXT_OUT_DIR: built,
+      WXT_EXTRA_HOST_PERMISSIONS: "http://127.0.0.1/*",
+    },
+  });
+  const unpacked = path.join(built, "chrome-mv3");
+  profile = await mkdtemp(path.join(os.tmpdir(), "redline-profile-"));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      `--disable-extensions-except=${unpacked}`,
+      `--load-extension=${unpacked}`,
+      "--disable-features=DisableLoadExtensionCommandLineSwitch",
+    ],
+  });
+  worker = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker", { timeout: 30_000 }));
+}, 180_000);
+
+afterAll(async () => {
+  await context?.close().catch(() => {});
+  await Promise.all([e2e?.close(), site?.close()]);
+  await Promise.all([built, profile].filter(Boolean).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+/** Signs the persistent context into Redline as `email` (a session of its own, as signInPage makes). */
+async function signInContext(email: string) {
+  const session = new ApiClient(e2e.baseUrl);
+  expect((await session.post("/api/auth/sign-in/email", { email, password: PASSWORD })).status).toBe(200);
+  await session.patch("/api/me", {
+    onboarding: { profileSetup: true, featureTour: true, introduceProductSplitting: true, demoModal: true },
+  });
+  await context.addCookies(
+    session.cookieList().map((cookie) => ({ ...cookie, url: e2e.baseUrl, httpOnly: true })),
+  );
+}
+
+/** The extension APIs the test asks inside the extension's worker. */
+interface ChromeApi {
+  tabs: { query(query: object): Promise<{ id?: number; url?: string }[]> };
+  action: { getBadgeText(details: { tabId: number }): Promise<string> };
+}
+
+const tabIdOf = (url: string) =>
+  worker.evaluate(
+    async (address) =>
+      (await (globalThis as unknown as { chrome: ChromeApi }).chrome.tabs.query({})).find((tab) =>
+        tab.url?.startsWith(address),
+      )?.id,
+    url,
+  );
+
+describe("the browser extension", () => {
+  it("adds a page behind a cookie sign-in to a web-app project, as the person sees it", async () => {
+    const email = uniqueEmail("extension");
+    const api = await signUpVerified(e2e.baseUrl, e2e.app.inbox!, email, PASSWORD, "Ada Lovelace");
+    const projectId = await newProject(api, "Billing app", "webapp");
+    // Someone else's web app, where this person may only view: not offered.
+    const other = await signUpVerified(
+      e2e.baseUrl,
+      e2e.app.inbox!,
+      uniqueEmail("client"),
+      PASSWORD,
+      "Client",
+    );
+    const viewOnly = await newProject(other, "Client portal", "webapp");
+    await addMember(other, viewOnly, email, "view");
+    await signInContext(email);
+
+    // The web app, signed in in the person's own tab; the server itself only gets its sign-in page.
+    const app = await context.newPage();
+    await app.goto(`${site.url}/login`);
+    await app.getByRole("heading", { name: "Welcome back, Ada" }).waitFor();
+    expect(await (await fetch(`${site.url}/app`)).text()).toContain("Please sign in");
+    // A web page other than Redline's has no way to message the extension.
+    expect(
+      await app.evaluate(
+        () =>
+          typeof (globalThis as { chrome?: { runtime?: { sendMessage?: unknown } } }).chrome?.runtime
+            ?.sendMessage,
+      ),
+    ).toBe("undefined");
+    const tabId = await tabIdOf(`${site.url}/app`);
+    expect(tabId).toBeDefined();
+
+    // The popup (as a page for that tab): signing in opens Redline, which hands the extension its credential.
+    const popup = await context.newPage();
+    await popup.goto(`chrome-extension://${EXTENSION_ID}/popup.html?tab=${tabId}`);
+    const connectOpens = context.waitForEvent("page");
+    await popup.getByRole("button", { name: "Sign in with Redline" }).click();
+    const connect = await connectOpens;
+    await connect.getByRole("button", { name: "Allow the extension" }).click();
+    await connect.getByText(EXTENSION_MESSAGES.approved).waitFor();
+    await shot(connect, "extension-connect");
+
+    // Only the project the person may edit is offered.
+    const project = popup.getByLabel("Project");
+    await project.waitFor({ timeout: 30_000 });
+    const offered = await project.locator("option").allTextContents();
+    expect(offered).toContain("Billing app");
+    expect(offered).not.toContain("Client portal");
+    await project.selectOption({ label: "Billing app" });
+    await shot(popup, "extension-popup");
+
+    // Add this page: it opens in Redline, showing what the signed-in person saw.
+    const opens = context.waitForEvent("page");
+    const clicked = Date.now();
+    await popup.getByRole("button", { name: "Add this page" }).click();
+    const review = await opens;
+    const openedMs = Date.now() - clicked;
+    await review.waitForURL(new RegExp(`/project/${projectId}/[^/]+/[^/]+/comment`));
+    const iframe = review.locator('iframe[title="Page snapshot"]');
+    await iframe.waitFor({ timeout: 60_000 });
+    const frame = await (await iframe.elementHandle())!.contentFrame();
+    await frame!.getByRole("heading", { name: "Welcome back, Ada" }).waitFor({ timeout: 60_000 });
+    await shot(review, "extension-added");
+
+    // The snapshot matches the tab's pixels: the served snapshot and the live tab, both at 1280×800.
+    const snapshotUrl = await iframe.getAttribute("src");
+    const served = await context.newPage();
+    await served.goto(new URL(snapshotUrl!, e2e.baseUrl).toString());
+    await served.getByRole("heading", { name: "Welcome back, Ada" }).waitFor();
+    const { identical } = comparePngs(await app.screenshot(), await served.screenshot());
+    console.log(`snapshot vs the tab: ${(identical * 100).toFixed(2)} % identical pixels`);
+    expect(identical).toBeGreaterThanOrEqual(0.99);
+    await served.close();
+    console.log(`add this page: ${openedMs} ms from the click to Redline opening it`);
+    // The target is 3 s (0.4–0.5 s measured here on a quiet machine); a loaded CI machine gets room.
+    expect(openedMs).toBeLessThan(10_000);
+
+    // A comment pinned there: the live page's badge counts it.
+    const [, , , pageId, versionId] = new URL(review.url()).pathname.split("/");
+    expect(pageId).toBeTruthy();
+    const pinned = await api.post(
+      `/api/versions/${versionId}/comments`,
+      testComment("Invoice total is cut off"),
+    );
+    expect(pinned.status).toBeLessThan(300);
+    await app.reload();
+    await expect
+      .poll(
+        () =>
+          worker.evaluate(
+            (id) =>
+              (globalThis as unknown as { chrome: ChromeApi }).chrome.action.getBadgeText({ tabId: id }),
+            tabId!,
+          ),
+        {
+          timeout: 20_000,
+        },
+      )
+      .toBe("1");
+
+    // The app sees the extension installed: no promo badge here, while a browser without it shows one.
+    await review.goto(`${e2e.baseUrl}/project/${projectId}`);
+    await review.getByText("Billing app").first().waitFor();
+    // Its icon, which the app polls for, loads here.
+    const iconLoads = await review.evaluate(
+      (src) =>
+        new Promise<boolean>((resolve) => {
+          const image = new Image();
+          image.onload = () => resolve(true);
+          image.onerror = () => resolve(false);
+          image.src = src;
+        }),
+      `chrome-extension://${EXTENSION_ID}/icon/16.png`,
+    );
+    expect(iconLoads).toBe(true);
+    const plain = await e2e.newPage();
+    await plain.context().addCookies(await context.cookies(e2e.baseUrl));
+    await plain.goto(`/project/${projectId}`);
+    await plain.getByRole("link", { name: "Get the browser extension" }).waitFor();
+    await shot(plain, "extension-promo");
+    expect(await review.getByRole("link", { name: "Get the browser extension" }).count()).toBe(0);
+  });
+});
