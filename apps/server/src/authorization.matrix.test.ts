@@ -78,6 +78,7 @@ import { CONVERSATION_POLICY } from "./modules/conversations/conversations.polic
 import { hashGuestKey } from "./modules/conversations/conversations.service.ts";
 import { INSPECT_POLICY } from "./modules/inspect/inspect.policy.ts";
 import { INTEGRATION_POLICY } from "./modules/integrations/integrations.policy.ts";
+import { trackerWebhookRoute } from "./modules/integrations/trackers/tracker.ts";
 import { signTrackerState } from "./modules/integrations/trackers/trackers.state.ts";
 import { MEMBER_POLICY } from "./modules/members/members.policy.ts";
 import { NOTIFICATION_POLICY } from "./modules/notifications/notifications.policy.ts";
@@ -960,7 +961,7 @@ MATRIX.push(
   },
 );
 
-// The task trackers (Trello, ClickUp, GitHub, Asana): the same rule; the cards' links to everyone who sees the project;
+// The task trackers (Trello, ClickUp, GitHub, Asana, Jira): the same rule; the cards' links to everyone who sees the project;
 // each tracker's webhook proves itself by its signature (anyone may deliver one; a forged one is refused
 // in trackers.routes.test.ts). The tracker calls go to its embedded stand-in.
 MATRIX.push({
@@ -1046,7 +1047,8 @@ for (const tracker of TRACKER_TYPES) {
       }),
     },
     {
-      route: `POST /api/integrations/${tracker}/webhook/:integrationId`,
+      // Jira's webhook is not signed: its URL holds the integration's secret (`…/:key`).
+      route: `POST ${trackerWebhookRoute(tracker)}`,
       who: PUBLIC,
       call: async (f) => {
         const { webhookUrl, hookSecret } = await f.loadTracker(tracker);
@@ -1105,6 +1107,16 @@ function signedTrackerAction(
       ],
     };
     return { body, headers: { "x-hook-signature": asanaSignature(secret, JSON.stringify(body)) } };
+  }
+  if (tracker === "jira") {
+    // Proven by the secret in the URL; an issue Redline does not know.
+    const body = {
+      timestamp: Date.now(),
+      webhookEvent: "jira:issue_updated",
+      issue: { id: "1", key: "WEB-999" },
+      changelog: { items: [{ field: "status", fieldId: "status" }] },
+    };
+    return { body, headers: {} };
   }
   const body = {
     event: "taskStatusUpdated",
@@ -1611,6 +1623,8 @@ const EXEMPT_PREFIXES: Record<string, string> = {
     "the embedded GitHub stand-in's REST API, OAuth pages, issue pages and fault control (never registered in production or with GITHUB_CLIENT_ID): its client secret, codes and tokens guard the API; tested in modules/integrations/trackers/github.routes.test.ts (packages/stand-ins/src/github)",
   "/dev/asana/":
     "the embedded Asana stand-in's API, OAuth page and token endpoint, task pages and test controls (never registered in production or with ASANA_CLIENT_ID): its client secret, codes, refresh and access tokens guard the API; tested in modules/integrations/trackers/asana.routes.test.ts (packages/stand-ins/src/asana)",
+  "/dev/jira/":
+    "the embedded Jira Cloud stand-in's Atlassian OAuth page and token endpoint, accessible resources, REST API, issue pages and test controls (never registered in production or with JIRA_CLIENT_ID): its client secret, codes, rotating refresh tokens and access tokens guard the API; tested in modules/integrations/trackers/jira.routes.test.ts (packages/stand-ins/src/jira)",
   "/dev/paypal/":
     "the embedded PayPal provider's approval page and test controls (development and tests only); tested in integrations/paypal/paypal-stand-in.test.ts (packages/stand-ins/src/paypal) and modules/billing/paypal.routes.test.ts",
 };
