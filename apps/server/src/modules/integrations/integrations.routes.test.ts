@@ -119,7 +119,7 @@ describe.each(drivers())("integrations: the Zapier/Webhook integration (%s)", (d
 
   it("connects a webhook for the project's editors, with a signing secret shown once", async () => {
     expect((await owner.client.get(base())).body.data).toEqual({
-      available: ["webhook", "slack", "trello", "clickup", "github", "asana"],
+      available: ["webhook", "slack", "trello", "clickup", "github", "asana", "jira"],
       integrations: [],
     });
     const connected = await editor.client.put(`${base()}/webhook`, {

@@ -7,7 +7,12 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { Snackbars } from "../../components/snackbars.tsx";
 import { IntegrationsPanel } from "./integrations-panel.tsx";
 import { TrackerCardActions } from "./tracker-card-actions.tsx";
-import { AsanaReturnPage, GithubReturnPage, TrelloReturnPage } from "./tracker-return-page.tsx";
+import {
+  AsanaReturnPage,
+  GithubReturnPage,
+  JiraReturnPage,
+  TrelloReturnPage,
+} from "./tracker-return-page.tsx";
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
@@ -230,6 +235,35 @@ describe("Asana in the Integrations panel", () => {
     expect(requests).toEqual([
       { method: "POST", url: "/api/integrations/asana/connect", body: { state: "abc", code: "c0de" } },
     ]);
+  });
+});
+
+describe("Jira's return route", () => {
+  it("forwards the code and the state, then opens the project; a refusal says why", async () => {
+    stubApi(() => json(200, { message: "Jira connected successfully", projectId: "p9", data: {} }));
+    wrap(
+      <Routes>
+        <Route path="/integration/jira" element={<JiraReturnPage />} />
+        <Route path="/project/:projectId" element={<p>The project</p>} />
+      </Routes>,
+      "/integration/jira?state=abc&code=c0de",
+    );
+    expect(await screen.findByText("The project")).toBeTruthy();
+    expect(await screen.findByText("Jira connected successfully")).toBeTruthy();
+    expect(requests).toEqual([
+      { method: "POST", url: "/api/integrations/jira/connect", body: { state: "abc", code: "c0de" } },
+    ]);
+    cleanup();
+    // Atlassian sends `error=access_denied` and no code when the person cancels.
+    stubApi(() => json(500, {}));
+    wrap(
+      <Routes>
+        <Route path="/integration/jira" element={<JiraReturnPage />} />
+      </Routes>,
+      "/integration/jira?state=abc&error=access_denied",
+    );
+    expect(await screen.findByText("Jira was not connected: Jira did not grant access.")).toBeTruthy();
+    expect(requests).toEqual([]);
   });
 });
 
