@@ -52,7 +52,7 @@ const DRIVERS: TrackerDriver[] = [
       await page.getByLabel("Your ClickUp name").fill(account);
       await page.getByRole("button", { name: "Connect Workspace" }).click();
     },
-    list: "Feedback",
+    list: "Team Space / Feedback",
     cardPath: "/dev/clickup/t/",
     async finish(page) {
       await page.getByRole("button", { name: "Mark complete" }).click();
@@ -133,7 +133,7 @@ describe("the task trackers", () => {
     const name = TRACKER_NAMES[driver.tracker];
     const terms = TRACKER_TERMS[driver.tracker];
 
-    it(`connects from the panel, creates a ${terms.card} from a comment, and finishing it in ${name} resolves the thread`, {
+    it(`connects from the panel, creates ${/^[aeiou]/.test(terms.card) ? "an" : "a"} ${terms.card} from a comment, and finishing it in ${name} resolves the thread`, {
       timeout: 180_000,
     }, async () => {
       const { page, api } = await signedIn(e2e, `${driver.tracker}-owner`, "Olivia Owner");
@@ -179,6 +179,7 @@ describe("the task trackers", () => {
       await tracker.goto(cardUrl);
       await tracker.getByRole("heading", { name: text }).waitFor();
       await tracker.getByText(`${e2e.baseUrl}/project/${projectId}/`, { exact: false }).waitFor();
+      await shot(tracker, `${driver.tracker}-page`);
       await driver.finish(tracker);
       await page.getByRole("button", { name: "Reopen" }).waitFor({ timeout: 15_000 });
       await page.getByRole("region", { name: "Comment 1" }).getByText("Resolved", { exact: true }).waitFor();

@@ -272,6 +272,8 @@ export interface TrackerState {
   destination: TrackerDestination | null;
   /** New comments make cards by themselves. */
   autoCreate: boolean;
+  /** The tracker refused Redline's refresh token (revoked, or the app's access removed): connect again. */
+  needsReconnect: boolean;
 }
 
 /** GET …/integrations/{tracker}/destinations: what one may choose, containers with their lists. */

@@ -238,6 +238,44 @@ describe("Asana in the Integrations panel", () => {
   });
 });
 
+describe("Jira in the Integrations panel", () => {
+  it("asks to reconnect when Jira refused Redline's refresh token, and reconnects", async () => {
+    const assign = vi.fn();
+    vi.stubGlobal("location", { ...window.location, assign });
+    stubApi((_method, url) => {
+      if (url.endsWith("/jira/authorize"))
+        return json(200, { data: { url: "https://auth.atlassian.example/authorize?state=s" } });
+      if (url.endsWith("/destinations")) return json(502, { message: "Something went wrong" });
+      return json(200, {
+        data: {
+          available: ["webhook", "jira"],
+          integrations: [
+            {
+              ...trello({
+                isAuthorized: true,
+                account: "Jade",
+                destination: null,
+                autoCreate: false,
+                needsReconnect: true,
+              }),
+              type: "jira",
+            },
+          ],
+        },
+      });
+    });
+    wrap(<IntegrationsPanel projectId="p1" />);
+    const card = await screen.findByRole("region", { name: "Jira" });
+    const prompt = within(card).getByText(/Jira no longer accepts Redline's access/);
+    expect(prompt.closest("[role=alert]")).toBeTruthy();
+    expect(within(card).queryByRole("button", { name: "Connect again" })).toBeNull();
+    await userEvent.click(within(card).getByRole("button", { name: "Reconnect Jira" }));
+    await vi.waitFor(() =>
+      expect(assign).toHaveBeenCalledWith("https://auth.atlassian.example/authorize?state=s"),
+    );
+  });
+});
+
 describe("Jira's return route", () => {
   it("forwards the code and the state, then opens the project; a refusal says why", async () => {
     stubApi(() => json(200, { message: "Jira connected successfully", projectId: "p9", data: {} }));

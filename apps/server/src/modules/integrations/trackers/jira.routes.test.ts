@@ -351,6 +351,14 @@ describe.each(drivers())("integrations: Jira (%s)", (driver) => {
     expect(await secrets()).toEqual(before);
     const listedComments = (await owner.client.get(`/api/versions/${versionId}/comments`)).body.data;
     expect(listedComments.some((c: { id: string }) => c.id === commentId)).toBe(true);
+    // The card says so, with a way back: connecting again clears it.
+    const jiraState = async () =>
+      (await owner.client.get(base())).body.data.integrations.find((i: { type: string }) => i.type === "jira")
+        .tracker;
+    expect(await jiraState()).toMatchObject({ isAuthorized: true, needsReconnect: true });
+    expect((await connect()).status).toBe(200);
+    expect(await jiraState()).toMatchObject({ isAuthorized: true, needsReconnect: false });
+    expect((await owner.client.get(`${base()}/jira/destinations`)).status).toBe(200);
     await owner.client.delete(`${base()}/jira`);
     await t.settled();
   });
