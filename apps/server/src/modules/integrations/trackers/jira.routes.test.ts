@@ -205,18 +205,21 @@ describe.each(drivers())("integrations: Jira (%s)", (driver) => {
   it("resolving in Redline moves the issue to Done; moving it in Jira resolves or reopens here", async () => {
     const [card] = await cards();
     await owner.client.patch(`/api/comments/${card.subjectId}`, { isResolved: true });
-    await expect.poll(() => statusOf(card.externalId), { timeout: 15_000 }).toBe("done");
+    await expect.poll(() => statusOf(card.externalId), { timeout: 30_000 }).toBe("done");
+    // The move's own webhook comes back too (and changes nothing): the card reads closed once it has.
+    const closedHere = async () => (await cards()).find((c) => c.id === card.id)?.isClosed;
+    await expect.poll(closedHere, { timeout: 30_000 }).toBe(true);
     await t.settled();
     await owner.client.patch(`/api/comments/${card.subjectId}`, { isResolved: false });
-    await expect.poll(() => statusOf(card.externalId), { timeout: 15_000 }).toBe("new");
+    await expect.poll(() => statusOf(card.externalId), { timeout: 30_000 }).toBe("new");
     await t.settled();
     // A person moves it in Jira: the webhook names the issue; Redline reads its status again.
     expect((await moveOnPage(card.url, "done")).status).toBe(303);
-    await expect.poll(() => resolved(card.subjectId), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => resolved(card.subjectId), { timeout: 30_000 }).toBe(true);
     await moveOnPage(card.url, "indeterminate");
-    await expect.poll(() => resolved(card.subjectId), { timeout: 10_000 }).toBe(false);
+    await expect.poll(() => resolved(card.subjectId), { timeout: 30_000 }).toBe(false);
     await moveOnPage(card.url, "done");
-    await expect.poll(() => resolved(card.subjectId), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => resolved(card.subjectId), { timeout: 30_000 }).toBe(true);
     await t.settled();
   });
 
@@ -251,7 +254,7 @@ describe.each(drivers())("integrations: Jira (%s)", (driver) => {
     expect(failed.status).toBe(502);
     expect(failed.body.message).toBe("Something went wrong");
     await expect
-      .poll(async () => (await cards()).find((c) => c.subjectId === commentId)?.status, { timeout: 15_000 })
+      .poll(async () => (await cards()).find((c) => c.subjectId === commentId)?.status, { timeout: 30_000 })
       .toBe("created");
     await standIn("/_faults", { status: 429, times: 1 });
     const limited = await owner.client.get(`${base()}/jira/destinations`);
