@@ -667,7 +667,7 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
         `[${issue.key}] ${issue.summary} - Jira`,
         `${PAGE_STYLE}<p class="eyebrow">Jira · ${escapeHtml(project.name)} · ${escapeHtml(issue.key)}</p>
 <h1>${escapeHtml(issue.summary)}</h1><p role="status">Status: ${escapeHtml(STATUSES[issue.status].name)}</p>
-<pre style="white-space: pre-wrap">${escapeHtml(textOf(issue.description))}</pre>
+<pre style="white-space: pre-wrap; overflow-wrap: anywhere">${escapeHtml(textOf(issue.description))}</pre>
 <form method="post" action="${prefix}/s/${issue.siteId}/browse/${issue.key}" class="actions" aria-label="Move to">${buttons}</form>`,
       );
     },
