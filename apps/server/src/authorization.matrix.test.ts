@@ -1051,9 +1051,9 @@ for (const tracker of TRACKER_TYPES) {
       route: `POST ${trackerWebhookRoute(tracker)}`,
       who: PUBLIC,
       call: async (f) => {
-        const { webhookUrl, hookSecret } = await f.loadTracker(tracker);
+        const { webhookUrl, hookSecret, webhookHeaders } = await f.loadTracker(tracker);
         const { body, headers } = signedTrackerAction(tracker, hookSecret, webhookUrl);
-        return { path: new URL(webhookUrl).pathname, body, headers };
+        return { path: new URL(webhookUrl).pathname, body, headers: { ...headers, ...webhookHeaders } };
       },
     },
   );
@@ -1109,7 +1109,7 @@ function signedTrackerAction(
     return { body, headers: { "x-hook-signature": asanaSignature(secret, JSON.stringify(body)) } };
   }
   if (tracker === "jira") {
-    // Proven by the secret in the URL; an issue Redline does not know.
+    // Proven by the secret in the URL and Jira's JWT (the fixture's headers); an issue Redline does not know.
     const body = {
       timestamp: Date.now(),
       webhookEvent: "jira:issue_updated",
@@ -2200,7 +2200,8 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
       await paymentsDevIdle(t.app);
       const before = verdict === "deny" ? await digest(t.ctx) : null;
       const script = new ApiClient(t.url);
-      const headers = { ...call.headers, authorization: `Bearer ${ownerToken}` };
+      // A call that proves itself in its own Authorization header (Jira's webhook JWT) keeps it.
+      const headers = { authorization: `Bearer ${ownerToken}`, ...call.headers };
       const response = call.upload
         ? await script.upload(call.path, call.upload, headers)
         : await script.request(methodOf(row.route), call.path, call.body, headers);

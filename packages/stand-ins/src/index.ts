@@ -13,7 +13,7 @@ export { dnsDevRoutes } from "./dns/dns-dev.routes.ts";
 export { type DevDnsServer, DnsRecordConflict, startDevDnsServer } from "./dns/dns-dev.server.ts";
 export { type GithubDevOptions, githubDevRoutes, githubSignature } from "./github/github-dev.routes.ts";
 export { type GoogleDevOptions, googleDevRoutes } from "./google/google-dev.routes.ts";
-export { type JiraDevOptions, jiraDevRoutes } from "./jira/jira-dev.routes.ts";
+export { type JiraDevOptions, jiraDevRoutes, jiraWebhookToken } from "./jira/jira-dev.routes.ts";
 export { paypalDevRoutes } from "./paypal/paypal-dev.routes.ts";
 export { transmissionHeaders } from "./paypal/webhook-signature.ts";
 export type { Host } from "./port.ts";

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { TrackerType } from "@redline/shared";
+import { jiraWebhookToken } from "@redline/stand-ins";
 import { projectIntegrations, trackerCards } from "../db/schema/index.ts";
 import { newId } from "../lib/ids.ts";
 import { trackerFor } from "../modules/integrations/trackers/index.ts";
@@ -88,6 +89,8 @@ export interface TrackerFixture {
   /** Where the tracker's webhook calls back for this integration (Trello signs it; Jira's holds the secret). */
   webhookUrl: string;
   destination: { containerId: string; listId: string };
+  /** Headers the tracker sends with every delivery besides its signature (Jira's JWT). */
+  webhookHeaders: Record<string, string>;
 }
 
 /**
@@ -144,5 +147,11 @@ export async function trackerFixture(
     hookSecret,
     webhookUrl: `${inboundUrl(t.ctx, input.tracker, integrationId)}${input.tracker === "jira" ? `/${hookSecret}` : ""}`,
     destination,
+    webhookHeaders:
+      input.tracker === "jira"
+        ? {
+            authorization: `Bearer ${jiraWebhookToken(t.ctx.config.trackers.jira!.clientId, t.ctx.config.trackers.jira!.clientSecret)}`,
+          }
+        : {},
   };
 }

@@ -9,12 +9,12 @@
  * (register with a `project = …` JQL filter, refresh, delete; expiring after 30 days)). Errors are Jira's
  * `{ errorMessages, errors }`. Each person gets a site with two projects. An issue has a page on its site
  * (`/s/{cloudId}/browse/{key}`) where one moves it to another status; every move and deletion is delivered
- * to the webhooks whose filter matches, as Jira delivers dynamic webhooks: unsigned JSON naming the issue
- * and the status change. Test controls: `POST /_faults` (500/429/401 on API calls), `POST /_tokens`
+ * to the webhooks whose filter matches, as Jira delivers dynamic webhooks: JSON naming the issue and the
+ * status change, with a JWT under the client secret in `Authorization` (no body signature). Test controls: `POST /_faults` (500/429/401 on API calls), `POST /_tokens`
  * (`expire` every access token now; `revoke` every refresh token; `GET` counts the refreshes),
  * `GET /_webhooks/{id}` (whether a webhook exists, and when it expires). All in memory.
  */
-import { randomBytes, randomUUID } from "node:crypto";
+import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { route } from "../route.ts";
@@ -75,6 +75,14 @@ const ISSUE_TYPES = [
   { id: "10003", name: "Subtask", subtask: true },
 ];
 const SCOPES = ["read:jira-work", "write:jira-work", "manage:jira-webhook"];
+
+/** The `Authorization: Bearer` JWT Jira sends with a dynamic webhook to an OAuth 2.0 app (HS256, client secret). */
+export function jiraWebhookToken(clientId: string, clientSecret: string, now = Date.now()): string {
+  const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const iat = Math.floor(now / 1000);
+  const body = `${part({ alg: "HS256", typ: "JWT" })}.${part({ iss: clientId, iat, exp: iat + 180 })}`;
+  return `${body}.${createHmac("sha256", clientSecret).update(body).digest("base64url")}`;
+}
 
 const authorizeQuery = z.object({
   audience: z.literal("api.atlassian.com"),
@@ -214,7 +222,10 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
       matched.map((hook) =>
         fetch(hook.url, {
           method: "POST",
-          headers: { "content-type": "application/json" },
+          headers: {
+            "content-type": "application/json",
+            authorization: `Bearer ${jiraWebhookToken(options.clientId, options.clientSecret)}`,
+          },
           body: JSON.stringify({
             timestamp: Date.now(),
             webhookEvent: event,

@@ -14,9 +14,12 @@
  *
  * Webhooks: an OAuth app registers dynamic webhooks by REST (`POST /rest/api/3/webhook`, a JQL filter and
  * events), which expire after 30 days unless refreshed (`PUT /rest/api/3/webhook/refresh`) and are removed
- * by `DELETE /rest/api/3/webhook`. Their deliveries carry no signature we can check, so the callback URL holds
- * an unguessable per-integration secret, and what a delivery says is read again from the API.
+ * by `DELETE /rest/api/3/webhook`. Deliveries carry no body signature; Atlassian documents ("Webhooks
+ * authentication for OAuth 2.0 apps") an `Authorization: Bearer` JWT signed (HS256) with the app's client
+ * secret, which is checked (`verifyJiraWebhookToken`); the callback URL also holds an unguessable
+ * per-integration secret, and what a delivery says is read again from the API.
  */
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { HttpException, Version3Client } from "jira.js";
 
 export interface JiraConfig {
@@ -234,4 +237,36 @@ export interface JiraWebhookEvent {
   webhookEvent?: string;
   issue?: { id?: string; key?: string };
   changelog?: { items?: { field?: string; fieldId?: string }[] };
+}
+
+/** Leeway for the clocks of Jira and this server when reading a webhook token's `exp`/`nbf`. */
+const CLOCK_LEEWAY_S = 60;
+
+/**
+ * Whether a delivery's `Authorization: Bearer <JWT>` is Jira's: HS256 under the app's client secret, not
+ * expired (when it says when it expires).
+ */
+export function verifyJiraWebhookToken(
+  clientSecret: string,
+  authorization: string | undefined,
+  now = Date.now(),
+): boolean {
+  const token = /^Bearer ([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(authorization ?? "");
+  if (!token) return false;
+  const [, header, payload, signature] = token as unknown as [string, string, string, string];
+  let claims: { alg?: string; exp?: unknown; nbf?: unknown };
+  try {
+    const head = JSON.parse(Buffer.from(header, "base64url").toString("utf8")) as { alg?: string };
+    if (head.alg !== "HS256") return false;
+    claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+  } catch {
+    return false;
+  }
+  const expected = createHmac("sha256", clientSecret).update(`${header}.${payload}`).digest();
+  const given = Buffer.from(signature, "base64url");
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return false;
+  const seconds = now / 1000;
+  if (typeof claims.exp === "number" && claims.exp + CLOCK_LEEWAY_S < seconds) return false;
+  if (typeof claims.nbf === "number" && claims.nbf - CLOCK_LEEWAY_S > seconds) return false;
+  return true;
 }

@@ -223,7 +223,7 @@ describe.each(drivers())("integrations: Jira (%s)", (driver) => {
     await t.settled();
   });
 
-  it("refuses a webhook at a forged URL, and trusts no body: the issue's status is read from Jira", async () => {
+  it("refuses a webhook at a forged URL or without Jira's JWT, and trusts no body: the status is read again", async () => {
     const [card] = await cards();
     const row = (await integration())!;
     const { hookSecret } = await secrets();
@@ -233,12 +233,29 @@ describe.each(drivers())("integrations: Jira (%s)", (driver) => {
       issue: { id: card.externalId.split("/")[1], fields: { status: { statusCategory: { key: "new" } } } },
       changelog: { items: [{ field: "status", fieldId: "status", toString: "To Do" }] },
     });
-    const send = (path: string) =>
-      fetch(`${t.url}/api/integrations/jira/webhook/${path}`, { method: "POST", body, headers: json }).then(
-        async (response) => ({ status: response.status, body: await response.json() }),
-      );
+    const { clientId, clientSecret } = t.ctx.config.trackers.jira!;
+    const { jiraWebhookToken } = await import("@redline/stand-ins");
+    const jwt = (secret = clientSecret) => ({
+      authorization: `Bearer ${jiraWebhookToken(clientId, secret)}`,
+    });
+    const send = (path: string, headers: Record<string, string> = jwt()) =>
+      fetch(`${t.url}/api/integrations/jira/webhook/${path}`, {
+        method: "POST",
+        body,
+        headers: { ...json, ...headers },
+      }).then(async (response) => ({ status: response.status, body: await response.json() }));
     await expectRefused(t, () => send(`${row.id}/${"0".repeat(64)}`), 401, "invalid-signature");
     await expectRefused(t, () => send(`${row.id}/${hookSecret!.slice(1)}`), 401, "invalid-signature");
+    // The right URL without Jira's JWT, or with one under another secret (or expired), is not Jira's either.
+    await expectRefused(t, () => send(`${row.id}/${hookSecret}`, {}), 401, "invalid-signature");
+    await expectRefused(t, () => send(`${row.id}/${hookSecret}`, jwt("guess")), 401, "invalid-signature");
+    const stale = `Bearer ${jiraWebhookToken(clientId, clientSecret, Date.now() - 3_600_000)}`;
+    await expectRefused(
+      t,
+      () => send(`${row.id}/${hookSecret}`, { authorization: stale }),
+      401,
+      "invalid-signature",
+    );
     // Without the secret there is no Jira webhook route at all.
     expect((await send(row.id)).status).toBeGreaterThanOrEqual(400);
     expect(await resolved(card.subjectId)).toBe(true);

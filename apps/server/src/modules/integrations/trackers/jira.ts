@@ -4,9 +4,9 @@
  * id is `{cloudId}/{issueId}`, a webhook's `{cloudId}/{webhookId}` (the calls need the site).
  * Resolving moves the issue through a transition to a Done-category status, reopening through one to a
  * To Do (else In Progress) one. Access tokens last an hour and refresh tokens rotate (`refresh`).
- * The project's dynamic webhook (issue updated/deleted) is not signed: its URL ends in a per-integration
- * secret (`verifyInbound` compares it), and a delivery only names the issue — its status is read again
- * (`isClosed`). Webhooks expire after 30 days; `renewWatch` extends them whenever the integration is used.
+ * The project's dynamic webhook (issue updated/deleted) has no body signature: its URL ends in a
+ * per-integration secret and it carries Jira's JWT under the client secret (`verifyInbound` checks both),
+ * and a delivery only names the issue — its status is read again (`isClosed`). Webhooks expire after 30 days; `renewWatch` extends them whenever the integration is used.
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { TrackerContainer } from "@redline/shared";
@@ -20,6 +20,7 @@ import {
   jiraAuthorizeUrl,
   jiraSites,
   refreshJiraToken,
+  verifyJiraWebhookToken,
 } from "../../../integrations/jira/index.ts";
 import type { InboundChange, Tracker, TrackerGrant } from "./tracker.ts";
 
@@ -141,8 +142,14 @@ export function jiraTracker(config: JiraConfig): Tracker {
       const { cloudId, id } = refOf(hookId, "webhook");
       await client(token, cloudId).refreshWebhooks([Number(id)]);
     },
-    verifyInbound({ rawBody, key }, secrets) {
-      if (!secrets.hookId || !sameSecret(key, secrets.hookSecret)) return null;
+    verifyInbound({ rawBody, key, headers }, secrets) {
+      const authorization = typeof headers.authorization === "string" ? headers.authorization : undefined;
+      if (
+        !secrets.hookId ||
+        !sameSecret(key, secrets.hookSecret) ||
+        !verifyJiraWebhookToken(config.clientSecret, authorization)
+      )
+        return null;
       const { cloudId } = refOf(secrets.hookId, "webhook");
       const event = JSON.parse(rawBody) as JiraWebhookEvent;
       const issueId = event.issue?.id;
