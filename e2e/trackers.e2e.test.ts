@@ -105,7 +105,7 @@ const DRIVERS: TrackerDriver[] = [
     list: "Website — Bug",
     cardPath: "/dev/jira/s/",
     async finish(page) {
-      // An unsigned dynamic webhook at Redline's secret URL; Redline reads the status.
+      // A dynamic webhook (Jira's JWT) at Redline's secret URL; Redline reads the status again.
       await page.getByRole("button", { name: "Done" }).click();
       await page.getByText("Status: Done").waitFor();
     },
