@@ -1,16 +1,118 @@
 /**
- * A task tracker's journey (issue #30), Trello against its embedded stand-in: the owner connects Trello
- * from the Integrations panel through the stand-in's authorize page and the `/integration/trello` return
- * route (the token in the URL's fragment, the state forwarded to the callback), picks a board and list,
- * creates a card from a comment thread, the card's link shows on the thread, and archiving the card on
- * "Trello" resolves the thread live.
+ * The task trackers' journey (issue #30), one row per tracker against its embedded stand-in: the owner
+ * connects the tracker from the Integrations panel through the stand-in's authorize page and the
+ * `/integration/{tracker}` return route (Trello: the token in the URL's fragment; the others: a code in its
+ * query, exchanged for a token — Asana's and Jira's expiring, with a refresh token), picks where cards go,
+ * creates a card from a comment thread, the card's link shows on the thread, and finishing the card on the
+ * tracker's own page (archive, complete, close, move to Done) resolves the thread live. Each tracker's
+ * words come from TRACKER_TERMS; a small driver knows its stand-in's pages.
  */
+import { TRACKER_NAMES, TRACKER_TERMS, type TrackerType } from "@redline/shared";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testComment } from "../apps/server/src/testing/anchors.ts";
 import { type E2E, startE2E } from "./harness.ts";
 import { capturedProject, type Site, serveSite, shot, signedIn } from "./helpers.ts";
 
-describe("a task tracker (Trello)", () => {
+interface TrackerDriver {
+  tracker: TrackerType;
+  /** On the stand-in's authorize page: allows as `account`. */
+  allow(page: Page, account: string): Promise<void>;
+  account: string;
+  /** The list (or project, repository…) cards go to, as the panel names it. */
+  list: string;
+  /** A part of a card's URL at the stand-in. */
+  cardPath: string;
+  /** On the card's page: finishes it, and waits until the page says so. */
+  finish(page: Page): Promise<void>;
+}
+
+const DRIVERS: TrackerDriver[] = [
+  {
+    tracker: "trello",
+    account: "Tess Trello",
+    async allow(page, account) {
+      // As Trello's client.js sends a browser there.
+      await page.getByRole("heading", { name: "Let Redline use your account?" }).waitFor();
+      await page.getByLabel("Your Trello name").fill(account);
+      await page.getByRole("button", { name: "Allow" }).click();
+    },
+    list: "To Do",
+    cardPath: "/dev/trello/c/",
+    async finish(page) {
+      await page.getByRole("button", { name: "Archive" }).click();
+      await page.getByText("Archived", { exact: true }).waitFor();
+    },
+  },
+  {
+    tracker: "clickup",
+    account: "Cleo Clickup",
+    async allow(page, account) {
+      await page.getByRole("heading", { name: "Connect your workspace to Redline?" }).waitFor();
+      await page.getByLabel("Your ClickUp name").fill(account);
+      await page.getByRole("button", { name: "Connect Workspace" }).click();
+    },
+    list: "Team Space / Feedback",
+    cardPath: "/dev/clickup/t/",
+    async finish(page) {
+      await page.getByRole("button", { name: "Mark complete" }).click();
+      await page.getByRole("button", { name: "Reopen" }).waitFor();
+    },
+  },
+  {
+    tracker: "github",
+    account: "olivia-gh",
+    async allow(page, account) {
+      // Where GitHub sends an OAuth app's user.
+      await page.getByRole("heading", { name: "Authorize Redline" }).waitFor();
+      await page.getByLabel("Your GitHub username").fill(account);
+      await page.getByRole("button", { name: "Authorize", exact: true }).click();
+    },
+    list: "website",
+    cardPath: "/dev/github/olivia-gh/website/issues/1",
+    async finish(page) {
+      await page.getByRole("button", { name: "Close issue" }).click();
+      await page.getByRole("button", { name: "Reopen issue" }).waitFor();
+    },
+  },
+  {
+    tracker: "asana",
+    account: "Ada Asana",
+    async allow(page, account) {
+      await page.getByRole("heading", { name: "Redline would like to access your Asana account" }).waitFor();
+      await page.getByLabel("Your Asana name").fill(account);
+      await page.getByRole("button", { name: "Allow" }).click();
+    },
+    list: "Website feedback",
+    cardPath: "/dev/asana/0/",
+    async finish(page) {
+      // A signed event that names the change; Redline reads the task.
+      await page.getByRole("button", { name: "Mark complete" }).click();
+      await page.getByText("Completed", { exact: true }).waitFor();
+    },
+  },
+  {
+    tracker: "jira",
+    account: "Jade Jira",
+    async allow(page, account) {
+      // Atlassian's consent page (OAuth 2.0 3LO).
+      await page
+        .getByRole("heading", { name: "Redline is requesting access to your Atlassian account" })
+        .waitFor();
+      await page.getByLabel("Your Atlassian name").fill(account);
+      await page.getByRole("button", { name: "Accept" }).click();
+    },
+    list: "Website — Bug",
+    cardPath: "/dev/jira/s/",
+    async finish(page) {
+      // A dynamic webhook (Jira's JWT) at Redline's secret URL; Redline reads the issue's status again.
+      await page.getByRole("button", { name: "Done" }).click();
+      await page.getByText("Status: Done").waitFor();
+    },
+  },
+];
+
+describe("the task trackers", () => {
   let e2e: E2E;
   let site: Site;
 
@@ -27,57 +129,62 @@ describe("a task tracker (Trello)", () => {
     await e2e?.close();
   });
 
-  it("connects through the return route, creates a card from a comment, and resolves the thread from the card", {
-    timeout: 180_000,
-  }, async () => {
-    const { page, api } = await signedIn(e2e, "trello-owner", "Olivia Owner");
-    const { projectId, path, versionId } = await capturedProject(api, `${site.url}/page`, "Tracked site");
-    const posted = await api.post(
-      `/api/versions/${versionId}/comments`,
-      testComment("The heading is too small"),
-    );
-    expect(posted.status).toBe(201);
-    const commentId = posted.body.data.id as string;
+  describe.each(DRIVERS)("$tracker", (driver) => {
+    const name = TRACKER_NAMES[driver.tracker];
+    const terms = TRACKER_TERMS[driver.tracker];
 
-    await page.goto(`/project/${projectId}`);
-    await page.getByRole("button", { name: "Integrations" }).click();
-    const trello = () =>
-      page.getByRole("dialog", { name: "Integrations" }).getByRole("region", { name: "Trello" });
-    await trello().getByRole("button", { name: "Connect Trello" }).click();
+    it(`connects from the panel, creates ${/^[aeiou]/.test(terms.card) ? "an" : "a"} ${terms.card} from a comment, and finishing it in ${name} resolves the thread`, {
+      timeout: 180_000,
+    }, async () => {
+      const { page, api } = await signedIn(e2e, `${driver.tracker}-owner`, "Olivia Owner");
+      const { projectId, path, versionId } = await capturedProject(api, `${site.url}/page`, `${name} site`);
+      const text = `The heading is too small for ${name}`;
+      const posted = await api.post(`/api/versions/${versionId}/comments`, testComment(text));
+      expect(posted.status).toBe(201);
+      const commentId = posted.body.data.id as string;
 
-    // The stand-in's authorize page, as Trello's client.js sends a browser there.
-    await page.getByRole("heading", { name: "Let Redline use your account?" }).waitFor();
-    await page.getByLabel("Your Trello name").fill("Tess Trello");
-    await page.getByRole("button", { name: "Allow" }).click();
-    await page.getByText("Trello connected successfully").waitFor();
-    await page.waitForURL(`**/project/${projectId}`);
-    expect(new URL(page.url()).hash).toBe("");
+      await page.goto(`/project/${projectId}`);
+      await page.getByRole("button", { name: "Integrations" }).click();
+      const card = () =>
+        page.getByRole("dialog", { name: "Integrations" }).getByRole("region", { name, exact: true });
+      await card()
+        .getByRole("button", { name: `Connect ${name}` })
+        .click();
 
-    await page.getByRole("button", { name: "Integrations" }).click();
-    await trello().getByText("Connected as Tess Trello.").waitFor();
-    await trello().getByLabel("List").selectOption({ label: "To Do" });
-    await trello().getByRole("button", { name: "Save" }).click();
-    await page.getByText("Settings saved.").waitFor();
-    await shot(page, "integrations-trello");
-    await page.keyboard.press("Escape");
+      await driver.allow(page, driver.account);
+      await page.getByText(`${name} connected successfully`).waitFor();
+      await page.waitForURL(`**/project/${projectId}`);
+      // Nothing the tracker handed back stays in the address bar.
+      expect(new URL(page.url()).hash).toBe("");
+      expect(new URL(page.url()).search).toBe("");
 
-    await page.goto(`${path}/comment?id=${commentId}`);
-    await page.getByRole("heading", { name: "Comment 1" }).waitFor();
-    await page.getByRole("button", { name: "Create Trello card" }).click();
-    await page.getByText("Comment added to Trello").waitFor();
-    const link = page.getByRole("link", { name: "Open in Trello" });
-    const cardUrl = (await link.getAttribute("href"))!;
-    expect(cardUrl).toContain("/dev/trello/c/");
+      await page.getByRole("button", { name: "Integrations" }).click();
+      await card().getByText(`Connected as ${driver.account}.`).waitFor();
+      const listLabel = `${terms.list[0]!.toUpperCase()}${terms.list.slice(1)}`;
+      await card().getByLabel(listLabel).selectOption({ label: driver.list });
+      await card().getByRole("button", { name: "Save" }).click();
+      await page.getByText("Settings saved.").waitFor();
+      await shot(page, `integrations-${driver.tracker}`);
+      await page.keyboard.press("Escape");
 
-    // On "Trello": the card holds the comment, and archiving it resolves the thread here, live.
-    const board = await page.context().newPage();
-    await board.goto(cardUrl);
-    await board.getByRole("heading", { name: "The heading is too small" }).waitFor();
-    await board.getByText(`${e2e.baseUrl}/project/${projectId}/`, { exact: false }).waitFor();
-    await board.getByRole("button", { name: "Archive" }).click();
-    await board.getByText("Archived", { exact: true }).waitFor();
-    await page.getByRole("button", { name: "Reopen" }).waitFor({ timeout: 15_000 });
-    await page.getByRole("region", { name: "Comment 1" }).getByText("Resolved", { exact: true }).waitFor();
-    await shot(page, "trello-card-resolved");
+      await page.goto(`${path}/comment?id=${commentId}`);
+      await page.getByRole("heading", { name: "Comment 1" }).waitFor();
+      await page.getByRole("button", { name: `Create ${name} ${terms.card}` }).click();
+      await page.getByText(`Comment added to ${name}`).waitFor();
+      const cardUrl = (await page.getByRole("link", { name: `Open in ${name}` }).getAttribute("href"))!;
+      expect(cardUrl).toContain(driver.cardPath);
+
+      // On the tracker: the card holds the comment and a link back; finishing it resolves the thread, live.
+      const tracker = await page.context().newPage();
+      await tracker.goto(cardUrl);
+      await tracker.getByRole("heading", { name: text }).waitFor();
+      await tracker.getByText(`${e2e.baseUrl}/project/${projectId}/`, { exact: false }).waitFor();
+      await shot(tracker, `${driver.tracker}-page`);
+      await driver.finish(tracker);
+      await page.getByRole("button", { name: "Reopen" }).waitFor({ timeout: 15_000 });
+      await page.getByRole("region", { name: "Comment 1" }).getByText("Resolved", { exact: true }).waitFor();
+      await shot(page, `${driver.tracker}-${terms.card}-resolved`);
+      await tracker.close();
+    });
   });
 });

@@ -10,7 +10,7 @@ import path from "node:path";
 import fastifyMultipart from "@fastify/multipart";
 import fastifyStatic from "@fastify/static";
 import fastifyWebsocket from "@fastify/websocket";
-import { type ApiErrorBody, REALTIME_RESTART_CLOSE } from "@redline/shared";
+import { type ApiErrorBody, REALTIME_RESTART_CLOSE, TRACKER_TYPES } from "@redline/shared";
 import Fastify, { type FastifyInstance } from "fastify";
 import { ZodError } from "zod";
 import type { AppContext } from "./context.ts";
@@ -79,12 +79,7 @@ import { integrationsRoutes } from "./modules/integrations/integrations.routes.t
 import { startSlackConsumer } from "./modules/integrations/slack.consumer.ts";
 import { startSlackMessages } from "./modules/integrations/slack.messages.ts";
 import { slackRoutes } from "./modules/integrations/slack.routes.ts";
-import {
-  EMBEDDED_ASANA_PATH,
-  EMBEDDED_CLICKUP_PATH,
-  EMBEDDED_GITHUB_PATH,
-  EMBEDDED_TRELLO_PATH,
-} from "./modules/integrations/trackers/index.ts";
+import { EMBEDDED_TRACKER_PATHS } from "./modules/integrations/trackers/index.ts";
 import { startTrackerCards } from "./modules/integrations/trackers/trackers.cards.ts";
 import { startTrackersConsumer } from "./modules/integrations/trackers/trackers.consumer.ts";
 import { trackersRoutes } from "./modules/integrations/trackers/trackers.routes.ts";
@@ -462,34 +457,36 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
         redirectUri: `${config.appUrl}/api/auth/callback/google`,
       },
     });
-  if (standIns && config.trackers.trello?.embedded)
-    await app.register(standIns.trelloDevRoutes, {
-      prefix: EMBEDDED_TRELLO_PATH,
-      appUrl: config.appUrl,
-      apiKey: config.trackers.trello.clientId,
-      apiSecret: config.trackers.trello.clientSecret,
-    });
-  if (standIns && config.trackers.clickup?.embedded)
-    await app.register(standIns.clickupDevRoutes, {
-      prefix: EMBEDDED_CLICKUP_PATH,
-      appUrl: config.appUrl,
-      clientId: config.trackers.clickup.clientId,
-      clientSecret: config.trackers.clickup.clientSecret,
-    });
-  if (standIns && config.trackers.github?.embedded)
-    await app.register(standIns.githubDevRoutes, {
-      prefix: EMBEDDED_GITHUB_PATH,
-      appUrl: config.appUrl,
-      clientId: config.trackers.github.clientId,
-      clientSecret: config.trackers.github.clientSecret,
-    });
-  if (standIns && config.trackers.asana?.embedded)
-    await app.register(standIns.asanaDevRoutes, {
-      prefix: EMBEDDED_ASANA_PATH,
-      appUrl: config.appUrl,
-      clientId: config.trackers.asana.clientId,
-      clientSecret: config.trackers.asana.clientSecret,
-    });
+  // The task trackers' stand-ins, each under its path (Trello calls its client id and secret an API key
+  // and secret).
+  if (standIns) {
+    type TrackerStandInOptions = { prefix: string; appUrl: string; clientId: string; clientSecret: string };
+    const trackerStandIns: Record<
+      (typeof TRACKER_TYPES)[number],
+      (
+        app: FastifyInstance,
+        options: TrackerStandInOptions & { apiKey: string; apiSecret: string },
+      ) => Promise<void>
+    > = {
+      trello: standIns.trelloDevRoutes,
+      clickup: standIns.clickupDevRoutes,
+      github: standIns.githubDevRoutes,
+      asana: standIns.asanaDevRoutes,
+      jira: standIns.jiraDevRoutes,
+    };
+    for (const type of TRACKER_TYPES) {
+      const service = config.trackers[type];
+      if (!service?.embedded) continue;
+      await app.register(trackerStandIns[type], {
+        prefix: EMBEDDED_TRACKER_PATHS[type],
+        appUrl: config.appUrl,
+        clientId: service.clientId,
+        clientSecret: service.clientSecret,
+        apiKey: service.clientId,
+        apiSecret: service.clientSecret,
+      });
+    }
+  }
   if (standIns && config.slack?.embedded)
     await app.register(standIns.slackDevRoutes, {
       prefix: EMBEDDED_SLACK_PATH,
@@ -541,10 +538,7 @@ export function wantsStandIns(config: AppConfig): boolean {
     config.customDomains.embeddedDns ||
     Boolean(config.google?.embedded) ||
     Boolean(config.productAnalytics?.embedded) ||
-    Boolean(config.trackers.trello?.embedded) ||
-    Boolean(config.trackers.clickup?.embedded) ||
-    Boolean(config.trackers.github?.embedded) ||
-    Boolean(config.trackers.asana?.embedded) ||
+    Object.values(config.trackers).some((service) => service?.embedded) ||
     Boolean(config.slack?.embedded)
   );
 }

@@ -81,6 +81,7 @@ import { CONVERSATION_POLICY } from "./modules/conversations/conversations.polic
 import { hashGuestKey } from "./modules/conversations/conversations.service.ts";
 import { INSPECT_POLICY } from "./modules/inspect/inspect.policy.ts";
 import { INTEGRATION_POLICY } from "./modules/integrations/integrations.policy.ts";
+import { trackerWebhookRoute } from "./modules/integrations/trackers/tracker.ts";
 import { signTrackerState } from "./modules/integrations/trackers/trackers.state.ts";
 import { MEMBER_POLICY } from "./modules/members/members.policy.ts";
 import { NOTIFICATION_POLICY } from "./modules/notifications/notifications.policy.ts";
@@ -970,7 +971,7 @@ MATRIX.push(
   },
 );
 
-// The task trackers (Trello, ClickUp, GitHub, Asana): the same rule; the cards' links to everyone who sees the project;
+// The task trackers (Trello, ClickUp, GitHub, Asana, Jira): the same rule; the cards' links to everyone who sees the project;
 // each tracker's webhook proves itself by its signature (anyone may deliver one; a forged one is refused
 // in trackers.routes.test.ts). The tracker calls go to its embedded stand-in.
 MATRIX.push({
@@ -1056,12 +1057,13 @@ for (const tracker of TRACKER_TYPES) {
       }),
     },
     {
-      route: `POST /api/integrations/${tracker}/webhook/:integrationId`,
+      // Jira's webhook is not signed: its URL holds the integration's secret (`…/:key`).
+      route: `POST ${trackerWebhookRoute(tracker)}`,
       who: PUBLIC,
       call: async (f) => {
-        const { webhookUrl, hookSecret } = await f.loadTracker(tracker);
+        const { webhookUrl, hookSecret, webhookHeaders } = await f.loadTracker(tracker);
         const { body, headers } = signedTrackerAction(tracker, hookSecret, webhookUrl);
-        return { path: new URL(webhookUrl).pathname, body, headers };
+        return { path: new URL(webhookUrl).pathname, body, headers: { ...headers, ...webhookHeaders } };
       },
     },
   );
@@ -1115,6 +1117,16 @@ function signedTrackerAction(
       ],
     };
     return { body, headers: { "x-hook-signature": asanaSignature(secret, JSON.stringify(body)) } };
+  }
+  if (tracker === "jira") {
+    // Proven by the secret in the URL and Jira's JWT (the fixture's headers); an issue Redline does not know.
+    const body = {
+      timestamp: Date.now(),
+      webhookEvent: "jira:issue_updated",
+      issue: { id: "1", key: "WEB-999" },
+      changelog: { items: [{ field: "status", fieldId: "status" }] },
+    };
+    return { body, headers: {} };
   }
   const body = {
     event: "taskStatusUpdated",
@@ -1664,6 +1676,8 @@ const EXEMPT_PREFIXES: Record<string, string> = {
     "the embedded GitHub stand-in's REST API, OAuth pages, issue pages and fault control (never registered in production or with GITHUB_CLIENT_ID): its client secret, codes and tokens guard the API; tested in modules/integrations/trackers/github.routes.test.ts (packages/stand-ins/src/github)",
   "/dev/asana/":
     "the embedded Asana stand-in's API, OAuth page and token endpoint, task pages and test controls (never registered in production or with ASANA_CLIENT_ID): its client secret, codes, refresh and access tokens guard the API; tested in modules/integrations/trackers/asana.routes.test.ts (packages/stand-ins/src/asana)",
+  "/dev/jira/":
+    "the embedded Jira Cloud stand-in's Atlassian OAuth page and token endpoint, accessible resources, REST API, issue pages and test controls (never registered in production or with JIRA_CLIENT_ID): its client secret, codes, rotating refresh tokens and access tokens guard the API; tested in modules/integrations/trackers/jira.routes.test.ts (packages/stand-ins/src/jira)",
   "/dev/paypal/":
     "the embedded PayPal provider's approval page and test controls (development and tests only); tested in integrations/paypal/paypal-stand-in.test.ts (packages/stand-ins/src/paypal) and modules/billing/paypal.routes.test.ts",
 };
@@ -2245,7 +2259,8 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
       await paymentsDevIdle(t.app);
       const before = verdict === "deny" ? await digest(t.ctx) : null;
       const script = new ApiClient(t.url);
-      const headers = { ...call.headers, authorization: `Bearer ${ownerToken}` };
+      // A call that proves itself in its own Authorization header (Jira's webhook JWT) keeps it.
+      const headers = { authorization: `Bearer ${ownerToken}`, ...call.headers };
       const response = call.upload
         ? await script.upload(call.path, call.upload, headers)
         : await script.request(methodOf(row.route), call.path, call.body, headers);

@@ -122,3 +122,37 @@ describe("Asana", () => {
     expect(loadConfig(production).trackers.asana).toBeNull();
   });
 });
+
+describe("Jira", () => {
+  const dir = { DATA_DIR: "/tmp/redline-env-test" };
+  it("is real with its client id and secret (Atlassian's hosts, or others), else the embedded stand-in, else none", () => {
+    expect(() => loadConfig({ ...dir, JIRA_CLIENT_ID: "1" })).toThrow(
+      /JIRA_CLIENT_SECRET: required with JIRA_CLIENT_ID/,
+    );
+    expect(loadConfig({ ...dir, JIRA_CLIENT_ID: "1", JIRA_CLIENT_SECRET: "s" }).trackers.jira).toEqual({
+      embedded: false,
+      clientId: "1",
+      clientSecret: "s",
+      apiUrl: "https://api.atlassian.com",
+      authorizeUrl: "https://auth.atlassian.com/authorize",
+      tokenUrl: "https://auth.atlassian.com/oauth/token",
+    });
+    expect(
+      loadConfig({
+        ...dir,
+        JIRA_CLIENT_ID: "1",
+        JIRA_CLIENT_SECRET: "s",
+        JIRA_API_URL: "https://jira-gw.example/",
+        JIRA_AUTHORIZE_URL: "https://auth.example/authorize",
+        JIRA_TOKEN_URL: "https://auth.example/oauth/token",
+      }).trackers.jira,
+    ).toMatchObject({
+      apiUrl: "https://jira-gw.example",
+      authorizeUrl: "https://auth.example/authorize",
+      tokenUrl: "https://auth.example/oauth/token",
+    });
+    expect(loadConfig(dir).trackers.jira).toMatchObject({ embedded: true, apiUrl: null });
+    const production = { NODE_ENV: "production", AUTH_SECRET: "s".repeat(40), APP_URL: "https://r.example" };
+    expect(loadConfig(production).trackers.jira).toBeNull();
+  });
+});

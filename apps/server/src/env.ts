@@ -124,6 +124,15 @@ const envSchema = z.object({
   ASANA_CLIENT_SECRET: z.string().optional(),
   ASANA_API_URL: z.url().optional(),
   ASANA_AUTHORIZE_URL: z.url().optional(),
+  /**
+   * Jira Cloud (an Atlassian OAuth 2.0 (3LO) app's client id and secret; the API base is api.atlassian.com,
+   * a site's calls under /ex/jira/{cloudId}); unset: the embedded stand-in.
+   */
+  JIRA_CLIENT_ID: z.string().optional(),
+  JIRA_CLIENT_SECRET: z.string().optional(),
+  JIRA_API_URL: z.url().optional(),
+  JIRA_AUTHORIZE_URL: z.url().optional(),
+  JIRA_TOKEN_URL: z.url().optional(),
   DNS_SERVERS: z
     .string()
     .optional()
@@ -264,6 +273,7 @@ export interface AppConfig {
     clickup: TrackerServiceConfig | null;
     github: TrackerServiceConfig | null;
     asana: TrackerServiceConfig | null;
+    jira: TrackerServiceConfig | null;
   };
 }
 
@@ -475,6 +485,18 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
           clientSecret: env.ASANA_CLIENT_SECRET,
           apiUrl: env.ASANA_API_URL ?? "https://app.asana.com/api/1.0",
           authorizeUrl: env.ASANA_AUTHORIZE_URL ?? "https://app.asana.com/-/oauth_authorize",
+        },
+      ),
+      jira: trackerConfig(
+        isProduction,
+        env.AUTH_SECRET ?? (isProduction ? "" : localSecret(dataDir)),
+        "jira",
+        {
+          clientId: env.JIRA_CLIENT_ID,
+          clientSecret: env.JIRA_CLIENT_SECRET,
+          apiUrl: env.JIRA_API_URL ?? "https://api.atlassian.com",
+          authorizeUrl: env.JIRA_AUTHORIZE_URL ?? "https://auth.atlassian.com/authorize",
+          tokenUrl: env.JIRA_TOKEN_URL ?? "https://auth.atlassian.com/oauth/token",
         },
       ),
     },

@@ -133,6 +133,7 @@ export const routes: RouteObject[] = [
                   { path: "/integration/clickup", ...page(trackerReturn, "ClickupReturnPage") },
                   { path: "/integration/github", ...page(trackerReturn, "GithubReturnPage") },
                   { path: "/integration/asana", ...page(trackerReturn, "AsanaReturnPage") },
+                  { path: "/integration/jira", ...page(trackerReturn, "JiraReturnPage") },
                   { path: "/integration/:app", ...page(integrationPages, "IntegrationMissingProjectPage") },
                   { path: "/integration/:app/:projectId", ...page(integrationPages, "IntegrationPage") },
                 ],

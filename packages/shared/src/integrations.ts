@@ -5,7 +5,15 @@
 import { z } from "zod";
 
 /** The integration types this build connects (Slack and the task trackers come with their stand-ins). */
-export const INTEGRATION_TYPES = ["webhook", "slack", "trello", "clickup", "github", "asana"] as const;
+export const INTEGRATION_TYPES = [
+  "webhook",
+  "slack",
+  "trello",
+  "clickup",
+  "github",
+  "asana",
+  "jira",
+] as const;
 export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
 export const integrationTypeSchema = z.enum(INTEGRATION_TYPES);
 
@@ -171,9 +179,9 @@ export interface WebhookDelivery {
   deliveredAt: string | null;
 }
 
-/* ——— Task trackers (Trello, ClickUp, GitHub, Asana; SPEC §2, §3, §8) ——— */
+/* ——— Task trackers (Trello, ClickUp, GitHub, Asana, Jira; SPEC §2, §3, §8) ——— */
 
-export const TRACKER_TYPES = ["trello", "clickup", "github", "asana"] as const;
+export const TRACKER_TYPES = ["trello", "clickup", "github", "asana", "jira"] as const;
 export type TrackerType = (typeof TRACKER_TYPES)[number];
 export const trackerTypeSchema = z.enum(TRACKER_TYPES);
 
@@ -183,6 +191,7 @@ export const TRACKER_NAMES: Record<TrackerType, string> = {
   clickup: "ClickUp",
   github: "GitHub",
   asana: "Asana",
+  jira: "Jira",
 };
 
 /** What each tracker calls a card, where cards go, and what holds those (the panel's words, the messages'). */
@@ -222,6 +231,15 @@ export const TRACKER_TERMS: Record<
     container: "workspace",
     containers: "workspaces",
   },
+  // A Jira destination is a project with the issue type its issues are made as (e.g. "Website — Task").
+  jira: {
+    card: "issue",
+    cards: "issues",
+    list: "project",
+    lists: "projects",
+    container: "site",
+    containers: "sites",
+  },
 };
 
 /** SPEC §8's texts for a tracker. */
@@ -254,6 +272,8 @@ export interface TrackerState {
   destination: TrackerDestination | null;
   /** New comments make cards by themselves. */
   autoCreate: boolean;
+  /** The tracker refused Redline's refresh token (revoked, or the app's access removed): connect again. */
+  needsReconnect: boolean;
 }
 
 /** GET …/integrations/{tracker}/destinations: what one may choose, containers with their lists. */

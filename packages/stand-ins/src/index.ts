@@ -3,7 +3,7 @@
  * provider (stripe/), a PayPal-compatible one (paypal/), a DNS server with its page (dns/) and Google's
  * OAuth/OpenID Connect endpoints for Google sign-in (google/), PostHog's capture API for analytics
  * forwarding (posthog/), a Slack workspace (slack/), and the task trackers Trello (trello/), ClickUp
- * (clickup/), GitHub (github/) and Asana (asana/). The app
+ * (clickup/), GitHub (github/), Asana (asana/) and Jira Cloud (jira/). The app
  * imports this package dynamically, only outside production and without real keys (apps/server app.ts);
  * no production code path reaches it (apps/server/src/stand-ins.imports.test.ts).
  */
@@ -13,6 +13,7 @@ export { dnsDevRoutes } from "./dns/dns-dev.routes.ts";
 export { type DevDnsServer, DnsRecordConflict, startDevDnsServer } from "./dns/dns-dev.server.ts";
 export { type GithubDevOptions, githubDevRoutes, githubSignature } from "./github/github-dev.routes.ts";
 export { type GoogleDevOptions, googleDevRoutes } from "./google/google-dev.routes.ts";
+export { type JiraDevOptions, jiraDevRoutes, jiraWebhookToken } from "./jira/jira-dev.routes.ts";
 export { paypalDevRoutes } from "./paypal/paypal-dev.routes.ts";
 export { transmissionHeaders } from "./paypal/webhook-signature.ts";
 export type { Host } from "./port.ts";

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { TrackerType } from "@redline/shared";
+import { jiraWebhookToken } from "@redline/stand-ins";
 import { projectIntegrations, trackerCards } from "../db/schema/index.ts";
 import { newId } from "../lib/ids.ts";
 import { trackerFor } from "../modules/integrations/trackers/index.ts";
@@ -57,6 +58,12 @@ export async function allowAsana(t: TestApp, authorizeUrl: string, name = "Ada A
   return { back, state: back.searchParams.get("state")!, code: back.searchParams.get("code")! };
 }
 
+/** Jira: the code and state in the return URL's query (Atlassian's consent page, "Accept"). */
+export async function allowJira(t: TestApp, authorizeUrl: string, name = "Jade Jira") {
+  const back = await allow(t, authorizeUrl, { name });
+  return { back, state: back.searchParams.get("state")!, code: back.searchParams.get("code")! };
+}
+
 /** A fresh grant at a tracker's stand-in, as the return route receives it (the state left to the caller). */
 export async function trackerGrant(
   t: TestApp,
@@ -69,6 +76,7 @@ export async function trackerGrant(
   if (tracker === "trello") return { token: (await allowTrello(t, url)).token };
   if (tracker === "github") return { code: (await allowGithub(t, url)).code };
   if (tracker === "asana") return { code: (await allowAsana(t, url)).code };
+  if (tracker === "jira") return { code: (await allowJira(t, url)).code };
   return { code: (await allowClickup(t, url)).code };
 }
 
@@ -78,9 +86,11 @@ export interface TrackerFixture {
   cardId: string;
   /** The secret the tracker signs its webhook with for this integration (ClickUp, GitHub, Asana: per webhook). */
   hookSecret: string;
-  /** Where the tracker's webhook calls back for this integration (Trello signs it). */
+  /** Where the tracker's webhook calls back for this integration (Trello signs it; Jira's holds the secret). */
   webhookUrl: string;
   destination: { containerId: string; listId: string };
+  /** Headers the tracker sends with every delivery besides its signature (Jira's JWT). */
+  webhookHeaders: Record<string, string>;
 }
 
 /**
@@ -116,6 +126,8 @@ export async function trackerFixture(
       refreshToken,
       expiresAt,
       ...(input.tracker !== "trello" && { hookSecret }),
+      // Jira reads the site from the webhook's id (no webhook is made at the stand-in for the fixture).
+      ...(input.tracker === "jira" && { hookId: `${container!.id}/0` }),
     }),
   });
   const cardId = newId();
@@ -133,7 +145,13 @@ export async function trackerFixture(
     integrationId,
     cardId,
     hookSecret,
-    webhookUrl: inboundUrl(t.ctx, input.tracker, integrationId),
+    webhookUrl: `${inboundUrl(t.ctx, input.tracker, integrationId)}${input.tracker === "jira" ? `/${hookSecret}` : ""}`,
     destination,
+    webhookHeaders:
+      input.tracker === "jira"
+        ? {
+            authorization: `Bearer ${jiraWebhookToken(t.ctx.config.trackers.jira!.clientId, t.ctx.config.trackers.jira!.clientSecret)}`,
+          }
+        : {},
   };
 }

@@ -119,7 +119,7 @@ describe.each(drivers())("integrations: the Zapier/Webhook integration (%s)", (d
 
   it("connects a webhook for the project's editors, with a signing secret shown once", async () => {
     expect((await owner.client.get(base())).body.data).toEqual({
-      available: ["webhook", "slack", "trello", "clickup", "github", "asana"],
+      available: ["webhook", "slack", "trello", "clickup", "github", "asana", "jira"],
       integrations: [],
     });
     const connected = await editor.client.put(`${base()}/webhook`, {
@@ -166,7 +166,7 @@ describe.each(drivers())("integrations: the Zapier/Webhook integration (%s)", (d
     await expectRefused(t, () => put(commenter, { url: receiver.url, events: ["page.added"] }), 403);
     await expectRefused(t, () => commenter.client.get(base()), 403);
     await expectRefused(t, () => put(stranger, { url: receiver.url, events: ["page.added"] }), 404);
-    await expectRefused(t, () => owner.client.delete(`${base()}/jira`), 400);
+    await expectRefused(t, () => owner.client.delete(`${base()}/basecamp`), 400);
   });
 
   it("refuses private addresses where they are not allowed", async () => {

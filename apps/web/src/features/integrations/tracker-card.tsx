@@ -71,6 +71,17 @@ export function TrackerCard({
       ) : (
         <>
           {state?.account ? <p className="integration-card__note">Connected as {state.account}.</p> : null}
+          {state?.needsReconnect ? (
+            <div className="integration-card__note" role="alert">
+              <p>
+                {name} no longer accepts Redline's access (it was revoked or ran out). Reconnect to keep
+                making {TRACKER_TERMS[tracker].cards} and following them.
+              </p>
+              <button type="button" className="btn btn--primary" disabled={start.isPending} onClick={connect}>
+                <Link2 size={16} aria-hidden /> Reconnect {name}
+              </button>
+            </div>
+          ) : null}
           <DestinationForm projectId={projectId} tracker={tracker} integration={integration} />
           <Switch
             label={`Send to ${name}`}
@@ -91,9 +102,11 @@ export function TrackerCard({
             <button type="button" className="btn btn--ghost" onClick={() => setGuide(true)}>
               <CircleHelp size={16} aria-hidden /> How it works
             </button>
-            <button type="button" className="btn" disabled={start.isPending} onClick={connect}>
-              <Link2 size={16} aria-hidden /> Connect again
-            </button>
+            {state?.needsReconnect ? null : (
+              <button type="button" className="btn" disabled={start.isPending} onClick={connect}>
+                <Link2 size={16} aria-hidden /> Connect again
+              </button>
+            )}
             <button type="button" className="btn btn--danger" onClick={() => setConfirming(true)}>
               <Unplug size={16} aria-hidden /> Disconnect
             </button>

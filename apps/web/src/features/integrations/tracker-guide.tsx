@@ -5,12 +5,13 @@
 import { TRACKER_NAMES, TRACKER_TERMS, type TrackerType } from "@redline/shared";
 import { Modal } from "../../components/modal.tsx";
 
-/** What the tracker does to a finished card, and what it calls doing so. */
-const FINISHING: Record<TrackerType, { does: string; doing: string }> = {
-  trello: { does: "archives", doing: "archiving" },
-  clickup: { does: "completes", doing: "completing" },
-  github: { does: "closes", doing: "closing" },
-  asana: { does: "completes", doing: "completing" },
+/** What the tracker does to a finished card, what it calls doing so, and what Redline may read and write. */
+const FINISHING: Record<TrackerType, { does: string; doing: string; reads: string }> = {
+  trello: { does: "archives", doing: "archiving", reads: "boards" },
+  clickup: { does: "completes", doing: "completing", reads: "workspace" },
+  github: { does: "closes", doing: "closing", reads: "repositories' issues" },
+  asana: { does: "completes", doing: "completing", reads: "projects' tasks" },
+  jira: { does: "moves to Done", doing: "moving to Done", reads: "projects' issues" },
 };
 
 export function TrackerGuide({
@@ -24,15 +25,19 @@ export function TrackerGuide({
 }) {
   const name = TRACKER_NAMES[tracker];
   const terms = TRACKER_TERMS[tracker];
-  const where = tracker === "trello" ? "a board and a list" : `a ${terms.list}`;
+  const where =
+    tracker === "trello"
+      ? "a board and a list"
+      : tracker === "jira"
+        ? "a project and the issue type its issues are made as"
+        : `a ${terms.list}`;
   const finishing = FINISHING[tracker];
   return (
     <Modal open={open} onOpenChange={onOpenChange} title={`How ${name} works with Redline`}>
       <ol className="tracker-guide">
         <li>
           <strong>Connect.</strong> Sign in to {name} and allow Redline to read and write your{" "}
-          {tracker === "clickup" ? "workspace" : tracker === "trello" ? "boards" : "repositories' issues"}.
-          You come back here when it is done.
+          {finishing.reads}. You come back here when it is done.
         </li>
         <li>
           <strong>Choose where cards go:</strong> {where}. Everyone who edits this project sends cards there.

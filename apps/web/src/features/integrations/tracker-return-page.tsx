@@ -1,7 +1,7 @@
 /**
  * The task trackers' OAuth return routes (SPEC §2): `/integration/trello` — the token in the URL's
  * fragment and the state in its query, forwarded to the connect callback — and `/integration/clickup`,
- * `/integration/github`, `/integration/asana` — the code and state in its query. On success '{App} connected successfully', then the project; on a
+ * `/integration/github`, `/integration/asana`, `/integration/jira` — the code and state in its query. On success '{App} connected successfully', then the project; on a
  * refusal (access denied, a wrong or expired state) 'Something went wrong!' and a way back.
  */
 import { TRACKER_MESSAGES, TRACKER_NAMES, type TrackerType } from "@redline/shared";
@@ -75,4 +75,8 @@ export function GithubReturnPage() {
 
 export function AsanaReturnPage() {
   return <TrackerReturn tracker="asana" />;
+}
+
+export function JiraReturnPage() {
+  return <TrackerReturn tracker="jira" />;
 }

@@ -7,7 +7,12 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { Snackbars } from "../../components/snackbars.tsx";
 import { IntegrationsPanel } from "./integrations-panel.tsx";
 import { TrackerCardActions } from "./tracker-card-actions.tsx";
-import { AsanaReturnPage, GithubReturnPage, TrelloReturnPage } from "./tracker-return-page.tsx";
+import {
+  AsanaReturnPage,
+  GithubReturnPage,
+  JiraReturnPage,
+  TrelloReturnPage,
+} from "./tracker-return-page.tsx";
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
@@ -230,6 +235,73 @@ describe("Asana in the Integrations panel", () => {
     expect(requests).toEqual([
       { method: "POST", url: "/api/integrations/asana/connect", body: { state: "abc", code: "c0de" } },
     ]);
+  });
+});
+
+describe("Jira in the Integrations panel", () => {
+  it("asks to reconnect when Jira refused Redline's refresh token, and reconnects", async () => {
+    const assign = vi.fn();
+    vi.stubGlobal("location", { ...window.location, assign });
+    stubApi((_method, url) => {
+      if (url.endsWith("/jira/authorize"))
+        return json(200, { data: { url: "https://auth.atlassian.example/authorize?state=s" } });
+      if (url.endsWith("/destinations")) return json(502, { message: "Something went wrong" });
+      return json(200, {
+        data: {
+          available: ["webhook", "jira"],
+          integrations: [
+            {
+              ...trello({
+                isAuthorized: true,
+                account: "Jade",
+                destination: null,
+                autoCreate: false,
+                needsReconnect: true,
+              }),
+              type: "jira",
+            },
+          ],
+        },
+      });
+    });
+    wrap(<IntegrationsPanel projectId="p1" />);
+    const card = await screen.findByRole("region", { name: "Jira" });
+    const prompt = within(card).getByText(/Jira no longer accepts Redline's access/);
+    expect(prompt.closest("[role=alert]")).toBeTruthy();
+    expect(within(card).queryByRole("button", { name: "Connect again" })).toBeNull();
+    await userEvent.click(within(card).getByRole("button", { name: "Reconnect Jira" }));
+    await vi.waitFor(() =>
+      expect(assign).toHaveBeenCalledWith("https://auth.atlassian.example/authorize?state=s"),
+    );
+  });
+});
+
+describe("Jira's return route", () => {
+  it("forwards the code and the state, then opens the project; a refusal says why", async () => {
+    stubApi(() => json(200, { message: "Jira connected successfully", projectId: "p9", data: {} }));
+    wrap(
+      <Routes>
+        <Route path="/integration/jira" element={<JiraReturnPage />} />
+        <Route path="/project/:projectId" element={<p>The project</p>} />
+      </Routes>,
+      "/integration/jira?state=abc&code=c0de",
+    );
+    expect(await screen.findByText("The project")).toBeTruthy();
+    expect(await screen.findByText("Jira connected successfully")).toBeTruthy();
+    expect(requests).toEqual([
+      { method: "POST", url: "/api/integrations/jira/connect", body: { state: "abc", code: "c0de" } },
+    ]);
+    cleanup();
+    // Atlassian sends `error=access_denied` and no code when the person cancels.
+    stubApi(() => json(500, {}));
+    wrap(
+      <Routes>
+        <Route path="/integration/jira" element={<JiraReturnPage />} />
+      </Routes>,
+      "/integration/jira?state=abc&error=access_denied",
+    );
+    expect(await screen.findByText("Jira was not connected: Jira did not grant access.")).toBeTruthy();
+    expect(requests).toEqual([]);
   });
 });
 

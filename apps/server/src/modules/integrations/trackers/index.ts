@@ -8,6 +8,7 @@ import { selfUrl } from "../../../lib/self-url.ts";
 import { asanaTracker } from "./asana.ts";
 import { clickupTracker } from "./clickup.ts";
 import { githubTracker } from "./github.ts";
+import { jiraTracker } from "./jira.ts";
 import type { Tracker } from "./tracker.ts";
 import { trelloTracker } from "./trello.ts";
 
@@ -15,6 +16,16 @@ export const EMBEDDED_TRELLO_PATH = "/dev/trello";
 export const EMBEDDED_CLICKUP_PATH = "/dev/clickup";
 export const EMBEDDED_GITHUB_PATH = "/dev/github";
 export const EMBEDDED_ASANA_PATH = "/dev/asana";
+export const EMBEDDED_JIRA_PATH = "/dev/jira";
+
+/** Where the app serves each tracker's embedded stand-in. */
+export const EMBEDDED_TRACKER_PATHS: Record<TrackerType, string> = {
+  trello: EMBEDDED_TRELLO_PATH,
+  clickup: EMBEDDED_CLICKUP_PATH,
+  github: EMBEDDED_GITHUB_PATH,
+  asana: EMBEDDED_ASANA_PATH,
+  jira: EMBEDDED_JIRA_PATH,
+};
 
 export function trackerFor(config: AppConfig, type: TrackerType): Tracker | null {
   const service = config.trackers[type];
@@ -46,6 +57,16 @@ export function trackerFor(config: AppConfig, type: TrackerType): Tracker | null
       clientSecret: service.clientSecret,
     });
   }
+  if (type === "jira")
+    // The stand-in serves Atlassian's two hosts under one prefix: /auth (auth.atlassian.com) and /api.
+    return jiraTracker({
+      apiUrl: service.apiUrl ?? `${selfUrl(config)}${EMBEDDED_JIRA_PATH}/api`,
+      authorizeUrl: service.authorizeUrl ?? `${config.appUrl}${EMBEDDED_JIRA_PATH}/auth/authorize`,
+      tokenUrl: service.tokenUrl ?? `${selfUrl(config)}${EMBEDDED_JIRA_PATH}/auth/oauth/token`,
+      redirectUri: `${config.appUrl}/integration/jira`,
+      clientId: service.clientId,
+      clientSecret: service.clientSecret,
+    });
   return clickupTracker({
     apiUrl: service.apiUrl ?? `${selfUrl(config)}${EMBEDDED_CLICKUP_PATH}`,
     authorizeUrl: service.authorizeUrl ?? `${config.appUrl}${EMBEDDED_CLICKUP_PATH}/api`,

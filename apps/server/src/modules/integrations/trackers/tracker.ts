@@ -51,7 +51,16 @@ export interface InboundRequest {
   headers: Record<string, string | string[] | undefined>;
   /** The callback URL the webhook was made with (Trello signs it). */
   callbackUrl: string;
+  /** The secret the callback URL's last segment holds (`KEYED_WEBHOOKS` only). */
+  key?: string;
 }
+
+/** Trackers whose webhook URL holds a secret (`…/webhook/{integrationId}/{key}`): nothing else proves them. */
+export const KEYED_WEBHOOKS: readonly TrackerType[] = ["jira"];
+
+/** The route a tracker's webhook calls. */
+export const trackerWebhookRoute = (tracker: TrackerType) =>
+  `/api/integrations/${tracker}/webhook/:integrationId${KEYED_WEBHOOKS.includes(tracker) ? "/:key" : ""}`;
 
 /** A call the tracker refused or could not answer; transient ones (not reached, 429, 5xx) are retried. */
 export interface TrackerFailure extends Error {
@@ -90,6 +99,8 @@ export interface Tracker {
     callbackUrl: string,
   ): Promise<{ hookId: string; hookSecret?: string }>;
   unwatch(token: string, hookId: string): Promise<void>;
+  /** A webhook that expires unless renewed (Jira's, after 30 days): renewed whenever the integration is used. */
+  renewWatch?(token: string, hookId: string): Promise<void>;
   /**
    * A webhook's set-up request (Asana's `X-Hook-Secret`), or null when the request is not one: the headers
    * to answer with, and the secret later deliveries are signed with.

@@ -10,12 +10,14 @@ import type { Database } from "../../../db/index.ts";
 import {
   comments,
   inspectChanges,
+  type ProjectIntegrationRow,
   projectIntegrations,
   type TrackerCardRow,
   tickets,
   trackerCards,
 } from "../../../db/schema/index.ts";
 import { inTransaction } from "../../../lib/queue.ts";
+import { isTrackerFailure, type Tracker } from "./tracker.ts";
 import { cardContent } from "./trackers.content.ts";
 import { requireTracker, trackerConfigOf, trackerSecrets } from "./trackers.load.ts";
 import { withTrackerToken } from "./trackers.tokens.ts";
@@ -39,6 +41,17 @@ export async function enqueueCardJob(
     retryDelay: ctx.config.webhooks.retryBaseSeconds,
     retryBackoff: true,
   });
+}
+
+/**
+ * Keeps a webhook that expires (Jira's, 30 days) alive: renewed, best effort, whenever the integration
+ * makes or moves a card.
+ */
+async function renewWatch(ctx: Ctx, tracker: Tracker, integration: ProjectIntegrationRow) {
+  const { hookId } = trackerSecrets(ctx).open(integration);
+  const renew = tracker.renewWatch;
+  if (!renew || !hookId) return;
+  await withTrackerToken(ctx, tracker, integration, (token) => renew(token, hookId)).catch(() => undefined);
 }
 
 async function integrationFor(db: Database, card: TrackerCardRow) {
@@ -88,6 +101,7 @@ export async function makeCard(ctx: Ctx, cardId: string): Promise<"created" | "s
       .update(trackerCards)
       .set({ status: "created", externalId: made.id, url: made.url, leaseUntil: null, lastError: null })
       .where(eq(trackerCards.id, card.id));
+    await renewWatch(ctx, tracker, integration);
     return "created";
   } catch (error) {
     await db
@@ -126,9 +140,16 @@ export async function syncCard(ctx: Ctx, cardId: string): Promise<"synced" | "sk
   const closed = row.isResolved;
   const tracker = requireTracker(ctx, card.tracker);
   const externalId = card.externalId;
-  await withTrackerToken(ctx, tracker, integration, (current) =>
-    tracker.setClosed(current, externalId, closed),
-  );
+  try {
+    await withTrackerToken(ctx, tracker, integration, (current) =>
+      tracker.setClosed(current, externalId, closed),
+    );
+  } catch (error) {
+    // Deleted at the tracker: nothing is left to follow the subject (retrying would not change that).
+    if (isTrackerFailure(error) && error.status === 404) return "skipped";
+    throw error;
+  }
+  await renewWatch(ctx, tracker, integration);
   // Only while the subject still reads so: if the tracker's webhook reopened it meanwhile (the card
   // reopened there), the row already says what the tracker says, and writing `closed` would undo it.
   await db

@@ -30,7 +30,11 @@ export function trackerConfigOf(row: Pick<ProjectIntegrationRow, "config">): Tra
 
 export function trackerStateOf(row: ProjectIntegrationRow): TrackerState {
   const config = trackerConfigOf(row);
-  return { isAuthorized: row.secrets !== null, ...config };
+  return {
+    isAuthorized: row.secrets !== null,
+    ...config,
+    needsReconnect: (row.config as { needsReconnect?: unknown }).needsReconnect === true,
+  };
 }
 
 /** The same sealing as the webhook's secrets (integrations.load.ts), typed for a tracker. */

@@ -473,6 +473,8 @@ export async function receiveTrackerWebhook(
   input: {
     tracker: TrackerType;
     integrationId: string;
+    /** The secret in the callback URL (Jira's). */
+    key?: string;
     rawBody: string;
     headers: Record<string, string | string[] | undefined>;
   },
@@ -491,6 +493,7 @@ export async function receiveTrackerWebhook(
         rawBody: input.rawBody,
         headers: input.headers,
         callbackUrl: inboundUrl(ctx, input.tracker, input.integrationId),
+        key: input.key,
       },
       secrets,
     );

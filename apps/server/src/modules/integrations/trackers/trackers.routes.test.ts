@@ -71,6 +71,7 @@ describe.each(drivers())("integrations: Trello (%s)", (driver) => {
       "clickup",
       "github",
       "asana",
+      "jira",
     ]);
     const started = await owner.client.get(`${base()}/trello/authorize`);
     expect(started.status).toBe(200);

@@ -6,7 +6,8 @@
  * - `GET …/{tracker}/destinations`, `PUT …/{tracker}` (where cards go, the automatic rule),
  *   `PATCH …/{tracker}` (enable/disable), `DELETE …/{tracker}` (disconnect);
  * - `POST …/{tracker}/cards` ("Create card"), `DELETE …/{tracker}/cards/{cardId}`;
- * - `POST /api/integrations/{tracker}/webhook/{integrationId}`: the tracker's signed webhook (and the HEAD
+ * - `POST /api/integrations/{tracker}/webhook/{integrationId}`: the tracker's signed webhook (Jira's, not
+ *   signed, at `…/{integrationId}/{key}` with a per-integration secret; and the HEAD
  *   Trello checks a callback with, answered by a GET's HEAD; Asana's handshake, its `X-Hook-Secret` echoed).
  * Owner and editors (integrations.policy.ts) on a plan with integrations; the cards' links
  * (`GET …/integrations/cards`) to everyone who sees the project.
@@ -25,6 +26,7 @@ import { requireActor } from "../../auth/session.ts";
 import { loadProject } from "../../project-access/projects.load.ts";
 import { loadIntegrationsProject, requireIntegration } from "../integrations.load.ts";
 import { authorizeIntegrations } from "../integrations.policy.ts";
+import { trackerWebhookRoute } from "./tracker.ts";
 import { askTracker, requireTracker } from "./trackers.load.ts";
 import {
   acceptTrackerHandshake,
@@ -42,7 +44,10 @@ import { withTrackerToken } from "./trackers.tokens.ts";
 
 const BASE = "/api/projects/:projectId/integrations";
 const projectParams = z.object({ projectId: z.string().min(1).max(64) });
-const hookParams = z.object({ integrationId: z.string().min(1).max(64) });
+const hookParams = z.object({
+  integrationId: z.string().min(1).max(64),
+  key: z.string().max(200).optional(),
+});
 const CARDS_SHOWN = 1000;
 
 export async function trackersRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
@@ -194,14 +199,14 @@ export async function trackersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     );
 
     app.post(
-      `/api/integrations/${tracker}/webhook/:integrationId`,
+      trackerWebhookRoute(tracker),
       route({
-        summary: `${tracker}'s webhook: a card closed or reopened (signed)`,
+        summary: `${tracker}'s webhook: a card closed or reopened (signed, or at its secret URL)`,
         action: "public",
         accepts: ["signed"],
       }),
       async (request, reply) => {
-        const { integrationId } = hookParams.parse(request.params);
+        const { integrationId, key } = hookParams.parse(request.params);
         const echo = await acceptTrackerHandshake(ctx, { tracker, integrationId, headers: request.headers });
         if (echo) return reply.headers(echo).send({ ok: true });
         if (typeof request.body !== "string" || request.body === "")
@@ -209,6 +214,7 @@ export async function trackersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         return receiveTrackerWebhook(ctx, {
           tracker,
           integrationId,
+          key,
           rawBody: request.body,
           headers: request.headers,
         });

@@ -4,9 +4,10 @@
  * through the tracker's `refresh`; a call answered 401 refreshes once and is tried once more. A refresh
  * happens in a transaction holding the integration's row, so two jobs never both spend the refresh token:
  * the second finds the first one's new token and uses it. A refused refresh (revoked) throws the tracker's
- * failure, which the caller answers as SPEC's 'Something went wrong'; nothing of Redline's changes.
+ * failure, which the caller answers as SPEC's 'Something went wrong'; nothing of Redline's changes but the
+ * integration's `needsReconnect`, which its card shows with a way to connect again.
  */
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { AppContext } from "../../../context.ts";
 import { type ProjectIntegrationRow, projectIntegrations } from "../../../db/schema/index.ts";
 import { isTrackerFailure, type Tracker, type TrackerSecrets } from "./tracker.ts";
@@ -32,7 +33,7 @@ async function renewToken(
   fallback: TrackerSecrets,
 ): Promise<string> {
   const box = trackerSecrets(ctx);
-  return ctx.database.db.transaction(async (tx) => {
+  const renewing = ctx.database.db.transaction(async (tx) => {
     const [row] = await tx
       .select()
       .from(projectIntegrations)
@@ -49,6 +50,17 @@ async function renewToken(
         .where(eq(projectIntegrations.id, integrationId));
     return grant.token;
   });
+  try {
+    return await renewing;
+  } catch (error) {
+    // Refused, not merely unreachable: only a new connection helps (connecting again writes a new config).
+    if (isTrackerFailure(error) && !error.isTransient)
+      await ctx.database.db
+        .update(projectIntegrations)
+        .set({ config: sql`${projectIntegrations.config} || '{"needsReconnect": true}'::jsonb` })
+        .where(eq(projectIntegrations.id, integrationId));
+    throw error;
+  }
 }
 
 /**
