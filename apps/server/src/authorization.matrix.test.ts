@@ -553,6 +553,11 @@ MATRIX.push(
     call: (f) => ({ path: `/api/projects/${f.projectId}/attachments/${f.attachmentSha}` }),
   },
   {
+    route: "GET /api/projects/:projectId/videos/limit",
+    who: COMMENTERS,
+    call: (f) => ({ path: `/api/projects/${f.projectId}/videos/limit` }),
+  },
+  {
     route: "POST /api/projects/:projectId/videos",
     who: COMMENTERS,
     call: (f) => ({ path: `/api/projects/${f.projectId}/videos`, headers: { ...TUS, "upload-length": "4" } }),

@@ -265,6 +265,7 @@ describe.each(routeDrivers())("video comments with plans (%s)", (driver) => {
     const owner = await signUpVerified(t.url, t.inbox!, email("free"));
     // A website-feedback project on the free plan has no video comments at all.
     const web = (await owner.post("/api/projects", { title: "Site" })).body.data.id;
+    expect((await owner.get(`/api/projects/${web}/videos/limit`)).body.data).toEqual({ limitSeconds: 0 });
     const none = await createUpload(owner, web, long.length);
     expect(none.status).toBe(402);
     expect(none.body).toMatchObject({
@@ -275,6 +276,7 @@ describe.each(routeDrivers())("video comments with plans (%s)", (driver) => {
     const browse = (await owner.post("/api/projects", { type: "browse", title: "Bugs" })).body.data.id;
     const page = await owner.post(`/api/projects/${browse}/pages`, { url: "https://example.com/b" });
     expect(page.status).toBeLessThan(300);
+    expect((await owner.get(`/api/projects/${browse}/videos/limit`)).body.data).toEqual({ limitSeconds: 60 });
     const id = await upload(owner, browse, long);
     const posted = await owner.post(`/api/versions/${page.body.data.versionId}/comments`, {
       ...testComment("Too long"),

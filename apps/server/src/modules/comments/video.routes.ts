@@ -82,6 +82,15 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     await videoUploads.tus.handle(request.raw, reply.raw);
   };
 
+  app.get(
+    "/api/projects/:projectId/videos/limit",
+    route({ summary: "The longest video the project owner's plan allows", action: "comments.attach" }),
+    async (request) => {
+      const { project } = await authorizeUpload(request);
+      return { data: { limitSeconds: await videoLimitOf(db, project, ctx.config.plansEnabled) } };
+    },
+  );
+
   app.post(
     "/api/projects/:projectId/videos",
     route({ summary: "Start a resumable video upload (tus)", action: "comments.attach" }),
