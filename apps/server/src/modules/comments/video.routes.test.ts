@@ -15,6 +15,7 @@ import { testComment } from "../../testing/anchors.ts";
 import { type ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { routeDrivers } from "../../testing/test-db.ts";
+import { processVideo } from "./video.ts";
 
 const run = promisify(execFile);
 let counter = 0;
@@ -207,6 +208,24 @@ describe.each(routeDrivers())("video comments (%s)", (driver) => {
       video: { upload: id, duration: 1 },
     });
     expect(forged.status).toBe(400);
+  });
+
+  it("a processing failure marks the entry and keeps the comment", async () => {
+    const { id: commentId } = (await owner.post(`/api/versions/${versionId}/comments`, testComment("Kept")))
+      .body.data;
+    const [entry] = (
+      (await t.ctx.database.db.execute(
+        sql`update comment_entries set video_status = 'processing', video_upload = ${`${projectId}.gone.${"0".repeat(32)}`}
+          where comment_id = ${commentId} returning id`,
+      )) as unknown as { rows: { id: string }[] }
+    ).rows;
+    await processVideo(t.ctx, { entryId: entry!.id });
+    const first = async () => {
+      const list = (await viewer.get(`/api/versions/${versionId}/comments`)).body.data;
+      return list.find((c: { id: string }) => c.id === commentId)?.thread[0];
+    };
+    await expect.poll(async () => (await first())?.videoStatus, { timeout: 30_000 }).toBe("failed");
+    expect(await first()).toMatchObject({ comment: "Kept", hasVideo: true, videoURL: null });
   });
 
   it("a viewer cannot upload a video", async () => {
