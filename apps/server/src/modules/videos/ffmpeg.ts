@@ -86,10 +86,12 @@ export interface Cut {
 
 /**
  * The copy a thread streams: MP4 with its index first (faststart) or WebM with cues, the packets copied as
- * recorded; a trimmed video is encoded again (fast settings) so the cut falls exactly where asked.
+ * recorded; a video trimmed at its start is encoded again (fast settings) so the cut falls exactly there.
  */
 export async function streamingCopy(input: string, output: string, probed: Probed, cut: Cut): Promise<void> {
-  const trims = (cut.start ?? 0) > 0.05 || (cut.end !== undefined && cut.end < probed.duration - 0.05);
+  // Cutting the end keeps the packets as they are; cutting the start needs a picture that stands alone
+  // there, so the kept part is encoded again.
+  const trims = (cut.start ?? 0) > 0.05;
   const range = [
     ...(cut.start ? ["-ss", String(cut.start)] : []),
     ...(cut.end !== undefined ? ["-to", String(cut.end)] : []),
