@@ -54,6 +54,9 @@ try {
       await streamingCopy(input, output, probed, {});
       await posterFrame(output, path.join(dir, "poster.jpg"), probed.duration);
     });
+    const [, endTrimmed] = await timed(() =>
+      streamingCopy(input, path.join(dir, `end.${container}`), probed, { end: probed.duration - 1 }),
+    );
     const [, trimmed] = await timed(() =>
       streamingCopy(input, path.join(dir, `trim.${container}`), probed, {
         start: 1,
