@@ -65,6 +65,8 @@ import { startCaptureWorker } from "./modules/captures/capture.worker.ts";
 import { attachmentsRoutes } from "./modules/comments/attachments.routes.ts";
 import { commentsGuestRoutes } from "./modules/comments/comments.guest.routes.ts";
 import { commentsRoutes } from "./modules/comments/comments.routes.ts";
+import { videoRoutes } from "./modules/comments/video.routes.ts";
+import { createVideoQueue, startVideoProcessing } from "./modules/comments/video.ts";
 import { buildContentServer } from "./modules/content/content.server.ts";
 import { conversationsGuestRoutes } from "./modules/conversations/conversations.guest.routes.ts";
 import { conversationsRoutes } from "./modules/conversations/conversations.routes.ts";
@@ -121,6 +123,7 @@ import { unsubscribeRoutes } from "./modules/users/unsubscribe.routes.ts";
 import { usersRoutes } from "./modules/users/users.routes.ts";
 import { CAPTURE_QUEUE, createCaptureQueue } from "./modules/versions/capture-queue.ts";
 import { versionsRoutes } from "./modules/versions/versions.routes.ts";
+import { createVideoUploads } from "./modules/videos/uploads.ts";
 import { widgetRoutes } from "./modules/widget/widget.routes.ts";
 import { openApiDocument } from "./openapi.ts";
 import { serveBackups } from "./ops/pglite-backup-socket.ts";
@@ -179,7 +182,19 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     retentionMs: config.ledgerRetentionHours * 3_600_000,
     log: (message, error) => logError(message, error),
   });
-  const ctx: AppContext = { config, database, auth, mailer, storage, queue, ledger, isTrustedOrigin };
+  const videoUploads = createVideoUploads(config);
+  await createVideoQueue(queue);
+  const ctx: AppContext = {
+    config,
+    database,
+    auth,
+    mailer,
+    storage,
+    queue,
+    ledger,
+    isTrustedOrigin,
+    videoUploads,
+  };
   const worker = config.captureWorker ? await startCaptureWorker(ctx) : null;
   const hub = startRealtimeHub(database.db, ledger);
   const stopSessionCache = await startSessionCache(database);
@@ -197,6 +212,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await startTrackerCards(ctx);
   await startSlackMessages(ctx);
   const collector = await startFileCollector(ctx);
+  const videoProcessing = await startVideoProcessing(ctx);
   await ensureDemoProject(ctx);
   await measureUnsizedUploads(ctx);
   const content = buildContentServer(ctx);
@@ -243,6 +259,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
       if (ms > 2_000) app.log.warn(`closing: "${name}" took ${Math.round(ms)} ms`);
     };
     await step("file collector", () => collector.stop());
+    await step("video processing", () => videoProcessing.stop());
     await step("capture worker", () => worker?.stop());
     await step("realtime hub", () => hub.stop());
     await step("ledger", () => ledger.stop());
@@ -391,6 +408,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(commentsRoutes, { ctx });
   await app.register(commentsGuestRoutes, { ctx });
   await app.register(attachmentsRoutes, { ctx });
+  await app.register(videoRoutes, { ctx });
   await app.register(listsRoutes, { ctx });
   await app.register(ticketsRoutes, { ctx });
   await app.register(ticketThreadRoutes, { ctx });

@@ -242,6 +242,8 @@ interface Fixture {
   notificationId: string;
   /** A new API token of the "comment" member's (made on demand: a person holds at most 50). */
   apiToken(): Promise<string>;
+  /** A new resumable video upload of the "comment" member's in the project (its URL path). */
+  videoUpload(): Promise<string>;
   /** The fixture team, its pending invitation's membership id, and its collaborator ("view"). */
   teamId: string;
   teamInviteId: string;
@@ -329,6 +331,9 @@ const png = () =>
 let jpegMade: Promise<Buffer> | undefined;
 const jpeg = () => (jpegMade ??= png().then((bytes) => sharp(bytes).jpeg().toBuffer()));
 const pngDataUrl = async () => `data:image/png;base64,${(await png()).toString("base64")}`;
+
+/** The tus protocol's version header (video uploads). */
+const TUS = { "tus-resumable": "1.0.0" };
 
 const MATRIX: Row[] = [
   // Public: deployment facts and the developer outbox (not registered in production).
@@ -557,6 +562,40 @@ MATRIX.push(
     route: "GET /api/projects/:projectId/attachments/:sha",
     who: MEMBERS,
     call: (f) => ({ path: `/api/projects/${f.projectId}/attachments/${f.attachmentSha}` }),
+  },
+  {
+    route: "GET /api/projects/:projectId/videos/limit",
+    who: COMMENTERS,
+    call: (f) => ({ path: `/api/projects/${f.projectId}/videos/limit` }),
+  },
+  {
+    route: "POST /api/projects/:projectId/videos",
+    who: COMMENTERS,
+    call: (f) => ({ path: `/api/projects/${f.projectId}/videos`, headers: { ...TUS, "upload-length": "4" } }),
+  },
+  {
+    // An upload is its uploader's (the "comment" member's): nobody else continues or abandons it.
+    route: "PATCH /api/projects/:projectId/videos/:upload",
+    who: AUTHOR,
+    call: async (f) => ({
+      path: await f.videoUpload(),
+      headers: { ...TUS, "upload-offset": "0", "content-type": "application/offset+octet-stream" },
+    }),
+  },
+  {
+    route: "DELETE /api/projects/:projectId/videos/:upload",
+    who: AUTHOR,
+    call: async (f) => ({ path: await f.videoUpload(), headers: TUS }),
+  },
+  {
+    route: "GET /api/comments/:commentId/entries/:entryId/video",
+    who: MEMBERS,
+    call: (f) => ({ path: `/api/comments/${f.commentId}/entries/${f.replyId}/video` }),
+  },
+  {
+    route: "GET /api/comments/:commentId/entries/:entryId/poster",
+    who: MEMBERS,
+    call: (f) => ({ path: `/api/comments/${f.commentId}/entries/${f.replyId}/poster` }),
   },
   {
     route: "GET /api/share/:projectId/versions/:versionId/comments",
@@ -1804,8 +1843,21 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
     });
     await db.insert(commentEntries).values([
       { id: entryId, commentId, userId: uids.comment, body: "First", createdAt: new Date(Date.now() - 1000) },
-      { id: replyId, commentId, userId: uids.comment, body: "Reply" },
+      // The reply carries a processed video (issue #33): its video and poster are stored below.
+      {
+        id: replyId,
+        commentId,
+        userId: uids.comment,
+        body: "Reply",
+        videoStatus: "ready",
+        videoKey: `videos/${projectId}/${replyId}.webm`,
+        videoPosterKey: `videos/${projectId}/${replyId}.jpg`,
+        videoBytes: 5,
+        videoDuration: 1,
+      },
     ]);
+    await t.ctx.storage.put(`videos/${projectId}/${replyId}.webm`, Buffer.from("video"));
+    await t.ctx.storage.put(`videos/${projectId}/${replyId}.jpg`, await jpeg());
     const changeId = newId();
     await db.insert(inspectChanges).values({
       id: changeId,
@@ -1843,6 +1895,13 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
         prefix: "rl_fixt",
       });
       return id;
+    };
+    const videoUpload = async () => {
+      const created = await clients.comment.request("POST", `/api/projects/${projectId}/videos`, undefined, {
+        ...TUS,
+        "upload-length": "4",
+      });
+      return created.headers.get("location")!;
     };
     let board: Promise<BoardFixture> | undefined;
     const loadBoard = () => {
@@ -1895,6 +1954,7 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
       changeId,
       notificationId,
       apiToken,
+      videoUpload,
       loadSlack,
       signSlack: (body: string) => {
         const timestamp = String(Math.floor(Date.now() / 1000));

@@ -6,6 +6,7 @@ import type { Queue } from "./lib/queue.ts";
 import type { Storage } from "./lib/storage/storage.ts";
 import type { Auth } from "./modules/auth/auth.ts";
 import type { IsTrustedOrigin } from "./modules/teams/trusted-origins.ts";
+import type { VideoUploads } from "./modules/videos/uploads.ts";
 
 /** What every route module receives: the providers chosen for this process. */
 export interface AppContext {
@@ -19,4 +20,6 @@ export interface AppContext {
   ledger: Ledger;
   /** The one trusted-origins rule (APP_URL, BROWSE_URL, active custom domains): CSRF, better-auth, realtime. */
   isTrustedOrigin: IsTrustedOrigin;
+  /** Resumable video uploads (tus) on the file store's kind (modules/videos/uploads.ts). */
+  videoUploads: VideoUploads;
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MAX_UPLOAD_BYTES } from "./constants.ts";
 import { type FrameAnchor, frameAnchorSchema } from "./frame-messages.ts";
+import { type VideoStatus, videoInputSchema } from "./video.ts";
 
 /** Mentions are written as `{@uid}` in a comment's text (SPEC §5). */
 export const MENTION_PATTERN = /\{@([A-Za-z0-9_-]{1,64})\}/g;
@@ -51,6 +52,8 @@ export const createCommentSchema = z
     deviceWidth: z.number().int().min(100).max(10_000),
     comment: body,
     attachments: z.array(attachmentSchema).max(MAX_ATTACHMENTS).default([]),
+    /** A recorded video (video.ts): its finished upload, measured and processed by the server. */
+    video: videoInputSchema.optional(),
   })
   .strict();
 
@@ -58,7 +61,11 @@ export const createCommentSchema = z
 export type CreateCommentInput = z.input<typeof createCommentSchema>;
 
 export const replySchema = z
-  .object({ comment: body, attachments: z.array(attachmentSchema).max(MAX_ATTACHMENTS).default([]) })
+  .object({
+    comment: body,
+    attachments: z.array(attachmentSchema).max(MAX_ATTACHMENTS).default([]),
+    video: videoInputSchema.optional(),
+  })
   .strict();
 export const editEntrySchema = z.object({ comment: body }).strict();
 export const updateCommentSchema = z
@@ -104,6 +111,13 @@ export interface CommentEntry {
   author: CommentAuthor;
   comment: string;
   attachments: Attachment[];
+  /** SPEC §3: a recorded video; its URL and poster once processed (`videoStatus` "ready"). */
+  hasVideo: boolean;
+  videoURL: string | null;
+  videoPosterURL: string | null;
+  /** Seconds, as measured on the server. */
+  videoDuration: number | null;
+  videoStatus: VideoStatus | null;
   abilities: EntryAbilities;
 }
 
@@ -122,6 +136,9 @@ export interface Comment {
   isResolved: boolean;
   resolvedBy: string | null;
   copiedFromVersion: string | null;
+  /** SPEC §3: the comment (its first entry) carries a video, of this many seconds. */
+  hasVideo: boolean;
+  videoDuration: number | null;
   createdAt: string;
   modifiedAt: string;
   thread: CommentEntry[];

@@ -37,3 +37,4 @@ export * from "./text-length.ts";
 export * from "./tickets.ts";
 export * from "./titles.ts";
 export * from "./user.ts";
+export * from "./video.ts";

@@ -1,5 +1,5 @@
-import type { AnchorData, AnchorStatus, Attachment, DeviceSize } from "@redline/shared";
-import { boolean, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import type { AnchorData, AnchorStatus, Attachment, DeviceSize, VideoStatus } from "@redline/shared";
+import { bigint, boolean, index, integer, jsonb, pgTable, real, text, timestamp } from "drizzle-orm/pg-core";
 import { versionScope } from "./projects.ts";
 
 /** A pinned comment (SPEC §3 Comment). Its thread lives in `comment_entries`, one row per entry. */
@@ -45,6 +45,17 @@ export const commentEntries = pgTable(
     guestIdentity: text("guest_identity"),
     body: text("body").notNull(),
     attachments: jsonb("attachments").$type<Attachment[]>().notNull().default([]),
+    /**
+     * A recorded video (shared/video.ts): while it is processed, `videoUpload` names its resumable upload
+     * and `videoStatus` is "processing"; once done, the stored video and poster (`videoKey`,
+     * `videoPosterKey`, metered at `videoBytes`) and its measured duration; "failed" keeps the entry.
+     */
+    videoStatus: text("video_status").$type<VideoStatus>(),
+    videoUpload: text("video_upload"),
+    videoKey: text("video_key"),
+    videoPosterKey: text("video_poster_key"),
+    videoBytes: bigint("video_bytes", { mode: "number" }),
+    videoDuration: real("video_duration"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     editedAt: timestamp("edited_at", { withTimezone: true }),
   },

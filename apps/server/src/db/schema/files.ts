@@ -18,6 +18,8 @@ export const HOLDER_KINDS = [
   "asset_untracked",
   "inspect_image",
   "comment_attachment",
+  "comment_video",
+  "comment_video_poster",
   "ticket_screenshot",
   "ticket_replay",
   "ticket_attachment",

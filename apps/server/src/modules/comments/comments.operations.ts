@@ -10,10 +10,12 @@ import {
   editEntrySchema,
   replySchema,
   updateCommentSchema,
+  type VideoInput,
 } from "@redline/shared";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { commentEntries, comments } from "../../db/schema/index.ts";
+import type { AppContext } from "../../context.ts";
+import { commentEntries, comments, type ProjectRow } from "../../db/schema/index.ts";
 import { BadRequestError } from "../../lib/errors.ts";
 import { operation, withParams } from "../../lib/operations.ts";
 import { memberActor, type PolicyActor } from "../../lib/policy.ts";
@@ -28,9 +30,11 @@ import {
   copyUnresolved,
   createComment,
   deleteEntry,
+  type EntryExtras,
   presentOne,
   previousVersion,
 } from "./comments.service.ts";
+import { acceptVideo, enqueueVideo, pendingVideoColumns } from "./video.ts";
 
 export const versionParams = z.object({ versionId: z.string().min(1).max(64) });
 const commentParams = z.object({ commentId: z.string().min(1).max(64) });
@@ -38,9 +42,24 @@ const entryParams = commentParams.extend({ entryId: z.string().min(1).max(64) })
 
 const member = (actor: Actor, access: Access | null) => memberActor(actor.user.id, access);
 
-/** A new comment or reply that carries files needs the right to attach them too. */
-function authorizeAttachments(writer: PolicyActor, input: { attachments: unknown[] }) {
-  if (input.attachments.length > 0) authorizeComment(writer, "comments.attach");
+/** A new comment or reply that carries files (or a video) needs the right to attach them too. */
+function authorizeAttachments(writer: PolicyActor, input: { attachments: unknown[]; video?: unknown }) {
+  if (input.attachments.length > 0 || input.video) authorizeComment(writer, "comments.attach");
+}
+
+/** The video a new entry carries, measured on the server (video.ts), as the entry's columns and its job. */
+async function videoExtras(
+  ctx: AppContext,
+  project: ProjectRow,
+  actor: Actor,
+  input: { video?: VideoInput },
+): Promise<EntryExtras> {
+  if (!input.video) return {};
+  const video = await acceptVideo(ctx, project, actor.user.id, input.video);
+  return {
+    columns: pendingVideoColumns(video),
+    inTransaction: (tx, entryId) => enqueueVideo(ctx.queue, tx, entryId, video),
+  };
 }
 
 export const pinComment = operation(
@@ -48,7 +67,7 @@ export const pinComment = operation(
   withParams(versionParams, createCommentSchema),
   async (ctx, actor: Actor, { versionId, ...input }) => {
     const { db } = ctx.database;
-    const { version, access } = await loadVersion(db, actor, versionId);
+    const { version, access, project } = await loadVersion(db, actor, versionId);
     const writer = member(actor, access);
     authorizeComment(writer, "comments.create");
     authorizeAttachments(writer, input);
@@ -59,6 +78,7 @@ export const pinComment = operation(
       { userId: actor.user.id },
       { ...input, attachments },
       ctx.config.plansEnabled,
+      await videoExtras(ctx, project, actor, input),
     );
     return { data: withCommentAbilities(writer, created) };
   },
@@ -69,7 +89,7 @@ export const replyToComment = operation(
   withParams(commentParams, replySchema),
   async (ctx, actor: Actor, { commentId, ...input }) => {
     const { db } = ctx.database;
-    const { comment, access } = await loadComment(db, actor, commentId);
+    const { comment, access, project } = await loadComment(db, actor, commentId);
     const writer = member(actor, access);
     authorizeComment(writer, "comments.reply");
     authorizeAttachments(writer, input);
@@ -80,6 +100,7 @@ export const replyToComment = operation(
       { userId: actor.user.id },
       { ...input, attachments },
       ctx.config.plansEnabled,
+      await videoExtras(ctx, project, actor, input),
     );
     return { data: withCommentAbilities(writer, replied) };
   },

@@ -16,12 +16,29 @@ function authorOf(entry: CommentEntryRow, authors: Map<string, CommentAuthor>): 
 const NO_ENTRY_ABILITIES = { edit: false, delete: false };
 const NO_COMMENT_ABILITIES = { reply: false, attach: false, resolve: false, move: false };
 
+/** An entry's video as a thread shows it (SPEC §3): served by the comments routes once processed. */
+function videoOf(entry: CommentEntryRow) {
+  const base = `/api/comments/${entry.commentId}/entries/${entry.id}`;
+  const ready = entry.videoStatus === "ready";
+  return {
+    hasVideo: entry.videoStatus !== null,
+    videoURL: ready && entry.videoKey ? `${base}/video` : null,
+    videoPosterURL: ready && entry.videoPosterKey ? `${base}/poster` : null,
+    videoDuration: entry.videoDuration,
+    videoStatus: entry.videoStatus,
+  };
+}
+
 /** A comment with its thread: `entries` are this comment's (any order). */
 export function presentComment(
   row: CommentRow,
   entries: CommentEntryRow[],
   authors: Map<string, CommentAuthor>,
 ): Comment {
+  const thread = entries.toSorted(
+    (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id),
+  );
+  const first = thread[0];
   return {
     id: row.id,
     projectId: row.projectId,
@@ -37,20 +54,21 @@ export function presentComment(
     isResolved: row.isResolved,
     resolvedBy: row.resolvedBy,
     copiedFromVersion: row.copiedFromVersion,
+    hasVideo: Boolean(first?.videoStatus),
+    videoDuration: first?.videoDuration ?? null,
     createdAt: row.createdAt.toISOString(),
     modifiedAt: row.modifiedAt.toISOString(),
-    thread: entries
-      .toSorted((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id))
-      .map((entry) => ({
-        id: entry.id,
-        createdAt: entry.createdAt.toISOString(),
-        editedAt: entry.editedAt?.toISOString() ?? null,
-        userId: entry.userId,
-        author: authorOf(entry, authors),
-        comment: entry.body,
-        attachments: entry.attachments,
-        abilities: NO_ENTRY_ABILITIES,
-      })),
+    thread: thread.map((entry) => ({
+      id: entry.id,
+      createdAt: entry.createdAt.toISOString(),
+      editedAt: entry.editedAt?.toISOString() ?? null,
+      userId: entry.userId,
+      author: authorOf(entry, authors),
+      comment: entry.body,
+      attachments: entry.attachments,
+      ...videoOf(entry),
+      abilities: NO_ENTRY_ABILITIES,
+    })),
     // Filled in for each reader by the comments policy (withCommentAbilities).
     abilities: NO_COMMENT_ABILITIES,
   };

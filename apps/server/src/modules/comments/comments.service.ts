@@ -32,6 +32,14 @@ import { presentComment } from "./comments.presenter.ts";
 
 export type Author = CommentActor;
 
+type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+/** What a new entry carries beyond its text: its video's columns, and a step in its transaction (the job). */
+export interface EntryExtras {
+  columns?: Partial<typeof commentEntries.$inferInsert>;
+  inTransaction?: (tx: Tx, entryId: string) => Promise<void>;
+}
+
 /**
  * A version's comments as the list shows them: three prepared queries scoped by the version (comments,
  * their entries, and the entries' authors who are still among the project's people), run together —
@@ -146,8 +154,10 @@ export async function createComment(
   author: Author,
   input: z.infer<typeof createCommentSchema>,
   plansEnabled: boolean,
+  extras: EntryExtras = {},
 ): Promise<Comment> {
   const commentId = newId();
+  const entryId = newId();
   const ref = {
     id: commentId,
     projectId: version.projectId,
@@ -175,15 +185,17 @@ export async function createComment(
       modifiedAt: now,
     });
     await tx.insert(commentEntries).values({
-      id: newId(),
+      id: entryId,
       commentId,
       userId: author.userId ?? null,
       guestIdentity: author.guestIdentity ?? null,
       body: input.comment,
       attachments: input.attachments,
       createdAt: now,
+      ...extras.columns,
     });
     await storage?.check();
+    await extras.inTransaction?.(tx, entryId);
     // The event carries the comment, so no reviewer (nor the author's own tab) refetches the list.
     await recordCommentEvent(tx, {
       type: "comment.created",
@@ -202,19 +214,23 @@ export async function addReply(
   author: Author,
   input: z.infer<typeof replySchema>,
   plansEnabled: boolean,
+  extras: EntryExtras = {},
 ): Promise<Comment> {
   await db.transaction(async (tx) => {
     const storage =
       input.attachments.length > 0 ? await meterStorage(tx, comment.projectId, plansEnabled) : null;
+    const entryId = newId();
     await tx.insert(commentEntries).values({
-      id: newId(),
+      id: entryId,
       commentId: comment.id,
       userId: author.userId ?? null,
       guestIdentity: author.guestIdentity ?? null,
       body: input.comment,
       attachments: input.attachments,
+      ...extras.columns,
     });
     await storage?.check();
+    await extras.inTransaction?.(tx, entryId);
     await tx.update(comments).set({ modifiedAt: new Date() }).where(eq(comments.id, comment.id));
     await recordCommentEvent(tx, {
       type: "comment.replied",

@@ -44,6 +44,8 @@ const FILE_COLUMNS: Record<string, string> = {
     union select substr(theme->>'iconURL', 8) from teams where theme->>'iconURL' like '/files/%'`,
   "comment_entries.attachments":
     "select f->>'path' from comment_entries, jsonb_array_elements(attachments) as f",
+  "comment_entries.video_key": "select video_key from comment_entries",
+  "comment_entries.video_poster_key": "select video_poster_key from comment_entries",
   "tickets.screenshot_key": "select screenshot_key from tickets",
   "tickets.replay_key": "select replay_key from tickets",
   "ticket_entries.attachments":
@@ -144,6 +146,13 @@ async function seed(exec: Exec, n: string) {
   for (const statement of statements) await exec(statement);
 }
 
+/** A processed video comment (migration 0032): the video counts at its size, its poster is not metered. */
+const VIDEO_BYTES = 25;
+async function seedVideo(exec: Exec, n: string) {
+  await exec(`update comment_entries set video_status = 'ready', video_key = 'videos/pw${n}/ce${n}.webm',
+    video_poster_key = 'videos/pw${n}/ce${n}.jpg', video_bytes = ${VIDEO_BYTES} where id = 'ce${n}'`);
+}
+
 /** The storage figure of an owner, as the app shows it (plans/storage.ts). */
 async function figure(db: Database, owner: string) {
   const [row] = (
@@ -195,11 +204,13 @@ describe.each(drivers())("the record of stored files (%s)", (driver: TestDriver)
     const db = await open();
     const exec = executor(db);
     await seed(exec, "1");
+    await seedVideo(exec, "1");
     expect(await unrecorded(exec)).toEqual([]);
     const { rows } = await exec("select distinct holder_kind from stored_files order by holder_kind");
     expect(rows.map((row) => row.holder_kind)).toEqual([...HOLDER_KINDS].sort());
-    expect(await figure(db, "u1")).toEqual(SEEDED);
-    expect(await recordSum(exec, "u1")).toEqual(SEEDED);
+    const withVideo = { ...SEEDED, web: SEEDED.web + VIDEO_BYTES };
+    expect(await figure(db, "u1")).toEqual(withVideo);
+    expect(await recordSum(exec, "u1")).toEqual(withVideo);
   });
 
   it("follows its holders' changes in their transaction, and a rolled-back write records nothing", async () => {
@@ -230,6 +241,7 @@ describe.each(drivers())("the record of stored files (%s)", (driver: TestDriver)
     const db = await open();
     const exec = executor(db);
     await seed(exec, "3");
+    await seedVideo(exec, "3");
     await exec("delete from projects where owner_id = 'u3'");
     await exec("delete from support_messages where id = 's3'");
     await exec("delete from teams where id = 't3'");

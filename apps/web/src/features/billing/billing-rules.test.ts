@@ -26,22 +26,32 @@ describe("billing rules", () => {
     expect(currencyLabel("JPY")).toBe("JPY — Japanese Yen");
   });
 
-  it("lists what a plan allows, never video comments the product cannot record yet", () => {
-    expect(SHIPPED_FEATURES.videoComments).toBe(false);
+  it("lists exactly what a plan allows (SPEC §9), video comments included now that they are recorded", () => {
+    expect(SHIPPED_FEATURES.videoComments).toBe(true);
     expect(entitlementLines(PLANS.web.standard.entitlements)).toEqual([
       "2 projects",
       "10 collaborators",
       "Unlimited pages per project",
+      "10 minutes of video comments",
       "30 GB storage",
     ]);
+    // Free website feedback has no video comments: no line for them.
+    expect(entitlementLines(PLANS.web.free.entitlements)).not.toContainEqual(expect.stringMatching(/video/));
+    expect(entitlementLines(PLANS.browse.free.entitlements)).toContain("1 minute of video comments");
+    expect(entitlementLines(PLANS.browse.free.entitlements)).toContain("1 GB storage");
+    expect(entitlementLines(PLANS.browse.standard.entitlements)).toContain("10 minutes of video comments");
+    expect(entitlementLines(PLANS.browse.pro.entitlements)).toEqual(
+      expect.arrayContaining(["10 minutes of video comments", "150 GB storage"]),
+    );
     expect(entitlementLines(PLANS.web.team.entitlements)).toEqual([
       "Unlimited projects",
       "Unlimited collaborators",
       "Unlimited pages per project",
+      "Unlimited video comments",
       "Unlimited storage",
     ]);
-    const gains = entitlementGains(PLANS.web.free.entitlements, PLANS.web.team.entitlements);
-    expect(gains.join(" ")).not.toMatch(/video/i);
+    const gains = entitlementGains(PLANS.browse.free.entitlements, PLANS.browse.standard.entitlements);
+    expect(gains).toContain("10 minutes of video comments");
   });
 
   it("offers SPEC §9's promo codes, largest first", () => {

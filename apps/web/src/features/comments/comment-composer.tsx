@@ -6,6 +6,7 @@
  */
 import {
   type Attachment,
+  formatVideoTime,
   MAX_ATTACHMENTS,
   MAX_COMMENT_LENGTH,
   MESSAGES,
@@ -13,8 +14,9 @@ import {
   mentionQuery,
   toEditableText,
   toStoredText,
+  type VideoInput,
 } from "@redline/shared";
-import { Paperclip, X } from "lucide-react";
+import { Paperclip, Video, X } from "lucide-react";
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { Avatar } from "../../components/avatar.tsx";
 import { TextLimitNote, useTextLimit } from "../../components/text-limit.tsx";
@@ -22,11 +24,14 @@ import { showPlanRefusal } from "../../components/upgrade-prompt-store.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { clearSent } from "../../lib/clear-sent.ts";
 import { isTooLarge } from "../../lib/files.ts";
+import { type RecordedVideo, VideoRecorderModal } from "../video/video-recorder-modal.tsx";
 import { uploadAttachment } from "./comment-queries.ts";
 
 export interface ComposerSubmit {
   comment: string;
   attachments: Attachment[];
+  /** A recorded video, uploaded (video-recorder-modal.tsx). */
+  video?: VideoInput;
 }
 
 export function CommentComposer({
@@ -64,13 +69,15 @@ export function CommentComposer({
   const inserted = useRef<MentionPerson[]>(initial.inserted);
   const [attachments, setAttachments] = useState<Attachment[]>([]);
   const [uploading, setUploading] = useState(0);
+  const [video, setVideo] = useState<RecordedVideo | null>(null);
+  const [recorderOpen, setRecorderOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [query, setQuery] = useState<{ start: number; query: string } | null>(null);
   const [active, setActive] = useState(0);
   // Mentions are stored as {@uid}: the limit counts the text as it will be stored.
   const limit = useTextLimit(toStoredText(text, inserted.current), MAX_COMMENT_LENGTH, "comment");
 
-  const hasDraft = text.trim().length > 0 || attachments.length > 0;
+  const hasDraft = text.trim().length > 0 || attachments.length > 0 || video !== null;
   useEffect(() => onDraftChange?.(hasDraft), [hasDraft, onDraftChange]);
   useEffect(() => () => onDraftChange?.(false), [onDraftChange]);
 
@@ -107,7 +114,9 @@ export function CommentComposer({
     if (!body || limit.isOver || isPending || uploading > 0) return;
     setError(null);
     try {
-      await onSubmit({ comment: body, attachments });
+      const { duration: _, ...recorded } = video ?? { duration: 0 };
+      await onSubmit({ comment: body, attachments, ...(video && { video: recorded as VideoInput }) });
+      setVideo(null);
       // What was typed or attached while it was sent stays, with the mentions it may hold.
       if (box.current?.value === text) inserted.current = [];
       setText(clearSent(text));
@@ -216,8 +225,22 @@ export function CommentComposer({
           ))}
         </div>
       </div>
-      {attachments.length > 0 || uploading > 0 ? (
+      {attachments.length > 0 || uploading > 0 || video ? (
         <ul className="composer__files" aria-label="Attached files">
+          {video ? (
+            <li className="composer__file">
+              <Video size={14} aria-hidden />
+              <span className="composer__file-name">Video {formatVideoTime(video.duration)}</span>
+              <button
+                type="button"
+                className="icon-btn composer__remove"
+                aria-label="Remove video"
+                onClick={() => setVideo(null)}
+              >
+                <X size={14} aria-hidden />
+              </button>
+            </li>
+          ) : null}
           {attachments.map((file) => (
             <li key={file.path} className="composer__file">
               <span className="composer__file-name">{file.name}</span>
@@ -262,6 +285,25 @@ export function CommentComposer({
               }}
             />
           </label>
+        ) : null}
+        {allowAttachments ? (
+          <button
+            type="button"
+            className="icon-btn composer__attach"
+            aria-label="Record a video"
+            disabled={video !== null}
+            onClick={() => setRecorderOpen(true)}
+          >
+            <Video size={16} aria-hidden />
+          </button>
+        ) : null}
+        {allowAttachments ? (
+          <VideoRecorderModal
+            open={recorderOpen}
+            projectId={projectId}
+            onOpenChange={setRecorderOpen}
+            onAttach={setVideo}
+          />
         ) : null}
         <span className="composer__spacer" />
         {onCancel ? (

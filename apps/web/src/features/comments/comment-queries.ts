@@ -13,6 +13,7 @@ import {
   type CreateCommentInput,
   type FrameAnchor,
   type ProjectDetail,
+  type VideoInput,
 } from "@redline/shared";
 import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
@@ -152,16 +153,22 @@ export function useReply(scope: CommentScope) {
       commentId,
       comment,
       attachments,
+      video,
     }: {
       commentId: string;
       comment: string;
       attachments: Attachment[];
+      video?: VideoInput;
     }) =>
       api<{ data: Comment }>(
         scope.guestIdentity === undefined
           ? `/api/comments/${enc(commentId)}/replies`
           : `/api/share/${enc(scope.projectId)}/comments/${enc(commentId)}/replies`,
-        { method: "POST", body: { comment, attachments }, headers: guestHeaders(scope) },
+        {
+          method: "POST",
+          body: { comment, attachments, ...(video && { video }) },
+          headers: guestHeaders(scope),
+        },
       ),
   );
 }

@@ -11,6 +11,7 @@ import { Avatar } from "../../components/avatar.tsx";
 import { CardActions } from "../../components/card-actions.tsx";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
 import { timeAgo } from "../../lib/time-ago.ts";
+import { VideoPlayer } from "../video/video-player.tsx";
 import { CommentComposer } from "./comment-composer.tsx";
 import {
   attachmentUrl,
@@ -142,6 +143,7 @@ export function CommentThread({
                   <CommentText text={entry.comment} people={people} />
                 </p>
               )}
+              <VideoPlayer entry={entry} />
               {entry.attachments.length > 0 ? (
                 <ul className="entry__files" aria-label="Attachments">
                   {entry.attachments.map((file) => (

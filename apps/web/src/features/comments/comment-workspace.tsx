@@ -268,7 +268,7 @@ export function CommentWorkspace({
       }
     : undefined;
 
-  const submitNew = async ({ comment, attachments }: ComposerSubmit) => {
+  const submitNew = async ({ comment, attachments, video }: ComposerSubmit) => {
     if (!pending) return;
     const { data } = await create.mutateAsync(
       pending.kind === "element"
@@ -278,6 +278,7 @@ export function CommentWorkspace({
             deviceWidth: pending.deviceWidth,
             comment,
             attachments,
+            ...(video && { video }),
           }
         : {
             dotPosition: { x: pending.x, y: pending.y },
@@ -285,6 +286,7 @@ export function CommentWorkspace({
             deviceWidth: pending.deviceWidth,
             comment,
             attachments,
+            ...(video && { video }),
           },
     );
     setPending(null);

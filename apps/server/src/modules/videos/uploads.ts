@@ -1,0 +1,120 @@
+/**
+ * Resumable video uploads: the tus protocol (@tus/server) on the store the app's files use — a folder beside
+ * DATA_DIR/files, or the S3 bucket under `video-uploads/` (@tus/s3-store). An upload is named by the server
+ * `{projectId}.{userId}.{random}`, so who may continue it is read from its id; it stays here until a
+ * comment or reply names it (then the video job takes it into the record of stored files and removes it)
+ * or until it expires (abandoned uploads are collected every hour, and once at start).
+ */
+import { randomBytes } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import type { IncomingMessage } from "node:http";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { MAX_VIDEO_UPLOAD_BYTES, VIDEO_UPLOAD_ID } from "@redline/shared";
+import { FileStore } from "@tus/file-store";
+import { S3Store } from "@tus/s3-store";
+import { type DataStore, Server } from "@tus/server";
+import type { AppConfig } from "../../env.ts";
+
+/** Who is uploading, told by the route (after it authorized the request) to the tus server's naming. */
+const uploaders = new WeakMap<IncomingMessage, string>();
+
+/** The route's word on who starts this upload: `{projectId}.{userId}`. */
+export function setUploader(request: IncomingMessage, uploader: string): void {
+  uploaders.set(request, uploader);
+}
+
+/** An upload left unfinished or never posted for this long is collected. */
+const EXPIRES_MS = 24 * 3_600_000;
+
+export interface VideoUploads {
+  tus: Server;
+  /** The finished upload's size, or null when there is no such upload or it is not finished. */
+  finishedSize(id: string): Promise<number | null>;
+  /** Copies the upload's bytes into `file`. */
+  copyTo(id: string, file: string): Promise<void>;
+  remove(id: string): Promise<void>;
+  /**
+   * Removes uploads older than the expiry that are unfinished, or finished but held by no entry
+   * (`isHeld`: an entry waiting for its video job names it); returns how many.
+   */
+  collect(isHeld: (id: string) => Promise<boolean>): Promise<number>;
+}
+
+/** Who an upload belongs to, read from its id. */
+export function uploadOwner(id: string): { projectId: string; userId: string } | null {
+  if (!VIDEO_UPLOAD_ID.test(id)) return null;
+  const [projectId, userId] = id.split(".");
+  return { projectId: projectId!, userId: userId! };
+}
+
+export function createVideoUploads(
+  config: Pick<AppConfig, "s3" | "filesDir">,
+  options: { expiresMs?: number } = {},
+): VideoUploads {
+  const expirationPeriodInMilliseconds = options.expiresMs ?? EXPIRES_MS;
+  const store: DataStore = config.s3
+    ? new S3Store({
+        expirationPeriodInMilliseconds,
+        partSize: 8 * 1024 * 1024,
+        s3ClientConfig: {
+          bucket: config.s3.bucket,
+          region: config.s3.region,
+          endpoint: config.s3.endpoint,
+          forcePathStyle: config.s3.forcePathStyle,
+          credentials: config.s3.credentials,
+        },
+      })
+    : new FileStore({
+        directory: path.join(path.dirname(config.filesDir), "video-uploads"),
+        expirationPeriodInMilliseconds,
+      });
+  const tus = new Server({
+    path: "/api/projects/videos",
+    datastore: store,
+    maxSize: MAX_VIDEO_UPLOAD_BYTES,
+    respectForwardedHeaders: false,
+    // An upload lives under its project: /api/projects/{projectId}/videos/{id}.
+    generateUrl: (_req, { id }) => `/api/projects/${uploadOwner(id)?.projectId}/videos/${id}`,
+    getFileIdFromRequest: (_req, lastPath) => lastPath,
+    namingFunction: (req) => {
+      const node = (req as unknown as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
+      const uploader = node && uploaders.get(node);
+      if (!uploader) throw { status_code: 403, body: "Sign in to upload a video.\n" };
+      return `${uploader}.${randomBytes(16).toString("hex")}`;
+    },
+  });
+  const finishedSize = async (id: string) => {
+    try {
+      const upload = await store.getUpload(id);
+      return upload.size !== undefined && upload.offset === upload.size ? upload.size : null;
+    } catch {
+      return null;
+    }
+  };
+  return {
+    tus,
+    finishedSize,
+    async copyTo(id, file) {
+      const source = await (store as FileStore).read(id);
+      await pipeline(source, createWriteStream(file));
+    },
+    async remove(id) {
+      await store.remove(id).catch(() => undefined);
+    },
+    async collect(isHeld) {
+      let removed = await store.deleteExpired().catch(() => 0);
+      // Finished uploads nobody posted: the tus stores expire unfinished ones only.
+      if (store instanceof FileStore && store.configstore.list) {
+        for (const id of await store.configstore.list()) {
+          const info = await store.configstore.get(id).catch(() => undefined);
+          const created = info?.creation_date ? new Date(info.creation_date).getTime() : Date.now();
+          if (Date.now() - created < expirationPeriodInMilliseconds || (await isHeld(id))) continue;
+          await store.remove(id).catch(() => undefined);
+          removed++;
+        }
+      }
+      return removed;
+    },
+  };
+}
