@@ -2359,10 +2359,11 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
       await paymentsDevIdle(t.app);
       const before = verdict === "deny" ? await digest(t.ctx) : null;
       const extension = new ApiClient(t.url);
+      // A call's own Authorization (Jira's JWT on its signed webhook) wins, as in the token column.
       const headers = {
+        authorization: `Bearer ${credential}`,
         ...call.headers,
         origin: `chrome-extension://${EXTENSION_ID}`,
-        authorization: `Bearer ${credential}`,
       };
       const response = call.upload
         ? await extension.upload(call.path, call.upload, headers)
