@@ -121,6 +121,7 @@ import { ticketThreadRoutes } from "./modules/tickets/ticket-thread.routes.ts";
 import { ticketsRoutes } from "./modules/tickets/tickets.routes.ts";
 import { grantsRoutes } from "./modules/users/grants.routes.ts";
 import { unsubscribeRoutes } from "./modules/users/unsubscribe.routes.ts";
+import { slidesRoutes } from "./modules/slides/slides.routes.ts";
 import { usersRoutes } from "./modules/users/users.routes.ts";
 import { CAPTURE_QUEUE, createCaptureQueue } from "./modules/versions/capture-queue.ts";
 import { versionsRoutes } from "./modules/versions/versions.routes.ts";
@@ -391,6 +392,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(ticketsRoutes, { ctx });
   await app.register(ticketThreadRoutes, { ctx });
   await app.register(inspectRoutes, { ctx });
+  await app.register(slidesRoutes, { ctx });
   await app.register(notificationsRoutes, { ctx });
   await app.register(supportRoutes, { ctx });
   await app.register(analyticsRoutes, { ctx });
