@@ -2014,14 +2014,16 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
     return { conversationId, guestConversationId };
   }
 
-  /** The fixture's bug-tracking project: the web project's people, team and link settings. */
-  /** An illustration project of the fixture's people, team and link (issue #32), its deck empty. */
-  async function deckFixture(sharing: ProjectSharing, teamId: string) {
+  /** Another project of the fixture's people, team and link settings (a board, a deck). */
+  async function siblingProject(
+    projectId: string,
+    title: string,
+    type: "browse" | "illustration",
+    sharing: ProjectSharing,
+    teamId: string,
+  ) {
     const { db } = t.ctx.database;
-    const projectId = newId();
-    await db
-      .insert(projects)
-      .values({ id: projectId, title: "Fixture deck", type: "illustration", ownerId, sharing, teamId });
+    await db.insert(projects).values({ id: projectId, title, type, ownerId, sharing, teamId });
     await db.insert(projectCollaborators).values({ projectId, userId: uids.teamCollaborator });
     await db.insert(projectMembers).values(
       (["edit", "comment", "view"] as const).map((access) => ({
@@ -2034,23 +2036,18 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
     return projectId;
   }
 
+  /** An illustration project of the fixture's people, team and link (issue #32), its deck empty. */
+  function deckFixture(sharing: ProjectSharing, teamId: string) {
+    return siblingProject(newId(), "Fixture deck", "illustration", sharing, teamId);
+  }
+
+  /** The fixture's bug-tracking project: the web project's people, team and link settings. */
   async function boardFixture(sharing: ProjectSharing, teamId: string) {
     const { db } = t.ctx.database;
     const [projectId, listId, otherListId, ticketId, triageId, entryId, replyId] = [1, 2, 3, 4, 5, 6, 7].map(
       () => newId(),
     ) as [string, string, string, string, string, string, string];
-    await db
-      .insert(projects)
-      .values({ id: projectId, title: "Fixture board", type: "browse", ownerId, sharing, teamId });
-    await db.insert(projectCollaborators).values({ projectId, userId: uids.teamCollaborator });
-    await db.insert(projectMembers).values(
-      (["edit", "comment", "view"] as const).map((access) => ({
-        id: newId(),
-        projectId,
-        userId: uids[access],
-        access,
-      })),
-    );
+    await siblingProject(projectId, "Fixture board", "browse", sharing, teamId);
     await db.insert(browseLists).values([
       { id: listId, projectId, title: "To do", sortKey: "a0", createdBy: ownerId },
       { id: otherListId, projectId, title: "Doing", sortKey: "a1", createdBy: ownerId },

@@ -238,8 +238,9 @@ function Editor({ project, view }: { project: ProjectDetail; view: DeckView }) {
     [slides, current],
   );
 
+  /** Uploads an image and puts it on the slide where `place` says for its fitted size. */
   const placeImage = useCallback(
-    async (file: File, at: { x: number; y: number } | null) => {
+    async (file: File, place: (size: { width: number; height: number }) => { x: number; y: number }) => {
       if (!current || !canEdit) return;
       const stored = await uploadImage(project.id, file);
       if (!stored) return;
@@ -248,14 +249,20 @@ function Editor({ project, view }: { project: ProjectDetail; view: DeckView }) {
         kind: "image",
         src: stored.src,
         ...size,
-        x: at ? Math.round(at.x - size.width / 2) : Math.round((SLIDE_SIZE.width - size.width) / 2),
-        y: at ? Math.round(at.y - size.height / 2) : Math.round((SLIDE_SIZE.height - size.height) / 2),
+        ...place(size),
         rotation: 0,
       } as Omit<SlideObject, "id" | "z">);
       setSelection([id]);
     },
     [current, canEdit, project.id, slides],
   );
+  /** Centred on a point of the slide, or on the slide. */
+  const centredOn =
+    (at: { x: number; y: number } | null) =>
+    ({ width, height }: { width: number; height: number }) => ({
+      x: Math.round((at?.x ?? SLIDE_SIZE.width / 2) - width / 2),
+      y: Math.round((at?.y ?? SLIDE_SIZE.height / 2) - height / 2),
+    });
 
   // Keys: undo/redo, arrows (Shift: 10 px), Delete, Ctrl/Cmd+B/I/U on texts, Escape.
   useEffect(() => {
@@ -326,26 +333,12 @@ function Editor({ project, view }: { project: ProjectDetail; view: DeckView }) {
       const file = [...(event.clipboardData?.files ?? [])].find((f) => f.type.startsWith("image/"));
       if (!file) return;
       event.preventDefault();
-      const from = selectedObjects.find((o) => o.kind === "image") ?? null;
-      const at = pastedAt(from);
-      void (async () => {
-        if (!current) return;
-        const stored = await uploadImage(project.id, file);
-        if (!stored) return;
-        const size = fittedImageSize(stored.width, stored.height);
-        const id = addObject(slides, current.id, {
-          kind: "image",
-          src: stored.src,
-          ...size,
-          ...at,
-          rotation: 0,
-        } as Omit<SlideObject, "id" | "z">);
-        setSelection([id]);
-      })();
+      const at = pastedAt(selectedObjects.find((o) => o.kind === "image") ?? null);
+      void placeImage(file, () => at);
     };
     window.addEventListener("paste", onPaste);
     return () => window.removeEventListener("paste", onPaste);
-  }, [canEdit, selectedObjects, current, project.id, slides]);
+  }, [canEdit, selectedObjects, placeImage]);
 
   const fileInput = useRef<HTMLInputElement>(null);
   const scale = Math.min(stageSize.width / SLIDE_SIZE.width, stageSize.height / SLIDE_SIZE.height);
@@ -376,7 +369,7 @@ function Editor({ project, view }: { project: ProjectDetail; view: DeckView }) {
               onChange={(event) => {
                 const file = event.target.files?.[0];
                 event.target.value = "";
-                if (file) void placeImage(file, null);
+                if (file) void placeImage(file, centredOn(null));
               }}
             />
             <span className="slide-editor__divider" aria-hidden />
@@ -458,7 +451,7 @@ function Editor({ project, view }: { project: ProjectDetail; view: DeckView }) {
               const at = rect
                 ? { x: (event.clientX - rect.left) / scale, y: (event.clientY - rect.top) / scale }
                 : null;
-              for (const file of files) void placeImage(file, at);
+              for (const file of files) void placeImage(file, centredOn(at));
             }}
           >
             {current ? (
