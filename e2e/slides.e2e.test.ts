@@ -144,6 +144,12 @@ describe("the slide editor", () => {
       await page.getByRole("status").filter({ hasText: "All changes saved" }).waitFor();
     }
     expect(await deckOf(grace.api, projectId)).toEqual(await deckOf(ada.api, projectId));
+    // The project card shows the first slide (saved 3000 ms after an editor changed it, SPEC §9).
+    await expect
+      .poll(async () => (await ada.api.get(`/api/projects/${projectId}`)).body.data.thumbnail, {
+        timeout: 20_000,
+      })
+      .toMatch(/^\/files\/thumbnails\//);
     await shot(ada.page, "slides-02-after-reload");
 
     // The PDF export holds a page per slide.

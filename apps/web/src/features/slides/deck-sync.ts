@@ -38,6 +38,8 @@ export class DeckSync {
   canEdit = false;
   status: SyncStatus = "loading";
   presence = new Map<number, DeckPresence & { seenAt: number }>();
+  /** How many changes this tab made itself (the project card's thumbnail follows only those). */
+  localEdits = 0;
   private pending: Uint8Array[] = [];
   private inFlight = false;
   /** The update being sent: a flush sends it again with what follows (Yjs takes a repeat as nothing). */
@@ -51,6 +53,7 @@ export class DeckSync {
   constructor(readonly projectId: string) {
     this.doc.on("update", (update: Uint8Array, origin: unknown) => {
       if (origin === REMOTE) return;
+      if (origin === LOCAL) this.localEdits++;
       this.pending.push(update);
       this.schedule(SEND_AFTER_MS);
     });

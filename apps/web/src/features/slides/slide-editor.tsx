@@ -18,6 +18,7 @@ import {
   SLIDE_FONT_SIZES,
   SLIDE_FONT_WEIGHTS,
   SLIDE_FONTS,
+  SLIDE_SAVE_DELAY_MS,
   SLIDE_SIZE,
   type Slide,
   type SlideObject,
@@ -230,6 +231,22 @@ function Editor({ project, view }: { project: ProjectDetail; view: DeckView }) {
     window.addEventListener("beforeunload", warn);
     return () => window.removeEventListener("beforeunload", warn);
   }, [sync]);
+
+  // The project card's thumbnail is the first slide's, saved SPEC §9's 3000 ms after this editor changed it.
+  const firstThumbnail = order[0] ? thumbnails[order[0].id] : undefined;
+  const savedThumbnail = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (!canEdit || !firstThumbnail || sync.localEdits === 0 || savedThumbnail.current === firstThumbnail)
+      return;
+    const timer = setTimeout(() => {
+      savedThumbnail.current = firstThumbnail;
+      void api(`/api/projects/${project.id}/thumbnail`, {
+        method: "POST",
+        body: { dataUrl: firstThumbnail },
+      }).catch(() => undefined);
+    }, SLIDE_SAVE_DELAY_MS.object);
+    return () => clearTimeout(timer);
+  }, [canEdit, firstThumbnail, sync, project.id]);
 
   const change = useCallback(
     (patches: Record<string, Partial<SlideObject>>) => {
