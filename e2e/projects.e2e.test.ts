@@ -138,8 +138,11 @@ describe("projects", () => {
     await page.goto(`/project/${board}`);
     await page.getByRole("heading", { name: "Bug hunt" }).waitFor();
     await page.getByRole("heading", { name: "No lists yet" }).waitFor();
-    // …and an illustration project cannot be made before the slide editor exists.
-    expect((await api.post("/api/projects", { type: "illustration", title: "Slides" })).status).toBe(400);
+    // …and an illustration project opens the slide editor, started with a blank slide.
+    const slides = await newProject(api, "Slides", "illustration");
+    await page.goto(`/project/${slides}`);
+    await page.getByRole("heading", { name: "Slides" }).waitFor();
+    await page.getByRole("button", { name: "Slide 1" }).waitFor();
   });
 });
 

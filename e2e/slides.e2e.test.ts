@@ -1,8 +1,8 @@
 /**
  * The slide editor in a real browser (issue #32): two editors on one illustration project add slides,
  * texts and images (one uploaded, one pasted from the clipboard), move and style one text at the same
- * time, and end with the same deck after a reload; thumbnails show the slides and the PDF export holds
- * a page per slide. A viewer sees the deck read only.
+ * time, and end with the same deck after a reload — one of them offline for a while; thumbnails show the
+ * slides and the PDF export holds a page per slide. A viewer sees the deck read only.
  */
 import type { Page } from "playwright-core";
 import sharp from "sharp";
@@ -137,6 +137,15 @@ describe("the slide editor", () => {
       )
       .toEqual(["data:image/jpeg", "data:image/jpeg"]);
 
+    // Grace goes offline and keeps editing: her new slide waits, and arrives when she is back.
+    await grace.page.context().setOffline(true);
+    await grace.page.getByRole("button", { name: "Add slide" }).click();
+    await grace.page.getByRole("button", { name: "Slide 3" }).waitFor();
+    await grace.page.getByRole("status").filter({ hasText: "Offline" }).waitFor();
+    expect(slidesIn(await deckOf(ada.api, projectId))).toHaveLength(2);
+    await grace.page.context().setOffline(false);
+    await ada.page.getByRole("button", { name: "Slide 3" }).waitFor({ timeout: 30_000 });
+
     // After a reload both show the same deck, the server's.
     await Promise.all([ada.page.reload(), grace.page.reload()]);
     for (const page of [ada.page, grace.page]) {
@@ -160,7 +169,7 @@ describe("the slide editor", () => {
     for await (const chunk of pdf) chunks.push(chunk as Buffer);
     const bytes = Buffer.concat(chunks).toString("latin1");
     expect(bytes.startsWith("%PDF-")).toBe(true);
-    expect(bytes).toContain("/Count 2");
+    expect(bytes).toContain("/Count 3");
 
     // A viewer sees the slides and no control to change them; the server refuses a change anyway.
     await vic.page.goto(`/project/${projectId}`);
