@@ -113,6 +113,9 @@ async function uploadImage(projectId: string, file: File) {
   }
 }
 
+/** A slide's thumbnail is redrawn this long after it changed (a burst of changes draws once). */
+const THUMBNAIL_AFTER_MS = 60;
+
 /** Each slide's 500×350 thumbnail, redrawn shortly after the slide changes. */
 function useThumbnails(deck: Deck): Record<string, string> {
   const [thumbnails, setThumbnails] = useState<Record<string, string>>({});
@@ -127,8 +130,11 @@ function useThumbnails(deck: Deck): Record<string, string> {
       timers.current.set(
         slide.id,
         setTimeout(() => {
-          void thumbnailOf(slide).then((url) => setThumbnails((all) => ({ ...all, [slide.id]: url })));
-        }, 120),
+          void thumbnailOf(slide).then((url) => {
+            // A later change's drawing may have finished first: only the slide's latest is kept.
+            if (drawn.current.get(slide.id) === key) setThumbnails((all) => ({ ...all, [slide.id]: url }));
+          });
+        }, THUMBNAIL_AFTER_MS),
       );
     }
   }, [deck]);
