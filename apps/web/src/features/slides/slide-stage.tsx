@@ -16,7 +16,7 @@ import {
   type SlideText,
 } from "@redline/shared";
 import Konva from "konva";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { memo, useEffect, useMemo, useRef, useState } from "react";
 import { Image as KImage, Text as KText, Layer, Line, Rect, Stage, Transformer } from "react-konva";
 import { fontStyleOf, loadImage } from "./slide-render.ts";
 
@@ -82,7 +82,8 @@ interface NodeProps {
   onDblClick?(): void;
 }
 
-export function SlideStage({
+/** Drawn again only when its own props change (not for the strip's thumbnails or the status line). */
+export const SlideStage = memo(function SlideStage({
   slide,
   width,
   height,
@@ -349,7 +350,7 @@ export function SlideStage({
       ) : null}
     </div>
   );
-}
+});
 
 /** The distances from the selected box to its neighbours, as dashed lines with their pixels. */
 function Distances({
