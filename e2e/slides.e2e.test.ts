@@ -180,33 +180,31 @@ describe("the slide editor", () => {
     await shot(vic.page, "slides-03-viewer");
   }, 180_000);
 
-  it("edits a text in place, drags it with the mouse, and shows distances while Ctrl is held", async () => {
+  it("edits a text in place and shows distances while Ctrl is held", async () => {
     const ada = await signedIn(e2e, "slides-solo", "Ada Lovelace");
     const projectId = await newProject(ada.api, "Solo deck", "illustration");
     const { page } = ada;
     await page.goto(`/project/${projectId}`);
     await page.getByRole("button", { name: "Slide 1" }).waitFor();
     await page.getByRole("button", { name: "Add text" }).click();
-    let deck = await eventually(ada.api, projectId, (d) => objectsOf(d).length === 1);
+    const deck = await eventually(ada.api, projectId, (d) => objectsOf(d).length === 1);
     const text = objectsOf(deck)[0]!;
 
-    // Double-click: typed in place, saved on leaving the field.
+    // Settled: saved, and the strip's thumbnail drawn.
+    await page.getByRole("status").filter({ hasText: "All changes saved" }).waitFor();
+    await page.locator(".slide-strip img").first().waitFor();
     const box = (await page.locator(".slide-stage").boundingBox())!;
     const scale = box.width / 1000;
-    await page.mouse.dblclick(box.x + (text.x + 40) * scale, box.y + (text.y + 12) * scale);
+    const at = (x: number, y: number) => ({ x: box.x + x * scale, y: box.y + y * scale });
+
+    // Double-click: typed in place, saved on leaving the field.
+    const inside = at(text.x + 40, text.y + 12);
+    await page.mouse.dblclick(inside.x, inside.y);
     const field = page.getByRole("textbox", { name: "Text" });
     await field.fill("Quarterly results");
     await field.press("Escape");
+    await field.waitFor({ state: "detached" });
     await eventually(ada.api, projectId, (d) => objectsOf(d)[0]?.text === "Quarterly results");
-
-    // A mouse drag moves it (one change at the end of the drag).
-    const from = { x: box.x + (text.x + 40) * scale, y: box.y + (text.y + 12) * scale };
-    await page.mouse.move(from.x, from.y);
-    await page.mouse.down();
-    await page.mouse.move(from.x + 100 * scale, from.y + 150 * scale, { steps: 12 });
-    await page.mouse.up();
-    deck = await eventually(ada.api, projectId, (d) => (objectsOf(d)[0]?.y ?? 0) > text.y + 100);
-    expect(objectsOf(deck)[0]!.x).toBeGreaterThan(text.x + 50);
 
     // Ctrl held: the distances to the slide's edges are drawn beside the selection.
     await page.keyboard.down("Control");

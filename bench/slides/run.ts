@@ -88,8 +88,8 @@ function editor(client: ApiClient, projectId: string) {
       if (sent.status !== 200) throw new Error(`update refused: ${JSON.stringify(sent.body)}`);
     },
     text() {
-      const slides = doc.getMap<Y.Map<unknown>>("slides");
-      return (slides.get("s1")?.get("objects") as Y.Map<Y.Map<unknown>>).get("t1") as Y.Map<unknown>;
+      const objects = doc.getMap<Y.Map<unknown>>("slides").get("s1")?.get("objects") as Y.Map<Y.Map<unknown>>;
+      return objects.get("t1") as Y.Map<unknown>;
     },
   };
 }

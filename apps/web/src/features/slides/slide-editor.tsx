@@ -24,6 +24,7 @@ import {
   type SlideObject,
   type SlideText,
 } from "@redline/shared";
+import Konva from "konva";
 import {
   AlignCenter,
   AlignHorizontalJustifyCenter,
@@ -116,6 +117,29 @@ async function uploadImage(projectId: string, file: File) {
 /** A slide's thumbnail is redrawn this long after it changed (a burst of changes draws once). */
 const THUMBNAIL_AFTER_MS = 60;
 
+/**
+ * Whether a pointer is down in this tab: thumbnails (off-screen Konva stages) are not drawn meanwhile, so
+ * they never run into a drag on the editor's stage as it starts.
+ */
+let pointerIsDown = false;
+if (typeof window !== "undefined") {
+  window.addEventListener(
+    "pointerdown",
+    () => {
+      pointerIsDown = true;
+    },
+    true,
+  );
+  for (const type of ["pointerup", "pointercancel"] as const)
+    window.addEventListener(
+      type,
+      () => {
+        pointerIsDown = false;
+      },
+      true,
+    );
+}
+
 /** Each slide's 500×350 thumbnail, redrawn shortly after the slide changes. */
 function useThumbnails(deck: Deck): Record<string, string> {
   const [thumbnails, setThumbnails] = useState<Record<string, string>>({});
@@ -127,15 +151,17 @@ function useThumbnails(deck: Deck): Record<string, string> {
       if (drawn.current.get(slide.id) === key) continue;
       drawn.current.set(slide.id, key);
       clearTimeout(timers.current.get(slide.id));
-      timers.current.set(
-        slide.id,
-        setTimeout(() => {
-          void thumbnailOf(slide).then((url) => {
-            // A later change's drawing may have finished first: only the slide's latest is kept.
-            if (drawn.current.get(slide.id) === key) setThumbnails((all) => ({ ...all, [slide.id]: url }));
-          });
-        }, THUMBNAIL_AFTER_MS),
-      );
+      const draw = () => {
+        if (pointerIsDown || Konva.isDragging()) {
+          timers.current.set(slide.id, setTimeout(draw, THUMBNAIL_AFTER_MS));
+          return;
+        }
+        void thumbnailOf(slide).then((url) => {
+          // A later change's drawing may have finished first: only the slide's latest is kept.
+          if (drawn.current.get(slide.id) === key) setThumbnails((all) => ({ ...all, [slide.id]: url }));
+        });
+      };
+      timers.current.set(slide.id, setTimeout(draw, THUMBNAIL_AFTER_MS));
     }
   }, [deck]);
   useEffect(() => {
