@@ -113,7 +113,8 @@ export const SlideStage = memo(function SlideStage({
   useEffect(() => {
     const stage = stageRef.current;
     const tr = transformer.current;
-    if (!stage || !tr) return;
+    // Re-attaching nodes under a drag would end it unseen; the drag's own change re-runs this.
+    if (!stage || !tr || Konva.isDragging()) return;
     const nodes = canEdit
       ? selection
           .filter((id) => id !== editing)

@@ -22,6 +22,8 @@ export interface DeckView {
 export function useDeck(projectId: string): DeckView {
   const sync = useMemo(() => new DeckSync(projectId), [projectId]);
   const [version, setVersion] = useState(0);
+  /** Moves with the document only (status and presence bump `version` alone). */
+  const [docVersion, setDocVersion] = useState(0);
   const [isLoaded, setLoaded] = useState(false);
   const [loadError, setLoadError] = useState(false);
   const [attempt, setAttempt] = useState(0);
@@ -30,7 +32,8 @@ export function useDeck(projectId: string): DeckView {
   useEffect(() => {
     let live = true;
     const bump = () => live && setVersion((v) => v + 1);
-    sync.doc.on("update", bump);
+    const bumpDoc = () => live && setDocVersion((v) => v + 1);
+    sync.doc.on("update", bumpDoc);
     const off = sync.onChange(bump);
     setLoadError(false);
     sync
@@ -45,14 +48,14 @@ export function useDeck(projectId: string): DeckView {
       live = false;
       window.removeEventListener("pagehide", onHide);
       clearInterval(tick);
-      sync.doc.off("update", bump);
+      sync.doc.off("update", bumpDoc);
       off();
       sync.stop();
     };
   }, [sync, attempt]);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` is the document's change counter
-  const deck = useMemo(() => deckOf(sync.slides), [sync, version]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `docVersion` is the document's change counter
+  const deck = useMemo(() => deckOf(sync.slides), [sync, docVersion]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `version` moves with presence too
   const others = useMemo(() => sync.others(), [sync, version]);
   return {
