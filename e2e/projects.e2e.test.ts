@@ -60,15 +60,15 @@ describe("projects", () => {
     await page.getByLabel("Filter projects").fill("");
     await list.getByRole("heading", { name: /Gamma slides/ }).waitFor();
 
-    // No slide editor yet (SHIPPED_FEATURES): no Illustration list, and the New project modal offers no such type.
-    expect(await page.getByRole("link", { name: "Illustration", exact: true }).count()).toBe(0);
+    // The slide editor exists (SHIPPED_FEATURES): an Illustration list, and the New project modal offers the type.
+    expect(await page.getByRole("link", { name: "Illustration", exact: true }).count()).toBe(1);
     await page.getByRole("button", { name: "New project" }).first().click();
     const modal = page.getByRole("dialog", { name: "New project" });
     await modal
       .getByRole("radio", { name: /Website/ })
       .first()
       .waitFor();
-    expect(await modal.getByRole("radio", { name: /Illustration/ }).count()).toBe(0);
+    expect(await modal.getByRole("radio", { name: /Illustration/ }).count()).toBe(1);
     await shot(page, "07b-new-project-types");
     // Focus is in the title field, where Escape stays (SPEC §4): the close button closes it.
     await modal.getByRole("button", { name: /Close/ }).click();
@@ -138,8 +138,11 @@ describe("projects", () => {
     await page.goto(`/project/${board}`);
     await page.getByRole("heading", { name: "Bug hunt" }).waitFor();
     await page.getByRole("heading", { name: "No lists yet" }).waitFor();
-    // …and an illustration project cannot be made before the slide editor exists.
-    expect((await api.post("/api/projects", { type: "illustration", title: "Slides" })).status).toBe(400);
+    // …and an illustration project opens the slide editor, started with a blank slide.
+    const slides = await newProject(api, "Slides", "illustration");
+    await page.goto(`/project/${slides}`);
+    await page.getByRole("heading", { name: "Slides" }).waitFor();
+    await page.getByRole("button", { name: "Slide 1" }).waitFor();
   });
 });
 

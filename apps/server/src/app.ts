@@ -106,6 +106,7 @@ import { referralRoutes } from "./modules/referrals/referrals.routes.ts";
 import { reviewRequestsRoutes } from "./modules/review-requests/review-requests.routes.ts";
 import { ensureDemoProject } from "./modules/sharing/demo.ts";
 import { sharingRoutes } from "./modules/sharing/sharing.routes.ts";
+import { slidesRoutes } from "./modules/slides/slides.routes.ts";
 import { supportRoutes } from "./modules/support/support.routes.ts";
 import { customHostsRoutes } from "./modules/teams/custom-hosts.routes.ts";
 import { teamBrandingRoutes } from "./modules/teams/team-branding.routes.ts";
@@ -413,6 +414,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(ticketsRoutes, { ctx });
   await app.register(ticketThreadRoutes, { ctx });
   await app.register(inspectRoutes, { ctx });
+  await app.register(slidesRoutes, { ctx });
   await app.register(notificationsRoutes, { ctx });
   await app.register(supportRoutes, { ctx });
   await app.register(analyticsRoutes, { ctx });

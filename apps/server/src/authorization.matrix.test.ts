@@ -43,6 +43,7 @@ import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import Stripe from "stripe";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import * as Yjs from "yjs";
 import {
   apiTokens,
   browseLists,
@@ -87,6 +88,7 @@ import { MEMBER_POLICY } from "./modules/members/members.policy.ts";
 import { NOTIFICATION_POLICY } from "./modules/notifications/notifications.policy.ts";
 import { mintLifetimeCode, mintPartnerCode, mintPrivilegeToken } from "./modules/plans/grants.ts";
 import { PROJECT_POLICY } from "./modules/project-access/projects.policy.ts";
+import { SLIDES_POLICY } from "./modules/slides/slides.policy.ts";
 import { TEAM_POLICY } from "./modules/teams/teams.policy.ts";
 import { TICKET_POLICY } from "./modules/tickets/tickets.policy.ts";
 import { digest } from "./testing/db-digest.ts";
@@ -257,6 +259,8 @@ interface Fixture {
   loadBoard(): Promise<BoardFixture>;
   /** Makes the conversations fixture (once per fixture): only the messages rows need it. */
   loadConversation(): Promise<ConversationFixture>;
+  /** Makes an illustration project of the same people, team and link (once per fixture): the deck's rows. */
+  loadDeck(): Promise<string>;
   /** Makes the project's webhook integration (once per fixture; disabled, so it sends nothing): a delivery
    *  in its log and a Zapier subscription. */
   loadWebhook(): Promise<{ deliveryId: string; subscriptionId: string }>;
@@ -1461,6 +1465,51 @@ const BOARD_ROWS: Row[] = [
 ];
 MATRIX.push(...BOARD_ROWS.map((row): Row => ({ ...row, board: true })));
 
+/** A Yjs update adding one slide to an empty deck (valid whatever the deck holds: it depends on nothing). */
+function newSlideUpdate(): string {
+  const doc = new Yjs.Doc();
+  const slide = new Yjs.Map<unknown>();
+  const id = newId();
+  for (const [key, value] of Object.entries({ id, position: 1, createdAt: 1, notes: "" }))
+    slide.set(key, value);
+  slide.set("objects", new Yjs.Map());
+  doc.getMap("slides").set(id, slide);
+  return Buffer.from(Yjs.encodeStateAsUpdate(doc)).toString("base64");
+}
+
+// An illustration project's slides (issue #32): members read and say where they are, editors change them.
+MATRIX.push(
+  {
+    route: "GET /api/projects/:projectId/deck",
+    who: MEMBERS,
+    call: async (f) => ({ path: `/api/projects/${await f.loadDeck()}/deck` }),
+  },
+  {
+    route: "POST /api/projects/:projectId/deck/updates",
+    who: EDITORS,
+    call: async (f) => ({
+      path: `/api/projects/${await f.loadDeck()}/deck/updates`,
+      body: { update: newSlideUpdate() },
+    }),
+  },
+  {
+    route: "POST /api/projects/:projectId/deck/presence",
+    who: MEMBERS,
+    call: async (f) => ({
+      path: `/api/projects/${await f.loadDeck()}/deck/presence`,
+      body: { clientId: 1, slideId: null, selection: [] },
+    }),
+  },
+  {
+    route: "POST /api/projects/:projectId/slides/images",
+    who: EDITORS,
+    call: async (f) => ({
+      path: `/api/projects/${await f.loadDeck()}/slides/images`,
+      upload: { name: "a.png", type: "image/png", bytes: await png() },
+    }),
+  },
+);
+
 // Analytics the browser reports (SPEC §7): anyone, signed in or not; a session only names the user.
 MATRIX.push(
   {
@@ -1908,6 +1957,11 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
       board ??= boardFixture(sharing, teamId);
       return board;
     };
+    let deck: Promise<string> | undefined;
+    const loadDeck = () => {
+      deck ??= deckFixture(sharing, teamId);
+      return deck;
+    };
     let conversation: Promise<ConversationFixture> | undefined;
     const loadConversation = () => {
       conversation ??= conversationFixture(projectId);
@@ -1973,6 +2027,7 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
       board: null,
       loadBoard,
       loadConversation,
+      loadDeck,
       subscription: (state = "active") =>
         actor === "comment" ? providerSubscription(t, uids.comment, state) : shared(state),
       paypalSubscription: () =>
@@ -2086,15 +2141,16 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
     return { conversationId, guestConversationId };
   }
 
-  /** The fixture's bug-tracking project: the web project's people, team and link settings. */
-  async function boardFixture(sharing: ProjectSharing, teamId: string) {
+  /** Another project of the fixture's people, team and link settings (a board, a deck). */
+  async function siblingProject(
+    projectId: string,
+    title: string,
+    type: "browse" | "illustration",
+    sharing: ProjectSharing,
+    teamId: string,
+  ) {
     const { db } = t.ctx.database;
-    const [projectId, listId, otherListId, ticketId, triageId, entryId, replyId] = [1, 2, 3, 4, 5, 6, 7].map(
-      () => newId(),
-    ) as [string, string, string, string, string, string, string];
-    await db
-      .insert(projects)
-      .values({ id: projectId, title: "Fixture board", type: "browse", ownerId, sharing, teamId });
+    await db.insert(projects).values({ id: projectId, title, type, ownerId, sharing, teamId });
     await db.insert(projectCollaborators).values({ projectId, userId: uids.teamCollaborator });
     await db.insert(projectMembers).values(
       (["edit", "comment", "view"] as const).map((access) => ({
@@ -2104,6 +2160,21 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
         access,
       })),
     );
+    return projectId;
+  }
+
+  /** An illustration project of the fixture's people, team and link (issue #32), its deck empty. */
+  function deckFixture(sharing: ProjectSharing, teamId: string) {
+    return siblingProject(newId(), "Fixture deck", "illustration", sharing, teamId);
+  }
+
+  /** The fixture's bug-tracking project: the web project's people, team and link settings. */
+  async function boardFixture(sharing: ProjectSharing, teamId: string) {
+    const { db } = t.ctx.database;
+    const [projectId, listId, otherListId, ticketId, triageId, entryId, replyId] = [1, 2, 3, 4, 5, 6, 7].map(
+      () => newId(),
+    ) as [string, string, string, string, string, string, string];
+    await siblingProject(projectId, "Fixture board", "browse", sharing, teamId);
     await db.insert(browseLists).values([
       { id: listId, projectId, title: "To do", sortKey: "a0", createdBy: ownerId },
       { id: otherListId, projectId, title: "Doing", sortKey: "a1", createdBy: ownerId },
@@ -2236,6 +2307,7 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
       ...Object.keys(COMMENT_POLICY),
       ...Object.keys(CONVERSATION_POLICY),
       ...Object.keys(INSPECT_POLICY),
+      ...Object.keys(SLIDES_POLICY),
       ...Object.keys(INTEGRATION_POLICY),
       ...Object.keys(MEMBER_POLICY),
       ...Object.keys(NOTIFICATION_POLICY),

@@ -510,7 +510,7 @@ export function formatPrice(amount: number, currency: string, locale = "en-US"):
  * illustration projects are created, listed and counted only once the slide editor exists. The
  * entitlements themselves stay as SPEC §9 sizes them.
  */
-export const SHIPPED_FEATURES = { videoComments: true, integrations: false, slideEditor: false } as const;
+export const SHIPPED_FEATURES = { videoComments: true, integrations: false, slideEditor: true } as const;
 export type ShippedFeatures = { readonly [K in keyof typeof SHIPPED_FEATURES]: boolean };
 
 /** The project types that can be made here: illustration only with the slide editor. */

@@ -8,6 +8,7 @@ import type { Comment } from "./comments.ts";
 import { type ConversationMessage, guestKeySchema } from "./conversations.ts";
 import type { Notification, NotificationCounts } from "./notifications.ts";
 import type { Page, Version } from "./projects.ts";
+import type { DeckPresence } from "./slides.ts";
 import type { BrowseList, Ticket } from "./tickets.ts";
 
 /**
@@ -71,7 +72,11 @@ export type RealtimeEvent =
    */
   | { type: "conversations.message"; conversationId: string; message?: ConversationMessage }
   /** Room `user:{id}`: the user read a conversation (another tab): refetch the counts. */
-  | { type: "conversations.read"; conversationId: string };
+  | { type: "conversations.read"; conversationId: string }
+  /** Room `project:{id}` of an illustration project: a Yjs update of its deck (base64), from the editor tab `clientId`. */
+  | { type: "deck.updated"; projectId: string; update: string; clientId: number | null }
+  /** Room `project:{id}`: who is on which slide with what selected (relayed, never kept). */
+  | { type: "deck.presence"; projectId: string; presence: DeckPresence };
 /*
  * A public link's guest (no account) opens the socket as `/api/realtime?guest` and joins its own
  * conversation in a project with `guest.join` (its guest key, as in GUEST_KEY_HEADER): it then hears that

@@ -9,5 +9,6 @@ import "./inspect/inspect.events.ts";
 import "./members/members.events.ts";
 import "./notifications/notifications.announce.ts";
 import "./pages/pages.events.ts";
+import "./slides/slides.events.ts";
 import "./teams/teams.events.ts";
 import "./tickets/tickets.events.ts";

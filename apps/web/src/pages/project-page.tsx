@@ -2,7 +2,7 @@
  * `/project/{projectId}` and everything under it (SPEC §2). The layout loads the project once, sends a
  * missing or inaccessible one back to `/projects`, titles the tab, and opens the viewer by type:
  * review for web, webapp, image and demo; the bug-tracking board for browse and mobile (`?t={ticketId}`
- * opens a ticket); the slide editor is not built yet.
+ * opens a ticket); the slide editor for illustration (features/slides).
  */
 import {
   loadingText,
@@ -17,7 +17,7 @@ import {
   viewerOf,
 } from "@redline/shared";
 import { Archive, ArchiveRestore, FolderArchive, LayoutGrid, RotateCw, TriangleAlert } from "lucide-react";
-import { type ComponentProps, useEffect } from "react";
+import { type ComponentProps, lazy, Suspense, useEffect } from "react";
 import {
   Link,
   Navigate,
@@ -28,7 +28,6 @@ import {
   useParams,
   useSearchParams,
 } from "react-router";
-import { ComingSoon } from "../components/coming-soon.tsx";
 import { LoadingView } from "../components/loading-view.tsx";
 import { snackbar } from "../components/snackbar-store.ts";
 import { usePrefetchComments } from "../features/comments/comment-queries.ts";
@@ -54,6 +53,11 @@ import { REVIEW_VIEWS, type ReviewMode, ReviewView } from "./review-view.tsx";
 import "../features/projects/projects.css";
 import "../features/viewer/viewer.css";
 import { ShareButton } from "../features/sharing/share-modal.tsx";
+
+/** The slide editor (Konva, Yjs) is loaded only when an illustration project opens. */
+const SlideEditor = lazy(() =>
+  import("../features/slides/slide-editor.tsx").then((module) => ({ default: module.SlideEditor })),
+);
 
 function isNotFound(error: unknown): boolean {
   return isApiError(error) && (error.status === 404 || error.status === 403);
@@ -123,9 +127,9 @@ export function ProjectLayout() {
     );
   if (viewer === "slides")
     return (
-      <ComingSoon title={project.title} tabTitle={projectTabTitle(project.title)}>
-        The slide editor for illustration projects is coming soon.
-      </ComingSoon>
+      <Suspense fallback={<LoadingView text="Loading slides…" />}>
+        <SlideEditor key={project.id} project={project} />
+      </Suspense>
     );
 
   return (

@@ -25,6 +25,7 @@ export const HOLDER_KINDS = [
   "ticket_attachment",
   "conversation_attachment",
   "support_screenshot",
+  "slide_image",
 ] as const;
 export type HolderKind = (typeof HOLDER_KINDS)[number];
 

@@ -14,6 +14,7 @@ export * from "./mailbox.ts";
 export * from "./notifications.ts";
 export * from "./projects.ts";
 export * from "./referrals.ts";
+export * from "./slides.ts";
 export * from "./support.ts";
 export * from "./teams.ts";
 export * from "./tickets.ts";

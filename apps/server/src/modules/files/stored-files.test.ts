@@ -54,6 +54,7 @@ const FILE_COLUMNS: Record<string, string> = {
     "select f->>'path' from conversation_messages, jsonb_array_elements(attachments) as f",
   "support_messages.details": `select f->>'key' from support_messages, jsonb_array_elements(case
     when jsonb_typeof(details->'screenshots') = 'array' then details->'screenshots' else '[]'::jsonb end) as f`,
+  "slide_images.key": "select key from slide_images",
 };
 
 /** Columns whose names look like a file's but hold none. */
@@ -146,11 +147,19 @@ async function seed(exec: Exec, n: string) {
   for (const statement of statements) await exec(statement);
 }
 
-/** A processed video comment (migration 0032): the video counts at its size, its poster is not metered. */
+/** A processed video comment (migration 0033): the video counts at its size, its poster is not metered. */
 const VIDEO_BYTES = 25;
 async function seedVideo(exec: Exec, n: string) {
   await exec(`update comment_entries set video_status = 'ready', video_key = 'videos/pw${n}/ce${n}.webm',
     video_poster_key = 'videos/pw${n}/ce${n}.jpg', video_bytes = ${VIDEO_BYTES} where id = 'ce${n}'`);
+}
+
+/** A deck's uploaded image (migration 0034), 5 bytes in the owner's web project. */
+const SLIDE_IMAGE_BYTES = 5;
+async function seedSlideImage(exec: Exec, n: string) {
+  await exec(
+    `insert into slide_images (id, project_id, key, bytes) values ('si${n}', 'pw${n}', 'slides/pw${n}/${"e".repeat(64)}.png', ${SLIDE_IMAGE_BYTES})`,
+  );
 }
 
 /** The storage figure of an owner, as the app shows it (plans/storage.ts). */
@@ -205,12 +214,13 @@ describe.each(drivers())("the record of stored files (%s)", (driver: TestDriver)
     const exec = executor(db);
     await seed(exec, "1");
     await seedVideo(exec, "1");
+    await seedSlideImage(exec, "1");
     expect(await unrecorded(exec)).toEqual([]);
     const { rows } = await exec("select distinct holder_kind from stored_files order by holder_kind");
     expect(rows.map((row) => row.holder_kind)).toEqual([...HOLDER_KINDS].sort());
-    const withVideo = { ...SEEDED, web: SEEDED.web + VIDEO_BYTES };
-    expect(await figure(db, "u1")).toEqual(withVideo);
-    expect(await recordSum(exec, "u1")).toEqual(withVideo);
+    const withBoth = { ...SEEDED, web: SEEDED.web + VIDEO_BYTES + SLIDE_IMAGE_BYTES };
+    expect(await figure(db, "u1")).toEqual(withBoth);
+    expect(await recordSum(exec, "u1")).toEqual(withBoth);
   });
 
   it("follows its holders' changes in their transaction, and a rolled-back write records nothing", async () => {
@@ -242,6 +252,7 @@ describe.each(drivers())("the record of stored files (%s)", (driver: TestDriver)
     const exec = executor(db);
     await seed(exec, "3");
     await seedVideo(exec, "3");
+    await seedSlideImage(exec, "3");
     await exec("delete from projects where owner_id = 'u3'");
     await exec("delete from support_messages where id = 's3'");
     await exec("delete from teams where id = 't3'");

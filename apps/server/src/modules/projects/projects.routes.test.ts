@@ -55,16 +55,11 @@ describe.each(routeDrivers())("projects (%s)", (driver) => {
     expect((await owner.get("/api/projects?list=all")).body.data.length).toBe(before);
   });
 
-  it("offers no illustration project until the slide editor exists: refused with a clear 400, nothing made", async () => {
+  it("makes illustration projects now that the slide editor exists (SHIPPED_FEATURES.slideEditor)", async () => {
     expect((await new ApiClient(t.url).get("/api/config")).body.features).toEqual(SHIPPED_FEATURES);
-    const before = (await owner.get("/api/projects?list=all")).body.data.length;
-    const refused = await owner.post("/api/projects", { type: "illustration", title: "Slides" });
-    expect(refused.status).toBe(400);
-    expect(refused.body).toMatchObject({
-      code: "project-type-unavailable",
-      message: "Illustration projects cannot be created yet: the slide editor is not part of this version.",
-    });
-    expect((await owner.get("/api/projects?list=all")).body.data.length).toBe(before);
+    const made = await owner.post("/api/projects", { type: "illustration", title: "Slides" });
+    expect(made.status).toBe(201);
+    expect(made.body.data).toMatchObject({ type: "illustration", title: "Slides" });
   });
 
   it("lists, filters and sorts the four lists", async () => {

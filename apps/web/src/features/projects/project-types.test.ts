@@ -13,7 +13,7 @@ describe("the types the add-project modal offers per product (SPEC §1)", () => 
   });
 
   it("offers illustration only once the slide editor exists (SHIPPED_FEATURES), never as a placeholder", () => {
-    expect(CREATABLE_TYPES).not.toContain("illustration");
+    expect(CREATABLE_TYPES).toContain("illustration");
     expect(creatableTypes(["web", "illustration"], { slideEditor: true })).toEqual(["web", "illustration"]);
     expect(creatableTypes(["web", "illustration"], { slideEditor: false })).toEqual(["web"]);
   });

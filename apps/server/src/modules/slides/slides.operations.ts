@@ -1,0 +1,126 @@
+/**
+ * The deck's writes (issue #32, ADR 0040): an editor's update is checked against a copy of the stored
+ * deck and appended in one transaction under the deck row's lock, folded into the snapshot now and then,
+ * and announced to the project's room; images are uploaded (≤ 5 MB, recognised by their bytes) into the
+ * one record of stored files; presence is relayed to the room and never kept.
+ */
+import { createHash } from "node:crypto";
+import { deckPresenceSchema, deckUpdateSchema, SLIDE_MESSAGES, viewerOf } from "@redline/shared";
+import { and, eq, lte } from "drizzle-orm";
+import * as Y from "yjs";
+import { z } from "zod";
+import type { Database } from "../../db/index.ts";
+import { decks, deckUpdates, slideImages } from "../../db/schema/index.ts";
+import { BadRequestError, NotFoundError } from "../../lib/errors.ts";
+import { newId } from "../../lib/ids.ts";
+import { detectImage } from "../../lib/images.ts";
+import { operation, withParams } from "../../lib/operations.ts";
+import { memberActor } from "../../lib/policy.ts";
+import { publish } from "../../lib/realtime.ts";
+import type { Actor } from "../auth/session.ts";
+import { assertRoomToStore, meterStorage } from "../plans/storage.ts";
+import { loadProject } from "../project-access/projects.load.ts";
+import { recordSlidesEvent } from "./slides.events.ts";
+import { authorizeSlides, type SlidesAction } from "./slides.policy.ts";
+import { applyChecked, COMPACT_AFTER, decodeUpdate, encode, lockedDeckDoc } from "./slides.store.ts";
+
+export const deckParams = z.object({ projectId: z.string().min(1).max(64) });
+
+/** The illustration project and the actor's right to act on its deck (404 for any other project). */
+export async function deckProject(db: Database, actor: Actor, projectId: string, action: SlidesAction) {
+  const loaded = await loadProject(db, actor, projectId);
+  const reader = memberActor(actor.user.id, loaded.access);
+  authorizeSlides(reader, "slides.read");
+  if (viewerOf(loaded.project.type) !== "slides")
+    throw new NotFoundError(SLIDE_MESSAGES.notSlides, "not-slides");
+  authorizeSlides(reader, action);
+  return { ...loaded, reader };
+}
+
+export const applyDeckUpdate = operation(
+  "slides.update",
+  withParams(deckParams, deckUpdateSchema),
+  async (ctx, actor: Actor, { projectId, update, clientId }) => {
+    const { db } = ctx.database;
+    await deckProject(db, actor, projectId, "slides.edit");
+    const bytes = decodeUpdate(update);
+    const id = await db.transaction(async (tx) => {
+      await tx.insert(decks).values({ projectId }).onConflictDoNothing();
+      await tx
+        .select({ projectId: decks.projectId })
+        .from(decks)
+        .where(eq(decks.projectId, projectId))
+        .for("update");
+      // This process's copy of the deck is taken out while it may be changed: a failure leaves it out.
+      const { doc, pending, remember } = await lockedDeckDoc(tx, projectId);
+      applyChecked(doc, bytes, projectId);
+      const [row] = await tx
+        .insert(deckUpdates)
+        .values({ projectId, update, userId: actor.user.id })
+        .returning({ id: deckUpdates.id });
+      const newId = row?.id ?? 0;
+      if (pending + 1 > COMPACT_AFTER) {
+        await tx
+          .update(decks)
+          .set({ snapshot: encode(Y.encodeStateAsUpdate(doc)), throughId: newId, updatedAt: new Date() })
+          .where(eq(decks.projectId, projectId));
+        await tx
+          .delete(deckUpdates)
+          .where(and(eq(deckUpdates.projectId, projectId), lte(deckUpdates.id, newId)));
+      } else {
+        await tx.update(decks).set({ updatedAt: new Date() }).where(eq(decks.projectId, projectId));
+      }
+      await recordSlidesEvent(tx, {
+        type: "deck.updated",
+        actor: { userId: actor.user.id },
+        projectId,
+        update,
+        clientId: clientId ?? null,
+      });
+      return { newId, remember };
+    });
+    // Kept for the next write only once committed (a rolled-back write's document holds its update).
+    id.remember(id.newId);
+    return { data: { id: id.newId } };
+  },
+);
+
+export const uploadSlideImage = operation(
+  "slides.image",
+  deckParams.extend({ bytes: z.instanceof(Buffer) }),
+  async (ctx, actor: Actor, { projectId, bytes }) => {
+    const { db } = ctx.database;
+    const { project } = await deckProject(db, actor, projectId, "slides.edit");
+    const image = await detectImage(bytes);
+    if (!image) throw new BadRequestError(SLIDE_MESSAGES.notImage, "unsupported-file");
+    const sha = createHash("sha256").update(bytes).digest("hex");
+    const ext = image.format === "jpeg" ? "jpg" : image.format;
+    const key = `slides/${projectId}/${sha}.${ext}`;
+    await assertRoomToStore(db, project, { key, bytes: bytes.length }, ctx.config.plansEnabled);
+    await ctx.storage.putContentAddressed(key, bytes, sha);
+    await db.transaction(async (tx) => {
+      const meter = await meterStorage(tx as unknown as Database, projectId, ctx.config.plansEnabled);
+      await tx
+        .insert(slideImages)
+        .values({ id: newId(), projectId, key, bytes: bytes.length, userId: actor.user.id });
+      await meter.check();
+    });
+    return { data: { src: `/files/${key}`, width: image.width, height: image.height } };
+  },
+);
+
+/** Where an editor is and what they have selected: told to the room, kept nowhere but the ledger's wake-up. */
+export const sendDeckPresence = operation(
+  "slides.presence",
+  withParams(deckParams, deckPresenceSchema),
+  async (ctx, actor: Actor, { projectId, ...presence }) => {
+    const { db } = ctx.database;
+    await deckProject(db, actor, projectId, "slides.read");
+    await publish(db, `project:${projectId}`, {
+      type: "deck.presence",
+      projectId,
+      presence: { ...presence, userId: actor.user.id, name: actor.user.displayName || actor.user.email },
+    });
+    return { data: null };
+  },
+);

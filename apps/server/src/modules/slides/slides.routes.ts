@@ -1,0 +1,63 @@
+/**
+ * An illustration project's deck (issue #32): read it whole (one Yjs update), send an update (editors),
+ * upload an image (editors, ≤ 5 MB) and say where one is (presence). Live changes reach other editors
+ * through the project's realtime room (`deck.updated`, `deck.presence`).
+ */
+import type { DeckState } from "@redline/shared";
+import type { FastifyInstance } from "fastify";
+import type { AppContext } from "../../context.ts";
+import { requestInput } from "../../lib/operations.ts";
+import { route } from "../../lib/routes.ts";
+import { readFile } from "../../lib/uploads.ts";
+import { requireActor } from "../auth/session.ts";
+import {
+  applyDeckUpdate,
+  deckParams,
+  deckProject,
+  sendDeckPresence,
+  uploadSlideImage,
+} from "./slides.operations.ts";
+import { canSlides } from "./slides.policy.ts";
+import { encode, mergedUpdate, readStoredDeck } from "./slides.store.ts";
+
+export async function slidesRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { auth } = ctx;
+  const { db } = ctx.database;
+
+  app.get(
+    "/api/projects/:projectId/deck",
+    route({ summary: "An illustration project's slides, as one Yjs update", action: "slides.read" }),
+    async (request): Promise<{ data: DeckState }> => {
+      const actor = await requireActor(auth, db, request);
+      const { projectId } = deckParams.parse(request.params);
+      const { reader } = await deckProject(db, actor, projectId, "slides.read");
+      const stored = await readStoredDeck(db, projectId);
+      return { data: { update: encode(mergedUpdate(stored)), canEdit: canSlides(reader, "slides.edit") } };
+    },
+  );
+
+  app.post(
+    "/api/projects/:projectId/deck/updates",
+    route({ summary: "Apply an edit to the slides (a Yjs update)", action: "slides.edit" }),
+    async (request) => applyDeckUpdate(ctx, await requireActor(auth, db, request), requestInput(request)),
+  );
+
+  app.post(
+    "/api/projects/:projectId/deck/presence",
+    route({ summary: "Say which slide one is on and what is selected", action: "slides.read" }),
+    async (request) => sendDeckPresence(ctx, await requireActor(auth, db, request), requestInput(request)),
+  );
+
+  app.post(
+    "/api/projects/:projectId/slides/images",
+    route({ summary: "Upload an image for the slides", upload: true, action: "slides.edit" }),
+    async (request) => {
+      const actor = await requireActor(auth, db, request);
+      const { projectId } = deckParams.parse(request.params);
+      // Who may upload is asked before the file is read: a refused caller's bytes are never stored.
+      await deckProject(db, actor, projectId, "slides.edit");
+      const { bytes } = await readFile(request);
+      return uploadSlideImage(ctx, actor, { projectId, bytes });
+    },
+  );
+}
