@@ -12,7 +12,10 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { posterFrame, probeVideo, streamingCopy } from "../../apps/server/src/modules/videos/ffmpeg.ts";
-import { AUDIO_BITS_PER_SECOND, VIDEO_BITS_PER_SECOND } from "../../apps/web/src/features/video/recorder.ts";
+import {
+  AUDIO_BITS_PER_SECOND,
+  VIDEO_BITS_PER_SECOND,
+} from "../../apps/web/src/components/video/recorder.ts";
 import { writeSection } from "../lib/report.ts";
 
 const run = promisify(execFile);

@@ -128,7 +128,11 @@ export function ProjectLayout() {
   if (viewer === "slides")
     return (
       <Suspense fallback={<LoadingView text="Loading slides…" />}>
-        <SlideEditor key={project.id} project={project} />
+        <SlideEditor
+          key={project.id}
+          project={project}
+          bar={<ProjectBar project={project} share={<ShareButton project={project} variant="bar" />} />}
+        />
       </Suspense>
     );
 

@@ -23,7 +23,7 @@ describe.each(routeDrivers())("health and public config (%s)", (driver) => {
       mailbox: true,
       products: { browseHostPrefix: "bugs", webUrl: t.url, browseUrl: null },
       docsUrl: null,
-      features: { videoComments: false, integrations: false, slideEditor: true },
+      features: { videoComments: true, integrations: false, slideEditor: true },
     });
   });
 

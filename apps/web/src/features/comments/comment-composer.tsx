@@ -21,10 +21,10 @@ import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { Avatar } from "../../components/avatar.tsx";
 import { TextLimitNote, useTextLimit } from "../../components/text-limit.tsx";
 import { showPlanRefusal } from "../../components/upgrade-prompt-store.ts";
+import { type RecordedVideo, VideoRecorderModal } from "../../components/video/video-recorder-modal.tsx";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { clearSent } from "../../lib/clear-sent.ts";
 import { isTooLarge } from "../../lib/files.ts";
-import { type RecordedVideo, VideoRecorderModal } from "../video/video-recorder-modal.tsx";
 import { uploadAttachment } from "./comment-queries.ts";
 
 export interface ComposerSubmit {

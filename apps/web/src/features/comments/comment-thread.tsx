@@ -10,8 +10,8 @@ import { useState } from "react";
 import { Avatar } from "../../components/avatar.tsx";
 import { CardActions } from "../../components/card-actions.tsx";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
+import { VideoPlayer } from "../../components/video/video-player.tsx";
 import { timeAgo } from "../../lib/time-ago.ts";
-import { VideoPlayer } from "../video/video-player.tsx";
 import { CommentComposer } from "./comment-composer.tsx";
 import {
   attachmentUrl,

@@ -56,8 +56,6 @@ import { useBlocker } from "react-router";
 import { LoadingView } from "../../components/loading-view.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { api, isApiError } from "../../lib/api.ts";
-import { ProjectBar } from "../projects/project-bar.tsx";
-import { ShareButton } from "../sharing/share-modal.tsx";
 import {
   type Alignment,
   addObject,
@@ -188,7 +186,8 @@ function useSize<T extends HTMLElement>(): [React.RefObject<T | null>, { width: 
   return [ref, size];
 }
 
-export function SlideEditor({ project }: { project: ProjectDetail }) {
+/** `bar`: the project's bar above the editor (the page composes it: project name, sharing). */
+export function SlideEditor({ project, bar }: { project: ProjectDetail; bar: ReactNode }) {
   const view = useDeck(project.id);
   if (view.loadError)
     return (
@@ -204,10 +203,10 @@ export function SlideEditor({ project }: { project: ProjectDetail }) {
       </div>
     );
   if (!view.isLoaded) return <LoadingView text="Loading slides…" />;
-  return <Editor project={project} view={view} />;
+  return <Editor project={project} view={view} bar={bar} />;
 }
 
-function Editor({ project, view }: { project: ProjectDetail; view: DeckView }) {
+function Editor({ project, view, bar }: { project: ProjectDetail; view: DeckView; bar: ReactNode }) {
   const { sync, deck, canEdit, others } = view;
   const slides = sync.slides;
   const order = useMemo(() => orderedSlides(deck), [deck]);
@@ -395,7 +394,7 @@ function Editor({ project, view }: { project: ProjectDetail; view: DeckView }) {
 
   return (
     <div className="project-home slide-editor">
-      <ProjectBar project={project} share={<ShareButton project={project} variant="bar" />} />
+      {bar}
       <div className="slide-editor__toolbar" role="toolbar" aria-label="Slide tools">
         {canEdit ? (
           <>

@@ -8,9 +8,9 @@ import { formatVideoTime, UNLIMITED, VIDEO_MESSAGES, type VideoInput } from "@re
 import { useQuery } from "@tanstack/react-query";
 import { type RefObject, useEffect, useRef, useState } from "react";
 import * as tus from "tus-js-client";
-import { Modal } from "../../components/modal.tsx";
-import { showUpgradePrompt } from "../../components/upgrade-prompt-store.ts";
 import { api } from "../../lib/api.ts";
+import { Modal } from "../modal.tsx";
+import { showUpgradePrompt } from "../upgrade-prompt-store.ts";
 import {
   AUDIO_BITS_PER_SECOND,
   bestFormat,

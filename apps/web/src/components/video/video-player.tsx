@@ -7,8 +7,8 @@
 import { type CommentEntry, formatVideoTime, VIDEO_MESSAGES } from "@redline/shared";
 import { Link2, Maximize2 } from "lucide-react";
 import { useRef, useState } from "react";
-import { Modal } from "../../components/modal.tsx";
-import { snackbar } from "../../components/snackbar-store.ts";
+import { Modal } from "../modal.tsx";
+import { snackbar } from "../snackbar-store.ts";
 import "./video.css";
 
 const SPEEDS = [1, 1.25, 1.5, 2];
