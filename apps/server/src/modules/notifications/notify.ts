@@ -125,10 +125,13 @@ export async function deliverNotification(
   // A comment deleted since its event was recorded (posted and taken back at once) leaves no one anything
   // to open: its notifications are not made (they would point at a row that is gone).
   if ("comment" in event) {
+    // KEY SHARE, as the foreign key's own check takes: a delete running now waits for this transaction
+    // (and then removes these notifications with the comment) instead of failing the insert below.
     const [still] = await tx
       .select({ id: comments.id })
       .from(comments)
-      .where(eq(comments.id, event.comment.id));
+      .where(eq(comments.id, event.comment.id))
+      .for("key share");
     if (!still) return;
   }
 
