@@ -381,6 +381,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   if (isProduction && !env.RATE_LIMIT_ENABLED)
     console.warn("RATE_LIMIT_ENABLED=false is ignored in production: rate limits stay on.");
   const appUrl = (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, "");
+  // Read once for the five trackers (outside production the development secret is a file under DATA_DIR).
+  const trackerSecret = env.AUTH_SECRET ?? (isProduction ? "" : localSecret(dataDir));
   return {
     isProduction,
     host: env.HOST,
@@ -442,63 +444,38 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     payments: paymentsConfig(env, isProduction, dataDir),
     paypal: paypalConfig(env, isProduction, dataDir),
     trackers: {
-      trello: trackerConfig(
-        isProduction,
-        env.AUTH_SECRET ?? (isProduction ? "" : localSecret(dataDir)),
-        "trello",
-        {
-          clientId: env.TRELLO_API_KEY,
-          clientSecret: env.TRELLO_API_SECRET,
-          apiUrl: env.TRELLO_API_URL ?? "https://api.trello.com",
-          authorizeUrl: env.TRELLO_AUTHORIZE_URL ?? "https://trello.com/1/authorize",
-        },
-      ),
-      clickup: trackerConfig(
-        isProduction,
-        env.AUTH_SECRET ?? (isProduction ? "" : localSecret(dataDir)),
-        "clickup",
-        {
-          clientId: env.CLICKUP_CLIENT_ID,
-          clientSecret: env.CLICKUP_CLIENT_SECRET,
-          apiUrl: env.CLICKUP_API_URL ?? "https://api.clickup.com",
-          authorizeUrl: env.CLICKUP_AUTHORIZE_URL ?? "https://app.clickup.com/api",
-        },
-      ),
-      github: trackerConfig(
-        isProduction,
-        env.AUTH_SECRET ?? (isProduction ? "" : localSecret(dataDir)),
-        "github",
-        {
-          clientId: env.GITHUB_CLIENT_ID,
-          clientSecret: env.GITHUB_CLIENT_SECRET,
-          apiUrl: env.GITHUB_API_URL ?? "https://api.github.com",
-          authorizeUrl: env.GITHUB_AUTHORIZE_URL ?? "https://github.com/login/oauth/authorize",
-          tokenUrl: env.GITHUB_TOKEN_URL ?? "https://github.com/login/oauth/access_token",
-        },
-      ),
-      asana: trackerConfig(
-        isProduction,
-        env.AUTH_SECRET ?? (isProduction ? "" : localSecret(dataDir)),
-        "asana",
-        {
-          clientId: env.ASANA_CLIENT_ID,
-          clientSecret: env.ASANA_CLIENT_SECRET,
-          apiUrl: env.ASANA_API_URL ?? "https://app.asana.com/api/1.0",
-          authorizeUrl: env.ASANA_AUTHORIZE_URL ?? "https://app.asana.com/-/oauth_authorize",
-        },
-      ),
-      jira: trackerConfig(
-        isProduction,
-        env.AUTH_SECRET ?? (isProduction ? "" : localSecret(dataDir)),
-        "jira",
-        {
-          clientId: env.JIRA_CLIENT_ID,
-          clientSecret: env.JIRA_CLIENT_SECRET,
-          apiUrl: env.JIRA_API_URL ?? "https://api.atlassian.com",
-          authorizeUrl: env.JIRA_AUTHORIZE_URL ?? "https://auth.atlassian.com/authorize",
-          tokenUrl: env.JIRA_TOKEN_URL ?? "https://auth.atlassian.com/oauth/token",
-        },
-      ),
+      trello: trackerConfig(isProduction, trackerSecret, "trello", {
+        clientId: env.TRELLO_API_KEY,
+        clientSecret: env.TRELLO_API_SECRET,
+        apiUrl: env.TRELLO_API_URL ?? "https://api.trello.com",
+        authorizeUrl: env.TRELLO_AUTHORIZE_URL ?? "https://trello.com/1/authorize",
+      }),
+      clickup: trackerConfig(isProduction, trackerSecret, "clickup", {
+        clientId: env.CLICKUP_CLIENT_ID,
+        clientSecret: env.CLICKUP_CLIENT_SECRET,
+        apiUrl: env.CLICKUP_API_URL ?? "https://api.clickup.com",
+        authorizeUrl: env.CLICKUP_AUTHORIZE_URL ?? "https://app.clickup.com/api",
+      }),
+      github: trackerConfig(isProduction, trackerSecret, "github", {
+        clientId: env.GITHUB_CLIENT_ID,
+        clientSecret: env.GITHUB_CLIENT_SECRET,
+        apiUrl: env.GITHUB_API_URL ?? "https://api.github.com",
+        authorizeUrl: env.GITHUB_AUTHORIZE_URL ?? "https://github.com/login/oauth/authorize",
+        tokenUrl: env.GITHUB_TOKEN_URL ?? "https://github.com/login/oauth/access_token",
+      }),
+      asana: trackerConfig(isProduction, trackerSecret, "asana", {
+        clientId: env.ASANA_CLIENT_ID,
+        clientSecret: env.ASANA_CLIENT_SECRET,
+        apiUrl: env.ASANA_API_URL ?? "https://app.asana.com/api/1.0",
+        authorizeUrl: env.ASANA_AUTHORIZE_URL ?? "https://app.asana.com/-/oauth_authorize",
+      }),
+      jira: trackerConfig(isProduction, trackerSecret, "jira", {
+        clientId: env.JIRA_CLIENT_ID,
+        clientSecret: env.JIRA_CLIENT_SECRET,
+        apiUrl: env.JIRA_API_URL ?? "https://api.atlassian.com",
+        authorizeUrl: env.JIRA_AUTHORIZE_URL ?? "https://auth.atlassian.com/authorize",
+        tokenUrl: env.JIRA_TOKEN_URL ?? "https://auth.atlassian.com/oauth/token",
+      }),
     },
     customDomains: {
       target: (env.CUSTOM_DOMAIN_TARGET ?? new URL(appUrl).hostname).toLowerCase(),
