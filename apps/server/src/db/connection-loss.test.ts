@@ -36,5 +36,6 @@ describe.skipIf(routeDrivers()[0] !== "postgres")("PostgreSQL connection lost mi
       await proxy.cut();
       await database.release();
     }
-  });
+    // Cloning the database takes seconds on a loaded machine.
+  }, 60_000);
 });
