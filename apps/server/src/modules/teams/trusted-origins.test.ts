@@ -142,5 +142,5 @@ describe("the bug-tracking host of a single-host install (no BROWSE_URL)", () =>
     } finally {
       await t.close();
     }
-  });
+  }, 60_000); // starts an app of its own: over 30 s on a loaded machine
 });
