@@ -37,6 +37,7 @@ import { startRealtimeHub } from "./lib/realtime.ts";
 import "./modules/events.ts";
 import { EMBEDDED_SLACK_PATH } from "./integrations/slack/index.ts";
 import { installRequestScope } from "./lib/request-scope.ts";
+import { installResponseValidation } from "./lib/response-validation.ts";
 import { compressLargeJson } from "./lib/revalidate.ts";
 import type { RegisteredRoute } from "./lib/routes.ts";
 import { route } from "./lib/routes.ts";
@@ -300,6 +301,8 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   });
   await installApiRateLimits(app, ctx);
 
+  // Each successful answer matches its route's declared response schema (tests: lib/routes.ts `response`).
+  if (config.validateResponses) installResponseValidation(app);
   // Large JSON answers go compressed to browsers (lib/revalidate.ts).
   app.addHook("onSend", async (request, reply, payload) => compressLargeJson(request, reply, payload));
 

@@ -185,6 +185,9 @@ export interface AppConfig {
   rateLimitEnabled: boolean;
   /** Plans and their limits; off on a self-hosted instance that wants everything unlimited, no upsell. */
   plansEnabled: boolean;
+  /** Check each successful answer against its route's declared response schema (a mismatch is a 500).
+   *  On in every test app; off when serving (it costs a parse per answer). */
+  validateResponses?: boolean;
   /** API writes per minute per user (or per IP when signed out). */
   apiRateLimit: number;
   /** Expensive API calls (adding pages, captures, uploads) per minute per user or IP. */

@@ -14,11 +14,8 @@ import type { RegisteredRoute } from "./lib/routes.ts";
 /** Routes served by the auth library under one wildcard; documented as a group. */
 const AUTH_PREFIX = "/api/auth/";
 
-const jsonSchema = (schema: ZodType) =>
-  toJSONSchema(schema, { io: "input", unrepresentable: "any", target: "draft-2020-12" }) as Record<
-    string,
-    unknown
-  >;
+const jsonSchema = (schema: ZodType, io: "input" | "output" = "input") =>
+  toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as Record<string, unknown>;
 
 /** "/api/pages/:pageId" → "/api/pages/{pageId}" and its path parameters. */
 function openApiPath(url: string): { path: string; params: string[] } {
@@ -62,7 +59,12 @@ export function openApiDocument(routes: RegisteredRoute[], info: { version: stri
           : {}),
       ...(doc ? { "x-policy-action": doc.action } : {}),
       responses: {
-        "200": { description: "Success: `{ data }`" },
+        "200": doc?.response
+          ? {
+              description: "Success",
+              content: { "application/json": { schema: jsonSchema(doc.response, "output") } },
+            }
+          : { description: "Success: `{ data }`" },
         "400": { description: "Invalid input: `{ error, code, message }`; nothing changed" },
         "401": { description: "Not signed in" },
         "403": { description: "Signed in, but not allowed" },

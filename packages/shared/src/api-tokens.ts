@@ -30,24 +30,23 @@ export const apiTokenCreateSchema = z
   .strict();
 export type ApiTokenCreate = z.input<typeof apiTokenCreateSchema>;
 
-export interface ApiToken {
-  id: string;
-  name: string;
-  scope: ApiTokenScope;
+export const apiTokenSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  scope: z.enum(API_TOKEN_SCOPES),
   /** "extension": the browser extension's credential (signing out of that session ends it). */
-  kind: "api" | "extension";
+  kind: z.enum(["api", "extension"]),
   /** The first characters of the secret, to recognise it ("rl_3f9a…"). */
-  prefix: string;
-  createdAt: string;
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-}
+  prefix: z.string(),
+  createdAt: z.iso.datetime(),
+  expiresAt: z.iso.datetime().nullable(),
+  lastUsedAt: z.iso.datetime().nullable(),
+});
+export type ApiToken = z.infer<typeof apiTokenSchema>;
 
 /** The answer to creating a token: the secret itself, shown this once. */
-export interface ApiTokenCreated {
-  token: ApiToken;
-  secret: string;
-}
+export const apiTokenCreatedSchema = z.strictObject({ token: apiTokenSchema, secret: z.string() });
+export type ApiTokenCreated = z.infer<typeof apiTokenCreatedSchema>;
 
 export const API_TOKEN_MESSAGES = {
   created: "Token created. Copy it now: it will not be shown again.",

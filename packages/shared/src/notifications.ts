@@ -79,11 +79,12 @@ export interface Notification {
   isNotified: boolean;
 }
 
-export interface NotificationCounts {
-  unseen: number;
+export const notificationCountsSchema = z.strictObject({
+  unseen: z.number().int().min(0),
   /** Not yet shown in an opened panel: the bell's badge. */
-  notNotified: number;
-}
+  notNotified: z.number().int().min(0),
+});
+export type NotificationCounts = z.infer<typeof notificationCountsSchema>;
 
 export const NOTIFICATIONS_PAGE_SIZE = 20;
 export const MAX_NOTIFICATIONS_PAGE_SIZE = 100;

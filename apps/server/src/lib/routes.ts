@@ -23,6 +23,10 @@ export interface RouteDoc {
    *  API token (a read token on GET only). Billing, account and token management say ["session"]; a
    *  provider's webhook ["signed"]; the widget's report intake ["widget-key"]. */
   accepts?: readonly PrincipalKind[];
+  /** The JSON body of a successful (2xx) answer. The OpenAPI document publishes it, and with
+   *  `validateResponses` on (every test app) each real answer is checked against it: one that does not
+   *  match is a 500, so the suite catches a route drifting from what it promises callers. */
+  response?: ZodType;
   /** Writes nothing itself whatever its method, so a read-only token may call it (the MCP endpoint: each
    *  of its tools is a route of its own, checked again). */
   writes?: false;

@@ -101,6 +101,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       captureWorker: false,
       // Most tests create several projects per user: plans are off unless a test is about them.
       plansEnabled: false,
+      validateResponses: true,
       ...options.config,
     };
     const { app, routes, registry, content, ctx, readiness } = await buildApp(config);

@@ -6,7 +6,11 @@ import {
   API_TOKEN_MESSAGES,
   type ApiToken,
   type ApiTokenCreated,
+  apiTokenCreatedSchema,
   apiTokenCreateSchema,
+  apiTokenSchema,
+  dataAnswer,
+  messageAnswer,
 } from "@redline/shared";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
@@ -23,7 +27,12 @@ export async function apiTokenRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
 
   app.get(
     "/api/me/tokens",
-    route({ summary: "Your API tokens", action: "self", accepts: ["session"] }),
+    route({
+      summary: "Your API tokens",
+      action: "self",
+      accepts: ["session"],
+      response: dataAnswer(z.array(apiTokenSchema)),
+    }),
     async (request): Promise<{ data: ApiToken[] }> => {
       const { user } = await requireActor(auth, db, request);
       return { data: await listApiTokens(db, user.id) };
@@ -37,6 +46,7 @@ export async function apiTokenRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       body: apiTokenCreateSchema,
       action: "self",
       accepts: ["session"],
+      response: dataAnswer(apiTokenCreatedSchema),
     }),
     async (request, reply): Promise<{ data: ApiTokenCreated; message: string }> => {
       const { user } = await requireActor(auth, db, request);
@@ -48,7 +58,12 @@ export async function apiTokenRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
 
   app.delete(
     "/api/me/tokens/:tokenId",
-    route({ summary: "Revoke an API token", action: "self", accepts: ["session"] }),
+    route({
+      summary: "Revoke an API token",
+      action: "self",
+      accepts: ["session"],
+      response: messageAnswer,
+    }),
     async (request) => {
       const { user } = await requireActor(auth, db, request);
       const { tokenId } = tokenParamsSchema.parse(request.params);

@@ -4,11 +4,13 @@
  * rows: another user's notification is a 404, as if it did not exist.
  */
 import {
+  dataAnswer,
   listNotificationsQuerySchema,
   markAllSeenSchema,
   NOTIFICATION_CURSOR,
   type NotificationCounts,
   type NotificationsPage,
+  notificationCountsSchema,
   updateNotificationSchema,
 } from "@redline/shared";
 import { desc, eq, sql } from "drizzle-orm";
@@ -78,7 +80,11 @@ export async function notificationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
 
   app.get(
     "/api/notifications/counts",
-    route({ summary: "Unseen and not-yet-notified counts", action: "self" }),
+    route({
+      summary: "Unseen and not-yet-notified counts",
+      action: "self",
+      response: dataAnswer(notificationCountsSchema),
+    }),
     async (request): Promise<{ data: NotificationCounts }> => {
       const actor = await requireActor(auth, db, request);
       return { data: await notificationCounts(db, actor.user.id) };

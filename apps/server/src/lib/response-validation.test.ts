@@ -1,0 +1,42 @@
+import Fastify from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { installResponseValidation } from "./response-validation.ts";
+import { route } from "./routes.ts";
+
+describe("response validation", () => {
+  const app = Fastify();
+  beforeAll(async () => {
+    installResponseValidation(app);
+    const response = z.strictObject({ data: z.strictObject({ count: z.number().int() }) });
+    app.get("/kept", route({ summary: "keeps its word", action: "public", response }), async () => ({
+      data: { count: 3 },
+    }));
+    app.get("/drifted", route({ summary: "drifts", action: "public", response }), async () => ({
+      data: { count: "3", secret: "leaked" },
+    }));
+    app.get("/refused", route({ summary: "refuses", action: "public", response }), async (_r, reply) =>
+      reply.status(404).send({ error: "Not Found" }),
+    );
+    app.get("/undeclared", route({ summary: "says nothing", action: "public" }), async () => ({ any: 1 }));
+    await app.ready();
+  });
+  afterAll(() => app.close());
+
+  it("lets an answer that matches its schema through unchanged", async () => {
+    const answer = await app.inject("/kept");
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json()).toEqual({ data: { count: 3 } });
+  });
+
+  it("turns an answer outside its schema (a wrong type, an extra field) into a 500 naming the route", async () => {
+    const answer = await app.inject("/drifted");
+    expect(answer.statusCode).toBe(500);
+    expect(answer.body).toContain("GET /drifted answered outside its response schema");
+  });
+
+  it("checks neither refusals nor routes without a declared schema", async () => {
+    expect((await app.inject("/refused")).statusCode).toBe(404);
+    expect((await app.inject("/undeclared")).json()).toEqual({ any: 1 });
+  });
+});
