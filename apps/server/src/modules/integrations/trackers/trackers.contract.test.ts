@@ -251,6 +251,16 @@ describe.each(drivers())("task trackers' contract (%s)", (driver) => {
       await t.settled();
     });
 
+    it("disables and enables with SPEC's texts ('Asana integrations disabled', …)", async () => {
+      const off = await owner.client.patch(`${base()}/${tracker}`, { isEnabled: false });
+      expect(off.body).toMatchObject({
+        message: `${name} integrations disabled`,
+        data: { isEnabled: false },
+      });
+      const on = await owner.client.patch(`${base()}/${tracker}`, { isEnabled: true });
+      expect(on.body).toMatchObject({ message: `${name} integrations enabled`, data: { isEnabled: true } });
+    });
+
     it("disconnects with SPEC's text: the record and its tokens go, made cards keep their link", async () => {
       const gone = await owner.client.delete(`${base()}/${tracker}`);
       expect(gone.status).toBe(200);
