@@ -12,7 +12,8 @@
  * to the webhooks whose filter matches, as Jira delivers dynamic webhooks: JSON naming the issue and the
  * status change, with a JWT under the client secret in `Authorization` (no body signature). Test controls: `POST /_faults` (500/429/401 on API calls), `POST /_tokens`
  * (`expire` every access token now; `revoke` every refresh token; `GET` counts the refreshes),
- * `GET /_webhooks/{id}` (whether a webhook exists, and when it expires). All in memory.
+ * `GET /_webhooks/{id}` (whether a webhook exists, and when it expires; `POST` sets when it expires). All in
+ * memory.
  */
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -607,6 +608,22 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
       return hook
         ? { data: { exists: true, expiresAt: hook.expiresAt } }
         : reply.status(404).send({ errorMessages: ["Webhook not found."], errors: {} });
+    },
+  );
+
+  app.post(
+    "/_webhooks/:webhookId",
+    route({
+      summary: "Set when a webhook expires, as if time had passed (embedded Jira, for tests)",
+      action: "public",
+    }),
+    async (request, reply) => {
+      const hook = hooks.get(Number((request.params as { webhookId: string }).webhookId));
+      const body = z.object({ expiresAt: z.number().int().min(0) }).safeParse(request.body);
+      if (!hook) return reply.status(404).send({ errorMessages: ["Webhook not found."], errors: {} });
+      if (!body.success) return reply.status(400).send({ message: "expiresAt (ms since the epoch)" });
+      hook.expiresAt = body.data.expiresAt;
+      return { data: { exists: true, expiresAt: hook.expiresAt } };
     },
   );
 
