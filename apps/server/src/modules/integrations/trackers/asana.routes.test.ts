@@ -127,6 +127,11 @@ describe.each(drivers())("integrations: Asana (%s)", (driver) => {
         timeout: 30_000,
       })
       .toBe(true);
+    // Redline's card reads closed once the sync is done (and Asana's own event about it was heard).
+    const cards = async () => (await owner.client.get(`${base()}/cards`)).body.data as any[];
+    await expect
+      .poll(async () => (await cards()).find((c) => c.id === card.id)?.isClosed, { timeout: 30_000 })
+      .toBe(true);
     await t.settled();
     const row = (await integration())!;
     const before = await secrets();
