@@ -25,6 +25,8 @@ interface TrackerDriver {
   cardPath: string;
   /** On the card's page: finishes it, and waits until the page says so. */
   finish(page: Page): Promise<void>;
+  /** Also turns on the automatic rule and the tracker off and on (SPEC §8's texts). */
+  automatic?: boolean;
 }
 
 const DRIVERS: TrackerDriver[] = [
@@ -104,6 +106,7 @@ const DRIVERS: TrackerDriver[] = [
     },
     list: "Website — Bug",
     cardPath: "/dev/jira/s/",
+    automatic: true,
     async finish(page) {
       // A dynamic webhook (Jira's JWT) at Redline's secret URL; Redline reads the issue's status again.
       await page.getByRole("button", { name: "Done" }).click();
@@ -185,6 +188,42 @@ describe("the task trackers", () => {
       await page.getByRole("region", { name: "Comment 1" }).getByText("Resolved", { exact: true }).waitFor();
       await shot(page, `${driver.tracker}-${terms.card}-resolved`);
       await tracker.close();
+      if (!driver.automatic) return;
+
+      // The automatic rule: on in the panel, then a new comment gets its card with nobody asking.
+      await page.goto(`/project/${projectId}`);
+      await page.getByRole("button", { name: "Integrations" }).click();
+      const article = /^[aeiou]/.test(terms.card) ? "an" : "a";
+      await card()
+        .getByRole("switch", { name: `Create ${article} ${terms.card} for each new comment and ticket` })
+        .click();
+      await card().getByRole("button", { name: "Save" }).click();
+      await page.getByText("Settings saved.").waitFor();
+      await card()
+        .getByRole("switch", { name: `Send to ${name}` })
+        .click();
+      await page.getByText(`${name} integrations disabled`).waitFor();
+      await card()
+        .getByRole("switch", { name: `Send to ${name}` })
+        .click();
+      await page.getByText(`${name} integrations enabled`).waitFor();
+      await page.keyboard.press("Escape");
+      const automatic = await api.post(
+        `/api/versions/${versionId}/comments`,
+        testComment("Made by the rule"),
+      );
+      expect(automatic.status).toBe(201);
+      await page.goto(`${path}/comment?id=${automatic.body.data.id}`);
+      await expect
+        .poll(
+          async () => {
+            await page.reload();
+            await page.getByRole("heading", { name: "Comment 2" }).waitFor();
+            return page.getByRole("link", { name: `Open in ${name}` }).count();
+          },
+          { timeout: 60_000, interval: 2_000 },
+        )
+        .toBe(1);
     });
   });
 });

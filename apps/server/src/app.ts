@@ -85,6 +85,7 @@ import { slackRoutes } from "./modules/integrations/slack.routes.ts";
 import { EMBEDDED_TRACKER_PATHS } from "./modules/integrations/trackers/index.ts";
 import { startTrackerCards } from "./modules/integrations/trackers/trackers.cards.ts";
 import { startTrackersConsumer } from "./modules/integrations/trackers/trackers.consumer.ts";
+import { startWebhookRenewal } from "./modules/integrations/trackers/trackers.renewal.ts";
 import { trackersRoutes } from "./modules/integrations/trackers/trackers.routes.ts";
 import { startWebhookDeliveries } from "./modules/integrations/webhook-delivery.ts";
 import { startWebhooksConsumer } from "./modules/integrations/webhooks.consumer.ts";
@@ -212,6 +213,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   const stopAnalyticsForwarding = await startAnalyticsForwarding(ctx);
   await startWebhookDeliveries(ctx);
   await startTrackerCards(ctx);
+  const webhookRenewal = await startWebhookRenewal(ctx);
   await startSlackMessages(ctx);
   const collector = await startFileCollector(ctx);
   const videoProcessing = await startVideoProcessing(ctx);
@@ -261,6 +263,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
       if (ms > 2_000) app.log.warn(`closing: "${name}" took ${Math.round(ms)} ms`);
     };
     await step("file collector", () => collector.stop());
+    await step("tracker webhooks' renewal", () => webhookRenewal.stop());
     await step("video processing", () => videoProcessing.stop());
     await step("capture worker", () => worker?.stop());
     await step("realtime hub", () => hub.stop());

@@ -1757,15 +1757,15 @@ const EXEMPT_PREFIXES: Record<string, string> = {
   "/dev/google/":
     "the embedded Google sign-in stand-in's OAuth endpoints and consent page (never registered in production or with GOOGLE_CLIENT_ID): its client secret, codes and bearer tokens guard it; tested in modules/auth/google.routes.test.ts (packages/stand-ins/src/google)",
   "/dev/trello/":
-    "the embedded Trello stand-in's API, authorize page, card pages and fault control (never registered in production or with TRELLO_API_KEY): its API key and member tokens guard the API; tested in modules/integrations/trackers/trackers.routes.test.ts (packages/stand-ins/src/trello)",
+    "the embedded Trello stand-in's API, authorize page, card pages and fault control (never registered in production or with TRELLO_API_KEY): its API key and member tokens guard the API; tested in modules/integrations/trackers/trackers.routes.test.ts and trackers.contract.test.ts (packages/stand-ins/src/trello)",
   "/dev/clickup/":
-    "the embedded ClickUp stand-in's API, OAuth page, task pages and fault control (never registered in production or with CLICKUP_CLIENT_ID): its client secret, codes and tokens guard the API; tested in modules/integrations/trackers/trackers.routes.test.ts (packages/stand-ins/src/clickup)",
+    "the embedded ClickUp stand-in's API, OAuth page, task pages and fault control (never registered in production or with CLICKUP_CLIENT_ID): its client secret, codes and tokens guard the API; tested in modules/integrations/trackers/trackers.routes.test.ts and trackers.contract.test.ts (packages/stand-ins/src/clickup)",
   "/dev/github/":
-    "the embedded GitHub stand-in's REST API, OAuth pages, issue pages and fault control (never registered in production or with GITHUB_CLIENT_ID): its client secret, codes and tokens guard the API; tested in modules/integrations/trackers/github.routes.test.ts (packages/stand-ins/src/github)",
+    "the embedded GitHub stand-in's REST API, OAuth pages, issue pages and fault control (never registered in production or with GITHUB_CLIENT_ID): its client secret, codes and tokens guard the API; tested in modules/integrations/trackers/github.routes.test.ts and trackers.contract.test.ts (packages/stand-ins/src/github)",
   "/dev/asana/":
-    "the embedded Asana stand-in's API, OAuth page and token endpoint, task pages and test controls (never registered in production or with ASANA_CLIENT_ID): its client secret, codes, refresh and access tokens guard the API; tested in modules/integrations/trackers/asana.routes.test.ts (packages/stand-ins/src/asana)",
+    "the embedded Asana stand-in's API, OAuth page and token endpoint, task pages and test controls (never registered in production or with ASANA_CLIENT_ID): its client secret, codes, refresh and access tokens guard the API; tested in modules/integrations/trackers/asana.routes.test.ts and trackers.contract.test.ts (packages/stand-ins/src/asana)",
   "/dev/jira/":
-    "the embedded Jira Cloud stand-in's Atlassian OAuth page and token endpoint, accessible resources, REST API, issue pages and test controls (never registered in production or with JIRA_CLIENT_ID): its client secret, codes, rotating refresh tokens and access tokens guard the API; tested in modules/integrations/trackers/jira.routes.test.ts (packages/stand-ins/src/jira)",
+    "the embedded Jira Cloud stand-in's Atlassian OAuth page and token endpoint, accessible resources, REST API, issue pages and test controls (never registered in production or with JIRA_CLIENT_ID): its client secret, codes, rotating refresh tokens and access tokens guard the API; tested in modules/integrations/trackers/jira.routes.test.ts, trackers.contract.test.ts and trackers.renewal.test.ts (packages/stand-ins/src/jira)",
   "/dev/paypal/":
     "the embedded PayPal provider's approval page and test controls (development and tests only); tested in integrations/paypal/paypal-stand-in.test.ts (packages/stand-ins/src/paypal) and modules/billing/paypal.routes.test.ts",
 };

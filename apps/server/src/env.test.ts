@@ -156,3 +156,35 @@ describe("Jira", () => {
     expect(loadConfig(production).trackers.jira).toBeNull();
   });
 });
+
+describe.each([
+  ["trello", "TRELLO_API_KEY", "TRELLO_API_SECRET", "https://api.trello.com"],
+  ["clickup", "CLICKUP_CLIENT_ID", "CLICKUP_CLIENT_SECRET", "https://api.clickup.com"],
+  ["github", "GITHUB_CLIENT_ID", "GITHUB_CLIENT_SECRET", "https://api.github.com"],
+  ["asana", "ASANA_CLIENT_ID", "ASANA_CLIENT_SECRET", "https://app.asana.com/api/1.0"],
+  ["jira", "JIRA_CLIENT_ID", "JIRA_CLIENT_SECRET", "https://api.atlassian.com"],
+] as const)("the %s tracker", (type, id, secret, apiUrl) => {
+  const dir = { DATA_DIR: "/tmp/redline-env-test" };
+  it("is real with both keys (its API base configurable), else its stand-in outside production, else none", () => {
+    expect(() => loadConfig({ ...dir, [id]: "1" })).toThrow(`${secret}: required with ${id}`);
+    expect(loadConfig({ ...dir, [id]: "1", [secret]: "s" }).trackers[type]).toMatchObject({
+      embedded: false,
+      clientId: "1",
+      clientSecret: "s",
+      apiUrl,
+    });
+    const prefix = id.split("_")[0];
+    expect(
+      loadConfig({ ...dir, [id]: "1", [secret]: "s", [`${prefix}_API_URL`]: "https://gw.example/" }).trackers[
+        type
+      ]?.apiUrl,
+    ).toBe("https://gw.example");
+    expect(loadConfig(dir).trackers[type]).toMatchObject({
+      embedded: true,
+      clientId: `redline-embedded-${type}`,
+      apiUrl: null,
+    });
+    const production = { NODE_ENV: "production", AUTH_SECRET: "s".repeat(40), APP_URL: "https://r.example" };
+    expect(loadConfig(production).trackers[type]).toBeNull();
+  });
+});

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { EXTENSION_ID, type TrackerType } from "@redline/shared";
+import { EXTENSION_ID, TRACKER_TYPES, type TrackerType } from "@redline/shared";
 import { z } from "zod";
 import type { S3Options } from "./lib/storage/s3-storage.ts";
 
@@ -271,13 +271,7 @@ export interface AppConfig {
   /** Teams' custom domains: where their CNAME points, and how DNS is asked. */
   customDomains: CustomDomainsConfig;
   /** Task trackers: each real with keys, else its embedded stand-in (outside production) or none. */
-  trackers: {
-    trello: TrackerServiceConfig | null;
-    clickup: TrackerServiceConfig | null;
-    github: TrackerServiceConfig | null;
-    asana: TrackerServiceConfig | null;
-    jira: TrackerServiceConfig | null;
-  };
+  trackers: Record<TrackerType, TrackerServiceConfig | null>;
 }
 
 export interface TrackerServiceConfig {
@@ -446,40 +440,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     overlayScript: path.resolve(env.OVERLAY_SCRIPT),
     payments: paymentsConfig(env, isProduction, dataDir),
     paypal: paypalConfig(env, isProduction, dataDir),
-    trackers: {
-      trello: trackerConfig(isProduction, trackerSecret, "trello", {
-        clientId: env.TRELLO_API_KEY,
-        clientSecret: env.TRELLO_API_SECRET,
-        apiUrl: env.TRELLO_API_URL ?? "https://api.trello.com",
-        authorizeUrl: env.TRELLO_AUTHORIZE_URL ?? "https://trello.com/1/authorize",
-      }),
-      clickup: trackerConfig(isProduction, trackerSecret, "clickup", {
-        clientId: env.CLICKUP_CLIENT_ID,
-        clientSecret: env.CLICKUP_CLIENT_SECRET,
-        apiUrl: env.CLICKUP_API_URL ?? "https://api.clickup.com",
-        authorizeUrl: env.CLICKUP_AUTHORIZE_URL ?? "https://app.clickup.com/api",
-      }),
-      github: trackerConfig(isProduction, trackerSecret, "github", {
-        clientId: env.GITHUB_CLIENT_ID,
-        clientSecret: env.GITHUB_CLIENT_SECRET,
-        apiUrl: env.GITHUB_API_URL ?? "https://api.github.com",
-        authorizeUrl: env.GITHUB_AUTHORIZE_URL ?? "https://github.com/login/oauth/authorize",
-        tokenUrl: env.GITHUB_TOKEN_URL ?? "https://github.com/login/oauth/access_token",
-      }),
-      asana: trackerConfig(isProduction, trackerSecret, "asana", {
-        clientId: env.ASANA_CLIENT_ID,
-        clientSecret: env.ASANA_CLIENT_SECRET,
-        apiUrl: env.ASANA_API_URL ?? "https://app.asana.com/api/1.0",
-        authorizeUrl: env.ASANA_AUTHORIZE_URL ?? "https://app.asana.com/-/oauth_authorize",
-      }),
-      jira: trackerConfig(isProduction, trackerSecret, "jira", {
-        clientId: env.JIRA_CLIENT_ID,
-        clientSecret: env.JIRA_CLIENT_SECRET,
-        apiUrl: env.JIRA_API_URL ?? "https://api.atlassian.com",
-        authorizeUrl: env.JIRA_AUTHORIZE_URL ?? "https://auth.atlassian.com/authorize",
-        tokenUrl: env.JIRA_TOKEN_URL ?? "https://auth.atlassian.com/oauth/token",
-      }),
-    },
+    trackers: Object.fromEntries(
+      TRACKER_TYPES.map((type) => [type, trackerConfig(env, isProduction, trackerSecret, type)]),
+    ) as AppConfig["trackers"],
     customDomains: {
       target: (env.CUSTOM_DOMAIN_TARGET ?? new URL(appUrl).hostname).toLowerCase(),
       dnsServers: env.DNS_SERVERS?.length ? env.DNS_SERVERS : null,
@@ -621,25 +584,77 @@ function paymentsConfig(
   };
 }
 
+type Env = z.infer<typeof envSchema>;
+
+/** Each task tracker's variables (its credentials' names; API, authorize and token URLs) and the real service's addresses. */
+const TRACKER_ENV: Record<
+  TrackerType,
+  {
+    id: keyof Env;
+    secret: keyof Env;
+    apiUrl: [keyof Env, string];
+    authorizeUrl: [keyof Env, string];
+    tokenUrl?: [keyof Env, string];
+  }
+> = {
+  trello: {
+    id: "TRELLO_API_KEY",
+    secret: "TRELLO_API_SECRET",
+    apiUrl: ["TRELLO_API_URL", "https://api.trello.com"],
+    authorizeUrl: ["TRELLO_AUTHORIZE_URL", "https://trello.com/1/authorize"],
+  },
+  clickup: {
+    id: "CLICKUP_CLIENT_ID",
+    secret: "CLICKUP_CLIENT_SECRET",
+    apiUrl: ["CLICKUP_API_URL", "https://api.clickup.com"],
+    authorizeUrl: ["CLICKUP_AUTHORIZE_URL", "https://app.clickup.com/api"],
+  },
+  github: {
+    id: "GITHUB_CLIENT_ID",
+    secret: "GITHUB_CLIENT_SECRET",
+    apiUrl: ["GITHUB_API_URL", "https://api.github.com"],
+    authorizeUrl: ["GITHUB_AUTHORIZE_URL", "https://github.com/login/oauth/authorize"],
+    tokenUrl: ["GITHUB_TOKEN_URL", "https://github.com/login/oauth/access_token"],
+  },
+  asana: {
+    id: "ASANA_CLIENT_ID",
+    secret: "ASANA_CLIENT_SECRET",
+    apiUrl: ["ASANA_API_URL", "https://app.asana.com/api/1.0"],
+    authorizeUrl: ["ASANA_AUTHORIZE_URL", "https://app.asana.com/-/oauth_authorize"],
+  },
+  jira: {
+    id: "JIRA_CLIENT_ID",
+    secret: "JIRA_CLIENT_SECRET",
+    apiUrl: ["JIRA_API_URL", "https://api.atlassian.com"],
+    authorizeUrl: ["JIRA_AUTHORIZE_URL", "https://auth.atlassian.com/authorize"],
+    tokenUrl: ["JIRA_TOKEN_URL", "https://auth.atlassian.com/oauth/token"],
+  },
+};
+
 /** A task tracker: real with both keys; else, outside production, its embedded stand-in; else none. */
 function trackerConfig(
+  env: Env,
   isProduction: boolean,
   authSecret: string,
   name: TrackerType,
-  real: { clientId?: string; clientSecret?: string; apiUrl: string; authorizeUrl: string; tokenUrl?: string },
 ): TrackerServiceConfig | null {
-  if (real.clientId) {
-    if (!real.clientSecret)
-      throw new Error(
-        `Invalid environment:\n  ${name === "trello" ? "TRELLO_API_SECRET: required with TRELLO_API_KEY" : `${name.toUpperCase()}_CLIENT_SECRET: required with ${name.toUpperCase()}_CLIENT_ID`}`,
-      );
+  const vars = TRACKER_ENV[name];
+  const read = (key: keyof Env) => {
+    const value = env[key];
+    return typeof value === "string" && value ? value : undefined;
+  };
+  const url = ([key, real]: [keyof Env, string]) => read(key) ?? real;
+  const clientId = read(vars.id);
+  if (clientId) {
+    const clientSecret = read(vars.secret);
+    if (!clientSecret) throw new Error(`Invalid environment:\n  ${vars.secret}: required with ${vars.id}`);
     return {
       embedded: false,
-      clientId: real.clientId,
-      clientSecret: real.clientSecret,
-      apiUrl: real.apiUrl.replace(/\/$/, ""),
-      authorizeUrl: real.authorizeUrl,
-      ...(real.tokenUrl && { tokenUrl: real.tokenUrl }),
+      clientId,
+      clientSecret,
+      apiUrl: url(vars.apiUrl).replace(/\/$/, ""),
+      authorizeUrl: url(vars.authorizeUrl),
+      ...(vars.tokenUrl && { tokenUrl: url(vars.tokenUrl) }),
     };
   }
   // Like the other stand-ins: it grants any account, so never in production.

@@ -10,6 +10,7 @@ import { newId } from "../lib/ids.ts";
 import { trackerFor } from "../modules/integrations/trackers/index.ts";
 import { trackerSecrets } from "../modules/integrations/trackers/trackers.load.ts";
 import { inboundUrl } from "../modules/integrations/trackers/trackers.operations.ts";
+import type { Person } from "./people.ts";
 import type { TestApp } from "./test-app.ts";
 
 /** Posts the stand-in's authorize form with "allow"; returns where it sends the browser back. */
@@ -62,6 +63,50 @@ export async function allowAsana(t: TestApp, authorizeUrl: string, name = "Ada A
 export async function allowJira(t: TestApp, authorizeUrl: string, name = "Jade Jira") {
   const back = await allow(t, authorizeUrl, { name });
   return { back, state: back.searchParams.get("state")!, code: back.searchParams.get("code")! };
+}
+
+const ALLOW = {
+  trello: allowTrello,
+  clickup: allowClickup,
+  github: allowGithub,
+  asana: allowAsana,
+  jira: allowJira,
+};
+
+/** Any tracker: allows on its page (as `account`, else the fixture's name); the grant as the connect route takes it. */
+export async function allowTracker(t: TestApp, tracker: TrackerType, authorizeUrl: string, account?: string) {
+  const granted = await ALLOW[tracker](t, authorizeUrl, account);
+  const grant: { token: string } | { code: string } =
+    "token" in granted ? { token: granted.token } : { code: granted.code };
+  return { back: granted.back, state: granted.state, grant };
+}
+
+/**
+ * A project's tracker connected by `person` through its authorize page and the return route, cards going to
+ * the account's first container's list number `list` (none chosen when null).
+ */
+export async function connectTracker(
+  t: TestApp,
+  person: Person,
+  input: { projectId: string; tracker: TrackerType; account?: string; list?: number | null },
+) {
+  const base = `/api/projects/${input.projectId}/integrations`;
+  const started = await person.client.get(`${base}/${input.tracker}/authorize`);
+  const { state, grant } = await allowTracker(t, input.tracker, started.body.data.url, input.account);
+  const connected = await person.client.post(`/api/integrations/${input.tracker}/connect`, {
+    state,
+    ...grant,
+  });
+  if (connected.status !== 200) throw new Error(`Connecting ${input.tracker} answered ${connected.status}.`);
+  if (input.list === null) return connected;
+  const [container] = (await person.client.get(`${base}/${input.tracker}/destinations`)).body.data;
+  const chosen = await person.client.put(`${base}/${input.tracker}`, {
+    containerId: container.id,
+    listId: container.lists[input.list ?? 0].id,
+  });
+  if (chosen.status !== 200)
+    throw new Error(`Choosing a ${input.tracker} destination answered ${chosen.status}.`);
+  return chosen;
 }
 
 /** A fresh grant at a tracker's stand-in, as the return route receives it (the state left to the caller). */

@@ -17,8 +17,19 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { route } from "../route.ts";
 import { escapeHtml, layout } from "../stripe/checkout-page.ts";
-import { isStorableText } from "../text.ts";
-import { Faults, faultBody } from "../tracker-faults.ts";
+import { Faults } from "../tracker-faults.ts";
+import {
+  acceptForms,
+  appAndReturnUrl,
+  authorizeRoutes,
+  CodeStore,
+  pageStyle,
+  errorPage as servicePage,
+  TokenGrants,
+  testControls,
+  tokenParams,
+  withState,
+} from "../tracker-oauth.ts";
 
 export interface AsanaDevOptions {
   appUrl: string;
@@ -62,19 +73,8 @@ const authorizeQuery = z.object({
   state: z.string().max(2000).optional(),
 });
 
-const PAGE_STYLE = `<style>
-label { display: block; margin: 0 0 4px; font-size: 14px; font-weight: 500; }
-input[type=text] { width: 100%; margin: 0 0 16px; padding: 8px 12px; font: inherit; border: 1px solid #d4d4d8; border-radius: 8px; }
-.actions { display: flex; gap: 8px; }
-.actions button { flex: 1; padding: 10px 16px; font: inherit; border-radius: 8px; border: 1px solid #d4d4d8; background: #fff; cursor: pointer; }
-.actions button.primary { background: #f06a6a; border-color: #f06a6a; color: #fff; }
-</style>`;
-
-const errorPage = (message: string) =>
-  layout(
-    "Asana — error",
-    `<p class="eyebrow">Asana · Redline stand-in</p><h1>Invalid request</h1><p class="alert" role="alert">${escapeHtml(message)}</p>`,
-  );
+const PAGE_STYLE = pageStyle("#f06a6a");
+const errorPage = servicePage("Asana");
 
 /** Asana's JSON bodies are `{ data: {...} }`. */
 const dataOf = (body: unknown): unknown =>
@@ -83,21 +83,15 @@ const dataOf = (body: unknown): unknown =>
 export async function asanaDevRoutes(app: FastifyInstance, options: AsanaDevOptions) {
   const { prefix } = options;
   const users = new Map<string, User>();
-  const codes = new Map<string, { userGid: string; redirectUri: string; expiresAt: number }>();
-  const accessTokens = new Map<string, { userGid: string; expiresAt: number }>();
-  const refreshTokens = new Map<string, string>();
+  const codes = new CodeStore<{ userGid: string }>();
+  const grants = new TokenGrants(ACCESS_TOKEN_SECONDS);
   const workspaces = new Map<string, { gid: string; name: string }>();
   const projects = new Map<string, { gid: string; name: string; workspaceGid: string }>();
   const tasks = new Map<string, Task>();
   const hooks = new Map<string, Hook>();
   const faults = new Faults();
-  let refreshes = 0;
 
-  app.addContentTypeParser(
-    "application/x-www-form-urlencoded",
-    { parseAs: "string" },
-    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
-  );
+  acceptForms(app);
 
   const apiError = (reply: FastifyReply, status: number, message: string) =>
     reply.status(status).send({ errors: [{ message }] });
@@ -111,9 +105,8 @@ export async function asanaDevRoutes(app: FastifyInstance, options: AsanaDevOpti
       }))
     )
       return null;
-    const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1] ?? "";
-    const grant = accessTokens.get(bearer);
-    const user = grant && grant.expiresAt > Date.now() ? users.get(grant.userGid) : undefined;
+    const userGid = grants.bearer(request);
+    const user = userGid === undefined ? undefined : users.get(userGid);
     if (!user) {
       apiError(reply, 401, "Not Authorized");
       return null;
@@ -180,75 +173,35 @@ export async function asanaDevRoutes(app: FastifyInstance, options: AsanaDevOpti
     return user;
   };
 
-  const issue = (userGid: string) => {
-    const accessToken = `2/${userGid}/${randomBytes(20).toString("hex")}`;
-    accessTokens.set(accessToken, { userGid, expiresAt: Date.now() + ACCESS_TOKEN_SECONDS * 1000 });
-    return accessToken;
-  };
+  const issue = (userGid: string) =>
+    grants.grantAccess(userGid, () => `2/${userGid}/${randomBytes(20).toString("hex")}`);
 
-  app.get(
-    "/-/oauth_authorize",
-    route({ summary: "Allow an app access to Asana (embedded Asana)", action: "public" }),
-    async (request, reply) => {
-      const query = authorizeQuery.safeParse(request.query);
-      reply.type("text/html; charset=utf-8").header("cache-control", "no-store");
-      if (
-        !query.success ||
-        query.data.client_id !== options.clientId ||
-        !URL.canParse(query.data.redirect_uri)
-      )
-        return reply.status(400).send(errorPage("Invalid client_id, redirect_uri or response_type."));
-      const hidden = Object.entries(query.data)
-        .filter(([, value]) => value !== undefined)
-        .map(
-          ([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value!)}">`,
-        )
-        .join("\n");
-      return layout(
+  authorizeRoutes(app, {
+    path: "/-/oauth_authorize",
+    prefix,
+    service: "Asana",
+    query: authorizeQuery,
+    problem: appAndReturnUrl(options.clientId, "Invalid client_id, redirect_uri or response_type."),
+    malformed: "Invalid client_id, redirect_uri or response_type.",
+    errorPage,
+    page: (_query, hidden) =>
+      layout(
         "Asana — grant permission",
         `${PAGE_STYLE}<p class="eyebrow">Asana · Redline stand-in</p><h1>Redline would like to access your Asana account</h1>
 <form method="post" action="${prefix}/-/oauth_authorize">${hidden}
 <label for="name">Your Asana name</label><input id="name" type="text" name="name" value="Test user" maxlength="100" required>
 <div class="actions"><button type="submit" name="decision" value="deny">Deny</button>
 <button class="primary" type="submit" name="decision" value="allow">Allow</button></div></form>`,
-      );
-    },
-  );
-
-  app.post(
-    "/-/oauth_authorize",
-    route({ summary: "The user's decision (embedded Asana)", action: "public" }),
-    async (request, reply) => {
-      const form = (request.body ?? {}) as Record<string, string>;
-      const query = authorizeQuery.safeParse(form);
-      const name =
-        String(form.name ?? "")
-          .trim()
-          .slice(0, 100) || "Test user";
-      if (
-        !query.success ||
-        query.data.client_id !== options.clientId ||
-        !URL.canParse(query.data.redirect_uri) ||
-        !isStorableText(name)
-      )
-        return reply.status(400).type("text/html; charset=utf-8").send(errorPage("Invalid request."));
-      const back = new URL(query.data.redirect_uri);
-      if (query.data.state) back.searchParams.set("state", query.data.state);
-      if (form.decision !== "allow") {
-        back.searchParams.set("error", "access_denied");
-        return reply.redirect(back.toString(), 302);
-      }
+      ),
+    nameField: "name",
+    defaultName: "Test user",
+    returnUrl: (query) => query.redirect_uri,
+    allow: (back, query, name) => {
       const user = [...users.values()].find((u) => u.name === name) ?? newUser(name);
-      const code = randomBytes(16).toString("hex");
-      codes.set(code, {
-        userGid: user.gid,
-        redirectUri: query.data.redirect_uri,
-        expiresAt: Date.now() + 10 * 60_000,
-      });
-      back.searchParams.set("code", code);
-      return reply.redirect(back.toString(), 302);
+      withState(back, query);
+      back.searchParams.set("code", codes.issue({ userGid: user.gid, redirectUri: query.redirect_uri }));
     },
-  );
+  });
 
   app.post(
     "/-/oauth_token",
@@ -257,23 +210,20 @@ export async function asanaDevRoutes(app: FastifyInstance, options: AsanaDevOpti
       action: "public",
     }),
     async (request, reply) => {
-      const params = (request.body ?? {}) as Record<string, string>;
+      const params = tokenParams(request);
       if (params.client_id !== options.clientId || params.client_secret !== options.clientSecret)
         return oauthError(reply, 401, "invalid_client", "The client credentials are not valid.");
       let userGid: string | undefined;
       let refreshToken: string | undefined;
       if (params.grant_type === "authorization_code") {
-        const grant = codes.get(params.code ?? "");
-        codes.delete(params.code ?? "");
-        if (!grant || grant.expiresAt < Date.now() || grant.redirectUri !== params.redirect_uri)
-          return oauthError(reply, 400, "invalid_grant", "The code is not valid.");
+        const grant = codes.take(params.code, params.redirect_uri);
+        if (!grant) return oauthError(reply, 400, "invalid_grant", "The code is not valid.");
         userGid = grant.userGid;
-        refreshToken = `2/${userGid}/${randomBytes(24).toString("hex")}`;
-        refreshTokens.set(refreshToken, userGid);
+        refreshToken = grants.grantRefresh(userGid, () => `2/${userGid}/${randomBytes(24).toString("hex")}`);
       } else if (params.grant_type === "refresh_token") {
-        userGid = refreshTokens.get(params.refresh_token ?? "");
+        userGid = grants.refresh.get(String(params.refresh_token ?? ""));
         if (!userGid) return oauthError(reply, 400, "invalid_grant", "The refresh token is not valid.");
-        refreshes += 1;
+        grants.refreshes += 1;
       } else return oauthError(reply, 400, "unsupported_grant_type", "Unknown grant_type.");
       const user = users.get(userGid)!;
       return {
@@ -532,35 +482,5 @@ export async function asanaDevRoutes(app: FastifyInstance, options: AsanaDevOpti
     },
   );
 
-  app.post(
-    "/_faults",
-    route({ summary: "Make the next API calls fail (embedded Asana, for tests)", action: "public" }),
-    async (request, reply) => {
-      const input = faultBody.safeParse(request.body);
-      if (!input.success) return reply.status(400).send({ message: "status and times" });
-      faults.set(input.data.status, input.data.times);
-      return reply.status(204).send();
-    },
-  );
-
-  app.get(
-    "/_tokens",
-    route({ summary: "How many refresh grants were answered (embedded Asana, for tests)", action: "public" }),
-    async () => ({ refreshes }),
-  );
-
-  app.post(
-    "/_tokens",
-    route({
-      summary: "Expire every access token now, or revoke every grant (embedded Asana, for tests)",
-      action: "public",
-    }),
-    async (request, reply) => {
-      const input = z.object({ action: z.enum(["expire", "revoke"]) }).safeParse(request.body);
-      if (!input.success) return reply.status(400).send({ message: "action: expire or revoke" });
-      for (const grant of accessTokens.values()) grant.expiresAt = 0;
-      if (input.data.action === "revoke") refreshTokens.clear();
-      return reply.status(204).send();
-    },
-  );
+  testControls(app, { service: "Asana", faults, grants });
 }

@@ -12,8 +12,18 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { route } from "../route.ts";
 import { escapeHtml, layout } from "../stripe/checkout-page.ts";
-import { isStorableText } from "../text.ts";
-import { Faults, faultBody } from "../tracker-faults.ts";
+import { Faults } from "../tracker-faults.ts";
+import {
+  acceptForms,
+  appAndReturnUrl,
+  authorizeRoutes,
+  CodeStore,
+  pageStyle,
+  errorPage as servicePage,
+  testControls,
+  tokenParams,
+  withState,
+} from "../tracker-oauth.ts";
 
 export interface ClickupDevOptions {
   appUrl: string;
@@ -63,25 +73,14 @@ const authorizeQuery = z.object({
   state: z.string().max(2000).optional(),
 });
 
-const PAGE_STYLE = `<style>
-label { display: block; margin: 0 0 4px; font-size: 14px; font-weight: 500; }
-input[type=text] { width: 100%; margin: 0 0 16px; padding: 8px 12px; font: inherit; border: 1px solid #d4d4d8; border-radius: 8px; }
-.actions { display: flex; gap: 8px; }
-.actions button { flex: 1; padding: 10px 16px; font: inherit; border-radius: 8px; border: 1px solid #d4d4d8; background: #fff; cursor: pointer; }
-.actions button.primary { background: #7b68ee; border-color: #7b68ee; color: #fff; }
-</style>`;
-
-const errorPage = (message: string) =>
-  layout(
-    "ClickUp — error",
-    `<p class="eyebrow">ClickUp · Redline stand-in</p><h1>Invalid request</h1><p class="alert" role="alert">${escapeHtml(message)}</p>`,
-  );
+const PAGE_STYLE = pageStyle("#7b68ee");
+const errorPage = servicePage("ClickUp");
 
 export async function clickupDevRoutes(app: FastifyInstance, options: ClickupDevOptions) {
   const { prefix } = options;
   const users = new Map<number, User>();
   const tokens = new Map<string, number>();
-  const codes = new Map<string, { userId: number; expiresAt: number }>();
+  const codes = new CodeStore<{ userId: number }>(() => randomBytes(16).toString("hex").toUpperCase());
   const teams = new Map<string, { id: string; name: string }>();
   const spaces = new Map<string, { id: string; name: string; teamId: string }>();
   const lists = new Map<string, { id: string; name: string; spaceId: string; teamId: string }>();
@@ -90,11 +89,7 @@ export async function clickupDevRoutes(app: FastifyInstance, options: ClickupDev
   const faults = new Faults();
   let userCount = 0;
 
-  app.addContentTypeParser(
-    "application/x-www-form-urlencoded",
-    { parseAs: "string" },
-    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
-  );
+  acceptForms(app);
 
   const apiError = (reply: FastifyReply, status: number, err: string, ECODE: string) =>
     reply.status(status).send({ err, ECODE });
@@ -183,79 +178,42 @@ export async function clickupDevRoutes(app: FastifyInstance, options: ClickupDev
     return user;
   };
 
-  app.get(
-    "/api",
-    route({ summary: "Connect a ClickUp workspace (embedded ClickUp)", action: "public" }),
-    async (request, reply) => {
-      const query = authorizeQuery.safeParse(request.query);
-      reply.type("text/html; charset=utf-8").header("cache-control", "no-store");
-      if (
-        !query.success ||
-        query.data.client_id !== options.clientId ||
-        !URL.canParse(query.data.redirect_uri)
-      )
-        return reply.status(400).send(errorPage("Invalid client_id or redirect_uri."));
-      const hidden = Object.entries(query.data)
-        .filter(([, value]) => value !== undefined)
-        .map(
-          ([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value!)}">`,
-        )
-        .join("\n");
-      return layout(
+  authorizeRoutes(app, {
+    path: "/api",
+    prefix,
+    service: "ClickUp",
+    query: authorizeQuery,
+    problem: appAndReturnUrl(options.clientId, "Invalid client_id or redirect_uri."),
+    malformed: "Invalid client_id or redirect_uri.",
+    errorPage,
+    page: (_query, hidden) =>
+      layout(
         "ClickUp — connect workspace",
         `${PAGE_STYLE}<p class="eyebrow">ClickUp · Redline stand-in</p><h1>Connect your workspace to Redline?</h1>
 <form method="post" action="${prefix}/api">${hidden}
 <label for="user">Your ClickUp name</label><input id="user" type="text" name="username" value="Test user" maxlength="100" required>
 <div class="actions"><button type="submit" name="decision" value="deny">Cancel</button>
 <button class="primary" type="submit" name="decision" value="allow">Connect Workspace</button></div></form>`,
-      );
-    },
-  );
-
-  app.post(
-    "/api",
-    route({ summary: "The user's decision (embedded ClickUp)", action: "public" }),
-    async (request, reply) => {
-      const form = (request.body ?? {}) as Record<string, string>;
-      const query = authorizeQuery.safeParse(form);
-      const username =
-        String(form.username ?? "")
-          .trim()
-          .slice(0, 100) || "Test user";
-      if (
-        !query.success ||
-        query.data.client_id !== options.clientId ||
-        !URL.canParse(query.data.redirect_uri) ||
-        !isStorableText(username)
-      )
-        return reply.status(400).type("text/html; charset=utf-8").send(errorPage("Invalid request."));
-      const back = new URL(query.data.redirect_uri);
-      if (query.data.state) back.searchParams.set("state", query.data.state);
-      if (form.decision !== "allow") {
-        back.searchParams.set("error", "access_denied");
-        return reply.redirect(back.toString(), 302);
-      }
+      ),
+    nameField: "username",
+    defaultName: "Test user",
+    returnUrl: (query) => query.redirect_uri,
+    allow: (back, query, username) => {
       const user = [...users.values()].find((u) => u.username === username) ?? newUser(username);
-      const code = randomBytes(16).toString("hex").toUpperCase();
-      codes.set(code, { userId: user.id, expiresAt: Date.now() + 10 * 60_000 });
-      back.searchParams.set("code", code);
-      return reply.redirect(back.toString(), 302);
+      withState(back, query);
+      back.searchParams.set("code", codes.issue({ userId: user.id }));
     },
-  );
+  });
 
   app.post(
     "/api/v2/oauth/token",
     route({ summary: "Exchange an authorization code for a token (embedded ClickUp)", action: "public" }),
     async (request, reply) => {
-      const params = {
-        ...(request.query as Record<string, string>),
-        ...((request.body as Record<string, string>) ?? {}),
-      };
+      const params = tokenParams(request, true);
       if (params.client_id !== options.clientId || params.client_secret !== options.clientSecret)
         return apiError(reply, 400, "Client not found", "OAUTH_010");
-      const grant = codes.get(params.code ?? "");
-      codes.delete(params.code ?? "");
-      if (!grant || grant.expiresAt < Date.now()) return apiError(reply, 400, "Code not found", "OAUTH_014");
+      const grant = codes.take(params.code);
+      if (!grant) return apiError(reply, 400, "Code not found", "OAUTH_014");
       const token = `${grant.userId}_${randomBytes(20).toString("hex")}`;
       tokens.set(token, grant.userId);
       return { access_token: token };
@@ -497,14 +455,5 @@ export async function clickupDevRoutes(app: FastifyInstance, options: ClickupDev
     },
   );
 
-  app.post(
-    "/_faults",
-    route({ summary: "Make the next API calls fail (embedded ClickUp, for tests)", action: "public" }),
-    async (request, reply) => {
-      const input = faultBody.safeParse(request.body);
-      if (!input.success) return reply.status(400).send({ message: "status and times" });
-      faults.set(input.data.status, input.data.times);
-      return reply.status(204).send();
-    },
-  );
+  testControls(app, { service: "ClickUp", faults });
 }

@@ -15,7 +15,18 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { route } from "../route.ts";
 import { escapeHtml, layout } from "../stripe/checkout-page.ts";
-import { Faults, faultBody } from "../tracker-faults.ts";
+import { Faults } from "../tracker-faults.ts";
+import {
+  acceptForms,
+  appAndReturnUrl,
+  authorizeRoutes,
+  CodeStore,
+  pageStyle,
+  errorPage as servicePage,
+  testControls,
+  tokenParams,
+  withState,
+} from "../tracker-oauth.ts";
 
 export interface GithubDevOptions {
   appUrl: string;
@@ -81,25 +92,14 @@ const authorizeQuery = z.object({
   allow_signup: z.string().max(10).optional(),
 });
 
-const PAGE_STYLE = `<style>
-label { display: block; margin: 0 0 4px; font-size: 14px; font-weight: 500; }
-input[type=text] { width: 100%; margin: 0 0 16px; padding: 8px 12px; font: inherit; border: 1px solid #d4d4d8; border-radius: 8px; }
-.actions { display: flex; gap: 8px; }
-.actions button { flex: 1; padding: 10px 16px; font: inherit; border-radius: 8px; border: 1px solid #d4d4d8; background: #fff; cursor: pointer; }
-.actions button.primary { background: #1f883d; border-color: #1f883d; color: #fff; }
-</style>`;
-
-const errorPage = (message: string) =>
-  layout(
-    "GitHub — error",
-    `<p class="eyebrow">GitHub · Redline stand-in</p><h1>Invalid request</h1><p class="alert" role="alert">${escapeHtml(message)}</p>`,
-  );
+const PAGE_STYLE = pageStyle("#1f883d");
+const errorPage = servicePage("GitHub");
 
 export async function githubDevRoutes(app: FastifyInstance, options: GithubDevOptions) {
   const { prefix } = options;
   const users = new Map<number, User>();
   const tokens = new Map<string, number>();
-  const codes = new Map<string, { userId: number; scope: string; expiresAt: number }>();
+  const codes = new CodeStore<{ userId: number; scope: string }>(() => randomBytes(10).toString("hex"));
   const repos = new Map<string, Repo>();
   const issues = new Map<string, Issue>();
   const hooks = new Map<number, Hook>();
@@ -110,11 +110,7 @@ export async function githubDevRoutes(app: FastifyInstance, options: GithubDevOp
     return 10_000_000 + serial;
   };
 
-  app.addContentTypeParser(
-    "application/x-www-form-urlencoded",
-    { parseAs: "string" },
-    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
-  );
+  acceptForms(app);
 
   const apiError = (reply: FastifyReply, status: number, message: string, extra: object = {}) =>
     reply.status(status).send({ message, documentation_url: DOCS, ...extra });
@@ -266,80 +262,49 @@ export async function githubDevRoutes(app: FastifyInstance, options: GithubDevOp
     );
   };
 
-  app.get(
-    "/login/oauth/authorize",
-    route({ summary: "Authorize an OAuth app (embedded GitHub)", action: "public" }),
-    async (request, reply) => {
-      const query = authorizeQuery.safeParse(request.query);
-      reply.type("text/html; charset=utf-8").header("cache-control", "no-store");
-      if (
-        !query.success ||
-        query.data.client_id !== options.clientId ||
-        !URL.canParse(query.data.redirect_uri)
-      )
-        return reply.status(400).send(errorPage("Invalid client_id or redirect_uri."));
-      const hidden = Object.entries(query.data)
-        .filter(([, value]) => value !== undefined)
-        .map(
-          ([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value!)}">`,
-        )
-        .join("\n");
-      return layout(
+  authorizeRoutes(app, {
+    path: "/login/oauth/authorize",
+    prefix,
+    service: "GitHub",
+    query: authorizeQuery,
+    problem: appAndReturnUrl(options.clientId, "Invalid client_id or redirect_uri."),
+    malformed: "Invalid client_id or redirect_uri.",
+    errorPage,
+    page: (query, hidden) =>
+      layout(
         "Authorize application",
         `${PAGE_STYLE}<p class="eyebrow">GitHub · Redline stand-in</p><h1>Authorize Redline</h1>
-<p>Redline wants to access your repositories (scope <code>${escapeHtml(query.data.scope ?? "")}</code>): read and write issues and repository webhooks.</p>
+<p>Redline wants to access your repositories (scope <code>${escapeHtml(query.scope ?? "")}</code>): read and write issues and repository webhooks.</p>
 <form method="post" action="${prefix}/login/oauth/authorize">${hidden}
 <label for="login">Your GitHub username</label><input id="login" type="text" name="login" value="test-user" maxlength="39" required>
 <div class="actions"><button type="submit" name="decision" value="deny">Cancel</button>
 <button class="primary" type="submit" name="decision" value="allow">Authorize</button></div></form>`,
-      );
+      ),
+    nameField: "login",
+    defaultName: "test-user",
+    // GitHub's usernames: letters, digits and single hyphens, at most 39.
+    validName: (login) =>
+      /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/.test(login) &&
+      login.toLowerCase() !== READ_ONLY_ORG,
+    returnUrl: (query) => query.redirect_uri,
+    deny: (back, query) => {
+      withState(back, query);
+      back.searchParams.set("error", "access_denied");
+      back.searchParams.set("error_description", "The user has denied your application access.");
     },
-  );
-
-  app.post(
-    "/login/oauth/authorize",
-    route({ summary: "The user's decision (embedded GitHub)", action: "public" }),
-    async (request, reply) => {
-      const form = (request.body ?? {}) as Record<string, string>;
-      const query = authorizeQuery.safeParse(form);
-      const login = String(form.login ?? "").trim() || "test-user";
-      if (
-        !query.success ||
-        query.data.client_id !== options.clientId ||
-        !URL.canParse(query.data.redirect_uri) ||
-        // GitHub's usernames: letters, digits and single hyphens, at most 39.
-        !/^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/.test(login) ||
-        login.toLowerCase() === READ_ONLY_ORG
-      )
-        return reply.status(400).type("text/html; charset=utf-8").send(errorPage("Invalid request."));
-      const back = new URL(query.data.redirect_uri);
-      if (query.data.state) back.searchParams.set("state", query.data.state);
-      if (form.decision !== "allow") {
-        back.searchParams.set("error", "access_denied");
-        back.searchParams.set("error_description", "The user has denied your application access.");
-        return reply.redirect(back.toString(), 302);
-      }
+    allow: (back, query, login) => {
       const user =
         [...users.values()].find((u) => u.login.toLowerCase() === login.toLowerCase()) ?? newUser(login);
-      const code = randomBytes(10).toString("hex");
-      codes.set(code, {
-        userId: user.id,
-        scope: query.data.scope ?? "",
-        expiresAt: Date.now() + 10 * 60_000,
-      });
-      back.searchParams.set("code", code);
-      return reply.redirect(back.toString(), 302);
+      withState(back, query);
+      back.searchParams.set("code", codes.issue({ userId: user.id, scope: query.scope ?? "" }));
     },
-  );
+  });
 
   app.post(
     "/login/oauth/access_token",
     route({ summary: "Exchange an authorization code for a token (embedded GitHub)", action: "public" }),
     async (request, reply) => {
-      const params = {
-        ...(request.query as Record<string, string>),
-        ...((request.body as Record<string, string>) ?? {}),
-      };
+      const params = tokenParams(request, true);
       // GitHub answers 200 with an `error` here, in the format the Accept header asks for.
       const answer = (body: Record<string, string>) =>
         (request.headers.accept ?? "").includes("application/json")
@@ -350,9 +315,8 @@ export async function githubDevRoutes(app: FastifyInstance, options: GithubDevOp
           error: "incorrect_client_credentials",
           error_description: "The client_id and/or client_secret passed are incorrect.",
         });
-      const grant = codes.get(String(params.code ?? ""));
-      codes.delete(String(params.code ?? ""));
-      if (!grant || grant.expiresAt < Date.now())
+      const grant = codes.take(params.code);
+      if (!grant)
         return answer({
           error: "bad_verification_code",
           error_description: "The code passed is incorrect or expired.",
@@ -601,14 +565,5 @@ ${issue.labels.length ? `<p>Labels: ${issue.labels.map(escapeHtml).join(", ")}</
     },
   );
 
-  app.post(
-    "/_faults",
-    route({ summary: "Make the next API calls fail (embedded GitHub, for tests)", action: "public" }),
-    async (request, reply) => {
-      const input = faultBody.safeParse(request.body);
-      if (!input.success) return reply.status(400).send({ message: "status and times" });
-      faults.set(input.data.status, input.data.times);
-      return reply.status(204).send();
-    },
-  );
+  testControls(app, { service: "GitHub", faults });
 }

@@ -12,15 +12,27 @@
  * to the webhooks whose filter matches, as Jira delivers dynamic webhooks: JSON naming the issue and the
  * status change, with a JWT under the client secret in `Authorization` (no body signature). Test controls: `POST /_faults` (500/429/401 on API calls), `POST /_tokens`
  * (`expire` every access token now; `revoke` every refresh token; `GET` counts the refreshes),
- * `GET /_webhooks/{id}` (whether a webhook exists, and when it expires). All in memory.
+ * `GET /_webhooks/{id}` (whether a webhook exists, and when it expires; `POST` sets when it expires). All in
+ * memory.
  */
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { route } from "../route.ts";
 import { escapeHtml, layout } from "../stripe/checkout-page.ts";
-import { isStorableText } from "../text.ts";
-import { Faults, faultBody } from "../tracker-faults.ts";
+import { Faults } from "../tracker-faults.ts";
+import {
+  acceptForms,
+  appAndReturnUrl,
+  authorizeRoutes,
+  CodeStore,
+  pageStyle,
+  errorPage as servicePage,
+  TokenGrants,
+  testControls,
+  tokenParams,
+  withState,
+} from "../tracker-oauth.ts";
 
 export interface JiraDevOptions {
   appUrl: string;
@@ -94,19 +106,8 @@ const authorizeQuery = z.object({
   prompt: z.string().max(50).optional(),
 });
 
-const PAGE_STYLE = `<style>
-label { display: block; margin: 0 0 4px; font-size: 14px; font-weight: 500; }
-input[type=text] { width: 100%; margin: 0 0 16px; padding: 8px 12px; font: inherit; border: 1px solid #d4d4d8; border-radius: 8px; }
-.actions { display: flex; gap: 8px; }
-.actions button { flex: 1; padding: 10px 16px; font: inherit; border-radius: 8px; border: 1px solid #d4d4d8; background: #fff; cursor: pointer; }
-.actions button.primary { background: #0c66e4; border-color: #0c66e4; color: #fff; }
-</style>`;
-
-const errorPage = (message: string) =>
-  layout(
-    "Jira — error",
-    `<p class="eyebrow">Atlassian · Redline stand-in</p><h1>Something's not right</h1><p class="alert" role="alert">${escapeHtml(message)}</p>`,
-  );
+const PAGE_STYLE = pageStyle("#0c66e4");
+const errorPage = servicePage("Jira", "Atlassian", "Something's not right");
 
 /** The text of an Atlassian Document Format body (a line per paragraph). */
 function textOf(doc: unknown): string {
@@ -134,19 +135,13 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
   const projects = new Map<string, Project>();
   const issues = new Map<string, Issue>();
   const hooks = new Map<number, Hook>();
-  const codes = new Map<string, { accountId: string; redirectUri: string; expiresAt: number }>();
-  const accessTokens = new Map<string, { accountId: string; expiresAt: number }>();
-  const refreshTokens = new Map<string, string>();
+  const codes = new CodeStore<{ accountId: string }>();
+  const grants = new TokenGrants(ACCESS_TOKEN_SECONDS);
   const faults = new Faults();
-  let refreshes = 0;
   let nextId = 10_000;
   let nextHookId = 1;
 
-  app.addContentTypeParser(
-    "application/x-www-form-urlencoded",
-    { parseAs: "string" },
-    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
-  );
+  acceptForms(app);
 
   const jiraError = (reply: FastifyReply, status: number, message: string) =>
     reply.status(status).send({ errorMessages: [message], errors: {} });
@@ -163,9 +158,8 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
       }))
     )
       return null;
-    const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1] ?? "";
-    const grant = accessTokens.get(bearer);
-    const person = grant && grant.expiresAt > Date.now() ? people.get(grant.accountId) : undefined;
+    const accountId = grants.bearer(request);
+    const person = accountId === undefined ? undefined : people.get(accountId);
     if (!person) {
       reply.status(401).send({ code: 401, message: "Unauthorized; scope does not match" });
       return null;
@@ -279,40 +273,28 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
   };
 
   const grantTokens = (accountId: string) => {
-    const accessToken = `jira-at-${randomBytes(24).toString("hex")}`;
-    accessTokens.set(accessToken, { accountId, expiresAt: Date.now() + ACCESS_TOKEN_SECONDS * 1000 });
-    const refreshToken = `jira-rt-${randomBytes(24).toString("hex")}`;
-    refreshTokens.set(refreshToken, accountId);
     return {
-      access_token: accessToken,
-      refresh_token: refreshToken,
+      access_token: grants.grantAccess(accountId, () => `jira-at-${randomBytes(24).toString("hex")}`),
+      refresh_token: grants.grantRefresh(accountId, () => `jira-rt-${randomBytes(24).toString("hex")}`),
       expires_in: ACCESS_TOKEN_SECONDS,
       scope: [...SCOPES, "offline_access"].join(" "),
       token_type: "Bearer",
     };
   };
 
-  app.get(
-    "/auth/authorize",
-    route({ summary: "Allow an app access to Jira (embedded Atlassian OAuth 2.0)", action: "public" }),
-    async (request, reply) => {
-      const query = authorizeQuery.safeParse(request.query);
-      reply.type("text/html; charset=utf-8").header("cache-control", "no-store");
-      if (
-        !query.success ||
-        query.data.client_id !== options.clientId ||
-        !URL.canParse(query.data.redirect_uri)
-      )
-        return reply
-          .status(400)
-          .send(errorPage("Invalid audience, client_id, redirect_uri, state or response_type."));
-      const hidden = Object.entries(query.data)
-        .filter(([, value]) => value !== undefined)
-        .map(
-          ([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value!)}">`,
-        )
-        .join("\n");
-      const scopes = query.data.scope
+  authorizeRoutes(app, {
+    path: "/auth/authorize",
+    prefix,
+    service: "Atlassian OAuth 2.0",
+    query: authorizeQuery,
+    problem: appAndReturnUrl(
+      options.clientId,
+      "Invalid audience, client_id, redirect_uri, state or response_type.",
+    ),
+    malformed: "Invalid audience, client_id, redirect_uri, state or response_type.",
+    errorPage,
+    page: (query, hidden) => {
+      const scopes = query.scope
         .split(/\s+/)
         .filter(Boolean)
         .map((scope) => `<li>${escapeHtml(scope)}</li>`)
@@ -327,42 +309,18 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
 <button class="primary" type="submit" name="decision" value="allow">Accept</button></div></form>`,
       );
     },
-  );
-
-  app.post(
-    "/auth/authorize",
-    route({ summary: "The user's decision (embedded Atlassian OAuth 2.0)", action: "public" }),
-    async (request, reply) => {
-      const form = (request.body ?? {}) as Record<string, string>;
-      const query = authorizeQuery.safeParse(form);
-      const name =
-        String(form.name ?? "")
-          .trim()
-          .slice(0, 100) || "Test user";
-      if (
-        !query.success ||
-        query.data.client_id !== options.clientId ||
-        !URL.canParse(query.data.redirect_uri) ||
-        !isStorableText(name)
-      )
-        return reply.status(400).type("text/html; charset=utf-8").send(errorPage("Invalid request."));
-      const back = new URL(query.data.redirect_uri);
-      back.searchParams.set("state", query.data.state);
-      if (form.decision !== "allow") {
-        back.searchParams.set("error", "access_denied");
-        return reply.redirect(back.toString(), 302);
-      }
+    nameField: "name",
+    defaultName: "Test user",
+    returnUrl: (query) => query.redirect_uri,
+    allow: (back, query, name) => {
       const person = [...people.values()].find((p) => p.name === name) ?? newPerson(name);
-      const code = randomBytes(16).toString("hex");
-      codes.set(code, {
-        accountId: person.accountId,
-        redirectUri: query.data.redirect_uri,
-        expiresAt: Date.now() + 10 * 60_000,
-      });
-      back.searchParams.set("code", code);
-      return reply.redirect(back.toString(), 302);
+      withState(back, query);
+      back.searchParams.set(
+        "code",
+        codes.issue({ accountId: person.accountId, redirectUri: query.redirect_uri }),
+      );
     },
-  );
+  });
 
   app.post(
     "/auth/oauth/token",
@@ -371,23 +329,21 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
       action: "public",
     }),
     async (request, reply) => {
-      const params = (request.body ?? {}) as Record<string, unknown>;
+      const params = tokenParams(request);
       if (params.client_id !== options.clientId || params.client_secret !== options.clientSecret)
         return oauthError(reply, 401, "access_denied", "Unauthorized");
       if (params.grant_type === "authorization_code") {
-        const grant = codes.get(String(params.code ?? ""));
-        codes.delete(String(params.code ?? ""));
-        if (!grant || grant.expiresAt < Date.now() || grant.redirectUri !== params.redirect_uri)
-          return oauthError(reply, 403, "invalid_grant", "Invalid authorization code");
+        const grant = codes.take(params.code, params.redirect_uri);
+        if (!grant) return oauthError(reply, 403, "invalid_grant", "Invalid authorization code");
         return grantTokens(grant.accountId);
       }
       if (params.grant_type === "refresh_token") {
         const spent = String(params.refresh_token ?? "");
-        const accountId = refreshTokens.get(spent);
+        const accountId = grants.refresh.get(spent);
         if (!accountId) return oauthError(reply, 403, "unauthorized_client", "refresh_token is invalid");
         // Rotation: the spent refresh token stops working.
-        refreshTokens.delete(spent);
-        refreshes += 1;
+        grants.refresh.delete(spent);
+        grants.refreshes += 1;
         return grantTokens(accountId);
       }
       return oauthError(reply, 400, "unsupported_grant_type", "Unknown grant_type.");
@@ -655,6 +611,22 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
     },
   );
 
+  app.post(
+    "/_webhooks/:webhookId",
+    route({
+      summary: "Set when a webhook expires, as if time had passed (embedded Jira, for tests)",
+      action: "public",
+    }),
+    async (request, reply) => {
+      const hook = hooks.get(Number((request.params as { webhookId: string }).webhookId));
+      const body = z.object({ expiresAt: z.number().int().min(0) }).safeParse(request.body);
+      if (!hook) return reply.status(404).send({ errorMessages: ["Webhook not found."], errors: {} });
+      if (!body.success) return reply.status(400).send({ message: "expiresAt (ms since the epoch)" });
+      hook.expiresAt = body.data.expiresAt;
+      return { data: { exists: true, expiresAt: hook.expiresAt } };
+    },
+  );
+
   const pageIssue = (request: FastifyRequest) => {
     const { cloudId, key } = request.params as { cloudId: string; key: string };
     return [...issues.values()].find((issue) => issue.siteId === cloudId && issue.key === key) ?? null;
@@ -696,35 +668,5 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
     },
   );
 
-  app.post(
-    "/_faults",
-    route({ summary: "Make the next API calls fail (embedded Jira, for tests)", action: "public" }),
-    async (request, reply) => {
-      const input = faultBody.safeParse(request.body);
-      if (!input.success) return reply.status(400).send({ message: "status and times" });
-      faults.set(input.data.status, input.data.times);
-      return reply.status(204).send();
-    },
-  );
-
-  app.get(
-    "/_tokens",
-    route({ summary: "How many refresh grants were answered (embedded Jira, for tests)", action: "public" }),
-    async () => ({ refreshes }),
-  );
-
-  app.post(
-    "/_tokens",
-    route({
-      summary: "Expire every access token now, or revoke every refresh token (embedded Jira, for tests)",
-      action: "public",
-    }),
-    async (request, reply) => {
-      const input = z.object({ action: z.enum(["expire", "revoke"]) }).safeParse(request.body);
-      if (!input.success) return reply.status(400).send({ message: "action: expire or revoke" });
-      for (const grant of accessTokens.values()) grant.expiresAt = 0;
-      if (input.data.action === "revoke") refreshTokens.clear();
-      return reply.status(204).send();
-    },
-  );
+  testControls(app, { service: "Jira", faults, grants });
 }

@@ -12,9 +12,9 @@ import { createHmac, randomBytes } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { route } from "../route.ts";
-import { isStorableText } from "../text.ts";
-import { Faults, faultBody } from "../tracker-faults.ts";
-import { authorizePage, cardPage } from "./trello-pages.ts";
+import { Faults } from "../tracker-faults.ts";
+import { acceptForms, authorizeRoutes, testControls } from "../tracker-oauth.ts";
+import { authorizePage, cardPage, errorPage } from "./trello-pages.ts";
 
 export interface TrelloDevOptions {
   /** The app's public URL: cards' URLs and the authorize page are `${appUrl}${prefix}/…`. */
@@ -117,11 +117,7 @@ export async function trelloDevRoutes(app: FastifyInstance, options: TrelloDevOp
   const faults = new Faults();
   let cardCount = 0;
 
-  app.addContentTypeParser(
-    "application/x-www-form-urlencoded",
-    { parseAs: "string" },
-    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
-  );
+  acceptForms(app);
 
   /** Trello takes a call's parameters in the query string or the body alike. */
   const paramsOf = (request: FastifyRequest): Record<string, unknown> => ({
@@ -265,64 +261,35 @@ export async function trelloDevRoutes(app: FastifyInstance, options: TrelloDevOp
     return member;
   };
 
-  app.get(
-    "/1/authorize",
-    route({ summary: "Allow an application to use a Trello account (embedded Trello)", action: "public" }),
-    async (request, reply) => {
-      const query = authorizeQuery.safeParse(request.query);
-      reply.type("text/html; charset=utf-8").header("cache-control", "no-store");
-      const problem = !query.success
-        ? "The request is missing a required parameter or has one that is not valid."
-        : query.data.key !== options.apiKey
-          ? "Invalid API key."
-          : !URL.canParse(query.data.return_url)
-            ? "Invalid return_url."
-            : null;
-      if (problem || !query.success)
-        return reply
-          .status(400)
-          .send(authorizePage({ action: "", appName: "", scope: "", params: {}, error: problem! }));
-      return authorizePage({
-        action: `${prefix}/1/authorize`,
-        appName: query.data.name,
-        scope: query.data.scope,
-        params: Object.fromEntries(Object.entries(query.data).map(([k, v]) => [k, String(v)])),
-      });
+  // client.js's flow: no code and no state of Trello's; the token in the return URL's fragment.
+  authorizeRoutes(app, {
+    path: "/1/authorize",
+    prefix,
+    service: "Trello",
+    query: authorizeQuery,
+    problem: (query) =>
+      query.key !== options.apiKey
+        ? "Invalid API key."
+        : !URL.canParse(query.return_url)
+          ? "Invalid return_url."
+          : null,
+    malformed: "The request is missing a required parameter or has one that is not valid.",
+    errorPage,
+    page: (query, hidden) =>
+      authorizePage({ action: `${prefix}/1/authorize`, appName: query.name, scope: query.scope, hidden }),
+    nameField: "member",
+    defaultName: "Test member",
+    returnUrl: (query) => query.return_url,
+    deny: (back) => {
+      back.hash = "error=access_denied";
     },
-  );
-
-  app.post(
-    "/1/authorize",
-    route({ summary: "The account's decision (embedded Trello)", action: "public" }),
-    async (request, reply) => {
-      const form = (request.body ?? {}) as Record<string, string>;
-      const query = authorizeQuery.safeParse(form);
-      const fullName =
-        String(form.member ?? "")
-          .trim()
-          .slice(0, 100) || "Test member";
-      if (
-        !query.success ||
-        query.data.key !== options.apiKey ||
-        !URL.canParse(query.data.return_url) ||
-        !isStorableText(fullName)
-      )
-        return reply
-          .status(400)
-          .type("text/html; charset=utf-8")
-          .send(authorizePage({ action: "", appName: "", scope: "", params: {}, error: "Invalid request." }));
-      const back = new URL(query.data.return_url);
-      if (form.decision !== "allow") {
-        back.hash = "error=access_denied";
-        return reply.redirect(back.toString(), 302);
-      }
+    allow: (back, _query, fullName) => {
       const member = [...members.values()].find((m) => m.fullName === fullName) ?? newMember(fullName);
       const token = `ATTA${randomBytes(32).toString("hex")}`;
       tokens.set(token, member.id);
       back.hash = `token=${token}`;
-      return reply.redirect(back.toString(), 302);
     },
-  );
+  });
 
   app.get(
     "/1/members/me",
@@ -495,10 +462,7 @@ export async function trelloDevRoutes(app: FastifyInstance, options: TrelloDevOp
     async (request, reply) => {
       const card = cardByLink((request.params as { shortLink: string }).shortLink);
       reply.type("text/html; charset=utf-8").header("cache-control", "no-store");
-      if (!card)
-        return reply
-          .status(404)
-          .send(authorizePage({ action: "", appName: "", scope: "", params: {}, error: "Card not found." }));
+      if (!card) return reply.status(404).send(errorPage("Card not found."));
       return cardPage({
         action: `${prefix}/c/${card.shortLink}`,
         name: card.name,
@@ -528,14 +492,5 @@ export async function trelloDevRoutes(app: FastifyInstance, options: TrelloDevOp
     },
   );
 
-  app.post(
-    "/_faults",
-    route({ summary: "Make the next API calls fail (embedded Trello, for tests)", action: "public" }),
-    async (request, reply) => {
-      const input = faultBody.safeParse(request.body);
-      if (!input.success) return reply.status(400).send({ message: "status and times" });
-      faults.set(input.data.status, input.data.times);
-      return reply.status(204).send();
-    },
-  );
+  testControls(app, { service: "Trello", faults });
 }

@@ -1,38 +1,24 @@
 /** The Trello stand-in's pages: the authorize page (client.js's `Trello.authorize`) and a card's page. */
 import { escapeHtml, layout } from "../stripe/checkout-page.ts";
+import { pageStyle, errorPage as servicePage } from "../tracker-oauth.ts";
 
-const STYLE = `<style>
-label { display: block; margin: 0 0 4px; font-size: 14px; font-weight: 500; }
-input[type=text] { width: 100%; margin: 0 0 16px; padding: 8px 12px; font: inherit;
-  border: 1px solid #d4d4d8; border-radius: 8px; }
-.actions { display: flex; gap: 8px; }
-.actions button { flex: 1; padding: 10px 16px; font: inherit; border-radius: 8px; border: 1px solid #d4d4d8;
-  background: #fff; cursor: pointer; }
-.actions button.primary { background: #0c66e4; border-color: #0c66e4; color: #fff; }
-</style>`;
+const STYLE = pageStyle("#0c66e4");
+
+export const errorPage = servicePage("Trello");
 
 export function authorizePage(view: {
   action: string;
   appName: string;
   scope: string;
-  params: Record<string, string>;
-  error?: string;
+  hidden: string;
 }): string {
-  if (view.error)
-    return layout(
-      "Trello — error",
-      `<p class="eyebrow">Trello · Redline stand-in</p><h1>Invalid request</h1><p class="alert" role="alert">${escapeHtml(view.error)}</p>`,
-    );
-  const hidden = Object.entries(view.params)
-    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
-    .join("\n");
   return layout(
     "Trello — allow access",
     `${STYLE}<p class="eyebrow">Trello · Redline stand-in</p>
 <h1>Let ${escapeHtml(view.appName)} use your account?</h1>
 <p>It will be able to ${view.scope.includes("write") ? "read and write" : "read"} your boards, lists and cards.</p>
 <form method="post" action="${escapeHtml(view.action)}">
-${hidden}
+${view.hidden}
 <label for="member">Your Trello name</label>
 <input id="member" type="text" name="member" value="Test member" maxlength="100" required>
 <div class="actions"><button type="submit" name="decision" value="deny">Deny</button>

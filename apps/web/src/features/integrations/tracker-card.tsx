@@ -234,7 +234,7 @@ function DestinationForm({
         )}
       </Field>
       <Switch
-        label={`Create ${article(terms.card)} ${terms.card} for each new comment`}
+        label={`Create ${article(terms.card)} ${terms.card} for each new comment and ticket`}
         checked={autoCreate}
         onCheckedChange={setAutoCreate}
       />

@@ -44,7 +44,7 @@ export function TrackerGuide({
         </li>
         <li>
           <strong>Create cards.</strong>{" "}
-          {`Open a comment thread, an edit suggestion or a ticket and choose "Create ${name} ${terms.card}" — or turn on "Create ${/^[aeiou]/.test(terms.card) ? "an" : "a"} ${terms.card} for each new comment".`}{" "}
+          {`Open a comment thread, an edit suggestion or a ticket and choose "Create ${name} ${terms.card}" — or turn on "Create ${/^[aeiou]/.test(terms.card) ? "an" : "a"} ${terms.card} for each new comment and ticket".`}{" "}
           Each card holds the text, the page's address, the element and a link back to Redline; its link shows
           on the comment.
         </li>

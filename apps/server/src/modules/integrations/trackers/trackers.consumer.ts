@@ -1,7 +1,7 @@
 /**
  * The trackers' durable consumer: reads the ledger after its cursor and, in the cursor's transaction,
- * (1) for a new comment, makes a pending card for each enabled tracker of the project whose automatic rule
- * is on, with its job; (2) for a comment, edit suggestion or ticket resolved or reopened by a person, asks
+ * (1) for a new comment or ticket, makes a pending card for each enabled tracker of the project whose
+ * automatic rule is on, with its job (once, however often the event is read); (2) for a comment, edit suggestion or ticket resolved or reopened by a person, asks
  * for its cards that now disagree to follow (a `sync` job each). A change that came from a tracker (an
  * integration actor) is not sent back; its card already agrees.
  */
@@ -25,6 +25,9 @@ interface Recorded extends LedgerEvent {
   versionId?: string;
   /** ticket.changed */
   states?: { ticketId: string }[];
+  /** ticket.created */
+  projectId?: string;
+  state?: { ticketId: string };
 }
 
 /** The made cards of these subjects whose closed state differs from their subject's resolved one. */
@@ -50,6 +53,34 @@ async function enqueueDisagreeing(
 
 const isTracker = (type: string): type is TrackerType => (TRACKER_TYPES as readonly string[]).includes(type);
 
+/**
+ * The project's automatic rule: a pending card (and its job) in each enabled tracker whose rule is on and
+ * whose destination is chosen. One card per (tracker, subject): an event read again (a replay, a consumer
+ * restarted before its cursor moved) finds the card made and asks for nothing.
+ */
+async function makeAutomaticCards(
+  ctx: Pick<AppContext, "queue" | "config">,
+  tx: Tx,
+  projectId: string,
+  subject: "comment" | "ticket",
+  subjectId: string,
+) {
+  const rows = await tx
+    .select()
+    .from(projectIntegrations)
+    .where(and(eq(projectIntegrations.projectId, projectId), eq(projectIntegrations.isEnabled, true)));
+  for (const row of rows) {
+    const config = trackerConfigOf(row);
+    if (!isTracker(row.type) || !config.autoCreate || !config.destination) continue;
+    const [made] = await tx
+      .insert(trackerCards)
+      .values({ id: newId(), projectId, tracker: row.type, subject, subjectId, createdBy: row.createdBy })
+      .onConflictDoNothing({ target: [trackerCards.tracker, trackerCards.subject, trackerCards.subjectId] })
+      .returning({ id: trackerCards.id });
+    if (made) await enqueueCardJob(ctx, { op: "create", cardId: made.id }, { tx });
+  }
+}
+
 export async function handleTrackerEvent(ctx: Pick<AppContext, "queue" | "config">, tx: Tx, event: Recorded) {
   if (event.type === "inspect.updated" && event.versionId) {
     await enqueueDisagreeing(
@@ -70,30 +101,14 @@ export async function handleTrackerEvent(ctx: Pick<AppContext, "queue" | "config
     );
     return;
   }
+  if (event.type === "ticket.created" && event.projectId && event.state) {
+    await makeAutomaticCards(ctx, tx, event.projectId, "ticket", event.state.ticketId);
+    return;
+  }
   const { ref } = event;
   if (!ref) return;
   if (event.type === "comment.created") {
-    const rows = await tx
-      .select()
-      .from(projectIntegrations)
-      .where(and(eq(projectIntegrations.projectId, ref.projectId), eq(projectIntegrations.isEnabled, true)));
-    for (const row of rows) {
-      const config = trackerConfigOf(row);
-      if (!isTracker(row.type) || !config.autoCreate || !config.destination) continue;
-      const [made] = await tx
-        .insert(trackerCards)
-        .values({
-          id: newId(),
-          projectId: ref.projectId,
-          tracker: row.type,
-          subject: "comment",
-          subjectId: ref.id,
-          createdBy: row.createdBy,
-        })
-        .onConflictDoNothing({ target: [trackerCards.tracker, trackerCards.subject, trackerCards.subjectId] })
-        .returning({ id: trackerCards.id });
-      if (made) await enqueueCardJob(ctx, { op: "create", cardId: made.id }, { tx });
-    }
+    await makeAutomaticCards(ctx, tx, ref.projectId, "comment", ref.id);
     return;
   }
   if (event.type === "comment.updated" && !event.actor?.integration) {
@@ -111,7 +126,13 @@ export async function handleTrackerEvent(ctx: Pick<AppContext, "queue" | "config
   }
 }
 
-const ACCEPTED = new Set(["comment.created", "comment.updated", "inspect.updated", "ticket.changed"]);
+const ACCEPTED = new Set([
+  "comment.created",
+  "comment.updated",
+  "inspect.updated",
+  "ticket.created",
+  "ticket.changed",
+]);
 
 export function startTrackersConsumer(ctx: Pick<AppContext, "config" | "queue" | "ledger">): Promise<void> {
   return ctx.ledger.consume<Recorded>({
