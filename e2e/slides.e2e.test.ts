@@ -180,14 +180,14 @@ describe("the slide editor", () => {
     await shot(vic.page, "slides-03-viewer");
   }, 180_000);
 
-  it("edits a text in place and shows distances while Ctrl is held", async () => {
+  it("edits a text in place, drags it with the mouse, and shows distances while Ctrl is held", async () => {
     const ada = await signedIn(e2e, "slides-solo", "Ada Lovelace");
     const projectId = await newProject(ada.api, "Solo deck", "illustration");
     const { page } = ada;
     await page.goto(`/project/${projectId}`);
     await page.getByRole("button", { name: "Slide 1" }).waitFor();
     await page.getByRole("button", { name: "Add text" }).click();
-    const deck = await eventually(ada.api, projectId, (d) => objectsOf(d).length === 1);
+    let deck = await eventually(ada.api, projectId, (d) => objectsOf(d).length === 1);
     const text = objectsOf(deck)[0]!;
 
     // Settled: saved, and the strip's thumbnail drawn.
@@ -205,6 +205,23 @@ describe("the slide editor", () => {
     await field.press("Escape");
     await field.waitFor({ state: "detached" });
     await eventually(ada.api, projectId, (d) => objectsOf(d)[0]?.text === "Quarterly results");
+
+    // A mouse drag moves it: one change at the end of the drag, saved, and where it was dropped after a
+    // reload (clicking there selects it; where it was, nothing).
+    await page.mouse.move(inside.x, inside.y);
+    await page.mouse.down();
+    const to = at(text.x + 140, text.y + 162);
+    await page.mouse.move(to.x, to.y, { steps: 12 });
+    await page.mouse.up();
+    deck = await eventually(ada.api, projectId, (d) => (objectsOf(d)[0]?.y ?? 0) > text.y + 100);
+    const moved = objectsOf(deck)[0]!;
+    expect(moved.x).toBeGreaterThan(text.x + 50);
+    await page.reload();
+    await page.getByRole("status").filter({ hasText: "All changes saved" }).waitFor();
+    await clickSlide(page, text.x + 40, text.y + 12);
+    await page.getByText("Select an object to style it.", { exact: false }).waitFor();
+    await clickSlide(page, moved.x + 40, moved.y + 12);
+    await page.getByRole("heading", { name: "Text" }).waitFor();
 
     // Ctrl held: the distances to the slide's edges are drawn beside the selection.
     await page.keyboard.down("Control");

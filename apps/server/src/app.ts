@@ -199,7 +199,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     videoUploads,
   };
   const worker = config.captureWorker ? await startCaptureWorker(ctx) : null;
-  const hub = startRealtimeHub(database.db, ledger);
+  const hub = startRealtimeHub(database.db, ledger, database.listen);
   const stopSessionCache = await startSessionCache(database);
   // Every process runs the ledger's consumers (one works each at a time) unless told to leave them to others.
   if (config.ledgerConsumers) {

@@ -6,7 +6,8 @@
  * no domain event yet sends a realtime envelope (`publish`, `announceChanged`, `revokeRoom`). Every app
  * process follows the ledger and hands each event to its own sockets in that room — several processes
  * behind a load balancer share rooms through the database, and a process whose connection was lost for a
- * moment delivers what it missed.
+ * moment delivers what it missed. What only the sockets open now need and no one keeps (presence) goes
+ * around the ledger (`broadcast`): a NOTIFY carrying the event, heard by every process's hub.
  */
 import { randomUUID } from "node:crypto";
 import {
@@ -15,7 +16,8 @@ import {
   type RealtimeServerMessage,
   realtimeClientMessageSchema,
 } from "@redline/shared";
-import type { Database } from "../db/index.ts";
+import { sql } from "drizzle-orm";
+import type { Database, DatabaseHandle } from "../db/index.ts";
 import { type Ledger, type LedgerEvent, record } from "./ledger.ts";
 import type { PolicyActor } from "./policy.ts";
 
@@ -75,6 +77,29 @@ function send(tx: Executor, envelope: Envelope & { id: string }): Promise<void> 
 
 export function publish(tx: Executor, room: Room, event: RealtimeEvent): Promise<void> {
   return send(tx, { room, event, id: randomUUID() });
+}
+
+/** The channel of `broadcast`: its payload is the event itself (nothing is kept anywhere). */
+export const EPHEMERAL_CHANNEL = "redline_realtime";
+/** NOTIFY's payload limit is 8000 bytes. */
+export const EPHEMERAL_MAX_BYTES = 7900;
+
+/**
+ * An event for the room's sockets open now and for no one else — not kept, not read by consumers, not
+ * redelivered after a gap (presence: each tab repeats its own). Every process hears it straight from
+ * PostgreSQL's NOTIFY; the durable ledger never holds it. Outside a transaction it goes at once.
+ */
+export async function broadcast(db: Executor, room: Room, event: RealtimeEvent): Promise<void> {
+  const payload = JSON.stringify({ room, event });
+  if (Buffer.byteLength(payload) > EPHEMERAL_MAX_BYTES)
+    throw new Error(`a broadcast of ${event.type} is too big for NOTIFY`);
+  await db.execute(sql`select pg_notify(${EPHEMERAL_CHANNEL}, ${payload})`);
+}
+
+function parseBroadcast(payload: string): { room: Room; event: RealtimeEvent } | null {
+  const parsed = parseJson(payload) as { room?: unknown; event?: { type?: unknown } } | null;
+  if (typeof parsed?.room !== "string" || typeof parsed.event?.type !== "string") return null;
+  return parsed as { room: Room; event: RealtimeEvent };
 }
 
 /**
@@ -174,8 +199,15 @@ export interface RealtimeSocket {
 const isEnvelope = (event: LedgerEvent): event is LedgerEvent & Envelope =>
   event.type === REALTIME_EVENT && typeof event.room === "string";
 
-/** Follows the ledger in this process: each room's events to its sockets here, in the order recorded. */
-export function startRealtimeHub(db: Database, ledger: Ledger): RealtimeHub {
+/**
+ * Follows the ledger in this process: each room's events to its sockets here, in the order recorded.
+ * With `listen` (the database's), it also hands `broadcast` events to them as they are heard.
+ */
+export function startRealtimeHub(
+  db: Database,
+  ledger: Ledger,
+  listen?: DatabaseHandle["listen"],
+): RealtimeHub {
   const rooms = new Map<Room, Set<RealtimeSocket>>();
   const observers = () => listeners.get(db) ?? [];
   const unfollow = ledger.follow((events) => {
@@ -193,24 +225,34 @@ export function startRealtimeHub(db: Database, ledger: Ledger): RealtimeHub {
   const unwatch = ledger.watchGaps((state) => {
     for (const observer of observers()) observer.gap?.(state);
   });
+  // Broadcasts reach sockets only: no cache keeps what they carry.
+  const unlisten = listen?.(EPHEMERAL_CHANNEL, (payload) => {
+    const heard = parseBroadcast(payload);
+    if (heard) toSockets(heard.room, heard.event);
+  }).catch((error: unknown) => {
+    console.error("the realtime hub could not listen for broadcasts", error);
+    return undefined;
+  });
   function deliver(envelope: Envelope) {
     // Caches forget first, so a socket told of a change and refetching reads it.
     for (const observer of observers()) observer.heard?.(envelope.room, envelope.event ?? null, envelope.id);
-    if (!envelope.revoke && !envelope.event) return;
-    const members = rooms.get(envelope.room);
+    if (envelope.revoke) revoke(envelope.room, envelope.revoke.userId);
+    else if (envelope.event) toSockets(envelope.room, envelope.event);
+  }
+  function revoke(room: Room, userId: string | null) {
+    const members = rooms.get(room);
     if (!members) return;
-    if (envelope.revoke) {
-      const { userId } = envelope.revoke;
-      const left = JSON.stringify({ type: "left", projectId: envelope.room.replace(/^project:/, "") });
-      for (const socket of [...members]) {
-        if (userId !== null && socket.userId !== userId) continue;
-        members.delete(socket);
-        socket.send(left);
-      }
-      if (members.size === 0) rooms.delete(envelope.room);
-      return;
+    const left = JSON.stringify({ type: "left", projectId: room.replace(/^project:/, "") });
+    for (const socket of [...members]) {
+      if (userId !== null && socket.userId !== userId) continue;
+      members.delete(socket);
+      socket.send(left);
     }
-    const { room, event } = envelope;
+    if (members.size === 0) rooms.delete(room);
+  }
+  function toSockets(room: Room, event: RealtimeEvent) {
+    const members = rooms.get(room);
+    if (!members) return;
     const shared = JSON.stringify({ type: "event", room, event });
     for (const socket of members) {
       if (socket.deliver) socket.deliver(room, event, shared);
@@ -237,6 +279,7 @@ export function startRealtimeHub(db: Database, ledger: Ledger): RealtimeHub {
     async stop() {
       unfollow();
       unwatch();
+      await (await unlisten)?.();
     },
   };
 }

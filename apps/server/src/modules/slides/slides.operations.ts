@@ -2,7 +2,7 @@
  * The deck's writes (issue #32, ADR 0040): an editor's update is checked against a copy of the stored
  * deck and appended in one transaction under the deck row's lock, folded into the snapshot now and then,
  * and announced to the project's room; images are uploaded (≤ 5 MB, recognised by their bytes) into the
- * one record of stored files; presence is relayed to the room and never kept.
+ * one record of stored files; presence is broadcast to the room and never kept.
  */
 import { createHash } from "node:crypto";
 import { deckPresenceSchema, deckUpdateSchema, SLIDE_MESSAGES, viewerOf } from "@redline/shared";
@@ -16,7 +16,7 @@ import { newId } from "../../lib/ids.ts";
 import { detectImage } from "../../lib/images.ts";
 import { operation, withParams } from "../../lib/operations.ts";
 import { memberActor } from "../../lib/policy.ts";
-import { publish } from "../../lib/realtime.ts";
+import { broadcast } from "../../lib/realtime.ts";
 import type { Actor } from "../auth/session.ts";
 import { assertRoomToStore, meterStorage } from "../plans/storage.ts";
 import { loadProject } from "../project-access/projects.load.ts";
@@ -109,17 +109,28 @@ export const uploadSlideImage = operation(
   },
 );
 
-/** Where an editor is and what they have selected: told to the room, kept nowhere but the ledger's wake-up. */
+/** Selected objects told to the others at most (the outlines of the first; the NOTIFY stays small). */
+export const PRESENCE_SELECTION_SHOWN = 40;
+
+/**
+ * Where an editor is and what they have selected: broadcast to the room's open sockets in every process,
+ * kept nowhere (not in the durable ledger: each tab repeats it every 10 s, and it fades without).
+ */
 export const sendDeckPresence = operation(
   "slides.presence",
   withParams(deckParams, deckPresenceSchema),
   async (ctx, actor: Actor, { projectId, ...presence }) => {
     const { db } = ctx.database;
     await deckProject(db, actor, projectId, "slides.read");
-    await publish(db, `project:${projectId}`, {
+    await broadcast(db, `project:${projectId}`, {
       type: "deck.presence",
       projectId,
-      presence: { ...presence, userId: actor.user.id, name: actor.user.displayName || actor.user.email },
+      presence: {
+        ...presence,
+        selection: presence.selection.slice(0, PRESENCE_SELECTION_SHOWN),
+        userId: actor.user.id,
+        name: actor.user.displayName || actor.user.email,
+      },
     });
     return { data: null };
   },

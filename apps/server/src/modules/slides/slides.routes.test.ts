@@ -297,18 +297,45 @@ describe("the slide deck", () => {
     expect(await count()).toBe(before);
   });
 
-  it("relays presence to the room without storing it", async () => {
+  it("relays presence to the room without storing it — not even in the ledger", async () => {
     const tab = await openSocket(t, owner);
     tab.send({ type: "join", projectId });
     await tab.next((m) => m.type === "joined");
+    const selection = Array.from({ length: 60 }, (_, i) => `object-${i}-${"x".repeat(50)}`);
     const sent = await editor.post(`/api/projects/${projectId}/deck/presence`, {
       clientId: 7,
       slideId: "s1",
-      selection: ["t1"],
+      selection,
     });
     expect(sent.status).toBe(200);
     const heard = await tab.next((m) => m.type === "event" && m.event.type === "deck.presence");
-    expect(heard).toMatchObject({ event: { presence: { clientId: 7, slideId: "s1", selection: ["t1"] } } });
+    expect(heard).toMatchObject({ event: { presence: { clientId: 7, slideId: "s1" } } });
+    // A long selection is told by its first objects (what NOTIFY carries stays small).
+    if (heard.type === "event" && heard.event.type === "deck.presence")
+      expect(heard.event.presence.selection).toEqual(selection.slice(0, 40));
+    // Presence repeats every 10 s per open editor: none of it is a durable record.
+    await t.ctx.ledger.settled();
+    const recorded = await t.ctx.database.executeSql(
+      "select count(*)::int as n from domain_events where payload::text like '%deck.presence%'",
+    );
+    expect(recorded.rows).toEqual([{ n: 0 }]);
+    tab.socket.close();
+  });
+
+  it("refuses presence from a stranger (404) and a malformed one (400), telling no one", async () => {
+    const tab = await openSocket(t, owner);
+    tab.send({ type: "join", projectId });
+    await tab.next((m) => m.type === "joined");
+    const path = `/api/projects/${projectId}/deck/presence`;
+    expect((await stranger.post(path, { clientId: 8, slideId: "s1", selection: [] })).status).toBe(404);
+    expect((await editor.post(path, { clientId: -1, slideId: "s1", selection: [] })).status).toBe(400);
+    expect((await editor.post(path, { clientId: 9, slideId: "s1", selection: [], extra: 1 })).status).toBe(
+      400,
+    );
+    // The next presence the tab hears is the one sent after the refused ones.
+    await editor.post(path, { clientId: 10, slideId: "s1", selection: [] });
+    const heard = await tab.next((m) => m.type === "event" && m.event.type === "deck.presence");
+    expect(heard).toMatchObject({ event: { presence: { clientId: 10 } } });
     tab.socket.close();
   });
 });
@@ -334,6 +361,19 @@ describe("the slide deck across two processes", () => {
     if (heard.type === "event" && heard.event.type === "deck.updated")
       Y.applyUpdate(b, fromB64(heard.event.update));
     expect(b.getMap("slides").toJSON()).toEqual(a.json());
+
+    // Presence sent to one process reaches the other's socket too (a NOTIFY, not the ledger).
+    expect(
+      (
+        await owner.post(`/api/projects/${projectId}/deck/presence`, {
+          clientId: 3,
+          slideId: "s1",
+          selection: [],
+        })
+      ).status,
+    ).toBe(200);
+    const presence = await onB.next((m) => m.type === "event" && m.event.type === "deck.presence");
+    expect(presence).toMatchObject({ event: { projectId, presence: { clientId: 3, slideId: "s1" } } });
     onB.socket.close();
   }, 60_000);
 });

@@ -22,6 +22,15 @@ export function loadImage(src: string): Promise<HTMLImageElement | null> {
   return made;
 }
 
+/**
+ * The node of a slide object by its id. Never a `#id` selector: Konva's selectors know no CSS escapes, and
+ * an id that begins with a digit (most of ours: hex) needs one, so such an object was never found — a mouse
+ * drag of it was not saved and the Transformer never held it.
+ */
+export function objectNode(container: Konva.Container, id: string): Konva.Node | undefined {
+  return container.findOne((node: Konva.Node) => node.hasName("object") && node.id() === id);
+}
+
 /** Konva's font style for a text: weight and italics in one string. */
 export function fontStyleOf(text: Pick<SlideText, "fontWeight" | "italic">): string {
   return `${text.italic ? "italic " : ""}${text.fontWeight}`;

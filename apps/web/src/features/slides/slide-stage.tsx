@@ -18,7 +18,7 @@ import {
 import Konva from "konva";
 import { memo, useEffect, useMemo, useRef, useState } from "react";
 import { Image as KImage, Text as KText, Layer, Line, Rect, Stage, Transformer } from "react-konva";
-import { fontStyleOf, loadImage } from "./slide-render.ts";
+import { fontStyleOf, loadImage, objectNode } from "./slide-render.ts";
 
 const SNAP_PX = 6;
 export const PRESENCE_COLORS = ["#2f5fb3", "#1f7a4d", "#9a5b00", "#7c3aed", "#0e7490", "#be185d"];
@@ -118,7 +118,7 @@ export const SlideStage = memo(function SlideStage({
     const nodes = canEdit
       ? selection
           .filter((id) => id !== editing)
-          .map((id) => stage.findOne(`#${CSS.escape(id)}`))
+          .map((id) => objectNode(stage, id))
           .filter((node): node is Konva.Node => Boolean(node))
       : [];
     tr.nodes(nodes);
@@ -184,7 +184,7 @@ export const SlideStage = memo(function SlideStage({
     drawGuides([]);
     const patches: Record<string, Partial<SlideObject>> = {};
     for (const id of ids) {
-      const node = stage.findOne(`#${CSS.escape(id)}`);
+      const node = objectNode(stage, id);
       const object = slide.objects[id];
       if (!node || !object) continue;
       const scaleX = node.scaleX();
@@ -341,7 +341,8 @@ export const SlideStage = memo(function SlideStage({
           onBlur={(event) => {
             const text = event.currentTarget.value;
             setEditing(null);
-            const node = stageRef.current?.findOne(`#${CSS.escape(editing)}`) as Konva.Text | undefined;
+            const stage = stageRef.current;
+            const node = stage ? (objectNode(stage, editing) as Konva.Text | undefined) : undefined;
             node?.text(text);
             onChange({
               [editing]: { text, height: Math.max(5, Math.round(node?.height() ?? editingText.height)) },
