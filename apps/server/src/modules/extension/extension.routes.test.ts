@@ -137,6 +137,49 @@ describe("the browser extension's routes", () => {
     expect(added.status).toBe(403);
   });
 
+  it("offers the team projects the person edits through a team membership, not those they only comment on", async () => {
+    const stamp = Date.now().toString(36);
+    const lead = await signUpVerified(t.url, t.inbox!, `ext-lead-${stamp}@example.com`);
+    const member = await signUpVerified(t.url, t.inbox!, `ext-member-${stamp}@example.com`);
+    const collaborator = await signUpVerified(t.url, t.inbox!, `ext-collab-${stamp}@example.com`);
+    const collaboratorId = (await collaborator.get("/api/me")).body.data.uid as string;
+    const team = await lead.post("/api/teams", { product: "web", name: "Extension studio" });
+    expect(team.status, JSON.stringify(team.body)).toBe(201);
+    const teamId = team.body.data.id as string;
+    for (const [email, access] of [
+      [`ext-member-${stamp}@example.com`, "member"],
+      [`ext-collab-${stamp}@example.com`, "collaborator"],
+    ])
+      expect((await lead.post(`/api/teams/${teamId}/members`, { email, access })).status).toBe(201);
+    const created = await lead.post("/api/projects", { title: "Team app", type: "webapp", teamId });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const projectId = created.body.data.id as string;
+    expect(
+      (await lead.put(`/api/projects/${projectId}/collaborators/${collaboratorId}`, { enabled: true }))
+        .status,
+    ).toBe(200);
+
+    // The member edits it only through the team: it is offered, and a page can be added to it.
+    const memberSecret = await signIn(member);
+    const offered = await fromExtension("GET", "/api/extension/projects", { secret: memberSecret });
+    expect(offered.body.data.map((project: { id: string }) => project.id)).toContain(projectId);
+    const added = await fromExtension("POST", "/api/extension/pages", {
+      secret: memberSecret,
+      body: { projectId, url: "https://app.test/team", html: "<p>Team</p>", width: 1280 },
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    // The collaborator sees the project (toggled in) but may only comment: not offered, and refused.
+    const collaboratorSecret = await signIn(collaborator);
+    const notOffered = await fromExtension("GET", "/api/extension/projects", { secret: collaboratorSecret });
+    expect(notOffered.status).toBe(200);
+    expect(notOffered.body.data.map((project: { id: string }) => project.id)).not.toContain(projectId);
+    const refused = await fromExtension("POST", "/api/extension/pages", {
+      secret: collaboratorSecret,
+      body: { projectId, url: "https://app.test/team", html: "<p>Team</p>", width: 1280 },
+    });
+    expect(refused.status).toBe(403);
+  });
+
   it("adds the tab's page: sanitized, served as a snapshot with the tab's pixels, and its threads counted", async () => {
     const projectId = await newProject(owner, "webapp", "Dashboard app");
     const secret = await signIn(owner);
