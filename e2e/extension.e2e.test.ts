@@ -11,8 +11,11 @@ import os from "node:os";
 import path from "node:path";
 import { comparePngs } from "@redline/capture/testing";
 import { EXTENSION_ID, EXTENSION_MESSAGES } from "@redline/shared";
-import { type BrowserContext, chromium, type Worker } from "playwright-core";
+import { eq } from "drizzle-orm";
+import { type BrowserContext, chromium, type Page, type Worker } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { UPLOAD_MESSAGES } from "../apps/extension/src/upload.ts";
+import { pages } from "../apps/server/src/db/schema/index.ts";
 import { testComment } from "../apps/server/src/testing/anchors.ts";
 import { ApiClient, signUpVerified } from "../apps/server/src/testing/http-client.ts";
 import { type E2E, startE2E, uniqueEmail } from "./harness.ts";
@@ -115,6 +118,41 @@ const tabIdOf = (url: string) =>
       )?.id,
     url,
   );
+
+/** The popup as a page for the tab at `url`, signed in as the person the context is signed in as. */
+async function connectedPopup(url: string): Promise<Page> {
+  const tabId = await tabIdOf(url);
+  expect(tabId).toBeDefined();
+  const popup = await context.newPage();
+  await popup.goto(`chrome-extension://${EXTENSION_ID}/popup.html?tab=${tabId}`);
+  const signIn = popup.getByRole("button", { name: "Sign in with Redline" });
+  const signOut = popup.getByRole("button", { name: "Sign out" });
+  await signIn.or(signOut).waitFor();
+  if (await signOut.isVisible()) {
+    await signOut.click();
+    await signIn.waitFor();
+  }
+  const connectOpens = context.waitForEvent("page");
+  await signIn.click();
+  const connect = await connectOpens;
+  await connect.getByRole("button", { name: "Allow the extension" }).click();
+  await connect.getByText(EXTENSION_MESSAGES.approved).waitFor();
+  await connect.close();
+  await popup.getByLabel("Project").waitFor({ timeout: 30_000 });
+  return popup;
+}
+
+/** A new person, signed in to the context, with a web-app project. */
+async function personWithProject(title: string) {
+  const email = uniqueEmail("extension");
+  const api = await signUpVerified(e2e.baseUrl, e2e.app.inbox!, email, PASSWORD, "Ada Lovelace");
+  const projectId = await newProject(api, title, "webapp");
+  await signInContext(email);
+  return { api, projectId };
+}
+
+const pagesOf = (projectId: string) =>
+  e2e.app.ctx.database.db.select().from(pages).where(eq(pages.projectId, projectId));
 
 describe("the browser extension", () => {
   it("adds a page behind a cookie sign-in to a web-app project, as the person sees it", async () => {
@@ -238,5 +276,26 @@ describe("the browser extension", () => {
     await plain.getByRole("link", { name: "Get the browser extension" }).waitFor();
     await shot(plain, "extension-promo");
     expect(await review.getByRole("link", { name: "Get the browser extension" }).count()).toBe(0);
+  });
+
+  it("shows a lost upload as an error with a retry, and the retry adds the page", async () => {
+    const { projectId } = await personWithProject("Flaky network app");
+    const app = await context.newPage();
+    await app.goto(`${site.url}/login`);
+    await app.getByRole("heading", { name: "Welcome back, Ada" }).waitFor();
+    const popup = await connectedPopup(`${site.url}/app`);
+    await popup.getByLabel("Project").selectOption({ label: "Flaky network app" });
+    // The network drops during the first upload only.
+    await popup.route("**/api/extension/pages", (route) => route.abort("internetdisconnected"), { times: 1 });
+    await popup.getByRole("button", { name: "Add this page" }).click();
+    await expect.poll(() => popup.getByRole("alert").textContent()).toBe(UPLOAD_MESSAGES.offline);
+    expect(await pagesOf(projectId)).toHaveLength(0);
+    await shot(popup, "extension-upload-failed");
+    const opens = context.waitForEvent("page");
+    await popup.getByRole("button", { name: "Try again" }).click();
+    const review = await opens;
+    await review.waitForURL(new RegExp(`/project/${projectId}/[^/]+/[^/]+/comment`));
+    expect(await pagesOf(projectId)).toHaveLength(1);
+    await Promise.all([review, popup, app].map((page) => page.close()));
   });
 });
