@@ -1,7 +1,7 @@
 /**
  * The popup: sign in through Redline, choose a project (only those you may edit), add the tab as a new
  * page or a new version of one — serialized in the tab by SingleFile, uploaded with progress, retried on
- * failure — and the open threads on this address. Opened from the menu or the shortcut it is a window
+ * failure — or a region of it as an image page, and the open threads on this address. Opened from the menu or the shortcut it is a window
  * for the tab named by `?tab=`.
  */
 import type { ExtensionAdded, ExtensionProject, ExtensionThread } from "@redline/shared/extension";
@@ -141,11 +141,26 @@ function addSection(tab: Tab, projects: ExtensionProject[]) {
   });
   form.style.display = "grid";
   form.style.gap = "10px";
+  // A region of the tab as an image page: the worker waits for the rectangle dragged in the tab.
+  const region = h(
+    "button",
+    {
+      type: "button",
+      onclick: async () => {
+        await browser.runtime.sendMessage({ type: "region", tabId: tab.id, projectId: project.value });
+        status.replaceChildren(h("p", {}, "Drag over the page to choose the region (Esc cancels)."));
+        await browser.tabs.update(tab.id, { active: true });
+        window.close();
+      },
+    },
+    "Screenshot a region",
+  );
   form.append(
     h("p", { class: "muted" }, tab.title ?? tab.url),
     h("label", { for: "project" }, "Project", project),
     h("label", { for: "target" }, "Add as", target),
     button,
+    region,
     status,
   );
   return form;

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiTokens, pages, projectMembers, versions } from "../../db/schema/index.ts";
 import { newId } from "../../lib/ids.ts";
 import { testComment } from "../../testing/anchors.ts";
-import { type ApiClient, signUpVerified } from "../../testing/http-client.ts";
+import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 
 const EXTENSION_ORIGIN = `chrome-extension://${EXTENSION_ID}`;
@@ -257,6 +257,58 @@ describe("the browser extension's routes", () => {
       .from(pages)
       .where(eq(pages.projectId, projectId));
     expect(after).toEqual(before);
+  });
+
+  it("adds a region screenshot as an image page through the image-page route, as the extension", async () => {
+    const projectId = await newProject(owner, "webapp", "Region app");
+    const disabled = await newProject(owner, "webapp", "No regions here");
+    await owner.patch(`/api/projects/${disabled}`, { isPluginDisabled: true });
+    const secret = await signIn(owner);
+    const region = await sharp({
+      create: { width: 300, height: 200, channels: 3, background: { r: 200, g: 30, b: 30 } },
+    })
+      .png()
+      .toBuffer();
+    const file = { name: "Dashboard — region.png", type: "image/png", bytes: region };
+    const extension = new ApiClient(t.url);
+    const headers = { authorization: `Bearer ${secret}`, origin: EXTENSION_ORIGIN };
+    // Its preflight is answered for the extension's origin, and the answer is readable there.
+    const preflight = await fetch(`${t.url}/api/projects/${projectId}/uploads`, {
+      method: "OPTIONS",
+      headers: { origin: EXTENSION_ORIGIN, "access-control-request-method": "POST" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe(EXTENSION_ORIGIN);
+    const added = await extension.upload(`/api/projects/${projectId}/uploads`, file, headers);
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    expect(added.headers.get("access-control-allow-origin")).toBe(EXTENSION_ORIGIN);
+    const [page] = await t.ctx.database.db.select().from(pages).where(eq(pages.id, added.body.data.pageId));
+    expect(page).toMatchObject({ projectId, url: "image", title: "Dashboard — region" });
+    const [version] = await t.ctx.database.db
+      .select()
+      .from(versions)
+      .where(eq(versions.id, added.body.data.versionId));
+    expect(version).toMatchObject({ kind: "image", status: "ready" });
+
+    const pagesIn = async (id: string) =>
+      (await t.ctx.database.db.select({ n: count() }).from(pages).where(eq(pages.projectId, id)))[0]!.n;
+    // A project that turned the extension off refuses it, storing nothing.
+    const refused = await extension.upload(`/api/projects/${disabled}/uploads`, file, headers);
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe(EXTENSION_MESSAGES.projectUnavailable);
+    expect(await pagesIn(disabled)).toBe(0);
+    // The extension's origin without its credential is refused: a session cookie is no way in from there.
+    const cookieOnly = await owner.upload(`/api/projects/${projectId}/uploads`, file, {
+      origin: EXTENSION_ORIGIN,
+    });
+    expect(cookieOnly.status).toBe(403);
+    // Nor may another origin read the answer.
+    const elsewhere = await fetch(`${t.url}/api/projects/${projectId}/uploads`, {
+      method: "OPTIONS",
+      headers: { origin: "https://evil.example", "access-control-request-method": "POST" },
+    });
+    expect(elsewhere.headers.get("access-control-allow-origin")).toBeNull();
+    expect(await pagesIn(projectId)).toBe(1);
   });
 
   it("signs the extension out from the extension", async () => {
