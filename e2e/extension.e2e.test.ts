@@ -5,16 +5,13 @@
  * the page opens in Redline showing the signed-in content; a comment pinned there is the badge's count on
  * the live page; the app sees the extension and hides its promo badge; a view-only project is not offered.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { comparePngs } from "@redline/capture/testing";
 import { EXTENSION_ID, EXTENSION_MESSAGES } from "@redline/shared";
 import { eq } from "drizzle-orm";
-import { type BrowserContext, chromium, type Page, type Worker } from "playwright-core";
+import type { BrowserContext, Page, Worker } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ExtensionBrowser, launchWithExtension } from "../apps/extension/scripts/test-browser.ts";
 import { UPLOAD_MESSAGES } from "../apps/extension/src/upload.ts";
 import { pages, versions } from "../apps/server/src/db/schema/index.ts";
 import { testComment } from "../apps/server/src/testing/anchors.ts";
@@ -22,11 +19,9 @@ import { ApiClient, signUpVerified } from "../apps/server/src/testing/http-clien
 import { type E2E, startE2E, uniqueEmail } from "./harness.ts";
 import { addMember, newProject, PASSWORD, type Site, serveSite, shot } from "./helpers.ts";
 
-const repo = path.resolve(import.meta.dirname, "..");
 let e2e: E2E;
 let site: Site;
-let built: string;
-let profile: string;
+let extension: ExtensionBrowser;
 let context: BrowserContext;
 let worker: Worker;
 
@@ -65,42 +60,13 @@ beforeAll(async () => {
   ]);
   // The extension built for this Redline (on localhost), reading the fixture's host (127.0.0.1) without a
   // click: a test build only — the shipped one reads a page when the person asks (activeTab).
-  built = await mkdtemp(path.join(os.tmpdir(), "redline-extension-"));
-  execFileSync("npm", ["run", "prepare-assets", "-w", "@redline/extension"], { cwd: repo, stdio: "ignore" });
-  execFileSync("npx", ["wxt", "build"], {
-    cwd: path.join(repo, "apps/extension"),
-    stdio: "ignore",
-    env: {
-      ...process.env,
-      WXT_REDLINE_URL: e2e.baseUrl,
-      WXT_OUT_DIR: built,
-      WXT_EXTRA_HOST_PERMISSIONS: "http://127.0.0.1/*",
-    },
-  });
-  const unpacked = path.join(built, "chrome-mv3");
-  profile = await mkdtemp(path.join(os.tmpdir(), "redline-profile-"));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    headless: true,
-    viewport: { width: 1280, height: 800 },
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      `--disable-extensions-except=${unpacked}`,
-      `--load-extension=${unpacked}`,
-      "--disable-features=DisableLoadExtensionCommandLineSwitch",
-      // The test clicks the toolbar button through the DevTools protocol (clickToolbarButton).
-      "--enable-unsafe-extension-debugging",
-    ],
-  });
-  worker = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker", { timeout: 30_000 }));
+  extension = await launchWithExtension(e2e.baseUrl, ["http://127.0.0.1/*"]);
+  ({ context, worker } = extension);
 }, 180_000);
 
 afterAll(async () => {
-  await context?.close().catch(() => {});
+  await extension?.close();
   await Promise.all([e2e?.close(), site?.close()]);
-  await Promise.all([built, profile].filter(Boolean).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
 /** Signs the persistent context into Redline as `email` (a session of its own, as signInPage makes). */
