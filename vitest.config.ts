@@ -31,7 +31,12 @@ export default defineConfig({
           // server's modules, PGlite's WASM and the migrated database are loaded once per worker, not per file.
           maxWorkers: 3,
           isolate: false,
-          include: ["packages/**/src/**/*.test.ts", "apps/server/src/**/*.test.ts", "scripts/**/*.test.ts"],
+          include: [
+            "packages/**/src/**/*.test.ts",
+            "apps/server/src/**/*.test.ts",
+            "apps/extension/src/**/*.test.ts",
+            "scripts/**/*.test.ts",
+          ],
           environment: "node",
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -5,24 +5,23 @@
  * the page opens in Redline showing the signed-in content; a comment pinned there is the badge's count on
  * the live page; the app sees the extension and hides its promo badge; a view-only project is not offered.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { comparePngs } from "@redline/capture/testing";
 import { EXTENSION_ID, EXTENSION_MESSAGES } from "@redline/shared";
-import { type BrowserContext, chromium, type Worker } from "playwright-core";
+import { eq } from "drizzle-orm";
+import type { BrowserContext, Page, Worker } from "playwright-core";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ExtensionBrowser, launchWithExtension } from "../apps/extension/scripts/test-browser.ts";
+import { UPLOAD_MESSAGES } from "../apps/extension/src/upload.ts";
+import { pages, versions } from "../apps/server/src/db/schema/index.ts";
 import { testComment } from "../apps/server/src/testing/anchors.ts";
 import { ApiClient, signUpVerified } from "../apps/server/src/testing/http-client.ts";
 import { type E2E, startE2E, uniqueEmail } from "./harness.ts";
 import { addMember, newProject, PASSWORD, type Site, serveSite, shot } from "./helpers.ts";
 
-const repo = path.resolve(import.meta.dirname, "..");
 let e2e: E2E;
 let site: Site;
-let built: string;
-let profile: string;
+let extension: ExtensionBrowser;
 let context: BrowserContext;
 let worker: Worker;
 
@@ -42,6 +41,14 @@ function startWebApp() {
             ? `<!doctype html><html><head><title>Dashboard</title><style>h1{color:rgb(20,90,200)}</style></head><body><h1>Welcome back, Ada</h1><p>Your private dashboard: 3 open invoices.</p><form><input name="q" value=""></form></body></html>`
             : `<!doctype html><html><head><title>Sign in</title></head><body><h1>Please sign in</h1></body></html>`,
         );
+    } else if (request.url === "/board") {
+      // A page that tries what a hostile page can against the extension (the region test drives it), and
+      // a red block the region test drags over.
+      response
+        .writeHead(200, { "content-type": "text/html" })
+        .end(
+          `<!doctype html><html><head><title>Board</title><style>body{margin:0;background:#fff}#block{position:absolute;left:100px;top:100px;width:200px;height:150px;background:rgb(220,20,20)}</style></head><body><h1>Board</h1><div id="block"></div></body></html>`,
+        );
     } else response.writeHead(404).end();
   });
 }
@@ -53,40 +60,13 @@ beforeAll(async () => {
   ]);
   // The extension built for this Redline (on localhost), reading the fixture's host (127.0.0.1) without a
   // click: a test build only — the shipped one reads a page when the person asks (activeTab).
-  built = await mkdtemp(path.join(os.tmpdir(), "redline-extension-"));
-  execFileSync("npm", ["run", "prepare-assets", "-w", "@redline/extension"], { cwd: repo, stdio: "ignore" });
-  execFileSync("npx", ["wxt", "build"], {
-    cwd: path.join(repo, "apps/extension"),
-    stdio: "ignore",
-    env: {
-      ...process.env,
-      WXT_REDLINE_URL: e2e.baseUrl,
-      WXT_OUT_DIR: built,
-      WXT_EXTRA_HOST_PERMISSIONS: "http://127.0.0.1/*",
-    },
-  });
-  const unpacked = path.join(built, "chrome-mv3");
-  profile = await mkdtemp(path.join(os.tmpdir(), "redline-profile-"));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    headless: true,
-    viewport: { width: 1280, height: 800 },
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      `--disable-extensions-except=${unpacked}`,
-      `--load-extension=${unpacked}`,
-      "--disable-features=DisableLoadExtensionCommandLineSwitch",
-    ],
-  });
-  worker = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker", { timeout: 30_000 }));
+  extension = await launchWithExtension(e2e.baseUrl, ["http://127.0.0.1/*"]);
+  ({ context, worker } = extension);
 }, 180_000);
 
 afterAll(async () => {
-  await context?.close().catch(() => {});
+  await extension?.close();
   await Promise.all([e2e?.close(), site?.close()]);
-  await Promise.all([built, profile].filter(Boolean).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
 /** Signs the persistent context into Redline as `email` (a session of its own, as signInPage makes). */
@@ -115,6 +95,63 @@ const tabIdOf = (url: string) =>
       )?.id,
     url,
   );
+
+/** The popup as a page for the tab at `url`, signed in as the person the context is signed in as. */
+async function connectedPopup(url: string): Promise<Page> {
+  const tabId = await tabIdOf(url);
+  expect(tabId).toBeDefined();
+  const popup = await context.newPage();
+  await popup.goto(`chrome-extension://${EXTENSION_ID}/popup.html?tab=${tabId}`);
+  const signIn = popup.getByRole("button", { name: "Sign in with Redline" });
+  const signOut = popup.getByRole("button", { name: "Sign out" });
+  await signIn.or(signOut).waitFor();
+  if (await signOut.isVisible()) {
+    await signOut.click();
+    await signIn.waitFor();
+  }
+  const connectOpens = context.waitForEvent("page");
+  await signIn.click();
+  const connect = await connectOpens;
+  await connect.getByRole("button", { name: "Allow the extension" }).click();
+  await connect.getByText(EXTENSION_MESSAGES.approved).waitFor();
+  await connect.close();
+  await popup.getByLabel("Project").waitFor({ timeout: 30_000 });
+  return popup;
+}
+
+/**
+ * The person clicks the extension's toolbar button on the tab at `url`: the browser grants the extension
+ * that tab (activeTab), as the shipped build gets it (the DevTools protocol's Extensions.triggerAction;
+ * headless, its popup is not drawn — the test opens it as a page).
+ */
+async function clickToolbarButton(url: string) {
+  const browser = await context.browser()!.newBrowserCDPSession();
+  const { targetInfos } = await browser.send("Target.getTargets", { filter: [{ type: "tab" }] });
+  const tab = targetInfos.find((target) => target.url.startsWith(url));
+  expect(tab).toBeDefined();
+  await browser.send("Extensions.triggerAction", { id: EXTENSION_ID, targetId: tab!.targetId });
+  await browser.detach();
+}
+
+/** A popup for the tab at `url`, once the extension is signed in. */
+async function popupFor(url: string): Promise<Page> {
+  const popup = await context.newPage();
+  await popup.goto(`chrome-extension://${EXTENSION_ID}/popup.html?tab=${await tabIdOf(url)}`);
+  await popup.getByLabel("Project").waitFor({ timeout: 30_000 });
+  return popup;
+}
+
+/** A new person, signed in to the context, with a web-app project. */
+async function personWithProject(title: string) {
+  const email = uniqueEmail("extension");
+  const api = await signUpVerified(e2e.baseUrl, e2e.app.inbox!, email, PASSWORD, "Ada Lovelace");
+  const projectId = await newProject(api, title, "webapp");
+  await signInContext(email);
+  return { api, projectId };
+}
+
+const pagesOf = (projectId: string) =>
+  e2e.app.ctx.database.db.select().from(pages).where(eq(pages.projectId, projectId));
 
 describe("the browser extension", () => {
   it("adds a page behind a cookie sign-in to a web-app project, as the person sees it", async () => {
@@ -238,5 +275,116 @@ describe("the browser extension", () => {
     await plain.getByRole("link", { name: "Get the browser extension" }).waitFor();
     await shot(plain, "extension-promo");
     expect(await review.getByRole("link", { name: "Get the browser extension" }).count()).toBe(0);
+  });
+
+  it("shows a lost upload as an error with a retry, and the retry adds the page", async () => {
+    const { projectId } = await personWithProject("Flaky network app");
+    const app = await context.newPage();
+    await app.goto(`${site.url}/login`);
+    await app.getByRole("heading", { name: "Welcome back, Ada" }).waitFor();
+    const popup = await connectedPopup(`${site.url}/app`);
+    await popup.getByLabel("Project").selectOption({ label: "Flaky network app" });
+    // The network drops during the first upload only.
+    await popup.route("**/api/extension/pages", (route) => route.abort("internetdisconnected"), { times: 1 });
+    await popup.getByRole("button", { name: "Add this page" }).click();
+    await expect.poll(() => popup.getByRole("alert").textContent()).toBe(UPLOAD_MESSAGES.offline);
+    expect(await pagesOf(projectId)).toHaveLength(0);
+    await shot(popup, "extension-upload-failed");
+    const opens = context.waitForEvent("page");
+    await popup.getByRole("button", { name: "Try again" }).click();
+    const review = await opens;
+    await review.waitForURL(new RegExp(`/project/${projectId}/[^/]+/[^/]+/comment`));
+    expect(await pagesOf(projectId)).toHaveLength(1);
+    await Promise.all([review, popup, app].map((page) => page.close()));
+  });
+
+  it("adds a dragged region of the tab as an image page; Esc cancels, and the page cannot forge one", async () => {
+    const { projectId } = await personWithProject("Region app");
+    const board = await context.newPage();
+    await board.goto(`${site.url}/board`);
+    await board.locator("#block").waitFor();
+    /** The element the person would reach at the block: the block itself, or the extension's overlay. */
+    const atBlock = () =>
+      board.evaluate(() => (document.elementFromPoint(200, 175)?.id === "block" ? "block" : "overlay"));
+    let popup = await connectedPopup(`${site.url}/board`);
+    await popup.getByLabel("Project").selectOption({ label: "Region app" });
+    await popup.getByRole("button", { name: "Screenshot a region" }).click();
+    await expect.poll(atBlock).toBe("overlay");
+
+    // The page imitates the extension: messages and events, synthetic drags and keys. None reaches it.
+    const reached = await board.evaluate(async () => {
+      const forged = { type: "region-selected", rect: { x: 0, y: 0, width: 500, height: 500 } };
+      window.postMessage(forged, "*");
+      window.postMessage({ type: "region-cancelled" }, "*");
+      document.dispatchEvent(new CustomEvent("region-selected", { detail: forged }));
+      const overlay = document.elementFromPoint(200, 175)!;
+      for (const [type, x, y] of [
+        ["pointerdown", 10, 10],
+        ["pointermove", 400, 400],
+        ["pointerup", 400, 400],
+      ] as const)
+        overlay.dispatchEvent(new PointerEvent(type, { clientX: x, clientY: y, bubbles: true, button: 0 }));
+      window.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const chrome = (globalThis as { chrome?: { runtime?: { sendMessage?: unknown } } }).chrome;
+      return {
+        runtime: typeof chrome?.runtime?.sendMessage,
+        // The extension's script leaves nothing of its own in the page's world.
+        flag: (globalThis as { __redlineRegion?: unknown }).__redlineRegion,
+        localStorage: Object.keys(localStorage),
+      };
+    });
+    expect(reached).toEqual({ runtime: "undefined", flag: undefined, localStorage: [] });
+    // The forged Escape did not cancel, the forged drag did not choose.
+    expect(await atBlock()).toBe("overlay");
+
+    // The person's own Esc cancels: the overlay leaves, and the worker forgets the request.
+    await board.keyboard.press("Escape");
+    await expect.poll(atBlock).toBe("block");
+    const pending = () =>
+      worker.evaluate(async () =>
+        Object.keys(
+          await (
+            globalThis as unknown as { chrome: { storage: { session: { get(): Promise<object> } } } }
+          ).chrome.storage.session.get(),
+        ).filter((key) => key.startsWith("region:")),
+      );
+    await expect.poll(pending).toEqual([]);
+
+    // Again, from the toolbar's button (which grants the extension the tab, as a click does), and the
+    // person drags over the block: the region opens in Redline as an image page.
+    await clickToolbarButton(`${site.url}/board`);
+    popup = await popupFor(`${site.url}/board`);
+    await popup.getByLabel("Project").selectOption({ label: "Region app" });
+    await popup.getByRole("button", { name: "Screenshot a region" }).click();
+    await expect.poll(atBlock).toBe("overlay");
+    await board.bringToFront();
+    const opens = context.waitForEvent("page");
+    await board.mouse.move(100, 100);
+    await board.mouse.down();
+    await board.mouse.move(200, 180, { steps: 4 });
+    await board.mouse.move(300, 250, { steps: 4 });
+    await board.mouse.up();
+    const review = await opens;
+    await review.waitForURL(new RegExp(`/project/${projectId}/[^/]+/[^/]+/comment`), { timeout: 30_000 });
+    await review.getByRole("img").first().waitFor({ timeout: 30_000 });
+    await shot(review, "extension-region");
+    const [page, ...more] = await pagesOf(projectId);
+    expect(more).toHaveLength(0);
+    expect(page).toMatchObject({ url: "image", title: "Board — region" });
+    const [version] = await e2e.app.ctx.database.db
+      .select()
+      .from(versions)
+      .where(eq(versions.pageId, page!.id));
+    expect(version).toMatchObject({ kind: "image", status: "ready" });
+    const stored = await e2e.app.ctx.storage.get(version!.fileKey!);
+    const chunks: Buffer[] = [];
+    for await (const chunk of stored!.stream) chunks.push(chunk as Buffer);
+    const image = sharp(Buffer.concat(chunks));
+    // The dragged 200×150 CSS pixels at this screen's device pixel ratio (1), the block's red throughout.
+    expect(await image.metadata()).toMatchObject({ width: 200, height: 150 });
+    const { channels } = await image.stats();
+    expect(channels.slice(0, 3).map((channel) => Math.round(channel.mean))).toEqual([220, 20, 20]);
+    await Promise.all([review, board].map((page) => page.close()));
   });
 });

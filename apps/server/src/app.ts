@@ -298,8 +298,10 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     if (request.principal) return;
     if (provesItself(request.routeOptions.config?.doc)) return;
     const origin = request.headers.origin ?? refererOrigin(request.headers.referer);
-    // The extension's origin, for the routes that accept the extension only (they check their caller).
-    if (acceptedBy(request.routeOptions.config?.doc).includes("extension") && isExtension(origin)) return;
+    // The extension's origin, without its credential, for the extension's own routes only (they check their
+    // caller): a route that also takes a session is called by the extension with its credential.
+    const accepts = acceptedBy(request.routeOptions.config?.doc);
+    if (accepts.length > 0 && accepts.every((kind) => kind === "extension") && isExtension(origin)) return;
     if (!(await isTrustedOrigin(origin))) throw new ForbiddenError("Cross-site request refused.", "csrf");
   });
   await installApiRateLimits(app, ctx);

@@ -403,6 +403,8 @@ const MATRIX: Row[] = [
   {
     route: "POST /api/projects/:projectId/uploads",
     who: EDITORS,
+    // The extension's region screenshot (issue #31): its credential adds an image page as its person.
+    extension: Y,
     call: async (f) => ({
       path: `/api/projects/${f.projectId}/uploads`,
       upload: { name: "a.png", type: "image/png", bytes: await png() },

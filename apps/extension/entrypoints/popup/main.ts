@@ -1,12 +1,13 @@
 /**
  * The popup: sign in through Redline, choose a project (only those you may edit), add the tab as a new
  * page or a new version of one — serialized in the tab by SingleFile, uploaded with progress, retried on
- * failure — and the open threads on this address. Opened from the menu or the shortcut it is a window
+ * failure — or a region of it as an image page, and the open threads on this address. Opened from the menu or the shortcut it is a window
  * for the tab named by `?tab=`.
  */
 import type { ExtensionAdded, ExtensionProject, ExtensionThread } from "@redline/shared/extension";
-import { EXTENSION_MAX_PAGE_BYTES, EXTENSION_MESSAGES } from "@redline/shared/extension";
-import { account, api, REDLINE_URL, RedlineError } from "../../src/redline";
+import { EXTENSION_MESSAGES } from "@redline/shared/extension";
+import { account, api, REDLINE_URL } from "../../src/redline";
+import { isPageTooLarge, sendUpload, xhrTransport } from "../../src/upload";
 
 const app = document.getElementById("app")!;
 
@@ -140,11 +141,26 @@ function addSection(tab: Tab, projects: ExtensionProject[]) {
   });
   form.style.display = "grid";
   form.style.gap = "10px";
+  // A region of the tab as an image page: the worker waits for the rectangle dragged in the tab.
+  const region = h(
+    "button",
+    {
+      type: "button",
+      onclick: async () => {
+        await browser.runtime.sendMessage({ type: "region", tabId: tab.id, projectId: project.value });
+        status.replaceChildren(h("p", {}, "Drag over the page to choose the region (Esc cancels)."));
+        await browser.tabs.update(tab.id, { active: true });
+        window.close();
+      },
+    },
+    "Screenshot a region",
+  );
   form.append(
     h("p", { class: "muted" }, tab.title ?? tab.url),
     h("label", { for: "project" }, "Project", project),
     h("label", { for: "target" }, "Add as", target),
     button,
+    region,
     status,
   );
   return form;
@@ -214,51 +230,30 @@ async function addPage(
     ...(screenshot && { screenshot }),
     width: Math.min(Math.max(serialized.width, 200), 4000),
   });
-  if (new Blob([serialized.html]).size > EXTENSION_MAX_PAGE_BYTES)
-    return fail(EXTENSION_MESSAGES.tooLarge, false);
+  if (isPageTooLarge(serialized.html)) return fail(EXTENSION_MESSAGES.tooLarge, false);
   const progress = h("progress", { max: 100, value: 0, "aria-label": "Upload progress" });
   status.replaceChildren(h("p", {}, "Uploading…"), progress);
-  try {
-    const added = await upload(body, (fraction) => {
-      progress.value = Math.round(fraction * 100);
-    });
-    status.replaceChildren(
-      h("p", {}, `Added. Opening it in Redline… (${((performance.now() - started) / 1000).toFixed(1)} s)`),
-    );
-    await openInRedline(added.path);
-  } catch (error) {
-    const retry = !(error instanceof RedlineError) || error.status === 0 || error.status >= 500;
-    fail((error as Error).message, retry);
-  }
+  const outcome = await upload<ExtensionAdded>("/api/extension/pages", body, (fraction) => {
+    progress.value = Math.round(fraction * 100);
+  });
+  if (!outcome.ok) return fail(outcome.message, outcome.retry);
+  status.replaceChildren(
+    h("p", {}, `Added. Opening it in Redline… (${((performance.now() - started) / 1000).toFixed(1)} s)`),
+  );
+  await openInRedline(outcome.data.path);
 }
 
-/** The upload with progress (fetch cannot report it): XMLHttpRequest, with the credential. */
-async function upload(body: string, onProgress: (fraction: number) => void): Promise<ExtensionAdded> {
+/** An upload with the credential; a refused credential signs the extension out. */
+async function upload<T>(path: string, body: string | FormData, onProgress?: (fraction: number) => void) {
   const held = await account();
-  return new Promise((resolve, reject) => {
-    const request = new XMLHttpRequest();
-    request.open("POST", `${REDLINE_URL}/api/extension/pages`);
-    request.setRequestHeader("content-type", "application/json");
-    if (held) request.setRequestHeader("authorization", `Bearer ${held.secret}`);
-    request.upload.onprogress = (event) => {
-      if (event.lengthComputable) onProgress(event.loaded / event.total);
-    };
-    request.onerror = () =>
-      reject(new RedlineError("The upload failed: check your connection and try again.", 0));
-    request.onload = () => {
-      const answer = (() => {
-        try {
-          return JSON.parse(request.responseText);
-        } catch {
-          return {};
-        }
-      })();
-      if (request.status === 401) void browser.storage.local.remove("account");
-      if (request.status >= 200 && request.status < 300) resolve(answer.data);
-      else reject(new RedlineError(answer.message ?? "Something went wrong.", request.status));
-    };
-    request.send(body);
+  const outcome = await sendUpload<T>(xhrTransport, {
+    url: `${REDLINE_URL}${path}`,
+    secret: held?.secret ?? null,
+    body,
+    onProgress,
   });
+  if (!outcome.ok && outcome.status === 401) await browser.storage.local.remove("account");
+  return outcome;
 }
 
 function threadsSection(threads: ExtensionThread[]) {

@@ -8,10 +8,15 @@ import { can } from "../project-access/projects.policy.ts";
 import { offersExtension, pageUrlVariants } from "./extension.rules.ts";
 
 const MAX_THREADS = 50;
+/** The list the extension reads: every project of the person, every team's included. */
+const EXTENSION_LIST = { list: "all", sort: "modifiedAt", everyTeam: true } as const;
 
-/** The person's projects that take pages from the extension — only those they may edit (SPEC §6). */
+/**
+ * The person's projects that take pages from the extension — every one they may edit (SPEC §6), their
+ * teams' included: the project list's query over every team, then the projects policy.
+ */
 export async function extensionProjects(db: Database, userId: string): Promise<ExtensionProject[]> {
-  const rows = await listProjectRows(db, userId, { list: "all", sort: "modifiedAt" });
+  const rows = await listProjectRows(db, userId, EXTENSION_LIST);
   const offered = rows
     .map((row) => loadedProjectOf(row, userId))
     .filter(
@@ -46,7 +51,7 @@ export async function extensionProjects(db: Database, userId: string): Promise<E
 export async function openThreadsAt(db: Database, userId: string, url: string): Promise<ExtensionThread[]> {
   const variants = pageUrlVariants(url);
   if (variants.length === 0) return [];
-  const rows = await listProjectRows(db, userId, { list: "all", sort: "modifiedAt" });
+  const rows = await listProjectRows(db, userId, EXTENSION_LIST);
   const projectIds = rows.map((row) => row.project.id);
   if (projectIds.length === 0) return [];
   const latest = sql`(select ${versions.id} from ${versions} where ${versions.pageId} = ${pages.id} order by ${versions.number} desc limit 1)`;

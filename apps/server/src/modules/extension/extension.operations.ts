@@ -27,7 +27,7 @@ import { storeUpload } from "../pages/pages.routes.ts";
 import { loadProject } from "../project-access/projects.load.ts";
 import { authorize } from "../project-access/projects.policy.ts";
 import { enqueueCapture } from "../versions/capture-queue.ts";
-import { offersExtension } from "./extension.rules.ts";
+import { assertOffersExtension } from "./extension.rules.ts";
 
 const grantIdentifier = (challenge: string) => `extension-grant:${challenge}`;
 const challengeOf = (verifier: string) => createHash("sha256").update(verifier).digest("base64url");
@@ -106,8 +106,7 @@ export const addExtensionPage = operation(
     const { db } = ctx.database;
     const { project, access, isExpired } = await loadProject(db, actor, input.projectId);
     authorize(access, "pages.create");
-    if (!offersExtension({ ...project, isExpired }))
-      throw new ForbiddenError(EXTENSION_MESSAGES.projectUnavailable, "extension/project-unavailable");
+    assertOffersExtension({ ...project, isExpired });
     const screenshot = input.screenshot ? Buffer.from(input.screenshot, "base64") : null;
     if (screenshot && !screenshot.subarray(0, 8).equals(PNG_SIGNATURE))
       throw new ForbiddenError("The screenshot must be a PNG image.", "extension/screenshot");

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiTokens, pages, projectMembers, versions } from "../../db/schema/index.ts";
 import { newId } from "../../lib/ids.ts";
 import { testComment } from "../../testing/anchors.ts";
-import { type ApiClient, signUpVerified } from "../../testing/http-client.ts";
+import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 
 const EXTENSION_ORIGIN = `chrome-extension://${EXTENSION_ID}`;
@@ -137,6 +137,49 @@ describe("the browser extension's routes", () => {
     expect(added.status).toBe(403);
   });
 
+  it("offers the team projects the person edits through a team membership, not those they only comment on", async () => {
+    const stamp = Date.now().toString(36);
+    const lead = await signUpVerified(t.url, t.inbox!, `ext-lead-${stamp}@example.com`);
+    const member = await signUpVerified(t.url, t.inbox!, `ext-member-${stamp}@example.com`);
+    const collaborator = await signUpVerified(t.url, t.inbox!, `ext-collab-${stamp}@example.com`);
+    const collaboratorId = (await collaborator.get("/api/me")).body.data.uid as string;
+    const team = await lead.post("/api/teams", { product: "web", name: "Extension studio" });
+    expect(team.status, JSON.stringify(team.body)).toBe(201);
+    const teamId = team.body.data.id as string;
+    for (const [email, access] of [
+      [`ext-member-${stamp}@example.com`, "member"],
+      [`ext-collab-${stamp}@example.com`, "collaborator"],
+    ])
+      expect((await lead.post(`/api/teams/${teamId}/members`, { email, access })).status).toBe(201);
+    const created = await lead.post("/api/projects", { title: "Team app", type: "webapp", teamId });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const projectId = created.body.data.id as string;
+    expect(
+      (await lead.put(`/api/projects/${projectId}/collaborators/${collaboratorId}`, { enabled: true }))
+        .status,
+    ).toBe(200);
+
+    // The member edits it only through the team: it is offered, and a page can be added to it.
+    const memberSecret = await signIn(member);
+    const offered = await fromExtension("GET", "/api/extension/projects", { secret: memberSecret });
+    expect(offered.body.data.map((project: { id: string }) => project.id)).toContain(projectId);
+    const added = await fromExtension("POST", "/api/extension/pages", {
+      secret: memberSecret,
+      body: { projectId, url: "https://app.test/team", html: "<p>Team</p>", width: 1280 },
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    // The collaborator sees the project (toggled in) but may only comment: not offered, and refused.
+    const collaboratorSecret = await signIn(collaborator);
+    const notOffered = await fromExtension("GET", "/api/extension/projects", { secret: collaboratorSecret });
+    expect(notOffered.status).toBe(200);
+    expect(notOffered.body.data.map((project: { id: string }) => project.id)).not.toContain(projectId);
+    const refused = await fromExtension("POST", "/api/extension/pages", {
+      secret: collaboratorSecret,
+      body: { projectId, url: "https://app.test/team", html: "<p>Team</p>", width: 1280 },
+    });
+    expect(refused.status).toBe(403);
+  });
+
   it("adds the tab's page: sanitized, served as a snapshot with the tab's pixels, and its threads counted", async () => {
     const projectId = await newProject(owner, "webapp", "Dashboard app");
     const secret = await signIn(owner);
@@ -214,6 +257,58 @@ describe("the browser extension's routes", () => {
       .from(pages)
       .where(eq(pages.projectId, projectId));
     expect(after).toEqual(before);
+  });
+
+  it("adds a region screenshot as an image page through the image-page route, as the extension", async () => {
+    const projectId = await newProject(owner, "webapp", "Region app");
+    const disabled = await newProject(owner, "webapp", "No regions here");
+    await owner.patch(`/api/projects/${disabled}`, { isPluginDisabled: true });
+    const secret = await signIn(owner);
+    const region = await sharp({
+      create: { width: 300, height: 200, channels: 3, background: { r: 200, g: 30, b: 30 } },
+    })
+      .png()
+      .toBuffer();
+    const file = { name: "Dashboard — region.png", type: "image/png", bytes: region };
+    const extension = new ApiClient(t.url);
+    const headers = { authorization: `Bearer ${secret}`, origin: EXTENSION_ORIGIN };
+    // Its preflight is answered for the extension's origin, and the answer is readable there.
+    const preflight = await fetch(`${t.url}/api/projects/${projectId}/uploads`, {
+      method: "OPTIONS",
+      headers: { origin: EXTENSION_ORIGIN, "access-control-request-method": "POST" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe(EXTENSION_ORIGIN);
+    const added = await extension.upload(`/api/projects/${projectId}/uploads`, file, headers);
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    expect(added.headers.get("access-control-allow-origin")).toBe(EXTENSION_ORIGIN);
+    const [page] = await t.ctx.database.db.select().from(pages).where(eq(pages.id, added.body.data.pageId));
+    expect(page).toMatchObject({ projectId, url: "image", title: "Dashboard — region" });
+    const [version] = await t.ctx.database.db
+      .select()
+      .from(versions)
+      .where(eq(versions.id, added.body.data.versionId));
+    expect(version).toMatchObject({ kind: "image", status: "ready" });
+
+    const pagesIn = async (id: string) =>
+      (await t.ctx.database.db.select({ n: count() }).from(pages).where(eq(pages.projectId, id)))[0]!.n;
+    // A project that turned the extension off refuses it, storing nothing.
+    const refused = await extension.upload(`/api/projects/${disabled}/uploads`, file, headers);
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe(EXTENSION_MESSAGES.projectUnavailable);
+    expect(await pagesIn(disabled)).toBe(0);
+    // The extension's origin without its credential is refused: a session cookie is no way in from there.
+    const cookieOnly = await owner.upload(`/api/projects/${projectId}/uploads`, file, {
+      origin: EXTENSION_ORIGIN,
+    });
+    expect(cookieOnly.status).toBe(403);
+    // Nor may another origin read the answer.
+    const elsewhere = await fetch(`${t.url}/api/projects/${projectId}/uploads`, {
+      method: "OPTIONS",
+      headers: { origin: "https://evil.example", "access-control-request-method": "POST" },
+    });
+    expect(elsewhere.headers.get("access-control-allow-origin")).toBeNull();
+    expect(await pagesIn(projectId)).toBe(1);
   });
 
   it("signs the extension out from the extension", async () => {

@@ -1,5 +1,6 @@
 /** The extension's rules, pure (extension.rules.test.ts). */
-import type { ProjectType } from "@redline/shared";
+import { EXTENSION_MESSAGES, type ProjectType } from "@redline/shared";
+import { ForbiddenError } from "../../lib/errors.ts";
 
 /** Project types whose pages are web pages the extension can add (SPEC §1: pages of web apps). */
 export const EXTENSION_PROJECT_TYPES: readonly ProjectType[] = ["web", "webapp"];
@@ -20,6 +21,12 @@ export function offersExtension(project: {
     !project.isPluginDisabled &&
     !project.isExpired
   );
+}
+
+/** Refuses a project that does not take pages from the extension (its routes' check). */
+export function assertOffersExtension(project: Parameters<typeof offersExtension>[0]): void {
+  if (!offersExtension(project))
+    throw new ForbiddenError(EXTENSION_MESSAGES.projectUnavailable, "extension/project-unavailable");
 }
 
 /**

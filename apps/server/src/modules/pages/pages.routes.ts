@@ -20,6 +20,7 @@ import { requestInput } from "../../lib/operations.ts";
 import { route } from "../../lib/routes.ts";
 import { readUpload, type Upload } from "../../lib/uploads.ts";
 import { requireActor } from "../auth/session.ts";
+import { assertOffersExtension } from "../extension/extension.rules.ts";
 import { assertRoomToStore } from "../plans/storage.ts";
 import {
   loadCountedVersion,
@@ -101,15 +102,21 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   app.post(
     "/api/projects/:projectId/uploads",
-    route({ summary: "Add an image or PDF page", upload: true, action: "pages.create" }),
+    route({
+      summary: "Add an image or PDF page (also the browser extension's region screenshot)",
+      upload: true,
+      action: "pages.create",
+      accepts: ["session", "token", "extension"],
+    }),
     async (request, reply) => {
       const actor = await requireActor(auth, db, request);
-      const { project, access, ownerLimits } = await loadProject(
+      const { project, access, ownerLimits, isExpired } = await loadProject(
         db,
         actor,
         projectParams.parse(request.params).projectId,
       );
       authorize(access, "pages.create");
+      if (request.principal?.kind === "extension") assertOffersExtension({ ...project, isExpired });
       await assertRoomForPage(db, project, effectiveLimits(ownerLimits, ctx.config.plansEnabled));
       const upload = await readUpload(request);
       const file = await storeUpload(ctx, project, upload);

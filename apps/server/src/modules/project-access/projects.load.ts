@@ -244,18 +244,22 @@ const WEB_TYPES = ["web", "webapp", "image", "demo"] as const;
  * composing it costs more than running it. Page counts and the first page's thumbnail are read per listed
  * project (indexed by project), never by aggregating the whole pages table.
  */
-function prepareListQuery(db: Database, { list, sort, q, product }: ProjectListQuery, name: string) {
+function prepareListQuery(
+  db: Database,
+  { list, sort, q, product, everyTeam }: ProjectListRowsQuery,
+  name: string,
+) {
   const userId = sql.placeholder("userId");
   const joins = teamJoins(userId);
   // One's own and shared projects, the team projects one was toggled into as a collaborator, and the
-  // active team's projects for its owner, managers and members.
+  // active team's (or every team's) projects for its owner, managers and members.
   const filters: SQL[] = [
     or(
       eq(projects.ownerId, userId),
       eq(projectMembers.userId, userId),
       isNotNull(projectCollaborators.userId),
       and(
-        eq(projects.teamId, sql.placeholder("teamId")),
+        everyTeam ? isNotNull(projects.teamId) : eq(projects.teamId, sql.placeholder("teamId")),
         or(eq(teams.ownerId, userId), inArray(teamMembers.access, ["manager", "member"])),
       ),
     )!,
@@ -296,9 +300,15 @@ function prepareListQuery(db: Database, { list, sort, q, product }: ProjectListQ
     .prepare(name);
 }
 
+/**
+ * The list's query, and for readers that are not one team's list (the browser extension): `everyTeam`
+ * lists the projects of every team the user belongs to instead of the active team's.
+ */
+export type ProjectListRowsQuery = ProjectListQuery & { everyTeam?: boolean };
+
 /** The projects the user owns, is a member of, or reaches through the active team, as the list shows them. */
-export function listProjectRows(db: Database, userId: string, query: ProjectListQuery) {
-  const name = `project_list_${query.list}_${query.sort}_${query.q ? "q" : "all"}_${query.product ?? "any"}`;
+export function listProjectRows(db: Database, userId: string, query: ProjectListRowsQuery) {
+  const name = `project_list_${query.list}_${query.sort}_${query.q ? "q" : "all"}_${query.product ?? "any"}${query.everyTeam ? "_teams" : ""}`;
   return prepared(db, name, () => prepareListQuery(db, query, name)).execute({
     userId,
     teamId: query.teamId ?? "",
