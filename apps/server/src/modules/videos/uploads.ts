@@ -5,7 +5,7 @@
  * comment or reply names it (then the video job takes it into the record of stored files and removes it)
  * or until it expires (abandoned uploads are collected every hour, and once at start).
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import type { IncomingMessage } from "node:http";
 import path from "node:path";
@@ -41,7 +41,17 @@ export interface VideoUploads {
   collect(isHeld: (id: string) => Promise<boolean>): Promise<number>;
 }
 
-/** Who an upload belongs to, read from its id. */
+const GUEST_UPLOADER = "guest-";
+
+/**
+ * The uploader a guest of a project's public link uploads as: their identity (what their browser sends to
+ * name them, `x-redline-guest`) hashed, so the upload's id names no one and the same guest may post it.
+ */
+export function guestUploader(identity: string): string {
+  return GUEST_UPLOADER + createHash("sha256").update(identity).digest("hex").slice(0, 20);
+}
+
+/** Who an upload belongs to, read from its id (`userId` is a member's id or a `guestUploader`). */
 export function uploadOwner(id: string): { projectId: string; userId: string } | null {
   if (!VIDEO_UPLOAD_ID.test(id)) return null;
   const [projectId, userId] = id.split(".");
@@ -74,8 +84,13 @@ export function createVideoUploads(
     datastore: store,
     maxSize: MAX_VIDEO_UPLOAD_BYTES,
     respectForwardedHeaders: false,
-    // An upload lives under its project: /api/projects/{projectId}/videos/{id}.
-    generateUrl: (_req, { id }) => `/api/projects/${uploadOwner(id)?.projectId}/videos/${id}`,
+    // An upload lives under its project: /api/projects/{projectId}/videos/{id}, or a guest's under the
+    // project's public link: /api/share/{projectId}/videos/{id}.
+    generateUrl: (_req, { id }) => {
+      const owner = uploadOwner(id);
+      const base = owner?.userId.startsWith(GUEST_UPLOADER) ? "share" : "projects";
+      return `/api/${base}/${owner?.projectId}/videos/${id}`;
+    },
     getFileIdFromRequest: (_req, lastPath) => lastPath,
     namingFunction: (req) => {
       const node = (req as unknown as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
