@@ -118,16 +118,18 @@ export function createVideoUploads(
       await store.remove(id).catch(() => undefined);
     },
     async collect(isHeld) {
-      let removed = await store.deleteExpired().catch(() => 0);
-      // Finished uploads nobody posted: the tus stores expire unfinished ones only.
-      if (store instanceof FileStore && store.configstore.list) {
-        for (const id of await store.configstore.list()) {
-          const info = await store.configstore.get(id).catch(() => undefined);
-          const created = info?.creation_date ? new Date(info.creation_date).getTime() : Date.now();
-          if (Date.now() - created < expirationPeriodInMilliseconds || (await isHeld(id))) continue;
-          await store.remove(id).catch(() => undefined);
-          removed++;
-        }
+      // The S3 store expires its unfinished (multipart) uploads; finished ones are left to the bucket's rule.
+      if (!(store instanceof FileStore) || !store.configstore.list)
+        return store.deleteExpired().catch(() => 0);
+      // The file store's own expiry is not used: its info keeps the offset it had at creation, so it would
+      // take a finished upload for an unfinished one and remove it even while an entry waits on it.
+      let removed = 0;
+      for (const id of await store.configstore.list()) {
+        const info = await store.configstore.get(id).catch(() => undefined);
+        const created = info?.creation_date ? new Date(info.creation_date).getTime() : Date.now();
+        if (Date.now() - created < expirationPeriodInMilliseconds || (await isHeld(id))) continue;
+        await store.remove(id).catch(() => undefined);
+        removed++;
       }
       return removed;
     },
