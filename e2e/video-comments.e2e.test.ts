@@ -2,14 +2,15 @@
  * Video comments in Chromium with fake media devices (issue #33): a reviewer records the tab with the
  * voice and the camera bubble — countdown, pause and resume, stop — trims the start, attaches the
  * recording (a resumable upload) and posts it as a reply on a pinned comment; a second reviewer sees it
- * arrive live, processed by the server, and plays it: about 3 s long, its sound not silent.
+ * arrive live, processed by the server, and plays it: about 3 s long, its sound not silent; a guest of the
+ * project's public link, without an account, plays it as well, and records a video reply of their own.
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, chromium, type Locator } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUpVerified } from "../apps/server/src/testing/http-client.ts";
@@ -43,6 +44,23 @@ afterAll(async () => {
   await media?.close();
   await e2e?.close();
 });
+
+/** Waits for the video player, plays it for most of a second: it is about 3 s long, plays, and errs not. */
+async function expectPlays(player: Locator, timeout: number) {
+  await player.waitFor({ timeout });
+  const played = await player.evaluate(async (element) => {
+    const video = element as HTMLVideoElement;
+    if (video.readyState < 1)
+      await new Promise((resolve) => video.addEventListener("loadedmetadata", resolve, { once: true }));
+    await video.play();
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    return { duration: video.duration, currentTime: video.currentTime, error: video.error?.code ?? null };
+  });
+  expect(played.error).toBeNull();
+  expect(played.duration).toBeGreaterThan(2.5);
+  expect(played.duration).toBeLessThan(5);
+  expect(played.currentTime).toBeGreaterThan(0.2);
+}
 
 describe("video comments", () => {
   it("records the tab with voice and camera, trims it, posts it on a pinned comment; another reviewer plays it live", {
@@ -113,21 +131,49 @@ describe("video comments", () => {
 
     // The other reviewer sees it arrive, processed, without reloading, and plays it.
     const player = watcher.getByLabel(/^Video comment, 00:0[2-4]$/);
-    await player.waitFor({ timeout: 120_000 });
-    const played = await player.evaluate(async (element) => {
-      const video = element as HTMLVideoElement;
-      if (video.readyState < 1)
-        await new Promise((resolve) => video.addEventListener("loadedmetadata", resolve, { once: true }));
-      await video.play();
-      await new Promise((resolve) => setTimeout(resolve, 800));
-      return { duration: video.duration, currentTime: video.currentTime };
-    });
-    expect(played.duration).toBeGreaterThan(2.5);
-    expect(played.duration).toBeLessThan(5);
-    expect(played.currentTime).toBeGreaterThan(0.2);
+    await expectPlays(player, 120_000);
     await watcher.getByLabel("Speed").selectOption("2");
     expect(await player.evaluate((element) => (element as HTMLVideoElement).playbackRate)).toBe(2);
     await shot(watcher, "video-02-thread");
+
+    // A guest of the public link, without an account, opens the comment and plays its video too.
+    expect(
+      (await api.patch(`/api/projects/${projectId}/sharing`, { public: true, canComment: true })).status,
+    ).toBe(200);
+    const guest = await withMedia.newPage();
+    await guest.goto(`/share/${projectId}`);
+    await guest.getByRole("button", { name: "Continue as Anonymous" }).click();
+    await guest.getByRole("list", { name: "Comments" }).getByText("The header feels heavy").click();
+    await expectPlays(guest.getByLabel(/^Video comment, 00:0[2-4]$/), 30_000);
+    await shot(guest, "video-03-guest");
+
+    // The link allows comments: the guest records a reply of their own, which the project's people play.
+    await guest.getByRole("button", { name: "Record a video" }).click();
+    const guestModal = guest.getByRole("dialog", { name: "Record a video" });
+    await guestModal.getByLabel("Show my camera in a bubble").uncheck();
+    await guestModal.getByRole("button", { name: "Start recording" }).click();
+    const guestTimer = guestModal.getByRole("timer", { name: "Recording time" });
+    await expect.poll(() => guestTimer.textContent(), { timeout: 15_000 }).toContain("00:02");
+    await guestModal.getByRole("button", { name: "Stop" }).click();
+    await guestModal.getByRole("button", { name: "Attach video" }).click();
+    await guestModal.waitFor({ state: "detached", timeout: 60_000 });
+    await guest.getByLabel("Reply", { exact: true }).fill("Seen from the link");
+    await guest.getByRole("button", { name: "Reply", exact: true }).click();
+    await guest.getByText("Seen from the link").waitFor();
+    await expect
+      .poll(
+        async () => {
+          const [thread] = (await api.get(`/api/versions/${uploaded.versionId}/comments`)).body.data;
+          const entry = thread.thread.find((e: { comment: string }) => e.comment === "Seen from the link");
+          return entry && { status: entry.videoStatus, guest: entry.author.isGuest };
+        },
+        { timeout: 60_000, interval: 500 },
+      )
+      .toEqual({ status: "ready", guest: true });
+    await recorder.getByText("Seen from the link").waitFor();
+    await expect
+      .poll(() => recorder.getByLabel(/^Video comment, 00:0[1-4]$/).count(), { timeout: 30_000 })
+      .toBe(2);
 
     // Its sound is the fake microphone's beep, not silence.
     const comment = (await api.get(`/api/versions/${uploaded.versionId}/comments`)).body.data[0];

@@ -91,6 +91,7 @@ import { PROJECT_POLICY } from "./modules/project-access/projects.policy.ts";
 import { SLIDES_POLICY } from "./modules/slides/slides.policy.ts";
 import { TEAM_POLICY } from "./modules/teams/teams.policy.ts";
 import { TICKET_POLICY } from "./modules/tickets/tickets.policy.ts";
+import { guestUploader } from "./modules/videos/uploads.ts";
 import { digest } from "./testing/db-digest.ts";
 import { ApiClient, signUpVerified } from "./testing/http-client.ts";
 import { paypalSubscription, providerSubscription } from "./testing/payments.ts";
@@ -246,6 +247,8 @@ interface Fixture {
   apiToken(): Promise<string>;
   /** A new resumable video upload of the "comment" member's in the project (its URL path). */
   videoUpload(): Promise<string>;
+  /** A new resumable video upload of the GUEST's through the public link (its URL path). */
+  guestVideoUpload(): Promise<string>;
   /** The fixture team, its pending invitation's membership id, and its collaborator ("view"). */
   teamId: string;
   teamInviteId: string;
@@ -594,14 +597,43 @@ MATRIX.push(
     call: async (f) => ({ path: await f.videoUpload(), headers: TUS }),
   },
   {
+    // Read as the comment is: its members, and anyone holding the public link that shows its page.
     route: "GET /api/comments/:commentId/entries/:entryId/video",
-    who: MEMBERS,
+    who: LINK,
     call: (f) => ({ path: `/api/comments/${f.commentId}/entries/${f.replyId}/video` }),
   },
   {
+    // Read as the comment is: its members, and anyone holding the public link that shows its page.
     route: "GET /api/comments/:commentId/entries/:entryId/poster",
-    who: MEMBERS,
+    who: LINK,
     call: (f) => ({ path: `/api/comments/${f.commentId}/entries/${f.replyId}/poster` }),
+  },
+  // A guest of a link that allows comments records videos through it, as the identity they send.
+  {
+    route: "GET /api/share/:projectId/videos/limit",
+    who: LINK_COMMENT,
+    call: (f) => ({ path: `/api/share/${f.projectId}/videos/limit`, headers: GUEST }),
+  },
+  {
+    route: "POST /api/share/:projectId/videos",
+    who: LINK_COMMENT,
+    call: (f) => ({
+      path: `/api/share/${f.projectId}/videos`,
+      headers: { ...TUS, ...GUEST, "upload-length": "4" },
+    }),
+  },
+  {
+    route: "PATCH /api/share/:projectId/videos/:upload",
+    who: LINK_COMMENT,
+    call: async (f) => ({
+      path: await f.guestVideoUpload(),
+      headers: { ...TUS, ...GUEST, "upload-offset": "0", "content-type": "application/offset+octet-stream" },
+    }),
+  },
+  {
+    route: "DELETE /api/share/:projectId/videos/:upload",
+    who: LINK_COMMENT,
+    call: async (f) => ({ path: await f.guestVideoUpload(), headers: { ...TUS, ...GUEST } }),
   },
   {
     route: "GET /api/share/:projectId/versions/:versionId/comments",
@@ -1954,6 +1986,23 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
       });
       return created.headers.get("location")!;
     };
+    const guestVideoUpload = async () => {
+      const created = await new ApiClient(t.url).request(
+        "POST",
+        `/api/share/${projectId}/videos`,
+        undefined,
+        {
+          ...TUS,
+          ...GUEST,
+          "upload-length": "4",
+        },
+      );
+      // A link without comments starts none: a path of the same shape, refused before it is looked up.
+      return (
+        created.headers.get("location") ??
+        `/api/share/${projectId}/videos/${projectId}.${guestUploader(GUEST["x-redline-guest"])}.${"0".repeat(32)}`
+      );
+    };
     let board: Promise<BoardFixture> | undefined;
     const loadBoard = () => {
       board ??= boardFixture(sharing, teamId);
@@ -2011,6 +2060,7 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
       notificationId,
       apiToken,
       videoUpload,
+      guestVideoUpload,
       loadSlack,
       signSlack: (body: string) => {
         const timestamp = String(Math.floor(Date.now() / 1000));

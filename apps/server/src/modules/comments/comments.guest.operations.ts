@@ -1,7 +1,8 @@
 /**
  * Comments through the public link, the writes (lib/operations.ts): a link guest (lib/principal.ts) pins a
  * comment or replies when the link allows comments, named by the identity their browser sends (SPEC §3
- * guest identity, or `public` for 'Anonymous'). Writing needs the link's canComment; reading only the link.
+ * guest identity, or `public` for 'Anonymous'), with a video they recorded through the link's upload routes
+ * (video.routes.ts) if they like. Writing needs the link's canComment; reading only the link.
  */
 import {
   createCommentSchema,
@@ -21,6 +22,8 @@ import type { LinkGuestPrincipal } from "../../lib/principal.ts";
 import { guestsReadOnly, loadPagesWithVersions } from "../project-access/projects.load.ts";
 import { guestAccess } from "../project-access/projects.policy.ts";
 import { visibleThroughLink } from "../sharing/sharing.routes.ts";
+import { guestUploader } from "../videos/uploads.ts";
+import { videoExtras } from "./comments.operations.ts";
 import { authorizeComment, withCommentAbilities } from "./comments.policy.ts";
 import { addReply, createComment } from "./comments.service.ts";
 
@@ -47,7 +50,7 @@ export async function linkGuestView(db: Database, plansEnabled: boolean, project
   if (!access) return null;
   const { pageRows, versionRows } = await loadPagesWithVersions(db, project.id);
   const guest: PolicyActor = { userId: null, access, isGuest: true };
-  return { guest, versions: visibleThroughLink(sharing, pageRows, versionRows).versions };
+  return { project, guest, versions: visibleThroughLink(sharing, pageRows, versionRows).versions };
 }
 
 /** The version, if the public link is on and shows it, and the guest as the policy sees them. */
@@ -61,11 +64,11 @@ export async function guestVisibleVersion(
   if (!view) throw new NotFoundError(SHARING_MESSAGES.notAccessible, "project-not-accessible");
   const version = view.versions.find((v) => v.id === versionId);
   if (!version) throw new NotFoundError("Page does not exist.", "page-not-found");
-  return { version, guest: view.guest };
+  return { version, guest: view.guest, project: view.project };
 }
 
 /** The identity a guest writes under: what their browser sent, or 400 asking for a name. */
-function guestIdentityOf(principal: LinkGuestPrincipal): string {
+export function guestIdentityOf(principal: LinkGuestPrincipal): string {
   const identity = principal.identity ?? undefined;
   if (!identity || !parseGuestIdentity(identity))
     throw new BadRequestError("Tell us your name before commenting.", "guest-identity");
@@ -77,7 +80,12 @@ export const guestPinComment = operation(
   withParams(guestVersionParams, createCommentSchema),
   async (ctx, principal: LinkGuestPrincipal, { projectId, versionId, ...input }) => {
     const { db } = ctx.database;
-    const { version, guest } = await guestVisibleVersion(db, ctx.config.plansEnabled, projectId, versionId);
+    const { version, guest, project } = await guestVisibleVersion(
+      db,
+      ctx.config.plansEnabled,
+      projectId,
+      versionId,
+    );
     authorizeComment(guest, "comments.create");
     const guestIdentity = guestIdentityOf(principal);
     const created = await createComment(
@@ -86,6 +94,7 @@ export const guestPinComment = operation(
       { guestIdentity },
       { ...input, attachments: [] },
       ctx.config.plansEnabled,
+      await videoExtras(ctx, project, guestUploader(guestIdentity), input),
     );
     return { data: withCommentAbilities(guest, created) };
   },
@@ -99,7 +108,12 @@ export const guestReply = operation(
     const [comment] = await db.select().from(comments).where(eq(comments.id, commentId));
     if (!comment || comment.projectId !== projectId)
       throw new NotFoundError("Comment not found.", "comment-not-found");
-    const { guest } = await guestVisibleVersion(db, ctx.config.plansEnabled, projectId, comment.versionId);
+    const { guest, project } = await guestVisibleVersion(
+      db,
+      ctx.config.plansEnabled,
+      projectId,
+      comment.versionId,
+    );
     authorizeComment(guest, "comments.reply");
     const guestIdentity = guestIdentityOf(principal);
     const replied = await addReply(
@@ -108,6 +122,7 @@ export const guestReply = operation(
       { guestIdentity },
       { ...input, attachments: [] },
       ctx.config.plansEnabled,
+      await videoExtras(ctx, project, guestUploader(guestIdentity), input),
     );
     return { data: withCommentAbilities(guest, replied) };
   },

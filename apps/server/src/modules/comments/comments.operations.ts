@@ -47,15 +47,18 @@ function authorizeAttachments(writer: PolicyActor, input: { attachments: unknown
   if (input.attachments.length > 0 || input.video) authorizeComment(writer, "comments.attach");
 }
 
-/** The video a new entry carries, measured on the server (video.ts), as the entry's columns and its job. */
-async function videoExtras(
+/**
+ * The video a new entry carries, measured on the server (video.ts), as the entry's columns and its job;
+ * `uploader` is who uploaded it (a member's id, or a link guest's `guestUploader`).
+ */
+export async function videoExtras(
   ctx: AppContext,
   project: ProjectRow,
-  actor: Actor,
+  uploader: string,
   input: { video?: VideoInput },
 ): Promise<EntryExtras> {
   if (!input.video) return {};
-  const video = await acceptVideo(ctx, project, actor.user.id, input.video);
+  const video = await acceptVideo(ctx, project, uploader, input.video);
   return {
     columns: pendingVideoColumns(video),
     inTransaction: (tx, entryId) => enqueueVideo(ctx.queue, tx, entryId, video),
@@ -78,7 +81,7 @@ export const pinComment = operation(
       { userId: actor.user.id },
       { ...input, attachments },
       ctx.config.plansEnabled,
-      await videoExtras(ctx, project, actor, input),
+      await videoExtras(ctx, project, actor.user.id, input),
     );
     return { data: withCommentAbilities(writer, created) };
   },
@@ -100,7 +103,7 @@ export const replyToComment = operation(
       { userId: actor.user.id },
       { ...input, attachments },
       ctx.config.plansEnabled,
-      await videoExtras(ctx, project, actor, input),
+      await videoExtras(ctx, project, actor.user.id, input),
     );
     return { data: withCommentAbilities(writer, replied) };
   },

@@ -12,9 +12,10 @@ import { promisify } from "node:util";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testComment } from "../../testing/anchors.ts";
-import { type ApiClient, signUpVerified } from "../../testing/http-client.ts";
+import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { routeDrivers } from "../../testing/test-db.ts";
+import { createUpload, patch, TUS, upload } from "../../testing/video-uploads.ts";
 import { processVideo } from "./video.ts";
 
 const run = promisify(execFile);
@@ -31,54 +32,6 @@ async function makeVideo(name: string, seconds: number, size = "320x240"): Promi
     ...["-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "100k", "-c:a", "libopus", file],
   ]);
   return readFile(file);
-}
-
-const TUS = { "tus-resumable": "1.0.0" };
-
-/** Starts a tus upload of `length` bytes; returns its URL path (or the refusal). */
-async function createUpload(client: ApiClient, projectId: string, length: number) {
-  const response = await client.request("POST", `/api/projects/${projectId}/videos`, undefined, {
-    ...TUS,
-    "upload-length": String(length),
-    "upload-metadata": `filetype ${Buffer.from("video/webm").toString("base64")}`,
-  });
-  const location = response.headers.get("location");
-  return { ...response, location, upload: location?.split("/").at(-1) ?? "" };
-}
-
-/** The client's session cookie, for requests sent with fetch itself (raw bytes, a body that fails). */
-const cookieOf = (client: ApiClient) =>
-  [...(client as unknown as { cookies: Map<string, string> }).cookies]
-    .map(([k, v]) => `${k}=${v}`)
-    .join("; ");
-
-/** A tus PATCH of raw bytes (or a stream) from `offset`. */
-function patch(
-  client: ApiClient,
-  location: string,
-  offset: number,
-  body: Buffer | ReadableStream<Uint8Array>,
-) {
-  return fetch(client.baseUrl + location, {
-    method: "PATCH",
-    headers: {
-      ...TUS,
-      origin: client.baseUrl,
-      cookie: cookieOf(client),
-      "upload-offset": String(offset),
-      "content-type": "application/offset+octet-stream",
-    },
-    body: body instanceof Buffer ? new Uint8Array(body) : body,
-    duplex: "half",
-  } as RequestInit);
-}
-
-/** The whole video uploaded in one PATCH; returns the upload's id. */
-async function upload(client: ApiClient, projectId: string, bytes: Buffer): Promise<string> {
-  const created = await createUpload(client, projectId, bytes.length);
-  expect(created.status).toBe(201);
-  expect((await patch(client, created.location!, 0, bytes)).status).toBe(204);
-  return created.upload;
 }
 
 describe.each(routeDrivers())("video comments (%s)", (driver) => {
@@ -161,6 +114,140 @@ describe.each(routeDrivers())("video comments (%s)", (driver) => {
     )) as unknown as { rows: { bytes: number | string }[] };
     expect(Number(rows[0]?.bytes)).toBe(size);
     expect(await t.ctx.videoUploads.finishedSize(id)).toBeNull();
+  }, 120_000);
+
+  it("a guest of the public link plays the video while the link shows its page, and not otherwise", async () => {
+    // A second page: the link shows only the first one unless it shows all pages.
+    const second = (await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/w" }))
+      .body.data;
+    const id = await upload(commenter, projectId, clip);
+    const posted = await commenter.post(`/api/versions/${second.versionId}/comments`, {
+      ...testComment("For the guests"),
+      video: { upload: id },
+    });
+    expect(posted.status).toBe(201);
+    let entry: { videoURL: string; videoPosterURL: string } | undefined;
+    await expect
+      .poll(
+        async () => {
+          const list = (await viewer.get(`/api/versions/${second.versionId}/comments`)).body.data;
+          entry = list.find((c: { id: string }) => c.id === posted.body.data.id)?.thread[0];
+          return entry?.videoURL ?? null;
+        },
+        { timeout: 60_000, interval: 250 },
+      )
+      .not.toBeNull();
+    const guest = new ApiClient(t.url);
+    const stranger = await signUpVerified(t.url, t.inbox!, email("stranger"));
+    const statuses = async () =>
+      Promise.all(
+        [guest, stranger].flatMap((reader) => [
+          reader.request("GET", entry!.videoURL).then((r) => r.status),
+          reader.request("GET", entry!.videoPosterURL).then((r) => r.status),
+        ]),
+      );
+
+    // The link is off: neither a guest nor a signed-in stranger plays it.
+    expect((await statuses()).every((status) => [401, 403, 404].includes(status))).toBe(true);
+    // On, but showing the first page only: still not.
+    expect(
+      (await owner.patch(`/api/projects/${projectId}/sharing`, { public: true, showAllPages: false })).status,
+    ).toBe(200);
+    expect((await statuses()).every((status) => [401, 403, 404].includes(status))).toBe(true);
+    // Showing every page: both play it, seeking with byte ranges like members.
+    expect((await owner.patch(`/api/projects/${projectId}/sharing`, { showAllPages: true })).status).toBe(
+      200,
+    );
+    expect(await statuses()).toEqual([200, 200, 200, 200]);
+    const ranged = await guest.request("GET", entry!.videoURL, undefined, { range: "bytes=0-99" });
+    expect(ranged.status).toBe(206);
+    expect(ranged.headers.get("content-type")).toBe("video/webm");
+    // The guest's list of comments names the same URLs.
+    const shared = (await guest.get(`/api/share/${projectId}/versions/${second.versionId}/comments`)).body
+      .data;
+    expect(shared.find((c: { id: string }) => c.id === posted.body.data.id).thread[0]).toMatchObject({
+      videoURL: entry!.videoURL,
+      videoPosterURL: entry!.videoPosterURL,
+    });
+    // The link turned off again: the video is no longer theirs to play.
+    await owner.patch(`/api/projects/${projectId}/sharing`, { public: false });
+    expect((await statuses()).every((status) => [401, 403, 404].includes(status))).toBe(true);
+  }, 120_000);
+
+  it("a guest of a link that allows comments records a video on a comment; without comments, or as someone else, not", async () => {
+    const GAIL = { "x-redline-guest": "guest__1__Gail__gail@example.com" };
+    const guest = new ApiClient(t.url);
+    const guestUpload = (headers: Record<string, string>) =>
+      guest.request("POST", `/api/share/${projectId}/videos`, undefined, {
+        ...TUS,
+        ...headers,
+        "upload-length": String(clip.length),
+      });
+    await owner.patch(`/api/projects/${projectId}/sharing`, {
+      public: true,
+      canComment: false,
+      showAllPages: true,
+    });
+    // A link that does not allow comments takes no video, and keeps no upload.
+    const closed = await guestUpload(GAIL);
+    expect(closed.status).toBe(403);
+    expect(closed.headers.get("location")).toBeNull();
+
+    await owner.patch(`/api/projects/${projectId}/sharing`, { canComment: true });
+    expect(
+      (await guest.request("GET", `/api/share/${projectId}/videos/limit`, undefined, GAIL)).body.data,
+    ).toEqual({
+      limitSeconds: -1,
+    });
+    // A guest names themselves first.
+    expect((await guestUpload({})).status).toBe(400);
+    const created = await guestUpload(GAIL);
+    expect(created.status).toBe(201);
+    const location = created.headers.get("location")!;
+    expect(location).toMatch(new RegExp(`^/api/share/${projectId}/videos/`));
+    // Another guest can neither continue it nor post it.
+    const BEN = { "x-redline-guest": "guest__2__Ben__" };
+    expect((await patch(guest, location, 0, clip, BEN)).status).toBe(404);
+    expect((await patch(guest, location, 0, clip, GAIL)).status).toBe(204);
+    const id = location.split("/").at(-1)!;
+    const stolen = await guest.request(
+      "POST",
+      `/api/share/${projectId}/versions/${versionId}/comments`,
+      { ...testComment("Not mine"), video: { upload: id } },
+      BEN,
+    );
+    expect(stolen.status).toBe(400);
+    expect(stolen.body.code).toBe("video-upload-missing");
+    // Nor can a member post a guest's upload as their own.
+    const member = await commenter.post(`/api/versions/${versionId}/comments`, {
+      ...testComment("Nor mine"),
+      video: { upload: id },
+    });
+    expect(member.body.code).toBe("video-upload-missing");
+
+    const posted = await guest.request(
+      "POST",
+      `/api/share/${projectId}/versions/${versionId}/comments`,
+      { ...testComment("Gail's recording"), video: { upload: id, trimEnd: 2 } },
+      GAIL,
+    );
+    expect(posted.status).toBe(201);
+    expect(posted.body.data).toMatchObject({ hasVideo: true, videoDuration: 2 });
+    // Processed like a member's: the project's people and the guest play it.
+    let entry: { videoURL: string | null; author: { isGuest: boolean } } | undefined;
+    await expect
+      .poll(
+        async () => {
+          const list = (await owner.get(`/api/versions/${versionId}/comments`)).body.data;
+          entry = list.find((c: { id: string }) => c.id === posted.body.data.id)?.thread[0];
+          return entry?.videoURL ?? null;
+        },
+        { timeout: 60_000, interval: 250 },
+      )
+      .not.toBeNull();
+    expect(entry!.author.isGuest).toBe(true);
+    expect((await guest.request("GET", entry!.videoURL!)).status).toBe(200);
+    await owner.patch(`/api/projects/${projectId}/sharing`, { public: false });
   }, 120_000);
 
   it("a reply carries a video too", async () => {

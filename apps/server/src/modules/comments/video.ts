@@ -27,6 +27,7 @@ import { BadRequestError, PlanLimitError } from "../../lib/errors.ts";
 import { inTransaction, type Queue } from "../../lib/queue.ts";
 import { entitlementsFor } from "../plans/plans.ts";
 import { assertRoomToStore, meterStorage } from "../plans/storage.ts";
+import { startUploadCollection } from "../videos/collect.ts";
 import { posterFrame, probeVideo, streamingCopy } from "../videos/ffmpeg.ts";
 import { uploadOwner } from "../videos/uploads.ts";
 import { commentRef, recordCommentEvent } from "./comments.events.ts";
@@ -230,22 +231,10 @@ export async function processVideo(ctx: AppContext, job: VideoJob): Promise<void
   await ctx.videoUploads.remove(upload);
 }
 
-/** Works the video jobs in this process, and collects abandoned uploads every hour. */
+/** Works the video jobs in this process, and collects abandoned uploads (videos/collect.ts). */
 export async function startVideoProcessing(ctx: AppContext): Promise<{ stop(): void }> {
   await ctx.queue.work<VideoJob>(VIDEO_QUEUE, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
     if (job) await processVideo(ctx, job.data);
   });
-  const collect = () =>
-    ctx.videoUploads
-      .collect(async (id) => {
-        const [held] = await ctx.database.db
-          .select({ id: commentEntries.id })
-          .from(commentEntries)
-          .where(eq(commentEntries.videoUpload, id));
-        return Boolean(held);
-      })
-      .catch((error: unknown) => console.error("could not collect video uploads", error));
-  const timer = setInterval(collect, 3_600_000);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return startUploadCollection(ctx);
 }

@@ -5,7 +5,7 @@
  * comment or reply names it (then the video job takes it into the record of stored files and removes it)
  * or until it expires (abandoned uploads are collected every hour, and once at start).
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import type { IncomingMessage } from "node:http";
 import path from "node:path";
@@ -41,7 +41,17 @@ export interface VideoUploads {
   collect(isHeld: (id: string) => Promise<boolean>): Promise<number>;
 }
 
-/** Who an upload belongs to, read from its id. */
+const GUEST_UPLOADER = "guest-";
+
+/**
+ * The uploader a guest of a project's public link uploads as: their identity (what their browser sends to
+ * name them, `x-redline-guest`) hashed, so the upload's id names no one and the same guest may post it.
+ */
+export function guestUploader(identity: string): string {
+  return GUEST_UPLOADER + createHash("sha256").update(identity).digest("hex").slice(0, 20);
+}
+
+/** Who an upload belongs to, read from its id (`userId` is a member's id or a `guestUploader`). */
 export function uploadOwner(id: string): { projectId: string; userId: string } | null {
   if (!VIDEO_UPLOAD_ID.test(id)) return null;
   const [projectId, userId] = id.split(".");
@@ -74,8 +84,13 @@ export function createVideoUploads(
     datastore: store,
     maxSize: MAX_VIDEO_UPLOAD_BYTES,
     respectForwardedHeaders: false,
-    // An upload lives under its project: /api/projects/{projectId}/videos/{id}.
-    generateUrl: (_req, { id }) => `/api/projects/${uploadOwner(id)?.projectId}/videos/${id}`,
+    // An upload lives under its project: /api/projects/{projectId}/videos/{id}, or a guest's under the
+    // project's public link: /api/share/{projectId}/videos/{id}.
+    generateUrl: (_req, { id }) => {
+      const owner = uploadOwner(id);
+      const base = owner?.userId.startsWith(GUEST_UPLOADER) ? "share" : "projects";
+      return `/api/${base}/${owner?.projectId}/videos/${id}`;
+    },
     getFileIdFromRequest: (_req, lastPath) => lastPath,
     namingFunction: (req) => {
       const node = (req as unknown as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
@@ -103,16 +118,18 @@ export function createVideoUploads(
       await store.remove(id).catch(() => undefined);
     },
     async collect(isHeld) {
-      let removed = await store.deleteExpired().catch(() => 0);
-      // Finished uploads nobody posted: the tus stores expire unfinished ones only.
-      if (store instanceof FileStore && store.configstore.list) {
-        for (const id of await store.configstore.list()) {
-          const info = await store.configstore.get(id).catch(() => undefined);
-          const created = info?.creation_date ? new Date(info.creation_date).getTime() : Date.now();
-          if (Date.now() - created < expirationPeriodInMilliseconds || (await isHeld(id))) continue;
-          await store.remove(id).catch(() => undefined);
-          removed++;
-        }
+      // The S3 store expires its unfinished (multipart) uploads; finished ones are left to the bucket's rule.
+      if (!(store instanceof FileStore) || !store.configstore.list)
+        return store.deleteExpired().catch(() => 0);
+      // The file store's own expiry is not used: its info keeps the offset it had at creation, so it would
+      // take a finished upload for an unfinished one and remove it even while an entry waits on it.
+      let removed = 0;
+      for (const id of await store.configstore.list()) {
+        const info = await store.configstore.get(id).catch(() => undefined);
+        const created = info?.creation_date ? new Date(info.creation_date).getTime() : Date.now();
+        if (Date.now() - created < expirationPeriodInMilliseconds || (await isHeld(id))) continue;
+        await store.remove(id).catch(() => undefined);
+        removed++;
       }
       return removed;
     },

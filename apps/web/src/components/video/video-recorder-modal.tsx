@@ -33,25 +33,46 @@ type Step =
 
 const RETRY_DELAYS = [0, 1000, 2000, 4000, 8000, 15_000, 30_000];
 
-export function videoLimitKey(projectId: string) {
-  return ["video-limit", projectId] as const;
+/**
+ * Where a recording is uploaded (tus) and the plan's longest video is read: a project's uploads for its
+ * people, or the same under its public link for a guest, who names themselves with `headers`.
+ */
+export interface VideoTarget {
+  /** The uploads' path: `{path}` creates one, `{path}/limit` tells the longest video. */
+  path: string;
+  headers?: Record<string, string>;
+}
+
+/** A project's people upload to the project. */
+export const projectVideoTarget = (projectId: string): VideoTarget => ({
+  path: `/api/projects/${encodeURIComponent(projectId)}/videos`,
+});
+
+/** A guest of the project's public link uploads through the link, as the identity they comment with. */
+export const linkGuestVideoTarget = (projectId: string, identity: string): VideoTarget => ({
+  path: `/api/share/${encodeURIComponent(projectId)}/videos`,
+  headers: { "x-redline-guest": identity },
+});
+
+export function videoLimitKey(target: VideoTarget) {
+  return ["video-limit", target.path] as const;
 }
 
 export function VideoRecorderModal({
   open,
-  projectId,
+  target,
   onOpenChange,
   onAttach,
 }: {
   open: boolean;
-  projectId: string;
+  target: VideoTarget;
   onOpenChange(open: boolean): void;
   onAttach(video: RecordedVideo): void;
 }) {
   const limit = useQuery({
-    queryKey: videoLimitKey(projectId),
+    queryKey: videoLimitKey(target),
     queryFn: () =>
-      api<{ data: { limitSeconds: number } }>(`/api/projects/${encodeURIComponent(projectId)}/videos/limit`),
+      api<{ data: { limitSeconds: number } }>(`${target.path}/limit`, { headers: target.headers }),
     enabled: open,
   });
   const limitSeconds = limit.data?.data.limitSeconds ?? UNLIMITED;
@@ -165,7 +186,8 @@ export function VideoRecorderModal({
     const trimmed = trim.start > 0.05 || trim.end < recording.duration - 0.05;
     setStep({ kind: "uploading", percent: 0, retrying: false });
     const sending = new tus.Upload(recording.blob, {
-      endpoint: `/api/projects/${encodeURIComponent(projectId)}/videos`,
+      endpoint: target.path,
+      headers: target.headers ?? {},
       retryDelays: RETRY_DELAYS,
       chunkSize: 1024 * 1024,
       metadata: { filetype: recording.blob.type },

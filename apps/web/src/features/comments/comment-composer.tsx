@@ -21,7 +21,12 @@ import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { Avatar } from "../../components/avatar.tsx";
 import { TextLimitNote, useTextLimit } from "../../components/text-limit.tsx";
 import { showPlanRefusal } from "../../components/upgrade-prompt-store.ts";
-import { type RecordedVideo, VideoRecorderModal } from "../../components/video/video-recorder-modal.tsx";
+import {
+  projectVideoTarget,
+  type RecordedVideo,
+  VideoRecorderModal,
+  type VideoTarget,
+} from "../../components/video/video-recorder-modal.tsx";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { clearSent } from "../../lib/clear-sent.ts";
 import { isTooLarge } from "../../lib/files.ts";
@@ -41,6 +46,7 @@ export function CommentComposer({
   projectId,
   initialText = "",
   allowAttachments,
+  videoTarget = allowAttachments ? projectVideoTarget(projectId) : null,
   autoFocus = false,
   isPending = false,
   onSubmit,
@@ -55,6 +61,8 @@ export function CommentComposer({
   /** Stored text to edit (mentions as `{@uid}`). */
   initialText?: string;
   allowAttachments: boolean;
+  /** Where a recorded video goes; unsaid, the project's uploads when files may be attached (else none). */
+  videoTarget?: VideoTarget | null;
   autoFocus?: boolean;
   isPending?: boolean;
   /** Resolves when sent: the composer then empties itself. */
@@ -286,7 +294,7 @@ export function CommentComposer({
             />
           </label>
         ) : null}
-        {allowAttachments ? (
+        {videoTarget ? (
           <button
             type="button"
             className="icon-btn composer__attach"
@@ -297,10 +305,10 @@ export function CommentComposer({
             <Video size={16} aria-hidden />
           </button>
         ) : null}
-        {allowAttachments ? (
+        {videoTarget ? (
           <VideoRecorderModal
             open={recorderOpen}
-            projectId={projectId}
+            target={videoTarget}
             onOpenChange={setRecorderOpen}
             onAttach={setVideo}
           />

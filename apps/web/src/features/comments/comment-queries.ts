@@ -19,6 +19,11 @@ import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tansta
 import { useEffect } from "react";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { showPlanRefusal } from "../../components/upgrade-prompt-store.ts";
+import {
+  linkGuestVideoTarget,
+  projectVideoTarget,
+  type VideoTarget,
+} from "../../components/video/video-recorder-modal.tsx";
 import { api } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { fileForm } from "../../lib/files.ts";
@@ -46,6 +51,17 @@ const listPath = (scope: CommentScope) =>
     : `/api/share/${enc(scope.projectId)}/versions/${enc(scope.versionId)}/comments`;
 const guestHeaders = (scope: CommentScope) =>
   scope.guestIdentity === undefined ? undefined : { "x-redline-guest": scope.guestIdentity };
+
+/**
+ * Where this scope's writer records a video: a guest through the public link (the server lets them when the
+ * link allows comments, as their composer is shown only then), a member to the project when they may attach.
+ */
+export const videoTargetOf = (scope: CommentScope, mayAttach: boolean): VideoTarget | null =>
+  scope.guestIdentity !== undefined
+    ? linkGuestVideoTarget(scope.projectId, scope.guestIdentity)
+    : mayAttach
+      ? projectVideoTarget(scope.projectId)
+      : null;
 
 const readComments =
   (scope: CommentScope) =>

@@ -20,6 +20,7 @@ import {
   useEditEntry,
   useReply,
   useUpdateComment,
+  videoTargetOf,
 } from "./comment-queries.ts";
 
 export function CommentThread({
@@ -176,6 +177,7 @@ export function CommentThread({
           people={people}
           projectId={scope.projectId}
           allowAttachments={comment.abilities.attach}
+          videoTarget={videoTargetOf(scope, comment.abilities.attach)}
           isPending={reply.isPending}
           onSubmit={(input) => reply.mutateAsync({ commentId: comment.id, ...input })}
           onDraftChange={onDraftChange}

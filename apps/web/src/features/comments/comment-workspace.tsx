@@ -26,7 +26,13 @@ import { ActivityHead, type Filter } from "./activity-head.tsx";
 import type { CandidateChoice } from "./candidate-picker.tsx";
 import type { ComposerSubmit } from "./comment-composer.tsx";
 import { CommentList } from "./comment-list.tsx";
-import { type CommentScope, useComments, useCreateComment, useUpdateComment } from "./comment-queries.ts";
+import {
+  type CommentScope,
+  useComments,
+  useCreateComment,
+  useUpdateComment,
+  videoTargetOf,
+} from "./comment-queries.ts";
 import { CommentThread } from "./comment-thread.tsx";
 import { NewComment, type Pending } from "./new-comment.tsx";
 import { ReviewList } from "./review-list.tsx";
@@ -356,6 +362,7 @@ export function CommentWorkspace({
             people={people}
             projectId={scope.projectId}
             allowAttachments={abilities.canAttach}
+            videoTarget={videoTargetOf(scope, abilities.canAttach)}
             isPending={create.isPending}
             onSubmit={submitNew}
             onCancel={() => setPending(null)}

@@ -1,5 +1,6 @@
 /** The composer of a new comment on what the reviewer just picked: an element, a point of an image or a PDF page. */
 import type { FrameAnchor, MentionPerson } from "@redline/shared";
+import type { VideoTarget } from "../../components/video/video-recorder-modal.tsx";
 import { CommentComposer, type ComposerSubmit } from "./comment-composer.tsx";
 
 /** A pick waiting for its comment. */
@@ -12,6 +13,7 @@ export function NewComment({
   people,
   projectId,
   allowAttachments,
+  videoTarget,
   isPending,
   onSubmit,
   onCancel,
@@ -21,6 +23,7 @@ export function NewComment({
   people: MentionPerson[] | null;
   projectId: string;
   allowAttachments: boolean;
+  videoTarget: VideoTarget | null;
   isPending: boolean;
   onSubmit(input: ComposerSubmit): Promise<unknown>;
   onCancel(): void;
@@ -36,6 +39,7 @@ export function NewComment({
         people={people}
         projectId={projectId}
         allowAttachments={allowAttachments}
+        videoTarget={videoTarget}
         autoFocus
         isPending={isPending}
         onSubmit={onSubmit}
