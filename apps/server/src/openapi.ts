@@ -59,12 +59,15 @@ export function openApiDocument(routes: RegisteredRoute[], info: { version: stri
           : {}),
       ...(doc ? { "x-policy-action": doc.action } : {}),
       responses: {
-        "200": doc?.response
-          ? {
-              description: "Success",
-              content: { "application/json": { schema: jsonSchema(doc.response, "output") } },
-            }
-          : { description: "Success: `{ data }`" },
+        "200":
+          doc?.response === "not-json"
+            ? { description: "Success: not a JSON document (a file, a redirect or a protocol's answer)" }
+            : doc?.response
+              ? {
+                  description: "Success",
+                  content: { "application/json": { schema: jsonSchema(doc.response, "output") } },
+                }
+              : { description: "Success: `{ data }`" },
         "400": { description: "Invalid input: `{ error, code, message }`; nothing changed" },
         "401": { description: "Not signed in" },
         "403": { description: "Signed in, but not allowed" },

@@ -8,7 +8,8 @@ import type { FastifyInstance } from "fastify";
 export function installResponseValidation(app: FastifyInstance): void {
   app.addHook("onSend", async (request, reply, payload) => {
     const schema = request.routeOptions.config?.doc?.response;
-    if (!schema || reply.statusCode >= 300 || typeof payload !== "string") return payload;
+    if (!schema || schema === "not-json" || reply.statusCode >= 300 || typeof payload !== "string")
+      return payload;
     const checked = schema.safeParse(JSON.parse(payload));
     if (!checked.success)
       throw new Error(

@@ -6,7 +6,7 @@
  * — the video with byte ranges, so a player seeks.
  */
 import { Transform } from "node:stream";
-import { productOf, SHARING_MESSAGES, VIDEO_MESSAGES } from "@redline/shared";
+import { dataAnswer, productOf, SHARING_MESSAGES, VIDEO_MESSAGES } from "@redline/shared";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
@@ -105,7 +105,12 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   for (const { base, uploaderOf, action, who } of uploadRoutes) {
     app.get(
       `/api/${base}/:projectId/videos/limit`,
-      route({ summary: `The longest video the project owner's plan allows${who}`, action }),
+      route({
+        summary: `The longest video the project owner's plan allows${who}`,
+        action,
+        // -1: no limit.
+        response: dataAnswer(z.strictObject({ limitSeconds: z.number().int().min(-1) })),
+      }),
       async (request) => {
         const { project } = await uploaderOf(request);
         return { data: { limitSeconds: await videoLimitOf(db, project, ctx.config.plansEnabled) } };
@@ -114,7 +119,7 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
     app.post(
       `/api/${base}/:projectId/videos`,
-      route({ summary: `Start a resumable video upload (tus)${who}`, action }),
+      route({ summary: `Start a resumable video upload (tus)${who}`, action, response: "not-json" }),
       async (request, reply) => {
         const { uploader, project } = await uploaderOf(request);
         const limit = await videoLimitOf(db, project, ctx.config.plansEnabled);
@@ -146,17 +151,17 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     };
     app.head(
       `/api/${base}/:projectId/videos/:upload`,
-      route({ summary: `How much of a video upload arrived (tus)${who}`, action }),
+      route({ summary: `How much of a video upload arrived (tus)${who}`, action, response: "not-json" }),
       continueUpload,
     );
     app.patch(
       `/api/${base}/:projectId/videos/:upload`,
-      route({ summary: `Continue a video upload (tus)${who}`, action }),
+      route({ summary: `Continue a video upload (tus)${who}`, action, response: "not-json" }),
       continueUpload,
     );
     app.delete(
       `/api/${base}/:projectId/videos/:upload`,
-      route({ summary: `Abandon a video upload (tus)${who}`, action }),
+      route({ summary: `Abandon a video upload (tus)${who}`, action, response: "not-json" }),
       continueUpload,
     );
   }
@@ -198,6 +203,7 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       summary: "Play a comment's video (members, and guests of a public link that shows its page)",
       action: "comments.read",
       accepts: ["session", "token", "link-guest"],
+      response: "not-json",
     }),
     readVideo("video"),
   );
@@ -207,6 +213,7 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       summary: "A comment video's poster (members, and guests of a public link that shows its page)",
       action: "comments.read",
       accepts: ["session", "token", "link-guest"],
+      response: "not-json",
     }),
     readVideo("poster"),
   );
