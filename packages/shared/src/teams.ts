@@ -10,7 +10,8 @@ import { PRODUCTS, type Product } from "./limits.ts";
 export const TEAM_ACCESS = ["manager", "member", "collaborator"] as const;
 export type TeamAccess = (typeof TEAM_ACCESS)[number];
 /** A person's place in a team: its owner, or one of the team accesses. */
-export type TeamRole = "owner" | TeamAccess;
+export const teamRoleSchema = z.enum(["owner", ...TEAM_ACCESS]);
+export type TeamRole = z.infer<typeof teamRoleSchema>;
 
 /** SPEC §3 theme: the team's branding colours and assets (null: the shipped defaults). */
 export interface TeamTheme {
