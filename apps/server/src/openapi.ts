@@ -61,7 +61,10 @@ export function openApiDocument(routes: RegisteredRoute[], info: { version: stri
       responses: {
         "200":
           doc?.response === "not-json"
-            ? { description: "Success: not a JSON document (a file, a redirect or a protocol's answer)" }
+            ? {
+                description:
+                  "Success: not a JSON document (a file, a redirect, no content, or a protocol's answer)",
+              }
             : doc?.response
               ? {
                   description: "Success",

@@ -240,10 +240,11 @@ export const privilegeRedeemSchema = z.object({
 export type PrivilegeRedeemInput = z.infer<typeof privilegeRedeemSchema>;
 
 /** GET /api/privilege-links/{plan}?token=: whether the link can still be taken, else why not. */
-export interface PrivilegeLinkState {
-  usable: boolean;
-  message: string | null;
-}
+export const privilegeLinkStateSchema = z.strictObject({
+  usable: z.boolean(),
+  message: z.string().nullable(),
+});
+export type PrivilegeLinkState = z.infer<typeof privilegeLinkStateSchema>;
 
 /** POST /api/me/lifetime-deal: a lifetime-deal code (tiers 1–3). */
 export const lifetimeRedeemSchema = z.object({ code: z.string().trim().min(1).max(64) });
@@ -257,8 +258,9 @@ export const GRANT_MESSAGES = {
 } as const;
 
 /** SPEC §3 Country entry (GET /api/countries). */
-export interface CountryEntry {
-  countryCode: string;
-  countryName: string;
-  currencyCode: string;
-}
+export const countryEntrySchema = z.strictObject({
+  countryCode: z.string(),
+  countryName: z.string(),
+  currencyCode: z.string(),
+});
+export type CountryEntry = z.infer<typeof countryEntrySchema>;

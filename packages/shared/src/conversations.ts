@@ -24,16 +24,18 @@ export const MAX_CONVERSATION_MESSAGE = 4000;
 export const MAX_MESSAGE_ATTACHMENTS = 5;
 export const CONVERSATION_PAGE_SIZE = 50;
 
-export type ConversationKind = "project" | "support";
+export const CONVERSATION_KINDS = ["project", "support"] as const;
+export type ConversationKind = (typeof CONVERSATION_KINDS)[number];
 
-export interface ConversationParticipant {
+export const conversationParticipantSchema = z.strictObject({
   /** The account's id, or for a guest of the link the participant's own id. */
-  uid: string;
-  displayName: string;
-  photoURL: string | null;
-  isAnonymous: boolean;
-  isGuest: boolean;
-}
+  uid: z.string(),
+  displayName: z.string(),
+  photoURL: z.string().nullable(),
+  isAnonymous: z.boolean(),
+  isGuest: z.boolean(),
+});
+export type ConversationParticipant = z.infer<typeof conversationParticipantSchema>;
 
 export const conversationAttachmentSchema = z
   .object({
@@ -47,49 +49,50 @@ export const conversationAttachmentSchema = z
   .strict();
 export type ConversationAttachment = z.infer<typeof conversationAttachmentSchema>;
 
-export interface ConversationMessage {
-  id: string;
-  conversationId: string;
+export const conversationMessageSchema = z.strictObject({
+  id: z.string(),
+  conversationId: z.string(),
   /** The sending participant's uid. */
-  senderId: string;
-  senderName: string;
-  message: string;
-  attachments: ConversationAttachment[];
-  createdAt: string;
-}
+  senderId: z.string(),
+  senderName: z.string(),
+  message: z.string(),
+  attachments: z.array(conversationAttachmentSchema),
+  createdAt: z.iso.datetime(),
+});
+export type ConversationMessage = z.infer<typeof conversationMessageSchema>;
 
-export interface ConversationAbilities {
-  send: boolean;
-  attach: boolean;
-}
+export const conversationAbilitiesSchema = z.strictObject({ send: z.boolean(), attach: z.boolean() });
+export type ConversationAbilities = z.infer<typeof conversationAbilitiesSchema>;
 
-export interface Conversation {
-  id: string;
-  kind: ConversationKind;
-  projectId: string | null;
-  projectTitle: string | null;
-  participants: ConversationParticipant[];
+export const conversationSchema = z.strictObject({
+  id: z.string(),
+  kind: z.enum(CONVERSATION_KINDS),
+  projectId: z.string().nullable(),
+  projectTitle: z.string().nullable(),
+  participants: z.array(conversationParticipantSchema),
   /** The reader's own uid among the participants. */
-  selfUid: string;
-  title: string;
-  preview: string;
+  selfUid: z.string(),
+  title: z.string(),
+  preview: z.string(),
   /** The latest message, as SPEC §3 lists it on the conversation. */
-  message: string | null;
-  senderId: string | null;
-  attachments: ConversationAttachment[];
+  message: z.string().nullable(),
+  senderId: z.string().nullable(),
+  attachments: z.array(conversationAttachmentSchema),
   /** False while the reader has messages from others they have not read. */
-  read: boolean;
-  unread: number;
-  createdAt: string;
-  updatedAt: string;
-  abilities: ConversationAbilities;
-}
+  read: z.boolean(),
+  unread: z.number().int().min(0),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+  abilities: conversationAbilitiesSchema,
+});
+export type Conversation = z.infer<typeof conversationSchema>;
 
-export interface ConversationMessagesPage {
-  data: ConversationMessage[];
+export const conversationMessagesPageSchema = z.strictObject({
+  data: z.array(conversationMessageSchema),
   /** Older messages exist: ask again with `before` = the oldest one's createdAt. */
-  hasMore: boolean;
-}
+  hasMore: z.boolean(),
+});
+export type ConversationMessagesPage = z.infer<typeof conversationMessagesPageSchema>;
 
 export const startConversationSchema = z
   .object({
@@ -103,11 +106,12 @@ export type StartConversationInput = z.infer<typeof startConversationSchema>;
 export const conversationPeopleQuerySchema = z.object({ projectId: z.string().min(1).max(64) }).strict();
 
 /** Someone of a project one may start a conversation with. */
-export interface ConversationPerson {
-  uid: string;
-  displayName: string;
-  photoURL: string | null;
-}
+export const conversationPersonSchema = z.strictObject({
+  uid: z.string(),
+  displayName: z.string(),
+  photoURL: z.string().nullable(),
+});
+export type ConversationPerson = z.infer<typeof conversationPersonSchema>;
 
 export const sendMessageSchema = z
   .object({

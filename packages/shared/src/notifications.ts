@@ -3,7 +3,7 @@
  * realtime event, and the pure rules both sides read — what a notification says and where it leads.
  */
 import { z } from "zod";
-import type { TeamRole } from "./teams.ts";
+import { teamRoleSchema } from "./teams.ts";
 import { notificationPageTitle } from "./titles.ts";
 import type { EmailPreferenceKey } from "./user.ts";
 
@@ -35,49 +35,52 @@ export const NOTIFICATION_TYPES = [
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 /** What the notification was about, as it was when it happened (titles may change later). */
-export interface NotificationContext {
-  projectTitle: string;
-  pageTitle?: string;
+export const notificationContextSchema = z.strictObject({
+  projectTitle: z.string(),
+  pageTitle: z.string().optional(),
   /** web-inspect: how many edits the save suggested. */
-  editsCount?: number;
+  editsCount: z.number().int().optional(),
   /** A guest of the public link who commented: their name and avatar (they have no account). */
-  userName?: string;
-  photoURL?: string | null;
+  userName: z.string().optional(),
+  photoURL: z.string().nullable().optional(),
   /** team-member-*: the team's name as it was, and (team-member-add, -access) the access given. */
-  teamName?: string;
-  access?: TeamRole;
+  teamName: z.string().optional(),
+  access: teamRoleSchema.optional(),
   /** browse-ticket-add, and mentions in a ticket's thread: the ticket (opened with `?t=`). */
-  ticketId?: string;
+  ticketId: z.string().optional(),
   /** browse-ticket-add of a widget report kept past the board's ticket limit: that limit. */
-  ticketLimit?: number;
+  ticketLimit: z.number().int().optional(),
   /** review-request: the page to review, and the visitor's address to answer them at. */
-  reviewUrl?: string;
-  email?: string;
-}
+  reviewUrl: z.string().optional(),
+  email: z.string().optional(),
+});
+export type NotificationContext = z.infer<typeof notificationContextSchema>;
 
-export interface NotificationActor {
-  uid: string | null;
-  displayName: string;
-  photoURL: string | null;
-}
+export const notificationActorSchema = z.strictObject({
+  uid: z.string().nullable(),
+  displayName: z.string(),
+  photoURL: z.string().nullable(),
+});
+export type NotificationActor = z.infer<typeof notificationActorSchema>;
 
-export interface Notification {
-  id: string;
-  type: NotificationType;
+export const notificationSchema = z.strictObject({
+  id: z.string(),
+  type: z.enum(NOTIFICATION_TYPES),
   /** Null for a team's notification (team-member-*), which is about its team instead. */
-  projectId: string | null;
-  teamId?: string | null;
-  pageId: string | null;
-  versionId: string | null;
-  commentId: string | null;
-  actor: NotificationActor;
-  context: NotificationContext;
+  projectId: z.string().nullable(),
+  teamId: z.string().nullable().optional(),
+  pageId: z.string().nullable(),
+  versionId: z.string().nullable(),
+  commentId: z.string().nullable(),
+  actor: notificationActorSchema,
+  context: notificationContextSchema,
   /** Grouped count (SPEC §3 length). */
-  length: number;
-  createdAt: string;
-  isSeen: boolean;
-  isNotified: boolean;
-}
+  length: z.number().int(),
+  createdAt: z.iso.datetime(),
+  isSeen: z.boolean(),
+  isNotified: z.boolean(),
+});
+export type Notification = z.infer<typeof notificationSchema>;
 
 export const notificationCountsSchema = z.strictObject({
   unseen: z.number().int().min(0),
@@ -117,13 +120,17 @@ export const listNotificationsQuerySchema = z
   })
   .strict();
 
-export interface NotificationsPage {
-  data: Notification[];
+export const notificationsPageSchema = z.strictObject({
+  data: z.array(notificationSchema),
   /** Pass as `before` for the next page; null at the end. */
-  nextCursor: string | null;
+  nextCursor: z.string().nullable(),
   /** The projects the user has notifications from, for the filter. */
-  projects: { id: string; title: string }[];
-}
+  projects: z.array(z.strictObject({ id: z.string(), title: z.string() })),
+});
+export type NotificationsPage = z.infer<typeof notificationsPageSchema>;
+
+/** The answer of a write to many notifications: how many it changed. */
+export const notificationsUpdatedSchema = z.strictObject({ updated: z.number().int().min(0) });
 
 /** PATCH /api/notifications/{id}: toggle one. */
 export const updateNotificationSchema = z.object({ isSeen: z.boolean() }).strict();

@@ -4,25 +4,27 @@
  * (SPEC §4 free and paid rules, §6 plan-gated features). Pure: the server computes entitlements with it
  * inside the transaction that acts, the web shows what the server sent.
  */
-import { type Limits, type Product, UNLIMITED } from "./limits.ts";
+import { z } from "zod";
+import { type Limits, PRODUCTS, type Product, UNLIMITED } from "./limits.ts";
 
 /** What a plan allows, per product. -1 is unlimited. */
-export interface Entitlements {
-  projects: number;
+export const entitlementsSchema = z.strictObject({
+  projects: z.number(),
   /** Pages per project. */
-  pages: number;
+  pages: z.number(),
   /** People a project may be shared with (its members besides the owner). */
-  collaborators: number;
-  tickets: number;
-  videoMinutes: number;
-  storageGb: number;
+  collaborators: z.number(),
+  tickets: z.number(),
+  videoMinutes: z.number(),
+  storageGb: z.number(),
   /** SPEC §6 plan-gated features. */
-  guestCommenting: boolean;
-  integrations: boolean;
-  branding: boolean;
-  customDomain: boolean;
-  webApp: boolean;
-}
+  guestCommenting: z.boolean(),
+  integrations: z.boolean(),
+  branding: z.boolean(),
+  customDomain: z.boolean(),
+  webApp: z.boolean(),
+});
+export type Entitlements = z.infer<typeof entitlementsSchema>;
 
 export type PlanTier = "free" | "standard" | "pro" | "team";
 export type BillingInterval = "monthly" | "yearly";
@@ -288,16 +290,17 @@ export interface PlanSources {
   subscriptions: HeldSubscription[];
 }
 
-export interface ResolvedPlan {
-  product: Product;
+export const resolvedPlanSchema = z.strictObject({
+  product: z.enum(PRODUCTS),
   /** The plan that gives the most, for display ('Free', 'Pro', 'Lifetime tier 2', 'Partner plan D', …). */
-  name: string;
-  entitlements: Entitlements;
+  name: z.string(),
+  entitlements: entitlementsSchema,
   /** SPEC §4 free plan: nothing held. */
-  isFree: boolean;
+  isFree: z.boolean(),
   /** Upsells hidden: a lifetime deal or a privilege, or plans switched off (SPEC §6). */
-  hideUpsells: boolean;
-}
+  hideUpsells: z.boolean(),
+});
+export type ResolvedPlan = z.infer<typeof resolvedPlanSchema>;
 
 const isCurrent = (subscription: HeldSubscription, product: Product) => {
   const plan = parsePlanId(subscription.planId);

@@ -304,13 +304,14 @@ export interface ProjectDetail extends ProjectSummary {
  * One of the project's team's collaborators, and whether they are toggled into this project (SPEC §4:
  * collaborators comment on the team projects they are added to).
  */
-export interface ProjectCollaborator {
-  uid: string;
-  displayName: string;
-  email: string;
-  photoURL: string | null;
-  enabled: boolean;
-}
+export const projectCollaboratorAnswerSchema = z.strictObject({
+  uid: z.string(),
+  displayName: z.string(),
+  email: z.string(),
+  photoURL: z.string().nullable(),
+  enabled: z.boolean(),
+});
+export type ProjectCollaborator = z.infer<typeof projectCollaboratorAnswerSchema>;
 
 /** PUT /api/projects/{id}/collaborators/{userId}. */
 export const projectCollaboratorSchema = z.object({ enabled: z.boolean() }).strict();
@@ -392,28 +393,35 @@ export const sharingUpdateSchema = z
 
 /** One person of a project as the share modal lists them. */
 /** What the reader may do about one person of the project, computed by the server's members policy. */
-export interface MemberAbilities {
-  changeAccess: boolean;
-  remove: boolean;
+export const memberAbilitiesSchema = z.strictObject({
+  changeAccess: z.boolean(),
+  remove: z.boolean(),
   /** This is the reader's own entry, and they may leave. */
-  leave: boolean;
-  makeOwner: boolean;
-  toggleApprover: boolean;
-}
+  leave: z.boolean(),
+  makeOwner: z.boolean(),
+  toggleApprover: z.boolean(),
+});
+export type MemberAbilities = z.infer<typeof memberAbilitiesSchema>;
 
-export interface ProjectMember {
+export const projectMemberSchema = z.strictObject({
   /** Member entry id; null for the owner (who has no entry). */
-  id: string | null;
-  uid: string | null;
-  email: string | null;
-  displayName: string;
-  photoURL: string | null;
-  access: Access;
+  id: z.string().nullable(),
+  uid: z.string().nullable(),
+  email: z.string().nullable(),
+  displayName: z.string(),
+  photoURL: z.string().nullable(),
+  access: z.enum(["owner", ...MEMBER_ACCESS] satisfies Access[]),
   /** Invited by e-mail, not signed up yet. */
-  isPending: boolean;
-  isApprover: boolean;
-  abilities: MemberAbilities;
-}
+  isPending: z.boolean(),
+  isApprover: z.boolean(),
+  abilities: memberAbilitiesSchema,
+});
+export type ProjectMember = z.infer<typeof projectMemberSchema>;
+
+/** POST /api/projects/{id}/members: the new entry, and whether it waits for a sign-up. */
+export const memberAddedSchema = z.strictObject({ id: z.string(), isPending: z.boolean() });
+/** POST /api/projects/{id}/transfer: the new owner's id. */
+export const projectTransferredSchema = z.strictObject({ owner: z.string() });
 
 export const SHARING_MESSAGES = {
   shared: "Project shared with the user.",

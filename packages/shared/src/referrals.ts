@@ -18,17 +18,18 @@ export const REFERRAL_COOKIE_DAYS = 30;
 export const REFERRAL_REWARD = { privilege: "standard", days: 30, maxRewards: 12 } as const;
 
 /** GET /api/me/referral */
-export interface Referral {
+export const referralSchema = z.strictObject({
   /** The personal link to share. */
-  link: string;
+  link: z.string(),
   /** Friends who signed up through it. */
-  signUps: number;
+  signUps: z.number().int(),
   /** Of them, those whose sign-up earned a month (e-mail proved, within the cap). */
-  rewarded: number;
-  maxRewards: number;
+  rewarded: z.number().int(),
+  maxRewards: z.number().int(),
   /** Until when the earned Standard months last, or null when none are running. */
-  standardUntil: string | null;
-}
+  standardUntil: z.iso.datetime().nullable(),
+});
+export type Referral = z.infer<typeof referralSchema>;
 
 export const REFERRAL_TEXTS = {
   title: "Refer & Earn",

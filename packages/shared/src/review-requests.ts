@@ -42,9 +42,8 @@ export const reviewRequestSchema = z
 export type ReviewRequestInput = z.input<typeof reviewRequestSchema>;
 
 /** GET /api/review-requests/target: who the request will reach, as the page names them. */
-export interface ReviewRequestTarget {
-  ownerName: string;
-}
+export const reviewRequestTargetSchema = z.strictObject({ ownerName: z.string() });
+export type ReviewRequestTarget = z.infer<typeof reviewRequestTargetSchema>;
 
 export const REVIEW_REQUEST_MESSAGES = {
   /** SPEC §8's confirmation of a sent request. */

@@ -4,16 +4,15 @@
  * the pure rules both sides share: the limit in bytes, whether a write may add what it adds, and how a
  * byte count reads (SPEC §9: base 1024, 2 decimals).
  */
+import { z } from "zod";
 import { UNLIMITED } from "./limits.ts";
 import type { Entitlements } from "./plans.ts";
 
 export const BYTES_PER_GB = 1024 ** 3;
 
 /** What a product's projects of one owner hold, and what the owner's plan allows (-1 unlimited). */
-export interface StorageUsage {
-  used: number;
-  limit: number;
-}
+export const storageUsageSchema = z.strictObject({ used: z.number(), limit: z.number() });
+export type StorageUsage = z.infer<typeof storageUsageSchema>;
 
 /** The storage limit in bytes (-1 unlimited). */
 export function storageLimitBytes(entitlements: Pick<Entitlements, "storageGb">): number {

@@ -9,7 +9,7 @@
  *   records missing                        → pending
  */
 import { z } from "zod";
-import type { TeamTheme } from "./teams.ts";
+import { teamThemeSchema } from "./teams.ts";
 
 export const TEAM_DOMAIN_STATUSES = ["pending", "verified", "active", "failed"] as const;
 export type TeamDomainStatus = (typeof TEAM_DOMAIN_STATUSES)[number];
@@ -25,20 +25,22 @@ export const TEAM_DOMAIN_STATUS_LABELS: Record<TeamDomainStatus, string> = {
 };
 
 /** A DNS record the team creates at its DNS provider. */
-export interface DnsRecord {
-  type: "CNAME" | "TXT";
-  name: string;
-  value: string;
-}
+export const dnsRecordSchema = z.strictObject({
+  type: z.enum(["CNAME", "TXT"]),
+  name: z.string(),
+  value: z.string(),
+});
+export type DnsRecord = z.infer<typeof dnsRecordSchema>;
 
 /** GET /api/teams/{id}/domain: the team's domain, what to create in DNS, and where the check stands. */
-export interface TeamDomain {
-  domain: string;
-  status: TeamDomainStatus;
+export const teamDomainAnswerSchema = z.strictObject({
+  domain: z.string(),
+  status: z.enum(TEAM_DOMAIN_STATUSES),
   /** When DNS was last asked (null: never yet). */
-  checkedAt: string | null;
-  records: DnsRecord[];
-}
+  checkedAt: z.iso.datetime().nullable(),
+  records: z.array(dnsRecordSchema),
+});
+export type TeamDomain = z.infer<typeof teamDomainAnswerSchema>;
 
 /** RFC 1035 host names: the longest whole name, and one label. */
 export const DOMAIN_MAX = 253;
@@ -141,14 +143,15 @@ export function isOwnHost(host: string, ownHosts: readonly string[]): boolean {
 }
 
 /** GET /api/host: who this host is — the instance itself, or a team's custom domain. */
-export interface HostInfo {
-  host: string;
-  isOwnHost: boolean;
+export const hostInfoSchema = z.strictObject({
+  host: z.string(),
+  isOwnHost: z.boolean(),
   /** The team whose verified or active domain the host is; `theme` only while its branding applies. */
-  team: { name: string; theme: TeamTheme | null } | null;
+  team: z.strictObject({ name: z.string(), theme: teamThemeSchema.nullable() }).nullable(),
   /** SPEC §2: on a host that is not the instance's own, every tab is titled this; null on own hosts. */
-  title: string | null;
-}
+  title: z.string().nullable(),
+});
+export type HostInfo = z.infer<typeof hostInfoSchema>;
 
 /** SPEC §2: the team's name on its domain, else the host name. */
 export function customHostTitle(host: string, teamName: string | null | undefined): string {

@@ -4,49 +4,53 @@
  * while their invitation waits for them to sign up.
  */
 import { z } from "zod";
-import { PRODUCTS, type Product } from "./limits.ts";
+import { PRODUCTS } from "./limits.ts";
 
 /** What a team user other than the owner can hold (SPEC §6; collaborators comment only). */
 export const TEAM_ACCESS = ["manager", "member", "collaborator"] as const;
 export type TeamAccess = (typeof TEAM_ACCESS)[number];
 /** A person's place in a team: its owner, or one of the team accesses. */
-export type TeamRole = "owner" | TeamAccess;
+export const teamRoleSchema = z.enum(["owner", ...TEAM_ACCESS]);
+export type TeamRole = z.infer<typeof teamRoleSchema>;
 
 /** SPEC §3 theme: the team's branding colours and assets (null: the shipped defaults). */
-export interface TeamTheme {
-  primaryColor: string;
-  secondaryColor: string;
-  textHighlightColor: string;
-  logoURL: string | null;
-  iconURL: string | null;
-}
+export const teamThemeSchema = z.strictObject({
+  primaryColor: z.string(),
+  secondaryColor: z.string(),
+  textHighlightColor: z.string(),
+  logoURL: z.string().nullable(),
+  iconURL: z.string().nullable(),
+});
+export type TeamTheme = z.infer<typeof teamThemeSchema>;
 
 /** What the reader may do with the team: the web shows a control only when its ability says so. */
-export interface TeamAbilities {
-  rename: boolean;
+export const teamAbilitiesSchema = z.strictObject({
+  rename: z.boolean(),
   /** '+ Add members' (SPEC §2): the owner or a manager of an enabled team. */
-  addMembers: boolean;
-  changeRoles: boolean;
-  removeMembers: boolean;
-  removeCollaborators: boolean;
-  leave: boolean;
+  addMembers: z.boolean(),
+  changeRoles: z.boolean(),
+  removeMembers: z.boolean(),
+  removeCollaborators: z.boolean(),
+  leave: z.boolean(),
   /** Set the theme, logo and icon: the owner or a manager of an enabled team. */
-  brand: boolean;
+  brand: z.boolean(),
   /** Add, re-check or remove the custom domain: the owner or a manager of an enabled team. */
-  setDomain: boolean;
-}
+  setDomain: z.boolean(),
+});
+export type TeamAbilities = z.infer<typeof teamAbilitiesSchema>;
 
 /**
  * What the team owner's plan gives the team (SPEC §6: custom domain and branding are plan-gated): the
  * one rule behind branding, the custom domain, the host lookup and the screens — a plan's features end
  * together with the plan, for every person of the team. On a disabled team nothing is on.
  */
-export interface TeamPlan {
+export const teamPlanSchema = z.strictObject({
   /** The owner holds a paid plan (SPEC §4: its members have "an enabled team"). */
-  isPaid: boolean;
-  branding: boolean;
-  customDomain: boolean;
-}
+  isPaid: z.boolean(),
+  branding: z.boolean(),
+  customDomain: z.boolean(),
+});
+export type TeamPlan = z.infer<typeof teamPlanSchema>;
 
 export const NO_TEAM_PLAN: TeamPlan = { isPaid: false, branding: false, customDomain: false };
 
@@ -80,49 +84,56 @@ export function upsellPlanOf<P extends { isFree: boolean; hideUpsells: boolean }
   return hasEnabledTeam(teams) ? { ...plan, isFree: false, hideUpsells: true } : plan;
 }
 
-export interface Team {
-  id: string;
-  product: Product;
-  name: string;
-  ownerId: string;
-  isDisabled: boolean;
-  customBranding: boolean;
-  theme: TeamTheme | null;
-  domain: string | null;
-  createdAt: string;
-  modifiedAt: string;
+export const teamSchema = z.strictObject({
+  id: z.string(),
+  product: z.enum(PRODUCTS),
+  name: z.string(),
+  ownerId: z.string(),
+  isDisabled: z.boolean(),
+  customBranding: z.boolean(),
+  theme: teamThemeSchema.nullable(),
+  domain: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  modifiedAt: z.iso.datetime(),
   /** What the owner's plan gives the team now (a lapsed plan: nothing). */
-  plan: TeamPlan;
+  plan: teamPlanSchema,
   /** The reader's own place in the team. */
-  role: TeamRole;
-  abilities: TeamAbilities;
-}
+  role: teamRoleSchema,
+  abilities: teamAbilitiesSchema,
+});
+export type Team = z.infer<typeof teamSchema>;
 
 /** What the reader may do about one person of the team. */
-export interface TeamMemberAbilities {
-  changeRole: boolean;
-  remove: boolean;
-  leave: boolean;
-}
+export const teamMemberAbilitiesSchema = z.strictObject({
+  changeRole: z.boolean(),
+  remove: z.boolean(),
+  leave: z.boolean(),
+});
+export type TeamMemberAbilities = z.infer<typeof teamMemberAbilitiesSchema>;
 
-export interface TeamMember {
+export const teamMemberSchema = z.strictObject({
   /** The membership's id (null for the owner, who has no membership row). */
-  id: string | null;
-  uid: string | null;
-  email: string;
-  displayName: string;
-  photoURL: string | null;
-  access: TeamRole;
+  id: z.string().nullable(),
+  uid: z.string().nullable(),
+  email: z.string(),
+  displayName: z.string(),
+  photoURL: z.string().nullable(),
+  access: teamRoleSchema,
   /** Invited by e-mail, not signed up yet. */
-  isPending: boolean;
-  abilities: TeamMemberAbilities;
-}
+  isPending: z.boolean(),
+  abilities: teamMemberAbilitiesSchema,
+});
+export type TeamMember = z.infer<typeof teamMemberSchema>;
 
 /** GET /api/teams/{id}: the team, its owner, managers and members, and its collaborators apart. */
-export interface TeamDetail extends Team {
-  members: TeamMember[];
-  collaborators: TeamMember[];
-}
+export const teamDetailSchema = teamSchema.extend({
+  members: z.array(teamMemberSchema),
+  collaborators: z.array(teamMemberSchema),
+});
+export type TeamDetail = z.infer<typeof teamDetailSchema>;
+
+/** POST /api/teams/{id}/members: the invitation's membership, and whether it waits for a sign-up. */
+export const teamInvitedSchema = z.strictObject({ id: z.string(), isPending: z.boolean() });
 
 /** SPEC §2: how the profile menu names a team without a name. */
 export const UNTITLED_TEAM = "Untitled team";

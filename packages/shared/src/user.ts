@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { MIN_PASSWORD_LENGTH } from "./constants.ts";
-import type { Limits, Product } from "./limits.ts";
-import type { ResolvedPlan } from "./plans.ts";
-import type { StorageUsage } from "./storage.ts";
+import { limitsSchema } from "./limits.ts";
+import { resolvedPlanSchema } from "./plans.ts";
+import { storageUsageSchema } from "./storage.ts";
 
 /** E-mail preference flags (SPEC §3), all default true. */
 /** The longest display name (sign-up and profile). */
@@ -19,7 +19,13 @@ export const EMAIL_PREFERENCE_KEYS = [
   "blogUpdatesBugFixes",
 ] as const;
 export type EmailPreferenceKey = (typeof EMAIL_PREFERENCE_KEYS)[number];
-export type EmailPreferences = Record<EmailPreferenceKey, boolean>;
+export const emailPreferencesSchema = z.strictObject(
+  Object.fromEntries(EMAIL_PREFERENCE_KEYS.map((key) => [key, z.boolean()])) as Record<
+    EmailPreferenceKey,
+    z.ZodBoolean
+  >,
+);
+export type EmailPreferences = z.infer<typeof emailPreferencesSchema>;
 
 export const DEFAULT_EMAIL_PREFERENCES: EmailPreferences = Object.fromEntries(
   EMAIL_PREFERENCE_KEYS.map((key) => [key, true]),
@@ -50,12 +56,13 @@ export const handoffQuerySchema = z
 export const unsubscribeQuerySchema = z.object({ token: z.string().min(1).max(1000) }).strict();
 
 /** What an unsubscribe link says about itself before it is used. */
-export interface UnsubscribeInfo {
-  preference: EmailPreferenceKey;
-  label: string;
+export const unsubscribeInfoSchema = z.strictObject({
+  preference: z.enum(EMAIL_PREFERENCE_KEYS),
+  label: z.string(),
   /** Still on: the link would turn it off. */
-  isOn: boolean;
-}
+  isOn: z.boolean(),
+});
+export type UnsubscribeInfo = z.infer<typeof unsubscribeInfoSchema>;
 
 export const UNSUBSCRIBE_MESSAGES = {
   done: (label: string) => `You will no longer get e-mails about ${label.toLowerCase()}.`,
@@ -73,45 +80,50 @@ export const ONBOARDING_FLAGS = [
   "demoModal",
 ] as const;
 
-export interface UserCounters {
-  projectsCount: number;
-  projectPagesCount: number;
-  projectShareCount: number;
-  projectEditorsCount: number;
-  projectsEditors: number;
-}
+export const userCountersSchema = z.strictObject({
+  projectsCount: z.number().int(),
+  projectPagesCount: z.number().int(),
+  projectShareCount: z.number().int(),
+  projectEditorsCount: z.number().int(),
+  projectsEditors: z.number().int(),
+});
+export type UserCounters = z.infer<typeof userCountersSchema>;
 
 /** The signed-in user as the API presents it (GET /api/me). */
-export interface User {
-  uid: string;
-  displayName: string;
-  email: string;
-  emailVerified: boolean;
-  pendingEmail: string | null;
-  phoneNumber: string | null;
-  photoURL: string | null;
-  createdAt: string;
-  signupSource: string | null;
-  onboarding: Record<string, true>;
-  emailPreferences: EmailPreferences;
-  notificationSound: boolean;
-  isDeleted: boolean;
-  isAnonymous: boolean;
-  privilege: string | null;
+export const userSchema = z.strictObject({
+  uid: z.string(),
+  displayName: z.string(),
+  email: z.string(),
+  emailVerified: z.boolean(),
+  pendingEmail: z.string().nullable(),
+  phoneNumber: z.string().nullable(),
+  photoURL: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  signupSource: z.string().nullable(),
+  onboarding: z.record(z.string(), z.literal(true)),
+  emailPreferences: emailPreferencesSchema,
+  notificationSound: z.boolean(),
+  isDeleted: z.boolean(),
+  isAnonymous: z.boolean(),
+  privilege: z.string().nullable(),
   /** An operator of this instance (ADMIN_EMAILS) in their own browser session: the menus offer /admin. */
-  isAdmin?: boolean;
+  isAdmin: z.literal(true).optional(),
   /** SPEC §3 partner-program plan (A–D), from the user's partner codes still standing. */
-  partnerPlan: string | null;
-  limits: Limits;
-  counters: UserCounters;
+  partnerPlan: z.string().nullable(),
+  limits: limitsSchema,
+  counters: userCountersSchema,
   /** Bytes the files in the user's own projects hold, per product, and their plan's limit (-1 unlimited). */
-  storage: Record<Product, StorageUsage>;
-  connected: { slack: boolean; trello: boolean; asana: boolean };
+  storage: z.strictObject({ web: storageUsageSchema, browse: storageUsageSchema }),
+  connected: z.strictObject({ slack: z.boolean(), trello: z.boolean(), asana: z.boolean() }),
   /** What the user's plans allow, per product (computed by the server: resolvePlan). */
-  plans: Record<Product, ResolvedPlan>;
+  plans: z.strictObject({ web: resolvedPlanSchema, browse: resolvedPlanSchema }),
   /** SPEC §4: a subscription has a payment that needs the user — the notice shows off /billing and /upgrade. */
-  paymentIssue: boolean;
-}
+  paymentIssue: z.boolean(),
+});
+export type User = z.infer<typeof userSchema>;
+
+/** POST /api/me/photo: where the stored photo is served (the profile names it with PATCH /api/me). */
+export const profilePhotoSchema = z.strictObject({ photoURL: z.string() });
 
 /** PATCH /api/me: only the provided fields change. */
 export const profileUpdateSchema = z

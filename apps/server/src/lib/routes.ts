@@ -26,7 +26,8 @@ export interface RouteDoc {
   /** The JSON body of a successful (2xx) answer. The OpenAPI document publishes it, and with
    *  `validateResponses` on (every test app) each real answer is checked against it: one that does not
    *  match is a 500, so the suite catches a route drifting from what it promises callers. "not-json":
-   *  the answer is no JSON document (a file, a redirect, a protocol's own answer such as tus). */
+   *  the answer is no JSON document (a file, a redirect, 204 No Content, a protocol's own answer such as
+   *  tus). */
   response?: ZodType | "not-json";
   /** Writes nothing itself whatever its method, so a read-only token may call it (the MCP endpoint: each
    *  of its tools is a route of its own, checked again). */

@@ -5,13 +5,20 @@
  */
 import {
   type ConversationPerson,
+  conversationAttachmentSchema,
+  conversationMessageSchema,
+  conversationMessagesPageSchema,
   conversationPeopleQuerySchema,
+  conversationPersonSchema,
+  conversationSchema,
+  dataAnswer,
   messagesQuerySchema,
   sendMessageSchema,
   startConversationSchema,
 } from "@redline/shared";
 import { desc, eq, inArray } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { conversationParticipants, conversations } from "../../db/schema/index.ts";
 import { requestInput } from "../../lib/operations.ts";
@@ -66,7 +73,11 @@ export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
 
   app.get(
     "/api/conversations",
-    route({ summary: "My conversations, newest first, with unread counts", action: "conversations.read" }),
+    route({
+      summary: "My conversations, newest first, with unread counts",
+      action: "conversations.read",
+      response: dataAnswer(z.array(conversationSchema)),
+    }),
     async (request) => ({ data: await mine(await requireActor(auth, db, request)) }),
   );
 
@@ -75,6 +86,7 @@ export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
     route({
       summary: "How many messages I have not read (the header's count)",
       action: "conversations.read",
+      response: dataAnswer(z.strictObject({ unread: z.number().int().min(0) })),
     }),
     async (request) => {
       const list = await mine(await requireActor(auth, db, request));
@@ -88,6 +100,7 @@ export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
       summary: "Open (or start) a conversation with people of a project",
       body: startConversationSchema,
       action: "conversations.start",
+      response: dataAnswer(conversationSchema),
     }),
     async (request, reply) =>
       opened(
@@ -102,6 +115,7 @@ export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
       summary: "The people of a project one may start a conversation with",
       query: conversationPeopleQuerySchema,
       action: "conversations.start",
+      response: dataAnswer(z.array(conversationPersonSchema)),
     }),
     async (request) => {
       const actor = await requireActor(auth, db, request);
@@ -123,6 +137,7 @@ export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
     route({
       summary: "Open my conversation with this installation's support ('Need help?')",
       action: "self",
+      response: dataAnswer(conversationSchema),
     }),
     async (request, reply) =>
       opened(
@@ -133,7 +148,11 @@ export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
 
   app.get(
     "/api/conversations/:conversationId",
-    route({ summary: "One conversation of mine", action: "conversations.read" }),
+    route({
+      summary: "One conversation of mine",
+      action: "conversations.read",
+      response: dataAnswer(conversationSchema),
+    }),
     async (request) => {
       const { actor, conversation } = await load(request, "conversations.read");
       return { data: (await presentConversationsFor(db, actor, [conversation]))[0] };
@@ -146,6 +165,7 @@ export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
       summary: "A conversation's messages, newest last (page back with `before`)",
       query: messagesQuerySchema,
       action: "conversations.read",
+      response: conversationMessagesPageSchema,
     }),
     async (request) => {
       const { conversation } = await load(request, "conversations.read");
@@ -159,6 +179,7 @@ export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
       summary: "Send a message (with attachments)",
       body: sendMessageSchema,
       action: "conversations.send",
+      response: dataAnswer(conversationMessageSchema),
     }),
     async (request, reply) => {
       const sent = await sendConversationMessage(
@@ -173,14 +194,23 @@ export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
 
   app.post(
     "/api/conversations/:conversationId/read",
-    route({ summary: "Mark a conversation read", action: "conversations.read" }),
+    route({
+      summary: "Mark a conversation read",
+      action: "conversations.read",
+      response: dataAnswer(z.strictObject({ read: z.literal(true) })),
+    }),
     async (request) =>
       markConversationRead(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
   app.post(
     "/api/conversations/:conversationId/attachments",
-    route({ summary: "Upload a message attachment (≤ 5 MB)", upload: true, action: "conversations.attach" }),
+    route({
+      summary: "Upload a message attachment (≤ 5 MB)",
+      upload: true,
+      action: "conversations.attach",
+      response: dataAnswer(conversationAttachmentSchema),
+    }),
     async (request, reply) => {
       const { conversation } = await load(request, "conversations.attach");
       const attachment = await uploadAttachment(
@@ -196,7 +226,11 @@ export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
 
   app.get(
     "/api/conversations/:conversationId/attachments/:sha",
-    route({ summary: "Download a message attachment", action: "conversations.read" }),
+    route({
+      summary: "Download a message attachment",
+      action: "conversations.read",
+      response: "not-json",
+    }),
     async (request, reply) => {
       const { conversation } = await load(request, "conversations.read");
       return serveAttachment(storage, request, reply, conversation.id);

@@ -3,7 +3,13 @@
  * project by its editors (an operation, lib/operations.ts); toggled in, they comment. The toggle
  * authorizes through the members policy.
  */
-import { type ProjectCollaborator, projectCollaboratorSchema } from "@redline/shared";
+import {
+  dataAnswer,
+  messageAnswer,
+  type ProjectCollaborator,
+  projectCollaboratorAnswerSchema,
+  projectCollaboratorSchema,
+} from "@redline/shared";
 import { and, asc, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
@@ -48,7 +54,11 @@ export async function collaboratorsRoutes(app: FastifyInstance, { ctx }: { ctx: 
 
   app.get(
     "/api/projects/:projectId/collaborators",
-    route({ summary: "The project's team collaborators, toggled in or not", action: "members.read" }),
+    route({
+      summary: "The project's team collaborators, toggled in or not",
+      action: "members.read",
+      response: dataAnswer(z.array(projectCollaboratorAnswerSchema)),
+    }),
     async (request): Promise<{ data: ProjectCollaborator[] }> => {
       const actor = await requireActor(auth, db, request);
       const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
@@ -63,6 +73,7 @@ export async function collaboratorsRoutes(app: FastifyInstance, { ctx }: { ctx: 
       summary: "Toggle one of the team's collaborators into or out of the project",
       body: projectCollaboratorSchema,
       action: "members.add",
+      response: messageAnswer,
     }),
     async (request) => toggleCollaborator(ctx, await requireActor(auth, db, request), requestInput(request)),
   );

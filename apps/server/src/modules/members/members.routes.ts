@@ -5,11 +5,17 @@
 import {
   addMemberSchema,
   approverSchema,
+  dataAnswer,
+  memberAddedSchema,
+  messageAnswer,
   type ProjectMember,
+  projectMemberSchema,
+  projectTransferredSchema,
   transferProjectSchema,
   updateMemberSchema,
 } from "@redline/shared";
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { requestInput } from "../../lib/operations.ts";
 import { memberActor } from "../../lib/policy.ts";
@@ -33,7 +39,11 @@ export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
 
   app.get(
     "/api/projects/:projectId/members",
-    route({ summary: "People of a project and their access", action: "members.read" }),
+    route({
+      summary: "People of a project and their access",
+      action: "members.read",
+      response: dataAnswer(z.array(projectMemberSchema)),
+    }),
     async (request): Promise<{ data: ProjectMember[] }> => {
       const actor = await requireActor(auth, db, request);
       const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
@@ -47,7 +57,12 @@ export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
 
   app.post(
     "/api/projects/:projectId/members",
-    route({ summary: "Share the project with someone", body: addMemberSchema, action: "members.add" }),
+    route({
+      summary: "Share the project with someone",
+      body: addMemberSchema,
+      action: "members.add",
+      response: dataAnswer(memberAddedSchema),
+    }),
     async (request, reply) => {
       const added = await addMember(ctx, await requireActor(auth, db, request), requestInput(request));
       reply.status(201);
@@ -57,13 +72,18 @@ export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
 
   app.patch(
     "/api/projects/:projectId/members/:memberId",
-    route({ summary: "Change someone's access", body: updateMemberSchema, action: "members.read" }),
+    route({
+      summary: "Change someone's access",
+      body: updateMemberSchema,
+      action: "members.read",
+      response: messageAnswer,
+    }),
     async (request) => updateMemberAccess(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
   app.delete(
     "/api/projects/:projectId/members/:memberId",
-    route({ summary: "Remove someone (or leave)", action: "members.remove" }),
+    route({ summary: "Remove someone (or leave)", action: "members.remove", response: messageAnswer }),
     async (request) => removeMember(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
@@ -73,13 +93,19 @@ export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       summary: "Make someone else the owner",
       body: transferProjectSchema,
       action: "projects.transfer",
+      response: dataAnswer(projectTransferredSchema),
     }),
     async (request) => transferProject(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
   app.put(
     "/api/projects/:projectId/approvers/:userId",
-    route({ summary: "Make or unmake an approver", body: approverSchema, action: "approvers.manage" }),
+    route({
+      summary: "Make or unmake an approver",
+      body: approverSchema,
+      action: "approvers.manage",
+      response: messageAnswer,
+    }),
     async (request) => setApprover(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 }

@@ -11,6 +11,9 @@ import {
   type NotificationCounts,
   type NotificationsPage,
   notificationCountsSchema,
+  notificationSchema,
+  notificationsPageSchema,
+  notificationsUpdatedSchema,
   updateNotificationSchema,
 } from "@redline/shared";
 import { desc, eq, sql } from "drizzle-orm";
@@ -43,6 +46,7 @@ export async function notificationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
       summary: "The user's notifications, newest first",
       query: listNotificationsQuerySchema,
       action: "self",
+      response: notificationsPageSchema,
     }),
     async (request): Promise<NotificationsPage> => {
       const actor = await requireActor(auth, db, request);
@@ -93,21 +97,35 @@ export async function notificationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
 
   app.patch(
     "/api/notifications/:notificationId",
-    route({ summary: "Mark seen or unseen", body: updateNotificationSchema, action: "self" }),
+    route({
+      summary: "Mark seen or unseen",
+      body: updateNotificationSchema,
+      action: "self",
+      response: dataAnswer(notificationSchema),
+    }),
     async (request) =>
       markNotificationSeen(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
   app.post(
     "/api/notifications/seen",
-    route({ summary: "Clear all (mark every notification seen)", body: markAllSeenSchema, action: "self" }),
+    route({
+      summary: "Clear all (mark every notification seen)",
+      body: markAllSeenSchema,
+      action: "self",
+      response: dataAnswer(notificationsUpdatedSchema),
+    }),
     async (request) =>
       markAllNotificationsSeen(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
   app.post(
     "/api/notifications/notified",
-    route({ summary: "The panel was opened (mark all notified)", action: "self" }),
+    route({
+      summary: "The panel was opened (mark all notified)",
+      action: "self",
+      response: dataAnswer(notificationsUpdatedSchema),
+    }),
     async (request) =>
       markAllNotificationsNotified(ctx, await requireActor(auth, db, request), requestInput(request)),
   );

@@ -3,7 +3,13 @@
  * the code in a cookie for the sign-up that follows and opens the sign-up page (a signed-in visitor, e.g.
  * the referrer trying their own link, is taken to their projects and nothing is left behind).
  */
-import { REFERRAL_COOKIE, REFERRAL_COOKIE_DAYS, referralCodeSchema } from "@redline/shared";
+import {
+  dataAnswer,
+  REFERRAL_COOKIE,
+  REFERRAL_COOKIE_DAYS,
+  referralCodeSchema,
+  referralSchema,
+} from "@redline/shared";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
@@ -20,7 +26,11 @@ export async function referralRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
 
   app.get(
     "/api/me/referral",
-    route({ summary: "Your referral link and what it earned (Refer & Earn)", action: "self" }),
+    route({
+      summary: "Your referral link and what it earned (Refer & Earn)",
+      action: "self",
+      response: dataAnswer(referralSchema),
+    }),
     async (request) => readReferral(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 

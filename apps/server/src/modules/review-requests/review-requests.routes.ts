@@ -4,9 +4,12 @@
  * and per project.
  */
 import {
+  dataAnswer,
+  messageAnswer,
   type ReviewRequestTarget,
   reviewRequestSchema,
   reviewRequestTargetQuerySchema,
+  reviewRequestTargetSchema,
 } from "@redline/shared";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
@@ -23,6 +26,7 @@ export async function reviewRequestsRoutes(app: FastifyInstance, { ctx }: { ctx:
       summary: "Who a review link reaches: the project owner's name",
       query: reviewRequestTargetQuerySchema,
       action: "public",
+      response: dataAnswer(reviewRequestTargetSchema),
     }),
     async (request) => {
       const { project } = reviewRequestTargetQuerySchema.parse(request.query);
@@ -38,6 +42,7 @@ export async function reviewRequestsRoutes(app: FastifyInstance, { ctx }: { ctx:
       summary: "Ask a project's owner for a review of a URL (the owner's review link)",
       body: reviewRequestSchema,
       action: "public",
+      response: messageAnswer,
     }),
     async (request, reply) => {
       const sent = await requestReview(ctx, { ip: request.ip }, requestInput(request));

@@ -6,7 +6,12 @@
  * `support_messages` (kind 'feedback'), and a mail with the screenshots attached to FEEDBACK_EMAIL through
  * the durable outbox, with the sender as Reply-To.
  */
-import { feedbackSchema, MAX_FEEDBACK_SCREENSHOT_BYTES, MAX_FEEDBACK_SCREENSHOTS } from "@redline/shared";
+import {
+  feedbackSchema,
+  MAX_FEEDBACK_SCREENSHOT_BYTES,
+  MAX_FEEDBACK_SCREENSHOTS,
+  messageAnswer,
+} from "@redline/shared";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { requestInput } from "../../lib/operations.ts";
@@ -25,6 +30,7 @@ export async function feedbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         summary: "Send feedback (text and screenshots of the app) to this installation's feedback address",
         body: feedbackSchema,
         action: "self",
+        response: messageAnswer,
       },
       // Every screenshot at its limit as base64, plus the text.
       { bodyLimit: Math.ceil(MAX_FEEDBACK_SCREENSHOT_BYTES * 1.4) * MAX_FEEDBACK_SCREENSHOTS + 64 * 1024 },

@@ -4,7 +4,7 @@
  * through the durable outbox (so a slow or failing mail server never fails the request), with the sender
  * as Reply-To. Feedback from the Help menu, with its screenshots, is feedback.routes.ts; the writes are support.operations.ts and feedback.operations.ts.
  */
-import { contactSchema, proRequestSchema } from "@redline/shared";
+import { contactSchema, messageAnswer, proRequestSchema } from "@redline/shared";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { requestInput } from "../../lib/operations.ts";
@@ -24,6 +24,7 @@ export async function supportRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       summary: "Contact Us: a message to this installation's support address",
       body: contactSchema,
       action: "self",
+      response: messageAnswer,
     }),
     async (request, reply) => {
       const actor = await requireActor(auth, db, request, { allowUnverified: true });
@@ -39,6 +40,7 @@ export async function supportRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       summary: "Ask for a managed plan (Team plan with a relationship manager)",
       body: proRequestSchema,
       action: "self",
+      response: messageAnswer,
     }),
     async (request, reply) => {
       const actor = await requireActor(auth, db, request, { allowUnverified: true });

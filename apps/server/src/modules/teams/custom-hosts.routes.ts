@@ -10,8 +10,10 @@
 import {
   appliedTheme,
   customHostTitle,
+  dataAnswer,
   domainAskQuerySchema,
   type HostInfo,
+  hostInfoSchema,
   isDomainName,
   isOwnHost,
   normalizeHost,
@@ -19,6 +21,7 @@ import {
 } from "@redline/shared";
 import { and, eq, inArray } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { Database } from "../../db/index.ts";
 import { teams, users } from "../../db/schema/index.ts";
@@ -50,7 +53,11 @@ export async function customHostsRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
 
   app.get(
     "/api/host",
-    route({ summary: "Whose host this is: the instance's own, or a team's custom domain", action: "public" }),
+    route({
+      summary: "Whose host this is: the instance's own, or a team's custom domain",
+      action: "public",
+      response: dataAnswer(hostInfoSchema),
+    }),
     async (request, reply): Promise<{ data: HostInfo }> => {
       // The answer depends on the Host header: caches must keep one per host.
       reply.header("vary", "Host, X-Forwarded-Host").header("cache-control", "no-cache");
@@ -74,6 +81,7 @@ export async function customHostsRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
       summary: "May a certificate be issued for this domain? (a reverse proxy's on-demand TLS ask)",
       query: domainAskQuerySchema,
       action: "public",
+      response: dataAnswer(z.strictObject({ domain: z.string() })),
     }),
     async (request) => {
       const parsed = domainAskQuerySchema.safeParse(request.query);

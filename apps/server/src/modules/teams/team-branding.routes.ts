@@ -2,7 +2,13 @@
  * Team branding over HTTP (SPEC §3 theme, §4, §6): the switch and colours, the logo and icon — each an
  * operation of team-branding.operations.ts, which authorizes and checks the plan.
  */
-import { type BrandingAsset, type Team, teamBrandingUpdateSchema } from "@redline/shared";
+import {
+  type BrandingAsset,
+  dataAnswer,
+  type Team,
+  teamBrandingUpdateSchema,
+  teamSchema,
+} from "@redline/shared";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { requestInput } from "../../lib/operations.ts";
@@ -23,6 +29,7 @@ export async function teamBrandingRoutes(app: FastifyInstance, { ctx }: { ctx: A
       summary: "Turn custom branding on or off, set the theme's colours",
       body: teamBrandingUpdateSchema,
       action: "teams.brand",
+      response: dataAnswer(teamSchema),
     }),
     async (request): Promise<{ data: Team; message: string }> =>
       updateBranding(ctx, await requireActor(auth, db, request), requestInput(request)),
@@ -35,6 +42,7 @@ export async function teamBrandingRoutes(app: FastifyInstance, { ctx }: { ctx: A
         summary: `Upload the team's ${asset} (PNG, JPEG, WebP or GIF, at most 5 MB)`,
         upload: true,
         action: "teams.brand",
+        response: dataAnswer(teamSchema),
       }),
       async (request): Promise<{ data: Team; message: string }> => {
         const actor = await requireActor(auth, db, request);
@@ -45,7 +53,11 @@ export async function teamBrandingRoutes(app: FastifyInstance, { ctx }: { ctx: A
 
     app.delete(
       `/api/teams/:teamId/branding/${asset}`,
-      route({ summary: `Remove the team's ${asset} (the shipped default shows)`, action: "teams.brand" }),
+      route({
+        summary: `Remove the team's ${asset} (the shipped default shows)`,
+        action: "teams.brand",
+        response: dataAnswer(teamSchema),
+      }),
       async (request): Promise<{ data: Team; message: string }> =>
         removeBrandingAsset(ctx, await requireActor(auth, db, request), { ...requestInput(request), asset }),
     );

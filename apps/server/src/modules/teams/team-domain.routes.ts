@@ -3,7 +3,7 @@
  * re-check and remove are operations (team-domain.operations.ts). A background job re-checks too
  * (team-domain.recheck.ts).
  */
-import { setTeamDomainSchema } from "@redline/shared";
+import { dataAnswer, setTeamDomainSchema, teamDomainAnswerSchema } from "@redline/shared";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
 import type { DnsLookup } from "../../integrations/dns/index.ts";
@@ -20,6 +20,9 @@ import {
 import { startDomainRecheck } from "./team-domain.recheck.ts";
 import { teamFor, teamParams } from "./teams.access.ts";
 
+/** The domain, or null once removed. */
+const domainAnswer = dataAnswer(teamDomainAnswerSchema.nullable());
+
 export async function teamDomainRoutes(
   app: FastifyInstance,
   { ctx, dns }: { ctx: AppContext; dns: DnsLookup },
@@ -32,7 +35,11 @@ export async function teamDomainRoutes(
 
   app.get(
     "/api/teams/:teamId/domain",
-    route({ summary: "The team's custom domain, its DNS records and status", action: "teams.domain" }),
+    route({
+      summary: "The team's custom domain, its DNS records and status",
+      action: "teams.domain",
+      response: domainAnswer,
+    }),
     async (request): Promise<DomainAnswer> => {
       const actor = await requireActor(auth, db, request);
       const { team } = await teamFor(db, actor, teamParams.parse(request.params).teamId, "teams.domain");
@@ -42,14 +49,23 @@ export async function teamDomainRoutes(
 
   app.put(
     "/api/teams/:teamId/domain",
-    route({ summary: "Set the team's custom domain", body: setTeamDomainSchema, action: "teams.domain" }),
+    route({
+      summary: "Set the team's custom domain",
+      body: setTeamDomainSchema,
+      action: "teams.domain",
+      response: domainAnswer,
+    }),
     async (request): Promise<DomainAnswer> =>
       setTeamDomain(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
   app.post(
     "/api/teams/:teamId/domain/check",
-    route({ summary: "Check the team's custom domain in DNS now", action: "teams.domain" }),
+    route({
+      summary: "Check the team's custom domain in DNS now",
+      action: "teams.domain",
+      response: domainAnswer,
+    }),
     async (request): Promise<DomainAnswer> =>
       checkTeamDomain(
         { ...ctx, dns, warn: (details, message) => request.log.warn(details, message) },
@@ -60,7 +76,7 @@ export async function teamDomainRoutes(
 
   app.delete(
     "/api/teams/:teamId/domain",
-    route({ summary: "Remove the team's custom domain", action: "teams.domain" }),
+    route({ summary: "Remove the team's custom domain", action: "teams.domain", response: domainAnswer }),
     async (request): Promise<DomainAnswer> =>
       removeTeamDomain(ctx, await requireActor(auth, db, request), requestInput(request)),
   );

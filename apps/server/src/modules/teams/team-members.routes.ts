@@ -2,7 +2,13 @@
  * A team's people over HTTP (SPEC §4, §6, §7 remove-from-team): invite, change a role, remove a member
  * or a collaborator, leave — each an operation of team-members.operations.ts, which authorizes.
  */
-import { inviteTeamMemberSchema, updateTeamMemberSchema } from "@redline/shared";
+import {
+  dataAnswer,
+  inviteTeamMemberSchema,
+  messageAnswer,
+  teamInvitedSchema,
+  updateTeamMemberSchema,
+} from "@redline/shared";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { requestInput } from "../../lib/operations.ts";
@@ -26,6 +32,7 @@ export async function teamMembersRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
       summary: "Invite someone to a team by e-mail",
       body: inviteTeamMemberSchema,
       action: "teams.addMembers",
+      response: dataAnswer(teamInvitedSchema),
     }),
     async (request, reply) => {
       const invited = await inviteTeamMember(
@@ -40,7 +47,12 @@ export async function teamMembersRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
 
   app.patch(
     "/api/teams/:teamId/members/:memberId",
-    route({ summary: "Change a team user's role", body: updateTeamMemberSchema, action: "teams.changeRole" }),
+    route({
+      summary: "Change a team user's role",
+      body: updateTeamMemberSchema,
+      action: "teams.changeRole",
+      response: messageAnswer,
+    }),
     async (request) =>
       changeTeamMemberRole(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
@@ -51,14 +63,14 @@ export async function teamMembersRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
   ] as const) {
     app.delete(
       `/api/teams/:teamId/${path}/:memberId`,
-      route({ summary, action: remove.operationName }),
+      route({ summary, action: remove.operationName, response: messageAnswer }),
       async (request) => remove(ctx, await requireActor(auth, db, request), requestInput(request)),
     );
   }
 
   app.post(
     "/api/teams/:teamId/leave",
-    route({ summary: "Leave a team", action: "teams.leave" }),
+    route({ summary: "Leave a team", action: "teams.leave", response: messageAnswer }),
     async (request) => leaveTeam(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 }

@@ -5,12 +5,16 @@
  */
 import {
   createTeamSchema,
+  dataAnswer,
   listTeamsQuerySchema,
   renameTeamSchema,
   type Team,
   type TeamDetail,
+  teamDetailSchema,
+  teamSchema,
 } from "@redline/shared";
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { requestInput } from "../../lib/operations.ts";
 import { route } from "../../lib/routes.ts";
@@ -27,7 +31,12 @@ export async function teamsRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   app.get(
     "/api/teams",
-    route({ summary: "The reader's teams", query: listTeamsQuerySchema, action: "self" }),
+    route({
+      summary: "The reader's teams",
+      query: listTeamsQuerySchema,
+      action: "self",
+      response: dataAnswer(z.array(teamSchema)),
+    }),
     async (request): Promise<{ data: Team[] }> => {
       const actor = await requireActor(auth, db, request);
       const { product } = listTeamsQuerySchema.parse(request.query);
@@ -42,7 +51,12 @@ export async function teamsRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   app.post(
     "/api/teams",
-    route({ summary: "Create a team", body: createTeamSchema, action: "self" }),
+    route({
+      summary: "Create a team",
+      body: createTeamSchema,
+      action: "self",
+      response: dataAnswer(teamSchema),
+    }),
     async (request, reply): Promise<{ data: Team; message: string }> => {
       const created = await createTeam(ctx, await requireActor(auth, db, request), requestInput(request));
       reply.status(201);
@@ -52,7 +66,11 @@ export async function teamsRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   app.get(
     "/api/teams/:teamId",
-    route({ summary: "A team with its members and collaborators", action: "teams.read" }),
+    route({
+      summary: "A team with its members and collaborators",
+      action: "teams.read",
+      response: dataAnswer(teamDetailSchema),
+    }),
     async (request): Promise<{ data: TeamDetail }> => {
       const actor = await requireActor(auth, db, request);
       const { teamId } = teamParams.parse(request.params);
@@ -64,7 +82,12 @@ export async function teamsRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   app.patch(
     "/api/teams/:teamId",
-    route({ summary: "Rename a team", body: renameTeamSchema, action: "teams.rename" }),
+    route({
+      summary: "Rename a team",
+      body: renameTeamSchema,
+      action: "teams.rename",
+      response: dataAnswer(teamSchema),
+    }),
     async (request): Promise<{ data: Team; message: string }> =>
       renameTeam(ctx, await requireActor(auth, db, request), requestInput(request)),
   );

@@ -1,10 +1,15 @@
 import {
+  countryEntrySchema,
+  dataAnswer,
   GRANT_MESSAGES,
   lifetimeRedeemSchema,
   type PrivilegeLinkState,
+  privilegeLinkStateSchema,
   privilegeRedeemSchema,
+  userSchema,
 } from "@redline/shared";
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
@@ -28,7 +33,11 @@ export async function grantsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
 
   app.get(
     "/api/countries",
-    route({ summary: "Countries with their currency (SPEC §3), sorted by name", action: "public" }),
+    route({
+      summary: "Countries with their currency (SPEC §3), sorted by name",
+      action: "public",
+      response: dataAnswer(z.array(countryEntrySchema)),
+    }),
     async (_request, reply) => {
       reply.header("cache-control", "public, max-age=86400");
       return { data: countryEntries() };
@@ -43,6 +52,7 @@ export async function grantsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       summary: "Whether a privilege link can still be taken (asked before signing up through it)",
       query: privilegeLinkQuery,
       action: "public",
+      response: dataAnswer(privilegeLinkStateSchema),
     }),
     async (request): Promise<{ data: PrivilegeLinkState }> => {
       const { plan } = privilegeLinkParams.parse(request.params);
@@ -57,6 +67,7 @@ export async function grantsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       summary: "Take a privilege link's plan",
       body: privilegeRedeemSchema,
       action: "self",
+      response: dataAnswer(userSchema),
       accepts: ["session"],
     }),
     async (request) => {
@@ -76,6 +87,7 @@ export async function grantsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       summary: "Redeem a lifetime-deal code",
       body: lifetimeRedeemSchema,
       action: "self",
+      response: dataAnswer(userSchema),
       accepts: ["session"],
     }),
     async (request) => {
@@ -95,6 +107,7 @@ export async function grantsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       summary: "Redeem a partner-program code (plans A–D)",
       body: lifetimeRedeemSchema,
       action: "self",
+      response: dataAnswer(userSchema),
       accepts: ["session"],
     }),
     async (request) => {

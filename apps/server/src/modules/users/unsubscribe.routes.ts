@@ -3,7 +3,14 @@
  * in the mail names the person and the preference. A mail client POSTs `List-Unsubscribe=One-Click`
  * (form-encoded) to the link in `List-Unsubscribe`; the /unsubscribe page reads the link, then POSTs.
  */
-import { EMAIL_PREFERENCE_LABELS, type UnsubscribeInfo, unsubscribeQuerySchema } from "@redline/shared";
+import {
+  dataAnswer,
+  EMAIL_PREFERENCE_LABELS,
+  messageAnswer,
+  type UnsubscribeInfo,
+  unsubscribeInfoSchema,
+  unsubscribeQuerySchema,
+} from "@redline/shared";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { requestInput } from "../../lib/operations.ts";
@@ -20,7 +27,12 @@ export async function unsubscribeRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
 
   app.get(
     "/api/mail/unsubscribe",
-    route({ summary: "What an unsubscribe link turns off", query: unsubscribeQuerySchema, action: "public" }),
+    route({
+      summary: "What an unsubscribe link turns off",
+      query: unsubscribeQuerySchema,
+      action: "public",
+      response: dataAnswer(unsubscribeInfoSchema),
+    }),
     async (request): Promise<{ data: UnsubscribeInfo }> => {
       const { token } = unsubscribeQuerySchema.parse(request.query);
       const { user, preference } = await unsubscribeClaims(ctx, token);
@@ -40,6 +52,7 @@ export async function unsubscribeRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
       summary: "Turn one kind of notification mail off (RFC 8058 one-click, no sign-in)",
       query: unsubscribeQuerySchema,
       action: "public",
+      response: messageAnswer,
       // Posted by mail clients from no page of ours: the signed token is the authority.
       accepts: ["signed"],
     }),

@@ -1,4 +1,11 @@
-import { MAX_UPLOAD_BYTES, photoUploadSchema, profileUpdateSchema } from "@redline/shared";
+import {
+  dataAnswer,
+  MAX_UPLOAD_BYTES,
+  photoUploadSchema,
+  profilePhotoSchema,
+  profileUpdateSchema,
+  userSchema,
+} from "@redline/shared";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { requestInput } from "../../lib/operations.ts";
@@ -14,23 +21,32 @@ export async function usersRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   const { auth, database } = ctx;
   const { db } = database;
 
-  app.get("/api/me", route({ summary: "The signed-in user", action: "self" }), async (request) => {
-    const actor = await requireActor(auth, db, request, { allowUnverified: true });
-    const { user } = actor;
-    // Only an operator learns they are one (the admin routes answer 404 to everyone else).
-    const isAdmin =
-      adminActorOf(ctx.config.adminEmails, actor, Boolean(request.principal)).access === "admin";
-    return {
-      data: {
-        ...presentUser(user, ctx.config.plansEnabled, await countersFor(db, user)),
-        ...(isAdmin && { isAdmin: true }),
-      },
-    };
-  });
+  app.get(
+    "/api/me",
+    route({ summary: "The signed-in user", action: "self", response: dataAnswer(userSchema) }),
+    async (request) => {
+      const actor = await requireActor(auth, db, request, { allowUnverified: true });
+      const { user } = actor;
+      // Only an operator learns they are one (the admin routes answer 404 to everyone else).
+      const isAdmin =
+        adminActorOf(ctx.config.adminEmails, actor, Boolean(request.principal)).access === "admin";
+      return {
+        data: {
+          ...presentUser(user, ctx.config.plansEnabled, await countersFor(db, user)),
+          ...(isAdmin && { isAdmin: true }),
+        },
+      };
+    },
+  );
 
   app.patch(
     "/api/me",
-    route({ summary: "Update name, e-mail preferences, sound", body: profileUpdateSchema, action: "self" }),
+    route({
+      summary: "Update name, e-mail preferences, sound",
+      body: profileUpdateSchema,
+      action: "self",
+      response: dataAnswer(userSchema),
+    }),
     async (request) =>
       updateProfile(
         ctx,
@@ -42,7 +58,12 @@ export async function usersRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   app.post(
     "/api/me/photo",
     route(
-      { summary: "Set the profile photo (data URL)", body: photoUploadSchema, action: "self" },
+      {
+        summary: "Set the profile photo (data URL)",
+        body: photoUploadSchema,
+        action: "self",
+        response: dataAnswer(profilePhotoSchema),
+      },
       { bodyLimit: Math.ceil(MAX_UPLOAD_BYTES * 1.4) + 1024 },
     ),
     async (request) =>
