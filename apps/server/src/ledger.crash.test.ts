@@ -137,5 +137,5 @@ describe.each(drivers())("kill -9 between commit and delivery (%s)", (driver) =>
     ]);
     expect(await notificationMails(owner, ownerEmail, commentId)).toHaveLength(1);
     if (tab) expect(told()).toBe(1);
-  }, 120_000);
+  }, 240_000);
 });

@@ -30,5 +30,5 @@ describe("embedded database: one writer", () => {
     const third = await startServerProcess({ dataDir });
     started.push(third);
     expect((await fetch(`${third.url}/api/health`)).status).toBe(200);
-  }, 90_000);
+  }, 180_000); // two server processes start: a minute each on a loaded machine
 });

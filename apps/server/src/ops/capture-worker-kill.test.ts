@@ -89,5 +89,5 @@ describe.skipIf(routeDrivers()[0] !== "postgres")("a capture worker killed mid-j
       })
       .toBe("ready");
     expect((await owner.get(`/api/projects/${projectId}`)).body.data.pages[0].title).toBe("Captured twice");
-  }, 90_000);
+  }, 180_000); // two app processes start one after the other: a minute each on a loaded machine
 });

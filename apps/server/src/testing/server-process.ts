@@ -113,7 +113,7 @@ export async function startWorkerProcess(options: ServerProcessOptions): Promise
     await freePort(),
     await freePort(),
   );
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 120_000;
   while (!worker.output().includes("Redline worker: jobs only")) {
     if (worker.child.exitCode !== null || worker.child.signalCode !== null || Date.now() > deadline)
       throw new Error(`worker did not start:\n${worker.output()}`);
@@ -122,7 +122,7 @@ export async function startWorkerProcess(options: ServerProcessOptions): Promise
   return worker;
 }
 
-async function waitForHealth(url: string, timeoutMs = 60_000): Promise<void> {
+async function waitForHealth(url: string, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {

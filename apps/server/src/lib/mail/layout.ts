@@ -5,19 +5,19 @@
  * value, so titles and names typed by people are text. No JSX (the server is plain TypeScript): `h` is
  * `createElement`.
  */
-import {
-  Body,
-  Button,
-  Container,
-  Head,
-  Hr,
-  Html,
-  Link,
-  Preview,
-  Section,
-  Text,
-} from "@react-email/components";
+// One package per component, not the @react-email/components bundle: that one also loads the code
+// block's syntax highlighter and Tailwind, about a second of every process start.
+import { Body } from "@react-email/body";
+import { Button } from "@react-email/button";
+import { Container } from "@react-email/container";
+import { Head } from "@react-email/head";
+import { Hr } from "@react-email/hr";
+import { Html } from "@react-email/html";
+import { Link } from "@react-email/link";
+import { Preview } from "@react-email/preview";
 import { render, toPlainText } from "@react-email/render";
+import { Section } from "@react-email/section";
+import { Text } from "@react-email/text";
 import { Fragment, createElement as h, type ReactNode } from "react";
 // react-email's render imports this lazily: loaded with the app instead, not by the first mail of a request.
 import "react-dom/server";

@@ -7,7 +7,8 @@
  * (RFC 8058); account mail never does, nor mail of a kind no preference covers (ADR 0017).
  */
 
-import { Link, Text } from "@react-email/components";
+import { Link } from "@react-email/link";
+import { Text } from "@react-email/text";
 import { Fragment } from "react";
 import { Action, h, Layout, Muted, Paragraph, styles, toMail, Url } from "./layout.ts";
 import type { Mail } from "./mailer.ts";
