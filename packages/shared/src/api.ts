@@ -1,14 +1,5 @@
-import { z } from "zod";
 import type { PlanLimitDetail, ShippedFeatures } from "./plans.ts";
 /** Small API contracts shared by server and web. */
-
-/**
- * Response schemas (a route's declared `response`, issue #28): the answer `{ data, message? }` around a
- * route's data, and the answer that is only a message (a write that returns nothing else).
- */
-export const dataAnswer = <Data extends z.ZodType>(data: Data) =>
-  z.strictObject({ data, message: z.string().optional() });
-export const messageAnswer = z.strictObject({ message: z.string() });
 export interface HealthResponse {
   status: "ok";
   database: "pglite" | "postgres";

@@ -1,5 +1,6 @@
 export * from "./admin.ts";
 export * from "./analytics.ts";
+export * from "./answers.ts";
 export * from "./api.ts";
 export * from "./api-tokens.ts";
 export * from "./auth-errors.ts";
@@ -15,6 +16,7 @@ export * from "./guests.ts";
 export * from "./inspect.ts";
 export * from "./inspect-panel.ts";
 export * from "./integrations.ts";
+export * from "./limits.schemas.ts";
 export * from "./limits.ts";
 export * from "./mentions.ts";
 export * from "./messages.ts";

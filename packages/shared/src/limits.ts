@@ -1,6 +1,4 @@
 /** Per-product limits (SPEC §3, §5, §9). -1 means unlimited. */
-import { z } from "zod";
-
 export const UNLIMITED = -1;
 export const DEFAULT_PAGE_LIMIT = 5;
 export const DEMO_PROJECT_MAX_PAGES = 5;
@@ -8,10 +6,11 @@ export const DEMO_PROJECT_MAX_PAGES = 5;
 export const PRODUCTS = ["web", "browse"] as const;
 export type Product = (typeof PRODUCTS)[number];
 
-export const productLimitsSchema = z.strictObject({ projects: z.number().int(), pages: z.number().int() });
-export type ProductLimits = z.infer<typeof productLimitsSchema>;
-export const limitsSchema = z.strictObject({ web: productLimitsSchema, browse: productLimitsSchema });
-export type Limits = z.infer<typeof limitsSchema>;
+export interface ProductLimits {
+  projects: number;
+  pages: number;
+}
+export type Limits = Record<Product, ProductLimits>;
 
 /** Free-plan limits: web 1 project, 5 pages; browse 2 projects, 5 pages per project. */
 export const FREE_PLAN_LIMITS: Limits = {

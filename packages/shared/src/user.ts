@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MIN_PASSWORD_LENGTH } from "./constants.ts";
-import { limitsSchema } from "./limits.ts";
+import { limitsSchema } from "./limits.schemas.ts";
 import { resolvedPlanSchema } from "./plans.ts";
 import { storageUsageSchema } from "./storage.ts";
 

@@ -20,7 +20,6 @@ import { requestInput } from "../../lib/operations.ts";
 import { route } from "../../lib/routes.ts";
 import { readUpload, type Upload } from "../../lib/uploads.ts";
 import { requireActor } from "../auth/session.ts";
-import { assertOffersExtension } from "../extension/extension.rules.ts";
 import { assertRoomToStore } from "../plans/storage.ts";
 import {
   loadCountedVersion,
@@ -32,6 +31,7 @@ import { authorize } from "../project-access/projects.policy.ts";
 import { presentPage, presentVersion } from "../projects/projects.presenter.ts";
 import { enqueueCapture } from "../versions/capture-queue.ts";
 import { addPage, addUploadedVersion, assertRoomForPage, recapture } from "./add-page.ts";
+import { assertOffersExtension } from "./offers-extension.ts";
 import { approvePage, deletePage, pageParams, updatePage } from "./pages.operations.ts";
 import { findSimilarPages } from "./similar-pages.ts";
 import { setPageThumbnail } from "./thumbnails.ts";
