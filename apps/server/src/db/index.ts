@@ -99,10 +99,16 @@ export async function openDatabase(options: {
           setTimeout(() => void reopen(), 1000);
         });
         await next.connect();
+        // Stopped while this connection was being made (a reopen after a loss): it is not kept.
+        if (stopped) {
+          await next.end().catch(() => {});
+          return;
+        }
         await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
         client = next;
       };
       const reopen = async (): Promise<void> => {
+        if (stopped) return;
         try {
           await open();
           onGap?.("listening");

@@ -92,11 +92,12 @@ describe.skipIf(routeDrivers()[0] !== "postgres")("readiness while PostgreSQL is
       config: { databaseUrl: viaProxy.toString() },
     });
   });
+  // Closing an app whose connections were all cut once can wait on the reconnects it had under way.
   afterAll(async () => {
     await t?.close();
     await proxy?.cut();
     await database?.release();
-  });
+  }, 120_000);
 
   it("answers 503 naming the database while it cannot be reached, and ready again once it can, by itself", async () => {
     expect((await fetch(`${t.url}/health/ready`)).status).toBe(200);
