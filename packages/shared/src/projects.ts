@@ -76,7 +76,8 @@ export function expiryLabel(expiresAt: Date, now: Date = new Date()): string {
   return `Expires in ${Math.floor(minutes / 60)}h`;
 }
 
-export type Access = "owner" | "edit" | "comment" | "view";
+export const ACCESSES = ["owner", "edit", "comment", "view"] as const;
+export type Access = (typeof ACCESSES)[number];
 
 /** 'Owner', else '{Access} access' (SPEC §4). */
 export function accessLabel(access: Access): string {
@@ -178,36 +179,40 @@ export const PAGE_ARCHIVE_MESSAGES = {
 
 export const updateVersionSchema = z.object({ title: z.string().trim().min(1).max(200) }).strict();
 
-export type VersionKind = "snapshot" | "screenshot" | "image" | "pdf";
-export type VersionStatus = "queued" | "capturing" | "ready" | "failed";
-
-export interface Version {
-  id: string;
-  pageId: string;
-  number: number;
-  title: string;
-  kind: VersionKind;
-  status: VersionStatus;
-  stage: string | null;
-  failureReason: string | null;
-  createdAt: string;
-  createdBy: string | null;
-  modifiedAt: string;
-  viewport: { width: number; height: number } | null;
-  numberOfComments: number;
-  numberOfSuggestions: number;
-  /**
-   * A capture taken when the page was still busy at the end of its settle budget, and with what
-   * (see CaptureBusyReason); null when it was quiet, or the version is not a capture.
-   */
-  partialCapture: CaptureBusyReason[] | null;
-}
+export const VERSION_KINDS = ["snapshot", "screenshot", "image", "pdf"] as const;
+export type VersionKind = (typeof VERSION_KINDS)[number];
+export const VERSION_STATUSES = ["queued", "capturing", "ready", "failed"] as const;
+export type VersionStatus = (typeof VERSION_STATUSES)[number];
 
 /**
  * What kept a page busy when its capture's budget ran out: its load event had not fired, requests were
  * still in flight, timers kept firing (polling), or each rendered frame started new loads.
  */
-export type CaptureBusyReason = "load" | "network" | "timers" | "rendering";
+export const CAPTURE_BUSY_REASONS = ["load", "network", "timers", "rendering"] as const;
+export type CaptureBusyReason = (typeof CAPTURE_BUSY_REASONS)[number];
+
+export const versionSchema = z.strictObject({
+  id: z.string(),
+  pageId: z.string(),
+  number: z.number().int(),
+  title: z.string(),
+  kind: z.enum(VERSION_KINDS),
+  status: z.enum(VERSION_STATUSES),
+  stage: z.string().nullable(),
+  failureReason: z.string().nullable(),
+  createdAt: z.string(),
+  createdBy: z.string().nullable(),
+  modifiedAt: z.string(),
+  viewport: z.strictObject({ width: z.number(), height: z.number() }).nullable(),
+  numberOfComments: z.number().int(),
+  numberOfSuggestions: z.number().int(),
+  /**
+   * A capture taken when the page was still busy at the end of its settle budget, and with what
+   * (see CaptureBusyReason); null when it was quiet, or the version is not a capture.
+   */
+  partialCapture: z.array(z.enum(CAPTURE_BUSY_REASONS)).nullable(),
+});
+export type Version = z.infer<typeof versionSchema>;
 
 const BUSY_TEXT: Record<CaptureBusyReason, string> = {
   load: "it had not finished loading",
@@ -226,79 +231,95 @@ export function partialCaptureText(reasons: readonly CaptureBusyReason[]): strin
   return `Captured while the page was still busy (${why}): this is what it showed at that moment.`;
 }
 
-export interface Page {
-  id: string;
-  projectId: string;
-  url: string;
-  title: string;
-  isPDF: boolean;
-  isArchived: boolean;
-  isApproved: { uid: string; date: string } | false;
-  isDemo: boolean;
-  screenshotSource: string | null;
-  sortOrder: number;
-  thumbnail: string | null;
-  createdAt: string;
-  modifiedAt: string;
-  numberOfVersions: number;
-  versions: Version[];
-}
+export const pageSchema = z.strictObject({
+  id: z.string(),
+  projectId: z.string(),
+  url: z.string(),
+  title: z.string(),
+  isPDF: z.boolean(),
+  isArchived: z.boolean(),
+  isApproved: z.union([z.strictObject({ uid: z.string(), date: z.string() }), z.literal(false)]),
+  isDemo: z.boolean(),
+  screenshotSource: z.string().nullable(),
+  sortOrder: z.number().int(),
+  thumbnail: z.string().nullable(),
+  createdAt: z.string(),
+  modifiedAt: z.string(),
+  numberOfVersions: z.number().int(),
+  versions: z.array(versionSchema),
+});
+export type Page = z.infer<typeof pageSchema>;
 
-export interface ProjectAbilities {
-  read: boolean;
-  update: boolean;
-  archive: boolean;
-  delete: boolean;
-  addPages: boolean;
-  updatePages: boolean;
-  deletePages: boolean;
-  manageMembers: boolean;
-  transfer: boolean;
+export const projectAbilitiesSchema = z.strictObject({
+  read: z.boolean(),
+  update: z.boolean(),
+  archive: z.boolean(),
+  delete: z.boolean(),
+  addPages: z.boolean(),
+  updatePages: z.boolean(),
+  deletePages: z.boolean(),
+  manageMembers: z.boolean(),
+  transfer: z.boolean(),
   /** Move the project into one of the owner's teams or out of its team (the owner). */
-  moveToTeam: boolean;
-  manageApprovers: boolean;
+  moveToTeam: z.boolean(),
+  manageApprovers: z.boolean(),
   /** Toggle page approval: editors, and the project's chosen approvers. */
-  approvePages: boolean;
-  comment: boolean;
+  approvePages: z.boolean(),
+  comment: z.boolean(),
   /** Attach files to comments (members who may comment; guests write text only). */
-  attachFiles: boolean;
+  attachFiles: z.boolean(),
   /** Inspect mode: save, hide, resolve and delete suggested edits (edit access). */
-  suggestEdits: boolean;
-}
+  suggestEdits: z.boolean(),
+});
+export type ProjectAbilities = z.infer<typeof projectAbilitiesSchema>;
 
-export interface ProjectSummary {
-  id: string;
-  title: string;
-  type: ProjectType;
-  owner: string;
-  access: Access;
-  isArchived: boolean;
+export const projectSummarySchema = z.strictObject({
+  id: z.string(),
+  title: z.string(),
+  type: z.enum(PROJECT_TYPES),
+  owner: z.string(),
+  access: z.enum(ACCESSES),
+  isArchived: z.boolean(),
   /** SPEC §3: the browser extension is not offered this project. */
-  isPluginDisabled: boolean;
-  createdAt: string;
-  modifiedAt: string;
+  isPluginDisabled: z.boolean(),
+  createdAt: z.string(),
+  modifiedAt: z.string(),
   /** When it expires (SPEC §4); null when it never will (or its owner's projects became unlimited). */
-  expiresAt: string | null;
+  expiresAt: z.string().nullable(),
   /** Past its expiry: read-only — its abilities allow reading, archiving and deleting only. */
-  isExpired: boolean;
-  thumbnail: string | null;
-  sortOrder: number;
-  pageCount: number;
+  isExpired: z.boolean(),
+  thumbnail: z.string().nullable(),
+  sortOrder: z.number().int(),
+  pageCount: z.number().int(),
   /** The project's page limit (see pageLimitFor; -1 unlimited). */
-  pageLimit: number;
+  pageLimit: z.number().int(),
   /** Pages that may still be added; null when unlimited. */
-  pagesLeft: number | null;
+  pagesLeft: z.number().int().nullable(),
   /** The team the project belongs to (SPEC §4: its members edit), or null. */
-  team: { id: string; name: string } | null;
-  abilities: ProjectAbilities;
-}
+  team: z.strictObject({ id: z.string(), name: z.string() }).nullable(),
+  abilities: projectAbilitiesSchema,
+});
+export type ProjectSummary = z.infer<typeof projectSummarySchema>;
 
-export interface ProjectDetail extends ProjectSummary {
-  pages: Page[];
+/** Public-link settings (SPEC §3 isShared). */
+export const projectSharingSchema = z.strictObject({
+  public: z.boolean(),
+  canComment: z.boolean(),
+  showAllPages: z.boolean(),
+  showPageVersions: z.boolean(),
+  showEdits: z.boolean(),
+  hideDeviceToolbar: z.boolean(),
+});
+export type ProjectSharing = z.infer<typeof projectSharingSchema>;
+
+export const projectDetailSchema = z.strictObject({
+  ...projectSummarySchema.shape,
+  pages: z.array(pageSchema),
   /** The public link's settings (always present; `public: false` when the link is off). */
-  sharing: ProjectSharing;
-  approvers: string[];
-}
+  sharing: projectSharingSchema,
+  approvers: z.array(z.string()),
+});
+export type ProjectDetail = z.infer<typeof projectDetailSchema>;
 
 /**
  * One of the project's team's collaborators, and whether they are toggled into this project (SPEC §4:
@@ -317,42 +338,45 @@ export type ProjectCollaborator = z.infer<typeof projectCollaboratorAnswerSchema
 export const projectCollaboratorSchema = z.object({ enabled: z.boolean() }).strict();
 
 /** POST /api/projects/{id}/pages answer (SPEC §7 add-page). */
-export interface AddPageResponse {
-  projectId: string;
-  pageId: string;
-  versionId: string;
+export const addPageAnswerSchema = z.strictObject({
+  projectId: z.string(),
+  pageId: z.string(),
+  versionId: z.string(),
   /** The new page as the project lists it (GET /api/projects/{id}), queued for its capture. */
-  page?: Page;
-}
+  page: pageSchema.optional(),
+});
+export type AddPageResponse = z.infer<typeof addPageAnswerSchema>;
 
-/** GET /api/versions/{id}/view: where the viewer loads the version from (the content origin). */
 /** A version still waiting for its capture or being captured. */
 export function isCapturing(version: Pick<Version, "status"> | undefined): boolean {
   return version?.status === "queued" || version?.status === "capturing";
 }
 
-export interface VersionView {
-  version: Version;
-  page: Page;
+/** GET /api/versions/{id}/view: where the viewer loads the version from (the content origin). */
+export const versionViewSchema = z.strictObject({
+  version: versionSchema,
+  page: pageSchema,
   /** Snapshot document, image or PDF on the content origin; signed, short-lived. */
-  contentUrl: string | null;
+  contentUrl: z.string().nullable(),
   /** Full-page screenshot of the live page, if any. */
-  screenshotUrl: string | null;
-}
+  screenshotUrl: z.string().nullable(),
+});
+export type VersionView = z.infer<typeof versionViewSchema>;
 
 /** Access a project user other than the owner can hold. */
 export const MEMBER_ACCESS = ["edit", "comment", "view"] as const;
 export type MemberAccess = (typeof MEMBER_ACCESS)[number];
 
-/** Public-link settings (SPEC §3 isShared). */
-export interface ProjectSharing {
-  public: boolean;
-  canComment: boolean;
-  showAllPages: boolean;
-  showPageVersions: boolean;
-  showEdits: boolean;
-  hideDeviceToolbar: boolean;
-}
+/** GET /api/share/{id}: a project as its public link shows it (the pages and versions the link shows). */
+export const sharedProjectSchema = z.strictObject({
+  id: z.string(),
+  title: z.string(),
+  type: z.enum(PROJECT_TYPES),
+  access: z.enum(ACCESSES),
+  sharing: projectSharingSchema,
+  pages: z.array(pageSchema),
+});
+export type SharedProject = z.infer<typeof sharedProjectSchema>;
 
 export const DEFAULT_SHARING: ProjectSharing = {
   public: false,
@@ -379,17 +403,7 @@ export const updateMemberSchema = z.object({ access: z.enum(MEMBER_ACCESS) }).st
 export const transferProjectSchema = z.object({ to: z.string().min(1).max(64) }).strict();
 export const approverSchema = z.object({ isApprover: z.boolean() }).strict();
 export const pageApprovalSchema = z.object({ approved: z.boolean() }).strict();
-export const sharingUpdateSchema = z
-  .object({
-    public: z.boolean(),
-    canComment: z.boolean(),
-    showAllPages: z.boolean(),
-    showPageVersions: z.boolean(),
-    showEdits: z.boolean(),
-    hideDeviceToolbar: z.boolean(),
-  })
-  .partial()
-  .strict();
+export const sharingUpdateSchema = projectSharingSchema.partial();
 
 /** One person of a project as the share modal lists them. */
 /** What the reader may do about one person of the project, computed by the server's members policy. */
@@ -456,7 +470,8 @@ export const recaptureSchema = z.object({ copyUnresolvedComments: z.boolean().de
 export const similarPagesQuerySchema = z.object({ url: httpUrl }).strict();
 
 /** Same-site, page-like links of one page, offered by the similar-pages picker. */
-export interface SimilarPages {
-  url: string;
-  pages: string[];
-}
+export const similarPagesSchema = z.strictObject({ url: z.string(), pages: z.array(z.string()) });
+export type SimilarPages = z.infer<typeof similarPagesSchema>;
+
+/** POST /api/projects/{id}/update-all: how many pages are being captured again. */
+export const updatedPagesSchema = z.strictObject({ updated: z.number().int() });

@@ -1,15 +1,22 @@
 import { createHash } from "node:crypto";
 import {
+  addPageAnswerSchema,
   addPageSchema,
   COMMENT_MESSAGES,
+  dataAnswer,
   effectiveLimits,
   isUpdatablePage,
+  messageAnswer,
   PROJECT_MESSAGES,
   pageApprovalSchema,
+  pageSchema,
   recaptureSchema,
   similarPagesQuerySchema,
+  similarPagesSchema,
   updateAllPagesSchema,
+  updatedPagesSchema,
   updatePageSchema,
+  versionSchema,
 } from "@redline/shared";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
@@ -64,6 +71,7 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       summary: "Add pages by URL (captured in the background)",
       body: addPageSchema,
       action: "pages.create",
+      response: dataAnswer(addPageAnswerSchema),
     }),
     async (request, reply) => {
       const actor = await requireActor(auth, db, request);
@@ -107,6 +115,7 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       upload: true,
       action: "pages.create",
       accepts: ["session", "token", "extension"],
+      response: dataAnswer(addPageAnswerSchema),
     }),
     async (request, reply) => {
       const actor = await requireActor(auth, db, request);
@@ -144,6 +153,7 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       summary: "New version: re-capture (JSON) or a new image (multipart)",
       body: recaptureSchema,
       action: "versions.create",
+      response: dataAnswer(versionSchema),
     }),
     async (request, reply) => {
       const actor = await requireActor(auth, db, request);
@@ -186,6 +196,7 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       summary: "Re-capture every page that may be updated",
       body: updateAllPagesSchema,
       action: "versions.create",
+      response: dataAnswer(updatedPagesSchema),
     }),
     async (request) => {
       const actor = await requireActor(auth, db, request);
@@ -209,6 +220,7 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       summary: "Pages a URL links to, for adding several at once",
       query: similarPagesQuerySchema,
       action: "self",
+      response: dataAnswer(similarPagesSchema),
     }),
     async (request) => {
       await requireActor(auth, db, request);
@@ -219,19 +231,29 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   app.patch(
     "/api/pages/:pageId",
-    route({ summary: "Rename or archive a page", body: updatePageSchema, action: "pages.update" }),
+    route({
+      summary: "Rename or archive a page",
+      body: updatePageSchema,
+      action: "pages.update",
+      response: dataAnswer(pageSchema),
+    }),
     async (request) => updatePage(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
   app.put(
     "/api/pages/:pageId/approval",
-    route({ summary: "Approve or unapprove a page", body: pageApprovalSchema, action: "pages.approve" }),
+    route({
+      summary: "Approve or unapprove a page",
+      body: pageApprovalSchema,
+      action: "pages.approve",
+      response: dataAnswer(pageSchema),
+    }),
     async (request) => approvePage(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
   app.delete(
     "/api/pages/:pageId",
-    route({ summary: "Delete a page", action: "pages.delete" }),
+    route({ summary: "Delete a page", action: "pages.delete", response: messageAnswer }),
     async (request) =>
       deletePage({ ...ctx, log: request.log }, await requireActor(auth, db, request), requestInput(request)),
   );

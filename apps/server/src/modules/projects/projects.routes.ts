@@ -1,14 +1,19 @@
 import {
   createProjectSchema,
+  dataAnswer,
   effectiveLimits,
   MAX_UPLOAD_BYTES,
+  messageAnswer,
   normalizeSharing,
   type ProjectDetail,
   photoUploadSchema,
+  projectDetailSchema,
   projectListQuerySchema,
+  projectSummarySchema,
   updateProjectSchema,
 } from "@redline/shared";
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { requestInput } from "../../lib/operations.ts";
 import { route } from "../../lib/routes.ts";
@@ -38,7 +43,12 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
 
   app.get(
     "/api/projects",
-    route({ summary: "List projects", query: projectListQuerySchema, action: "self" }),
+    route({
+      summary: "List projects",
+      query: projectListQuerySchema,
+      action: "self",
+      response: dataAnswer(z.array(projectSummarySchema)),
+    }),
     async (request, reply) => {
       const actor = await requireActor(auth, db, request);
       const query = projectListQuerySchema.parse(request.query);
@@ -90,7 +100,12 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
 
   app.post(
     "/api/projects",
-    route({ summary: "Create a project", body: createProjectSchema, action: "self" }),
+    route({
+      summary: "Create a project",
+      body: createProjectSchema,
+      action: "self",
+      response: dataAnswer(projectSummarySchema),
+    }),
     async (request, reply) => {
       const created = await createProject(ctx, await requireActor(auth, db, request), requestInput(request));
       reply.status(201);
@@ -100,7 +115,11 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
 
   app.get(
     "/api/projects/:projectId",
-    route({ summary: "A project with its pages and versions", action: "projects.read" }),
+    route({
+      summary: "A project with its pages and versions",
+      action: "projects.read",
+      response: dataAnswer(projectDetailSchema),
+    }),
     async (request, reply) => {
       const actor = await requireActor(auth, db, request);
       const projectId = params.parse(request.params).projectId;
@@ -145,13 +164,14 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       summary: "Rename, archive, reorder or move a project into or out of a team",
       body: updateProjectSchema,
       action: "projects.update",
+      response: dataAnswer(projectSummarySchema),
     }),
     async (request) => updateProject(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
   app.delete(
     "/api/projects/:projectId",
-    route({ summary: "Delete a project (owner)", action: "projects.delete" }),
+    route({ summary: "Delete a project (owner)", action: "projects.delete", response: messageAnswer }),
     async (request) =>
       deleteProject(
         { ...ctx, log: request.log },
@@ -163,7 +183,12 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   app.post(
     "/api/projects/:projectId/thumbnail",
     route(
-      { summary: "Set the project thumbnail", body: photoUploadSchema, action: "projects.update" },
+      {
+        summary: "Set the project thumbnail",
+        body: photoUploadSchema,
+        action: "projects.update",
+        response: dataAnswer(z.strictObject({ thumbnail: z.string() })),
+      },
       { bodyLimit: Math.ceil(MAX_UPLOAD_BYTES * 1.4) + 1024 },
     ),
     async (request) => setProjectThumbnail(ctx, await requireActor(auth, db, request), requestInput(request)),

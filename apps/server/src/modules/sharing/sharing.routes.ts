@@ -2,7 +2,17 @@
  * The public share link (SPEC §2 /share, /embed, /preview): its settings, what a visitor without an
  * account may read through it, and joining it as a signed-in visitor (added with comment access).
  */
-import { type Access, type ProjectSharing, sharingUpdateSchema, type VersionView } from "@redline/shared";
+import {
+  ACCESSES,
+  type Access,
+  dataAnswer,
+  type ProjectSharing,
+  projectSharingSchema,
+  sharedProjectSchema,
+  sharingUpdateSchema,
+  type VersionView,
+  versionViewSchema,
+} from "@redline/shared";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
@@ -39,13 +49,22 @@ export async function sharingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
 
   app.patch(
     "/api/projects/:projectId/sharing",
-    route({ summary: "Public link settings", body: sharingUpdateSchema, action: "sharing.update" }),
+    route({
+      summary: "Public link settings",
+      body: sharingUpdateSchema,
+      action: "sharing.update",
+      response: dataAnswer(projectSharingSchema),
+    }),
     async (request) => updateSharing(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
   app.get(
     "/api/share/:projectId",
-    route({ summary: "A project through its public link", action: "public" }),
+    route({
+      summary: "A project through its public link",
+      action: "public",
+      response: dataAnswer(sharedProjectSchema),
+    }),
     async (request) => {
       const { project, sharing, access } = await loadShared(
         ctx,
@@ -68,7 +87,11 @@ export async function sharingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
 
   app.get(
     "/api/share/:projectId/versions/:versionId/view",
-    route({ summary: "A version through the public link", action: "public" }),
+    route({
+      summary: "A version through the public link",
+      action: "public",
+      response: dataAnswer(versionViewSchema),
+    }),
     async (request): Promise<{ data: VersionView }> => {
       const { projectId, versionId } = versionParams.parse(request.params);
       const { project, sharing } = await loadShared(ctx, projectId);
@@ -89,7 +112,11 @@ export async function sharingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
 
   app.post(
     "/api/share/:projectId/join",
-    route({ summary: "Join a project from its link (signed in)", action: "self" }),
+    route({
+      summary: "Join a project from its link (signed in)",
+      action: "self",
+      response: dataAnswer(z.strictObject({ access: z.enum(ACCESSES) })),
+    }),
     async (request) => joinSharedProject(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 }

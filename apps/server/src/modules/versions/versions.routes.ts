@@ -1,6 +1,13 @@
 /** A version over HTTP: read it and where its content loads; rename and delete are operations (versions.operations.ts). */
-import { updateVersionSchema, type VersionView } from "@redline/shared";
+import {
+  dataAnswer,
+  updateVersionSchema,
+  type VersionView,
+  versionSchema,
+  versionViewSchema,
+} from "@redline/shared";
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { requestInput } from "../../lib/operations.ts";
 import { route } from "../../lib/routes.ts";
@@ -19,7 +26,11 @@ export async function versionsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
 
   app.get(
     "/api/versions/:versionId",
-    route({ summary: "A version and its capture status", action: "projects.read" }),
+    route({
+      summary: "A version and its capture status",
+      action: "projects.read",
+      response: dataAnswer(versionSchema),
+    }),
     async (request) => {
       const actor = await requireActor(auth, db, request);
       const { version, access } = await loadVersion(db, actor, params.parse(request.params).versionId);
@@ -30,7 +41,11 @@ export async function versionsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
 
   app.get(
     "/api/versions/:versionId/view",
-    route({ summary: "Where to load the version's content (signed URLs)", action: "projects.read" }),
+    route({
+      summary: "Where to load the version's content (signed URLs)",
+      action: "projects.read",
+      response: dataAnswer(versionViewSchema),
+    }),
     async (request): Promise<{ data: VersionView }> => {
       const actor = await requireActor(auth, db, request);
       const { version, page, access } = await loadVersion(db, actor, params.parse(request.params).versionId);
@@ -48,13 +63,23 @@ export async function versionsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
 
   app.patch(
     "/api/versions/:versionId",
-    route({ summary: "Rename a version", body: updateVersionSchema, action: "versions.update" }),
+    route({
+      summary: "Rename a version",
+      body: updateVersionSchema,
+      action: "versions.update",
+      response: dataAnswer(versionSchema),
+    }),
     async (request) => renameVersion(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
   app.delete(
     "/api/versions/:versionId",
-    route({ summary: "Delete a version", action: "versions.delete" }),
+    route({
+      summary: "Delete a version",
+      action: "versions.delete",
+      // Where the reader goes next: the page the version belonged to.
+      response: dataAnswer(z.strictObject({ projectId: z.string(), pageId: z.string() })),
+    }),
     async (request) =>
       deleteVersion(
         { ...ctx, log: request.log },
