@@ -42,33 +42,44 @@ export interface AdminPage<T> {
   total: number;
 }
 
-export interface AdminUser {
-  id: string;
-  email: string;
-  displayName: string;
-  emailVerified: boolean;
-  createdAt: string;
-  disabledAt: string | null;
-  privilege: string | null;
-  partnerPlan: string | null;
-  /** Lifetime-deal tiers held (e.g. `tier_2`), one per standing code. */
-  lifetimeTiers: string[];
-  /** Named in ADMIN_EMAILS: an operator cannot disable an operator. */
-  isAdmin: boolean;
-}
+/** A page of a search: its items and where it stands among them. */
+export const adminPageSchema = <Item extends z.ZodType>(item: Item) =>
+  z.strictObject({
+    items: z.array(item),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+    total: z.number().int(),
+  });
 
-export interface AdminTeam {
-  id: string;
-  name: string;
-  product: string;
-  ownerId: string;
-  ownerEmail: string;
-  isDisabled: boolean;
+export const adminUserSchema = z.strictObject({
+  id: z.string(),
+  email: z.string(),
+  displayName: z.string(),
+  emailVerified: z.boolean(),
+  createdAt: z.string(),
+  disabledAt: z.string().nullable(),
+  privilege: z.string().nullable(),
+  partnerPlan: z.string().nullable(),
+  /** Lifetime-deal tiers held (e.g. `tier_2`), one per standing code. */
+  lifetimeTiers: z.array(z.string()),
+  /** Named in ADMIN_EMAILS: an operator cannot disable an operator. */
+  isAdmin: z.boolean(),
+});
+export type AdminUser = z.infer<typeof adminUserSchema>;
+
+export const adminTeamSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  product: z.string(),
+  ownerId: z.string(),
+  ownerEmail: z.string(),
+  isDisabled: z.boolean(),
   /** The owner's plan is paid now (a lapsed plan reads false: the team is free, SPEC §4). */
-  isPaid: boolean;
-  members: number;
-  createdAt: string;
-}
+  isPaid: z.boolean(),
+  members: z.number().int(),
+  createdAt: z.string(),
+});
+export type AdminTeam = z.infer<typeof adminTeamSchema>;
 
 /** The series the usage chart draws, each an analytics event name (SPEC §7). */
 export const ADMIN_USAGE_SERIES = [
@@ -80,35 +91,47 @@ export const ADMIN_USAGE_SERIES = [
 ] as const;
 export type AdminUsageSeries = (typeof ADMIN_USAGE_SERIES)[number];
 
-export interface AdminUsageDay {
-  /** `YYYY-MM-DD` (UTC). */
-  day: string;
-  counts: Record<AdminUsageSeries, number>;
-}
+const usageCountsSchema = z.strictObject(
+  Object.fromEntries(ADMIN_USAGE_SERIES.map((series) => [series, z.number().int()])) as Record<
+    AdminUsageSeries,
+    z.ZodNumber
+  >,
+);
 
-export interface AdminUsage {
-  days: AdminUsageDay[];
-  totals: Record<AdminUsageSeries, number>;
-}
+export const adminUsageSchema = z.strictObject({
+  days: z.array(
+    z.strictObject({
+      /** `YYYY-MM-DD` (UTC). */
+      day: z.string(),
+      counts: usageCountsSchema,
+    }),
+  ),
+  totals: usageCountsSchema,
+});
+export type AdminUsage = z.infer<typeof adminUsageSchema>;
+export type AdminUsageDay = AdminUsage["days"][number];
 
-export interface AdminHealth {
-  outbox: {
+export const adminHealthSchema = z.strictObject({
+  outbox: z.strictObject({
     /** Not delivered yet, still to be tried. */
-    pending: number;
+    pending: z.number().int(),
     /** Given up after the last attempt. */
-    failed: number;
-    recentFailures: {
-      id: string;
-      to: string;
-      subject: string;
-      attempts: number;
-      lastError: string;
-      createdAt: string;
-    }[];
-  };
+    failed: z.number().int(),
+    recentFailures: z.array(
+      z.strictObject({
+        id: z.string(),
+        to: z.string(),
+        subject: z.string(),
+        attempts: z.number().int(),
+        lastError: z.string(),
+        createdAt: z.string(),
+      }),
+    ),
+  }),
   /** pg-boss jobs per queue and state (created, retry, active, completed, failed, cancelled). */
-  queues: { name: string; state: string; count: number }[];
-}
+  queues: z.array(z.strictObject({ name: z.string(), state: z.string(), count: z.number().int() })),
+});
+export type AdminHealth = z.infer<typeof adminHealthSchema>;
 
 export const ADMIN_ACTIONS = [
   "users.disable",
@@ -119,17 +142,18 @@ export const ADMIN_ACTIONS = [
 ] as const;
 export type AdminAction = (typeof ADMIN_ACTIONS)[number];
 
-export interface AdminAuditEntry {
-  id: string;
-  adminEmail: string;
-  action: AdminAction;
-  targetKind: "user" | "team";
-  targetId: string;
+export const adminAuditEntrySchema = z.strictObject({
+  id: z.string(),
+  adminEmail: z.string(),
+  action: z.enum(ADMIN_ACTIONS),
+  targetKind: z.enum(["user", "team"]),
+  targetId: z.string(),
   /** What the target was called when it happened (e-mail or team name). */
-  targetLabel: string;
-  details: Record<string, unknown>;
-  createdAt: string;
-}
+  targetLabel: z.string(),
+  details: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+});
+export type AdminAuditEntry = z.infer<typeof adminAuditEntrySchema>;
 
 /** A day's label for the chart's axis and its accessible table (`2025-03-07` → `Mar 7`). */
 export function usageDayLabel(day: string): string {

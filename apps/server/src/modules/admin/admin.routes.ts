@@ -5,10 +5,17 @@
  * audited.
  */
 import {
+  adminAuditEntrySchema,
   adminGrantSchema,
+  adminHealthSchema,
+  adminPageSchema,
+  adminTeamSchema,
   adminTeamSearchSchema,
   adminUsageQuerySchema,
+  adminUsageSchema,
+  adminUserSchema,
   adminUserSearchSchema,
+  dataAnswer,
 } from "@redline/shared";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
@@ -48,6 +55,7 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       summary: "Find users by e-mail or name (instance admin)",
       action: "admin.read",
       query: adminUserSearchSchema,
+      response: dataAnswer(adminPageSchema(adminUserSchema)),
     }),
     async (request) => {
       const { q, page } = adminUserSearchSchema.parse(request.query);
@@ -60,13 +68,18 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     route({
       summary: "Disable a user: no sign-in, sessions ended (instance admin)",
       action: "admin.users.disable",
+      response: dataAnswer(adminUserSchema),
     }),
     async (request) => disableUser(ctx, callerOf(request), requestInput(request)),
   );
 
   app.post(
     "/api/admin/users/:userId/enable",
-    route({ summary: "Enable a disabled user (instance admin)", action: "admin.users.disable" }),
+    route({
+      summary: "Enable a disabled user (instance admin)",
+      action: "admin.users.disable",
+      response: dataAnswer(adminUserSchema),
+    }),
     async (request) => enableUser(ctx, callerOf(request), requestInput(request)),
   );
 
@@ -76,6 +89,7 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       summary: "Grant a user a privilege, lifetime-deal or partner plan (instance admin)",
       action: "admin.users.grant",
       body: adminGrantSchema,
+      response: dataAnswer(adminUserSchema),
     }),
     async (request) => grantUserPlan(ctx, callerOf(request), requestInput(request)),
   );
@@ -86,6 +100,7 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       summary: "Find teams by name or owner (instance admin)",
       action: "admin.read",
       query: adminTeamSearchSchema,
+      response: dataAnswer(adminPageSchema(adminTeamSchema)),
     }),
     async (request) => {
       const { q, page } = adminTeamSearchSchema.parse(request.query);
@@ -95,13 +110,21 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   app.post(
     "/api/admin/teams/:teamId/disable",
-    route({ summary: "Disable a team (instance admin)", action: "admin.teams.disable" }),
+    route({
+      summary: "Disable a team (instance admin)",
+      action: "admin.teams.disable",
+      response: dataAnswer(adminTeamSchema),
+    }),
     async (request) => disableTeam(ctx, callerOf(request), requestInput(request)),
   );
 
   app.post(
     "/api/admin/teams/:teamId/enable",
-    route({ summary: "Enable a disabled team (instance admin)", action: "admin.teams.disable" }),
+    route({
+      summary: "Enable a disabled team (instance admin)",
+      action: "admin.teams.disable",
+      response: dataAnswer(adminTeamSchema),
+    }),
     async (request) => enableTeam(ctx, callerOf(request), requestInput(request)),
   );
 
@@ -112,6 +135,7 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         "Sign-ups, comments and the upgrade funnel per day, from the analytics events (instance admin)",
       action: "admin.read",
       query: adminUsageQuerySchema,
+      response: dataAnswer(adminUsageSchema),
     }),
     async (request) => {
       const { days } = adminUsageQuerySchema.parse(request.query);
@@ -121,7 +145,11 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   app.get(
     "/api/admin/health",
-    route({ summary: "The mail outbox and the job queue (instance admin)", action: "admin.read" }),
+    route({
+      summary: "The mail outbox and the job queue (instance admin)",
+      action: "admin.read",
+      response: dataAnswer(adminHealthSchema),
+    }),
     async () => ({ data: await health(db) }),
   );
 
@@ -131,6 +159,7 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       summary: "Every admin action, newest first (instance admin)",
       action: "admin.read",
       query: auditQuerySchema,
+      response: dataAnswer(adminPageSchema(adminAuditEntrySchema)),
     }),
     async (request) => {
       const { page } = auditQuerySchema.parse(request.query);
