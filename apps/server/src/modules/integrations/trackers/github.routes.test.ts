@@ -113,7 +113,7 @@ describe.each(drivers())("integrations: GitHub (%s)", (driver) => {
     const hooks = await (await github("/repos/gita-hub/feedback/hooks")).json();
     expect(hooks).toEqual([
       expect.objectContaining({
-        events: ["issues"],
+        events: ["issues", "pull_request", "deployment_status"],
         active: true,
         config: expect.objectContaining({
           url: `${t.url}/api/integrations/github/webhook/${(await row())!.id}`,
