@@ -82,6 +82,7 @@ import { integrationsRoutes } from "./modules/integrations/integrations.routes.t
 import { startSlackConsumer } from "./modules/integrations/slack.consumer.ts";
 import { startSlackMessages } from "./modules/integrations/slack.messages.ts";
 import { slackRoutes } from "./modules/integrations/slack.routes.ts";
+import { startMergeGateConsumer, startMergeGatePosts } from "./modules/integrations/trackers/github.gate.ts";
 import { EMBEDDED_TRACKER_PATHS } from "./modules/integrations/trackers/index.ts";
 import { startTrackerCards } from "./modules/integrations/trackers/trackers.cards.ts";
 import { startTrackersConsumer } from "./modules/integrations/trackers/trackers.consumer.ts";
@@ -209,10 +210,12 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     await startAnalyticsConsumer(ctx);
     await startTrackersConsumer(ctx);
     await startSlackConsumer(ctx);
+    await startMergeGateConsumer(ctx);
   }
   const stopAnalyticsForwarding = await startAnalyticsForwarding(ctx);
   await startWebhookDeliveries(ctx);
   await startTrackerCards(ctx);
+  await startMergeGatePosts(ctx);
   const webhookRenewal = await startWebhookRenewal(ctx);
   await startSlackMessages(ctx);
   const collector = await startFileCollector(ctx);

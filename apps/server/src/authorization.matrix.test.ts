@@ -1146,6 +1146,16 @@ for (const tracker of TRACKER_TYPES) {
   );
 }
 
+// GitHub's merge gate (issue #30): its switch is the integrations' rule, as the tracker's other settings are.
+MATRIX.push({
+  route: "PATCH /api/projects/:projectId/integrations/github/gate",
+  who: EDITORS,
+  call: async (f) => {
+    await f.loadTracker("github");
+    return { path: `/api/projects/${f.projectId}/integrations/github/gate`, body: { isEnabled: true } };
+  },
+});
+
 /** A tracker's webhook telling of a card Redline does not know (changes nothing), signed as it signs. */
 function signedTrackerAction(
   tracker: TrackerType,
@@ -1795,7 +1805,7 @@ const EXEMPT_PREFIXES: Record<string, string> = {
   "/dev/clickup/":
     "the embedded ClickUp stand-in's API, OAuth page, task pages and fault control (never registered in production or with CLICKUP_CLIENT_ID): its client secret, codes and tokens guard the API; tested in modules/integrations/trackers/trackers.routes.test.ts and trackers.contract.test.ts (packages/stand-ins/src/clickup)",
   "/dev/github/":
-    "the embedded GitHub stand-in's REST API, OAuth pages, issue pages and fault control (never registered in production or with GITHUB_CLIENT_ID): its client secret, codes and tokens guard the API; tested in modules/integrations/trackers/github.routes.test.ts and trackers.contract.test.ts (packages/stand-ins/src/github)",
+    "the embedded GitHub stand-in's REST API (commit statuses included), OAuth pages, issue and pull request pages, fault control and the pull request and deployment test controls (never registered in production or with GITHUB_CLIENT_ID): its client secret, codes and tokens guard the API; tested in modules/integrations/trackers/github.routes.test.ts, github.gate.routes.test.ts and trackers.contract.test.ts (packages/stand-ins/src/github)",
   "/dev/asana/":
     "the embedded Asana stand-in's API, OAuth page and token endpoint, task pages and test controls (never registered in production or with ASANA_CLIENT_ID): its client secret, codes, refresh and access tokens guard the API; tested in modules/integrations/trackers/asana.routes.test.ts and trackers.contract.test.ts (packages/stand-ins/src/asana)",
   "/dev/jira/":

@@ -274,7 +274,19 @@ export interface TrackerState {
   autoCreate: boolean;
   /** The tracker refused Redline's refresh token (revoked, or the app's access removed): connect again. */
   needsReconnect: boolean;
+  /** GitHub's merge gate: pull requests whose preview is a page of the project carry a review status. */
+  mergeGate: boolean;
 }
+
+/** GitHub's merge gate (beyond SPEC): the commit status's context, its texts, and the switch's answers. */
+export const MERGE_GATE = {
+  context: "Redline review",
+  enabled: "Merge gate turned on.",
+  disabled: "Merge gate turned off.",
+  approved: "Approved in Redline",
+  awaiting: "Waiting for approval in Redline",
+  open: (count: number) => `${count} open comment${count === 1 ? "" : "s"} in Redline`,
+} as const;
 
 /** GET …/integrations/{tracker}/destinations: what one may choose, containers with their lists. */
 export interface TrackerContainer {

@@ -9,6 +9,13 @@
  * page (its `html_url`) with "Close issue"/"Reopen issue", as a person does it on github.com. Errors are
  * GitHub's `{ message, documentation_url }`. One page of repositories (no Link header), no `ping` when a
  * hook is made. Everything lives in memory.
+ *
+ * Pull requests and previews (the merge gate): commit statuses (`POST …/statuses/{sha}`, listed by
+ * `GET …/commits/{ref}/statuses`), a pull request read by `GET …/pulls/{number}`, and a repository's page
+ * (`/{owner}/{repo}/pulls`) where a person opens a pull request with a preview URL — the stand-in then sends
+ * `pull_request` (opened) and `deployment_status` (success, `environment_url` the preview) to the hooks
+ * subscribed, signed as above — and sees each one's checks. Tests do the same through `POST /_pulls` and
+ * `POST /_deployments` (a deployment of any commit).
  */
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -63,6 +70,26 @@ interface Issue {
   updatedAt: string;
   closedAt: string | null;
 }
+interface Pull {
+  id: number;
+  repo: Repo;
+  number: number;
+  title: string;
+  headSha: string;
+  headRef: string;
+  previewUrl: string | null;
+  userId: number;
+  createdAt: string;
+}
+interface CommitStatus {
+  id: number;
+  state: "error" | "failure" | "pending" | "success";
+  context: string;
+  description: string | null;
+  targetUrl: string | null;
+  creatorId: number;
+  createdAt: string;
+}
 interface Hook {
   id: number;
   repo: Repo;
@@ -103,6 +130,9 @@ export async function githubDevRoutes(app: FastifyInstance, options: GithubDevOp
   const repos = new Map<string, Repo>();
   const issues = new Map<string, Issue>();
   const hooks = new Map<number, Hook>();
+  const pulls = new Map<string, Pull>();
+  /** Each commit's statuses, newest first, by `owner/repo@sha`. */
+  const statuses = new Map<string, CommitStatus[]>();
   const faults = new Faults();
   let serial = 0;
   const nextId = () => {
@@ -233,24 +263,28 @@ export async function githubDevRoutes(app: FastifyInstance, options: GithubDevOp
     issue.closedAt = state === "closed" ? issue.updatedAt : null;
     issue.stateReason =
       state === "closed" ? (reason === "not_planned" ? "not_planned" : "completed") : "reopened";
+    await deliver(issue.repo, "issues", {
+      action: state === "closed" ? "closed" : "reopened",
+      issue: presentIssue(issue),
+      repository: presentRepo(issue.repo),
+      sender: presentUser(senderId),
+    });
+  };
+
+  /** Sends an event to the repository's hooks that subscribe to it, each delivery signed with its hook's secret. */
+  async function deliver(repo: Repo, event: string, payload: object) {
     const targets = [...hooks.values()].filter(
-      (hook) =>
-        hook.repo === issue.repo && hook.active && hook.events.some((e) => e === "*" || e === "issues"),
+      (hook) => hook.repo === repo && hook.active && hook.events.some((e) => e === "*" || e === event),
     );
     await Promise.all(
       targets.map(async (hook) => {
-        const body = JSON.stringify({
-          action: state === "closed" ? "closed" : "reopened",
-          issue: presentIssue(issue),
-          repository: presentRepo(issue.repo),
-          sender: presentUser(senderId),
-        });
+        const body = JSON.stringify(payload);
         await fetch(hook.url, {
           method: "POST",
           headers: {
             "content-type": "application/json",
             "user-agent": "GitHub-Hookshot/redline-stand-in",
-            "x-github-event": "issues",
+            "x-github-event": event,
             "x-github-delivery": randomUUID(),
             "x-github-hook-id": String(hook.id),
             ...(hook.secret && { "x-hub-signature-256": githubSignature(hook.secret, body) }),
@@ -260,6 +294,105 @@ export async function githubDevRoutes(app: FastifyInstance, options: GithubDevOp
         }).catch(() => undefined);
       }),
     );
+  }
+
+  const pullKey = (repo: Repo, number: number) => `${repoKey(repo.owner, repo.name)}#${number}`;
+  const pullOf = (request: FastifyRequest) => {
+    const repo = repoOf(request);
+    return (repo && pulls.get(pullKey(repo, Number((request.params as { number: string }).number)))) ?? null;
+  };
+  const statusKey = (repo: Repo, sha: string) => `${repoKey(repo.owner, repo.name)}@${sha.toLowerCase()}`;
+  const pullHtmlUrl = (pull: Pull) =>
+    `${options.appUrl}${prefix}/${pull.repo.owner}/${pull.repo.name}/pull/${pull.number}`;
+  const presentPull = (pull: Pull) => ({
+    id: pull.id,
+    number: pull.number,
+    state: "open",
+    title: pull.title,
+    user: presentUser(pull.userId),
+    html_url: pullHtmlUrl(pull),
+    url: `${api}/repos/${pull.repo.owner}/${pull.repo.name}/pulls/${pull.number}`,
+    head: { ref: pull.headRef, sha: pull.headSha, repo: presentRepo(pull.repo) },
+    base: { ref: "main", repo: presentRepo(pull.repo) },
+    created_at: pull.createdAt,
+    updated_at: pull.createdAt,
+  });
+  const presentStatus = (status: CommitStatus) => ({
+    id: status.id,
+    state: status.state,
+    context: status.context,
+    description: status.description,
+    target_url: status.targetUrl,
+    creator: presentUser(status.creatorId),
+    created_at: status.createdAt,
+    updated_at: status.createdAt,
+  });
+  /** The latest status of each context on a commit, as GitHub's checks box shows them. */
+  const latestStatuses = (repo: Repo, sha: string) => {
+    const seen = new Set<string>();
+    return (statuses.get(statusKey(repo, sha)) ?? []).filter((status) => {
+      if (seen.has(status.context)) return false;
+      seen.add(status.context);
+      return true;
+    });
+  };
+
+  /** A deployment of a commit that succeeded at `url`, told as GitHub tells it (`deployment_status`). */
+  const deployed = async (repo: Repo, sha: string, url: string, ref: string) => {
+    const at = now();
+    const sender = presentUser([...repo.writers][0] ?? 0);
+    await deliver(repo, "deployment_status", {
+      action: "created",
+      deployment_status: {
+        id: nextId(),
+        state: "success",
+        environment: "Preview",
+        environment_url: url,
+        target_url: url,
+        creator: sender,
+        created_at: at,
+        updated_at: at,
+      },
+      deployment: {
+        id: nextId(),
+        sha,
+        ref,
+        task: "deploy",
+        environment: "Preview",
+        creator: sender,
+        created_at: at,
+        updated_at: at,
+      },
+      repository: presentRepo(repo),
+      sender,
+    });
+  };
+
+  /** Opens a pull request (a new head commit) and tells the hooks; with a preview URL, its deployment too. */
+  const openPull = async (repo: Repo, input: { title: string; previewUrl: string | null }) => {
+    const userId = [...repo.writers][0] ?? 0;
+    const pull: Pull = {
+      id: nextId(),
+      repo,
+      // Issues and pull requests share their numbers.
+      number: repo.nextIssue++,
+      title: input.title,
+      headSha: randomBytes(20).toString("hex"),
+      headRef: `preview-${serial}`,
+      previewUrl: input.previewUrl,
+      userId,
+      createdAt: now(),
+    };
+    pulls.set(pullKey(repo, pull.number), pull);
+    await deliver(repo, "pull_request", {
+      action: "opened",
+      number: pull.number,
+      pull_request: presentPull(pull),
+      repository: presentRepo(repo),
+      sender: presentUser(userId),
+    });
+    if (pull.previewUrl) await deployed(repo, pull.headSha, pull.previewUrl, pull.headRef);
+    return pull;
   };
 
   authorizeRoutes(app, {
@@ -562,6 +695,226 @@ ${issue.labels.length ? `<p>Labels: ${issue.labels.map(escapeHtml).join(", ")}</
       if (state === "open" || state === "closed")
         await setState(issue, state, undefined, [...issue.repo.writers][0] ?? issue.userId);
       return reply.redirect(`${prefix}/${issue.repo.owner}/${issue.repo.name}/issues/${issue.number}`, 303);
+    },
+  );
+
+  app.patch(
+    "/api/v3/repos/:owner/:repo/hooks/:hookId",
+    route({ summary: "Change a repository webhook's events (embedded GitHub)", action: "public" }),
+    async (request, reply) => {
+      const user = userOf(request, reply);
+      if (!user) return reply;
+      const repo = repoOf(request);
+      const hook = hooks.get(Number((request.params as { hookId: string }).hookId));
+      if (!repo?.writers.has(user.id) || hook?.repo !== repo) return apiError(reply, 404, "Not Found");
+      const body = z
+        .object({
+          active: z.boolean().optional(),
+          events: z.array(z.string().max(100)).min(1).max(50).optional(),
+          add_events: z.array(z.string().max(100)).max(50).optional(),
+          remove_events: z.array(z.string().max(100)).max(50).optional(),
+        })
+        .safeParse(request.body);
+      if (!body.success) return apiError(reply, 422, "Validation Failed");
+      if (body.data.active !== undefined) hook.active = body.data.active;
+      if (body.data.events) hook.events = body.data.events;
+      for (const event of body.data.add_events ?? [])
+        if (!hook.events.includes(event)) hook.events.push(event);
+      hook.events = hook.events.filter((event) => !body.data.remove_events?.includes(event));
+      return presentHook(hook);
+    },
+  );
+
+  app.post(
+    "/api/v3/repos/:owner/:repo/statuses/:sha",
+    route({ summary: "Create a commit status (embedded GitHub)", action: "public" }),
+    async (request, reply) => {
+      const user = userOf(request, reply);
+      if (!user) return reply;
+      const repo = repoOf(request);
+      // Only those who may push set statuses; GitHub answers anyone else 404.
+      if (!repo?.writers.has(user.id)) return apiError(reply, 404, "Not Found");
+      const sha = (request.params as { sha: string }).sha;
+      if (!/^[0-9a-f]{40}$/i.test(sha))
+        return apiError(reply, 422, `No commit found for SHA: ${sha.slice(0, 64)}`);
+      const body = z
+        .object({
+          state: z.enum(["error", "failure", "pending", "success"]),
+          target_url: z.url().max(2000).nullish(),
+          description: z.string().max(140).nullish(),
+          context: z.string().min(1).max(255).default("default"),
+        })
+        .safeParse(request.body);
+      if (!body.success)
+        return apiError(reply, 422, "Validation Failed", {
+          errors: [{ resource: "Status", code: "custom", field: "state" }],
+        });
+      const status: CommitStatus = {
+        id: nextId(),
+        state: body.data.state,
+        context: body.data.context,
+        description: body.data.description ?? null,
+        targetUrl: body.data.target_url ?? null,
+        creatorId: user.id,
+        createdAt: now(),
+      };
+      const key = statusKey(repo, sha);
+      statuses.set(key, [status, ...(statuses.get(key) ?? [])].slice(0, 1000));
+      return reply.status(201).send(presentStatus(status));
+    },
+  );
+
+  app.get(
+    "/api/v3/repos/:owner/:repo/commits/:ref/statuses",
+    route({ summary: "A commit's statuses, newest first (embedded GitHub)", action: "public" }),
+    async (request, reply) => {
+      const user = userOf(request, reply);
+      if (!user) return reply;
+      const repo = repoOf(request);
+      if (!repo) return apiError(reply, 404, "Not Found");
+      return (statuses.get(statusKey(repo, (request.params as { ref: string }).ref)) ?? []).map(
+        presentStatus,
+      );
+    },
+  );
+
+  app.get(
+    "/api/v3/repos/:owner/:repo/pulls/:number",
+    route({ summary: "A pull request (embedded GitHub)", action: "public" }),
+    async (request, reply) => {
+      const user = userOf(request, reply);
+      if (!user) return reply;
+      const pull = pullOf(request);
+      if (!pull) return apiError(reply, 404, "Not Found");
+      return presentPull(pull);
+    },
+  );
+
+  const pullInput = z.object({
+    title: z.string().trim().min(1).max(256).default("Preview changes"),
+    previewUrl: z
+      .string()
+      .trim()
+      .max(2000)
+      .refine((value) => value === "" || URL.canParse(value), "previewUrl is not a URL")
+      .optional(),
+  });
+
+  app.get(
+    "/:owner/:repo/pulls",
+    route({
+      summary: "A repository's pull requests, and a form to open one (embedded GitHub)",
+      action: "public",
+    }),
+    async (request, reply) => {
+      const repo = repoOf(request);
+      reply.type("text/html; charset=utf-8").header("cache-control", "no-store");
+      if (!repo) return reply.status(404).send(errorPage("This repository does not exist."));
+      const name = `${repo.owner}/${repo.name}`;
+      const list = [...pulls.values()]
+        .filter((pull) => pull.repo === repo)
+        .sort((a, b) => b.number - a.number)
+        .map(
+          (pull) =>
+            `<li><a href="${escapeHtml(pullHtmlUrl(pull))}">${escapeHtml(pull.title)} #${pull.number}</a></li>`,
+        )
+        .join("");
+      return layout(
+        `Pull requests · ${name}`,
+        `${PAGE_STYLE}<p class="eyebrow">GitHub · ${escapeHtml(name)}</p><h1>Pull requests</h1>
+${list ? `<ul>${list}</ul>` : "<p>No pull requests yet.</p>"}
+<h2>Open a pull request</h2>
+<p>Its preview is deployed at once: the repository's webhooks hear <code>pull_request</code> and <code>deployment_status</code>.</p>
+<form method="post" action="${prefix}/${escapeHtml(repo.owner)}/${escapeHtml(repo.name)}/pulls">
+<label for="title">Title</label><input id="title" type="text" name="title" value="Preview changes" maxlength="256" required>
+<label for="previewUrl">Preview URL</label><input id="previewUrl" type="text" name="previewUrl" placeholder="https://preview.example.com/pricing" maxlength="2000">
+<div class="actions"><button class="primary" type="submit">Create pull request</button></div></form>`,
+      );
+    },
+  );
+
+  app.post(
+    "/:owner/:repo/pulls",
+    route({ summary: "Open a pull request from the repository's page (embedded GitHub)", action: "public" }),
+    async (request, reply) => {
+      const repo = repoOf(request);
+      if (!repo) return reply.status(404).type("text/plain").send("Not Found");
+      const input = pullInput.safeParse(request.body ?? {});
+      if (!input.success) return reply.status(422).type("text/plain").send("Invalid title or preview URL");
+      const pull = await openPull(repo, {
+        title: input.data.title,
+        previewUrl: input.data.previewUrl || null,
+      });
+      return reply.redirect(`${prefix}/${repo.owner}/${repo.name}/pull/${pull.number}`, 303);
+    },
+  );
+
+  app.get(
+    "/:owner/:repo/pull/:number",
+    route({ summary: "A pull request's page with its checks (embedded GitHub)", action: "public" }),
+    async (request, reply) => {
+      const pull = pullOf(request);
+      reply.type("text/html; charset=utf-8").header("cache-control", "no-store");
+      if (!pull) return reply.status(404).send(errorPage("This pull request does not exist."));
+      const checks = latestStatuses(pull.repo, pull.headSha)
+        .map(
+          (status) =>
+            `<li><strong>${escapeHtml(status.context)}</strong> — <span data-state="${status.state}">${status.state}</span>${
+              status.description ? ` · ${escapeHtml(status.description)}` : ""
+            }${status.targetUrl ? ` · <a href="${escapeHtml(status.targetUrl)}">Details</a>` : ""}</li>`,
+        )
+        .join("");
+      return layout(
+        `${pull.title} · Pull Request #${pull.number} · ${pull.repo.owner}/${pull.repo.name}`,
+        `${PAGE_STYLE}<p class="eyebrow">GitHub · ${escapeHtml(`${pull.repo.owner}/${pull.repo.name}`)}</p>
+<h1>${escapeHtml(pull.title)} <span>#${pull.number}</span></h1>
+<p>Head commit <code>${pull.headSha.slice(0, 7)}</code>${pull.previewUrl ? ` · preview <a href="${escapeHtml(pull.previewUrl)}">${escapeHtml(pull.previewUrl)}</a>` : ""}</p>
+<section aria-label="Checks"><h2>Checks</h2>${checks ? `<ul>${checks}</ul>` : "<p>No checks have been reported.</p>"}</section>`,
+      );
+    },
+  );
+
+  const repoInput = z.string().regex(/^[^/\s]+\/[^/\s]+$/, "repo is owner/name");
+
+  app.post(
+    "/_pulls",
+    route({
+      summary: "Open a pull request with a preview (embedded GitHub, for tests): its hooks are told",
+      action: "public",
+    }),
+    async (request, reply) => {
+      const input = pullInput.extend({ repo: repoInput }).safeParse(request.body);
+      const [owner = "", name = ""] = input.success ? input.data.repo.split("/") : [];
+      const repo = repos.get(repoKey(owner, name));
+      if (!input.success || !repo)
+        return reply.status(400).send({ message: "repo (owner/name), title, previewUrl" });
+      const pull = await openPull(repo, {
+        title: input.data.title,
+        previewUrl: input.data.previewUrl || null,
+      });
+      return reply.status(201).send(presentPull(pull));
+    },
+  );
+
+  app.post(
+    "/_deployments",
+    route({
+      summary: "Report a commit deployed at a URL (embedded GitHub, for tests): its hooks are told",
+      action: "public",
+    }),
+    async (request, reply) => {
+      const input = z
+        .object({
+          repo: repoInput,
+          sha: z.string().regex(/^[0-9a-f]{40}$/),
+          environmentUrl: z.url().max(2000),
+        })
+        .safeParse(request.body);
+      const [owner = "", name = ""] = input.success ? input.data.repo.split("/") : [];
+      const repo = repos.get(repoKey(owner, name));
+      if (!input.success || !repo) return reply.status(400).send({ message: "repo, sha, environmentUrl" });
+      await deployed(repo, input.data.sha, input.data.environmentUrl, "main");
+      return reply.status(204).send();
     },
   );
 

@@ -19,7 +19,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { comments } from "./comments.ts";
-import { projects } from "./projects.ts";
+import { pages, projects } from "./projects.ts";
 import { users } from "./users.ts";
 
 /**
@@ -173,3 +173,40 @@ export const slackMessages = pgTable(
 );
 
 export type SlackMessageRow = typeof slackMessages.$inferSelect;
+
+/**
+ * GitHub's merge gate (issue #30): a commit of the linked repository as the repository's webhook told of it —
+ * the head of an open pull request (`pull_request`) and/or deployed to a preview (`deployment_status`, its
+ * environment URL). Once it has both and the preview URL is a page of the project (`pageId`), the commit
+ * carries a "Redline review" status following that page, posted by the `merge-gate` queue
+ * (github.gate.ts); `postedState` is the state GitHub last accepted. Goes with its integration.
+ */
+export const mergeGateCommits = pgTable(
+  "merge_gate_commits",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    integrationId: text("integration_id")
+      .notNull()
+      .references(() => projectIntegrations.id, { onDelete: "cascade" }),
+    /** `owner/name`, as GitHub spells it. */
+    repo: text("repo").notNull(),
+    sha: text("sha").notNull(),
+    pullNumber: integer("pull_number"),
+    previewUrl: text("preview_url"),
+    pageId: text("page_id").references(() => pages.id, { onDelete: "set null" }),
+    postedState: text("posted_state").$type<"pending" | "success">(),
+    postedDescription: text("posted_description"),
+    postedAt: timestamp("posted_at", { withTimezone: true }),
+    lastError: text("last_error"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    unique("merge_gate_commits_commit").on(table.integrationId, table.repo, table.sha),
+    index("merge_gate_commits_page_idx").on(table.pageId),
+  ],
+);
+
+export type MergeGateCommitRow = typeof mergeGateCommits.$inferSelect;

@@ -173,6 +173,30 @@ export function createGithubClient(config: GithubConfig, token: string) {
           config: { url: input.url, content_type: "json", secret: input.secret, insecure_ssl: "0" },
         }),
       ),
+    /** Adds events to a repository webhook (one made before it heard them). */
+    addWebhookEvents: (repo: { owner: string; repo: string }, hookId: number, events: string[]) =>
+      ask(() => octokit.rest.repos.updateWebhook({ ...repo, hook_id: hookId, add_events: events })),
+    /** A commit status (https://docs.github.com/rest/commits/statuses): shown on each pull request of the commit. */
+    createCommitStatus: (
+      repo: { owner: string; repo: string },
+      sha: string,
+      status: {
+        state: "pending" | "success" | "failure" | "error";
+        context: string;
+        description: string;
+        targetUrl: string;
+      },
+    ) =>
+      ask(() =>
+        octokit.rest.repos.createCommitStatus({
+          ...repo,
+          sha,
+          state: status.state,
+          context: status.context,
+          description: status.description,
+          target_url: status.targetUrl,
+        }),
+      ),
     deleteWebhook: (repo: { owner: string; repo: string }, hookId: number) =>
       ask(() => octokit.rest.repos.deleteWebhook({ ...repo, hook_id: hookId })),
   };

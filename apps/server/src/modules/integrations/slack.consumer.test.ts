@@ -8,7 +8,7 @@
 import { SLACK_BOT_USER, SLACK_CHANNELS, type SlackMessage } from "@redline/stand-ins";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { slackMessages } from "../../db/schema/index.ts";
+import { slackMessages, versions } from "../../db/schema/index.ts";
 import { testAnchor } from "../../testing/anchors.ts";
 import { type Person, signUpPerson } from "../../testing/people.ts";
 import { connectSlack, sendSlackEvent, slackDev } from "../../testing/slack.ts";
@@ -101,6 +101,27 @@ describe.each(drivers())("integrations: Slack threads (%s)", (driver) => {
     expect(reply.thread_ts).toBe(root.ts);
     expect(reply.text).toContain("*Olivia Owner* replied");
     await owner.client.put(slack(), { channelId: CHANNEL });
+  });
+
+  it("links the page's screenshot the comment is pinned on, at a signed address Slack can fetch", async () => {
+    const png = Buffer.from(
+      "89504e470d0a1a0a0000000d4948445200000001000000010806000000" +
+        "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082",
+      "hex",
+    );
+    const key = `screenshots/${versionId}-slack-test.png`;
+    await t.ctx.storage.put(key, png);
+    await t.ctx.database.db.update(versions).set({ screenshotKey: key }).where(eq(versions.id, versionId));
+    await pin("The hero image is cropped");
+    const root = await posted("The hero image is cropped");
+    const link = /<(http[^|>]+)\|Screenshot>/.exec(root.text)?.[1];
+    expect(link).toMatch(new RegExp(`^${t.contentUrl}/s/${versionId}\\?exp=\\d+&sig=`));
+    const image = await fetch(link!);
+    expect(image.status).toBe(200);
+    expect(image.headers.get("content-type")).toBe("image/png");
+    expect(Buffer.from(await image.arrayBuffer()).equals(png)).toBe(true);
+    // Its signature is what opens it.
+    expect((await fetch(link!.replace(/sig=[^&]+/, "sig=forged"))).status).toBe(403);
   });
 
   it("brings a reply written in the Slack thread back as the comment's reply, and does not post it back", async () => {

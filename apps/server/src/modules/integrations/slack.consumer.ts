@@ -1,8 +1,8 @@
 /**
  * The Slack consumer (issue #30): reads the ledger after its durable cursor and, in the cursor's
  * transaction, makes the message an outward event (integration-events.ts) becomes in the project's chosen
- * channel, while the project's Slack integration is enabled — a new comment (its author, text, page title
- * and a link to it), a page approved and a ticket reported as new messages; a reply and a resolution in
+ * channel, while the project's Slack integration is enabled — a new comment (its author, text, page title,
+ * a link to it and a signed link to the page's screenshot), a page approved and a ticket reported as new messages; a reply and a resolution in
  * the comment's thread — with its job (slack.messages.ts posts it). A reply that came from Slack (the
  * integration's actor) is not sent back; a comment that never reached Slack has no thread to go to.
  */
@@ -19,6 +19,7 @@ import {
   type OutwardRecorded,
   outwardEventOf,
 } from "./integration-events.ts";
+import { screenshotLinkOf } from "./screenshot-link.ts";
 import { enqueueSlackMessage } from "./slack.messages.ts";
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -64,7 +65,9 @@ async function messageText(ctx: Pick<AppContext, "config">, tx: Tx, mapped: Outw
   switch (mapped.type) {
     case "comment.created": {
       const link = `${ctx.config.appUrl}/project/${mapped.projectId}/${data.pageId}/${data.versionId}/comment?id=${encodeURIComponent(String(data.commentId))}`;
-      return `${who} commented on ${await pageTitle()}:\n${said}\n${open(link)}`;
+      // The page's screenshot the comment is pinned on, as a signed link (Slack shows it under the message).
+      const screenshot = await screenshotLinkOf(ctx.config, tx, String(data.versionId));
+      return `${who} commented on ${await pageTitle()}:\n${said}\n${open(link)}${screenshot ? ` · <${screenshot}|Screenshot>` : ""}`;
     }
     case "comment.replied":
       return `${who} replied:\n${said}`;

@@ -7,6 +7,7 @@
  */
 import {
   INTEGRATION_MESSAGES,
+  MERGE_GATE,
   type ProjectIntegration,
   TRACKER_MESSAGES,
   TRACKER_NAMES,
@@ -23,7 +24,12 @@ import { errorMessage } from "../../lib/auth-client.ts";
 import { IntegrationCard } from "./integration-card.tsx";
 import { useDisconnectIntegration, useToggleIntegration } from "./integrations-queries.ts";
 import { TrackerGuide } from "./tracker-guide.tsx";
-import { useSaveTracker, useStartTrackerConnect, useTrackerDestinations } from "./tracker-queries.ts";
+import {
+  useSaveTracker,
+  useSetMergeGate,
+  useStartTrackerConnect,
+  useTrackerDestinations,
+} from "./tracker-queries.ts";
 
 export function TrackerCard({
   projectId,
@@ -83,6 +89,9 @@ export function TrackerCard({
             </div>
           ) : null}
           <DestinationForm projectId={projectId} tracker={tracker} integration={integration} />
+          {tracker === "github" && state?.destination ? (
+            <MergeGateSwitch projectId={projectId} isOn={state.mergeGate} repository={state.destination} />
+          ) : null}
           <Switch
             label={`Send to ${name}`}
             description="While off, no card is made and none follows its thread; the choices are kept."
@@ -242,6 +251,36 @@ function DestinationForm({
         Save
       </button>
     </form>
+  );
+}
+
+/**
+ * GitHub's merge gate: checked as the server last said (never ahead of it); pull requests whose preview is
+ * one of the project's pages get a "Redline review" status.
+ */
+function MergeGateSwitch({
+  projectId,
+  isOn,
+  repository,
+}: {
+  projectId: string;
+  isOn: boolean;
+  repository: { containerId: string; listId: string };
+}) {
+  const gate = useSetMergeGate(projectId);
+  return (
+    <Switch
+      label="Merge gate"
+      description={`Pull requests of ${repository.containerId}/${repository.listId} whose preview is a page of this project get a “${MERGE_GATE.context}” status: pending while the page is unapproved or has open comments, success once it is approved.`}
+      checked={isOn}
+      disabled={gate.isPending}
+      onCheckedChange={(isEnabled) =>
+        gate.mutate(isEnabled, {
+          onSuccess: ({ message }) => snackbar.success(message),
+          onError: (error) => snackbar.error(errorMessage(error) || TRACKER_MESSAGES.failed),
+        })
+      }
+    />
   );
 }
 

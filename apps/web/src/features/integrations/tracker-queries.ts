@@ -94,3 +94,16 @@ export function useDeleteTrackerCard(projectId: string) {
     onSettled: () => queryClient.invalidateQueries({ queryKey: trackerCardsKey(projectId) }),
   });
 }
+
+/** GitHub's merge gate on or off; the switch then shows what the server answers (the list is re-read). */
+export function useSetMergeGate(projectId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (isEnabled: boolean) =>
+      api<{ message: string; data: ProjectIntegration }>(`${base(projectId)}/github/gate`, {
+        method: "PATCH",
+        body: { isEnabled },
+      }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: integrationsKey(projectId), exact: true }),
+  });
+}

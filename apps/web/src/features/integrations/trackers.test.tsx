@@ -179,6 +179,79 @@ describe("GitHub in the Integrations panel", () => {
   });
 });
 
+describe("GitHub's merge gate switch", () => {
+  it("shows once a repository is chosen, and shows what the server answers", async () => {
+    let gate = false;
+    const github = () => ({
+      ...trello({
+        isAuthorized: true,
+        account: "gita",
+        destination: { containerId: "gita", containerName: "gita", listId: "site", listName: "site" },
+        autoCreate: false,
+        mergeGate: gate,
+      }),
+      type: "github",
+    });
+    stubApi((method, url) => {
+      if (url.endsWith("/destinations"))
+        return json(200, { data: [{ id: "gita", name: "gita", lists: [{ id: "site", name: "site" }] }] });
+      if (method === "PATCH" && url.endsWith("/github/gate")) {
+        gate = true;
+        return json(200, { message: "Merge gate turned on.", data: github() });
+      }
+      return json(200, { data: { available: ["github"], integrations: [github()] } });
+    });
+    wrap(<IntegrationsPanel projectId="p1" />);
+    const card = await screen.findByRole("region", { name: "GitHub" });
+    const toggle = await within(card).findByRole("switch", { name: "Merge gate" });
+    expect(toggle.getAttribute("aria-checked")).toBe("false");
+    expect(within(card).getByText(/Pull requests of gita\/site whose preview is a page/)).toBeTruthy();
+    await userEvent.click(toggle);
+    expect(await screen.findByText("Merge gate turned on.")).toBeTruthy();
+    expect(requests.find((request) => request.method === "PATCH")).toEqual({
+      method: "PATCH",
+      url: "/api/projects/p1/integrations/github/gate",
+      body: { isEnabled: true },
+    });
+    await vi.waitFor(() =>
+      expect(within(card).getByRole("switch", { name: "Merge gate" }).getAttribute("aria-checked")).toBe(
+        "true",
+      ),
+    );
+  });
+
+  it("stays off when the server refuses, with its message", async () => {
+    stubApi((method, url) => {
+      if (url.endsWith("/destinations")) return json(200, { data: [] });
+      if (method === "PATCH") return json(502, { code: "tracker-failed", message: "Something went wrong" });
+      return json(200, {
+        data: {
+          available: ["github"],
+          integrations: [
+            {
+              ...trello({
+                isAuthorized: true,
+                account: "gita",
+                destination: { containerId: "gita", containerName: "gita", listId: "site", listName: "site" },
+                autoCreate: false,
+                mergeGate: false,
+              }),
+              type: "github",
+            },
+          ],
+        },
+      });
+    });
+    wrap(<IntegrationsPanel projectId="p1" />);
+    const card = await screen.findByRole("region", { name: "GitHub" });
+    await userEvent.click(await within(card).findByRole("switch", { name: "Merge gate" }));
+    expect(await screen.findByText("Something went wrong")).toBeTruthy();
+    expect(within(card).getByRole("switch", { name: "Merge gate" }).getAttribute("aria-checked")).toBe(
+      "false",
+    );
+  });
+});
+
 describe("Asana in the Integrations panel", () => {
   it("chooses a project of the one workspace (no workspace to choose) and saves it", async () => {
     stubApi((method, url) => {

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { comments, projectIntegrations, trackerCards } from "../../../db/schema/index.ts";
+import { comments, projectIntegrations, trackerCards, versions } from "../../../db/schema/index.ts";
 import { testComment } from "../../../testing/anchors.ts";
 import { expectRefused, type Person, signUpPerson } from "../../../testing/people.ts";
 import { startTestApp, type TestApp } from "../../../testing/test-app.ts";
@@ -113,7 +113,7 @@ describe.each(drivers())("integrations: GitHub (%s)", (driver) => {
     const hooks = await (await github("/repos/gita-hub/feedback/hooks")).json();
     expect(hooks).toEqual([
       expect.objectContaining({
-        events: ["issues"],
+        events: ["issues", "pull_request", "deployment_status"],
         active: true,
         config: expect.objectContaining({
           url: `${t.url}/api/integrations/github/webhook/${(await row())!.id}`,
@@ -126,7 +126,11 @@ describe.each(drivers())("integrations: GitHub (%s)", (driver) => {
     expect(secrets.hookSecret).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it("makes an issue from a comment with its text and a link back", async () => {
+  it("makes an issue from a comment with its text, the page's screenshot and a link back", async () => {
+    // The version the comment is pinned on has a stored screenshot: the issue links it, signed.
+    const key = `screenshots/${versionId}-github-test.png`;
+    await t.ctx.storage.put(key, Buffer.from("not really a png"));
+    await t.ctx.database.db.update(versions).set({ screenshotKey: key }).where(eq(versions.id, versionId));
     commentId = (
       await owner.client.post(`/api/versions/${versionId}/comments`, testComment("The logo is blurry"))
     ).body.data.id;
@@ -142,6 +146,9 @@ describe.each(drivers())("integrations: GitHub (%s)", (driver) => {
     expect(there).toMatchObject({ number: 1, title: "The logo is blurry", state: "open" });
     expect(there.body).toContain("Page: https://example.com/g");
     expect(there.body).toContain(`${t.url}/project/${projectId}/`);
+    const screenshot = /Screenshot: (\S+)/.exec(there.body)?.[1];
+    expect(screenshot).toMatch(new RegExp(`^${t.contentUrl}/s/${versionId}\\?exp=\\d+&sig=`));
+    expect((await fetch(screenshot!)).status).toBe(200);
     const again = await expectRefused(
       t,
       () => owner.client.post(`${base()}/github/cards`, { subject: "comment", id: commentId }),

@@ -39,10 +39,85 @@ const issueOf = (id: string) => {
   return ref;
 };
 
-function hookOf(id: string) {
+export function hookOf(id: string) {
   const match = /^([^/\s]+)\/([^/\s]+)\/([0-9]+)$/.exec(id);
   if (!match) throw new GithubError(404, `Not a GitHub webhook: ${id}`);
   return { repo: { owner: match[1]!, repo: match[2]! }, hookId: Number(match[3]) };
+}
+
+/** The events the merge gate hears from the repository's webhook. */
+export const GATE_EVENTS = ["pull_request", "deployment_status"] as const;
+
+/** What the merge gate reads from a (verified) delivery: a pull request's head commit, or a commit deployed. */
+export type GateEvent =
+  | { kind: "pull"; repo: string; number: number; sha: string; at: Date }
+  | { kind: "deployment"; repo: string; sha: string; url: string; at: Date };
+
+interface PullRequestEvent {
+  action?: string;
+  number?: number;
+  pull_request?: { number?: number; state?: string; updated_at?: string; head?: { sha?: string } };
+  repository?: { full_name?: string };
+}
+interface DeploymentStatusEvent {
+  deployment_status?: {
+    state?: string;
+    environment_url?: string | null;
+    target_url?: string | null;
+    updated_at?: string;
+  };
+  deployment?: { sha?: string; payload?: { web_url?: unknown } };
+  repository?: { full_name?: string };
+}
+
+const SHA = /^[0-9a-f]{40}$/i;
+
+/**
+ * A `pull_request` (opened, reopened, a new head pushed) or `deployment_status` (a successful deployment
+ * with its environment URL — the preview) delivery as the merge gate reads it; null for any other.
+ */
+export function readGateEvent(
+  headers: Record<string, string | string[] | undefined>,
+  rawBody: string,
+): GateEvent | null {
+  const event = header(headers["x-github-event"]);
+  if (event === "pull_request") {
+    const body = JSON.parse(rawBody) as PullRequestEvent;
+    const pull = body.pull_request;
+    const sha = pull?.head?.sha ?? "";
+    const number = pull?.number ?? body.number;
+    if (
+      !["opened", "reopened", "synchronize", "edited", "ready_for_review"].includes(body.action ?? "") ||
+      pull?.state !== "open" ||
+      !SHA.test(sha) ||
+      !number ||
+      !body.repository?.full_name
+    )
+      return null;
+    return {
+      kind: "pull",
+      repo: body.repository.full_name,
+      number,
+      sha: sha.toLowerCase(),
+      at: new Date(pull.updated_at ?? Number.NaN),
+    };
+  }
+  if (event === "deployment_status") {
+    const body = JSON.parse(rawBody) as DeploymentStatusEvent;
+    const status = body.deployment_status;
+    const sha = body.deployment?.sha ?? "";
+    const webUrl = body.deployment?.payload?.web_url;
+    const url = status?.environment_url || status?.target_url || (typeof webUrl === "string" ? webUrl : null);
+    if (status?.state !== "success" || !url || !SHA.test(sha) || !body.repository?.full_name) return null;
+    return {
+      kind: "deployment",
+      repo: body.repository.full_name,
+      sha: sha.toLowerCase(),
+      url,
+      at: new Date(status.updated_at ?? Number.NaN),
+    };
+  }
+  return null;
 }
 
 const header = (value: string | string[] | undefined) => (typeof value === "string" ? value : undefined);
@@ -90,7 +165,12 @@ export function githubTracker(config: GithubConfig): Tracker {
       const repo = { owner: destination.containerId, repo: destination.listId };
       // GitHub signs with the secret we give it: one per hook, kept sealed with the token.
       const secret = randomBytes(32).toString("hex");
-      const hook = await client(token).createWebhook(repo, { url: callbackUrl, secret, events: ["issues"] });
+      // Issues for the cards; pull requests and deployments for the merge gate (github.gate.ts).
+      const hook = await client(token).createWebhook(repo, {
+        url: callbackUrl,
+        secret,
+        events: ["issues", ...GATE_EVENTS],
+      });
       return { hookId: `${repo.owner}/${repo.repo}/${hook.id}`, hookSecret: secret };
     },
     async unwatch(token, hookId) {

@@ -4,6 +4,7 @@
  */
 import type { TrackerType } from "@redline/shared";
 import type { AppConfig } from "../../../env.ts";
+import type { GithubConfig } from "../../../integrations/github/index.ts";
 import { selfUrl } from "../../../lib/self-url.ts";
 import { asanaTracker } from "./asana.ts";
 import { clickupTracker } from "./clickup.ts";
@@ -27,6 +28,19 @@ export const EMBEDDED_TRACKER_PATHS: Record<TrackerType, string> = {
   jira: EMBEDDED_JIRA_PATH,
 };
 
+/** GitHub's client settings (its issues and the merge gate), or null when GitHub is not offered. */
+export function githubConfigOf(config: AppConfig): GithubConfig | null {
+  const service = config.trackers.github;
+  if (!service) return null;
+  return {
+    apiUrl: service.apiUrl ?? `${selfUrl(config)}${EMBEDDED_GITHUB_PATH}/api/v3`,
+    authorizeUrl: service.authorizeUrl ?? `${config.appUrl}${EMBEDDED_GITHUB_PATH}/login/oauth/authorize`,
+    tokenUrl: service.tokenUrl ?? `${selfUrl(config)}${EMBEDDED_GITHUB_PATH}/login/oauth/access_token`,
+    clientId: service.clientId,
+    clientSecret: service.clientSecret,
+  };
+}
+
 export function trackerFor(config: AppConfig, type: TrackerType): Tracker | null {
   const service = config.trackers[type];
   if (!service) return null;
@@ -37,14 +51,7 @@ export function trackerFor(config: AppConfig, type: TrackerType): Tracker | null
       apiKey: service.clientId,
       apiSecret: service.clientSecret,
     });
-  if (type === "github")
-    return githubTracker({
-      apiUrl: service.apiUrl ?? `${selfUrl(config)}${EMBEDDED_GITHUB_PATH}/api/v3`,
-      authorizeUrl: service.authorizeUrl ?? `${config.appUrl}${EMBEDDED_GITHUB_PATH}/login/oauth/authorize`,
-      tokenUrl: service.tokenUrl ?? `${selfUrl(config)}${EMBEDDED_GITHUB_PATH}/login/oauth/access_token`,
-      clientId: service.clientId,
-      clientSecret: service.clientSecret,
-    });
+  if (type === "github") return githubTracker(githubConfigOf(config)!);
   if (type === "asana") {
     // The token endpoint sits beside the API (`/-/oauth_token` next to `/api/1.0`), as at app.asana.com.
     const apiUrl = service.apiUrl ?? `${selfUrl(config)}${EMBEDDED_ASANA_PATH}/api/1.0`;

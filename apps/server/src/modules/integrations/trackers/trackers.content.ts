@@ -1,6 +1,7 @@
 /**
  * What a card says (issue #30): the comment's text (or the edit suggestion, or the ticket), the page's
- * URL, the element, the screenshot where Redline keeps one (a ticket's) and a link back to Redline.
+ * URL, the element, the screenshot where Redline keeps one (a ticket's; a comment's version's page screenshot,
+ * a signed link: screenshot-link.ts) and a link back to Redline.
  * Loaded by the subject's id within the project; a subject of another project is not found.
  */
 import type { CardSubject } from "@redline/shared";
@@ -9,6 +10,7 @@ import type { AppContext } from "../../../context.ts";
 import type { Database } from "../../../db/index.ts";
 import { commentEntries, comments, inspectChanges, pages, tickets } from "../../../db/schema/index.ts";
 import { NotFoundError } from "../../../lib/errors.ts";
+import { screenshotLinkOf } from "../screenshot-link.ts";
 import type { CardContent } from "./tracker.ts";
 
 const TITLE_MAX = 120;
@@ -42,6 +44,7 @@ export async function cardContent(
       .orderBy(asc(commentEntries.createdAt), asc(commentEntries.id))
       .limit(1);
     const text = first?.body ?? "";
+    const screenshot = await screenshotLinkOf(ctx.config, db, row.comment.versionId);
     return {
       title: titleOf(text),
       description: lines([
@@ -49,6 +52,7 @@ export async function cardContent(
         "",
         `Page: ${row.pageUrl}`,
         row.comment.querySelector && `Element: ${row.comment.querySelector}`,
+        screenshot && `Screenshot: ${screenshot}`,
         `View in Redline: ${appUrl}/project/${projectId}/${row.comment.pageId}?comment=${id}`,
       ]),
     };

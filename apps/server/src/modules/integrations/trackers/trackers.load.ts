@@ -17,6 +17,8 @@ export interface TrackerConfig {
   account: string | null;
   destination: TrackerDestination | null;
   autoCreate: boolean;
+  /** GitHub: the merge gate (github.gate.ts). */
+  mergeGate: boolean;
 }
 
 export function trackerConfigOf(row: Pick<ProjectIntegrationRow, "config">): TrackerConfig {
@@ -25,6 +27,7 @@ export function trackerConfigOf(row: Pick<ProjectIntegrationRow, "config">): Tra
     account: config.account ?? null,
     destination: config.destination ?? null,
     autoCreate: config.autoCreate === true,
+    mergeGate: config.mergeGate === true,
   };
 }
 

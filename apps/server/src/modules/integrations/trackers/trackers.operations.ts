@@ -40,6 +40,8 @@ import { presentOne } from "../../comments/comments.service.ts";
 import { recordInspectEvent } from "../../inspect/inspect.events.ts";
 import { loadIntegrationsProject, requireIntegration } from "../integrations.load.ts";
 import { presentIntegration } from "../integrations.presenter.ts";
+import { receiveGateEvent } from "./github.gate.ts";
+import { type GateEvent, readGateEvent } from "./github.ts";
 import { type InboundChange, isTrackerFailure, type TrackerSecrets } from "./tracker.ts";
 import { enqueueCardJob, makeCard } from "./trackers.cards.ts";
 import { cardContent } from "./trackers.content.ts";
@@ -503,11 +505,22 @@ export async function receiveTrackerWebhook(
   if (changes === null)
     throw new UnauthorizedError("The webhook's signature is not valid.", "invalid-signature");
   if (!row) throw new NotFoundError("This integration is not connected.", "integration-not-connected");
+  // GitHub's pull requests and deployments, for the merge gate (github.gate.ts).
+  let gate: GateEvent | null = null;
+  try {
+    gate = input.tracker === "github" ? readGateEvent(input.headers, input.rawBody) : null;
+  } catch {
+    throw new BadRequestError("The request is not a webhook of this tracker.", "invalid-webhook");
+  }
   const now = Date.now();
-  if (changes.some((change) => !(Math.abs(now - change.at.getTime()) <= INBOUND_MAX_AGE_MS)))
+  if (
+    [...changes, ...(gate ? [gate] : [])].some(
+      (change) => !(Math.abs(now - change.at.getTime()) <= INBOUND_MAX_AGE_MS),
+    )
+  )
     throw new BadRequestError("The webhook's action is too old.", "stale-webhook");
   if (!row.isEnabled) return { applied: 0 };
-  let applied = 0;
+  let applied = gate ? await receiveGateEvent(ctx, row, gate) : 0;
   for (const change of await readChanges(ctx, row, changes)) {
     applied += await db.transaction(async (tx) => {
       const [card] = await tx

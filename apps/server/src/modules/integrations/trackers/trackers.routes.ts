@@ -6,6 +6,7 @@
  * - `GET …/{tracker}/destinations`, `PUT …/{tracker}` (where cards go, the automatic rule),
  *   `PATCH …/{tracker}` (enable/disable), `DELETE …/{tracker}` (disconnect);
  * - `POST …/{tracker}/cards` ("Create card"), `DELETE …/{tracker}/cards/{cardId}`;
+ * - `PATCH …/integrations/github/gate`: GitHub's merge gate on or off (github.gate.ts);
  * - `POST /api/integrations/{tracker}/webhook/{integrationId}`: the tracker's signed webhook (Jira's, not
  *   signed, at `…/{integrationId}/{key}` with a per-integration secret; and the HEAD
  *   Trello checks a callback with, answered by a GET's HEAD; Asana's handshake, its `X-Hook-Secret` echoed).
@@ -26,6 +27,7 @@ import { requireActor } from "../../auth/session.ts";
 import { loadProject } from "../../project-access/projects.load.ts";
 import { loadIntegrationsProject, requireIntegration } from "../integrations.load.ts";
 import { authorizeIntegrations } from "../integrations.policy.ts";
+import { setMergeGate } from "./github.gate.ts";
 import { trackerWebhookRoute } from "./tracker.ts";
 import { askTracker, requireTracker } from "./trackers.load.ts";
 import {
@@ -90,6 +92,16 @@ export async function trackersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         .limit(CARDS_SHOWN);
       return { data: rows.map(presentCard) };
     },
+  );
+
+  app.patch(
+    `${BASE}/github/gate`,
+    route({
+      summary:
+        "Turn GitHub's merge gate on or off (a 'Redline review' status on pull requests previewing a page)",
+      action: "integrations.manage",
+    }),
+    async (request) => setMergeGate(ctx, await requireActor(auth, db, request), input(request)),
   );
 
   for (const tracker of TRACKER_TYPES) {
