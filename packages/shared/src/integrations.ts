@@ -107,11 +107,12 @@ export const slackSyncSchema = z
   })
   .strict();
 
-export interface SlackChannelOption {
-  id: string;
-  name: string;
-  isPrivate: boolean;
-}
+export const slackChannelOptionSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  isPrivate: z.boolean(),
+});
+export type SlackChannelOption = z.infer<typeof slackChannelOptionSchema>;
 
 /** PATCH …/integrations/{type}: enable or disable without disconnecting. */
 export const integrationToggleSchema = z.object({ isEnabled: z.boolean() }).strict();
@@ -121,63 +122,79 @@ export const webhookSubscribeSchema = z
   .object({ target_url: webhookUrlSchema, event: webhookEventSchema })
   .strict();
 
-export interface WebhookSubscription {
-  id: string;
-  url: string;
-  events: WebhookEvent[];
+export const webhookSubscriptionSchema = z.strictObject({
+  id: z.string(),
+  url: z.string(),
+  events: z.array(z.enum(WEBHOOK_EVENTS)),
   /** `panel`: the one set on the Integrations panel; `zapier`: subscribed through REST hooks. */
-  source: "panel" | "zapier";
-  createdAt: string;
-}
+  source: z.enum(["panel", "zapier"]),
+  createdAt: z.string(),
+});
+export type WebhookSubscription = z.infer<typeof webhookSubscriptionSchema>;
 
-export interface ProjectIntegration {
-  id: string;
-  type: IntegrationType;
-  isEnabled: boolean;
+export const projectIntegrationSchema = z.strictObject({
+  id: z.string(),
+  type: z.enum(INTEGRATION_TYPES),
+  isEnabled: z.boolean(),
   /** A task tracker's: whether it is authorized, where cards go, and the automatic rule. */
-  tracker?: TrackerState | null;
+  get tracker() {
+    return trackerStateSchema.nullable().optional();
+  },
   /** The webhook's: the panel's endpoint (null when only Zapier subscribed) and every subscription. */
-  webhook: {
-    url: string | null;
-    events: WebhookEvent[];
-    subscriptions: WebhookSubscription[];
-    /** While a rotated secret still signs (24 h after a rotation), when it stops. */
-    previousSecretExpiresAt: string | null;
-  } | null;
+  webhook: z
+    .strictObject({
+      url: z.string().nullable(),
+      events: z.array(z.enum(WEBHOOK_EVENTS)),
+      subscriptions: z.array(webhookSubscriptionSchema),
+      /** While a rotated secret still signs (24 h after a rotation), when it stops. */
+      previousSecretExpiresAt: z.string().nullable(),
+    })
+    .nullable(),
   /** Slack's: the workspace installed into and the channel chosen (null until one is). */
-  slack: { teamName: string; channelId: string | null; channelName: string | null } | null;
-  createdAt: string;
-  modifiedAt: string;
-}
+  slack: z
+    .strictObject({
+      teamName: z.string(),
+      channelId: z.string().nullable(),
+      channelName: z.string().nullable(),
+    })
+    .nullable(),
+  createdAt: z.string(),
+  modifiedAt: z.string(),
+});
+export type ProjectIntegration = z.infer<typeof projectIntegrationSchema>;
 
-export interface ProjectIntegrations {
+export const projectIntegrationsSchema = z.strictObject({
   /** The types one may connect here. */
-  available: IntegrationType[];
-  integrations: ProjectIntegration[];
-}
+  available: z.array(z.enum(INTEGRATION_TYPES)),
+  integrations: z.array(projectIntegrationSchema),
+});
+export type ProjectIntegrations = z.infer<typeof projectIntegrationsSchema>;
 
 /** A connect, update or rotation: the record, the SPEC text, and the signing secret when it is new. */
-export interface WebhookSaved {
-  data: ProjectIntegration;
-  message: string;
+export const webhookSavedSchema = z.strictObject({
+  data: projectIntegrationSchema,
+  message: z.string(),
   /** `whsec_…`, shown once: on the first connection and on each rotation. */
-  secret?: string;
-}
+  secret: z.string().optional(),
+});
+export type WebhookSaved = z.infer<typeof webhookSavedSchema>;
 
-export type WebhookDeliveryStatus = "pending" | "retrying" | "succeeded" | "failed";
+export const WEBHOOK_DELIVERY_STATUSES = ["pending", "retrying", "succeeded", "failed"] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
-export interface WebhookDelivery {
+export const webhookDeliverySchema = z.strictObject({
   /** Also the `webhook-id` header: the same on every attempt and replay. */
-  id: string;
-  event: WebhookEvent;
-  url: string;
-  status: WebhookDeliveryStatus;
-  attempts: number;
-  responseStatus: number | null;
-  lastError: string | null;
-  createdAt: string;
-  deliveredAt: string | null;
-}
+  id: z.string(),
+  event: z.enum(WEBHOOK_EVENTS),
+  url: z.string(),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES),
+  attempts: z.number().int(),
+  responseStatus: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  createdAt: z.string(),
+  deliveredAt: z.string().nullable(),
+});
+export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
 
 /* ——— Task trackers (Trello, ClickUp, GitHub, Asana, Jira; SPEC §2, §3, §8) ——— */
 
@@ -255,28 +272,30 @@ export const TRACKER_MESSAGES = {
 } as const;
 
 /** Where cards go: a Trello board and list, a ClickUp list or an Asana project (with its workspace). */
-export interface TrackerDestination {
+export const trackerDestinationSchema = z.strictObject({
   /** Trello: the board; ClickUp and Asana: the workspace; GitHub: the repository's owner (a user or organization). */
-  containerId: string;
-  containerName: string;
+  containerId: z.string(),
+  containerName: z.string(),
   /** GitHub: the repository's name. */
-  listId: string;
-  listName: string;
-}
+  listId: z.string(),
+  listName: z.string(),
+});
+export type TrackerDestination = z.infer<typeof trackerDestinationSchema>;
 
-export interface TrackerState {
+export const trackerStateSchema = z.strictObject({
   /** Authorized at the tracker (a token held, sealed). */
-  isAuthorized: boolean;
+  isAuthorized: z.boolean(),
   /** Who authorized it (their display name). */
-  account: string | null;
-  destination: TrackerDestination | null;
+  account: z.string().nullable(),
+  destination: trackerDestinationSchema.nullable(),
   /** New comments make cards by themselves. */
-  autoCreate: boolean;
+  autoCreate: z.boolean(),
   /** The tracker refused Redline's refresh token (revoked, or the app's access removed): connect again. */
-  needsReconnect: boolean;
+  needsReconnect: z.boolean(),
   /** GitHub's merge gate: pull requests whose preview is a page of the project carry a review status. */
-  mergeGate: boolean;
-}
+  mergeGate: z.boolean(),
+});
+export type TrackerState = z.infer<typeof trackerStateSchema>;
 
 /** GitHub's merge gate (beyond SPEC): the commit status's context, its texts, and the switch's answers. */
 export const MERGE_GATE = {
@@ -289,11 +308,12 @@ export const MERGE_GATE = {
 } as const;
 
 /** GET …/integrations/{tracker}/destinations: what one may choose, containers with their lists. */
-export interface TrackerContainer {
-  id: string;
-  name: string;
-  lists: { id: string; name: string }[];
-}
+export const trackerContainerSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  lists: z.array(z.strictObject({ id: z.string(), name: z.string() })),
+});
+export type TrackerContainer = z.infer<typeof trackerContainerSchema>;
 
 /** PUT …/integrations/{tracker}: where cards go and the automatic rule. */
 export const trackerSettingsSchema = z
@@ -330,16 +350,17 @@ export const createCardSchema = z
   .strict();
 
 /** SPEC §3's external card fields (URL, id, createdBy), one per tracker and thing. */
-export interface TrackerCard {
-  id: string;
-  tracker: TrackerType;
-  subject: CardSubject;
-  subjectId: string;
+export const trackerCardSchema = z.strictObject({
+  id: z.string(),
+  tracker: z.enum(TRACKER_TYPES),
+  subject: z.enum(CARD_SUBJECTS),
+  subjectId: z.string(),
   /** null while the tracker has not answered yet (it is retried). */
-  externalId: string | null;
-  url: string | null;
-  createdBy: string | null;
-  isClosed: boolean;
-  status: "pending" | "created";
-  createdAt: string;
-}
+  externalId: z.string().nullable(),
+  url: z.string().nullable(),
+  createdBy: z.string().nullable(),
+  isClosed: z.boolean(),
+  status: z.enum(["pending", "created"]),
+  createdAt: z.string(),
+});
+export type TrackerCard = z.infer<typeof trackerCardSchema>;

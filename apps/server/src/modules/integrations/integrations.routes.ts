@@ -5,15 +5,23 @@
  * (integrations.policy.ts), on a plan with integrations (402 otherwise).
  */
 import {
+  dataAnswer,
   INTEGRATION_TYPES,
   integrationToggleSchema,
+  messageAnswer,
   type ProjectIntegrations,
+  projectIntegrationSchema,
+  projectIntegrationsSchema,
   type WebhookDelivery,
   webhookConfigSchema,
+  webhookDeliverySchema,
+  webhookSavedSchema,
   webhookSubscribeSchema,
+  webhookSubscriptionSchema,
 } from "@redline/shared";
 import { desc, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { projectIntegrations, webhookDeliveries, webhookEndpoints } from "../../db/schema/index.ts";
 import { requestInput } from "../../lib/operations.ts";
@@ -41,7 +49,11 @@ export async function integrationsRoutes(app: FastifyInstance, { ctx }: { ctx: A
 
   app.get(
     BASE,
-    route({ summary: "The project's integrations", action: "integrations.read" }),
+    route({
+      summary: "The project's integrations",
+      action: "integrations.read",
+      response: dataAnswer(projectIntegrationsSchema),
+    }),
     async (request): Promise<{ data: ProjectIntegrations }> => {
       const actor = await requireActor(auth, db, request);
       const { projectId } = projectParams.parse(request.params);
@@ -72,6 +84,7 @@ export async function integrationsRoutes(app: FastifyInstance, { ctx }: { ctx: A
       summary: "Connect the Zapier/Webhook integration, or change its URL and events",
       body: webhookConfigSchema,
       action: "integrations.manage",
+      response: webhookSavedSchema,
     }),
     async (request, reply) => {
       const { isNew, ...saved } = await saveWebhook(
@@ -89,6 +102,7 @@ export async function integrationsRoutes(app: FastifyInstance, { ctx }: { ctx: A
       summary: "Enable or disable an integration",
       body: integrationToggleSchema,
       action: "integrations.manage",
+      response: dataAnswer(projectIntegrationSchema),
     }),
     async (request) =>
       setIntegrationEnabled(ctx, await requireActor(auth, db, request), requestInput(request)),
@@ -99,6 +113,7 @@ export async function integrationsRoutes(app: FastifyInstance, { ctx }: { ctx: A
     route({
       summary: "Disconnect an integration (its record and secrets deleted)",
       action: "integrations.manage",
+      response: messageAnswer,
     }),
     async (request) =>
       disconnectIntegration(ctx, await requireActor(auth, db, request), requestInput(request)),
@@ -109,13 +124,18 @@ export async function integrationsRoutes(app: FastifyInstance, { ctx }: { ctx: A
     route({
       summary: "Rotate the webhook signing secret (the old one signs beside it for 24 hours)",
       action: "integrations.manage",
+      response: webhookSavedSchema,
     }),
     async (request) => rotateWebhookSecret(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
   app.get(
     `${BASE}/webhook/deliveries`,
-    route({ summary: "The webhook's latest deliveries", action: "integrations.read" }),
+    route({
+      summary: "The webhook's latest deliveries",
+      action: "integrations.read",
+      response: dataAnswer(z.array(webhookDeliverySchema)),
+    }),
     async (request): Promise<{ data: WebhookDelivery[] }> => {
       const actor = await requireActor(auth, db, request);
       const { projectId } = projectParams.parse(request.params);
@@ -133,7 +153,11 @@ export async function integrationsRoutes(app: FastifyInstance, { ctx }: { ctx: A
 
   app.post(
     `${BASE}/webhook/deliveries/:deliveryId/replay`,
-    route({ summary: "Send a webhook delivery again", action: "integrations.manage" }),
+    route({
+      summary: "Send a webhook delivery again",
+      action: "integrations.manage",
+      response: messageAnswer,
+    }),
     async (request) =>
       replayWebhookDelivery(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
@@ -144,6 +168,7 @@ export async function integrationsRoutes(app: FastifyInstance, { ctx }: { ctx: A
       summary: "Zapier REST hook: subscribe a target URL to an event",
       body: webhookSubscribeSchema,
       action: "integrations.manage",
+      response: dataAnswer(webhookSubscriptionSchema),
     }),
     async (request, reply) =>
       reply
@@ -153,7 +178,11 @@ export async function integrationsRoutes(app: FastifyInstance, { ctx }: { ctx: A
 
   app.delete(
     `${BASE}/webhook/subscriptions/:subscriptionId`,
-    route({ summary: "Zapier REST hook: unsubscribe", action: "integrations.manage" }),
+    route({
+      summary: "Zapier REST hook: unsubscribe",
+      action: "integrations.manage",
+      response: messageAnswer,
+    }),
     async (request) => unsubscribeWebhook(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 }

@@ -8,7 +8,14 @@
  * Enable/disable and disconnect are the integrations' common routes (integrations.routes.ts).
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { type SlackChannelOption, slackChannelSchema, slackSyncSchema } from "@redline/shared";
+import {
+  dataAnswer,
+  projectIntegrationSchema,
+  type SlackChannelOption,
+  slackChannelOptionSchema,
+  slackChannelSchema,
+  slackSyncSchema,
+} from "@redline/shared";
 import { and, eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
@@ -77,7 +84,11 @@ export async function slackRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   app.post(
     `${BASE}/connect`,
-    route({ summary: "Start connecting Slack: the install link (OAuth v2)", action: "integrations.manage" }),
+    route({
+      summary: "Start connecting Slack: the install link (OAuth v2)",
+      action: "integrations.manage",
+      response: dataAnswer(z.strictObject({ url: z.string() })),
+    }),
     async (request) => {
       const client = slackOrNotFound(ctx);
       const actor = await requireActor(auth, db, request);
@@ -93,6 +104,7 @@ export async function slackRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       summary: "Slack's OAuth v2 return: the install finished, then /integration/slack/{projectId}",
       action: "integrations.manage",
       accepts: ["session"],
+      response: "not-json",
     }),
     async (request, reply) => {
       const client = slackOrNotFound(ctx);
@@ -123,7 +135,11 @@ export async function slackRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   app.get(
     `${BASE}/channels`,
-    route({ summary: "The connected Slack workspace's channels", action: "integrations.manage" }),
+    route({
+      summary: "The connected Slack workspace's channels",
+      action: "integrations.manage",
+      response: dataAnswer(z.array(slackChannelOptionSchema)),
+    }),
     async (request): Promise<{ data: SlackChannelOption[] }> => {
       const { client, token } = await connected(request);
       return { data: await callSlack(() => client.listChannels(token)) };
@@ -136,6 +152,7 @@ export async function slackRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       summary: "Choose the Slack channel Redline posts to",
       body: slackChannelSchema,
       action: "integrations.manage",
+      response: dataAnswer(projectIntegrationSchema),
     }),
     async (request) => setSlackChannel(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
@@ -146,6 +163,7 @@ export async function slackRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       summary: "Post a message to the project's Slack channel now (SPEC §7 /{projectID}/slack/sync)",
       body: slackSyncSchema,
       action: "integrations.manage",
+      response: dataAnswer(z.strictObject({ ts: z.string() })),
     }),
     async (request) => {
       const { client, row, token, projectId } = await connected(request);
@@ -170,7 +188,16 @@ export async function slackRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     );
     events.post(
       "/api/integrations/slack/events",
-      route({ summary: "Slack's Events API (signed by Slack)", action: "public", accepts: ["signed"] }),
+      route({
+        summary: "Slack's Events API (signed by Slack)",
+        action: "public",
+        accepts: ["signed"],
+        // The URL check's challenge echoed, or an acknowledgement.
+        response: z.union([
+          z.strictObject({ challenge: z.string() }),
+          z.strictObject({ ok: z.literal(true) }),
+        ]),
+      }),
       async (request, reply) => {
         const client = slackOrNotFound(ctx);
         const header = (name: string) => {

@@ -13,7 +13,16 @@
  * Owner and editors (integrations.policy.ts) on a plan with integrations; the cards' links
  * (`GET …/integrations/cards`) to everyone who sees the project.
  */
-import { TRACKER_TYPES, type TrackerCard, type TrackerContainer } from "@redline/shared";
+import {
+  dataAnswer,
+  messageAnswer,
+  projectIntegrationSchema,
+  TRACKER_TYPES,
+  type TrackerCard,
+  type TrackerContainer,
+  trackerCardSchema,
+  trackerContainerSchema,
+} from "@redline/shared";
 import { desc, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
@@ -78,6 +87,7 @@ export async function trackersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     route({
       summary: "The task-tracker cards made from the project's comments, edits and tickets",
       action: "integrations.cards",
+      response: dataAnswer(z.array(trackerCardSchema)),
     }),
     async (request): Promise<{ data: TrackerCard[] }> => {
       const actor = await requireActor(auth, db, request);
@@ -100,6 +110,7 @@ export async function trackersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       summary:
         "Turn GitHub's merge gate on or off (a 'Redline review' status on pull requests previewing a page)",
       action: "integrations.manage",
+      response: dataAnswer(projectIntegrationSchema),
     }),
     async (request) => setMergeGate(ctx, await requireActor(auth, db, request), input(request)),
   );
@@ -115,6 +126,7 @@ export async function trackersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         summary: `Where to go to connect ${tracker} (the tracker's authorize page, with a signed state)`,
         action: "integrations.manage",
         accepts: ["session"],
+        response: dataAnswer(z.strictObject({ url: z.string() })),
       }),
       async (request): Promise<{ data: { url: string } }> => {
         const actor = await requireActor(auth, db, request);
@@ -135,13 +147,23 @@ export async function trackersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         summary: `Finish connecting ${tracker}: the return route hands over what it gave back and the state`,
         action: "integrations.manage",
         accepts: ["session"],
+        // The return route goes on to the project it was connected for.
+        response: z.strictObject({
+          data: projectIntegrationSchema,
+          projectId: z.string(),
+          message: z.string(),
+        }),
       }),
       async (request) => connectTracker(ctx, await requireActor(auth, db, request), withTracker(request)),
     );
 
     app.get(
       `${at}/destinations`,
-      route({ summary: `The ${tracker} boards/lists cards may go to`, action: "integrations.manage" }),
+      route({
+        summary: `The ${tracker} boards/lists cards may go to`,
+        action: "integrations.manage",
+        response: dataAnswer(z.array(trackerContainerSchema)),
+      }),
       async (request): Promise<{ data: TrackerContainer[] }> => {
         const actor = await requireActor(auth, db, request);
         const { projectId } = projectParams.parse(request.params);
@@ -161,6 +183,7 @@ export async function trackersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       route({
         summary: `Choose where ${tracker} cards go and whether new comments make them`,
         action: "integrations.manage",
+        response: dataAnswer(projectIntegrationSchema),
       }),
       async (request) =>
         saveTrackerSettings(ctx, await requireActor(auth, db, request), withTracker(request)),
@@ -168,7 +191,11 @@ export async function trackersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
 
     app.patch(
       at,
-      route({ summary: `Enable or disable ${tracker}`, action: "integrations.manage" }),
+      route({
+        summary: `Enable or disable ${tracker}`,
+        action: "integrations.manage",
+        response: dataAnswer(projectIntegrationSchema),
+      }),
       async (request) => setTrackerEnabled(ctx, await requireActor(auth, db, request), withTracker(request)),
     );
 
@@ -177,6 +204,7 @@ export async function trackersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       route({
         summary: `Disconnect ${tracker} (its record, token and webhook deleted)`,
         action: "integrations.manage",
+        response: messageAnswer,
       }),
       async (request) => disconnectTracker(ctx, await requireActor(auth, db, request), withTracker(request)),
     );
@@ -186,6 +214,7 @@ export async function trackersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       route({
         summary: `Create a ${tracker} card from a comment, an edit suggestion or a ticket`,
         action: "integrations.manage",
+        response: dataAnswer(trackerCardSchema),
       }),
       async (request, reply) =>
         reply
@@ -195,7 +224,11 @@ export async function trackersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
 
     app.delete(
       `${at}/cards/:cardId`,
-      route({ summary: `Delete a ${tracker} card (at ${tracker} too)`, action: "integrations.manage" }),
+      route({
+        summary: `Delete a ${tracker} card (at ${tracker} too)`,
+        action: "integrations.manage",
+        response: messageAnswer,
+      }),
       async (request) => deleteTrackerCard(ctx, await requireActor(auth, db, request), withTracker(request)),
     );
 
@@ -206,6 +239,7 @@ export async function trackersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         summary: `${tracker} checks its webhook's callback answers`,
         action: "public",
         accepts: ["signed"],
+        response: z.strictObject({ ok: z.literal(true) }),
       }),
       async () => ({ ok: true }),
     );
@@ -216,6 +250,11 @@ export async function trackersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         summary: `${tracker}'s webhook: a card closed or reopened (signed, or at its secret URL)`,
         action: "public",
         accepts: ["signed"],
+        // A handshake is acknowledged; a delivery says how many cards it changed here.
+        response: z.union([
+          z.strictObject({ ok: z.literal(true) }),
+          z.strictObject({ applied: z.number().int() }),
+        ]),
       }),
       async (request, reply) => {
         const { integrationId, key } = hookParams.parse(request.params);
