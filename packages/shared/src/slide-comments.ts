@@ -70,3 +70,23 @@ export function commentsPerSlide(comments: readonly { slideId: string | null }[]
     if (comment.slideId) counts[comment.slideId] = (counts[comment.slideId] ?? 0) + 1;
   return counts;
 }
+
+const fraction = (value: number) => Math.min(1, Math.max(0, value));
+
+/**
+ * The inverse of `slidePinPoint`: a point of the slide (its coordinates) as a comment's `dotPosition` —
+ * a fraction of the object's box (turned back by its rotation) when pinned to it, else of the slide.
+ */
+export function slideDotOf(
+  point: { x: number; y: number },
+  object: { x: number; y: number; width: number; height: number; rotation: number } | null,
+): { x: number; y: number } {
+  if (!object) return { x: fraction(point.x / SLIDE_SIZE.width), y: fraction(point.y / SLIDE_SIZE.height) };
+  const turn = (-object.rotation * Math.PI) / 180;
+  const dx = point.x - object.x;
+  const dy = point.y - object.y;
+  return {
+    x: fraction((dx * Math.cos(turn) - dy * Math.sin(turn)) / object.width),
+    y: fraction((dx * Math.sin(turn) + dy * Math.cos(turn)) / object.height),
+  };
+}
