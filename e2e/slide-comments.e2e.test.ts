@@ -80,11 +80,11 @@ describe("comments on slides", () => {
     const onImage = await onPage(ada.page, image.x + image.width * 0.75, image.y + image.height * 0.75);
     await ada.page.mouse.click(onImage.x, onImage.y);
     await ada.page.getByText("Pinned to the selected object.").waitFor();
-    await ada.page.getByRole("textbox", { name: "Write a comment" }).fill("Make the red one bigger");
+    await ada.page.getByLabel("Write a comment").fill("Make the red one bigger");
     await ada.page.getByRole("button", { name: "Comment", exact: true }).last().click();
     await ada.page.getByRole("heading", { name: "Comment 1" }).waitFor();
+    await expect.poll(() => new URL(ada.page.url()).searchParams.get("id")).toBeTruthy();
     const commentId = new URL(ada.page.url()).searchParams.get("id")!;
-    expect(commentId).toBeTruthy();
     await shot(ada.page, "slide-comments-01-pinned");
 
     // Ada drags the image 200 px right and 150 px down (from a corner away from the pin).
@@ -116,7 +116,7 @@ describe("comments on slides", () => {
     await shot(grace.page, "slide-comments-02-followed");
 
     // Grace replies; Ada sees the reply live in her open thread.
-    await grace.page.getByRole("textbox", { name: "Reply" }).fill("Done, have a look");
+    await grace.page.getByLabel("Reply", { exact: true }).fill("Done, have a look");
     await grace.page.getByRole("button", { name: "Reply", exact: true }).click();
     await ada.page.getByText("Done, have a look").waitFor();
 
