@@ -102,6 +102,7 @@ describe("comments on slides", () => {
     // Grace goes to slide 2: the pin is on the image where it now is — clicking there opens the thread.
     await grace.page.getByRole("button", { name: "Slide 2" }).click();
     await grace.page.getByRole("button", { name: /Ada Lovelace.*Make the red one bigger/ }).waitFor();
+    await shot(grace.page, "slide-comments-02-list");
     const pin = await onPage(grace.page, moved.x + moved.width * 0.75, moved.y + moved.height * 0.75);
     await expect
       .poll(
@@ -113,7 +114,7 @@ describe("comments on slides", () => {
       )
       .toBe(true);
     expect(new URL(grace.page.url()).searchParams.get("id")).toBe(commentId);
-    await shot(grace.page, "slide-comments-02-followed");
+    await shot(grace.page, "slide-comments-03-followed");
 
     // Grace replies; Ada sees the reply live in her open thread.
     await grace.page.getByLabel("Reply", { exact: true }).fill("Done, have a look");

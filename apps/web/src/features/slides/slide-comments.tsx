@@ -7,6 +7,7 @@
  */
 import {
   type Comment,
+  commentsPerSlide,
   type MentionPerson,
   type ProjectDetail,
   SLIDE_SAVE_DELAY_MS,
@@ -50,7 +51,8 @@ export function useSlideComments(projectId: string) {
     }
     return numbered;
   }, [query.data]);
-  return { scope, query, comments: query.data ?? [], numbers };
+  const noOfComments = useMemo(() => commentsPerSlide(query.data ?? []), [query.data]);
+  return { scope, query, comments: query.data ?? [], numbers, noOfComments };
 }
 
 /** The pins of one slide's comments, where they now are; a comment whose object is gone has none. */

@@ -42,6 +42,7 @@ import {
   FileDown,
   ImagePlus,
   Italic,
+  MessageSquare,
   Plus,
   Redo2,
   RotateCw,
@@ -532,6 +533,7 @@ function Editor({ project, view, bar }: { project: ProjectDetail; view: DeckView
             setCurrentId(deleteSlide(slides, id));
           }}
           onMove={(id, index) => moveSlide(slides, id, index)}
+          noOfComments={slideComments.noOfComments}
         />
         <div className="slide-editor__main">
           {/* biome-ignore lint/a11y/noStaticElementInteractions: dropping image files is a shortcut of "Add image" */}
@@ -669,10 +671,13 @@ function SlideStrip({
   onDuplicate,
   onDelete,
   onMove,
+  noOfComments,
 }: {
   order: Slide[];
   currentId: string | null;
   thumbnails: Record<string, string>;
+  /** Comments per slide (SPEC §3 noOfComments). */
+  noOfComments: Record<string, number>;
   others: DeckView["others"];
   canEdit: boolean;
   onOpen(id: string): void;
@@ -712,9 +717,19 @@ function SlideStrip({
               className="slide-strip__thumb"
               aria-label={`Slide ${index + 1}`}
               aria-current={slide.id === currentId ? "true" : undefined}
+              aria-describedby={noOfComments[slide.id] ? `slide-comments-${slide.id}` : undefined}
               onClick={() => onOpen(slide.id)}
             >
               <span className="slide-strip__number">{index + 1}</span>
+              {noOfComments[slide.id] ? (
+                <span id={`slide-comments-${slide.id}`} className="slide-strip__comments">
+                  <MessageSquare size={12} aria-hidden />
+                  {noOfComments[slide.id]}
+                  <span className="visually-hidden">
+                    {noOfComments[slide.id] === 1 ? " comment" : " comments"}
+                  </span>
+                </span>
+              ) : null}
               {thumbnails[slide.id] ? (
                 <img src={thumbnails[slide.id]} alt="" width={500} height={350} />
               ) : (
