@@ -28,14 +28,25 @@ export const SLIDE_COMMENT_MESSAGES = {
 
 const point = z.strictObject({ x: z.number(), y: z.number() });
 
+/** A slide's comment as the API answers it: a Comment (comments.ts) whose place is a slide. */
+export const slideCommentSchema = z.looseObject({
+  id,
+  projectId: id,
+  pageId: z.null(),
+  versionId: z.null(),
+  slideId: id,
+  objectId: id.nullable(),
+  dotPosition: point,
+  isResolved: z.boolean(),
+  thread: z.array(z.looseObject({ id, comment: z.string() })).min(1),
+});
+
 /**
  * GET /api/projects/{id}/slide-comments: every slide's comments (a page's Comment each), where each pin
  * now is on its slide (null: its object was deleted) and each slide's count (SPEC §3 noOfComments).
  */
 export const slideCommentsAnswerSchema = z.strictObject({
-  comments: z.array(
-    z.looseObject({ id, slideId: id, objectId: id.nullable(), dotPosition: point, isResolved: z.boolean() }),
-  ),
+  comments: z.array(slideCommentSchema),
   pins: z.record(id, point.nullable()),
   noOfComments: z.record(id, z.number().int().min(0)),
 });

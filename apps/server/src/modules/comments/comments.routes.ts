@@ -10,6 +10,7 @@ import {
   dataAnswer,
   editEntrySchema,
   replySchema,
+  slideCommentSchema,
   slideCommentsAnswerSchema,
   updateCommentSchema,
 } from "@redline/shared";
@@ -86,6 +87,7 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       summary: "Pin a new comment to a point of a slide or to an object of it",
       body: createSlideCommentSchema,
       action: "comments.create",
+      response: dataAnswer(slideCommentSchema),
     }),
     async (request, reply) => {
       const pinned = await pinSlideComment(ctx, await requireActor(auth, db, request), requestInput(request));
