@@ -51,6 +51,7 @@ import {
   comments,
   conversationParticipants,
   conversations,
+  decks,
   inspectChanges,
   notifications,
   pages,
@@ -1509,11 +1510,13 @@ const BOARD_ROWS: Row[] = [
 ];
 MATRIX.push(...BOARD_ROWS.map((row): Row => ({ ...row, board: true })));
 
+/** The slide every fixture deck holds. */
+const FIXTURE_SLIDE = "matrix-slide";
+
 /** A Yjs update adding one slide to an empty deck (valid whatever the deck holds: it depends on nothing). */
-function newSlideUpdate(): string {
+function newSlideUpdate(id = newId()): string {
   const doc = new Yjs.Doc();
   const slide = new Yjs.Map<unknown>();
-  const id = newId();
   for (const [key, value] of Object.entries({ id, position: 1, createdAt: 1, notes: "" }))
     slide.set(key, value);
   slide.set("objects", new Yjs.Map());
@@ -1542,6 +1545,20 @@ MATRIX.push(
     call: async (f) => ({
       path: `/api/projects/${await f.loadDeck()}/deck/presence`,
       body: { clientId: 1, slideId: null, selection: [] },
+    }),
+  },
+  // Comments on its slides: the comments' rules (members read; commenters, not viewers, pin).
+  {
+    route: "GET /api/projects/:projectId/slide-comments",
+    who: MEMBERS,
+    call: async (f) => ({ path: `/api/projects/${await f.loadDeck()}/slide-comments` }),
+  },
+  {
+    route: "POST /api/projects/:projectId/slides/:slideId/comments",
+    who: COMMENTERS,
+    call: async (f) => ({
+      path: `/api/projects/${await f.loadDeck()}/slides/${FIXTURE_SLIDE}/comments`,
+      body: { dotPosition: { x: 0.5, y: 0.5 }, comment: "Matrix" },
     }),
   },
   {
@@ -2228,9 +2245,11 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
     return projectId;
   }
 
-  /** An illustration project of the fixture's people, team and link (issue #32), its deck empty. */
-  function deckFixture(sharing: ProjectSharing, teamId: string) {
-    return siblingProject(newId(), "Fixture deck", "illustration", sharing, teamId);
+  /** An illustration project of the fixture's people, team and link (issue #32), its deck one slide. */
+  async function deckFixture(sharing: ProjectSharing, teamId: string) {
+    const projectId = await siblingProject(newId(), "Fixture deck", "illustration", sharing, teamId);
+    await t.ctx.database.db.insert(decks).values({ projectId, snapshot: newSlideUpdate(FIXTURE_SLIDE) });
+    return projectId;
   }
 
   /** The fixture's bug-tracking project: the web project's people, team and link settings. */

@@ -124,8 +124,12 @@ export interface CommentEntry {
 export interface Comment {
   id: string;
   projectId: string;
-  pageId: string;
-  versionId: string;
+  /** A page's comment: its page and version (null on a slide's comment). */
+  pageId: string | null;
+  versionId: string | null;
+  /** An illustration project's comment: its slide, and the object it is pinned to (null on a page's). */
+  slideId: string | null;
+  objectId: string | null;
   querySelector: string | null;
   anchor: AnchorData | null;
   anchorStatus: AnchorStatus | null;

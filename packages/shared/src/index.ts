@@ -29,6 +29,7 @@ export * from "./projects.ts";
 export * from "./realtime.ts";
 export * from "./referrals.ts";
 export * from "./review-requests.ts";
+export * from "./slide-comments.ts";
 export * from "./slides.ts";
 export * from "./storage.ts";
 export * from "./support.ts";

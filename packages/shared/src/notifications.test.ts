@@ -145,3 +145,12 @@ describe("emailPreferenceOf", () => {
     expect(emailPreferenceOf("project-share")).toBeNull();
   });
 });
+
+describe("a slide comment's notification", () => {
+  it("leads to the slide editor with the comment open (SPEC §2 ?id=)", () => {
+    const base = { projectId: "p1", pageId: null, versionId: null, commentId: "c 1" };
+    for (const type of ["illustration-comment", "illustration-comment-reply-mention"] as const)
+      expect(notificationTarget({ ...base, type })).toBe("/project/p1?id=c%201");
+    expect(emailPreferenceOf("illustration-comment-mention")).toBe("mentions");
+  });
+});

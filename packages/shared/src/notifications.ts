@@ -7,7 +7,7 @@ import { teamRoleSchema } from "./teams.ts";
 import { notificationPageTitle } from "./titles.ts";
 import type { EmailPreferenceKey } from "./user.ts";
 
-/** Every type SPEC §3 names; the app emits the web-comment, web-inspect and project-share ones today. */
+/** Every type SPEC §3 names; the app emits all but false-comment. */
 export const NOTIFICATION_TYPES = [
   "web-comment",
   "false-comment",
@@ -227,6 +227,8 @@ export function notificationTarget(
   if (isTeamNotification(notification)) return `/team/${notification.teamId ?? ""}`;
   const ticketId = notification.context?.ticketId;
   if (ticketId) return `/project/${projectId}?t=${encodeURIComponent(ticketId)}`;
+  // A slide's comment (an illustration project): the slide editor opens it (SPEC §2 `?id=`).
+  if (!pageId && commentId) return `/project/${projectId}?id=${encodeURIComponent(commentId)}`;
   if (!pageId || !versionId) return `/project/${projectId}`;
   const version = `/project/${projectId}/${pageId}/${versionId}`;
   if (notification.type === "web-inspect") return `${version}/inspect?activity=true`;

@@ -16,11 +16,19 @@ import type { BrowseList, Ticket } from "./tickets.ts";
  * the full comment, new notifications the full notification (either may be left out when too large:
  * refetch).
  */
+/** A comment's place in an event: a page's version, or a slide's (`versionId` null, `slideId` set). */
+interface CommentPlace {
+  projectId: string;
+  versionId: string | null;
+  slideId?: string;
+  commentId: string;
+}
+
 export type RealtimeEvent =
-  | { type: "comments.created"; projectId: string; versionId: string; commentId: string; comment?: Comment }
+  | ({ type: "comments.created"; comment?: Comment } & CommentPlace)
   /** `comment`: the comment as it now reads (left out when too large: refetch). */
-  | { type: "comments.changed"; projectId: string; versionId: string; commentId: string; comment?: Comment }
-  | { type: "comments.deleted"; projectId: string; versionId: string; commentId: string }
+  | ({ type: "comments.changed"; comment?: Comment } & CommentPlace)
+  | ({ type: "comments.deleted" } & CommentPlace)
   /**
    * A capture moved on (queued, capturing with its stage, ready, failed): the version as it now reads,
    * and its page as the project lists it (title, thumbnail and versions as GET /api/projects/{id} gives

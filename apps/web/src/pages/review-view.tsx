@@ -3,11 +3,12 @@
  * title, version switcher, page approval, device toolbar, review mode), the version in the middle, and the pages or
  * versions panel beside it. Controls follow the project's abilities.
  */
-import type { Comment, MentionPerson, Page, ProjectDetail } from "@redline/shared";
+import type { Comment, Page, ProjectDetail } from "@redline/shared";
 import { ArrowLeft, ChevronDown, PanelLeft } from "lucide-react";
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useState } from "react";
 import { Link, NavLink, useNavigate, useSearchParams } from "react-router";
 import { COMMENT_MODE_HINT, CommentWorkspace } from "../features/comments/comment-workspace.tsx";
+import { useMentionPeople } from "../features/comments/use-mention-people.ts";
 import { useProjectRealtime } from "../features/comments/use-project-realtime.ts";
 import { EDIT_MODE_HINT, InspectWorkspace } from "../features/inspect/inspect-workspace.tsx";
 import { useProjectIntegrations } from "../features/integrations/integrations-queries.ts";
@@ -17,8 +18,6 @@ import { pageSource } from "../features/pages/page-labels.ts";
 import { PagesPanel } from "../features/pages/pages-panel.tsx";
 import { ExpiredNotice } from "../features/projects/expired-notice.tsx";
 import { useMe } from "../features/session/use-me.ts";
-import { useMembers } from "../features/sharing/sharing-queries.ts";
-import { useTeam } from "../features/teams/team-queries.ts";
 import { DeviceToolbar } from "../features/viewer/device-toolbar.tsx";
 import { type DeviceId, deviceSize, isDeviceId } from "../features/viewer/devices.ts";
 import { useRecapture } from "../features/viewer/version-queries.ts";
@@ -68,19 +67,11 @@ export function ReviewView({
   const togglePanel = (next: "pages" | "versions") => setPanel((current) => (current === next ? null : next));
   const { data: me } = useMe();
   const userId = me?.uid ?? null;
-  const members = useMembers(project.id);
   // The task-tracker cards of its comments and edits (and, for a manager, the trackers to make them in)
   // load with the review, not when a thread opens: live changes then read nothing more.
   useTrackerCards(project.id);
   useProjectIntegrations(project.id, { enabled: project.abilities.update });
-  // A team project's team (its owner, managers and members) is among the people one can mention.
-  const team = useTeam(project.team?.id ?? null);
-  const people = useMemo<MentionPerson[]>(() => {
-    const everyone = [...(members.data ?? []), ...(team.data?.members ?? [])].flatMap((person) =>
-      person.uid && !person.isPending ? [{ uid: person.uid, displayName: person.displayName }] : [],
-    );
-    return [...new Map(everyone.map((person) => [person.uid, person])).values()];
-  }, [members.data, team.data]);
+  const people = useMentionPeople(project);
   const isMine = useCallback((comment: Comment) => comment.thread[0]?.userId === userId, [userId]);
   useProjectRealtime(project.id, true);
   const selectedId = params.get("id");

@@ -1,13 +1,36 @@
 import type { AnchorData, AnchorStatus, Attachment, DeviceSize, VideoStatus } from "@redline/shared";
-import { bigint, boolean, index, integer, jsonb, pgTable, real, text, timestamp } from "drizzle-orm/pg-core";
-import { versionScope } from "./projects.ts";
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  real,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
+import { pages, projects, versions } from "./projects.ts";
 
-/** A pinned comment (SPEC §3 Comment). Its thread lives in `comment_entries`, one row per entry. */
+/**
+ * A pinned comment (SPEC §3 Comment). Its thread lives in `comment_entries`, one row per entry. It is on
+ * exactly one target: a page's version (`pageId` and `versionId`), or a slide of an illustration project's
+ * deck (`slideId`, and `objectId` when pinned to an object of the slide — the deck is one Yjs document, so
+ * these are its ids, not foreign keys).
+ */
 export const comments = pgTable(
   "comments",
   {
     id: text("id").primaryKey(),
-    ...versionScope(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    pageId: text("page_id").references(() => pages.id, { onDelete: "cascade" }),
+    versionId: text("version_id").references(() => versions.id, { onDelete: "cascade" }),
+    slideId: text("slide_id"),
+    objectId: text("object_id"),
     querySelector: text("query_selector"),
     anchor: jsonb("anchor").$type<AnchorData>(),
     anchorStatus: text("anchor_status").$type<AnchorStatus>(),
@@ -26,6 +49,11 @@ export const comments = pgTable(
   (table) => [
     index("comments_version_idx").on(table.versionId),
     index("comments_project_idx").on(table.projectId),
+    index("comments_slide_idx").on(table.projectId, table.slideId),
+    check(
+      "comments_one_target",
+      sql`(${table.versionId} is not null and ${table.pageId} is not null and ${table.slideId} is null and ${table.objectId} is null) or (${table.versionId} is null and ${table.pageId} is null and ${table.slideId} is not null)`,
+    ),
   ],
 );
 

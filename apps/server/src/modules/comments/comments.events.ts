@@ -23,11 +23,13 @@ export type CommentActor =
   | { userId: string; guestIdentity?: undefined }
   | { userId?: undefined; guestIdentity: string; integration?: string };
 
+/** A comment's place: a page's version, or (an illustration project's) a slide — `slideId` then. */
 export interface CommentRef {
   id: string;
   projectId: string;
-  pageId: string;
-  versionId: string;
+  pageId: string | null;
+  versionId: string | null;
+  slideId?: string | null;
 }
 
 export const commentRef = (comment: CommentRef): CommentRef => ({
@@ -35,6 +37,7 @@ export const commentRef = (comment: CommentRef): CommentRef => ({
   projectId: comment.projectId,
   pageId: comment.pageId,
   versionId: comment.versionId,
+  ...(comment.slideId && { slideId: comment.slideId }),
 });
 
 export type CommentEvent =
@@ -75,6 +78,7 @@ function changed({ ref, comment }: { ref: CommentRef; comment?: Comment }): Fann
         type: "comments.changed",
         projectId: ref.projectId,
         versionId: ref.versionId,
+        ...(ref.slideId && { slideId: ref.slideId }),
         commentId: ref.id,
         comment,
       },
@@ -89,6 +93,7 @@ fanOut<Of<"comment.created">>("comment.created", ({ ref, comment }) => [
       type: "comments.created",
       projectId: ref.projectId,
       versionId: ref.versionId,
+      ...(ref.slideId && { slideId: ref.slideId }),
       commentId: ref.id,
       comment,
     },
@@ -104,6 +109,7 @@ fanOut<Of<"comment.deleted">>("comment.deleted", ({ ref }) => [
       type: "comments.deleted",
       projectId: ref.projectId,
       versionId: ref.versionId,
+      ...(ref.slideId && { slideId: ref.slideId }),
       commentId: ref.id,
     },
   },
@@ -147,13 +153,15 @@ async function mentionedAndAudience(
   const isReply = on === "comment.replied";
   const mentioned = new Set(extractMentions(text).filter((uid) => people.has(uid)));
   const audience = isReply ? await threadAuthors(tx, comment.id) : [...people.keys()];
+  // A slide's comment (an illustration project) tells of itself with SPEC §3's illustration types.
+  const kind = comment.slideId ? "illustration" : "web";
   const recipients: Recipient[] = [...mentioned].map((userId) => ({
     userId,
-    type: isReply ? "web-comment-reply-mention" : "web-comment-mention",
+    type: isReply ? `${kind}-comment-reply-mention` : `${kind}-comment-mention`,
   }));
   for (const userId of audience) {
     if (!mentioned.has(userId) && people.has(userId))
-      recipients.push({ userId, type: isReply ? "web-comment-reply" : "web-comment" });
+      recipients.push({ userId, type: isReply ? `${kind}-comment-reply` : `${kind}-comment` });
   }
   return recipients;
 }

@@ -106,7 +106,8 @@ export const guestReply = operation(
   async (ctx, principal: LinkGuestPrincipal, { projectId, commentId, ...input }) => {
     const { db } = ctx.database;
     const [comment] = await db.select().from(comments).where(eq(comments.id, commentId));
-    if (!comment || comment.projectId !== projectId)
+    // A slide's comment is not shown through a page's public link.
+    if (!comment?.versionId || comment.projectId !== projectId)
       throw new NotFoundError("Comment not found.", "comment-not-found");
     const { guest, project } = await guestVisibleVersion(
       db,

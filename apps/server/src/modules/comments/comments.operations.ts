@@ -118,6 +118,8 @@ export const updateComment = operation(
     const { comment, access } = await loadComment(db, actor, commentId);
     const writer = member(actor, access);
     const moves = Boolean(input.dotPosition || input.anchor || input.anchorStatus);
+    if (comment.slideId && (input.anchor || input.anchorStatus))
+      throw new BadRequestError("A slide's comment is not anchored to a page's element.", "not-on-a-page");
     if (input.isResolved !== undefined || !moves) authorizeComment(writer, "comments.resolve");
     if (moves) authorizeComment(writer, "comments.move");
     await db.transaction(async (tx) => {

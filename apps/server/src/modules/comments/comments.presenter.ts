@@ -44,6 +44,8 @@ export function presentComment(
     projectId: row.projectId,
     pageId: row.pageId,
     versionId: row.versionId,
+    slideId: row.slideId,
+    objectId: row.objectId,
     querySelector: row.querySelector,
     anchor: row.anchor,
     anchorStatus: row.anchorStatus,

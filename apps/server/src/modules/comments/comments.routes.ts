@@ -1,9 +1,19 @@
 /**
- * Comments over HTTP: a version's comments are read here (kept per version and reader); pinning,
+ * Comments over HTTP: a version's comments are read here (kept per version and reader), and an
+ * illustration project's slide comments (comments.slides.ts: the same comments, on slides); pinning,
  * replying, resolving/moving, editing and deleting entries and copying unresolved comments are operations
  * (comments.operations.ts), which authorize.
  */
-import { createCommentSchema, editEntrySchema, replySchema, updateCommentSchema } from "@redline/shared";
+import {
+  createCommentSchema,
+  createSlideCommentSchema,
+  dataAnswer,
+  editEntrySchema,
+  replySchema,
+  slideCommentSchema,
+  slideCommentsAnswerSchema,
+  updateCommentSchema,
+} from "@redline/shared";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { requestInput } from "../../lib/operations.ts";
@@ -12,6 +22,7 @@ import { sendRevalidatable } from "../../lib/revalidate.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { loadVersionAccessCached, startReadCaches } from "../project-access/read-cache.ts";
+import { deckParams } from "../slides/slides.operations.ts";
 import { readComments, startCommentsCache } from "./comments.cache.ts";
 import {
   copyUnresolvedComments,
@@ -23,6 +34,7 @@ import {
   versionParams,
 } from "./comments.operations.ts";
 import { authorizeComment } from "./comments.policy.ts";
+import { pinSlideComment, readSlideComments } from "./comments.slides.ts";
 
 export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const { auth } = ctx;
@@ -51,6 +63,34 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     route({ summary: "Pin a new comment", body: createCommentSchema, action: "comments.create" }),
     async (request, reply) => {
       const pinned = await pinComment(ctx, await requireActor(auth, db, request), requestInput(request));
+      reply.status(201);
+      return pinned;
+    },
+  );
+
+  app.get(
+    "/api/projects/:projectId/slide-comments",
+    route({
+      summary: "An illustration project's slide comments, where their pins are, and each slide's count",
+      action: "comments.read",
+      response: dataAnswer(slideCommentsAnswerSchema),
+    }),
+    async (request) => {
+      const actor = await requireActor(auth, db, request);
+      return { data: await readSlideComments(db, actor, deckParams.parse(request.params).projectId) };
+    },
+  );
+
+  app.post(
+    "/api/projects/:projectId/slides/:slideId/comments",
+    route({
+      summary: "Pin a new comment to a point of a slide or to an object of it",
+      body: createSlideCommentSchema,
+      action: "comments.create",
+      response: dataAnswer(slideCommentSchema),
+    }),
+    async (request, reply) => {
+      const pinned = await pinSlideComment(ctx, await requireActor(auth, db, request), requestInput(request));
       reply.status(201);
       return pinned;
     },

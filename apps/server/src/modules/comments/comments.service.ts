@@ -9,7 +9,7 @@ import {
   deviceSizeOf,
   type replySchema,
 } from "@redline/shared";
-import { and, asc, desc, eq, exists, getTableColumns, inArray, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, exists, getTableColumns, inArray, isNotNull, lt, or, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "../../db/index.ts";
 import { prepared } from "../../db/prepared.ts";
@@ -148,9 +148,14 @@ export async function presentOne(db: Database, commentId: string): Promise<Comme
   return row ? ((await presentMany(db, [row]))[0] ?? null) : null;
 }
 
+/** Where a new comment goes: a page's version, or a slide of an illustration project (and its object). */
+export type CommentPlace =
+  | Pick<VersionRow, "id" | "projectId" | "pageId">
+  | { projectId: string; slideId: string; objectId: string | null };
+
 export async function createComment(
   db: Database,
-  version: VersionRow,
+  place: CommentPlace,
   author: Author,
   input: z.infer<typeof createCommentSchema>,
   plansEnabled: boolean,
@@ -158,22 +163,26 @@ export async function createComment(
 ): Promise<Comment> {
   const commentId = newId();
   const entryId = newId();
+  const onSlide = "slideId" in place;
   const ref = {
     id: commentId,
-    projectId: version.projectId,
-    pageId: version.pageId,
-    versionId: version.id,
+    projectId: place.projectId,
+    pageId: onSlide ? null : place.pageId,
+    versionId: onSlide ? null : place.id,
+    ...(onSlide && { slideId: place.slideId }),
   };
   await db.transaction(async (tx) => {
     // Attachments count against the project owner's storage from the entry that holds them.
     const storage =
-      input.attachments.length > 0 ? await meterStorage(tx, version.projectId, plansEnabled) : null;
+      input.attachments.length > 0 ? await meterStorage(tx, place.projectId, plansEnabled) : null;
     const now = new Date();
     await tx.insert(comments).values({
       id: commentId,
-      projectId: version.projectId,
-      pageId: version.pageId,
-      versionId: version.id,
+      projectId: place.projectId,
+      pageId: ref.pageId,
+      versionId: ref.versionId,
+      slideId: onSlide ? place.slideId : null,
+      objectId: onSlide ? place.objectId : null,
       querySelector: input.anchor?.querySelector ?? null,
       anchor: input.anchor ?? null,
       anchorStatus: input.anchor ? "exact" : null,
@@ -271,6 +280,16 @@ export async function deleteEntry(
     );
     return removesComment;
   });
+}
+
+/** An illustration project's slide comments, oldest first, with their threads. */
+export async function listSlideComments(db: Database, projectId: string): Promise<Comment[]> {
+  const rows = await db
+    .select()
+    .from(comments)
+    .where(and(eq(comments.projectId, projectId), isNotNull(comments.slideId)))
+    .orderBy(asc(comments.createdAt), asc(comments.id));
+  return presentMany(db, rows);
 }
 
 /** The version before this one on the same page, if any. */

@@ -30,9 +30,14 @@ interface Place {
 interface CommentRef {
   id: string;
   projectId: string;
-  pageId: string;
-  versionId: string;
+  /** Null on a slide's comment (an illustration project), which no integration carries yet. */
+  pageId: string | null;
+  versionId: string | null;
 }
+
+/** A page's comment, the only kind the integrations carry. */
+const onAPage = (ref: CommentRef | undefined): ref is CommentRef & { pageId: string; versionId: string } =>
+  Boolean(ref?.pageId && ref.versionId);
 
 /**
  * The ledger events a webhook may carry, as their modules record them (comments.events.ts,
@@ -107,13 +112,13 @@ export function outwardEventOf(recorded: OutwardRecorded, appUrl: string): Outwa
   switch (recorded.type) {
     case "comment.created":
     case "comment.replied":
-      if (!ref) return null;
+      if (!onAPage(ref)) return null;
       return onPage(recorded.type, ref, actor, appUrl, {
         commentId: ref.id,
         ...(text !== undefined && { text }),
       });
     case "comment.updated":
-      if (!ref || recorded.resolves !== true) return null;
+      if (!onAPage(ref) || recorded.resolves !== true) return null;
       return onPage("comment.resolved", ref, actor, appUrl, { commentId: ref.id });
     case "page.approval":
       if (!recorded.version || recorded.approved !== true || recorded.isChange !== true) return null;

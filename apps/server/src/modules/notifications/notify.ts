@@ -44,8 +44,10 @@ type Actor =
 interface CommentRef {
   id: string;
   projectId: string;
-  pageId: string;
-  versionId: string;
+  /** Null on a slide's comment (an illustration project's, `slideId`). */
+  pageId: string | null;
+  versionId: string | null;
+  slideId?: string | null;
 }
 
 export type NotificationEvent =
@@ -140,8 +142,8 @@ export async function deliverNotification(
     .from(projects)
     .where(eq(projects.id, projectId));
   const place = "comment" in event ? event.comment : "version" in event ? event.version : null;
-  const [page] = place
-    ? await tx.select({ title: pages.title }).from(pages).where(eq(pages.id, place.pageId))
+  const [page] = place?.pageId
+    ? await tx.select({ title: pages.title }).from(pages).where(eq(pages.id, place.pageId!))
     : [];
   const guest = event.actor.guestName
     ? { name: event.actor.guestName, avatar: null }

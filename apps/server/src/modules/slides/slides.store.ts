@@ -2,7 +2,7 @@
  * The deck as stored (ADR 0040): a snapshot and the updates since, read in one statement (so a
  * compaction between two reads cannot hide an update), merged into one Yjs document or one update.
  */
-import { deckSchema, SLIDE_MESSAGES } from "@redline/shared";
+import { type Deck, deckSchema, SLIDE_MESSAGES } from "@redline/shared";
 import { sql } from "drizzle-orm";
 import * as Y from "yjs";
 import type { Database } from "../../db/index.ts";
@@ -140,4 +140,11 @@ export function decodeUpdate(text: string): Uint8Array {
   const bytes = decode(text);
   if (bytes.length === 0) throw new BadRequestError(SLIDE_MESSAGES.malformed, "malformed-deck");
   return bytes;
+}
+
+/** The stored deck as JSON, slides by id (what `doc.getMap("slides").toJSON()` gives an editor). */
+export async function readDeckJson(db: Executor, projectId: string): Promise<Deck> {
+  const doc = new Y.Doc();
+  Y.applyUpdate(doc, mergedUpdate(await readStoredDeck(db, projectId)));
+  return doc.getMap("slides").toJSON() as Deck;
 }

@@ -11,6 +11,7 @@ import {
   COMMENT_MESSAGES,
   type Comment,
   type CreateCommentInput,
+  type CreateSlideCommentInput,
   type FrameAnchor,
   type ProjectDetail,
   type VideoInput,
@@ -29,10 +30,14 @@ import { errorMessage } from "../../lib/auth-client.ts";
 import { fileForm } from "../../lib/files.ts";
 import { PROJECTS_KEY, projectKey } from "../projects/project-queries.ts";
 
-/** Where comments are read and written: as a member, or as a guest of the public link. */
+/**
+ * Where comments are read and written: as a member, or as a guest of the public link. `slides`: an
+ * illustration project's slide comments (all its slides' in one list; `versionId` is then unused).
+ */
 export interface CommentScope {
   projectId: string;
   versionId: string;
+  slides?: true;
   /** Set for a visitor of the public link: the `x-redline-guest` identity. */
   guestIdentity?: string;
 }
@@ -40,15 +45,28 @@ export interface CommentScope {
 export type NewComment = CreateCommentInput;
 
 const enc = encodeURIComponent;
-export const commentsKey = (scope: Pick<CommentScope, "projectId" | "versionId" | "guestIdentity">) =>
-  scope.guestIdentity === undefined
-    ? (["api", "versions", scope.versionId, "comments"] as const)
-    : (["api", "share", scope.projectId, "versions", scope.versionId, "comments"] as const);
+export const commentsKey = (
+  scope: Pick<CommentScope, "projectId" | "versionId" | "guestIdentity" | "slides">,
+) =>
+  scope.slides
+    ? (["api", "projects", scope.projectId, "slide-comments"] as const)
+    : scope.guestIdentity === undefined
+      ? (["api", "versions", scope.versionId, "comments"] as const)
+      : (["api", "share", scope.projectId, "versions", scope.versionId, "comments"] as const);
+
+/** An illustration project's slide comments (the list the cache keeps under `commentsKey`). */
+export const slideCommentsScope = (projectId: string): CommentScope => ({
+  projectId,
+  versionId: "",
+  slides: true,
+});
 
 const listPath = (scope: CommentScope) =>
-  scope.guestIdentity === undefined
-    ? `/api/versions/${enc(scope.versionId)}/comments`
-    : `/api/share/${enc(scope.projectId)}/versions/${enc(scope.versionId)}/comments`;
+  scope.slides
+    ? `/api/projects/${enc(scope.projectId)}/slide-comments`
+    : scope.guestIdentity === undefined
+      ? `/api/versions/${enc(scope.versionId)}/comments`
+      : `/api/share/${enc(scope.projectId)}/versions/${enc(scope.versionId)}/comments`;
 const guestHeaders = (scope: CommentScope) =>
   scope.guestIdentity === undefined ? undefined : { "x-redline-guest": scope.guestIdentity };
 
@@ -66,7 +84,9 @@ export const videoTargetOf = (scope: CommentScope, mayAttach: boolean): VideoTar
 const readComments =
   (scope: CommentScope) =>
   async ({ signal }: { signal: AbortSignal }) =>
-    (await api<{ data: Comment[] }>(listPath(scope), { signal })).data;
+    scope.slides
+      ? (await api<{ data: { comments: Comment[] } }>(listPath(scope), { signal })).data.comments
+      : (await api<{ data: Comment[] }>(listPath(scope), { signal })).data;
 
 /** A version's comments; kept current by realtime events (members' project room, a link guest's socket). */
 export function useComments(scope: CommentScope, enabled = true) {
@@ -118,7 +138,8 @@ export function removeComment(queryClient: QueryClient, scope: CommentScope, com
 
 /** Versions carry their number of comments: kept in step in the cached project, without a request. */
 function countComments(queryClient: QueryClient, scope: CommentScope, delta: number): void {
-  if (scope.guestIdentity !== undefined) return;
+  // A slide's count is its comments in the list (commentsPerSlide); a guest's view counts none.
+  if (scope.guestIdentity !== undefined || scope.slides) return;
   queryClient.setQueryData<ProjectDetail>(projectKey(scope.projectId), (project) =>
     project
       ? {
@@ -159,6 +180,16 @@ function useCommentWrite<Input, Result extends Comment | null>(
 export function useCreateComment(scope: CommentScope) {
   return useCommentWrite(scope, (input: NewComment) =>
     api<{ data: Comment }>(listPath(scope), { method: "POST", body: input, headers: guestHeaders(scope) }),
+  );
+}
+
+/** A new comment on a slide: at a point of it, or on one of its objects (`objectId`). */
+export function useCreateSlideComment(scope: CommentScope) {
+  return useCommentWrite(scope, ({ slideId, ...input }: CreateSlideCommentInput & { slideId: string }) =>
+    api<{ data: Comment }>(`/api/projects/${enc(scope.projectId)}/slides/${enc(slideId)}/comments`, {
+      method: "POST",
+      body: input,
+    }),
   );
 }
 

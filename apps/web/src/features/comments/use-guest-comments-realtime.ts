@@ -25,7 +25,9 @@ export function guestCommentsListener(
         (event.type !== "comments.created" &&
           event.type !== "comments.changed" &&
           event.type !== "comments.deleted") ||
-        event.projectId !== projectId
+        event.projectId !== projectId ||
+        // A slide's comment is not shown through the public link.
+        event.versionId === null
       )
         return;
       const scope: CommentScope = { projectId, versionId: event.versionId, guestIdentity };

@@ -8,7 +8,7 @@ import { useEffect } from "react";
 import { refetchFresh, restartReads } from "../../lib/fresh-reads.ts";
 import { realtime } from "../../lib/realtime.ts";
 import { projectKey } from "../projects/project-queries.ts";
-import { commentsKey, removeComment, upsertComment } from "./comment-queries.ts";
+import { commentsKey, removeComment, slideCommentsScope, upsertComment } from "./comment-queries.ts";
 
 export function useProjectRealtime(projectId: string, enabled: boolean): void {
   const queryClient = useQueryClient();
@@ -22,7 +22,10 @@ export function useProjectRealtime(projectId: string, enabled: boolean): void {
           event.type !== "comments.deleted"
         )
           return;
-        const scope = { projectId, versionId: event.versionId };
+        // A slide's comment goes into the project's slide comments, a page's into its version's.
+        const scope = event.slideId
+          ? slideCommentsScope(projectId)
+          : { projectId, versionId: event.versionId ?? "" };
         // Events carry the comment as it now reads: it goes straight into the cache, no request.
         if (event.type === "comments.deleted") removeComment(queryClient, scope, event.commentId);
         else if (event.comment) upsertComment(queryClient, scope, event.comment);
@@ -43,6 +46,7 @@ export function useProjectRealtime(projectId: string, enabled: boolean): void {
           predicate: ({ queryKey }) =>
             queryKey[0] === "api" && queryKey[1] === "versions" && queryKey[3] === "comments",
         });
+        void refetchFresh(queryClient, { queryKey: commentsKey(slideCommentsScope(projectId)) });
       },
     });
   }, [projectId, enabled, queryClient]);

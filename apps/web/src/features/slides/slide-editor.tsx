@@ -23,6 +23,7 @@ import {
   type Slide,
   type SlideObject,
   type SlideText,
+  slideDotOf,
 } from "@redline/shared";
 import Konva from "konva";
 import {
@@ -41,6 +42,7 @@ import {
   FileDown,
   ImagePlus,
   Italic,
+  MessageSquare,
   Plus,
   Redo2,
   RotateCw,
@@ -52,10 +54,12 @@ import {
   Undo2,
 } from "lucide-react";
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { useBlocker } from "react-router";
+import { useBlocker, useSearchParams } from "react-router";
 import { LoadingView } from "../../components/loading-view.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { api, isApiError } from "../../lib/api.ts";
+import { useMentionPeople } from "../comments/use-mention-people.ts";
+import { useProjectRealtime } from "../comments/use-project-realtime.ts";
 import {
   type Alignment,
   addObject,
@@ -71,6 +75,13 @@ import {
   updateObjects,
 } from "./deck-model.ts";
 import { exportDeckPdf, exportSlidePng } from "./export.ts";
+import {
+  type PendingSlideComment,
+  pinsOf,
+  SlideCommentsPanel,
+  useMovePin,
+  useSlideComments,
+} from "./slide-comments.tsx";
 import { thumbnailOf } from "./slide-render.ts";
 import { colorOf, SlideStage } from "./slide-stage.tsx";
 import { type DeckView, useDeck } from "./use-deck.ts";
@@ -217,6 +228,47 @@ function Editor({ project, view, bar }: { project: ProjectDetail; view: DeckView
   const thumbnails = useThumbnails(deck);
   const current: Slide | undefined = (currentId && deck[currentId]) || order[0];
   const selectedObjects = selection.flatMap((id) => (current?.objects[id] ? [current.objects[id]] : []));
+
+  // Comments on the slides: live through the project's room; `?id=` opens one (and its slide).
+  useProjectRealtime(project.id, true);
+  const people = useMentionPeople(project);
+  const slideComments = useSlideComments(project.id);
+  const [params, setParams] = useSearchParams();
+  const openCommentId = params.get("id");
+  const openComment = useCallback(
+    (id: string | null) => {
+      const next = new URLSearchParams(params);
+      if (id) next.set("id", id);
+      else next.delete("id");
+      setParams(next, { replace: true });
+    },
+    [params, setParams],
+  );
+  const [placing, setPlacing] = useState(false);
+  const [pendingComment, setPendingComment] = useState<PendingSlideComment | null>(null);
+  const followed = useRef<string | null>(null);
+  useEffect(() => {
+    if (!openCommentId || followed.current === openCommentId) return;
+    const comment = slideComments.comments.find((entry) => entry.id === openCommentId);
+    if (!comment?.slideId || !deck[comment.slideId]) return;
+    followed.current = openCommentId;
+    setCurrentId(comment.slideId);
+  }, [openCommentId, slideComments.comments, deck]);
+  const pins = useMemo(
+    () => (current ? pinsOf(slideComments.comments, current, slideComments.numbers, openCommentId) : []),
+    [current, slideComments.comments, slideComments.numbers, openCommentId],
+  );
+  const movePin = useMovePin(project.id, current, slideComments.comments);
+  const placeComment = useCallback(
+    (at: { x: number; y: number }, objectId: string | null) => {
+      if (!current) return;
+      const object = objectId ? (current.objects[objectId] ?? null) : null;
+      setPendingComment({ slideId: current.id, objectId, dotPosition: slideDotOf(at, object) });
+      setPlacing(false);
+      openComment(null);
+    },
+    [current, openComment],
+  );
 
   // An editor opening an empty deck starts it with a blank slide.
   useEffect(() => {
@@ -481,6 +533,7 @@ function Editor({ project, view, bar }: { project: ProjectDetail; view: DeckView
             setCurrentId(deleteSlide(slides, id));
           }}
           onMove={(id, index) => moveSlide(slides, id, index)}
+          noOfComments={slideComments.noOfComments}
         />
         <div className="slide-editor__main">
           {/* biome-ignore lint/a11y/noStaticElementInteractions: dropping image files is a shortcut of "Add image" */}
@@ -513,6 +566,10 @@ function Editor({ project, view, bar }: { project: ProjectDetail; view: DeckView
                 onChange={change}
                 others={others}
                 showDistances={ctrlHeld}
+                pins={pins}
+                onComment={placing ? placeComment : undefined}
+                onOpenPin={openComment}
+                onMovePin={movePin}
               />
             ) : (
               <div className="empty-state">
@@ -546,6 +603,24 @@ function Editor({ project, view, bar }: { project: ProjectDetail; view: DeckView
             }}
           />
         ) : null}
+        <SlideCommentsPanel
+          project={project}
+          slide={current}
+          comments={slideComments.comments}
+          numbers={slideComments.numbers}
+          isLoading={slideComments.query.isLoading}
+          isError={slideComments.query.isError}
+          openId={openCommentId}
+          onOpen={openComment}
+          placing={placing}
+          onPlace={(next) => {
+            setPlacing(next);
+            if (next) setPendingComment(null);
+          }}
+          pending={pendingComment?.slideId === current?.id ? pendingComment : null}
+          onCancelPending={() => setPendingComment(null)}
+          people={people}
+        />
       </div>
     </div>
   );
@@ -596,10 +671,13 @@ function SlideStrip({
   onDuplicate,
   onDelete,
   onMove,
+  noOfComments,
 }: {
   order: Slide[];
   currentId: string | null;
   thumbnails: Record<string, string>;
+  /** Comments per slide (SPEC §3 noOfComments). */
+  noOfComments: Record<string, number>;
   others: DeckView["others"];
   canEdit: boolean;
   onOpen(id: string): void;
@@ -639,9 +717,19 @@ function SlideStrip({
               className="slide-strip__thumb"
               aria-label={`Slide ${index + 1}`}
               aria-current={slide.id === currentId ? "true" : undefined}
+              aria-describedby={noOfComments[slide.id] ? `slide-comments-${slide.id}` : undefined}
               onClick={() => onOpen(slide.id)}
             >
               <span className="slide-strip__number">{index + 1}</span>
+              {noOfComments[slide.id] ? (
+                <span id={`slide-comments-${slide.id}`} className="slide-strip__comments">
+                  <MessageSquare size={12} aria-hidden />
+                  {noOfComments[slide.id]}
+                  <span className="visually-hidden">
+                    {noOfComments[slide.id] === 1 ? " comment" : " comments"}
+                  </span>
+                </span>
+              ) : null}
               {thumbnails[slide.id] ? (
                 <img src={thumbnails[slide.id]} alt="" width={500} height={350} />
               ) : (

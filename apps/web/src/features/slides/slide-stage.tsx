@@ -17,7 +17,17 @@ import {
 } from "@redline/shared";
 import Konva from "konva";
 import { memo, useEffect, useMemo, useRef, useState } from "react";
-import { Image as KImage, Text as KText, Layer, Line, Rect, Stage, Transformer } from "react-konva";
+import {
+  Circle,
+  Group,
+  Image as KImage,
+  Text as KText,
+  Layer,
+  Line,
+  Rect,
+  Stage,
+  Transformer,
+} from "react-konva";
 import { fontStyleOf, loadImage, objectNode } from "./slide-render.ts";
 
 const SNAP_PX = 6;
@@ -38,7 +48,26 @@ interface StageProps {
   others: DeckPresence[];
   showDistances: boolean;
   onStage?(stage: Konva.Stage | null): void;
+  /** The slide's comment pins, where they now are (on their objects). */
+  pins?: StagePin[];
+  /** Set while placing a comment: a click on the slide or an object says where (instead of selecting). */
+  onComment?(at: { x: number; y: number }, objectId: string | null): void;
+  onOpenPin?(commentId: string): void;
+  /** A pin dragged to a point of the slide (only pins that `movable`). */
+  onMovePin?(commentId: string, at: { x: number; y: number }): void;
 }
+
+export interface StagePin {
+  id: string;
+  number: number;
+  x: number;
+  y: number;
+  isResolved: boolean;
+  isOpen: boolean;
+  movable: boolean;
+}
+
+const PIN_RADIUS = 12;
 
 function useLoadedImage(src: string): HTMLImageElement | null {
   const [image, setImage] = useState<HTMLImageElement | null>(null);
@@ -94,6 +123,10 @@ export const SlideStage = memo(function SlideStage({
   others,
   showDistances,
   onStage,
+  pins = [],
+  onComment,
+  onOpenPin,
+  onMovePin,
 }: StageProps) {
   const scale = Math.min(width / SLIDE_SIZE.width, height / SLIDE_SIZE.height);
   const stageRef = useRef<Konva.Stage>(null);
@@ -204,9 +237,19 @@ export const SlideStage = memo(function SlideStage({
     onChange(patches);
   };
 
+  /** Where the pointer is, in the slide's coordinates. */
+  const pointer = () => {
+    const at = stageRef.current?.getPointerPosition();
+    return at ? { x: at.x / scale, y: at.y / scale } : null;
+  };
+
   const nodeProps = (object: SlideObject): NodeProps => ({
-    draggable: canEdit && editing !== object.id,
-    onMouseDown: (event) => select(object.id, event.evt.shiftKey),
+    draggable: canEdit && editing !== object.id && !onComment,
+    onMouseDown: (event) => {
+      const at = onComment && pointer();
+      if (at) onComment?.(at, object.id);
+      else select(object.id, event.evt.shiftKey);
+    },
     onDragMove: snap,
     onDragEnd: () => commitNodes(selection.includes(object.id) ? selection : [object.id]),
     onTransformEnd: () => commitNodes(selection),
@@ -226,6 +269,7 @@ export const SlideStage = memo(function SlideStage({
   return (
     <div
       className="slide-stage"
+      data-placing={onComment ? "true" : undefined}
       style={{ width: SLIDE_SIZE.width * scale, height: SLIDE_SIZE.height * scale }}
     >
       <Stage
@@ -235,7 +279,10 @@ export const SlideStage = memo(function SlideStage({
         scaleX={scale}
         scaleY={scale}
         onMouseDown={(event) => {
-          if (event.target === event.target.getStage() || event.target.name() === "background") onSelect([]);
+          const onSlide = event.target === event.target.getStage() || event.target.name() === "background";
+          const at = onComment && onSlide && pointer();
+          if (at) onComment?.(at, null);
+          else if (onSlide) onSelect([]);
         }}
       >
         <Layer>
@@ -293,6 +340,45 @@ export const SlideStage = memo(function SlideStage({
                 })
               : [],
           )}
+          {pins.map((pin) => (
+            <Group
+              key={pin.id}
+              name="comment-pin"
+              id={`pin-${pin.id}`}
+              x={pin.x}
+              y={pin.y}
+              scaleX={1 / scale}
+              scaleY={1 / scale}
+              draggable={pin.movable}
+              onMouseDown={(event) => {
+                event.cancelBubble = true;
+              }}
+              onClick={() => onOpenPin?.(pin.id)}
+              onTap={() => onOpenPin?.(pin.id)}
+              onDragEnd={(event) => onMovePin?.(pin.id, { x: event.target.x(), y: event.target.y() })}
+            >
+              <Circle
+                radius={PIN_RADIUS}
+                fill={pin.isResolved ? "#1f7a4d" : "#e5383b"}
+                stroke={pin.isOpen ? "#1f2933" : "#ffffff"}
+                strokeWidth={pin.isOpen ? 3 : 2}
+                shadowColor="#000"
+                shadowOpacity={0.25}
+                shadowBlur={4}
+              />
+              <KText
+                text={String(pin.number)}
+                x={-PIN_RADIUS}
+                y={-6}
+                width={PIN_RADIUS * 2}
+                align="center"
+                fontSize={12}
+                fontStyle="bold"
+                fill="#ffffff"
+                listening={false}
+              />
+            </Group>
+          ))}
           {distances && selected ? <Distances box={selected} d={distances} scale={scale} /> : null}
           <Transformer
             ref={transformer}

@@ -1,0 +1,259 @@
+/**
+ * Comments on slides (issue #32) against PostgreSQL: pinned to a point of a slide or to an object (whose
+ * pin follows it when the object moves), with the same threads as a page's (replies, mentions, resolve),
+ * live to the project's room, counted per slide, told with SPEC §3's illustration types and their mail
+ * (leading to `?id=`); bad input and people without the right are refused with nothing stored.
+ */
+import type { RealtimeServerMessage } from "@redline/shared";
+import { and, eq, isNotNull } from "drizzle-orm";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as Y from "yjs";
+import { comments, notifications } from "../../db/schema/index.ts";
+import { type ApiClient, signUpVerified } from "../../testing/http-client.ts";
+import { openSocket } from "../../testing/realtime-socket.ts";
+import { startTestApp, type TestApp } from "../../testing/test-app.ts";
+
+const stamp = Date.now().toString(36);
+const address = (name: string) => `${name}-${stamp}@example.com`;
+const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
+const fromB64 = (text: string) => new Uint8Array(Buffer.from(text, "base64"));
+
+let t: TestApp;
+let owner: ApiClient;
+let editor: ApiClient;
+let commenter: ApiClient;
+let viewer: ApiClient;
+let stranger: ApiClient;
+let projectId: string;
+let commenterUid: string;
+const doc = new Y.Doc();
+const outbox: Uint8Array[] = [];
+doc.on("update", (update: Uint8Array, origin: unknown) => {
+  if (origin !== "remote") outbox.push(update);
+});
+const objects = (slideId: string) =>
+  (doc.getMap("slides").get(slideId) as Y.Map<unknown>).get("objects") as Y.Map<Y.Map<unknown>>;
+
+/** The owner's editor sends what it changed. */
+async function flush() {
+  const sent = await owner.post(`/api/projects/${projectId}/deck/updates`, {
+    update: b64(Y.mergeUpdates(outbox.splice(0))),
+  });
+  expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+}
+
+function addSlide(id: string, position: number) {
+  const slide = new Y.Map<unknown>();
+  for (const [key, value] of Object.entries({ id, position, createdAt: 1, notes: "" })) slide.set(key, value);
+  slide.set("objects", new Y.Map());
+  doc.getMap("slides").set(id, slide);
+}
+
+const slideComments = async (client: ApiClient = owner) => {
+  const answer = await client.get(`/api/projects/${projectId}/slide-comments`);
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return answer.body.data as {
+    comments: { id: string; slideId: string; objectId: string | null; thread: { comment: string }[] }[];
+    pins: Record<string, { x: number; y: number } | null>;
+    noOfComments: Record<string, number>;
+  };
+};
+const storedComments = async () =>
+  (await t.ctx.database.db.select().from(comments).where(eq(comments.projectId, projectId))).length;
+
+beforeAll(async () => {
+  t = await startTestApp({ config: { mailBatchWindowMs: 2000 } });
+  [owner, editor, commenter, viewer, stranger] = await Promise.all([
+    signUpVerified(t.url, t.inbox!, address("owner"), undefined, "Olivia Owner"),
+    signUpVerified(t.url, t.inbox!, address("editor"), undefined, "Ed Editor"),
+    signUpVerified(t.url, t.inbox!, address("commenter"), undefined, "Carl Commenter"),
+    signUpVerified(t.url, t.inbox!, address("viewer"), undefined, "Vera Viewer"),
+    signUpVerified(t.url, t.inbox!, address("stranger")),
+  ]);
+  projectId = (await owner.post("/api/projects", { title: "Deck", type: "illustration" })).body.data.id;
+  for (const [who, access] of [
+    ["editor", "edit"],
+    ["commenter", "comment"],
+    ["viewer", "view"],
+  ] as const)
+    await owner.post(`/api/projects/${projectId}/members`, { email: address(who), access });
+  commenterUid = (await commenter.get("/api/me")).body.data.uid;
+  Y.applyUpdate(
+    doc,
+    fromB64((await owner.get(`/api/projects/${projectId}/deck`)).body.data.update),
+    "remote",
+  );
+  const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: "#e5383b" } })
+    .png()
+    .toBuffer();
+  const uploaded = await owner.upload(`/api/projects/${projectId}/slides/images`, {
+    name: "a.png",
+    type: "image/png",
+    bytes: png,
+  });
+  addSlide("s1", 1);
+  addSlide("s2", 2);
+  const image = new Y.Map<unknown>();
+  const fields = { id: "img", kind: "image", x: 100, y: 50, width: 200, height: 100, rotation: 0, z: 1 };
+  for (const [key, value] of Object.entries(fields)) image.set(key, value);
+  image.set("src", uploaded.body.data.src);
+  objects("s1").set("img", image);
+  await flush();
+}, 120_000);
+afterAll(() => t?.close());
+
+describe("comments on slides", () => {
+  let pointId: string;
+  let objectCommentId: string;
+
+  it("pins a comment to a point of a slide and one to an object, live to the room, counted per slide", async () => {
+    const tab = await openSocket(t, editor);
+    tab.send({ type: "join", projectId });
+    await tab.next((m) => m.type === "joined");
+    const point = await commenter.post(`/api/projects/${projectId}/slides/s1/comments`, {
+      dotPosition: { x: 0.5, y: 0.25 },
+      comment: "The title is too close to the edge",
+    });
+    expect(point.status, JSON.stringify(point.body)).toBe(201);
+    expect(point.body.data).toMatchObject({
+      projectId,
+      slideId: "s1",
+      objectId: null,
+      pageId: null,
+      versionId: null,
+      abilities: { reply: true, resolve: true },
+    });
+    pointId = point.body.data.id;
+    const heard = (await tab.next(
+      (m) => m.type === "event" && m.event.type === "comments.created" && m.event.commentId === pointId,
+    )) as Extract<RealtimeServerMessage, { type: "event" }>;
+    expect(heard.event).toMatchObject({ slideId: "s1", versionId: null, comment: { id: pointId } });
+    tab.socket.close();
+
+    const onObject = await owner.post(`/api/projects/${projectId}/slides/s1/comments`, {
+      objectId: "img",
+      dotPosition: { x: 0.5, y: 0.5 },
+      comment: `Brighter, {@${commenterUid}}?`,
+    });
+    expect(onObject.status, JSON.stringify(onObject.body)).toBe(201);
+    objectCommentId = onObject.body.data.id;
+
+    const listed = await slideComments(viewer);
+    expect(listed.comments.map((comment) => comment.id)).toEqual([pointId, objectCommentId]);
+    expect(listed.pins[pointId]).toEqual({ x: 500, y: 175 });
+    expect(listed.pins[objectCommentId]).toEqual({ x: 200, y: 100 });
+    expect(listed.noOfComments).toEqual({ s1: 2 });
+  });
+
+  it("moves an object comment's pin with its object", async () => {
+    objects("s1").get("img")?.set("x", 400);
+    objects("s1").get("img")?.set("y", 300);
+    await flush();
+    const listed = await slideComments(editor);
+    expect(listed.pins[objectCommentId]).toEqual({ x: 500, y: 350 });
+    // The point's pin stays where it was.
+    expect(listed.pins[pointId]).toEqual({ x: 500, y: 175 });
+  });
+
+  it("threads like a page's comment: reply, resolve, and the pin moved, never anchored to a page", async () => {
+    const replied = await owner.post(`/api/comments/${pointId}/replies`, { comment: "Fixed, have a look" });
+    expect(replied.status).toBe(201);
+    expect(replied.body.data.thread.map((entry: { comment: string }) => entry.comment)).toEqual([
+      "The title is too close to the edge",
+      "Fixed, have a look",
+    ]);
+    const resolved = await editor.patch(`/api/comments/${pointId}`, { isResolved: true });
+    expect(resolved.status).toBe(200);
+    expect(resolved.body.data.isResolved).toBe(true);
+    const moved = await editor.patch(`/api/comments/${pointId}`, { dotPosition: { x: 0.1, y: 0.1 } });
+    expect(moved.status).toBe(200);
+    expect((await slideComments()).pins[pointId]).toEqual({ x: 100, y: 70 });
+    // A slide's comment has no page element to anchor to.
+    const anchored = await editor.patch(`/api/comments/${pointId}`, { anchorStatus: "exact" });
+    expect(anchored.status).toBe(400);
+    expect(anchored.body.message).toBe("A slide's comment is not anchored to a page's element.");
+  });
+
+  it("tells the project's people with the illustration types, mentions as mentions, and mails them", {
+    timeout: 90_000,
+  }, async () => {
+    const ownerUid = (await owner.get("/api/me")).body.data.uid;
+    const typesOf = async (userId: string) =>
+      (
+        await t.ctx.database.db
+          .select({ type: notifications.type, commentId: notifications.commentId })
+          .from(notifications)
+          .where(and(eq(notifications.userId, userId), isNotNull(notifications.commentId)))
+      )
+        .map((row) => `${row.type}:${row.commentId === pointId ? "point" : "object"}`)
+        .sort();
+    await expect
+      .poll(() => typesOf(commenterUid), { timeout: 30_000, interval: 250 })
+      .toEqual([
+        "illustration-comment-mention:object",
+        "illustration-comment-reply:point",
+        "web-comment-resolve:point",
+      ]);
+    await expect
+      .poll(() => typesOf(ownerUid), { timeout: 30_000, interval: 250 })
+      .toEqual(["illustration-comment:point"]);
+    // The mail leads to the slide editor with the comment open (SPEC §2 `?id=`).
+    await expect
+      .poll(
+        () =>
+          t.inbox!.mails.some(
+            (mail) => mail.to.includes(address("commenter")) && mail.subject.includes("mentioned you"),
+          ),
+        { timeout: 30_000, interval: 250 },
+      )
+      .toBe(true);
+    const mail = t.inbox!.mails.find(
+      (m) => m.to.includes(address("commenter")) && m.subject.includes("mentioned you"),
+    )!;
+    expect(mail.subject).toBe("Olivia Owner mentioned you in a comment on “Deck”");
+    expect(mail.text).toContain(`/project/${projectId}?id=${objectCommentId}`);
+  });
+
+  it("refuses bad input with a clear message and stores nothing", async () => {
+    const before = await storedComments();
+    const path = `/api/projects/${projectId}/slides`;
+    const noSlide = await owner.post(`${path}/gone/comments`, { dotPosition: { x: 0, y: 0 }, comment: "Hi" });
+    expect(noSlide.status).toBe(400);
+    expect(noSlide.body.message).toBe("This slide does not exist any more.");
+    const noObject = await owner.post(`${path}/s2/comments`, {
+      objectId: "img",
+      dotPosition: { x: 0, y: 0 },
+      comment: "Hi",
+    });
+    expect(noObject.status).toBe(400);
+    expect(noObject.body.message).toBe("The object you commented on is no longer on this slide.");
+    for (const body of [
+      { dotPosition: { x: 2, y: 0 }, comment: "Off the slide" },
+      { dotPosition: { x: 0, y: 0 }, comment: "   " },
+      { dotPosition: { x: 0, y: 0 }, comment: "Hi", deviceWidth: 1280 },
+      { comment: "No place" },
+    ]) {
+      const refused = await owner.post(`${path}/s1/comments`, body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(refused.body.message).toBeTruthy();
+    }
+    expect(await storedComments()).toBe(before);
+  });
+
+  it("refuses a viewer's and an outsider's comment, and a web project has no slide comments", async () => {
+    const before = await storedComments();
+    const body = { dotPosition: { x: 0.2, y: 0.2 }, comment: "Let me in" };
+    expect((await viewer.post(`/api/projects/${projectId}/slides/s1/comments`, body)).status).toBe(403);
+    expect((await viewer.post(`/api/comments/${pointId}/replies`, { comment: "Me too" })).status).toBe(403);
+    expect((await stranger.post(`/api/projects/${projectId}/slides/s1/comments`, body)).status).toBe(404);
+    expect((await stranger.get(`/api/projects/${projectId}/slide-comments`)).status).toBe(404);
+    expect(await storedComments()).toBe(before);
+    // A viewer can read the comments but never change the slide.
+    expect((await slideComments(viewer)).comments).toHaveLength(2);
+    const web = (await owner.post("/api/projects", { title: "Web" })).body.data.id;
+    const none = await owner.get(`/api/projects/${web}/slide-comments`);
+    expect(none.status).toBe(404);
+    expect(none.body.code).toBe("not-slides");
+  });
+});
