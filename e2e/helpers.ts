@@ -5,7 +5,7 @@
 import { mkdir } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Frame, Page } from "playwright-core";
+import type { Frame, Locator, Page } from "playwright-core";
 import { expect } from "vitest";
 import { ApiClient, signUpVerified } from "../apps/server/src/testing/http-client.ts";
 import { type E2E, uniqueEmail } from "./harness.ts";
@@ -213,4 +213,21 @@ export async function openSnapshot(page: Page, path: string, mode?: "comment" | 
   await frame.getByRole("heading", { name: "Acme shoes" }).waitFor();
   if (mode) await expect.poll(() => overlayMode(frame)).toBe(mode);
   return frame;
+}
+
+/** Waits for the video player, plays it for most of a second: it is about 3 s long, plays, and errs not. */
+export async function expectVideoPlays(player: Locator, timeout: number) {
+  await player.waitFor({ timeout });
+  const played = await player.evaluate(async (element) => {
+    const video = element as HTMLVideoElement;
+    if (video.readyState < 1)
+      await new Promise((resolve) => video.addEventListener("loadedmetadata", resolve, { once: true }));
+    await video.play();
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    return { duration: video.duration, currentTime: video.currentTime, error: video.error?.code ?? null };
+  });
+  expect(played.error).toBeNull();
+  expect(played.duration).toBeGreaterThan(2.5);
+  expect(played.duration).toBeLessThan(5);
+  expect(played.currentTime).toBeGreaterThan(0.2);
 }

@@ -10,12 +10,12 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { type Browser, chromium, type Locator } from "playwright-core";
+import { type Browser, chromium } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUpVerified } from "../apps/server/src/testing/http-client.ts";
 import { type E2E, startE2E, uniqueEmail } from "./harness.ts";
-import { addMember, newProject, shot, signedIn, signInPage } from "./helpers.ts";
+import { addMember, expectVideoPlays, newProject, shot, signedIn, signInPage } from "./helpers.ts";
 
 const run = promisify(execFile);
 
@@ -44,23 +44,6 @@ afterAll(async () => {
   await media?.close();
   await e2e?.close();
 });
-
-/** Waits for the video player, plays it for most of a second: it is about 3 s long, plays, and errs not. */
-async function expectPlays(player: Locator, timeout: number) {
-  await player.waitFor({ timeout });
-  const played = await player.evaluate(async (element) => {
-    const video = element as HTMLVideoElement;
-    if (video.readyState < 1)
-      await new Promise((resolve) => video.addEventListener("loadedmetadata", resolve, { once: true }));
-    await video.play();
-    await new Promise((resolve) => setTimeout(resolve, 800));
-    return { duration: video.duration, currentTime: video.currentTime, error: video.error?.code ?? null };
-  });
-  expect(played.error).toBeNull();
-  expect(played.duration).toBeGreaterThan(2.5);
-  expect(played.duration).toBeLessThan(5);
-  expect(played.currentTime).toBeGreaterThan(0.2);
-}
 
 describe("video comments", () => {
   it("records the tab with voice and camera, trims it, posts it on a pinned comment; another reviewer plays it live", {
@@ -131,7 +114,7 @@ describe("video comments", () => {
 
     // The other reviewer sees it arrive, processed, without reloading, and plays it.
     const player = watcher.getByLabel(/^Video comment, 00:0[2-4]$/);
-    await expectPlays(player, 120_000);
+    await expectVideoPlays(player, 120_000);
     await watcher.getByLabel("Speed").selectOption("2");
     expect(await player.evaluate((element) => (element as HTMLVideoElement).playbackRate)).toBe(2);
     await shot(watcher, "video-02-thread");
@@ -144,7 +127,7 @@ describe("video comments", () => {
     await guest.goto(`/share/${projectId}`);
     await guest.getByRole("button", { name: "Continue as Anonymous" }).click();
     await guest.getByRole("list", { name: "Comments" }).getByText("The header feels heavy").click();
-    await expectPlays(guest.getByLabel(/^Video comment, 00:0[2-4]$/), 30_000);
+    await expectVideoPlays(guest.getByLabel(/^Video comment, 00:0[2-4]$/), 30_000);
     await shot(guest, "video-03-guest");
 
     // The link allows comments: the guest records a reply of their own, which the project's people play.

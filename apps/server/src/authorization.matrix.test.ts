@@ -318,6 +318,8 @@ interface BoardFixture {
   replyId: string;
   widgetKey: string;
   widgetOrigin: string;
+  /** Starts a video upload on the fixture ticket as the "comment" member; its URL path. */
+  ticketVideoUpload(): Promise<string>;
 }
 
 interface Row {
@@ -1472,6 +1474,43 @@ const BOARD_ROWS: Row[] = [
     who: MEMBERS,
     call: (f) => ({ path: `/api/tickets/${board(f).ticketId}/replay` }),
   },
+  // Recording on a ticket (issue #33): whoever may attach to it; an upload is its uploader's alone.
+  {
+    route: "GET /api/tickets/:ticketId/videos/limit",
+    who: COMMENTERS,
+    call: (f) => ({ path: `/api/tickets/${board(f).ticketId}/videos/limit` }),
+  },
+  {
+    route: "POST /api/tickets/:ticketId/videos",
+    who: COMMENTERS,
+    call: (f) => ({
+      path: `/api/tickets/${board(f).ticketId}/videos`,
+      headers: { ...TUS, "upload-length": "4" },
+    }),
+  },
+  {
+    route: "PATCH /api/tickets/:ticketId/videos/:upload",
+    who: AUTHOR,
+    call: async (f) => ({
+      path: await board(f).ticketVideoUpload(),
+      headers: { ...TUS, "upload-offset": "0", "content-type": "application/offset+octet-stream" },
+    }),
+  },
+  {
+    route: "DELETE /api/tickets/:ticketId/videos/:upload",
+    who: AUTHOR,
+    call: async (f) => ({ path: await board(f).ticketVideoUpload(), headers: TUS }),
+  },
+  {
+    route: "GET /api/tickets/:ticketId/entries/:entryId/video",
+    who: MEMBERS,
+    call: (f) => ({ path: `/api/tickets/${board(f).ticketId}/entries/${board(f).replyId}/video` }),
+  },
+  {
+    route: "GET /api/tickets/:ticketId/entries/:entryId/poster",
+    who: MEMBERS,
+    call: (f) => ({ path: `/api/tickets/${board(f).ticketId}/entries/${board(f).replyId}/poster` }),
+  },
   {
     route: "GET /api/projects/:projectId/widget",
     who: EDITORS,
@@ -2302,13 +2341,44 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
         body: "It breaks",
         createdAt: new Date(Date.now() - 1000),
       },
-      { id: replyId, ticketId, userId: uids.comment, body: "Still" },
+      // The reply carries a processed video (issue #33): its video and poster are stored below.
+      {
+        id: replyId,
+        ticketId,
+        userId: uids.comment,
+        body: "Still",
+        videoStatus: "ready",
+        videoKey: `videos/${projectId}/${replyId}.webm`,
+        videoPosterKey: `videos/${projectId}/${replyId}.jpg`,
+        videoBytes: 5,
+        videoDuration: 1,
+      },
       { id: newId(), ticketId: triageId, guestName: "Gail", body: "Reported" },
     ]);
+    await t.ctx.storage.put(`videos/${projectId}/${replyId}.webm`, Buffer.from("video"));
+    await t.ctx.storage.put(`videos/${projectId}/${replyId}.jpg`, await jpeg());
+    const ticketVideoUpload = async () => {
+      const created = await clients.comment.request("POST", `/api/tickets/${ticketId}/videos`, undefined, {
+        ...TUS,
+        "upload-length": "4",
+      });
+      return created.headers.get("location")!;
+    };
     const widgetKey = `wk${Buffer.from(projectId).toString("hex").slice(0, 30)}`;
     const widgetOrigin = "https://customer.example";
     await db.insert(widgetSettings).values({ projectId, key: widgetKey, allowedOrigins: [widgetOrigin] });
-    return { projectId, listId, otherListId, ticketId, triageId, entryId, replyId, widgetKey, widgetOrigin };
+    return {
+      projectId,
+      listId,
+      otherListId,
+      ticketId,
+      triageId,
+      entryId,
+      replyId,
+      widgetKey,
+      widgetOrigin,
+      ticketVideoUpload,
+    };
   }
 
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MAX_UPLOAD_BYTES } from "./constants.ts";
 import { type FrameAnchor, frameAnchorSchema } from "./frame-messages.ts";
-import { type VideoStatus, videoInputSchema } from "./video.ts";
+import { type EntryVideo, videoInputSchema } from "./video.ts";
 
 /** Mentions are written as `{@uid}` in a comment's text (SPEC §5). */
 export const MENTION_PATTERN = /\{@([A-Za-z0-9_-]{1,64})\}/g;
@@ -103,7 +103,8 @@ export interface CommentAbilities {
   move: boolean;
 }
 
-export interface CommentEntry {
+/** SPEC §3: an entry may carry a recorded video; its URL and poster once processed (`videoStatus` "ready"). */
+export interface CommentEntry extends EntryVideo {
   id: string;
   createdAt: string;
   editedAt: string | null;
@@ -111,13 +112,6 @@ export interface CommentEntry {
   author: CommentAuthor;
   comment: string;
   attachments: Attachment[];
-  /** SPEC §3: a recorded video; its URL and poster once processed (`videoStatus` "ready"). */
-  hasVideo: boolean;
-  videoURL: string | null;
-  videoPosterURL: string | null;
-  /** Seconds, as measured on the server. */
-  videoDuration: number | null;
-  videoStatus: VideoStatus | null;
   abilities: EntryAbilities;
 }
 

@@ -11,6 +11,7 @@ import {
   type CommentAuthor,
   MAX_ATTACHMENTS,
 } from "./comments.ts";
+import { type EntryVideo, videoInputSchema } from "./video.ts";
 
 /** A new list's title (SPEC §3 Browse list). */
 export const DEFAULT_LIST_TITLE = "Untitled";
@@ -152,6 +153,8 @@ export const ticketEntrySchema = z
   .object({
     comment: z.string().trim().min(1).max(MAX_TICKET_ENTRY),
     attachments: z.array(attachmentSchema).max(MAX_ATTACHMENTS).default([]),
+    /** A recorded video (video.ts), as a comment's reply carries one: measured and processed by the server. */
+    video: videoInputSchema.optional(),
   })
   .strict();
 export const editTicketEntrySchema = z
@@ -237,7 +240,8 @@ export interface Ticket {
   abilities: TicketAbilities;
 }
 
-export interface TicketEntry {
+/** SPEC §3 Ticket thread: an entry may carry a recorded video, as a comment's does. */
+export interface TicketEntry extends EntryVideo {
   id: string;
   createdAt: string;
   editedAt: string | null;

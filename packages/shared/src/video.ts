@@ -37,6 +37,16 @@ export type VideoInput = z.infer<typeof videoInputSchema>;
 
 export type VideoStatus = "processing" | "ready" | "failed";
 
+/** SPEC §3: a thread entry's recorded video (comment or ticket); its URL and poster once "ready". */
+export interface EntryVideo {
+  hasVideo: boolean;
+  videoURL: string | null;
+  videoPosterURL: string | null;
+  /** Seconds, as measured on the server. */
+  videoDuration: number | null;
+  videoStatus: VideoStatus | null;
+}
+
 /** The longest video a plan allows, in seconds: -1 unlimited, 0 none. */
 export function videoLimitSeconds(entitlements: Pick<Entitlements, "videoMinutes">): number {
   return entitlements.videoMinutes === UNLIMITED ? UNLIMITED : entitlements.videoMinutes * 60;

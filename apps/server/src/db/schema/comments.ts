@@ -58,6 +58,21 @@ export const comments = pgTable(
 );
 
 /**
+ * A recorded video on a thread entry (shared/video.ts), comment or ticket: while it is processed,
+ * `videoUpload` names its resumable upload and `videoStatus` is "processing"; once done, the stored video
+ * and poster (`videoKey`, `videoPosterKey`, metered at `videoBytes`) and its measured duration; "failed"
+ * keeps the entry.
+ */
+export const videoColumns = () => ({
+  videoStatus: text("video_status").$type<VideoStatus>(),
+  videoUpload: text("video_upload"),
+  videoKey: text("video_key"),
+  videoPosterKey: text("video_poster_key"),
+  videoBytes: bigint("video_bytes", { mode: "number" }),
+  videoDuration: real("video_duration"),
+});
+
+/**
  * One entry of a thread: the first is the comment itself, the rest are replies. Rows, not an array in
  * one record, so any number of people replying at once never overwrite each other.
  */
@@ -73,17 +88,7 @@ export const commentEntries = pgTable(
     guestIdentity: text("guest_identity"),
     body: text("body").notNull(),
     attachments: jsonb("attachments").$type<Attachment[]>().notNull().default([]),
-    /**
-     * A recorded video (shared/video.ts): while it is processed, `videoUpload` names its resumable upload
-     * and `videoStatus` is "processing"; once done, the stored video and poster (`videoKey`,
-     * `videoPosterKey`, metered at `videoBytes`) and its measured duration; "failed" keeps the entry.
-     */
-    videoStatus: text("video_status").$type<VideoStatus>(),
-    videoUpload: text("video_upload"),
-    videoKey: text("video_key"),
-    videoPosterKey: text("video_poster_key"),
-    videoBytes: bigint("video_bytes", { mode: "number" }),
-    videoDuration: real("video_duration"),
+    ...videoColumns(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     editedAt: timestamp("edited_at", { withTimezone: true }),
   },

@@ -23,6 +23,8 @@ export const HOLDER_KINDS = [
   "ticket_screenshot",
   "ticket_replay",
   "ticket_attachment",
+  "ticket_video",
+  "ticket_video_poster",
   "conversation_attachment",
   "support_screenshot",
   "slide_image",

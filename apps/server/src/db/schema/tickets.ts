@@ -11,6 +11,7 @@ import {
   timestamp,
   unique,
 } from "drizzle-orm/pg-core";
+import { videoColumns } from "./comments.ts";
 import { projects } from "./projects.ts";
 import { users } from "./users.ts";
 
@@ -91,6 +92,8 @@ export const ticketEntries = pgTable(
     guestName: text("guest_name"),
     body: text("body").notNull(),
     attachments: jsonb("attachments").$type<Attachment[]>().notNull().default([]),
+    /** A recorded video, as a comment entry carries one (issue #33). */
+    ...videoColumns(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     editedAt: timestamp("edited_at", { withTimezone: true }),
   },

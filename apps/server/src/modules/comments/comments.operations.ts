@@ -21,6 +21,7 @@ import { operation, withParams } from "../../lib/operations.ts";
 import { memberActor, type PolicyActor } from "../../lib/policy.ts";
 import type { Actor } from "../auth/session.ts";
 import { loadVersion } from "../project-access/projects.load.ts";
+import { acceptVideo, enqueueVideo, pendingVideoColumns } from "../videos/processing.ts";
 import { storedAttachments } from "./attachments.routes.ts";
 import { commentRef, recordCommentEvent } from "./comments.events.ts";
 import { loadComment, loadEntry } from "./comments.load.ts";
@@ -34,7 +35,6 @@ import {
   presentOne,
   previousVersion,
 } from "./comments.service.ts";
-import { acceptVideo, enqueueVideo, pendingVideoColumns } from "./video.ts";
 
 export const versionParams = z.object({ versionId: z.string().min(1).max(64) });
 const commentParams = z.object({ commentId: z.string().min(1).max(64) });
@@ -48,7 +48,7 @@ function authorizeAttachments(writer: PolicyActor, input: { attachments: unknown
 }
 
 /**
- * The video a new entry carries, measured on the server (video.ts), as the entry's columns and its job;
+ * The video a new entry carries, measured on the server (videos/processing.ts), as the entry's columns and its job;
  * `uploader` is who uploaded it (a member's id, or a link guest's `guestUploader`).
  */
 export async function videoExtras(
@@ -61,7 +61,7 @@ export async function videoExtras(
   const video = await acceptVideo(ctx, project, uploader, input.video);
   return {
     columns: pendingVideoColumns(video),
-    inTransaction: (tx, entryId) => enqueueVideo(ctx.queue, tx, entryId, video),
+    inTransaction: (tx, entryId) => enqueueVideo(ctx.queue, tx, "comment", entryId, video),
   };
 }
 

@@ -1,6 +1,7 @@
 import { type Comment, type CommentAuthor, parseGuestIdentity } from "@redline/shared";
 import type { CommentEntryRow, CommentRow } from "../../db/schema/index.ts";
 import { DELETED_AUTHOR } from "../users/authors.ts";
+import { presentEntryVideo } from "../videos/present.ts";
 
 function authorOf(entry: CommentEntryRow, authors: Map<string, CommentAuthor>): CommentAuthor {
   if (entry.userId) return authors.get(entry.userId) ?? DELETED_AUTHOR;
@@ -17,17 +18,8 @@ const NO_ENTRY_ABILITIES = { edit: false, delete: false };
 const NO_COMMENT_ABILITIES = { reply: false, attach: false, resolve: false, move: false };
 
 /** An entry's video as a thread shows it (SPEC §3): served by the comments routes once processed. */
-function videoOf(entry: CommentEntryRow) {
-  const base = `/api/comments/${entry.commentId}/entries/${entry.id}`;
-  const ready = entry.videoStatus === "ready";
-  return {
-    hasVideo: entry.videoStatus !== null,
-    videoURL: ready && entry.videoKey ? `${base}/video` : null,
-    videoPosterURL: ready && entry.videoPosterKey ? `${base}/poster` : null,
-    videoDuration: entry.videoDuration,
-    videoStatus: entry.videoStatus,
-  };
-}
+const videoOf = (entry: CommentEntryRow) =>
+  presentEntryVideo(entry, `/api/comments/${entry.commentId}/entries/${entry.id}`);
 
 /** A comment with its thread: `entries` are this comment's (any order). */
 export function presentComment(

@@ -4,35 +4,25 @@
  * not-a-video, too long for the plan and a viewer's upload refused with nothing kept; an upload cut off
  * mid-way resumes from where it stopped.
  */
-import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testComment } from "../../testing/anchors.ts";
 import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { routeDrivers } from "../../testing/test-db.ts";
-import { createUpload, patch, TUS, upload } from "../../testing/video-uploads.ts";
-import { processVideo } from "./video.ts";
+import { createUpload, makeVideo as makeVideoIn, patch, TUS, upload } from "../../testing/video-uploads.ts";
+import { ticketVideos } from "../tickets/ticket-video.ts";
+import { processVideo } from "../videos/processing.ts";
+import { commentVideos } from "./video.ts";
 
-const run = promisify(execFile);
 let counter = 0;
 const email = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}@example.com`;
 
 let dir: string;
-/** A WebM of `seconds` made by ffmpeg: a test picture and a tone. */
-async function makeVideo(name: string, seconds: number, size = "320x240"): Promise<Buffer> {
-  const file = path.join(dir, name);
-  await run("ffmpeg", [
-    ...["-v", "error", "-y", "-f", "lavfi", "-i", `testsrc=size=${size}:rate=10`],
-    ...["-f", "lavfi", "-i", "sine=frequency=440", "-t", String(seconds)],
-    ...["-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "100k", "-c:a", "libopus", file],
-  ]);
-  return readFile(file);
-}
+const makeVideo = (name: string, seconds: number, size?: string) => makeVideoIn(dir, name, seconds, size);
 
 describe.each(routeDrivers())("video comments (%s)", (driver) => {
   let t: TestApp;
@@ -306,7 +296,7 @@ describe.each(routeDrivers())("video comments (%s)", (driver) => {
           where comment_id = ${commentId} returning id`,
       )) as unknown as { rows: { id: string }[] }
     ).rows;
-    await processVideo(t.ctx, { entryId: entry!.id });
+    await processVideo(t.ctx, { comment: commentVideos, ticket: ticketVideos }, { entryId: entry!.id });
     const first = async () => {
       const list = (await viewer.get(`/api/versions/${versionId}/comments`)).body.data;
       return list.find((c: { id: string }) => c.id === commentId)?.thread[0];

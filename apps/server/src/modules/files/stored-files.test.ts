@@ -48,6 +48,8 @@ const FILE_COLUMNS: Record<string, string> = {
   "comment_entries.video_poster_key": "select video_poster_key from comment_entries",
   "tickets.screenshot_key": "select screenshot_key from tickets",
   "tickets.replay_key": "select replay_key from tickets",
+  "ticket_entries.video_key": "select video_key from ticket_entries",
+  "ticket_entries.video_poster_key": "select video_poster_key from ticket_entries",
   "ticket_entries.attachments":
     "select f->>'path' from ticket_entries, jsonb_array_elements(attachments) as f",
   "conversation_messages.attachments":
@@ -147,11 +149,17 @@ async function seed(exec: Exec, n: string) {
   for (const statement of statements) await exec(statement);
 }
 
-/** A processed video comment (migration 0033): the video counts at its size, its poster is not metered. */
+/**
+ * A processed video comment (migration 0033) and a ticket entry's video (0035): each video counts at its
+ * size, its poster is not metered.
+ */
 const VIDEO_BYTES = 25;
+const TICKET_VIDEO_BYTES = 15;
 async function seedVideo(exec: Exec, n: string) {
   await exec(`update comment_entries set video_status = 'ready', video_key = 'videos/pw${n}/ce${n}.webm',
     video_poster_key = 'videos/pw${n}/ce${n}.jpg', video_bytes = ${VIDEO_BYTES} where id = 'ce${n}'`);
+  await exec(`update ticket_entries set video_status = 'ready', video_key = 'videos/pb${n}/te${n}.webm',
+    video_poster_key = 'videos/pb${n}/te${n}.jpg', video_bytes = ${TICKET_VIDEO_BYTES} where id = 'te${n}'`);
 }
 
 /** A deck's uploaded image (migration 0034), 5 bytes in the owner's web project. */
@@ -218,7 +226,10 @@ describe.each(drivers())("the record of stored files (%s)", (driver: TestDriver)
     expect(await unrecorded(exec)).toEqual([]);
     const { rows } = await exec("select distinct holder_kind from stored_files order by holder_kind");
     expect(rows.map((row) => row.holder_kind)).toEqual([...HOLDER_KINDS].sort());
-    const withBoth = { ...SEEDED, web: SEEDED.web + VIDEO_BYTES + SLIDE_IMAGE_BYTES };
+    const withBoth = {
+      web: SEEDED.web + VIDEO_BYTES + SLIDE_IMAGE_BYTES,
+      browse: SEEDED.browse + TICKET_VIDEO_BYTES,
+    };
     expect(await figure(db, "u1")).toEqual(withBoth);
     expect(await recordSum(exec, "u1")).toEqual(withBoth);
   });

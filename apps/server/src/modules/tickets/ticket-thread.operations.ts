@@ -1,5 +1,5 @@
 /**
- * A ticket's thread, the writes (lib/operations.ts): reply with mentions and attachments; an author edits
+ * A ticket's thread, the writes (lib/operations.ts): reply with mentions, attachments and a recorded video; an author edits
  * their entry; deleting the only entry deletes the ticket (SPEC §4).
  */
 import { deletingEntryDeletesTicket, editTicketEntrySchema, ticketEntrySchema } from "@redline/shared";
@@ -13,6 +13,7 @@ import type { Actor } from "../auth/session.ts";
 import { storedAttachments } from "../comments/attachments.routes.ts";
 import { releaseFilesOf, removeReleasedFiles } from "../files/stored-files.ts";
 import { meterStorage } from "../plans/storage.ts";
+import { acceptVideo, enqueueVideo, pendingVideoColumns } from "../videos/processing.ts";
 import { recordTicketEvent } from "./tickets.events.ts";
 import { loadTicket, loadTicketEntry } from "./tickets.load.ts";
 import { ticketParams } from "./tickets.operations.ts";
@@ -22,6 +23,7 @@ import {
   recordTicketDeleted,
   recordTicketsChanged,
   releaseTicketFiles,
+  TICKET_ENTRY_FILES,
   ticketDetailNow,
   ticketState,
 } from "./tickets.service.ts";
@@ -33,22 +35,27 @@ export const replyOnTicket = operation(
   withParams(ticketParams, ticketEntrySchema),
   async (ctx, actor: Actor, { ticketId, ...input }) => {
     const { db } = ctx.database;
-    const { ticket, access } = await loadTicket(db, actor, ticketId);
+    const { ticket, access, project } = await loadTicket(db, actor, ticketId);
     const writer = memberActor(actor.user.id, access);
     authorizeTicket(writer, "tickets.reply");
-    if (input.attachments.length > 0) authorizeTicket(writer, "tickets.attach");
+    if (input.attachments.length > 0 || input.video) authorizeTicket(writer, "tickets.attach");
     const attachments = await storedAttachments(ctx.storage, ticket.projectId, input.attachments);
+    // Measured on the server before anything is written (videos/processing.ts); refused, nothing is kept.
+    const video = input.video && (await acceptVideo(ctx, project, actor.user.id, input.video));
+    const entryId = newId();
     await db.transaction(async (tx) => {
       const meter =
         attachments.length > 0 ? await meterStorage(tx, ticket.projectId, ctx.config.plansEnabled) : null;
       await lockTicket(tx, ticket.id);
       await tx.insert(ticketEntries).values({
-        id: newId(),
+        id: entryId,
         ticketId: ticket.id,
         userId: actor.user.id,
         body: input.comment,
         attachments,
+        ...pendingVideoColumns(video),
       });
+      if (video) await enqueueVideo(ctx.queue, tx, "ticket", entryId, video);
       await meter?.check();
       await tx.update(tickets).set({ modifiedAt: new Date() }).where(eq(tickets.id, ticket.id));
       await recordTicketEvent(tx, {
@@ -109,7 +116,7 @@ export const deleteTicketEntry = operation(
         await recordTicketDeleted(tx, ticket.projectId, ticket.id);
         return { ticketDeleted: true, files: released };
       }
-      const released = await releaseFilesOf(tx, [{ kinds: ["ticket_attachment"], ids: [entry.id] }], () =>
+      const released = await releaseFilesOf(tx, [{ kinds: TICKET_ENTRY_FILES, ids: [entry.id] }], () =>
         tx.delete(ticketEntries).where(eq(ticketEntries.id, entry.id)),
       );
       await tx.update(tickets).set({ modifiedAt: new Date() }).where(eq(tickets.id, ticket.id));

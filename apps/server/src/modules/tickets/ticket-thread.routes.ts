@@ -1,19 +1,24 @@
 /**
  * A ticket's thread over HTTP — replying, editing and deleting entries are operations
- * (ticket-thread.operations.ts) — and the report's stored screenshot and session replay.
+ * (ticket-thread.operations.ts) — the report's stored screenshot and session replay, and the entries'
+ * recorded videos: uploaded (tus) by whoever may attach to the ticket, played by its readers.
  */
 import { editTicketEntrySchema, ticketEntrySchema } from "@redline/shared";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import { requestInput } from "../../lib/operations.ts";
 import { memberActor } from "../../lib/policy.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
+import { acceptTusChunks, registerUploadRoutes, sendRange, videoTypeOf } from "../videos/video.routes.ts";
 import { deleteTicketEntry, editTicketEntry, replyOnTicket } from "./ticket-thread.operations.ts";
-import { loadTicket } from "./tickets.load.ts";
+import { loadTicket, loadTicketEntry } from "./tickets.load.ts";
 import { ticketParams } from "./tickets.operations.ts";
 import { authorizeTicket } from "./tickets.policy.ts";
+
+const entryParams = ticketParams.extend({ entryId: z.string().min(1).max(64) });
 
 export async function ticketThreadRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const { auth, storage } = ctx;
@@ -47,8 +52,7 @@ export async function ticketThreadRoutes(app: FastifyInstance, { ctx }: { ctx: A
   );
 
   const serveFile =
-    (kind: "screenshot" | "replay") =>
-    async (request: import("fastify").FastifyRequest, reply: import("fastify").FastifyReply) => {
+    (kind: "screenshot" | "replay") => async (request: FastifyRequest, reply: FastifyReply) => {
       const actor = await requireActor(auth, db, request);
       const { ticket, access } = await loadTicket(db, actor, ticketParams.parse(request.params).ticketId);
       authorizeTicket(memberActor(actor.user.id, access), "tickets.read");
@@ -72,5 +76,41 @@ export async function ticketThreadRoutes(app: FastifyInstance, { ctx }: { ctx: A
     "/api/tickets/:ticketId/replay",
     route({ summary: "The report's session replay (JSON)", action: "tickets.read" }),
     serveFile("replay"),
+  );
+
+  // Recording on a ticket: who may attach to it uploads as themselves, into the ticket's project.
+  acceptTusChunks(app);
+  registerUploadRoutes(app, ctx, {
+    path: "/api/tickets/:ticketId/videos",
+    action: "tickets.attach",
+    who: " for a ticket's entry",
+    async uploaderOf(request) {
+      const actor = await requireActor(auth, db, request);
+      const { project, access } = await loadTicket(db, actor, ticketParams.parse(request.params).ticketId);
+      authorizeTicket(memberActor(actor.user.id, access), "tickets.attach");
+      return { project, uploader: actor.user.id };
+    },
+  });
+
+  const readVideo = (kind: "video" | "poster") => async (request: FastifyRequest, reply: FastifyReply) => {
+    const params = entryParams.parse(request.params);
+    const actor = await requireActor(auth, db, request);
+    const { ticket, access } = await loadTicket(db, actor, params.ticketId);
+    authorizeTicket(memberActor(actor.user.id, access), "tickets.read");
+    const entry = await loadTicketEntry(db, ticket.id, params.entryId);
+    const key = kind === "video" ? entry.videoKey : entry.videoPosterKey;
+    const stored = key ? await storage.get(key) : null;
+    if (!key || !stored) throw new NotFoundError("This entry has no video.", "video-not-found");
+    return sendRange(request, reply, stored, videoTypeOf(key, kind));
+  };
+  app.get(
+    "/api/tickets/:ticketId/entries/:entryId/video",
+    route({ summary: "Play a ticket entry's video", action: "tickets.read", response: "not-json" }),
+    readVideo("video"),
+  );
+  app.get(
+    "/api/tickets/:ticketId/entries/:entryId/poster",
+    route({ summary: "A ticket entry video's poster", action: "tickets.read", response: "not-json" }),
+    readVideo("poster"),
   );
 }

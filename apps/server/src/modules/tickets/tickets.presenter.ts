@@ -16,6 +16,7 @@ import {
 import { and, asc, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { type BrowseListRow, type TicketEntryRow, ticketEntries, tickets } from "../../db/schema/index.ts";
+import { presentEntryVideo } from "../videos/present.ts";
 import { type BoardPerson, boardPeople } from "./tickets.load.ts";
 
 const NO_TICKET_ABILITIES: Ticket["abilities"] = {
@@ -128,6 +129,7 @@ export function presentEntry(entry: TicketEntryRow, people: Map<string, BoardPer
     author: authorOf(entry, people),
     comment: entry.body,
     attachments: entry.attachments,
+    ...presentEntryVideo(entry, `/api/tickets/${entry.ticketId}/entries/${entry.id}`),
     abilities: { edit: false, delete: false },
   };
 }

@@ -18,6 +18,7 @@ import type { Database } from "../../db/index.ts";
 import {
   type BrowseListRow,
   browseLists,
+  type HolderKind,
   projects,
   type TicketRow,
   ticketEntries,
@@ -252,6 +253,9 @@ export function recordListChanged(tx: Tx, projectId: string, listId: string, row
  * Runs `remove` (deleting tickets, or what they cascade from) and returns the files only those tickets
  * held — screenshot, replay, their entries' attachments — to remove after commit (files/stored-files.ts).
  */
+/** The files a ticket's entry holds: its attachments, and its video with the video's poster. */
+export const TICKET_ENTRY_FILES: HolderKind[] = ["ticket_attachment", "ticket_video", "ticket_video_poster"];
+
 export async function releaseTicketFiles(
   tx: Database,
   ticketIds: string[],
@@ -268,7 +272,7 @@ export async function releaseTicketFiles(
     tx,
     [
       { kinds: ["ticket_screenshot", "ticket_replay"], ids: ticketIds },
-      { kinds: ["ticket_attachment"], ids: entries.map((entry) => entry.id) },
+      { kinds: TICKET_ENTRY_FILES, ids: entries.map((entry) => entry.id) },
     ],
     remove,
   );

@@ -5,6 +5,7 @@
  * header, which a client could have written.
  */
 import { execFile } from "node:child_process";
+import { stat } from "node:fs/promises";
 import { promisify } from "node:util";
 
 const run = promisify(execFile);
@@ -124,30 +125,36 @@ export async function streamingCopy(input: string, output: string, probed: Probe
   );
 }
 
-/** A JPEG poster (640 px wide) from a moment near the start. */
+/**
+ * A JPEG poster (640 px wide) from a moment near the start — or the first frame, when the moment falls past
+ * the last picture (a recording of a still tab may hold only a few frames: ffmpeg then writes nothing).
+ */
 export async function posterFrame(input: string, output: string, duration: number): Promise<void> {
-  const at = Math.min(1, duration / 2);
-  await run(
-    "ffmpeg",
-    [
-      "-nostdin",
-      "-v",
-      "error",
-      "-y",
-      "-ss",
-      String(at),
-      "-i",
-      input,
-      "-frames:v",
-      "1",
-      "-vf",
-      "scale=640:-2",
-      "-q:v",
-      "4",
-      "-f",
-      "image2",
-      output,
-    ],
-    { timeout: TIMEOUT_MS },
-  );
+  for (const at of [Math.min(1, duration / 2), 0]) {
+    await run(
+      "ffmpeg",
+      [
+        "-nostdin",
+        "-v",
+        "error",
+        "-y",
+        "-ss",
+        String(at),
+        "-i",
+        input,
+        "-frames:v",
+        "1",
+        "-vf",
+        "scale=640:-2",
+        "-q:v",
+        "4",
+        "-f",
+        "image2",
+        output,
+      ],
+      { timeout: TIMEOUT_MS },
+    );
+    if ((await stat(output).catch(() => null))?.size) return;
+  }
+  throw new Error("no picture for the poster");
 }

@@ -2,7 +2,7 @@
  * Resumable video uploads: the tus protocol (@tus/server) on the store the app's files use — a folder beside
  * DATA_DIR/files, or the S3 bucket under `video-uploads/` (@tus/s3-store). An upload is named by the server
  * `{projectId}.{userId}.{random}`, so who may continue it is read from its id; it stays here until a
- * comment or reply names it (then the video job takes it into the record of stored files and removes it)
+ * comment, a reply or a ticket entry names it (then the video job takes it into the record of stored files and removes it)
  * or until it expires (abandoned uploads are collected every hour, and once at start).
  */
 import { createHash, randomBytes } from "node:crypto";
@@ -16,13 +16,20 @@ import { S3Store } from "@tus/s3-store";
 import { type DataStore, Server } from "@tus/server";
 import type { AppConfig } from "../../env.ts";
 
-/** Who is uploading, told by the route (after it authorized the request) to the tus server's naming. */
-const uploaders = new WeakMap<IncomingMessage, string>();
+/**
+ * Who is uploading and where, told by the route (after it authorized the request) to the tus server's
+ * naming: `{projectId}.{userId}`, and the route's path the upload continues under.
+ */
+const uploaders = new WeakMap<IncomingMessage, { uploader: string; base: string }>();
 
-/** The route's word on who starts this upload: `{projectId}.{userId}`. */
-export function setUploader(request: IncomingMessage, uploader: string): void {
-  uploaders.set(request, uploader);
+/** The route's word on who starts this upload (`{projectId}.{userId}`) and under which path (`base`). */
+export function setUploader(request: IncomingMessage, uploader: string, base: string): void {
+  uploaders.set(request, { uploader, base });
 }
+
+/** The Node request under the tus server's web Request. */
+const nodeRequest = (req: Request) =>
+  (req as unknown as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
 
 /** An upload left unfinished or never posted for this long is collected. */
 const EXPIRES_MS = 24 * 3_600_000;
@@ -84,17 +91,19 @@ export function createVideoUploads(
     datastore: store,
     maxSize: MAX_VIDEO_UPLOAD_BYTES,
     respectForwardedHeaders: false,
-    // An upload lives under its project: /api/projects/{projectId}/videos/{id}, or a guest's under the
-    // project's public link: /api/share/{projectId}/videos/{id}.
-    generateUrl: (_req, { id }) => {
+    // An upload continues under the route that started it: its project's (/api/projects/{projectId}/videos),
+    // a ticket's (/api/tickets/{ticketId}/videos), the public link's or the widget's.
+    generateUrl: (req, { id }) => {
+      const node = nodeRequest(req);
+      const base = node && uploaders.get(node)?.base;
+      if (base) return `${base}/${id}`;
       const owner = uploadOwner(id);
-      const base = owner?.userId.startsWith(GUEST_UPLOADER) ? "share" : "projects";
-      return `/api/${base}/${owner?.projectId}/videos/${id}`;
+      return `/api/${owner?.userId.startsWith(GUEST_UPLOADER) ? "share" : "projects"}/${owner?.projectId}/videos/${id}`;
     },
     getFileIdFromRequest: (_req, lastPath) => lastPath,
     namingFunction: (req) => {
-      const node = (req as unknown as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
-      const uploader = node && uploaders.get(node);
+      const node = nodeRequest(req);
+      const uploader = node && uploaders.get(node)?.uploader;
       if (!uploader) throw { status_code: 403, body: "Sign in to upload a video.\n" };
       return `${uploader}.${randomBytes(16).toString("hex")}`;
     },

@@ -1,10 +1,10 @@
 /**
- * A comment's video in its thread (SPEC §3 thread entries): the poster and duration, played inline with
+ * A thread entry's video — a comment's or a ticket's (SPEC §3 thread entries): the poster and duration, played inline with
  * the browser's controls (keyboard included), a speed from 1× to 2×, a larger view in a modal, and a
  * link that opens the video at the moment it is paused on. While the server processes it, and if that
  * failed, it says so (the comment itself stays).
  */
-import { type CommentEntry, formatVideoTime, VIDEO_MESSAGES } from "@redline/shared";
+import { type EntryVideo, formatVideoTime, VIDEO_MESSAGES } from "@redline/shared";
 import { Link2, Maximize2 } from "lucide-react";
 import { useRef, useState } from "react";
 import { Modal } from "../modal.tsx";
@@ -13,7 +13,7 @@ import "./video.css";
 
 const SPEEDS = [1, 1.25, 1.5, 2];
 
-export function VideoPlayer({ entry }: { entry: CommentEntry }) {
+export function VideoPlayer({ entry }: { entry: EntryVideo }) {
   const [large, setLarge] = useState(false);
   if (!entry.hasVideo) return null;
   if (entry.videoStatus === "failed")
@@ -41,7 +41,7 @@ export function VideoPlayer({ entry }: { entry: CommentEntry }) {
   );
 }
 
-function Player({ entry }: { entry: CommentEntry }) {
+function Player({ entry }: { entry: EntryVideo }) {
   const video = useRef<HTMLVideoElement>(null);
   const [speed, setSpeed] = useState(1);
   const copyLink = () => {

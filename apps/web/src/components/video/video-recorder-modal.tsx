@@ -54,6 +54,11 @@ export const linkGuestVideoTarget = (projectId: string, identity: string): Video
   headers: { "x-redline-guest": identity },
 });
 
+/** Whoever may attach to a ticket records on it. */
+export const ticketVideoTarget = (ticketId: string): VideoTarget => ({
+  path: `/api/tickets/${encodeURIComponent(ticketId)}/videos`,
+});
+
 export function videoLimitKey(target: VideoTarget) {
   return ["video-limit", target.path] as const;
 }

@@ -92,6 +92,23 @@ describe("realtime events written into the cached board", () => {
     expect(client.getQueryState(ticketKey("t1"))!.isInvalidated).toBe(true);
   });
 
+  it("rereads an open ticket whose thread waits on a video when its card changes", () => {
+    const { client } = cache();
+    const detail = {
+      ...ticket("t1"),
+      thread: [{ id: "e1", videoStatus: "processing" }],
+    } as unknown as TicketDetail;
+    client.setQueryData(ticketKey("t1"), detail);
+    // The video job's `ticket.changed`: the card reads as before (same comment count).
+    applyBoardEvent(client, "p1", {
+      type: "tickets.changed",
+      projectId: "p1",
+      ticketId: "t1",
+      ticket: ticket("t1"),
+    });
+    expect(client.getQueryState(ticketKey("t1"))!.isInvalidated).toBe(true);
+  });
+
   it("refetches the board when an event could not carry its ticket, and on a resync", () => {
     const { client } = cache();
     applyBoardEvent(client, "p1", { type: "tickets.changed", projectId: "p1", ticketId: "t9" });

@@ -55,7 +55,8 @@ function updateBoard(queryClient: QueryClient, projectId: string, change: (board
 
 /**
  * A ticket as it now reads, into the board and into its open detail (whose thread stays; when the card's
- * comment count says the thread changed, the detail is read again).
+ * comment count says the thread changed, or the thread waits on a video being processed — the server tells
+ * the card when it is done — the detail is read again).
  */
 export function upsertTicket(queryClient: QueryClient, ticket: Ticket): void {
   updateBoard(queryClient, ticket.projectId, (board) => withTicket(board, ticket));
@@ -63,7 +64,8 @@ export function upsertTicket(queryClient: QueryClient, ticket: Ticket): void {
   if (!detail) return;
   const thread = "thread" in ticket ? (ticket as TicketDetail).thread : detail.thread;
   queryClient.setQueryData<TicketDetail>(ticketKey(ticket.id), { ...ticket, thread });
-  if (!("thread" in ticket) && ticket.commentCount !== Math.max(0, detail.thread.length - 1))
+  const processing = detail.thread.some((entry) => entry.videoStatus === "processing");
+  if (!("thread" in ticket) && (processing || ticket.commentCount !== Math.max(0, detail.thread.length - 1)))
     void queryClient.invalidateQueries({ queryKey: ticketKey(ticket.id) });
 }
 

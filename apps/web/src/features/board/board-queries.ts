@@ -11,6 +11,7 @@ import {
   type Ticket,
   type TicketDetail,
   type TriageTicketInput,
+  type VideoInput,
 } from "@redline/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { snackbar } from "../../components/snackbar-store.ts";
@@ -207,7 +208,7 @@ function useEntryWrite<Input>(ticket: Ticket, write: (input: Input) => Promise<{
 }
 
 export function useAddEntry(ticket: Ticket) {
-  return useEntryWrite(ticket, (input: { comment: string; attachments: Attachment[] }) =>
+  return useEntryWrite(ticket, (input: { comment: string; attachments: Attachment[]; video?: VideoInput }) =>
     api<{ data?: unknown }>(`/api/tickets/${enc(ticket.id)}/entries`, { method: "POST", body: input }),
   );
 }

@@ -1,4 +1,4 @@
-import { type Board, MAX_TICKET_DESCRIPTION, type TicketDetail } from "@redline/shared";
+import { type Board, MAX_TICKET_DESCRIPTION, type TicketDetail, type TicketEntry } from "@redline/shared";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
@@ -106,6 +106,56 @@ describe("controls follow the abilities the server sends", () => {
     expect(within(panel).getByRole("button", { name: "Resolve" })).toBeTruthy();
     expect(within(panel).getByRole("combobox", { name: "Reply" })).toBeTruthy();
     expect(within(panel).getByRole("button", { name: "Delete ticket" })).toBeTruthy();
+  });
+
+  it("plays an entry's video, and offers recording to whoever may attach to the ticket", async () => {
+    const data = editable();
+    const entry: TicketEntry = {
+      id: "e1",
+      createdAt: "2026-11-01T10:00:00.000Z",
+      editedAt: null,
+      userId: null,
+      author: { uid: null, displayName: "Gail Guest", photoURL: null, isGuest: true },
+      comment: "See the recording",
+      attachments: [],
+      hasVideo: true,
+      videoURL: "/api/tickets/t1/entries/e1/video",
+      videoPosterURL: "/api/tickets/t1/entries/e1/poster",
+      videoDuration: 3.2,
+      videoStatus: "ready",
+      abilities: { edit: false, delete: false },
+    };
+    const processing: TicketEntry = {
+      ...entry,
+      id: "e2",
+      comment: "And another",
+      videoURL: null,
+      videoPosterURL: null,
+      videoStatus: "processing",
+    };
+    const detail: TicketDetail = { ...data.tickets[0]!, thread: [entry, processing] };
+    renderBoard(data, {
+      path: "/project/p1?t=t1",
+      routes: { "GET /api/tickets/t1": { body: { data: detail } } },
+    });
+    const panel = await screen.findByRole("dialog", { name: "Ticket #1" });
+    const video = await within(panel).findByLabelText("Video comment, 00:03");
+    expect(video.getAttribute("src")).toBe("/api/tickets/t1/entries/e1/video");
+    expect(within(panel).getByText("Processing video (00:03)...")).toBeTruthy();
+    expect(within(panel).getByRole("button", { name: "Record a video" })).toBeTruthy();
+    cleanup();
+
+    renderBoard(data, {
+      path: "/project/p1?t=t1",
+      routes: {
+        "GET /api/tickets/t1": {
+          body: { data: { ...detail, abilities: { ...detail.abilities, attach: false } } },
+        },
+      },
+    });
+    const readOnly = await screen.findByRole("dialog", { name: "Ticket #1" });
+    await within(readOnly).findByLabelText("Video comment, 00:03");
+    expect(within(readOnly).queryByRole("button", { name: "Record a video" })).toBeNull();
   });
 
   it("shows a read-only ticket without its controls", async () => {

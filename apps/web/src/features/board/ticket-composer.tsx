@@ -1,7 +1,8 @@
 /**
  * Writing a reply on a ticket: a text box with an autocomplete of the board's people after `@` (stored as
  * `{@uid}`, SPEC §5, packages/shared/mentions.ts), files attached before sending (uploaded at once, ≤ 5 MB
- * each) and Ctrl/Cmd+Enter to send. The same habits as the comment composer of website review.
+ * each), a recorded video where the reply may carry one, and Ctrl/Cmd+Enter to send. The same habits
+ * (and the same recorder) as the comment composer of website review.
  */
 import {
   type Attachment,
@@ -12,12 +13,15 @@ import {
   mentionQuery,
   toEditableText,
   toStoredText,
+  type VideoInput,
 } from "@redline/shared";
 import { Paperclip, X } from "lucide-react";
 import { type KeyboardEvent, useId, useRef, useState } from "react";
 import { Avatar } from "../../components/avatar.tsx";
 import { TextLimitNote, useTextLimit } from "../../components/text-limit.tsx";
 import { showPlanRefusal } from "../../components/upgrade-prompt-store.ts";
+import { AttachedVideo, RecordVideoButton, videoInputOf } from "../../components/video/video-attach.tsx";
+import type { RecordedVideo, VideoTarget } from "../../components/video/video-recorder-modal.tsx";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { clearSent } from "../../lib/clear-sent.ts";
 import { isTooLarge } from "../../lib/files.ts";
@@ -30,6 +34,7 @@ export function TicketComposer({
   projectId,
   initialText = "",
   allowAttachments,
+  videoTarget = null,
   autoFocus = false,
   isPending = false,
   onSubmit,
@@ -41,9 +46,11 @@ export function TicketComposer({
   projectId: string;
   initialText?: string;
   allowAttachments: boolean;
+  /** Where a recorded video goes (the ticket's uploads); null records none. */
+  videoTarget?: VideoTarget | null;
   autoFocus?: boolean;
   isPending?: boolean;
-  onSubmit(input: { comment: string; attachments: Attachment[] }): Promise<unknown>;
+  onSubmit(input: { comment: string; attachments: Attachment[]; video?: VideoInput }): Promise<unknown>;
   onCancel?: () => void;
 }) {
   const id = useId();
@@ -53,6 +60,7 @@ export function TicketComposer({
   const inserted = useRef<MentionPerson[]>(initial.inserted);
   const [attachments, setAttachments] = useState<Attachment[]>([]);
   const [uploading, setUploading] = useState(0);
+  const [video, setVideo] = useState<RecordedVideo | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [query, setQuery] = useState<{ start: number; query: string } | null>(null);
   const [active, setActive] = useState(0);
@@ -85,7 +93,8 @@ export function TicketComposer({
     if (!comment || limit.isOver || isPending || uploading > 0) return;
     setError(null);
     try {
-      await onSubmit({ comment, attachments });
+      await onSubmit({ comment, attachments, ...(video && { video: videoInputOf(video) }) });
+      setVideo(null);
       // What was typed or attached while it was sent stays, with the mentions it may hold.
       if (box.current?.value === text) inserted.current = [];
       setText(clearSent(text));
@@ -203,8 +212,11 @@ export function TicketComposer({
           ))}
         </div>
       </div>
-      {attachments.length > 0 || uploading > 0 ? (
+      {attachments.length > 0 || uploading > 0 || video ? (
         <ul className="ticket-composer__files" aria-label="Attached files">
+          {video ? (
+            <AttachedVideo video={video} onRemove={() => setVideo(null)} block="ticket-composer" />
+          ) : null}
           {attachments.map((file) => (
             <li key={file.path} className="ticket-composer__file">
               <span>{file.name}</span>
@@ -247,6 +259,14 @@ export function TicketComposer({
               }}
             />
           </label>
+        ) : null}
+        {videoTarget ? (
+          <RecordVideoButton
+            target={videoTarget}
+            disabled={video !== null}
+            onAttach={setVideo}
+            className="icon-btn"
+          />
         ) : null}
         <span className="ticket-composer__spacer" />
         {onCancel ? (

@@ -1,6 +1,6 @@
 /**
  * A ticket's thread: the first entry (the report's note or the description the ticket began with) and
- * the replies, each with mentions and attachments; authors edit and delete their own (SPEC §4: deleting
+ * the replies, each with mentions, attachments and a recorded video (recorded and played as a comment's); authors edit and delete their own (SPEC §4: deleting
  * the only entry deletes the ticket, so that asks first and says so).
  */
 import {
@@ -14,6 +14,8 @@ import { Download, Pencil, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { Avatar } from "../../components/avatar.tsx";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
+import { VideoPlayer } from "../../components/video/video-player.tsx";
+import { ticketVideoTarget } from "../../components/video/video-recorder-modal.tsx";
 import { timeAgo } from "../../lib/time-ago.ts";
 import { attachmentUrl } from "../comments/comment-queries.ts";
 import { useAddEntry, useDeleteEntry, useEditEntry } from "./board-queries.ts";
@@ -102,6 +104,7 @@ export function TicketThread({ ticket, people }: { ticket: TicketDetail; people:
             ) : (
               <EntryText text={entry.comment} people={people} />
             )}
+            <VideoPlayer entry={entry} />
             {entry.attachments.length > 0 ? (
               <ul className="ticket-entry__files" aria-label="Attachments">
                 {entry.attachments.map((file) => (
@@ -128,6 +131,7 @@ export function TicketThread({ ticket, people }: { ticket: TicketDetail; people:
           people={people}
           projectId={ticket.projectId}
           allowAttachments={ticket.abilities.attach}
+          videoTarget={ticket.abilities.attach ? ticketVideoTarget(ticket.id) : null}
           isPending={reply.isPending}
           onSubmit={(input) => reply.mutateAsync(input)}
         />

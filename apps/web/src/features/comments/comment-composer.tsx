@@ -6,7 +6,6 @@
  */
 import {
   type Attachment,
-  formatVideoTime,
   MAX_ATTACHMENTS,
   MAX_COMMENT_LENGTH,
   MESSAGES,
@@ -16,15 +15,15 @@ import {
   toStoredText,
   type VideoInput,
 } from "@redline/shared";
-import { Paperclip, Video, X } from "lucide-react";
+import { Paperclip, X } from "lucide-react";
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { Avatar } from "../../components/avatar.tsx";
 import { TextLimitNote, useTextLimit } from "../../components/text-limit.tsx";
 import { showPlanRefusal } from "../../components/upgrade-prompt-store.ts";
+import { AttachedVideo, RecordVideoButton, videoInputOf } from "../../components/video/video-attach.tsx";
 import {
   projectVideoTarget,
   type RecordedVideo,
-  VideoRecorderModal,
   type VideoTarget,
 } from "../../components/video/video-recorder-modal.tsx";
 import { errorMessage } from "../../lib/auth-client.ts";
@@ -78,7 +77,6 @@ export function CommentComposer({
   const [attachments, setAttachments] = useState<Attachment[]>([]);
   const [uploading, setUploading] = useState(0);
   const [video, setVideo] = useState<RecordedVideo | null>(null);
-  const [recorderOpen, setRecorderOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [query, setQuery] = useState<{ start: number; query: string } | null>(null);
   const [active, setActive] = useState(0);
@@ -122,8 +120,7 @@ export function CommentComposer({
     if (!body || limit.isOver || isPending || uploading > 0) return;
     setError(null);
     try {
-      const { duration: _, ...recorded } = video ?? { duration: 0 };
-      await onSubmit({ comment: body, attachments, ...(video && { video: recorded as VideoInput }) });
+      await onSubmit({ comment: body, attachments, ...(video && { video: videoInputOf(video) }) });
       setVideo(null);
       // What was typed or attached while it was sent stays, with the mentions it may hold.
       if (box.current?.value === text) inserted.current = [];
@@ -235,20 +232,7 @@ export function CommentComposer({
       </div>
       {attachments.length > 0 || uploading > 0 || video ? (
         <ul className="composer__files" aria-label="Attached files">
-          {video ? (
-            <li className="composer__file">
-              <Video size={14} aria-hidden />
-              <span className="composer__file-name">Video {formatVideoTime(video.duration)}</span>
-              <button
-                type="button"
-                className="icon-btn composer__remove"
-                aria-label="Remove video"
-                onClick={() => setVideo(null)}
-              >
-                <X size={14} aria-hidden />
-              </button>
-            </li>
-          ) : null}
+          {video ? <AttachedVideo video={video} onRemove={() => setVideo(null)} /> : null}
           {attachments.map((file) => (
             <li key={file.path} className="composer__file">
               <span className="composer__file-name">{file.name}</span>
@@ -295,23 +279,7 @@ export function CommentComposer({
           </label>
         ) : null}
         {videoTarget ? (
-          <button
-            type="button"
-            className="icon-btn composer__attach"
-            aria-label="Record a video"
-            disabled={video !== null}
-            onClick={() => setRecorderOpen(true)}
-          >
-            <Video size={16} aria-hidden />
-          </button>
-        ) : null}
-        {videoTarget ? (
-          <VideoRecorderModal
-            open={recorderOpen}
-            target={videoTarget}
-            onOpenChange={setRecorderOpen}
-            onAttach={setVideo}
-          />
+          <RecordVideoButton target={videoTarget} disabled={video !== null} onAttach={setVideo} />
         ) : null}
         <span className="composer__spacer" />
         {onCancel ? (

@@ -1,0 +1,69 @@
+/**
+ * A composer's recorded video (comments and tickets alike): the button that opens the recorder, and the
+ * recording attached to the draft until it is sent or removed.
+ */
+import { formatVideoTime, type VideoInput } from "@redline/shared";
+import { Video, X } from "lucide-react";
+import { useState } from "react";
+import { type RecordedVideo, VideoRecorderModal, type VideoTarget } from "./video-recorder-modal.tsx";
+
+/** What a post names: the upload and its cut, never the duration (the server measures it). */
+export function videoInputOf(video: RecordedVideo): VideoInput {
+  const { duration: _, ...input } = video;
+  return input;
+}
+
+/** "Record a video" and its recorder; `onAttach` receives the uploaded recording. */
+export function RecordVideoButton({
+  target,
+  disabled,
+  onAttach,
+  className = "icon-btn composer__attach",
+}: {
+  target: VideoTarget;
+  disabled: boolean;
+  onAttach(video: RecordedVideo): void;
+  className?: string;
+}) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button
+        type="button"
+        className={className}
+        aria-label="Record a video"
+        disabled={disabled}
+        onClick={() => setOpen(true)}
+      >
+        <Video size={16} aria-hidden />
+      </button>
+      <VideoRecorderModal open={open} target={target} onOpenChange={setOpen} onAttach={onAttach} />
+    </>
+  );
+}
+
+/** The draft's recording in its list of attached files (`block`: the composer's class, BEM). */
+export function AttachedVideo({
+  video,
+  onRemove,
+  block = "composer",
+}: {
+  video: RecordedVideo;
+  onRemove(): void;
+  block?: string;
+}) {
+  return (
+    <li className={`${block}__file`}>
+      <Video size={14} aria-hidden />
+      <span className={`${block}__file-name`}>Video {formatVideoTime(video.duration)}</span>
+      <button
+        type="button"
+        className={`icon-btn ${block}__remove`}
+        aria-label="Remove video"
+        onClick={onRemove}
+      >
+        <X size={14} aria-hidden />
+      </button>
+    </li>
+  );
+}
