@@ -17,8 +17,10 @@ export const SCREENSHOT_LINK_TTL_SECONDS = 30 * 24 * 60 * 60;
 export async function screenshotLinkOf(
   config: AppConfig,
   db: Pick<Database, "select">,
-  versionId: string,
+  versionId: string | null,
 ): Promise<string | null> {
+  // A comment on a slide is on no page version: it has no page screenshot.
+  if (!versionId) return null;
   const [version] = await db
     .select({ screenshotKey: versions.screenshotKey })
     .from(versions)
