@@ -71,6 +71,7 @@ const NOT_FILES: Record<string, string> = {
     "a copy of the participant's avatar URL; the user's row holds the file",
   "pages.screenshot_source": "where a live screenshot comes from, not a stored file",
   "versions.source_url": "the captured page's address",
+  "merge_gate_commits.preview_url": "a pull request's deployed preview, an address at the customer's host",
   "inspect_changes.image_dimensions": "an image's width and height",
   "admin_audit.details": "what an operator's action changed (ids, plan names), never a file",
 };
