@@ -58,6 +58,12 @@ import { ShareButton } from "../features/sharing/share-modal.tsx";
 const SlideEditor = lazy(() =>
   import("../features/slides/slide-editor.tsx").then((module) => ({ default: module.SlideEditor })),
 );
+/** The comments feature's panel for a slide, which the slide editor shows beside its stage. */
+const SlideCommentsPanel = lazy(() =>
+  import("../features/comments/slide-comments-panel.tsx").then((module) => ({
+    default: module.SlideCommentsPanel,
+  })),
+);
 
 function isNotFound(error: unknown): boolean {
   return isApiError(error) && (error.status === 404 || error.status === 403);
@@ -132,6 +138,7 @@ export function ProjectLayout() {
           key={project.id}
           project={project}
           bar={<ProjectBar project={project} share={<ShareButton project={project} variant="bar" />} />}
+          commentsPanel={(props) => <SlideCommentsPanel {...props} />}
         />
       </Suspense>
     );

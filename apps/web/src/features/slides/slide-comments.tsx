@@ -1,6 +1,7 @@
 /**
  * Comments on the slide being edited (issue #32): the comments module's threads (comment-thread.tsx,
- * comment-composer.tsx) in a panel beside the stage, and their pins on it — at a point of the slide or on
+ * comment-composer.tsx) in a panel beside the stage (the comments feature's slide-comments-panel.tsx, handed to
+ * the editor by its page: slide-comments-slot.ts), and their pins on it — at a point of the slide or on
  * an object, following the object as it moves (slidePinPoint, with the deck as it now is). "Comment"
  * places a new one with the next click; a pin dragged is saved 1000 ms after it is let go (SPEC §9), and
  * at once when the editor closes. `?id={commentID}` opens the comment's slide and thread (SPEC §2).
@@ -8,34 +9,21 @@
 import {
   type Comment,
   commentsPerSlide,
-  type MentionPerson,
-  type ProjectDetail,
   SLIDE_SAVE_DELAY_MS,
   type Slide,
   slideDotOf,
   slidePinPoint,
 } from "@redline/shared";
 import { useQueryClient } from "@tanstack/react-query";
-import { MessageSquare, MessageSquarePlus } from "lucide-react";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { CommentComposer } from "../comments/comment-composer.tsx";
+import { useCallback, useEffect, useMemo, useRef } from "react";
 import {
   commentsKey,
   slideCommentsScope,
   useComments,
-  useCreateSlideComment,
   useUpdateComment,
 } from "../comments/comment-queries.ts";
-import { CommentText, CommentThread } from "../comments/comment-thread.tsx";
 import type { StagePin } from "./slide-stage.tsx";
 import "../comments/comments.css";
-
-/** A comment being placed: its slide, the object it is on (if any) and where. */
-export interface PendingSlideComment {
-  slideId: string;
-  objectId: string | null;
-  dotPosition: { x: number; y: number };
-}
 
 /** The slide comments of a project, numbered per slide in the order they were made. */
 export function useSlideComments(projectId: string) {
@@ -116,154 +104,5 @@ export function useMovePin(projectId: string, slide: Slide | undefined, comments
       waiting.current.set(commentId, { timer: setTimeout(save, SLIDE_SAVE_DELAY_MS.comment), save });
     },
     [comments, slide, queryClient, scope, update],
-  );
-}
-
-export function SlideCommentsPanel({
-  project,
-  slide,
-  comments,
-  numbers,
-  isLoading,
-  isError,
-  openId,
-  onOpen,
-  placing,
-  onPlace,
-  pending,
-  onCancelPending,
-  people,
-}: {
-  project: ProjectDetail;
-  slide: Slide | undefined;
-  comments: readonly Comment[];
-  numbers: Map<string, number>;
-  isLoading: boolean;
-  isError: boolean;
-  openId: string | null;
-  onOpen(commentId: string | null): void;
-  /** Whether the next click on the slide places a comment. */
-  placing: boolean;
-  onPlace(placing: boolean): void;
-  pending: PendingSlideComment | null;
-  onCancelPending(): void;
-  people: MentionPerson[];
-}) {
-  const scope = useMemo(() => slideCommentsScope(project.id), [project.id]);
-  const create = useCreateSlideComment(scope);
-  const [, setDraft] = useState(false);
-  const onSlide = comments.filter((comment) => comment.slideId === slide?.id);
-  const open = comments.find((comment) => comment.id === openId);
-  const canComment = project.abilities.comment;
-
-  return (
-    <aside className="activity slide-comments" aria-labelledby="slide-comments-title">
-      <div className="activity__head">
-        <h2 id="slide-comments-title" className="activity__title">
-          Comments
-        </h2>
-        <span className="activity__count">{onSlide.length}</span>
-        <span className="thread__spacer" />
-        {canComment && slide ? (
-          <button
-            type="button"
-            className={placing ? "btn" : "btn btn--ghost"}
-            aria-pressed={placing}
-            onClick={() => onPlace(!placing)}
-          >
-            <MessageSquarePlus size={16} aria-hidden /> Comment
-          </button>
-        ) : null}
-      </div>
-      {placing ? (
-        <p className="activity__hint slide-comments__hint">
-          Click the slide or an object to pin your comment.
-        </p>
-      ) : null}
-      {pending ? (
-        <section className="activity__new-comment" aria-label="New comment">
-          <p className="activity__hint">
-            {pending.objectId ? "Pinned to the selected object." : "Pinned to a point of the slide."}
-          </p>
-          <CommentComposer
-            key={JSON.stringify(pending)}
-            label="Write a comment"
-            submitLabel="Comment"
-            people={people}
-            projectId={project.id}
-            allowAttachments
-            autoFocus
-            isPending={create.isPending}
-            onSubmit={async (input) => {
-              const created = await create.mutateAsync({
-                slideId: pending.slideId,
-                ...(pending.objectId && { objectId: pending.objectId }),
-                dotPosition: pending.dotPosition,
-                ...input,
-              });
-              onCancelPending();
-              onOpen(created.data.id);
-            }}
-            onCancel={onCancelPending}
-            onDraftChange={setDraft}
-          />
-        </section>
-      ) : null}
-      {open ? (
-        <CommentThread
-          key={open.id}
-          comment={open}
-          number={numbers.get(open.id) ?? 0}
-          scope={scope}
-          people={people}
-          onBack={() => onOpen(null)}
-          onDraftChange={setDraft}
-        />
-      ) : (
-        <div className="activity__body">
-          {isLoading ? (
-            <p className="activity__hint">Loading comments…</p>
-          ) : isError ? (
-            <p className="activity__hint" role="alert">
-              The comments could not be loaded. Check your connection and reload the page.
-            </p>
-          ) : onSlide.length === 0 ? (
-            <div className="empty-state slide-comments__empty">
-              <MessageSquare size={24} aria-hidden />
-              <p className="empty-state__text">
-                {canComment
-                  ? "No comments on this slide yet. Use Comment to pin one to a point or an object."
-                  : "No comments on this slide yet."}
-              </p>
-            </div>
-          ) : (
-            <ul className="slide-comments__list" aria-label="Comments on this slide">
-              {onSlide.map((comment) => (
-                <li key={comment.id}>
-                  <button
-                    type="button"
-                    className="slide-comments__item"
-                    data-resolved={comment.isResolved}
-                    onClick={() => onOpen(comment.id)}
-                  >
-                    <span className="slide-comments__number" aria-hidden>
-                      {numbers.get(comment.id)}
-                    </span>
-                    <span className="slide-comments__text">
-                      <span className="slide-comments__author">
-                        {comment.thread[0]?.author.displayName}
-                        {comment.isResolved ? " · Resolved" : ""}
-                        {comment.objectId && !slide?.objects[comment.objectId] ? " · Object deleted" : ""}
-                      </span>
-                      <CommentText text={comment.thread[0]?.comment ?? ""} people={people} />
-                    </span>
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
-        </div>
-      )}
-    </aside>
   );
 }

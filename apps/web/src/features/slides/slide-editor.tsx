@@ -75,13 +75,8 @@ import {
   updateObjects,
 } from "./deck-model.ts";
 import { exportDeckPdf, exportSlidePng } from "./export.ts";
-import {
-  type PendingSlideComment,
-  pinsOf,
-  SlideCommentsPanel,
-  useMovePin,
-  useSlideComments,
-} from "./slide-comments.tsx";
+import { pinsOf, useMovePin, useSlideComments } from "./slide-comments.tsx";
+import type { PendingSlideComment, SlideCommentsPanelSlot } from "./slide-comments-slot.ts";
 import { thumbnailOf } from "./slide-render.ts";
 import { colorOf, SlideStage } from "./slide-stage.tsx";
 import { type DeckView, useDeck } from "./use-deck.ts";
@@ -198,7 +193,16 @@ function useSize<T extends HTMLElement>(): [React.RefObject<T | null>, { width: 
 }
 
 /** `bar`: the project's bar above the editor (the page composes it: project name, sharing). */
-export function SlideEditor({ project, bar }: { project: ProjectDetail; bar: ReactNode }) {
+export function SlideEditor({
+  project,
+  bar,
+  commentsPanel,
+}: {
+  project: ProjectDetail;
+  bar: ReactNode;
+  /** The panel of the current slide's comments (the comments feature's, given by the page). */
+  commentsPanel: SlideCommentsPanelSlot;
+}) {
   const view = useDeck(project.id);
   if (view.loadError)
     return (
@@ -214,10 +218,20 @@ export function SlideEditor({ project, bar }: { project: ProjectDetail; bar: Rea
       </div>
     );
   if (!view.isLoaded) return <LoadingView text="Loading slides…" />;
-  return <Editor project={project} view={view} bar={bar} />;
+  return <Editor project={project} view={view} bar={bar} commentsPanel={commentsPanel} />;
 }
 
-function Editor({ project, view, bar }: { project: ProjectDetail; view: DeckView; bar: ReactNode }) {
+function Editor({
+  project,
+  view,
+  bar,
+  commentsPanel,
+}: {
+  project: ProjectDetail;
+  view: DeckView;
+  bar: ReactNode;
+  commentsPanel: SlideCommentsPanelSlot;
+}) {
   const { sync, deck, canEdit, others } = view;
   const slides = sync.slides;
   const order = useMemo(() => orderedSlides(deck), [deck]);
@@ -603,24 +617,24 @@ function Editor({ project, view, bar }: { project: ProjectDetail; view: DeckView
             }}
           />
         ) : null}
-        <SlideCommentsPanel
-          project={project}
-          slide={current}
-          comments={slideComments.comments}
-          numbers={slideComments.numbers}
-          isLoading={slideComments.query.isLoading}
-          isError={slideComments.query.isError}
-          openId={openCommentId}
-          onOpen={openComment}
-          placing={placing}
-          onPlace={(next) => {
+        {commentsPanel({
+          project,
+          slide: current,
+          comments: slideComments.comments,
+          numbers: slideComments.numbers,
+          isLoading: slideComments.query.isLoading,
+          isError: slideComments.query.isError,
+          openId: openCommentId,
+          onOpen: openComment,
+          placing,
+          onPlace: (next) => {
             setPlacing(next);
             if (next) setPendingComment(null);
-          }}
-          pending={pendingComment?.slideId === current?.id ? pendingComment : null}
-          onCancelPending={() => setPendingComment(null)}
-          people={people}
-        />
+          },
+          pending: pendingComment?.slideId === current?.id ? pendingComment : null,
+          onCancelPending: () => setPendingComment(null),
+          people,
+        })}
       </div>
     </div>
   );

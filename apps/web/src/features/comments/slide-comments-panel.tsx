@@ -1,0 +1,146 @@
+/**
+ * The panel of a slide's comments (issue #32): the comments of the slide being edited, the new comment
+ * being placed, and a thread — this feature's composer and thread, for a slide target. The slide editor
+ * gets it from its page (features/slides/slide-comments-slot.ts).
+ */
+import { MessageSquare, MessageSquarePlus } from "lucide-react";
+import { useMemo, useState } from "react";
+import type { SlideCommentsPanelProps } from "../slides/slide-comments-slot.ts";
+import { CommentComposer } from "./comment-composer.tsx";
+import { slideCommentsScope, useCreateSlideComment } from "./comment-queries.ts";
+import { CommentText, CommentThread } from "./comment-thread.tsx";
+import "./comments.css";
+
+export function SlideCommentsPanel({
+  project,
+  slide,
+  comments,
+  numbers,
+  isLoading,
+  isError,
+  openId,
+  onOpen,
+  placing,
+  onPlace,
+  pending,
+  onCancelPending,
+  people,
+}: SlideCommentsPanelProps) {
+  const scope = useMemo(() => slideCommentsScope(project.id), [project.id]);
+  const create = useCreateSlideComment(scope);
+  const [, setDraft] = useState(false);
+  const onSlide = comments.filter((comment) => comment.slideId === slide?.id);
+  const open = comments.find((comment) => comment.id === openId);
+  const canComment = project.abilities.comment;
+
+  return (
+    <aside className="activity slide-comments" aria-labelledby="slide-comments-title">
+      <div className="activity__head">
+        <h2 id="slide-comments-title" className="activity__title">
+          Comments
+        </h2>
+        <span className="activity__count">{onSlide.length}</span>
+        <span className="thread__spacer" />
+        {canComment && slide ? (
+          <button
+            type="button"
+            className={placing ? "btn" : "btn btn--ghost"}
+            aria-pressed={placing}
+            onClick={() => onPlace(!placing)}
+          >
+            <MessageSquarePlus size={16} aria-hidden /> Comment
+          </button>
+        ) : null}
+      </div>
+      {placing ? (
+        <p className="activity__hint slide-comments__hint">
+          Click the slide or an object to pin your comment.
+        </p>
+      ) : null}
+      {pending ? (
+        <section className="activity__new-comment" aria-label="New comment">
+          <p className="activity__hint">
+            {pending.objectId ? "Pinned to the selected object." : "Pinned to a point of the slide."}
+          </p>
+          <CommentComposer
+            key={JSON.stringify(pending)}
+            label="Write a comment"
+            submitLabel="Comment"
+            people={people}
+            projectId={project.id}
+            allowAttachments
+            autoFocus
+            isPending={create.isPending}
+            onSubmit={async (input) => {
+              const created = await create.mutateAsync({
+                slideId: pending.slideId,
+                ...(pending.objectId && { objectId: pending.objectId }),
+                dotPosition: pending.dotPosition,
+                ...input,
+              });
+              onCancelPending();
+              onOpen(created.data.id);
+            }}
+            onCancel={onCancelPending}
+            onDraftChange={setDraft}
+          />
+        </section>
+      ) : null}
+      {open ? (
+        <CommentThread
+          key={open.id}
+          comment={open}
+          number={numbers.get(open.id) ?? 0}
+          scope={scope}
+          people={people}
+          onBack={() => onOpen(null)}
+          onDraftChange={setDraft}
+        />
+      ) : (
+        <div className="activity__body">
+          {isLoading ? (
+            <p className="activity__hint">Loading comments…</p>
+          ) : isError ? (
+            <p className="activity__hint" role="alert">
+              The comments could not be loaded. Check your connection and reload the page.
+            </p>
+          ) : onSlide.length === 0 ? (
+            <div className="empty-state slide-comments__empty">
+              <MessageSquare size={24} aria-hidden />
+              <p className="empty-state__text">
+                {canComment
+                  ? "No comments on this slide yet. Use Comment to pin one to a point or an object."
+                  : "No comments on this slide yet."}
+              </p>
+            </div>
+          ) : (
+            <ul className="slide-comments__list" aria-label="Comments on this slide">
+              {onSlide.map((comment) => (
+                <li key={comment.id}>
+                  <button
+                    type="button"
+                    className="slide-comments__item"
+                    data-resolved={comment.isResolved}
+                    onClick={() => onOpen(comment.id)}
+                  >
+                    <span className="slide-comments__number" aria-hidden>
+                      {numbers.get(comment.id)}
+                    </span>
+                    <span className="slide-comments__text">
+                      <span className="slide-comments__author">
+                        {comment.thread[0]?.author.displayName}
+                        {comment.isResolved ? " · Resolved" : ""}
+                        {comment.objectId && !slide?.objects[comment.objectId] ? " · Object deleted" : ""}
+                      </span>
+                      <CommentText text={comment.thread[0]?.comment ?? ""} people={people} />
+                    </span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+    </aside>
+  );
+}
