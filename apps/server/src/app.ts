@@ -261,11 +261,20 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   });
   app.addHook("onClose", async () => {
     // A slow step of shutting down is named in the log, so a slow stop says where its time went.
+    // A step still waiting after 20 s is named and left behind, so a stuck stop (a reconnect under way,
+    // a job that never ends) never keeps the process from exiting.
     const step = async (name: string, run: () => unknown) => {
       const started = performance.now();
-      await run();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<"late">((resolve) => {
+        timer = setTimeout(() => resolve("late"), 20_000);
+      });
+      const outcome = await Promise.race([Promise.resolve(run()).then(() => "done" as const), late]);
+      clearTimeout(timer);
       const ms = performance.now() - started;
-      if (ms > 2_000) app.log.warn(`closing: "${name}" took ${Math.round(ms)} ms`);
+      if (outcome === "late")
+        app.log.error(`closing: "${name}" still running after 20 s; going on without it`);
+      else if (ms > 2_000) app.log.warn(`closing: "${name}" took ${Math.round(ms)} ms`);
     };
     await step("file collector", () => collector.stop());
     await step("tracker webhooks' renewal", () => webhookRenewal.stop());
