@@ -5,7 +5,7 @@
 import { mkdir } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Frame, Locator, Page } from "playwright-core";
+import { type Browser, chromium, type Frame, type Locator, type Page } from "playwright-core";
 import { expect } from "vitest";
 import { ApiClient, signUpVerified } from "../apps/server/src/testing/http-client.ts";
 import { type E2E, uniqueEmail } from "./harness.ts";
@@ -230,4 +230,24 @@ export async function expectVideoPlays(player: Locator, timeout: number) {
   expect(played.duration).toBeGreaterThan(2.5);
   expect(played.duration).toBeLessThan(5);
   expect(played.currentTime).toBeGreaterThan(0.2);
+}
+
+/**
+ * A Chromium with fake media devices for the video journeys: a camera's test pattern and a microphone's
+ * beep accepted without a prompt, the tab's capture accepted too, and a video that plays without a click.
+ */
+export function launchWithMedia(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--use-fake-ui-for-media-stream",
+      "--use-fake-device-for-media-stream",
+      "--auto-accept-this-tab-capture",
+      "--autoplay-policy=no-user-gesture-required",
+    ],
+  });
 }

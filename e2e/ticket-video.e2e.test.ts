@@ -4,31 +4,26 @@
  * viewer of the board, with the same ticket open, sees the video arrive processed without reloading and
  * plays it (about 3 s).
  */
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUpVerified } from "../apps/server/src/testing/http-client.ts";
 import { type E2E, startE2E, uniqueEmail } from "./harness.ts";
-import { addMember, expectVideoPlays, newProject, shot, signedIn, signInPage } from "./helpers.ts";
+import {
+  addMember,
+  expectVideoPlays,
+  launchWithMedia,
+  newProject,
+  shot,
+  signedIn,
+  signInPage,
+} from "./helpers.ts";
 
 let e2e: E2E;
 let media: Browser;
 
 beforeAll(async () => {
   e2e = await startE2E();
-  media = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      // Fake camera and microphone, accepted without a prompt; the tab's capture is accepted too.
-      "--use-fake-ui-for-media-stream",
-      "--use-fake-device-for-media-stream",
-      "--auto-accept-this-tab-capture",
-      "--autoplay-policy=no-user-gesture-required",
-    ],
-  });
+  media = await launchWithMedia();
 }, 120_000);
 afterAll(async () => {
   await media?.close();

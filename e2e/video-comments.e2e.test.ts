@@ -10,12 +10,20 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUpVerified } from "../apps/server/src/testing/http-client.ts";
 import { type E2E, startE2E, uniqueEmail } from "./harness.ts";
-import { addMember, expectVideoPlays, newProject, shot, signedIn, signInPage } from "./helpers.ts";
+import {
+  addMember,
+  expectVideoPlays,
+  launchWithMedia,
+  newProject,
+  shot,
+  signedIn,
+  signInPage,
+} from "./helpers.ts";
 
 const run = promisify(execFile);
 
@@ -24,21 +32,7 @@ let media: Browser;
 
 beforeAll(async () => {
   e2e = await startE2E();
-  media = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      // Fake camera and microphone (a test pattern and a beep), accepted without a prompt; the screen
-      // share is accepted too, and a video may play without a click.
-      "--use-fake-ui-for-media-stream",
-      "--use-fake-device-for-media-stream",
-      "--auto-accept-this-tab-capture",
-      "--autoplay-policy=no-user-gesture-required",
-    ],
-  });
+  media = await launchWithMedia();
 }, 120_000);
 afterAll(async () => {
   await media?.close();
