@@ -6,9 +6,9 @@ import { mkdir } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Browser, chromium, type Frame, type Locator, type Page } from "playwright-core";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { ApiClient, signUpVerified } from "../apps/server/src/testing/http-client.ts";
-import { type E2E, uniqueEmail } from "./harness.ts";
+import { type E2E, startE2E, uniqueEmail } from "./harness.ts";
 
 export const PASSWORD = "correct horse battery";
 
@@ -169,6 +169,25 @@ export function serveSite(listener: http.RequestListener): Promise<Site> {
       }),
     ),
   );
+}
+
+/**
+ * For a describe block: the app with its capture worker, and a fixture site answering `html` at every path,
+ * both started before its tests and closed after them. Read `e2e` and `site` inside the tests.
+ */
+export function capturingAppAndSite(html: string): { e2e: E2E; site: Site } {
+  const started = {} as { e2e: E2E; site: Site };
+  beforeAll(async () => {
+    started.e2e = await startE2E({ config: { captureWorker: true } });
+    started.site = await serveSite((_request, response) => {
+      response.writeHead(200, { "content-type": "text/html" }).end(html);
+    });
+  });
+  afterAll(async () => {
+    await started.site?.close();
+    await started.e2e?.close();
+  });
+  return started;
 }
 
 /** Waits until the capture worker has made the version's snapshot. */

@@ -5,30 +5,18 @@
  * replies there in its thread — and the reply shows in the comment's thread here, live, as the Slack
  * member's ("Sam Slack (Slack)").
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type E2E, startE2E } from "./harness.ts";
-import { capturedProject, openSnapshot, type Site, serveSite, shot, signedIn } from "./helpers.ts";
+import { describe, expect, it } from "vitest";
+import { capturedProject, capturingAppAndSite, openSnapshot, shot, signedIn } from "./helpers.ts";
 
 describe("Slack", () => {
-  let e2e: E2E;
-  let site: Site;
-
-  beforeAll(async () => {
-    e2e = await startE2E({ config: { captureWorker: true } });
-    site = await serveSite((_request, response) => {
-      response
-        .writeHead(200, { "content-type": "text/html" })
-        .end("<html><body><h1>Acme shoes</h1><p>Running shoes for every road.</p></body></html>");
-    });
-  });
-  afterAll(async () => {
-    await site?.close();
-    await e2e?.close();
-  });
+  const started = capturingAppAndSite(
+    "<html><body><h1>Acme shoes</h1><p>Running shoes for every road.</p></body></html>",
+  );
 
   it("connects from the panel, posts a new comment to the channel, and brings a Slack reply back", {
     timeout: 180_000,
   }, async () => {
+    const { e2e, site } = started;
     const { page, api } = await signedIn(e2e, "slack-owner", "Olivia Owner");
     const { projectId, path } = await capturedProject(api, `${site.url}/shoes`, "Slacked site");
 

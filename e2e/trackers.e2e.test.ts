@@ -9,10 +9,9 @@
  */
 import { TRACKER_NAMES, TRACKER_TERMS, type TrackerType } from "@redline/shared";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { testComment } from "../apps/server/src/testing/anchors.ts";
-import { type E2E, startE2E } from "./harness.ts";
-import { capturedProject, type Site, serveSite, shot, signedIn } from "./helpers.ts";
+import { capturedProject, capturingAppAndSite, shot, signedIn } from "./helpers.ts";
 
 interface TrackerDriver {
   tracker: TrackerType;
@@ -116,21 +115,7 @@ const DRIVERS: TrackerDriver[] = [
 ];
 
 describe("the task trackers", () => {
-  let e2e: E2E;
-  let site: Site;
-
-  beforeAll(async () => {
-    e2e = await startE2E({ config: { captureWorker: true } });
-    site = await serveSite((_request, response) => {
-      response
-        .writeHead(200, { "content-type": "text/html" })
-        .end("<html><body><h1>Hello</h1></body></html>");
-    });
-  });
-  afterAll(async () => {
-    await site?.close();
-    await e2e?.close();
-  });
+  const started = capturingAppAndSite("<html><body><h1>Hello</h1></body></html>");
 
   describe.each(DRIVERS)("$tracker", (driver) => {
     const name = TRACKER_NAMES[driver.tracker];
@@ -139,6 +124,7 @@ describe("the task trackers", () => {
     it(`connects from the panel, creates ${/^[aeiou]/.test(terms.card) ? "an" : "a"} ${terms.card} from a comment, and finishing it in ${name} resolves the thread`, {
       timeout: 180_000,
     }, async () => {
+      const { e2e, site } = started;
       const { page, api } = await signedIn(e2e, `${driver.tracker}-owner`, "Olivia Owner");
       const { projectId, path, versionId } = await capturedProject(api, `${site.url}/page`, `${name} site`);
       const text = `The heading is too small for ${name}`;
