@@ -85,7 +85,8 @@ await writeSection(
 ${rows.join("\n")}
 
 An untrimmed video, or one cut at its end, is a packet copy, so its processing is I/O; a cut at the start
-encodes the kept part again with fast presets (x264 ultrafast, VP8 realtime), which is where the 0.5 goal is
-at risk on a loaded 2-core machine. The browser's own encoder decides the real size: these files are
-encoded by ffmpeg at the same bitrates.`,
+encodes the kept part again, into MP4 with x264's ultrafast preset whatever was recorded (WebM's VP8 encoder
+runs on one thread: a WebM start cut took 9.4× its duration before it became MP4), which is where the 0.5 goal
+is at risk on a loaded 2-core machine. Load average when the run ended: ${os.loadavg()[0]!.toFixed(1)}. The
+browser's own encoder decides the real size: these files are encoded by ffmpeg at the same bitrates.`,
 );

@@ -30,7 +30,7 @@ import { inTransaction, type Queue } from "../../lib/queue.ts";
 import { entitlementsFor } from "../plans/plans.ts";
 import { assertRoomToStore, meterStorage } from "../plans/storage.ts";
 import { startUploadCollection } from "./collect.ts";
-import { posterFrame, probeVideo, streamingCopy } from "./ffmpeg.ts";
+import { posterFrame, probeVideo, streamingContainer, streamingCopy } from "./ffmpeg.ts";
 import { uploadOwner } from "./uploads.ts";
 
 export const VIDEO_QUEUE = "video-processing";
@@ -199,13 +199,15 @@ export async function processVideo(ctx: AppContext, holders: VideoHolders, job: 
       await ctx.videoUploads.copyTo(upload, input);
       const probed = await probeVideo(input);
       if (!probed) throw new Error("not a video");
-      const output = path.join(dir, `video.${probed.container}`);
-      await streamingCopy(input, output, probed, { start: job.trimStart, end: job.trimEnd });
+      const cut = { start: job.trimStart, end: job.trimEnd };
+      const container = streamingContainer(probed, cut);
+      const output = path.join(dir, `video.${container}`);
+      await streamingCopy(input, output, probed, cut);
       const result = await probeVideo(output);
       if (!result) throw new Error("the streaming copy is not readable");
       const poster = path.join(dir, "poster.jpg");
       await posterFrame(output, poster, result.duration);
-      const videoKey = `videos/${projectId}/${job.entryId}.${probed.container}`;
+      const videoKey = `videos/${projectId}/${job.entryId}.${container}`;
       const posterKey = `videos/${projectId}/${job.entryId}.jpg`;
       await ctx.storage.put(videoKey, await readFile(output));
       await ctx.storage.put(posterKey, await readFile(poster));
