@@ -175,7 +175,7 @@ describe("the bug-tracking board", () => {
       .click();
     await reply.pressSequentially("can you check Safari?");
     await panel.getByRole("button", { name: "Reply", exact: true }).click();
-    await panel.locator(".ticket-mention", { hasText: "@Grace Hopper" }).waitFor();
+    await panel.locator(".mention", { hasText: "@Grace Hopper" }).waitFor();
     await panel.getByRole("button", { name: "Resolve" }).click();
     await panel.getByText("Resolved by Mia Member").waitFor();
     await shot(page, "board-04-ticket");

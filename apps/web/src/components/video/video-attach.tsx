@@ -18,19 +18,17 @@ export function RecordVideoButton({
   target,
   disabled,
   onAttach,
-  className = "icon-btn composer__attach",
 }: {
   target: VideoTarget;
   disabled: boolean;
   onAttach(video: RecordedVideo): void;
-  className?: string;
 }) {
   const [open, setOpen] = useState(false);
   return (
     <>
       <button
         type="button"
-        className={className}
+        className="icon-btn composer__attach"
         aria-label="Record a video"
         disabled={disabled}
         onClick={() => setOpen(true)}
@@ -42,23 +40,15 @@ export function RecordVideoButton({
   );
 }
 
-/** The draft's recording in its list of attached files (`block`: the composer's class, BEM). */
-export function AttachedVideo({
-  video,
-  onRemove,
-  block = "composer",
-}: {
-  video: RecordedVideo;
-  onRemove(): void;
-  block?: string;
-}) {
+/** The draft's recording in its list of attached files (components/discussion/composer.tsx). */
+export function AttachedVideo({ video, onRemove }: { video: RecordedVideo; onRemove(): void }) {
   return (
-    <li className={`${block}__file`}>
+    <li className="composer__file">
       <Video size={14} aria-hidden />
-      <span className={`${block}__file-name`}>Video {formatVideoTime(video.duration)}</span>
+      <span className="composer__file-name">Video {formatVideoTime(video.duration)}</span>
       <button
         type="button"
-        className={`icon-btn ${block}__remove`}
+        className="icon-btn composer__remove"
         aria-label="Remove video"
         onClick={onRemove}
       >

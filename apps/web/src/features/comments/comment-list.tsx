@@ -19,8 +19,8 @@ import {
   useRef,
   useState,
 } from "react";
+import { MentionText } from "../../components/discussion/entry.tsx";
 import { timeAgo } from "../../lib/time-ago.ts";
-import { CommentText } from "./comment-thread.tsx";
 
 /** Lists this long or longer mount only the cards near the view. */
 export const VIRTUALIZE_FROM = 50;
@@ -198,7 +198,7 @@ const CommentCard = memo(function CommentCard({
           {first ? <time dateTime={first.createdAt}>{timeAgo(first.createdAt)}</time> : null}
         </span>
         <span className="comment-card__excerpt">
-          <CommentText text={first?.comment ?? ""} people={people} />
+          <MentionText text={first?.comment ?? ""} people={people} />
         </span>
         <span className="comment-card__meta">
           {replies > 0 ? <span>{replies === 1 ? "1 reply" : `${replies} replies`}</span> : null}

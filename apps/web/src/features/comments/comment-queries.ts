@@ -27,7 +27,6 @@ import {
 } from "../../components/video/video-recorder-modal.tsx";
 import { api } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
-import { fileForm } from "../../lib/files.ts";
 import { PROJECTS_KEY, projectKey } from "../projects/project-queries.ts";
 
 /**
@@ -264,18 +263,6 @@ export function useDeleteEntry(scope: CommentScope) {
     },
     onError: (error) => snackbar.error(errorMessage(error)),
   });
-}
-
-export function uploadAttachment(projectId: string, file: File) {
-  return api<{ data: Attachment }>(`/api/projects/${enc(projectId)}/attachments`, {
-    method: "POST",
-    body: fileForm(file),
-  });
-}
-
-export function attachmentUrl(projectId: string, attachment: Attachment): string {
-  const sha = attachment.path.split("/").at(-1) ?? "";
-  return `/api/projects/${enc(projectId)}/attachments/${sha}?name=${enc(attachment.name)}`;
 }
 
 /** 'Copy unresolved comments' from the previous version into this one (SPEC §4). */

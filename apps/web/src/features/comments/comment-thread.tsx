@@ -4,17 +4,13 @@
  * whole comment (SPEC §4), so that asks first.
  */
 import type { Comment, CommentEntry, MentionPerson } from "@redline/shared";
-import { formatBytes, mentionParts } from "@redline/shared";
-import { ArrowLeft, Check, Download, Pencil, RotateCcw, Trash2 } from "lucide-react";
+import { ArrowLeft, Check, RotateCcw } from "lucide-react";
 import { useState } from "react";
-import { Avatar } from "../../components/avatar.tsx";
 import { CardActions } from "../../components/card-actions.tsx";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
-import { VideoPlayer } from "../../components/video/video-player.tsx";
-import { timeAgo } from "../../lib/time-ago.ts";
+import { ThreadEntry } from "../../components/discussion/entry.tsx";
 import { CommentComposer } from "./comment-composer.tsx";
 import {
-  attachmentUrl,
   type CommentScope,
   useDeleteEntry,
   useEditEntry,
@@ -88,40 +84,18 @@ export function CommentThread({
         />
       ) : null}
       <ol className="thread__entries">
-        {comment.thread.map((entry) => {
-          return (
-            <li key={entry.id} className="entry">
-              <div className="entry__head">
-                <Avatar name={entry.author.displayName} photoURL={entry.author.photoURL} size={24} />
-                <span className="entry__author">{entry.author.displayName}</span>
-                {entry.author.isGuest ? <span className="tag">Guest</span> : null}
-                <time className="entry__time" dateTime={entry.createdAt} title={entry.createdAt}>
-                  {timeAgo(entry.createdAt)}
-                </time>
-                {entry.editedAt ? <span className="entry__edited">(edited)</span> : null}
-                <span className="thread__spacer" />
-                {entry.abilities.edit && editing !== entry.id ? (
-                  <button
-                    type="button"
-                    className="icon-btn entry__action"
-                    aria-label="Edit comment"
-                    onClick={() => setEditing(entry.id)}
-                  >
-                    <Pencil size={14} aria-hidden />
-                  </button>
-                ) : null}
-                {entry.abilities.delete ? (
-                  <button
-                    type="button"
-                    className="icon-btn entry__action"
-                    aria-label="Delete comment"
-                    onClick={() => setDeleting(entry)}
-                  >
-                    <Trash2 size={14} aria-hidden />
-                  </button>
-                ) : null}
-              </div>
-              {editing === entry.id ? (
+        {comment.thread.map((entry) => (
+          <ThreadEntry
+            key={entry.id}
+            entry={entry}
+            people={people}
+            projectId={scope.projectId}
+            noun="comment"
+            canDownload={comment.abilities.attach}
+            onEdit={() => setEditing(entry.id)}
+            onDelete={() => setDeleting(entry)}
+            editor={
+              editing === entry.id ? (
                 <CommentComposer
                   label="Edit comment"
                   submitLabel="Save"
@@ -139,35 +113,10 @@ export function CommentThread({
                   onCancel={() => setEditing(null)}
                   onDraftChange={onDraftChange}
                 />
-              ) : (
-                <p className="entry__text">
-                  <CommentText text={entry.comment} people={people} />
-                </p>
-              )}
-              <VideoPlayer entry={entry} />
-              {entry.attachments.length > 0 ? (
-                <ul className="entry__files" aria-label="Attachments">
-                  {entry.attachments.map((file) => (
-                    <li key={file.path}>
-                      {comment.abilities.attach ? (
-                        <a
-                          className="entry__file"
-                          href={attachmentUrl(scope.projectId, file)}
-                          download={file.name}
-                        >
-                          <Download size={14} aria-hidden /> {file.name}
-                          <span className="entry__file-size">{formatBytes(file.size)}</span>
-                        </a>
-                      ) : (
-                        <span className="entry__file">{file.name}</span>
-                      )}
-                    </li>
-                  ))}
-                </ul>
-              ) : null}
-            </li>
-          );
-        })}
+              ) : undefined
+            }
+          />
+        ))}
       </ol>
       {comment.abilities.reply ? (
         <CommentComposer
@@ -211,23 +160,5 @@ export function CommentThread({
         }}
       />
     </section>
-  );
-}
-
-export function CommentText({ text, people }: { text: string; people: MentionPerson[] | null }) {
-  return (
-    <>
-      {mentionParts(text, people).map((part, index) =>
-        part.kind === "text" ? (
-          // biome-ignore lint/suspicious/noArrayIndexKey: parts of one text never reorder
-          <span key={index}>{part.text}</span>
-        ) : (
-          // biome-ignore lint/suspicious/noArrayIndexKey: parts of one text never reorder
-          <span key={index} className="mention">
-            {part.name}
-          </span>
-        ),
-      )}
-    </>
   );
 }

@@ -4,8 +4,8 @@
  * "Move pin". Shown first in the activity panel.
  */
 import type { AnchoredStatus, Comment, MentionPerson } from "@redline/shared";
+import { MentionText } from "../../components/discussion/entry.tsx";
 import { type CandidateChoice, CandidatePicker } from "./candidate-picker.tsx";
-import { CommentText } from "./comment-thread.tsx";
 import { OldCrop } from "./old-crop.tsx";
 
 export function ReviewList({
@@ -52,7 +52,7 @@ export function ReviewList({
               <button type="button" className="comment-card__open" onClick={() => onSelect(comment.id)}>
                 <span className="comment-card__number">{numberOf(comment)}</span>
                 <span className="comment-card__excerpt">
-                  <CommentText text={comment.thread[0]?.comment ?? ""} people={people} />
+                  <MentionText text={comment.thread[0]?.comment ?? ""} people={people} />
                 </span>
               </button>
               <span className={status === "orphaned" ? "tag tag--danger" : "tag tag--warning"}>

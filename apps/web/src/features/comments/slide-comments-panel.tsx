@@ -5,10 +5,11 @@
  */
 import { MessageSquare, MessageSquarePlus } from "lucide-react";
 import { useMemo, useState } from "react";
+import { MentionText } from "../../components/discussion/entry.tsx";
 import type { SlideCommentsPanelProps } from "../slides/slide-comments-slot.ts";
 import { CommentComposer } from "./comment-composer.tsx";
 import { slideCommentsScope, useCreateSlideComment } from "./comment-queries.ts";
-import { CommentText, CommentThread } from "./comment-thread.tsx";
+import { CommentThread } from "./comment-thread.tsx";
 import "./comments.css";
 
 export function SlideCommentsPanel({
@@ -132,7 +133,7 @@ export function SlideCommentsPanel({
                         {comment.isResolved ? " · Resolved" : ""}
                         {comment.objectId && !slide?.objects[comment.objectId] ? " · Object deleted" : ""}
                       </span>
-                      <CommentText text={comment.thread[0]?.comment ?? ""} people={people} />
+                      <MentionText text={comment.thread[0]?.comment ?? ""} people={people} />
                     </span>
                   </button>
                 </li>
