@@ -8,6 +8,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import {
   EMAIL_CHANGE_TTL_HOURS,
+  type EmailChanged,
+  type EmailChangePending,
   type EmailChangeRequest,
   REQUIRES_RECENT_LOGIN,
   EMAIL_CHANGE_MESSAGES as TEXT,
