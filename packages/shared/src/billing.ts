@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { currencySchema } from "./currencies.ts";
-import type { Product } from "./limits.ts";
+import { PRODUCTS, type Product } from "./limits.ts";
 import {
   type BillingInterval,
   type Discount,
@@ -15,7 +15,7 @@ import {
   parsePlanId,
   planIdOf,
   promoDiscount,
-  type SubscriptionStatus,
+  SUBSCRIPTION_STATUSES,
 } from "./plans.ts";
 
 /** SPEC §8 subscription texts, verbatim (the last two are ours: §8 has none for them). */
@@ -133,10 +133,14 @@ export function showsPaymentNotice(pathname: string): boolean {
   return !/^\/(billing|upgrade)(\/|$)/.test(pathname);
 }
 
-export type UpdateOutcome =
-  | { result: "success" }
-  | { result: "past_due"; paymentIntents: { id: string; status: string }[] }
-  | { result: "status"; status: string };
+const paymentIntentSchema = z.strictObject({ id: z.string(), status: z.string() });
+
+export const updateOutcomeSchema = z.discriminatedUnion("result", [
+  z.strictObject({ result: z.literal("success") }),
+  z.strictObject({ result: z.literal("past_due"), paymentIntents: z.array(paymentIntentSchema) }),
+  z.strictObject({ result: z.literal("status"), status: z.string() }),
+]);
+export type UpdateOutcome = z.infer<typeof updateOutcomeSchema>;
 
 /**
  * SPEC §4, after an update: active or trialing without a pending update is success; past_due or a
@@ -165,72 +169,92 @@ export type CheckoutInput = z.infer<typeof checkoutInputSchema>;
 export const subscriptionUpdateSchema = z.object({ planId: planIdInput });
 export type SubscriptionUpdateInput = z.infer<typeof subscriptionUpdateSchema>;
 
-export interface SubscriptionAbilities {
-  canCancel: boolean;
-  canUndoCancel: boolean;
-  canUpdate: boolean;
-  canCancelPendingUpdate: boolean;
-}
+export const subscriptionAbilitiesSchema = z.strictObject({
+  canCancel: z.boolean(),
+  canUndoCancel: z.boolean(),
+  canUpdate: z.boolean(),
+  canCancelPendingUpdate: z.boolean(),
+});
+export type SubscriptionAbilities = z.infer<typeof subscriptionAbilitiesSchema>;
+
+const paymentProviderSchema = z.enum(["card", "second"]);
 
 /** A subscription as `/billing` shows it. */
-export interface BillingSubscription {
-  id: string;
-  provider: "card" | "second";
-  planId: string;
-  planName: string;
-  product: Product;
-  status: SubscriptionStatus;
-  cancelAtPeriodEnd: boolean;
+export const billingSubscriptionSchema = z.strictObject({
+  id: z.string(),
+  provider: paymentProviderSchema,
+  planId: z.string(),
+  planName: z.string(),
+  product: z.enum(PRODUCTS),
+  status: z.enum(SUBSCRIPTION_STATUSES),
+  cancelAtPeriodEnd: z.boolean(),
   /** Next payment (or the end of service when cancelling), ISO. */
-  currentPeriodEnd: string | null;
-  pendingUpdate: { planId: string; planName: string; expiresAt: string | null } | null;
+  currentPeriodEnd: z.string().nullable(),
+  pendingUpdate: z
+    .strictObject({ planId: z.string(), planName: z.string(), expiresAt: z.string().nullable() })
+    .nullable(),
   /** SPEC §4: an intent needs the customer (requires_action or requires_payment_method). */
-  paymentIssue: boolean;
+  paymentIssue: z.boolean(),
   /** Per interval, in the currency's minor unit (whole units for zero-decimal currencies). */
-  amount: number;
-  currency: string;
-  abilities: SubscriptionAbilities;
-}
+  amount: z.number().int(),
+  currency: z.string(),
+  abilities: subscriptionAbilitiesSchema,
+});
+export type BillingSubscription = z.infer<typeof billingSubscriptionSchema>;
 
 /** An invoice of the card provider, or a payment (transaction) of a PayPal subscription. */
-export interface BillingInvoice {
-  id: string;
-  provider: "card" | "second";
-  number: string | null;
-  status: string;
-  amountDue: number;
-  amountPaid: number;
-  currency: string;
-  createdAt: string;
+export const billingInvoiceSchema = z.strictObject({
+  id: z.string(),
+  provider: paymentProviderSchema,
+  number: z.string().nullable(),
+  status: z.string(),
+  amountDue: z.number().int(),
+  amountPaid: z.number().int(),
+  currency: z.string(),
+  createdAt: z.string(),
   /** The provider's page to view or pay it. */
-  url: string | null;
-}
+  url: z.string().nullable(),
+});
+export type BillingInvoice = z.infer<typeof billingInvoiceSchema>;
 
-export interface PaymentMethodSummary {
-  brand: string;
-  last4: string;
-  expMonth: number;
-  expYear: number;
-}
+export const paymentMethodSummarySchema = z.strictObject({
+  brand: z.string(),
+  last4: z.string(),
+  expMonth: z.number().int(),
+  expYear: z.number().int(),
+});
+export type PaymentMethodSummary = z.infer<typeof paymentMethodSummarySchema>;
 
 /** GET /api/billing. */
-export interface Billing {
-  subscriptions: BillingSubscription[];
-  invoices: BillingInvoice[];
-  paymentMethod: PaymentMethodSummary | null;
+export const billingSchema = z.strictObject({
+  subscriptions: z.array(billingSubscriptionSchema),
+  invoices: z.array(billingInvoiceSchema),
+  paymentMethod: paymentMethodSummarySchema.nullable(),
   /** The PayPal account paying for a PayPal subscription, when there is one. */
-  paypal: { email: string | null } | null;
-  paymentIssue: boolean;
+  paypal: z.strictObject({ email: z.string().nullable() }).nullable(),
+  paymentIssue: z.boolean(),
   /** Where the customer completes a payment that needs them (the open invoice's page), if any. */
-  payUrl: string | null;
+  payUrl: z.string().nullable(),
   /** Whether this server can take payments (a provider configured, or the embedded one). */
-  canCheckout: boolean;
-}
+  canCheckout: z.boolean(),
+});
+export type Billing = z.infer<typeof billingSchema>;
 
 /** POST /api/billing/checkout: where the browser goes to pay. */
-export interface CheckoutStarted {
-  url: string;
-}
+export const checkoutStartedSchema = z.strictObject({ url: z.string() });
+export type CheckoutStarted = z.infer<typeof checkoutStartedSchema>;
+
+/** POST …/subscriptions/{id}/update: the subscription as it is now, and how the change went (SPEC §4). */
+export const subscriptionUpdatedSchema = z.strictObject({
+  subscription: billingSubscriptionSchema,
+  outcome: updateOutcomeSchema,
+});
+
+/** What a payment provider's webhook is answered: received, and whether it was seen before. */
+export const webhookReceivedSchema = z.strictObject({
+  received: z.literal(true),
+  duplicate: z.literal(true).optional(),
+});
 
 /** POST /api/me/privilege: the privilege link's plan (its path) and token (its query), after sign-up. */
 export const privilegeRedeemSchema = z.object({

@@ -184,17 +184,19 @@ export const billingPricesQuerySchema = z.object({ currency: currencySchema.opti
 export type BillingPricesQuery = z.infer<typeof billingPricesQuerySchema>;
 
 /** How the server chose the currency: asked for, the visitor's country, their browser's region, or none. */
-export type CurrencySource = "query" | "country" | "language" | "default";
+export const CURRENCY_SOURCES = ["query", "country", "language", "default"] as const;
+export type CurrencySource = (typeof CURRENCY_SOURCES)[number];
 
 /** GET /api/billing/prices: the visitor's currency and what each plan /upgrade sells costs in it. */
-export interface BillingPrices {
-  currency: Currency;
-  source: CurrencySource;
+export const billingPricesSchema = z.strictObject({
+  currency: z.enum(SUPPORTED_CURRENCIES),
+  source: z.enum(CURRENCY_SOURCES),
   /** The country the currency came from (a proxy's geo header or the browser's language region). */
-  country: string | null;
-  currencies: readonly Currency[];
+  country: z.string().nullable(),
+  currencies: z.array(z.enum(SUPPORTED_CURRENCIES)).readonly(),
   /** The rates table's date (EXCHANGE_RATES). */
-  ratesDate: string;
+  ratesDate: z.string(),
   /** Every card plan of both products and both intervals, with its promo variants, in minor units. */
-  prices: { planId: string; amount: number }[];
-}
+  prices: z.array(z.strictObject({ planId: z.string(), amount: z.number().int() })),
+});
+export type BillingPrices = z.infer<typeof billingPricesSchema>;

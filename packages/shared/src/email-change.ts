@@ -20,6 +20,14 @@ export type EmailChangeRequest = z.infer<typeof emailChangeRequestSchema>;
 
 export const emailChangeConfirmSchema = z.object({ token: z.string().min(1).max(200) });
 
+/** A change asked for, or its link sent again: the address waiting to be confirmed. */
+export const emailChangePendingSchema = z.strictObject({ pendingEmail: z.string() });
+export type EmailChangePending = z.infer<typeof emailChangePendingSchema>;
+
+/** A change confirmed: the account's address now. */
+export const emailChangedSchema = z.strictObject({ email: z.string() });
+export type EmailChanged = z.infer<typeof emailChangedSchema>;
+
 export const EMAIL_CHANGE_MESSAGES = {
   requested: "Check your new address: we sent it a link to confirm the change.",
   resent: "We sent the link again.",

@@ -30,31 +30,10 @@ export const EXTENSION_MESSAGES = {
   signedOut: "The extension is signed out.",
 } as const;
 
-export interface ExtensionProject {
-  id: string;
-  title: string;
-  type: string;
-  pages: { id: string; title: string; url: string }[];
-}
-
-export interface ExtensionSession {
-  secret: string;
-  user: { name: string; email: string };
-}
-
-export interface ExtensionThread {
-  id: string;
-  text: string;
-  projectTitle: string;
-  pageTitle: string;
-  /** Where the thread opens in the app (a path on the app's origin). */
-  path: string;
-}
-
-export interface ExtensionAdded {
-  projectId: string;
-  pageId: string;
-  versionId: string;
-  /** The page's view in the app (a path on the app's origin). */
-  path: string;
-}
+// The answers' types, inferred from their schemas (extension.ts); a type-only export loads no zod.
+export type {
+  ExtensionAdded,
+  ExtensionProject,
+  ExtensionSession,
+  ExtensionThread,
+} from "./extension.ts";

@@ -40,3 +40,40 @@ export const extensionAddPageSchema = z
 export type ExtensionAddPage = z.input<typeof extensionAddPageSchema>;
 
 export const extensionThreadsQuerySchema = z.object({ url: z.string().min(1).max(2048) }).strict();
+
+/** GET /api/extension/projects: a project the extension may add pages to, with its pages. */
+export const extensionProjectSchema = z.strictObject({
+  id: z.string(),
+  title: z.string(),
+  type: z.string(),
+  pages: z.array(z.strictObject({ id: z.string(), title: z.string(), url: z.string() })),
+});
+export type ExtensionProject = z.infer<typeof extensionProjectSchema>;
+
+/** POST /api/extension/session: the extension's credential and whose it is. */
+export const extensionSessionAnswerSchema = z.strictObject({
+  secret: z.string(),
+  user: z.strictObject({ name: z.string(), email: z.string() }),
+});
+export type ExtensionSession = z.infer<typeof extensionSessionAnswerSchema>;
+
+/** GET /api/extension/threads: an open thread on a page at the address. */
+export const extensionThreadSchema = z.strictObject({
+  id: z.string(),
+  text: z.string(),
+  projectTitle: z.string(),
+  pageTitle: z.string(),
+  /** Where the thread opens in the app (a path on the app's origin). */
+  path: z.string(),
+});
+export type ExtensionThread = z.infer<typeof extensionThreadSchema>;
+
+/** POST /api/extension/pages: the page (or version) added. */
+export const extensionAddedSchema = z.strictObject({
+  projectId: z.string(),
+  pageId: z.string(),
+  versionId: z.string(),
+  /** The page's view in the app (a path on the app's origin). */
+  path: z.string(),
+});
+export type ExtensionAdded = z.infer<typeof extensionAddedSchema>;

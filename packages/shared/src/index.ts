@@ -1,6 +1,7 @@
 export * from "./admin.ts";
 export * from "./analytics.ts";
 export * from "./answers.ts";
+export * from "./api.schemas.ts";
 export * from "./api.ts";
 export * from "./api-tokens.ts";
 export * from "./auth-errors.ts";

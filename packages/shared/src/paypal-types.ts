@@ -2,20 +2,24 @@
  * The part of PayPal's REST API (v1: OAuth, catalog products, billing plans and subscriptions, webhook
  * verification) that Redline uses, as PayPal documents it. The client (apps/server/src/integrations/paypal) reads these
  * shapes and the embedded provider (modules/paypal-dev) writes them: one reference for both, as the
- * Stripe SDK's types are for card payments.
+ * Stripe SDK's types are for card payments. The subscription and its transactions are zod schemas too:
+ * the §7 lookup hands them on to its caller, and declares them as its answer.
  */
+import { z } from "zod";
 
-export interface PaypalMoney {
-  currency_code: string;
+export const paypalMoneySchema = z.object({
+  currency_code: z.string(),
   /** A decimal string: "40.00". */
-  value: string;
-}
+  value: z.string(),
+});
+export type PaypalMoney = z.infer<typeof paypalMoneySchema>;
 
-export interface PaypalLink {
-  href: string;
-  rel: string;
-  method: "GET" | "POST" | "PATCH";
-}
+export const paypalLinkSchema = z.object({
+  href: z.string(),
+  rel: z.string(),
+  method: z.enum(["GET", "POST", "PATCH"]),
+});
+export type PaypalLink = z.infer<typeof paypalLinkSchema>;
 
 export interface PaypalProduct {
   id: string;
@@ -61,48 +65,59 @@ export type PaypalPlanSummary = Pick<
   "id" | "product_id" | "name" | "description" | "status" | "usage_type" | "create_time" | "links"
 >;
 
-export type PaypalSubscriptionStatus =
-  | "APPROVAL_PENDING"
-  | "APPROVED"
-  | "ACTIVE"
-  | "SUSPENDED"
-  | "CANCELLED"
-  | "EXPIRED";
+export const PAYPAL_SUBSCRIPTION_STATUSES = [
+  "APPROVAL_PENDING",
+  "APPROVED",
+  "ACTIVE",
+  "SUSPENDED",
+  "CANCELLED",
+  "EXPIRED",
+] as const;
+export type PaypalSubscriptionStatus = (typeof PAYPAL_SUBSCRIPTION_STATUSES)[number];
 
-export interface PaypalSubscription {
-  id: string;
-  plan_id: string;
-  status: PaypalSubscriptionStatus;
-  status_update_time: string;
-  start_time: string;
+const paypalNameSchema = z.object({ given_name: z.string().optional(), surname: z.string().optional() });
+
+export const paypalSubscriptionSchema = z.object({
+  id: z.string(),
+  plan_id: z.string(),
+  status: z.enum(PAYPAL_SUBSCRIPTION_STATUSES),
+  status_update_time: z.string(),
+  start_time: z.string(),
   /** A decimal string: "2". */
-  quantity: string;
+  quantity: z.string(),
   /** Ours: the user id the subscription was made for. */
-  custom_id?: string;
-  subscriber?: {
-    email_address?: string;
-    payer_id?: string;
-    name?: { given_name?: string; surname?: string };
-  };
-  billing_info?: {
-    outstanding_balance: PaypalMoney;
-    cycle_executions: {
-      tenure_type: "REGULAR" | "TRIAL";
-      sequence: number;
-      cycles_completed: number;
-      cycles_remaining: number;
-      total_cycles: number;
-    }[];
-    last_payment?: { amount: PaypalMoney; time: string };
-    next_billing_time?: string;
-    failed_payments_count: number;
-  };
-  create_time: string;
-  update_time: string;
-  plan_overridden: boolean;
+  custom_id: z.string().optional(),
+  subscriber: z
+    .object({
+      email_address: z.string().optional(),
+      payer_id: z.string().optional(),
+      name: paypalNameSchema.optional(),
+    })
+    .optional(),
+  billing_info: z
+    .object({
+      outstanding_balance: paypalMoneySchema,
+      cycle_executions: z.array(
+        z.object({
+          tenure_type: z.enum(["REGULAR", "TRIAL"]),
+          sequence: z.number(),
+          cycles_completed: z.number(),
+          cycles_remaining: z.number(),
+          total_cycles: z.number(),
+        }),
+      ),
+      last_payment: z.object({ amount: paypalMoneySchema, time: z.string() }).optional(),
+      next_billing_time: z.string().optional(),
+      failed_payments_count: z.number(),
+    })
+    .optional(),
+  create_time: z.string(),
+  update_time: z.string(),
+  plan_overridden: z.boolean(),
   /** `approve` (while APPROVAL_PENDING), `self`, `edit`, `cancel`… */
-  links: PaypalLink[];
-}
+  links: z.array(paypalLinkSchema),
+});
+export type PaypalSubscription = z.infer<typeof paypalSubscriptionSchema>;
 
 export interface PaypalCreateSubscription {
   plan_id: string;
@@ -118,14 +133,19 @@ export interface PaypalCreateSubscription {
   };
 }
 
-export interface PaypalTransaction {
-  id: string;
-  status: "COMPLETED" | "DECLINED" | "PARTIALLY_REFUNDED" | "PENDING" | "REFUNDED";
-  amount_with_breakdown: { gross_amount: PaypalMoney; fee_amount?: PaypalMoney; net_amount?: PaypalMoney };
-  payer_name?: { given_name?: string; surname?: string };
-  payer_email?: string;
-  time: string;
-}
+export const paypalTransactionSchema = z.object({
+  id: z.string(),
+  status: z.enum(["COMPLETED", "DECLINED", "PARTIALLY_REFUNDED", "PENDING", "REFUNDED"]),
+  amount_with_breakdown: z.object({
+    gross_amount: paypalMoneySchema,
+    fee_amount: paypalMoneySchema.optional(),
+    net_amount: paypalMoneySchema.optional(),
+  }),
+  payer_name: paypalNameSchema.optional(),
+  payer_email: z.string().optional(),
+  time: z.string(),
+});
+export type PaypalTransaction = z.infer<typeof paypalTransactionSchema>;
 
 export interface PaypalEvent {
   id: string;

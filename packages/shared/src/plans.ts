@@ -266,12 +266,15 @@ export function planPrice(plan: PlanId): number {
 
 /** Subscription statuses that hold a plan (SPEC §4: a subscription counts as current). */
 export const CURRENT_STATUSES = ["active", "trialing", "past_due", "incomplete"] as const;
-export type SubscriptionStatus =
-  | (typeof CURRENT_STATUSES)[number]
-  | "unpaid"
-  | "canceled"
-  | "incomplete_expired"
-  | "paused";
+/** Every status a subscription may be in (the card provider's words; PayPal's are mapped onto them). */
+export const SUBSCRIPTION_STATUSES = [
+  ...CURRENT_STATUSES,
+  "unpaid",
+  "canceled",
+  "incomplete_expired",
+  "paused",
+] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 export interface HeldSubscription {
   planId: string;

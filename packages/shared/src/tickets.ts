@@ -290,13 +290,14 @@ export const widgetOriginSchema = z
 
 export const updateWidgetSchema = z.object({ allowedOrigins: z.array(widgetOriginSchema).max(50) }).strict();
 
-export interface WidgetSettings {
-  projectId: string;
-  key: string;
-  allowedOrigins: string[];
+export const widgetSettingsSchema = z.strictObject({
+  projectId: z.string(),
+  key: z.string(),
+  allowedOrigins: z.array(z.string()),
   /** The `<script>` snippet to paste before `</body>`. */
-  snippet: string;
-}
+  snippet: z.string(),
+});
+export type WidgetSettings = z.infer<typeof widgetSettingsSchema>;
 
 /** The widget's guest reporter, given once and kept in the browser. */
 export const widgetReporterSchema = z
@@ -314,6 +315,9 @@ export const widgetReportSchema = z
   })
   .strict();
 export type WidgetReportInput = z.infer<typeof widgetReportSchema>;
+
+/** A report received: the ticket it became (the widget tells its number). */
+export const widgetReportReceivedSchema = z.strictObject({ id: z.string(), number: z.number().int() });
 
 // ---- Pure rules ----------------------------------------------------------------------------------------
 

@@ -48,6 +48,10 @@ export const handoffRequestSchema = z
   .object({ to: z.url().max(2048), next: z.string().max(2048).optional() })
   .strict();
 
+/** The minted hand-off: the other host's address that takes the code (the code in its query). */
+export const handoffLinkSchema = z.strictObject({ url: z.string() });
+export type HandoffLink = z.infer<typeof handoffLinkSchema>;
+
 /** The hand-off link the other host opens: the one-time code and where to go on there. */
 export const handoffQuerySchema = z
   .object({ code: z.string().min(1).max(200), next: z.string().max(2048).optional() })

@@ -75,6 +75,9 @@ export async function mcpRoutes(
     action: "self",
     accepts: ["token"],
     writes: false,
+    // JSON-RPC answered by the MCP SDK's transport on the raw response (the protocol's own answer, as tus
+    // is for uploads); GET and DELETE only ever answer 405.
+    response: "not-json",
   } as const;
 
   app.post(MCP_PATH, route(doc), async (request, reply) => {

@@ -3,10 +3,14 @@
  * person's own session only), and follow the link (anyone holding it: the link is the proof).
  */
 import {
+  dataAnswer,
   EMAIL_CHANGE_MESSAGES,
   emailChangeConfirmSchema,
+  emailChangedSchema,
+  emailChangePendingSchema,
   emailChangeRequestSchema,
   MESSAGES,
+  messageAnswer,
 } from "@redline/shared";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
@@ -30,6 +34,7 @@ export async function emailChangeRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
       body: emailChangeRequestSchema,
       action: "self",
       accepts: ["session"],
+      response: dataAnswer(emailChangePendingSchema),
     }),
     async (request) => {
       const actor = await requireActor(auth, db, request);
@@ -43,7 +48,12 @@ export async function emailChangeRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
 
   app.post(
     "/api/me/email-change/resend",
-    route({ summary: "Send the pending e-mail change's link again", action: "self", accepts: ["session"] }),
+    route({
+      summary: "Send the pending e-mail change's link again",
+      action: "self",
+      accepts: ["session"],
+      response: dataAnswer(emailChangePendingSchema),
+    }),
     async (request) => {
       const actor = await requireActor(auth, db, request);
       return { data: await resendEmailChange(ctx, actor), message: EMAIL_CHANGE_MESSAGES.resent };
@@ -52,7 +62,12 @@ export async function emailChangeRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
 
   app.delete(
     "/api/me/email-change",
-    route({ summary: "Cancel the pending e-mail change", action: "self", accepts: ["session"] }),
+    route({
+      summary: "Cancel the pending e-mail change",
+      action: "self",
+      accepts: ["session"],
+      response: messageAnswer,
+    }),
     async (request) => {
       const actor = await requireActor(auth, db, request);
       await cancelEmailChange(ctx, actor);
@@ -66,6 +81,7 @@ export async function emailChangeRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
       summary: "Follow an e-mail change link: the new address becomes the account's",
       body: emailChangeConfirmSchema,
       action: "public",
+      response: dataAnswer(emailChangedSchema),
     }),
     async (request) => {
       const { token } = emailChangeConfirmSchema.parse(request.body);

@@ -8,6 +8,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import {
   EMAIL_CHANGE_TTL_HOURS,
+  type EmailChanged,
+  type EmailChangePending,
   type EmailChangeRequest,
   REQUIRES_RECENT_LOGIN,
   EMAIL_CHANGE_MESSAGES as TEXT,
@@ -73,7 +75,11 @@ async function issueLink(ctx: Ctx, userId: string, newEmail: string): Promise<st
   return userActionUrl(ctx.config.appUrl, "verifyAndChangeEmail", token);
 }
 
-export async function requestEmailChange(ctx: Ctx, actor: Actor, input: EmailChangeRequest) {
+export async function requestEmailChange(
+  ctx: Ctx,
+  actor: Actor,
+  input: EmailChangeRequest,
+): Promise<EmailChangePending> {
   const email = input.email.toLowerCase();
   if (email === actor.user.email) throw new BadRequestError(TEXT.sameAddress, "auth/same-email");
   await assertRecentSignIn(ctx, actor, input.password);
@@ -93,7 +99,7 @@ async function pendingOf(ctx: Ctx, user: UserRow) {
 }
 
 /** A new link to the pending address (the old one stops working). */
-export async function resendEmailChange(ctx: Ctx, actor: Actor) {
+export async function resendEmailChange(ctx: Ctx, actor: Actor): Promise<EmailChangePending> {
   const pending = await pendingOf(ctx, actor.user);
   const link = await issueLink(ctx, actor.user.id, pending.newEmail);
   await ctx.mailer.send(emailChangeMail(pending.newEmail, link));
@@ -111,7 +117,7 @@ export async function cancelEmailChange(ctx: Ctx, actor: Actor) {
 }
 
 /** Follows a link: the pending address becomes the account's. */
-export async function confirmEmailChange(ctx: Ctx, token: string): Promise<{ email: string }> {
+export async function confirmEmailChange(ctx: Ctx, token: string): Promise<EmailChanged> {
   const { db } = ctx.database;
   const [pending] = await db
     .select()

@@ -8,7 +8,7 @@
  * better-auth's `verifications` table, names the host it was minted for, and is taken by one atomic delete.
  */
 import { createHmac } from "node:crypto";
-import { handoffQuerySchema, handoffRequestSchema } from "@redline/shared";
+import { dataAnswer, handoffLinkSchema, handoffQuerySchema, handoffRequestSchema } from "@redline/shared";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { requestInput } from "../../lib/operations.ts";
@@ -26,6 +26,7 @@ export async function handoffRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       body: handoffRequestSchema,
       action: "self",
       accepts: ["session"],
+      response: dataAnswer(handoffLinkSchema),
     }),
     async (request) => {
       const actor = await requireActor(ctx.auth, db, request, { allowUnverified: true });
@@ -39,6 +40,8 @@ export async function handoffRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       summary: "Takes a hand-off code: signs its person in on this host and goes on",
       query: handoffQuerySchema,
       action: "public",
+      // A redirect on to the path asked for (with the session's cookie when the code was good).
+      response: "not-json",
     }),
     async (request, reply) => {
       const { next } = handoffQuerySchema.parse(request.query);

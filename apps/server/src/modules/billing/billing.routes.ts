@@ -10,14 +10,19 @@ import {
   BASE_CURRENCY,
   BILLING_MESSAGES,
   type Billing,
+  billingSchema,
+  billingSubscriptionSchema,
   type CheckoutStarted,
   CURRENT_STATUSES,
   checkoutInputSchema,
+  checkoutStartedSchema,
   confirmPath,
+  dataAnswer,
   type PlanId,
   parsePlanId,
   planIdOf,
   promoCodeProblem,
+  subscriptionUpdatedSchema,
   subscriptionUpdateSchema,
   updateOutcome,
 } from "@redline/shared";
@@ -89,6 +94,7 @@ export async function billingRoutes(
       summary: "Your subscriptions, invoices and payment method",
       action: "self",
       accepts: ["session"],
+      response: dataAnswer(billingSchema),
     }),
     async (request): Promise<{ data: Billing }> => {
       const { user } = await requireActor(auth, db, request, { allowUnverified: true });
@@ -124,6 +130,7 @@ export async function billingRoutes(
       body: checkoutInputSchema,
       action: "self",
       accepts: ["session"],
+      response: dataAnswer(checkoutStartedSchema),
     }),
     async (request): Promise<{ data: CheckoutStarted }> => {
       const { user } = await requireActor(auth, db, request);
@@ -170,6 +177,7 @@ export async function billingRoutes(
       summary: "Cancel a subscription at the end of its period",
       action: "subscriptions.cancel",
       accepts: ["session"],
+      response: dataAnswer(billingSubscriptionSchema),
     }),
     async (request) => {
       const { user } = await requireActor(auth, db, request);
@@ -194,6 +202,7 @@ export async function billingRoutes(
       summary: "Keep a subscription that was to cancel at period end",
       action: "subscriptions.undoCancel",
       accepts: ["session"],
+      response: dataAnswer(billingSubscriptionSchema),
     }),
     async (request) => {
       const { user } = await requireActor(auth, db, request);
@@ -211,6 +220,7 @@ export async function billingRoutes(
       body: subscriptionUpdateSchema,
       action: "subscriptions.update",
       accepts: ["session"],
+      response: dataAnswer(subscriptionUpdatedSchema),
     }),
     async (request) => {
       const { user } = await requireActor(auth, db, request);
@@ -243,6 +253,7 @@ export async function billingRoutes(
       summary: "Cancel a plan change waiting for payment",
       action: "subscriptions.cancelPendingUpdate",
       accepts: ["session"],
+      response: dataAnswer(billingSubscriptionSchema),
     }),
     async (request) => {
       const { user } = await requireActor(auth, db, request);

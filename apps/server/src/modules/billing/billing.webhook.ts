@@ -5,6 +5,7 @@
  * order settle on the provider's latest state. Handled event ids are recorded; a replay is
  * acknowledged and ignored.
  */
+import { webhookReceivedSchema } from "@redline/shared";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
@@ -27,7 +28,12 @@ export async function billingWebhookRoutes(
 
   app.post(
     "/api/billing/webhook",
-    route({ summary: "The payment provider's events (signed)", action: "public", accepts: ["signed"] }),
+    route({
+      summary: "The payment provider's events (signed)",
+      action: "public",
+      accepts: ["signed"],
+      response: webhookReceivedSchema,
+    }),
     async (request) => {
       if (!stripe) throw new NotFoundError();
       const signature = request.headers["stripe-signature"];

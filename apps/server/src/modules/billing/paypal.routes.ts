@@ -8,14 +8,17 @@
  */
 import {
   BILLING_MESSAGES,
-  type BillingSubscription,
+  billingSubscriptionSchema,
   type CheckoutStarted,
   CURRENT_STATUSES,
+  checkoutStartedSchema,
+  dataAnswer,
   type PlanId,
   parsePlanId,
   planIdOf,
+  webhookReceivedSchema,
 } from "@redline/shared";
-import type { PaypalSubscription, PaypalTransaction } from "@redline/shared/paypal";
+import { paypalSubscriptionSchema, paypalTransactionSchema } from "@redline/shared/paypal";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import secureJson from "secure-json-parse";
 import { z } from "zod";
@@ -46,12 +49,16 @@ const transmissionSchema = z.object({
   "paypal-transmission-time": z.string().min(1).max(100),
 });
 
-/** GET /api/billing/paypal/subscriptions/:id — our record, PayPal's subscription, its transactions. */
-export interface PaypalLookup {
-  subscription: BillingSubscription;
-  paypal: Omit<PaypalSubscription, "links">;
-  transactions: PaypalTransaction[];
-}
+/**
+ * GET /api/billing/paypal/subscriptions/:id — our record, PayPal's subscription, its transactions. PayPal's
+ * own objects are passed on as PayPal sent them: the fields Redline reads, and whatever else PayPal adds.
+ */
+const paypalLookupSchema = z.strictObject({
+  subscription: billingSubscriptionSchema,
+  paypal: paypalSubscriptionSchema.omit({ links: true }).loose(),
+  transactions: z.array(paypalTransactionSchema.loose()),
+});
+export type PaypalLookup = z.infer<typeof paypalLookupSchema>;
 
 /** A subscription that blocks another checkout for its product: a live card one, an approved PayPal one. */
 const LIVE = {
@@ -105,6 +112,7 @@ export async function paypalRoutes(
       body: paypalCheckoutSchema,
       action: "self",
       accepts: ["session"],
+      response: dataAnswer(checkoutStartedSchema),
     }),
     async (request): Promise<{ data: CheckoutStarted }> => {
       const { user } = await requireActor(auth, db, request);
@@ -152,6 +160,7 @@ export async function paypalRoutes(
       query: lookupQuerySchema,
       action: "subscriptions.read",
       accepts: ["session"],
+      response: dataAnswer(paypalLookupSchema),
     }),
     async (request): Promise<{ data: PaypalLookup }> => {
       const { user } = await requireActor(auth, db, request);
@@ -192,7 +201,12 @@ export async function paypalRoutes(
 
     scope.post(
       "/api/billing/paypal/webhook",
-      route({ summary: "PayPal's events (signed)", action: "public", accepts: ["signed"] }),
+      route({
+        summary: "PayPal's events (signed)",
+        action: "public",
+        accepts: ["signed"],
+        response: webhookReceivedSchema,
+      }),
       async (request) => {
         if (!paypal) throw new NotFoundError();
         const transmission = transmissionSchema.safeParse(request.headers);

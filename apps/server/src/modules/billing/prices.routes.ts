@@ -6,6 +6,8 @@
 import {
   type BillingPrices,
   billingPricesQuerySchema,
+  billingPricesSchema,
+  dataAnswer,
   EXCHANGE_RATES,
   type PlanId,
   planIdOf,
@@ -40,6 +42,7 @@ export async function pricesRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       summary: "The visitor's currency (or the one asked for) and every plan's price in it",
       query: billingPricesQuerySchema,
       action: "public",
+      response: dataAnswer(billingPricesSchema),
     }),
     async (request, reply): Promise<{ data: BillingPrices }> => {
       const query = billingPricesQuerySchema.parse(request.query);

@@ -5,17 +5,24 @@
  * threads on an address, signing out. Any other origin is refused, whatever it sends.
  */
 import {
+  dataAnswer,
   EXTENSION_MAX_PAGE_BYTES,
   EXTENSION_MAX_SCREENSHOT_BYTES,
   EXTENSION_MESSAGES,
   type ExtensionProject,
   type ExtensionThread,
+  extensionAddedSchema,
   extensionAddPageSchema,
   extensionGrantSchema,
+  extensionProjectSchema,
+  extensionSessionAnswerSchema,
   extensionSessionSchema,
+  extensionThreadSchema,
   extensionThreadsQuerySchema,
+  messageAnswer,
 } from "@redline/shared";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { ForbiddenError, PayloadTooLargeError, UnauthorizedError } from "../../lib/errors.ts";
 import { requestInput } from "../../lib/operations.ts";
@@ -63,6 +70,7 @@ export async function extensionRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       body: extensionGrantSchema,
       action: "self",
       accepts: ["session"],
+      response: messageAnswer,
     }),
     async (request, reply) => {
       const actor = await requireActor(auth, db, request);
@@ -80,6 +88,7 @@ export async function extensionRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       body: extensionSessionSchema,
       action: "public",
       accepts: ["extension"],
+      response: dataAnswer(extensionSessionAnswerSchema),
     }),
     async (request, reply) => {
       fromExtension(request);
@@ -94,6 +103,7 @@ export async function extensionRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       summary: "Sign the extension out (its credential is revoked)",
       action: "self",
       accepts: ["extension"],
+      response: messageAnswer,
     }),
     async (request) => signOutExtension(ctx, requireExtension(request), {}),
   );
@@ -104,6 +114,7 @@ export async function extensionRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       summary: "The projects the extension may add pages to (those you may edit)",
       action: "self",
       accepts: ["extension"],
+      response: dataAnswer(z.array(extensionProjectSchema)),
     }),
     async (request): Promise<{ data: ExtensionProject[] }> => {
       const principal = requireExtension(request);
@@ -119,6 +130,7 @@ export async function extensionRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
         body: extensionAddPageSchema,
         action: "pages.create",
         accepts: ["extension"],
+        response: dataAnswer(extensionAddedSchema),
       },
       {
         bodyLimit: MAX_UPLOAD_BODY,
@@ -143,6 +155,7 @@ export async function extensionRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       query: extensionThreadsQuerySchema,
       action: "self",
       accepts: ["extension"],
+      response: dataAnswer(z.array(extensionThreadSchema)),
     }),
     async (request): Promise<{ data: ExtensionThread[] }> => {
       const principal = requireExtension(request);

@@ -1,6 +1,13 @@
-import { type HealthResponse, type PublicConfig, SHIPPED_FEATURES } from "@redline/shared";
+import {
+  type HealthResponse,
+  healthResponseSchema,
+  type PublicConfig,
+  publicConfigSchema,
+  SHIPPED_FEATURES,
+} from "@redline/shared";
 import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { route } from "../../lib/routes.ts";
 import type { Readiness } from "./readiness.ts";
@@ -13,7 +20,11 @@ export async function healthRoutes(
   // live = the process runs and answers; ready = it should get traffic (readiness.ts).
   app.get(
     "/health/live",
-    route({ summary: "Liveness: the process answers", action: "public" }),
+    route({
+      summary: "Liveness: the process answers",
+      action: "public",
+      response: z.strictObject({ status: z.literal("live") }),
+    }),
     async () => ({
       status: "live",
     }),
@@ -24,6 +35,7 @@ export async function healthRoutes(
     route({
       summary: "Readiness: the database and the job queue answer, and the process is not draining",
       action: "public",
+      response: z.strictObject({ status: z.literal("ready") }),
     }),
     async (_request, reply) => {
       const report = await readiness.check();
@@ -41,7 +53,7 @@ export async function healthRoutes(
 
   app.get(
     "/api/health",
-    route({ summary: "Liveness and database check", action: "public" }),
+    route({ summary: "Liveness and database check", action: "public", response: healthResponseSchema }),
     async (): Promise<HealthResponse> => {
       await ctx.database.db.execute(sql`select 1`);
       return { status: "ok", database: ctx.database.kind };
@@ -53,6 +65,7 @@ export async function healthRoutes(
     route({
       summary: "Public configuration the web app needs (sign-in options, mailbox, product hosts)",
       action: "public",
+      response: publicConfigSchema,
     }),
     async (): Promise<PublicConfig> => ({
       googleSignIn: Boolean(ctx.config.google),

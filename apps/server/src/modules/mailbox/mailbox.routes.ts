@@ -1,6 +1,7 @@
-import type { MailboxMessage } from "@redline/shared";
+import { dataAnswer, type MailboxMessage, mailboxMessageSchema } from "@redline/shared";
 import { desc } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { mailboxMessages } from "../../db/schema/index.ts";
 import { route } from "../../lib/routes.ts";
@@ -12,7 +13,11 @@ import { route } from "../../lib/routes.ts";
 export async function mailboxRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   app.get(
     "/api/dev/mailbox",
-    route({ summary: "The embedded outbox (development only)", action: "public" }),
+    route({
+      summary: "The embedded outbox (development only)",
+      action: "public",
+      response: dataAnswer(z.array(mailboxMessageSchema)),
+    }),
     async (): Promise<{ data: MailboxMessage[] }> => {
       const rows = await ctx.database.db
         .select()

@@ -39,6 +39,7 @@ export async function referralRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     route({
       summary: "A referral link: remembered for the sign-up, then the sign-up page",
       action: "public",
+      response: "not-json", // a redirect
     }),
     async (request, reply) => {
       const { code } = linkParams.parse(request.params);

@@ -38,7 +38,7 @@ async function widgetFile(file: string): Promise<Buffer | null> {
 export async function widgetAssetsRoutes(app: FastifyInstance, _options: { ctx: AppContext }) {
   app.get(
     "/widget/v1/:file",
-    route({ summary: "The widget's script and its lazy chunks", action: "public" }),
+    route({ summary: "The widget's script and its lazy chunks", action: "public", response: "not-json" }),
     async (request, reply) => {
       const parsed = params.safeParse(request.params);
       if (!parsed.success) throw new NotFoundError();

@@ -7,7 +7,14 @@
  * has passed.
  */
 import { createHash } from "node:crypto";
-import { formatBytes, MAX_UPLOAD_BYTES, titleFromNote, widgetReportSchema } from "@redline/shared";
+import {
+  dataAnswer,
+  formatBytes,
+  MAX_UPLOAD_BYTES,
+  titleFromNote,
+  widgetReportReceivedSchema,
+  widgetReportSchema,
+} from "@redline/shared";
 import { sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import sharp from "sharp";
@@ -66,6 +73,7 @@ export async function widgetIntakeRoutes(app: FastifyInstance, { ctx }: { ctx: A
       action: "public",
       // A script may send a report with a person's API token too, as before callers were kinds.
       accepts: ["widget-key", "token"],
+      response: "not-json", // 204 No Content
     }),
     async (request, reply) => {
       const origin = normalizeOrigin(request.headers.origin ?? "");
@@ -94,6 +102,7 @@ export async function widgetIntakeRoutes(app: FastifyInstance, { ctx }: { ctx: A
       action: "public",
       // A script may send a report with a person's API token too, as before callers were kinds.
       accepts: ["widget-key", "token"],
+      response: dataAnswer(widgetReportReceivedSchema),
     }),
     async (request, reply) => {
       if (!request.isMultipart())

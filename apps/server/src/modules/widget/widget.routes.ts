@@ -3,7 +3,7 @@
  * the tickets policy, the rule behind the board's `manageWidget` ability —, the public intake of
  * reports (widget-intake.routes.ts) and the built script itself (widget-assets.routes.ts).
  */
-import { updateWidgetSchema, type WidgetSettings } from "@redline/shared";
+import { dataAnswer, updateWidgetSchema, type WidgetSettings, widgetSettingsSchema } from "@redline/shared";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { requestInput } from "../../lib/operations.ts";
@@ -23,7 +23,11 @@ export async function widgetRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
 
   app.get(
     "/api/projects/:projectId/widget",
-    route({ summary: "The project's widget: key, allowed origins, snippet", action: "widget.manage" }),
+    route({
+      summary: "The project's widget: key, allowed origins, snippet",
+      action: "widget.manage",
+      response: dataAnswer(widgetSettingsSchema),
+    }),
     async (request): Promise<{ data: WidgetSettings }> => {
       const actor = await requireActor(auth, db, request);
       const { project, access } = await loadProject(db, actor, params.parse(request.params).projectId);
@@ -38,6 +42,7 @@ export async function widgetRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       summary: "Set the origins allowed to send reports through the widget",
       body: updateWidgetSchema,
       action: "widget.manage",
+      response: dataAnswer(widgetSettingsSchema),
     }),
     async (request) =>
       updateWidgetSettings(ctx, await requireActor(auth, db, request), requestInput(request)),

@@ -2,7 +2,7 @@
  * The header's product switcher (SPEC §1): website feedback and bug tracking switch the tab's product;
  * customer feedback is coming soon (opens a page about it elsewhere); video review is in the pipeline.
  */
-import { CUSTOMER_FEEDBACK_URL, PRODUCT_SWITCHER, type Product } from "@redline/shared";
+import { CUSTOMER_FEEDBACK_URL, type HandoffLink, PRODUCT_SWITCHER, type Product } from "@redline/shared";
 import {
   Bug,
   Check,
@@ -32,7 +32,7 @@ const ICONS = {
 async function signedInOn(address: string): Promise<string> {
   const url = new URL(address);
   try {
-    const { data } = await api<{ data: { url: string } }>("/api/session/handoff", {
+    const { data } = await api<{ data: HandoffLink }>("/api/session/handoff", {
       method: "POST",
       body: { to: url.origin, next: `${url.pathname}${url.search}` },
     });
