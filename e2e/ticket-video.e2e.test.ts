@@ -82,7 +82,7 @@ describe("videos on tickets", () => {
     await panel.getByText("The button after a click").waitFor();
 
     // The viewer sees it arrive, processed, without reloading, and plays it.
-    const player = viewerPanel.getByLabel(/^Video comment, 00:0[2-4]$/);
+    const player = viewerPanel.getByLabel(/^Video message, 00:0[2-4]$/);
     // The server processes it (the durable job), then the open panel shows it without a reload.
     await expect
       .poll(
@@ -98,7 +98,7 @@ describe("videos on tickets", () => {
     // The recorder's own panel shows the processed video too.
     await recorder
       .getByRole("dialog", { name: "Ticket #1" })
-      .getByLabel(/^Video comment, 00:0[2-4]$/)
+      .getByLabel(/^Video message, 00:0[2-4]$/)
       .waitFor({
         timeout: 60_000,
       });

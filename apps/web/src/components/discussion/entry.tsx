@@ -95,7 +95,7 @@ export function ThreadEntry({
           <MentionText text={entry.comment} people={people} />
         </p>
       )}
-      <VideoPlayer entry={entry} />
+      <VideoPlayer entry={entry} label={`Video ${noun}`} />
       {entry.attachments.length > 0 ? (
         <ul className="entry__files" aria-label="Attachments">
           {entry.attachments.map((file) => (

@@ -13,7 +13,8 @@ import "./video.css";
 
 const SPEEDS = [1, 1.25, 1.5, 2];
 
-export function VideoPlayer({ entry }: { entry: EntryVideo }) {
+/** `label` names the video for its subject ("Video comment", "Video message"). */
+export function VideoPlayer({ entry, label }: { entry: EntryVideo; label: string }) {
   const [large, setLarge] = useState(false);
   if (!entry.hasVideo) return null;
   if (entry.videoStatus === "failed")
@@ -30,18 +31,18 @@ export function VideoPlayer({ entry }: { entry: EntryVideo }) {
     );
   return (
     <div className="video">
-      <Player entry={entry} />
+      <Player entry={entry} label={label} />
       <button type="button" className="btn btn--ghost video__larger" onClick={() => setLarge(true)}>
         <Maximize2 size={14} aria-hidden /> Watch larger
       </button>
-      <Modal open={large} onOpenChange={setLarge} title="Video comment" fullScreen>
-        <Player entry={entry} />
+      <Modal open={large} onOpenChange={setLarge} title={label} fullScreen>
+        <Player entry={entry} label={label} />
       </Modal>
     </div>
   );
 }
 
-function Player({ entry }: { entry: EntryVideo }) {
+function Player({ entry, label }: { entry: EntryVideo; label: string }) {
   const video = useRef<HTMLVideoElement>(null);
   const [speed, setSpeed] = useState(1);
   const copyLink = () => {
@@ -63,7 +64,7 @@ function Player({ entry }: { entry: EntryVideo }) {
         poster={entry.videoPosterURL ?? undefined}
         preload="metadata"
         controls
-        aria-label={`Video comment, ${formatVideoTime(entry.videoDuration ?? 0)}`}
+        aria-label={`${label}, ${formatVideoTime(entry.videoDuration ?? 0)}`}
         onRateChange={(event) => setSpeed(event.currentTarget.playbackRate)}
       />
       <div className="video__bar">

@@ -139,7 +139,7 @@ describe("controls follow the abilities the server sends", () => {
       routes: { "GET /api/tickets/t1": { body: { data: detail } } },
     });
     const panel = await screen.findByRole("dialog", { name: "Ticket #1" });
-    const video = await within(panel).findByLabelText("Video comment, 00:03");
+    const video = await within(panel).findByLabelText("Video message, 00:03");
     expect(video.getAttribute("src")).toBe("/api/tickets/t1/entries/e1/video");
     expect(within(panel).getByText("Processing video (00:03)...")).toBeTruthy();
     expect(within(panel).getByRole("button", { name: "Record a video" })).toBeTruthy();
@@ -154,7 +154,7 @@ describe("controls follow the abilities the server sends", () => {
       },
     });
     const readOnly = await screen.findByRole("dialog", { name: "Ticket #1" });
-    await within(readOnly).findByLabelText("Video comment, 00:03");
+    await within(readOnly).findByLabelText("Video message, 00:03");
     expect(within(readOnly).queryByRole("button", { name: "Record a video" })).toBeNull();
   });
 
