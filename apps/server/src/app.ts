@@ -131,7 +131,7 @@ import { versionsRoutes } from "./modules/versions/versions.routes.ts";
 import { createVideoQueue, startVideoProcessing } from "./modules/videos/processing.ts";
 import { createVideoUploads } from "./modules/videos/uploads.ts";
 import { widgetRoutes } from "./modules/widget/widget.routes.ts";
-import { openApiDocument } from "./openapi.ts";
+import { openApiDocument, openApiDocumentSchema } from "./openapi.ts";
 import { serveBackups } from "./ops/pglite-backup-socket.ts";
 
 /** The API's version in its OpenAPI document. */
@@ -467,10 +467,14 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(trackersRoutes, { ctx });
   await app.register(slackRoutes, { ctx });
   let openApi: ReturnType<typeof openApiDocument> | undefined;
-  app.get("/api/openapi.json", route({ summary: "This document", action: "public" }), async () => {
-    openApi ??= openApiDocument(registered, { version: API_VERSION, serverUrl: config.appUrl });
-    return openApi;
-  });
+  app.get(
+    "/api/openapi.json",
+    route({ summary: "This document", action: "public", response: openApiDocumentSchema }),
+    async () => {
+      openApi ??= openApiDocument(registered, { version: API_VERSION, serverUrl: config.appUrl });
+      return openApi;
+    },
+  );
   await app.register(mcpRoutes, { root: app, registry: registered, version: API_VERSION });
   if (!config.isProduction) await app.register(mailboxRoutes, { ctx });
   if (standIns && config.payments.embedded)

@@ -7,7 +7,7 @@
  * registered /api route carries no declaration, so the document cannot drift from the server.
  */
 
-import { toJSONSchema, type ZodType } from "zod";
+import { toJSONSchema, type ZodType, z } from "zod";
 import { DEFAULT_ACCEPTS } from "./lib/principal.ts";
 import type { RegisteredRoute } from "./lib/routes.ts";
 
@@ -26,6 +26,13 @@ function openApiPath(url: string): { path: string; params: string[] } {
   });
   return { path, params };
 }
+
+/** The document's own answer schema: an OpenAPI 3.1 document (its operations described by the rest of it). */
+export const openApiDocumentSchema = z.looseObject({
+  openapi: z.literal("3.1.0"),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.record(z.string(), z.looseObject({ summary: z.string() }))),
+});
 
 export function openApiDocument(routes: RegisteredRoute[], info: { version: string; serverUrl: string }) {
   const paths: Record<string, Record<string, unknown>> = {};

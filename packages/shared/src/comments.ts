@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MAX_UPLOAD_BYTES } from "./constants.ts";
 import { type FrameAnchor, frameAnchorSchema } from "./frame-messages.ts";
-import { type EntryVideo, videoInputSchema } from "./video.ts";
+import { entryVideoSchema, videoInputSchema } from "./video.ts";
 
 /** Mentions are written as `{@uid}` in a comment's text (SPEC §5). */
 export const MENTION_PATTERN = /\{@([A-Za-z0-9_-]{1,64})\}/g;
@@ -12,7 +12,8 @@ export function extractMentions(text: string): string[] {
 
 /** Below 741 px a comment or edit belongs to the mobile layout (SPEC §9 edits breakpoint 741/740). */
 export const MOBILE_DEVICE_MAX_WIDTH = 740;
-export type DeviceSize = "default" | "mobile";
+export const DEVICE_SIZES = ["default", "mobile"] as const;
+export type DeviceSize = (typeof DEVICE_SIZES)[number];
 export function deviceSizeOf(width: number): DeviceSize {
   return width <= MOBILE_DEVICE_MAX_WIDTH ? "mobile" : "default";
 }
@@ -68,80 +69,96 @@ export const replySchema = z
   })
   .strict();
 export const editEntrySchema = z.object({ comment: body }).strict();
+export const ANCHOR_STATUSES = ["exact", "fuzzy", "needs-review", "orphaned"] as const;
+export type AnchorStatus = (typeof ANCHOR_STATUSES)[number];
+
 export const updateCommentSchema = z
   .object({
     isResolved: z.boolean(),
     dotPosition: z.object({ x: fraction, y: fraction }),
     anchor: anchorSchema,
-    anchorStatus: z.enum(["exact", "fuzzy", "needs-review", "orphaned"]),
+    anchorStatus: z.enum(ANCHOR_STATUSES),
   })
   .partial()
   .strict();
 
-export type AnchorStatus = "exact" | "fuzzy" | "needs-review" | "orphaned";
+// --- What the API answers (response schemas, issue #28) ------------------------------------------------
 
-export interface CommentAuthor {
-  uid: string | null;
-  displayName: string;
-  photoURL: string | null;
-  isGuest: boolean;
-}
+export const commentAuthorSchema = z.strictObject({
+  uid: z.string().nullable(),
+  displayName: z.string(),
+  photoURL: z.string().nullable(),
+  isGuest: z.boolean(),
+});
+export type CommentAuthor = z.infer<typeof commentAuthorSchema>;
 
 /** What the reader may do with one entry of a thread, computed by the server's comments policy. */
-export interface EntryAbilities {
-  edit: boolean;
-  delete: boolean;
-}
+export const entryAbilitiesSchema = z.strictObject({ edit: z.boolean(), delete: z.boolean() });
+export type EntryAbilities = z.infer<typeof entryAbilitiesSchema>;
 
 /** What the reader may do with a comment, computed by the server's comments policy. */
-export interface CommentAbilities {
-  reply: boolean;
+export const commentAbilitiesSchema = z.strictObject({
+  reply: z.boolean(),
   /** Attach files to a reply (members; guests write text only). */
-  attach: boolean;
-  resolve: boolean;
+  attach: z.boolean(),
+  resolve: z.boolean(),
   /** Move the pin, keep a re-anchored position or record how it anchored. */
-  move: boolean;
-}
+  move: z.boolean(),
+});
+export type CommentAbilities = z.infer<typeof commentAbilitiesSchema>;
 
-/** SPEC §3: an entry may carry a recorded video; its URL and poster once processed (`videoStatus` "ready"). */
-export interface CommentEntry extends EntryVideo {
-  id: string;
-  createdAt: string;
-  editedAt: string | null;
-  userId: string | null;
-  author: CommentAuthor;
-  comment: string;
-  attachments: Attachment[];
-  abilities: EntryAbilities;
-}
+/**
+ * One entry of a thread (a comment's or a ticket's). SPEC §3: an entry may carry a recorded video; its URL
+ * and poster once processed (`videoStatus` "ready").
+ */
+export const threadEntrySchema = z.strictObject({
+  id: z.string(),
+  createdAt: z.iso.datetime(),
+  editedAt: z.iso.datetime().nullable(),
+  userId: z.string().nullable(),
+  author: commentAuthorSchema,
+  comment: z.string(),
+  attachments: z.array(attachmentSchema),
+  ...entryVideoSchema.shape,
+  abilities: entryAbilitiesSchema,
+});
+export type CommentEntry = z.infer<typeof threadEntrySchema>;
 
-export interface Comment {
-  id: string;
-  projectId: string;
+const point = z.strictObject({ x: z.number(), y: z.number() });
+
+export const commentSchema = z.strictObject({
+  id: z.string(),
+  projectId: z.string(),
   /** A page's comment: its page and version (null on a slide's comment). */
-  pageId: string | null;
-  versionId: string | null;
+  pageId: z.string().nullable(),
+  versionId: z.string().nullable(),
   /** An illustration project's comment: its slide, and the object it is pinned to (null on a page's). */
-  slideId: string | null;
-  objectId: string | null;
-  querySelector: string | null;
-  anchor: AnchorData | null;
-  anchorStatus: AnchorStatus | null;
-  dotPosition: { x: number; y: number };
-  pdfPage: number | null;
-  deviceSize: DeviceSize;
-  deviceWidth: number;
-  isResolved: boolean;
-  resolvedBy: string | null;
-  copiedFromVersion: string | null;
+  slideId: z.string().nullable(),
+  objectId: z.string().nullable(),
+  querySelector: z.string().nullable(),
+  anchor: z.nullable(anchorSchema),
+  anchorStatus: z.enum(ANCHOR_STATUSES).nullable(),
+  dotPosition: point,
+  pdfPage: z.number().int().nullable(),
+  deviceSize: z.enum(DEVICE_SIZES),
+  deviceWidth: z.number().int(),
+  isResolved: z.boolean(),
+  resolvedBy: z.string().nullable(),
+  copiedFromVersion: z.string().nullable(),
   /** SPEC §3: the comment (its first entry) carries a video, of this many seconds. */
-  hasVideo: boolean;
-  videoDuration: number | null;
-  createdAt: string;
-  modifiedAt: string;
-  thread: CommentEntry[];
-  abilities: CommentAbilities;
-}
+  hasVideo: z.boolean(),
+  videoDuration: z.number().min(0).nullable(),
+  createdAt: z.iso.datetime(),
+  modifiedAt: z.iso.datetime(),
+  thread: z.array(threadEntrySchema),
+  abilities: commentAbilitiesSchema,
+});
+export type Comment = z.infer<typeof commentSchema>;
+
+/** DELETE /api/comments/{id}/entries/{entryId}: whether the whole comment went with it (its first entry). */
+export const entryDeletedSchema = z.strictObject({ commentDeleted: z.boolean() });
+/** POST …/comments/copy-unresolved: how many were copied (0 with the message that there were none). */
+export const commentsCopiedSchema = z.strictObject({ copied: z.number().int().min(0) });
 
 /** Shown for authors whose account is gone (SPEC §6). */
 export const DELETED_USER_NAME = "Deleted User";

@@ -94,6 +94,9 @@ export const conversationMessagesPageSchema = z.strictObject({
 });
 export type ConversationMessagesPage = z.infer<typeof conversationMessagesPageSchema>;
 
+/** POST …/read: the conversation is read up to now. */
+export const conversationReadSchema = z.strictObject({ read: z.literal(true) });
+
 export const startConversationSchema = z
   .object({
     projectId: z.string().min(1).max(64),

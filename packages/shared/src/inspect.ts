@@ -11,8 +11,13 @@
  * it can never leave its declaration or rule — no `;`, braces, `<`, comments, `url(`, unbalanced quotes.
  */
 import { z } from "zod";
-import { anchorSchema, type CommentAuthor, type DeviceSize, MOBILE_DEVICE_MAX_WIDTH } from "./comments.ts";
-import type { FrameAnchor } from "./frame-messages.ts";
+import {
+  anchorSchema,
+  commentAuthorSchema,
+  DEVICE_SIZES,
+  type DeviceSize,
+  MOBILE_DEVICE_MAX_WIDTH,
+} from "./comments.ts";
 
 export const CHANGE_TYPES = ["style", "text", "image"] as const;
 export type ChangeType = (typeof CHANGE_TYPES)[number];
@@ -320,42 +325,57 @@ export function propertyOf(change: InspectChangeInput): InspectProperty {
 // --- output ---------------------------------------------------------------------------------------
 
 /** What the reader may do with a saved change, computed by the server's changes policy. */
-export interface ChangeAbilities {
-  resolve: boolean;
-  hide: boolean;
-  delete: boolean;
-}
+export const changeAbilitiesSchema = z.strictObject({
+  resolve: z.boolean(),
+  hide: z.boolean(),
+  delete: z.boolean(),
+});
+export type ChangeAbilities = z.infer<typeof changeAbilitiesSchema>;
 
-export interface InspectChange {
-  id: string;
-  projectId: string;
-  pageId: string;
-  versionId: string;
-  changeType: ChangeType;
-  querySelector: string;
-  anchor: FrameAnchor;
-  property: InspectProperty;
+const imageDimensionsSchema = z.strictObject({
+  width: z.number().int().min(1),
+  height: z.number().int().min(1),
+});
+
+export const inspectChangeSchema = z.strictObject({
+  id: z.string(),
+  projectId: z.string(),
+  pageId: z.string(),
+  versionId: z.string(),
+  changeType: z.enum(CHANGE_TYPES),
+  querySelector: z.string(),
+  anchor: anchorSchema,
+  property: z.enum([...STYLE_PROPERTY_NAMES, "text", "src"]),
   /** Style: the CSS value; image: the new image's path; text: null. */
-  value: string | null;
+  value: z.string().nullable(),
   /** Text changes: the element's text before, and after. */
-  before: string | null;
-  after: RichText | null;
-  imageDimensions: { width: number; height: number } | null;
-  deviceSize: DeviceSize;
+  before: z.string().nullable(),
+  after: richTextSchema.nullable(),
+  imageDimensions: imageDimensionsSchema.nullable(),
+  deviceSize: z.enum(DEVICE_SIZES),
   /** How many edits were merged into this change (§4). */
-  count: number;
-  isHidden: boolean;
-  isResolved: boolean;
-  resolvedBy: string | null;
+  count: z.number().int().min(1),
+  isHidden: z.boolean(),
+  isResolved: z.boolean(),
+  resolvedBy: z.string().nullable(),
   /** Who made the latest edit. */
-  userId: string | null;
-  author: CommentAuthor;
-  createdAt: string;
+  userId: z.string().nullable(),
+  author: commentAuthorSchema,
+  createdAt: z.iso.datetime(),
   /** When the save that last edited it happened: the activity panel groups by it (SPEC §3). */
-  groupCreatedAt: string;
-  modifiedAt: string;
-  abilities: ChangeAbilities;
-}
+  groupCreatedAt: z.iso.datetime(),
+  modifiedAt: z.iso.datetime(),
+  abilities: changeAbilitiesSchema,
+});
+export type InspectChange = z.infer<typeof inspectChangeSchema>;
+
+/** DELETE /api/versions/{id}/changes: how many went. */
+export const changesDeletedSchema = z.strictObject({ deleted: z.number().int().min(0) });
+/** POST /api/versions/{id}/changes/images: where the uploaded image is served, and its size. */
+export const inspectImageSchema = z.strictObject({
+  path: z.string().regex(INSPECT_IMAGE_PATH),
+  imageDimensions: imageDimensionsSchema,
+});
 
 // --- rules ----------------------------------------------------------------------------------------
 

@@ -6,7 +6,7 @@
  * the object as it now is (both sides draw and answer with it).
  */
 import { z } from "zod";
-import { createCommentSchema } from "./comments.ts";
+import { commentSchema, createCommentSchema } from "./comments.ts";
 import { SLIDE_SIZE, type Slide } from "./slides.ts";
 
 const id = z.string().min(1).max(64);
@@ -29,16 +29,12 @@ export const SLIDE_COMMENT_MESSAGES = {
 const point = z.strictObject({ x: z.number(), y: z.number() });
 
 /** A slide's comment as the API answers it: a Comment (comments.ts) whose place is a slide. */
-export const slideCommentSchema = z.looseObject({
-  id,
-  projectId: id,
+export const slideCommentSchema = commentSchema.extend({
   pageId: z.null(),
   versionId: z.null(),
   slideId: id,
   objectId: id.nullable(),
-  dotPosition: point,
-  isResolved: z.boolean(),
-  thread: z.array(z.looseObject({ id, comment: z.string() })).min(1),
+  thread: commentSchema.shape.thread.min(1),
 });
 
 /**

@@ -144,11 +144,20 @@ export interface DeckPresence extends DeckPresenceInput {
   name: string;
 }
 
-/** GET /api/projects/{id}/deck: the whole deck as one Yjs update, and its state vector. */
-export interface DeckState {
-  update: string;
-  canEdit: boolean;
-}
+/** GET /api/projects/{id}/deck: the whole deck as one Yjs update (base64), and whether the reader edits it. */
+export const deckStateSchema = z.strictObject({ update: z.string(), canEdit: z.boolean() });
+export type DeckState = z.infer<typeof deckStateSchema>;
+
+/** POST …/deck/updates: the stored update's number (0 once folded into the deck's snapshot). */
+export const deckUpdatedSchema = z.strictObject({ id: z.number().int().min(0) });
+
+/** POST …/slides/images: where the uploaded image is served, and its size in pixels. */
+export const slideImageUploadSchema = z.strictObject({
+  src: z.string(),
+  width: z.number().int().min(1),
+  height: z.number().int().min(1),
+});
+export type SlideImageUpload = z.infer<typeof slideImageUploadSchema>;
 
 /** The slides in deck order. */
 export function orderedSlides(deck: Deck): Slide[] {

@@ -5,13 +5,13 @@
 import { generateKeyBetween } from "fractional-indexing";
 import { z } from "zod";
 import {
-  type Attachment,
   anchorSchema,
   attachmentSchema,
-  type CommentAuthor,
+  commentAuthorSchema,
   MAX_ATTACHMENTS,
+  threadEntrySchema,
 } from "./comments.ts";
-import { type EntryVideo, videoInputSchema } from "./video.ts";
+import { videoInputSchema } from "./video.ts";
 
 /** A new list's title (SPEC §3 Browse list). */
 export const DEFAULT_LIST_TITLE = "Untitled";
@@ -175,106 +175,103 @@ export type BoardFilter = z.infer<typeof boardFilterSchema>;
 
 // ---- What the API answers ----------------------------------------------------------------------------
 
-export interface BrowseListAbilities {
-  rename: boolean;
-  move: boolean;
-  delete: boolean;
-  addTicket: boolean;
-}
+export const browseListAbilitiesSchema = z.strictObject({
+  rename: z.boolean(),
+  move: z.boolean(),
+  delete: z.boolean(),
+  addTicket: z.boolean(),
+});
+export type BrowseListAbilities = z.infer<typeof browseListAbilitiesSchema>;
 
-export interface BrowseList {
-  id: string;
-  projectId: string;
-  title: string;
-  sortKey: string;
-  createdAt: string;
-  createdBy: string | null;
-  abilities: BrowseListAbilities;
-}
+export const browseListSchema = z.strictObject({
+  id: z.string(),
+  projectId: z.string(),
+  title: z.string(),
+  sortKey: z.string(),
+  createdAt: z.iso.datetime(),
+  createdBy: z.string().nullable(),
+  abilities: browseListAbilitiesSchema,
+});
+export type BrowseList = z.infer<typeof browseListSchema>;
 
-export interface TicketAbilities {
-  update: boolean;
-  move: boolean;
-  assign: boolean;
-  resolve: boolean;
-  reply: boolean;
-  attach: boolean;
+export const ticketAbilitiesSchema = z.strictObject({
+  update: z.boolean(),
+  move: z.boolean(),
+  assign: z.boolean(),
+  resolve: z.boolean(),
+  reply: z.boolean(),
+  attach: z.boolean(),
   /** Accept, mark duplicate, reject (a ticket in triage). */
-  triage: boolean;
-  delete: boolean;
-}
+  triage: z.boolean(),
+  delete: z.boolean(),
+});
+export type TicketAbilities = z.infer<typeof ticketAbilitiesSchema>;
 
-export interface TicketPerson {
-  uid: string | null;
-  displayName: string;
-  photoURL: string | null;
-  /** Widget guests are known by the name and e-mail they gave. */
-  isGuest: boolean;
-}
+/** A member, or a widget guest known by the name they gave (`isGuest`): shown as a comment's author is. */
+export const ticketPersonSchema = commentAuthorSchema;
+export type TicketPerson = z.infer<typeof ticketPersonSchema>;
 
-export interface Ticket {
-  id: string;
-  projectId: string;
-  number: number;
-  listId: string | null;
-  sortKey: string;
-  intake: TicketIntake;
-  duplicateOf: string | null;
-  title: string;
-  description: string;
-  isResolved: boolean;
-  resolvedBy: string | null;
-  resolvedAt: string | null;
-  assignedTo: string | null;
-  assignee: TicketPerson | null;
-  dueDate: string | null;
-  reporter: TicketPerson;
+export const ticketSchema = z.strictObject({
+  id: z.string(),
+  projectId: z.string(),
+  number: z.number().int().min(1),
+  listId: z.string().nullable(),
+  sortKey: z.string(),
+  intake: z.enum(TICKET_INTAKE),
+  duplicateOf: z.string().nullable(),
+  title: z.string(),
+  description: z.string(),
+  isResolved: z.boolean(),
+  resolvedBy: z.string().nullable(),
+  resolvedAt: z.iso.datetime().nullable(),
+  assignedTo: z.string().nullable(),
+  assignee: ticketPersonSchema.nullable(),
+  dueDate: dueDateSchema.nullable(),
+  reporter: ticketPersonSchema,
   /** A signed URL of the report's screenshot (with the reporter's marks), or null. */
-  screenshotUrl: string | null;
-  hasReplay: boolean;
-  report: TicketReport | null;
+  screenshotUrl: z.string().nullable(),
+  hasReplay: z.boolean(),
+  report: ticketReportSchema.nullable(),
   /** Entries of the thread beyond the first (SPEC §3: the card's comment count). */
-  commentCount: number;
-  createdAt: string;
-  modifiedAt: string;
-  abilities: TicketAbilities;
-}
+  commentCount: z.number().int().min(0),
+  createdAt: z.iso.datetime(),
+  modifiedAt: z.iso.datetime(),
+  abilities: ticketAbilitiesSchema,
+});
+export type Ticket = z.infer<typeof ticketSchema>;
 
-/** SPEC §3 Ticket thread: an entry may carry a recorded video, as a comment's does. */
-export interface TicketEntry extends EntryVideo {
-  id: string;
-  createdAt: string;
-  editedAt: string | null;
-  userId: string | null;
-  author: CommentAuthor;
-  comment: string;
-  attachments: Attachment[];
-  abilities: { edit: boolean; delete: boolean };
-}
+/** SPEC §3 Ticket thread: an entry is a comment's (comments.ts), a recorded video and all. */
+export type TicketEntry = z.infer<typeof threadEntrySchema>;
 
-export interface TicketDetail extends Ticket {
-  thread: TicketEntry[];
-}
+export const ticketDetailSchema = ticketSchema.extend({ thread: z.array(threadEntrySchema) });
+export type TicketDetail = z.infer<typeof ticketDetailSchema>;
 
-export interface BoardAbilities {
-  createList: boolean;
-  createTicket: boolean;
-  triage: boolean;
+export const boardAbilitiesSchema = z.strictObject({
+  createList: z.boolean(),
+  createTicket: z.boolean(),
+  triage: z.boolean(),
   /** Set up the widget (key, allowed origins). */
-  manageWidget: boolean;
-}
+  manageWidget: z.boolean(),
+});
+export type BoardAbilities = z.infer<typeof boardAbilitiesSchema>;
 
-export interface Board {
-  projectId: string;
-  lists: BrowseList[];
+export const boardSchema = z.strictObject({
+  projectId: z.string(),
+  lists: z.array(browseListSchema),
   /** Every ticket of the project not rejected or merged: in triage (listId null) or in a list. */
-  tickets: Ticket[];
+  tickets: z.array(ticketSchema),
   /** The people a ticket can be assigned to (the project's members with an account). */
-  assignees: TicketPerson[];
+  assignees: z.array(ticketPersonSchema),
   /** The plan's ticket limit for the project's owner (-1 unlimited) and the tickets it counts. */
-  ticketLimit: { limit: number; used: number };
-  abilities: BoardAbilities;
-}
+  ticketLimit: z.strictObject({ limit: z.number().int().min(-1), used: z.number().int().min(0) }),
+  abilities: boardAbilitiesSchema,
+});
+export type Board = z.infer<typeof boardSchema>;
+
+/** DELETE of a ticket or a list: it is gone. */
+export const boardItemDeletedSchema = z.strictObject({ deleted: z.literal(true) });
+/** DELETE /api/tickets/{id}/entries/{entryId}: whether the ticket went with it (its only entry). */
+export const ticketEntryDeletedSchema = z.strictObject({ ticketDeleted: z.boolean() });
 
 // ---- Widget settings -----------------------------------------------------------------------------------
 

@@ -35,17 +35,19 @@ export const videoInputSchema = z
   );
 export type VideoInput = z.infer<typeof videoInputSchema>;
 
-export type VideoStatus = "processing" | "ready" | "failed";
+export const VIDEO_STATUSES = ["processing", "ready", "failed"] as const;
+export type VideoStatus = (typeof VIDEO_STATUSES)[number];
 
 /** SPEC §3: a thread entry's recorded video (comment or ticket); its URL and poster once "ready". */
-export interface EntryVideo {
-  hasVideo: boolean;
-  videoURL: string | null;
-  videoPosterURL: string | null;
+export const entryVideoSchema = z.strictObject({
+  hasVideo: z.boolean(),
+  videoURL: z.string().nullable(),
+  videoPosterURL: z.string().nullable(),
   /** Seconds, as measured on the server. */
-  videoDuration: number | null;
-  videoStatus: VideoStatus | null;
-}
+  videoDuration: z.number().min(0).nullable(),
+  videoStatus: z.enum(VIDEO_STATUSES).nullable(),
+});
+export type EntryVideo = z.infer<typeof entryVideoSchema>;
 
 /** The longest video a plan allows, in seconds: -1 unlimited, 0 none. */
 export function videoLimitSeconds(entitlements: Pick<Entitlements, "videoMinutes">): number {

@@ -1,3 +1,4 @@
+import { gzipSync } from "node:zlib";
 import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -18,6 +19,17 @@ describe("response validation", () => {
     app.get("/refused", route({ summary: "refuses", action: "public", response }), async (_r, reply) =>
       reply.status(404).send({ error: "Not Found" }),
     );
+    // Kept answers go as bytes, encoded when the client accepts it (lib/revalidate.ts): checked all the same.
+    const json = (body: unknown) => Buffer.from(JSON.stringify(body));
+    app.get("/kept-bytes", route({ summary: "bytes", action: "public", response }), async (_r, reply) =>
+      reply.type("application/json; charset=utf-8").send(json({ data: { count: 3 } })),
+    );
+    app.get("/drifted-gzip", route({ summary: "gzip", action: "public", response }), async (_r, reply) =>
+      reply
+        .type("application/json; charset=utf-8")
+        .header("content-encoding", "gzip")
+        .send(gzipSync(json({ data: { count: "3" } }))),
+    );
     app.get("/undeclared", route({ summary: "says nothing", action: "public" }), async () => ({ any: 1 }));
     await app.ready();
   });
@@ -33,6 +45,13 @@ describe("response validation", () => {
     const answer = await app.inject("/drifted");
     expect(answer.statusCode).toBe(500);
     expect(answer.body).toContain("GET /drifted answered outside its response schema");
+  });
+
+  it("checks an answer sent as bytes, and one sent compressed", async () => {
+    expect((await app.inject("/kept-bytes")).json()).toEqual({ data: { count: 3 } });
+    const drifted = await app.inject("/drifted-gzip");
+    expect(drifted.statusCode).toBe(500);
+    expect(drifted.body).toContain("GET /drifted-gzip answered outside its response schema");
   });
 
   it("checks neither refusals nor routes without a declared schema", async () => {

@@ -5,7 +5,7 @@
  * the entry that holds them, at the size the file store tells (never the client's word).
  */
 import { createHash } from "node:crypto";
-import type { Attachment } from "@redline/shared";
+import { type Attachment, attachmentSchema, dataAnswer } from "@redline/shared";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
@@ -50,7 +50,12 @@ export async function attachmentsRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
 
   app.post(
     "/api/projects/:projectId/attachments",
-    route({ summary: "Upload a comment attachment", upload: true, action: "comments.attach" }),
+    route({
+      summary: "Upload a comment attachment",
+      upload: true,
+      action: "comments.attach",
+      response: dataAnswer(attachmentSchema),
+    }),
     async (request, reply) => {
       const actor = await requireActor(auth, db, request);
       const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
@@ -74,7 +79,7 @@ export async function attachmentsRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
 
   app.get(
     "/api/projects/:projectId/attachments/:sha",
-    route({ summary: "Download a comment attachment", action: "comments.read" }),
+    route({ summary: "Download a comment attachment", action: "comments.read", response: "not-json" }),
     async (request, reply) => {
       const actor = await requireActor(auth, db, request);
       const { projectId, sha } = fileParams.parse(request.params);

@@ -3,8 +3,9 @@
  * lib/principal.ts `linkGuestOf`): read here; pinning and replying are operations
  * (comments.guest.operations.ts).
  */
-import { createCommentSchema, replySchema } from "@redline/shared";
+import { commentSchema, createCommentSchema, dataAnswer, replySchema } from "@redline/shared";
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { requestInput } from "../../lib/operations.ts";
 import { linkGuestOf } from "../../lib/principal.ts";
@@ -26,7 +27,11 @@ export async function commentsGuestRoutes(app: FastifyInstance, { ctx }: { ctx: 
 
   app.get(
     "/api/share/:projectId/versions/:versionId/comments",
-    route({ summary: "Comments through the public link", action: "public" }),
+    route({
+      summary: "Comments through the public link",
+      action: "public",
+      response: dataAnswer(z.array(commentSchema)),
+    }),
     async (request) => {
       const { projectId, versionId } = guestVersionParams.parse(request.params);
       const { version, guest } = await guestVisibleVersion(db, ctx.config.plansEnabled, projectId, versionId);
@@ -41,6 +46,7 @@ export async function commentsGuestRoutes(app: FastifyInstance, { ctx }: { ctx: 
       summary: "Comment as a guest (when the link allows it)",
       body: createCommentSchema,
       action: "public",
+      response: dataAnswer(commentSchema),
     }),
     async (request, reply) => {
       const pinned = await guestPinComment(ctx, linkGuestOf(request), requestInput(request));
@@ -51,7 +57,12 @@ export async function commentsGuestRoutes(app: FastifyInstance, { ctx }: { ctx: 
 
   app.post(
     "/api/share/:projectId/comments/:commentId/replies",
-    route({ summary: "Reply as a guest (when the link allows it)", body: replySchema, action: "public" }),
+    route({
+      summary: "Reply as a guest (when the link allows it)",
+      body: replySchema,
+      action: "public",
+      response: dataAnswer(commentSchema),
+    }),
     async (request, reply) => {
       const replied = await guestReply(ctx, linkGuestOf(request), requestInput(request));
       reply.status(201);

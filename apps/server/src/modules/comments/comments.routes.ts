@@ -5,16 +5,20 @@
  * (comments.operations.ts), which authorize.
  */
 import {
+  commentSchema,
+  commentsCopiedSchema,
   createCommentSchema,
   createSlideCommentSchema,
   dataAnswer,
   editEntrySchema,
+  entryDeletedSchema,
   replySchema,
   slideCommentSchema,
   slideCommentsAnswerSchema,
   updateCommentSchema,
 } from "@redline/shared";
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { requestInput } from "../../lib/operations.ts";
 import { memberActor } from "../../lib/policy.ts";
@@ -45,7 +49,11 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
 
   app.get(
     "/api/versions/:versionId/comments",
-    route({ summary: "Comments of a version with their threads", action: "comments.read" }),
+    route({
+      summary: "Comments of a version with their threads",
+      action: "comments.read",
+      response: dataAnswer(z.array(commentSchema)),
+    }),
     async (request, reply) => {
       const actor = await requireActor(auth, db, request);
       const versionId = versionParams.parse(request.params).versionId;
@@ -60,7 +68,12 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
 
   app.post(
     "/api/versions/:versionId/comments",
-    route({ summary: "Pin a new comment", body: createCommentSchema, action: "comments.create" }),
+    route({
+      summary: "Pin a new comment",
+      body: createCommentSchema,
+      action: "comments.create",
+      response: dataAnswer(commentSchema),
+    }),
     async (request, reply) => {
       const pinned = await pinComment(ctx, await requireActor(auth, db, request), requestInput(request));
       reply.status(201);
@@ -98,7 +111,12 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
 
   app.post(
     "/api/comments/:commentId/replies",
-    route({ summary: "Reply to a comment", body: replySchema, action: "comments.reply" }),
+    route({
+      summary: "Reply to a comment",
+      body: replySchema,
+      action: "comments.reply",
+      response: dataAnswer(commentSchema),
+    }),
     async (request, reply) => {
       const replied = await replyToComment(ctx, await requireActor(auth, db, request), requestInput(request));
       reply.status(201);
@@ -112,25 +130,39 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       summary: "Resolve, reopen, move the pin or save its anchoring",
       body: updateCommentSchema,
       action: "comments.resolve",
+      response: dataAnswer(commentSchema),
     }),
     async (request) => updateComment(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
   app.patch(
     "/api/comments/:commentId/entries/:entryId",
-    route({ summary: "Edit one's own reply", body: editEntrySchema, action: "entries.edit" }),
+    route({
+      summary: "Edit one's own reply",
+      body: editEntrySchema,
+      action: "entries.edit",
+      response: dataAnswer(commentSchema),
+    }),
     async (request) => editCommentEntry(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
   app.delete(
     "/api/comments/:commentId/entries/:entryId",
-    route({ summary: "Delete a reply (the first one deletes the comment)", action: "entries.delete" }),
+    route({
+      summary: "Delete a reply (the first one deletes the comment)",
+      action: "entries.delete",
+      response: dataAnswer(entryDeletedSchema),
+    }),
     async (request) => deleteCommentEntry(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
   app.post(
     "/api/versions/:versionId/comments/copy-unresolved",
-    route({ summary: "Copy the previous version's unresolved comments", action: "comments.copy" }),
+    route({
+      summary: "Copy the previous version's unresolved comments",
+      action: "comments.copy",
+      response: dataAnswer(commentsCopiedSchema),
+    }),
     async (request) =>
       copyUnresolvedComments(ctx, await requireActor(auth, db, request), requestInput(request)),
   );

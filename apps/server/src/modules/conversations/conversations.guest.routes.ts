@@ -4,7 +4,16 @@
  * (conversations.guest.operations.ts). New messages and reads reach the guest's realtime socket
  * (conversations.guest.realtime.ts).
  */
-import { messagesQuerySchema, sendMessageSchema } from "@redline/shared";
+import {
+  conversationAttachmentSchema,
+  conversationMessageSchema,
+  conversationMessagesPageSchema,
+  conversationReadSchema,
+  conversationSchema,
+  dataAnswer,
+  messagesQuerySchema,
+  sendMessageSchema,
+} from "@redline/shared";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { requestInput } from "../../lib/operations.ts";
@@ -46,6 +55,7 @@ export async function conversationsGuestRoutes(app: FastifyInstance, { ctx }: { 
     route({
       summary: "The guest's conversation with the project's people (null: none yet)",
       action: "public",
+      response: dataAnswer(conversationSchema.nullable()),
     }),
     async (request) => {
       const { projectId } = guestProjectParams.parse(request.params);
@@ -65,6 +75,7 @@ export async function conversationsGuestRoutes(app: FastifyInstance, { ctx }: { 
     route({
       summary: "Open (or start) the guest's conversation with the project's people",
       action: "public",
+      response: dataAnswer(conversationSchema),
     }),
     async (request, reply) => {
       const { created, data } = await openGuestConversation(ctx, linkGuestOf(request), requestInput(request));
@@ -75,7 +86,12 @@ export async function conversationsGuestRoutes(app: FastifyInstance, { ctx }: { 
 
   app.get(
     `${BASE}/messages`,
-    route({ summary: "The guest's messages, newest last", query: messagesQuerySchema, action: "public" }),
+    route({
+      summary: "The guest's messages, newest last",
+      query: messagesQuerySchema,
+      action: "public",
+      response: conversationMessagesPageSchema,
+    }),
     async (request) => {
       const { conversation } = await load(request, "conversations.read");
       return listMessages(db, conversation.id, messagesQuerySchema.parse(request.query));
@@ -84,7 +100,12 @@ export async function conversationsGuestRoutes(app: FastifyInstance, { ctx }: { 
 
   app.post(
     `${BASE}/messages`,
-    route({ summary: "Send a message as the guest", body: sendMessageSchema, action: "public" }),
+    route({
+      summary: "Send a message as the guest",
+      body: sendMessageSchema,
+      action: "public",
+      response: dataAnswer(conversationMessageSchema),
+    }),
     async (request, reply) => {
       const sent = await sendGuestMessage(ctx, linkGuestOf(request), requestInput(request));
       reply.status(201);
@@ -94,13 +115,22 @@ export async function conversationsGuestRoutes(app: FastifyInstance, { ctx }: { 
 
   app.post(
     `${BASE}/read`,
-    route({ summary: "Mark the guest's conversation read", action: "public" }),
+    route({
+      summary: "Mark the guest's conversation read",
+      action: "public",
+      response: dataAnswer(conversationReadSchema),
+    }),
     async (request) => markGuestConversationRead(ctx, linkGuestOf(request), requestInput(request)),
   );
 
   app.post(
     `${BASE}/attachments`,
-    route({ summary: "Upload an attachment as the guest (≤ 5 MB)", upload: true, action: "public" }),
+    route({
+      summary: "Upload an attachment as the guest (≤ 5 MB)",
+      upload: true,
+      action: "public",
+      response: dataAnswer(conversationAttachmentSchema),
+    }),
     async (request, reply) => {
       const { project, conversation } = await load(request, "conversations.attach");
       const attachment = await uploadAttachment(
@@ -116,7 +146,11 @@ export async function conversationsGuestRoutes(app: FastifyInstance, { ctx }: { 
 
   app.get(
     `${BASE}/attachments/:sha`,
-    route({ summary: "Download an attachment of the guest's conversation", action: "public" }),
+    route({
+      summary: "Download an attachment of the guest's conversation",
+      action: "public",
+      response: "not-json",
+    }),
     async (request, reply) => {
       const { conversation } = await load(request, "conversations.read");
       return serveAttachment(storage, request, reply, conversation.id);

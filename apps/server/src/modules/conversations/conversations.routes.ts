@@ -10,6 +10,7 @@ import {
   conversationMessagesPageSchema,
   conversationPeopleQuerySchema,
   conversationPersonSchema,
+  conversationReadSchema,
   conversationSchema,
   dataAnswer,
   messagesQuerySchema,
@@ -197,7 +198,7 @@ export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
     route({
       summary: "Mark a conversation read",
       action: "conversations.read",
-      response: dataAnswer(z.strictObject({ read: z.literal(true) })),
+      response: dataAnswer(conversationReadSchema),
     }),
     async (request) =>
       markConversationRead(ctx, await requireActor(auth, db, request), requestInput(request)),

@@ -1,7 +1,11 @@
 import {
   changesCssFile,
+  changesDeletedSchema,
+  dataAnswer,
   deleteChangesSchema,
   type InspectChange,
+  inspectChangeSchema,
+  inspectImageSchema,
   normalizeSharing,
   saveChangesSchema,
   updateChangeSchema,
@@ -46,7 +50,11 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
 
   app.get(
     "/api/versions/:versionId/changes",
-    route({ summary: "Suggested edits of a version", action: "inspect.read" }),
+    route({
+      summary: "Suggested edits of a version",
+      action: "inspect.read",
+      response: dataAnswer(z.array(inspectChangeSchema)),
+    }),
     async (request) => {
       const actor = await requireActor(auth, db, request);
       const { version, reader } = await versionOf(request, actor);
@@ -61,6 +69,7 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       summary: "Save suggested edits (merged per element)",
       body: saveChangesSchema,
       action: "inspect.create",
+      response: dataAnswer(z.array(inspectChangeSchema)),
     }),
     async (request) => saveInspectChanges(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
@@ -71,13 +80,19 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       summary: "Hide, show, resolve or reopen an edit",
       body: updateChangeSchema,
       action: "inspect.resolve",
+      response: dataAnswer(inspectChangeSchema),
     }),
     async (request) => updateInspectChange(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
   app.delete(
     "/api/versions/:versionId/changes",
-    route({ summary: "Delete suggested edits", body: deleteChangesSchema, action: "inspect.delete" }),
+    route({
+      summary: "Delete suggested edits",
+      body: deleteChangesSchema,
+      action: "inspect.delete",
+      response: dataAnswer(changesDeletedSchema),
+    }),
     async (request) =>
       deleteInspectChanges(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
@@ -85,7 +100,11 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
   /** "Copy as CSS" as a file: the open style changes, then the text changes as a comment. */
   app.get(
     "/api/versions/:versionId/changes.css",
-    route({ summary: "The unresolved style edits as a CSS patch", action: "inspect.read" }),
+    route({
+      summary: "The unresolved style edits as a CSS patch",
+      action: "inspect.read",
+      response: "not-json",
+    }),
     async (request, reply) => {
       const actor = await requireActor(auth, db, request);
       const { version, page, reader } = await versionOf(request, actor);
@@ -113,7 +132,12 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
    */
   app.post(
     "/api/versions/:versionId/changes/images",
-    route({ summary: "Upload a replacement image", upload: true, action: "inspect.create" }),
+    route({
+      summary: "Upload a replacement image",
+      upload: true,
+      action: "inspect.create",
+      response: dataAnswer(inspectImageSchema),
+    }),
     async (request, reply) => {
       const actor = await requireActor(auth, db, request);
       const { bytes } = await readFile(request);
@@ -128,7 +152,11 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
 
   app.get(
     "/api/share/:projectId/versions/:versionId/changes",
-    route({ summary: "Suggested edits through the public link (when shown)", action: "public" }),
+    route({
+      summary: "Suggested edits through the public link (when shown)",
+      action: "public",
+      response: dataAnswer(z.array(inspectChangeSchema)),
+    }),
     async (request) => {
       const { projectId, versionId } = shareParams.parse(request.params);
       const [project] = await db.select().from(projects).where(eq(projects.id, projectId));

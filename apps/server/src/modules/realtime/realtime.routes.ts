@@ -31,6 +31,8 @@ export async function realtimeRoutes(
         summary:
           "WebSocket: project rooms (comments, changes, pages, board tickets and lists) and the user's own notifications; with `?guest`, a public link's guest hears its own conversations and the link's comments",
         action: "comments.read",
+        // A WebSocket: its messages are RealtimeServerMessage (packages/shared realtime.ts), not an HTTP answer.
+        response: "not-json",
       },
       { websocket: true },
     ),

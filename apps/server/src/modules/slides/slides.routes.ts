@@ -3,8 +3,15 @@
  * upload an image (editors, ≤ 5 MB) and say where one is (presence). Live changes reach other editors
  * through the project's realtime room (`deck.updated`, `deck.presence`).
  */
-import type { DeckState } from "@redline/shared";
+import {
+  type DeckState,
+  dataAnswer,
+  deckStateSchema,
+  deckUpdatedSchema,
+  slideImageUploadSchema,
+} from "@redline/shared";
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { requestInput } from "../../lib/operations.ts";
 import { route } from "../../lib/routes.ts";
@@ -26,7 +33,11 @@ export async function slidesRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
 
   app.get(
     "/api/projects/:projectId/deck",
-    route({ summary: "An illustration project's slides, as one Yjs update", action: "slides.read" }),
+    route({
+      summary: "An illustration project's slides, as one Yjs update",
+      action: "slides.read",
+      response: dataAnswer(deckStateSchema),
+    }),
     async (request): Promise<{ data: DeckState }> => {
       const actor = await requireActor(auth, db, request);
       const { projectId } = deckParams.parse(request.params);
@@ -38,19 +49,32 @@ export async function slidesRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
 
   app.post(
     "/api/projects/:projectId/deck/updates",
-    route({ summary: "Apply an edit to the slides (a Yjs update)", action: "slides.edit" }),
+    route({
+      summary: "Apply an edit to the slides (a Yjs update)",
+      action: "slides.edit",
+      response: dataAnswer(deckUpdatedSchema),
+    }),
     async (request) => applyDeckUpdate(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
   app.post(
     "/api/projects/:projectId/deck/presence",
-    route({ summary: "Say which slide one is on and what is selected", action: "slides.read" }),
+    route({
+      summary: "Say which slide one is on and what is selected",
+      action: "slides.read",
+      response: dataAnswer(z.null()),
+    }),
     async (request) => sendDeckPresence(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
   app.post(
     "/api/projects/:projectId/slides/images",
-    route({ summary: "Upload an image for the slides", upload: true, action: "slides.edit" }),
+    route({
+      summary: "Upload an image for the slides",
+      upload: true,
+      action: "slides.edit",
+      response: dataAnswer(slideImageUploadSchema),
+    }),
     async (request) => {
       const actor = await requireActor(auth, db, request);
       const { projectId } = deckParams.parse(request.params);

@@ -6,7 +6,11 @@ import {
   type Board,
   type BoardFilter,
   boardFilterSchema,
+  boardItemDeletedSchema,
+  boardSchema,
+  browseListSchema,
   createListSchema,
+  dataAnswer,
   updateListSchema,
 } from "@redline/shared";
 import { and, asc, eq, ilike, isNull, lt, or, type SQL, sql } from "drizzle-orm";
@@ -65,6 +69,7 @@ export async function listsRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       summary: "A bug-tracking board: lists, tickets, assignees",
       query: boardFilterSchema,
       action: "tickets.read",
+      response: dataAnswer(boardSchema),
     }),
     async (request): Promise<{ data: Board }> => {
       const actor = await requireActor(auth, db, request);
@@ -105,7 +110,12 @@ export async function listsRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   app.post(
     "/api/projects/:projectId/lists",
-    route({ summary: "Add a list at the end of the board", body: createListSchema, action: "lists.create" }),
+    route({
+      summary: "Add a list at the end of the board",
+      body: createListSchema,
+      action: "lists.create",
+      response: dataAnswer(browseListSchema),
+    }),
     async (request, reply) => {
       const created = await createList(ctx, await requireActor(auth, db, request), requestInput(request));
       reply.status(201);
@@ -119,13 +129,18 @@ export async function listsRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       summary: "Rename a list or move it between two others",
       body: updateListSchema,
       action: "lists.update",
+      response: dataAnswer(browseListSchema),
     }),
     async (request) => updateList(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
   app.delete(
     "/api/lists/:listId",
-    route({ summary: "Delete a list and its tickets", action: "lists.delete" }),
+    route({
+      summary: "Delete a list and its tickets",
+      action: "lists.delete",
+      response: dataAnswer(boardItemDeletedSchema),
+    }),
     async (request) =>
       deleteList({ ...ctx, log: request.log }, await requireActor(auth, db, request), requestInput(request)),
   );

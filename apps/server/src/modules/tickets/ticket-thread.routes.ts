@@ -3,7 +3,13 @@
  * (ticket-thread.operations.ts) — the report's stored screenshot and session replay, and the entries'
  * recorded videos: uploaded (tus) by whoever may attach to the ticket, played by its readers.
  */
-import { editTicketEntrySchema, ticketEntrySchema } from "@redline/shared";
+import {
+  dataAnswer,
+  editTicketEntrySchema,
+  ticketDetailSchema,
+  ticketEntryDeletedSchema,
+  ticketEntrySchema,
+} from "@redline/shared";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
@@ -26,7 +32,12 @@ export async function ticketThreadRoutes(app: FastifyInstance, { ctx }: { ctx: A
 
   app.post(
     "/api/tickets/:ticketId/entries",
-    route({ summary: "Reply on a ticket's thread", body: ticketEntrySchema, action: "tickets.reply" }),
+    route({
+      summary: "Reply on a ticket's thread",
+      body: ticketEntrySchema,
+      action: "tickets.reply",
+      response: dataAnswer(ticketDetailSchema),
+    }),
     async (request, reply) => {
       const replied = await replyOnTicket(ctx, await requireActor(auth, db, request), requestInput(request));
       reply.status(201);
@@ -36,13 +47,22 @@ export async function ticketThreadRoutes(app: FastifyInstance, { ctx }: { ctx: A
 
   app.patch(
     "/api/tickets/:ticketId/entries/:entryId",
-    route({ summary: "Edit one's own entry", body: editTicketEntrySchema, action: "ticketEntries.edit" }),
+    route({
+      summary: "Edit one's own entry",
+      body: editTicketEntrySchema,
+      action: "ticketEntries.edit",
+      response: dataAnswer(ticketDetailSchema),
+    }),
     async (request) => editTicketEntry(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
   app.delete(
     "/api/tickets/:ticketId/entries/:entryId",
-    route({ summary: "Delete an entry (the only one deletes the ticket)", action: "ticketEntries.delete" }),
+    route({
+      summary: "Delete an entry (the only one deletes the ticket)",
+      action: "ticketEntries.delete",
+      response: dataAnswer(ticketEntryDeletedSchema),
+    }),
     async (request) =>
       deleteTicketEntry(
         { ...ctx, log: request.log },
@@ -69,12 +89,13 @@ export async function ticketThreadRoutes(app: FastifyInstance, { ctx }: { ctx: A
 
   app.get(
     "/api/tickets/:ticketId/screenshot",
-    route({ summary: "The report's screenshot (PNG)", action: "tickets.read" }),
+    route({ summary: "The report's screenshot (PNG)", action: "tickets.read", response: "not-json" }),
     serveFile("screenshot"),
   );
   app.get(
     "/api/tickets/:ticketId/replay",
-    route({ summary: "The report's session replay (JSON)", action: "tickets.read" }),
+    // A stored file (the recorded events as the widget sent them), streamed as it is.
+    route({ summary: "The report's session replay (JSON)", action: "tickets.read", response: "not-json" }),
     serveFile("replay"),
   );
 

@@ -3,8 +3,12 @@
  * editing, moving, triaging and deleting are operations (tickets.operations.ts), which authorize.
  */
 import {
+  boardItemDeletedSchema,
   createTicketSchema,
+  dataAnswer,
   moveTicketSchema,
+  ticketDetailSchema,
+  ticketSchema,
   triageTicketSchema,
   updateTicketSchema,
 } from "@redline/shared";
@@ -32,7 +36,12 @@ export async function ticketsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
 
   app.post(
     "/api/projects/:projectId/tickets",
-    route({ summary: "Write a ticket into a list", body: createTicketSchema, action: "tickets.create" }),
+    route({
+      summary: "Write a ticket into a list",
+      body: createTicketSchema,
+      action: "tickets.create",
+      response: dataAnswer(ticketSchema),
+    }),
     async (request, reply) => {
       const written = await writeTicket(ctx, await requireActor(auth, db, request), requestInput(request));
       reply.status(201);
@@ -42,7 +51,11 @@ export async function ticketsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
 
   app.get(
     "/api/tickets/:ticketId",
-    route({ summary: "A ticket with its report and thread", action: "tickets.read" }),
+    route({
+      summary: "A ticket with its report and thread",
+      action: "tickets.read",
+      response: dataAnswer(ticketDetailSchema),
+    }),
     async (request) => {
       const actor = await requireActor(auth, db, request);
       const { ticket, access } = await loadTicket(db, actor, ticketParams.parse(request.params).ticketId);
@@ -58,6 +71,7 @@ export async function ticketsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       summary: "Edit, assign, set the due date, resolve or reopen a ticket",
       body: updateTicketSchema,
       action: "tickets.update",
+      response: dataAnswer(ticketDetailSchema),
     }),
     async (request) => updateTicket(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
@@ -68,6 +82,7 @@ export async function ticketsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       summary: "Move a card into a list between two cards",
       body: moveTicketSchema,
       action: "tickets.move",
+      response: dataAnswer(ticketSchema),
     }),
     async (request) => moveTicket(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
@@ -78,13 +93,18 @@ export async function ticketsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       summary: "Accept a report into a list, merge it into another ticket, or reject it",
       body: triageTicketSchema,
       action: "tickets.triage",
+      response: dataAnswer(ticketSchema),
     }),
     async (request) => triageReport(ctx, await requireActor(auth, db, request), requestInput(request)),
   );
 
   app.delete(
     "/api/tickets/:ticketId",
-    route({ summary: "Delete a ticket and its files", action: "tickets.delete" }),
+    route({
+      summary: "Delete a ticket and its files",
+      action: "tickets.delete",
+      response: dataAnswer(boardItemDeletedSchema),
+    }),
     async (request) =>
       deleteTicket(
         { ...ctx, log: request.log },

@@ -21,6 +21,7 @@ import {
   SLIDE_SAVE_DELAY_MS,
   SLIDE_SIZE,
   type Slide,
+  type SlideImageUpload,
   type SlideObject,
   type SlideText,
   slideDotOf,
@@ -107,10 +108,10 @@ async function uploadImage(projectId: string, file: File) {
   const form = new FormData();
   form.append("file", file, file.name || "pasted.png");
   try {
-    const { data } = await api<{ data: { src: string; width: number; height: number } }>(
-      `/api/projects/${projectId}/slides/images`,
-      { method: "POST", body: form },
-    );
+    const { data } = await api<{ data: SlideImageUpload }>(`/api/projects/${projectId}/slides/images`, {
+      method: "POST",
+      body: form,
+    });
     return data;
   } catch (error) {
     snackbar.error(isApiError(error) ? error.message : "The image could not be uploaded.");
