@@ -11,7 +11,7 @@ import {
   type CommentAuthor,
   MAX_ATTACHMENTS,
 } from "./comments.ts";
-import { type EntryVideo, videoInputSchema } from "./video.ts";
+import { type EntryVideo, VIDEO_UPLOAD_ID, videoInputSchema } from "./video.ts";
 
 /** A new list's title (SPEC §3 Browse list). */
 export const DEFAULT_LIST_TITLE = "Untitled";
@@ -314,6 +314,31 @@ export const widgetReportSchema = z
   })
   .strict();
 export type WidgetReportInput = z.infer<typeof widgetReportSchema>;
+
+/** How long a new report's video may be uploaded after it was sent (the intake's upload token). */
+export const WIDGET_VIDEO_TOKEN_MINUTES = 30;
+
+/** The header the widget sends its report's upload token in. */
+export const WIDGET_VIDEO_TOKEN_HEADER = "x-redline-upload-token";
+
+/**
+ * The intake's answer: the new ticket, and where and with what its reporter's screen recording may be
+ * uploaded (tus, the token in `WIDGET_VIDEO_TOKEN_HEADER`), then named at `video.attach`.
+ */
+export const widgetReportAnswerSchema = z.strictObject({
+  id: z.string(),
+  number: z.number().int(),
+  video: z.strictObject({
+    uploads: z.string(),
+    attach: z.string(),
+    token: z.string(),
+    expiresAt: z.string(),
+  }),
+});
+export type WidgetReportAnswer = z.infer<typeof widgetReportAnswerSchema>;
+
+/** The widget names its finished upload: it becomes the video of the report's first entry. */
+export const widgetVideoSchema = z.strictObject({ upload: z.string().regex(VIDEO_UPLOAD_ID) });
 
 // ---- Pure rules ----------------------------------------------------------------------------------------
 
