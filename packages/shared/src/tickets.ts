@@ -315,12 +315,6 @@ export const widgetReportSchema = z
   .strict();
 export type WidgetReportInput = z.infer<typeof widgetReportSchema>;
 
-/** How long a new report's video may be uploaded after it was sent (the intake's upload token). */
-export const WIDGET_VIDEO_TOKEN_MINUTES = 30;
-
-/** The header the widget sends its report's upload token in. */
-export const WIDGET_VIDEO_TOKEN_HEADER = "x-redline-upload-token";
-
 /**
  * The intake's answer: the new ticket, and where and with what its reporter's screen recording may be
  * uploaded (tus, the token in `WIDGET_VIDEO_TOKEN_HEADER`), then named at `video.attach`.
