@@ -2,7 +2,7 @@
  * A widget reporter's screen recording in Chromium with fake media devices (issue #33): a guest on a
  * customer's site opens the widget, presses "Record screen" — only then is the recorder's chunk fetched —,
  * records the tab for about 2 s, removes a first take and records again, sends the report, and the widget
- * says when the recording's upload is done. A member of the board opens the ticket and plays the video
+ * says when the recording's upload is done (resumed after the connection dropped once). A member of the board opens the ticket and plays the video
  * (about 2 s) on the report itself.
  */
 import type { Browser } from "playwright-core";
@@ -86,10 +86,18 @@ ${settings.body.data.snippet}</body></html>`;
     await dialog.getByLabel("Your e-mail").fill("gus@example.com");
     await dialog.getByRole("button", { name: "Review what will be sent" }).click();
     await dialog.getByText(/^Attached \(00:0[23]\), uploaded after the report$/).waitFor();
+    // The connection drops during the first sending of the bytes: the upload resumes from what arrived.
+    let dropped = 0;
+    await guest.route(/\/api\/widget\/tickets\/[^/]+\/videos\/[^/]+$/, (route) =>
+      route.request().method() === "PATCH" && dropped++ === 0
+        ? route.abort("connectionreset")
+        : route.continue(),
+    );
     await dialog.getByRole("button", { name: "Send" }).click();
     await widget.getByText(/report #1 was sent\. The screen recording was uploaded too\./).waitFor({
       timeout: 60_000,
     });
+    expect(dropped).toBe(2);
     await shot(guest, "widget-video-03-sent");
 
     // The board's member sees the report's first entry carry the video, processed, and plays it.
