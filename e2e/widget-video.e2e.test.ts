@@ -71,6 +71,8 @@ ${settings.body.data.snippet}</body></html>`;
       expect(await dialog.isVisible()).toBe(false);
       await expect.poll(() => bar.locator("time").textContent(), { timeout: 15_000 }).toBe("00:02");
       await shot(guest, "widget-video-01-recording");
+      // Escape while the page is recorded leaves the report be.
+      await guest.keyboard.press("Escape");
       await bar.getByRole("button", { name: "Stop" }).click();
       await dialog.getByLabel("Your screen recording").waitFor();
     };
@@ -86,6 +88,7 @@ ${settings.body.data.snippet}</body></html>`;
     await dialog.getByLabel("Your e-mail").fill("gus@example.com");
     await dialog.getByRole("button", { name: "Review what will be sent" }).click();
     await dialog.getByText(/^Attached \(00:0[23]\), uploaded after the report$/).waitFor();
+    await dialog.getByLabel("Screen recording to be sent").waitFor();
     // The connection drops during the first sending of the bytes: the upload resumes from what arrived.
     let dropped = 0;
     await guest.route(/\/api\/widget\/tickets\/[^/]+\/videos\/[^/]+$/, (route) =>

@@ -29,6 +29,14 @@ export function showPreview(
     outgoing.screenshot
       ? h("img", { src: outgoing.screenshot, alt: "Screenshot to be sent", className: "shot" })
       : h("p", { className: "muted" }, "No screenshot."),
+    recording
+      ? h("video", {
+          src: URL.createObjectURL(recording.blob),
+          controls: true,
+          "aria-label": "Screen recording to be sent",
+          className: "clip",
+        })
+      : null,
     h(
       "dl",
       {},

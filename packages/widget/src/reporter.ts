@@ -63,7 +63,8 @@ function showEditor(
     host.closed();
   };
   const onKey = (event: KeyboardEvent) => {
-    if (event.key === "Escape") close();
+    // While the screen is recorded the reporter is hidden: Escape is the page's.
+    if (event.key === "Escape" && !backdrop.hidden) close();
   };
   addEventListener("keydown", onKey, true);
 
