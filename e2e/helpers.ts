@@ -234,8 +234,12 @@ export async function openSnapshot(page: Page, path: string, mode?: "comment" | 
   return frame;
 }
 
-/** Waits for the video player, plays it for most of a second: it is about 3 s long, plays, and errs not. */
-export async function expectVideoPlays(player: Locator, timeout: number) {
+/** Waits for the video player, plays it for most of a second: it is `seconds` long (about 3 s), plays, and errs not. */
+export async function expectVideoPlays(
+  player: Locator,
+  timeout: number,
+  seconds: [number, number] = [2.5, 5],
+) {
   await player.waitFor({ timeout });
   const played = await player.evaluate(async (element) => {
     const video = element as HTMLVideoElement;
@@ -246,8 +250,8 @@ export async function expectVideoPlays(player: Locator, timeout: number) {
     return { duration: video.duration, currentTime: video.currentTime, error: video.error?.code ?? null };
   });
   expect(played.error).toBeNull();
-  expect(played.duration).toBeGreaterThan(2.5);
-  expect(played.duration).toBeLessThan(5);
+  expect(played.duration).toBeGreaterThan(seconds[0]);
+  expect(played.duration).toBeLessThan(seconds[1]);
   expect(played.currentTime).toBeGreaterThan(0.2);
 }
 
@@ -269,4 +273,21 @@ export function launchWithMedia(): Promise<Browser> {
       "--autoplay-policy=no-user-gesture-required",
     ],
   });
+}
+
+/**
+ * A visitor of a page carrying the widget opens it, clicks the element `target` names and writes `note`;
+ * the widget's element and its report dialog.
+ */
+export async function startWidgetReport(page: Page, target: string, note: string) {
+  const widget = page.locator("redline-widget");
+  await widget.getByRole("button", { name: "Report a bug" }).click();
+  await page.locator("redline-widget .pick-layer").waitFor();
+  const box = (await page.locator(target).boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.up();
+  const dialog = widget.getByRole("dialog", { name: "Report a bug" });
+  await dialog.getByLabel("Note").fill(note);
+  return { widget, dialog };
 }

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiClient } from "../apps/server/src/testing/http-client.ts";
 import { type E2E, startE2E } from "./harness.ts";
-import { newProject, type Site, serveSite, shot, signedIn } from "./helpers.ts";
+import { newProject, type Site, serveSite, shot, signedIn, startWidgetReport } from "./helpers.ts";
 
 const SECRETS = { password: "s3cret-hunter2", masked: "ACCT-0042-7781", card: "4111 1111 1111 1111" };
 
@@ -68,15 +68,11 @@ describe("the bug-report widget", () => {
     // A guest on the customer's site.
     const guest = await e2e.newPage();
     await guest.goto(site.url);
-    const widget = guest.locator("redline-widget");
-    await widget.getByRole("button", { name: "Report a bug" }).click();
-    await guest.locator("redline-widget .pick-layer").waitFor();
-    const buy = (await guest.locator("#buy").boundingBox())!;
-    await guest.mouse.move(buy.x + buy.width / 2, buy.y + buy.height / 2);
-    await guest.mouse.down();
-    await guest.mouse.up();
-    const dialog = widget.getByRole("dialog", { name: "Report a bug" });
-    await dialog.getByLabel("Note").fill("Buy now does nothing\nThe console shows an error.");
+    const { widget, dialog } = await startWidgetReport(
+      guest,
+      "#buy",
+      "Buy now does nothing\nThe console shows an error.",
+    );
     await dialog.getByLabel("Your name").fill("Gus Guest");
     await dialog.getByLabel("Your e-mail").fill("gus@example.com");
     await dialog.getByRole("button", { name: "Review what will be sent" }).click();

@@ -52,6 +52,7 @@ const sizes = {
   reporter: kb(await gzipWithImports(chunkOf("reporter"))),
   screenshot: kb(await gzipWithImports(chunkOf("screenshot"))),
   replay: kb(await gzipWithImports(chunkOf("replay"))),
+  record: kb(await gzipWithImports(chunkOf("record"))),
 };
 
 function listen(handler: http.RequestListener): Promise<{ url: string; server: http.Server }> {
@@ -228,6 +229,7 @@ ${sizeRow("stub `redline.js` (loaded by every page)", sizes.stub, GOALS.stub)}
 ${sizeRow("reporter UI (first click)", sizes.reporter)}
 ${sizeRow("screenshot, snapdom (first click)", sizes.screenshot, GOALS.screenshot)}
 ${sizeRow("replay, rrweb record (page load, only with `data-replay`)", sizes.replay, GOALS.replay)}
+${sizeRow("screen recorder (only when the reporter presses Record screen)", sizes.record)}
 
 The stub's cost on the host page (\`bench/widget/fixtures/dashboard.html\`, ${WIDTH}×${HEIGHT}, cold load in a fresh context, main-thread time until 1.3 s after \`load\` from CDP \`Performance.getMetrics\`, median of ${LOAD_RUNS} loads each, alternating):
 

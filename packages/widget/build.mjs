@@ -1,7 +1,7 @@
 // Builds the widget into dist/: `node build.mjs`.
 //   redline.js        the stub, one classic script (IIFE) that sites embed; short-cached
 //   <name>-<hash>.js  the lazy chunks (ES modules, content-hashed; shared code split out): reporter UI,
-//                     sending and the offline queue, screenshot (snapdom), replay (rrweb) — the stub knows their names from the manifest
+//                     sending and the offline queue, screenshot (snapdom), replay (rrweb), the screen recorder — the stub knows their names from the manifest
 //                     this build writes into it.
 // Written to a temporary folder and renamed over dist/, so a server never serves half a build.
 import { mkdir, readdir, readFile, rename, rm } from "node:fs/promises";
@@ -54,6 +54,7 @@ const chunks = await build({
     queue: path.join(here, "src/queue.ts"),
     screenshot: path.join(here, "src/screenshot.ts"),
     replay: path.join(here, "src/replay.ts"),
+    record: path.join(here, "src/record.ts"),
   },
   outdir: temporary,
   format: "esm",

@@ -28,6 +28,7 @@ import {
   type ProjectSharing,
   TRACKER_TYPES,
   type TrackerType,
+  WIDGET_VIDEO_TOKEN_HEADER,
 } from "@redline/shared";
 import {
   asanaSignature,
@@ -93,6 +94,7 @@ import { SLIDES_POLICY } from "./modules/slides/slides.policy.ts";
 import { TEAM_POLICY } from "./modules/teams/teams.policy.ts";
 import { TICKET_POLICY } from "./modules/tickets/tickets.policy.ts";
 import { guestUploader } from "./modules/videos/uploads.ts";
+import { widgetVideoGrant } from "./modules/widget/widget-video.routes.ts";
 import { digest } from "./testing/db-digest.ts";
 import { ApiClient, signUpVerified } from "./testing/http-client.ts";
 import { paypalSubscription, providerSubscription } from "./testing/payments.ts";
@@ -320,6 +322,12 @@ interface BoardFixture {
   widgetOrigin: string;
   /** Starts a video upload on the fixture ticket as the "comment" member; its URL path. */
   ticketVideoUpload(): Promise<string>;
+  /** The widget report's (`triageId`) recording grant: its uploads path and token, as the intake gave them. */
+  widgetVideo: { uploads: string; token: string };
+  /** The headers the reporter's page sends with it: the allowed Origin and the token. */
+  widgetPage: Record<string, string>;
+  /** Starts the widget report's recording upload as its page; its URL path. */
+  widgetVideoUpload(): Promise<string>;
 }
 
 interface Row {
@@ -1530,6 +1538,47 @@ const BOARD_ROWS: Row[] = [
     who: PUBLIC,
     call: (f) => ({ path: "/api/widget/reports", headers: { origin: board(f).widgetOrigin } }),
   },
+  // A widget report's recording (issue #33): the intake's upload token is the authority — whoever holds it,
+  // from the project's allowed origin, session or not; a bearer credential is not one (refused at the door).
+  {
+    route: "OPTIONS /api/widget/tickets/:ticketId/*",
+    who: PUBLIC,
+    call: (f) => ({ path: board(f).widgetVideo.uploads, headers: { origin: board(f).widgetOrigin } }),
+  },
+  {
+    route: "GET /api/widget/tickets/:ticketId/videos/limit",
+    who: PUBLIC,
+    call: (f) => ({ path: `${board(f).widgetVideo.uploads}/limit`, headers: board(f).widgetPage }),
+  },
+  {
+    route: "POST /api/widget/tickets/:ticketId/videos",
+    who: PUBLIC,
+    call: (f) => ({
+      path: board(f).widgetVideo.uploads,
+      headers: { ...TUS, ...board(f).widgetPage, "upload-length": "4" },
+    }),
+  },
+  {
+    route: "PATCH /api/widget/tickets/:ticketId/videos/:upload",
+    who: PUBLIC,
+    call: async (f) => ({
+      path: await board(f).widgetVideoUpload(),
+      headers: {
+        ...TUS,
+        ...board(f).widgetPage,
+        "upload-offset": "0",
+        "content-type": "application/offset+octet-stream",
+      },
+    }),
+  },
+  {
+    route: "DELETE /api/widget/tickets/:ticketId/videos/:upload",
+    who: PUBLIC,
+    call: async (f) => ({
+      path: await board(f).widgetVideoUpload(),
+      headers: { ...TUS, ...board(f).widgetPage },
+    }),
+  },
   {
     route: "POST /api/widget/reports",
     who: PUBLIC,
@@ -1830,6 +1879,8 @@ const EXEMPT: Record<string, string> = {
     "the MCP server: API tokens only (a session is 401); each tool calls a route of this table with the token, so the route's policy decides; tested in mcp/mcp.routes.test.ts",
   "GET /mcp": "the stateless MCP server answers 405 to everyone; tested in mcp/mcp.routes.test.ts",
   "DELETE /mcp": "the stateless MCP server answers 405 to everyone; tested in mcp/mcp.routes.test.ts",
+  "POST /api/widget/tickets/:ticketId/video":
+    "naming a widget report's finished recording: the intake's upload token (signed, bound to the ticket, 30 minutes) from the project's allowed origin is the authority — whoever holds it, session or not — as on the upload routes of this table; an allowed call queues the video's processing, whose later writes no cell could tell from its own; every refusal (missing, forged, expired, another ticket's token, another origin, a second video, not a video, past the plan) tested in modules/widget/widget-video.routes.test.ts",
   "POST /api/email-change":
     "following an e-mail change link: the link's secret is the authority (anyone holding it; a session is not asked), so no actor's verdict differs; every refusal (forged, used, expired, address taken) tested in modules/auth/email-change.routes.test.ts",
   "GET /api/integrations/slack/callback":
@@ -2367,7 +2418,20 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
     const widgetKey = `wk${Buffer.from(projectId).toString("hex").slice(0, 30)}`;
     const widgetOrigin = "https://customer.example";
     await db.insert(widgetSettings).values({ projectId, key: widgetKey, allowedOrigins: [widgetOrigin] });
+    const widgetVideo = widgetVideoGrant(t.ctx.config, triageId);
+    const widgetPage = { origin: widgetOrigin, [WIDGET_VIDEO_TOKEN_HEADER]: widgetVideo.token };
+    const widgetVideoUpload = async () => {
+      const created = await new ApiClient(t.url).request("POST", widgetVideo.uploads, undefined, {
+        ...TUS,
+        ...widgetPage,
+        "upload-length": "4",
+      });
+      return created.headers.get("location")!;
+    };
     return {
+      widgetVideo,
+      widgetPage,
+      widgetVideoUpload,
       projectId,
       listId,
       otherListId,

@@ -28,6 +28,7 @@ export * from "./preview-width.ts";
 export * from "./products.ts";
 export * from "./projects.ts";
 export * from "./realtime.ts";
+export * from "./recording.ts";
 export * from "./referrals.ts";
 export * from "./review-requests.ts";
 export * from "./slide-comments.ts";

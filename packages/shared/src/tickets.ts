@@ -11,7 +11,7 @@ import {
   MAX_ATTACHMENTS,
   threadEntrySchema,
 } from "./comments.ts";
-import { videoInputSchema } from "./video.ts";
+import { VIDEO_UPLOAD_ID, videoInputSchema } from "./video.ts";
 
 /** A new list's title (SPEC §3 Browse list). */
 export const DEFAULT_LIST_TITLE = "Untitled";
@@ -313,8 +313,24 @@ export const widgetReportSchema = z
   .strict();
 export type WidgetReportInput = z.infer<typeof widgetReportSchema>;
 
-/** A report received: the ticket it became (the widget tells its number). */
-export const widgetReportReceivedSchema = z.strictObject({ id: z.string(), number: z.number().int() });
+/**
+ * The intake's answer: the new ticket, and where and with what its reporter's screen recording may be
+ * uploaded (tus, the token in `WIDGET_VIDEO_TOKEN_HEADER`), then named at `video.attach`.
+ */
+export const widgetReportAnswerSchema = z.strictObject({
+  id: z.string(),
+  number: z.number().int(),
+  video: z.strictObject({
+    uploads: z.string(),
+    attach: z.string(),
+    token: z.string(),
+    expiresAt: z.string(),
+  }),
+});
+export type WidgetReportAnswer = z.infer<typeof widgetReportAnswerSchema>;
+
+/** The widget names its finished upload: it becomes the video of the report's first entry. */
+export const widgetVideoSchema = z.strictObject({ upload: z.string().regex(VIDEO_UPLOAD_ID) });
 
 // ---- Pure rules ----------------------------------------------------------------------------------------
 

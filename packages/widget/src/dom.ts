@@ -18,3 +18,9 @@ export function h<K extends keyof HTMLElementTagNameMap>(
 }
 
 export const nextFrame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+
+/** 75 s → "01:15" (a recording's timer and length). */
+export const mmss = (seconds: number) => {
+  const whole = Math.max(0, Math.floor(seconds));
+  return `${String(Math.floor(whole / 60)).padStart(2, "0")}:${String(whole % 60).padStart(2, "0")}`;
+};

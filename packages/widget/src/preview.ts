@@ -1,12 +1,16 @@
-/** The reporter's last step: everything the report contains, read from the very object that is sent. */
-import { h } from "./dom.ts";
-import type { Outgoing, WidgetHost } from "./types.ts";
+/**
+ * The reporter's last step: everything the report contains, read from the very object that is sent; once
+ * sent, its screen recording (if any) is uploaded with the token the intake answered, with its progress.
+ */
+import { h, mmss } from "./dom.ts";
+import type { Outgoing, Recording, SendResult, WidgetHost } from "./types.ts";
 
 /** Shows the preview in `dialog` (the editor hidden meanwhile); Send sends `outgoing` as shown. */
 export function showPreview(
   host: WidgetHost,
   dialog: HTMLElement,
   outgoing: Outgoing,
+  recording: Recording | null,
   back: () => void,
   close: () => void,
 ) {
@@ -25,6 +29,14 @@ export function showPreview(
     outgoing.screenshot
       ? h("img", { src: outgoing.screenshot, alt: "Screenshot to be sent", className: "shot" })
       : h("p", { className: "muted" }, "No screenshot."),
+    recording
+      ? h("video", {
+          src: URL.createObjectURL(recording.blob),
+          controls: true,
+          "aria-label": "Screen recording to be sent",
+          className: "clip",
+        })
+      : null,
     h(
       "dl",
       {},
@@ -55,6 +67,12 @@ export function showPreview(
         "dd",
         {},
         outgoing.replay ? `Attached (${Math.round(outgoing.replay.length / 1024)} KB)` : "Not attached",
+      ),
+      h("dt", {}, "Screen recording"),
+      h(
+        "dd",
+        {},
+        recording ? `Attached (${mmss(recording.seconds)}), uploaded after the report` : "Not attached",
       ),
     ),
     h("h3", {}, `Console (${report.console.length})`),
@@ -99,7 +117,30 @@ export function showPreview(
         : "You seem to be offline: the report is saved and will be sent when the connection returns.";
     backButton.remove();
     send.textContent = "Done";
+    if (recording) await sendRecording(result, recording, status);
     send.disabled = false;
     isDone = true;
   });
+}
+
+/** After the report: its recording's upload, its progress and outcome said in `status`. */
+async function sendRecording(result: SendResult, recording: Recording, status: HTMLElement) {
+  if (result.status !== "sent" || !result.video) {
+    status.append(" The screen recording cannot wait offline, so it was not kept.");
+    return;
+  }
+  const sent = status.textContent;
+  const progress = h("progress", { max: "1", value: "0", "aria-label": "Uploading the screen recording" });
+  const said = h("span", {}, " Uploading the screen recording… 0 %");
+  status.append(said, progress);
+  try {
+    await recording.upload(result.video, (fraction) => {
+      progress.value = fraction;
+      said.textContent = ` Uploading the screen recording… ${Math.floor(fraction * 100)} %`;
+    });
+    status.textContent = `${sent} The screen recording was uploaded too.`;
+  } catch (failed) {
+    status.textContent = `${sent} The screen recording could not be uploaded: ${(failed as Error).message}`;
+    status.className = "error";
+  }
 }

@@ -4,7 +4,7 @@
  * load. A refusal (4xx other than 429) is final: the report is dropped and the reporter told why. A lazy
  * chunk of its own: the stub loads it to send, or at load when `queueKey` holds something.
  */
-import type { Outgoing, SendResult } from "./types.ts";
+import type { Outgoing, SendResult, VideoGrant } from "./types.ts";
 
 const MAX_QUEUED = 5;
 const MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
@@ -50,8 +50,10 @@ export function createSender(api: string, key: string) {
     }
   };
 
-  /** "sent" with its number, "retry" (keep it) or a refusal's message. */
-  async function post(outgoing: Outgoing): Promise<{ number: number } | "retry" | { message: string }> {
+  /** "sent" with its number and its recording's grant, "retry" (keep it) or a refusal's message. */
+  async function post(
+    outgoing: Outgoing,
+  ): Promise<{ number: number; video: VideoGrant | null } | "retry" | { message: string }> {
     const form = new FormData();
     form.append("report", JSON.stringify(outgoing.report));
     if (outgoing.screenshot) form.append("screenshot", dataUrlBlob(outgoing.screenshot), "screenshot.png");
@@ -69,7 +71,7 @@ export function createSender(api: string, key: string) {
     }
     if (response.status === 201) {
       const body = await response.json().catch(() => null);
-      return { number: Number(body?.data?.number ?? 0) };
+      return { number: Number(body?.data?.number ?? 0), video: body?.data?.video ?? null };
     }
     if (response.status === 429 || response.status >= 500) return "retry";
     const body = await response.json().catch(() => null);
@@ -102,7 +104,7 @@ export function createSender(api: string, key: string) {
       return { status: "queued" };
     }
     if ("message" in result) return { status: "refused", message: result.message };
-    return { status: "sent", number: result.number };
+    return { status: "sent", ...result };
   }
 
   return { send, flush, pending: () => read().length };

@@ -1,15 +1,15 @@
 /**
- * The reporter chunk: pick → screenshot → marks, note and who you are → preview of exactly what is sent
- * → send (or queue). Opened by the stub on the launcher's click, `?redline=1` or Alt+Shift+B.
+ * The reporter chunk: pick → screenshot → marks, note, an optional screen recording and who you are →
+ * preview of exactly what is sent → send (or queue), then the recording's upload. Opened by the stub on the launcher's click, `?redline=1` or Alt+Shift+B.
  */
 import { type Picked, pick } from "@redline/inpage";
 import { annotator, type Tool } from "./annotate.ts";
-import { h, nextFrame } from "./dom.ts";
+import { h, mmss, nextFrame } from "./dom.ts";
 import { showPreview } from "./preview.ts";
 import { buildReport } from "./report.ts";
 import type { Shot } from "./screenshot.ts";
 import { REPORTER_CSS } from "./styles.ts";
-import type { Outgoing, Reporter, WidgetHost } from "./types.ts";
+import type { Outgoing, Recording, Reporter, WidgetHost } from "./types.ts";
 
 const REPORTER_KEY = "redline-widget:reporter";
 /** Past this, the screenshot goes as JPEG (the intake takes 5 MB). */
@@ -63,7 +63,8 @@ function showEditor(
     host.closed();
   };
   const onKey = (event: KeyboardEvent) => {
-    if (event.key === "Escape") close();
+    // While the screen is recorded the reporter is hidden: Escape is the page's.
+    if (event.key === "Escape" && !backdrop.hidden) close();
   };
   addEventListener("keydown", onKey, true);
 
@@ -147,6 +148,49 @@ function showEditor(
     : null;
   const error = h("p", { className: "error", role: "alert" });
 
+  // A screen recording (issue #33): the recorder is a chunk of its own, loaded on the first press.
+  let recording: Recording | null = null;
+  const canRecord =
+    typeof navigator.mediaDevices?.getDisplayMedia === "function" && typeof MediaRecorder === "function";
+  const recordButton = canRecord ? h("button", { type: "button" }, "Record screen") : null;
+  const recordSlot = h("div", { className: "recording" }, recordButton);
+  const showRecorded = (made: Recording) => {
+    const url = URL.createObjectURL(made.blob);
+    const remove = h("button", { type: "button" }, "Remove");
+    remove.addEventListener("click", () => {
+      URL.revokeObjectURL(url);
+      recording = null;
+      recordSlot.replaceChildren(recordButton ?? "");
+      recordButton?.focus();
+    });
+    recordSlot.replaceChildren(
+      h("video", { src: url, controls: true, "aria-label": "Your screen recording", className: "clip" }),
+      h("p", { className: "muted" }, `Screen recording, ${mmss(made.seconds)} · `, remove),
+    );
+  };
+  recordButton?.addEventListener("click", async () => {
+    recordButton.disabled = true;
+    error.textContent = "";
+    try {
+      const recorder = await host.load("record");
+      // The page is recorded without the reporter over it.
+      backdrop.hidden = true;
+      const made: Recording | null = await recorder.recordScreen(root, host.config.api);
+      if (made) {
+        recording = made;
+        showRecorded(made);
+      }
+    } catch (failed) {
+      error.textContent =
+        failed instanceof Error && failed.name !== "TypeError" && failed.message
+          ? failed.message
+          : "The recorder could not be loaded. Check your connection and try again.";
+    } finally {
+      backdrop.hidden = false;
+      recordButton.disabled = false;
+    }
+  });
+
   const body = h(
     "div",
     { className: "body" },
@@ -161,6 +205,7 @@ function showEditor(
       : h("p", { className: "muted" }, "The screenshot could not be taken; the report goes without it."),
     shot ? canvas : null,
     h("label", {}, "Note", note),
+    recordSlot,
     whoSummary,
     who,
     replayOption,
@@ -218,6 +263,7 @@ function showEditor(
       host,
       dialog,
       outgoing,
+      recording,
       () => {
         body.hidden = false;
         footer.hidden = false;

@@ -28,4 +28,7 @@ dl{margin:0;display:grid;grid-template-columns:max-content 1fr;gap:4px 12px}dt{c
 .list{margin:0;padding:0;list-style:none;max-height:160px;overflow:auto;border:1px solid #e6e8eb;border-radius:6px;font:12px/1.4 ui-monospace,monospace}
 .list li{padding:4px 8px;border-bottom:1px solid #f0f1f3;white-space:pre-wrap;word-break:break-all}
 h3{margin:4px 0;font-size:13px;font-weight:600}
+.recording{display:flex;flex-direction:column;align-items:flex-start;gap:6px}
+.clip{max-width:100%;max-height:240px;border:1px solid #e6e8eb;border-radius:6px;background:#000}
+progress{width:100%}
 `;

@@ -2,7 +2,7 @@
  * What the stub hands the lazy chunks (one object, no globals): its config, the ring buffers, the shadow
  * root the UI lives in, how to load another chunk and how to send a report (queued when it cannot go).
  */
-import type { TicketReport } from "@redline/shared";
+import type { TicketReport, WidgetReportAnswer } from "@redline/shared";
 
 export interface WidgetConfig {
   key: string;
@@ -43,8 +43,11 @@ export interface Outgoing {
   replay: string | null;
 }
 
+/** Where and with what a sent report's recording is uploaded (the intake's answer). */
+export type VideoGrant = WidgetReportAnswer["video"];
+
 export type SendResult =
-  | { status: "sent"; number: number }
+  | { status: "sent"; number: number; video: VideoGrant | null }
   | { status: "queued" }
   | { status: "refused"; message: string };
 
@@ -55,11 +58,20 @@ export interface Recorder {
   stop(): void;
 }
 
+/** A screen recording made by the record chunk, kept in memory until its report is sent. */
+export interface Recording {
+  blob: Blob;
+  seconds: number;
+  /** Uploads it as the sent report's video; `onProgress` gets 0–1. Rejects with a plain reason. */
+  upload(grant: VideoGrant, onProgress: (fraction: number) => void): Promise<void>;
+}
+
 export interface ChunkName {
   reporter: string;
   queue: string;
   screenshot: string;
   replay: string;
+  record: string;
 }
 
 export interface WidgetHost {

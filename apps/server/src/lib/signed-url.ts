@@ -7,8 +7,12 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 /** Expiry is rounded up to the hour, so the same path signs to the same URL for an hour (cacheable). */
 export function signPath(secret: string, path: string, ttlSeconds: number, now = Date.now()): string {
   const expires = Math.ceil(now / 3_600_000) * 3600 + ttlSeconds;
-  const signature = createHmac("sha256", secret).update(`${path}\n${expires}`).digest("base64url");
-  return `${path}?exp=${expires}&sig=${signature}`;
+  return `${path}?exp=${expires}&sig=${pathSignature(secret, path, expires)}`;
+}
+
+/** The signature `verifyPath` checks: `path` until `expires` (seconds since the epoch). */
+export function pathSignature(secret: string, path: string, expires: number): string {
+  return createHmac("sha256", secret).update(`${path}\n${expires}`).digest("base64url");
 }
 
 export function verifyPath(

@@ -24,6 +24,7 @@ export async function createUpload(
   target: string,
   length: number,
   metadata: Record<string, string> = {},
+  headers: Record<string, string> = {},
 ) {
   const encoded = Object.entries({ filetype: "video/webm", ...metadata })
     .map(([key, value]) => `${key} ${Buffer.from(value).toString("base64")}`)
@@ -32,6 +33,7 @@ export async function createUpload(
     ...TUS,
     "upload-length": String(length),
     "upload-metadata": encoded,
+    ...headers,
   });
   const location = response.headers.get("location");
   return { ...response, location, upload: location?.split("/").at(-1) ?? "" };
@@ -43,7 +45,10 @@ const cookieOf = (client: ApiClient) =>
     .map(([k, v]) => `${k}=${v}`)
     .join("; ");
 
-/** A tus PATCH of raw bytes (or a stream) from `offset`, with any further headers (a guest's identity). */
+/**
+ * A tus PATCH of raw bytes (or a stream) from `offset`, with any further headers (a guest's identity, a
+ * widget page's Origin and upload token).
+ */
 export function patch(
   client: ApiClient,
   location: string,
@@ -55,9 +60,9 @@ export function patch(
     method: "PATCH",
     headers: {
       ...TUS,
-      ...headers,
       origin: client.baseUrl,
       cookie: cookieOf(client),
+      ...headers,
       "upload-offset": String(offset),
       "content-type": "application/offset+octet-stream",
     },

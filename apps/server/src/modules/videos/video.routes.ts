@@ -65,8 +65,14 @@ export const videoTypeOf = (key: string, kind: "video" | "poster") =>
 export interface UploadRoutes {
   /** The upload's path, e.g. `/api/tickets/:ticketId/videos` (continued at `…/:upload`). */
   path: string;
-  /** Authorizes the request (throws when refused): the project it uploads into and who uploads. */
-  uploaderOf(request: FastifyRequest): Promise<{ project: ProjectRow; uploader: string }>;
+  /**
+   * Authorizes the request (throws when refused): the project it uploads into and who uploads. A route
+   * called cross-site sets its CORS headers on `reply` (they go with its refusals too).
+   */
+  uploaderOf(
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<{ project: ProjectRow; uploader: string }>;
   /** The policy action its caller passes, for the route declarations. */
   action: string;
   /** Said after each summary: whose uploads these are. */
@@ -98,8 +104,8 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: AppContext, spec
       // -1: no limit.
       response: dataAnswer(z.strictObject({ limitSeconds: z.number().int().min(-1) })),
     }),
-    async (request) => {
-      const { project } = await uploaderOf(request);
+    async (request, reply) => {
+      const { project } = await uploaderOf(request, reply);
       return { data: { limitSeconds: await videoLimitOf(db, project, ctx.config.plansEnabled) } };
     },
   );
@@ -113,7 +119,7 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: AppContext, spec
       response: "not-json",
     }),
     async (request, reply) => {
-      const { uploader, project } = await uploaderOf(request);
+      const { uploader, project } = await uploaderOf(request, reply);
       const limit = await videoLimitOf(db, project, ctx.config.plansEnabled);
       if (limit === 0)
         throw new PlanLimitError("video-not-included", VIDEO_MESSAGES.notIncluded, {
@@ -135,7 +141,7 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: AppContext, spec
   );
 
   const continueUpload = async (request: FastifyRequest, reply: FastifyReply) => {
-    const { uploader, project } = await uploaderOf(request);
+    const { uploader, project } = await uploaderOf(request, reply);
     const owner = uploadOwner(uploadParams.parse(request.params).upload);
     if (owner?.projectId !== project.id || owner.userId !== uploader)
       throw new NotFoundError("Upload not found.", "upload-not-found");

@@ -12,7 +12,7 @@ import {
   formatBytes,
   MAX_UPLOAD_BYTES,
   titleFromNote,
-  widgetReportReceivedSchema,
+  widgetReportAnswerSchema,
   widgetReportSchema,
 } from "@redline/shared";
 import { sql } from "drizzle-orm";
@@ -35,6 +35,7 @@ import { storedKeysAmong } from "../files/stored-files.ts";
 import { countHit } from "../rate-limits/api-rate-limit.ts";
 import { createTicket } from "../tickets/tickets.service.ts";
 import { normalizeOrigin, WIDGET_MESSAGES, widgetByKey } from "./widget.settings.ts";
+import { widgetVideoGrant } from "./widget-video.routes.ts";
 
 export const WIDGET_LIMITS = {
   /** The `report` field (JSON). */
@@ -100,9 +101,9 @@ export async function widgetIntakeRoutes(app: FastifyInstance, { ctx }: { ctx: A
     route({
       summary: "Send a bug report from the widget (multipart: report, screenshot, replay)",
       action: "public",
+      response: dataAnswer(widgetReportAnswerSchema),
       // A script may send a report with a person's API token too, as before callers were kinds.
       accepts: ["widget-key", "token"],
-      response: dataAnswer(widgetReportReceivedSchema),
     }),
     async (request, reply) => {
       if (!request.isMultipart())
@@ -169,7 +170,9 @@ export async function widgetIntakeRoutes(app: FastifyInstance, { ctx }: { ctx: A
           // The visitor cannot upgrade: past the limit their report is kept for the owner, who is told.
           keepsPastLimit: true,
         });
-        return reply.status(201).send({ data: { id: ticket.id, number: ticket.number } });
+        // With the token its reporter's recording is uploaded with (widget-video.routes.ts).
+        const video = widgetVideoGrant(ctx.config, ticket.id);
+        return reply.status(201).send({ data: { id: ticket.id, number: ticket.number, video } });
       } catch (error) {
         await forgetUnused(stored);
         throw error;

@@ -199,7 +199,17 @@ describe.each(routeDrivers())("widget (%s)", (driver) => {
       });
       expect(response.status, JSON.stringify(response.body)).toBe(201);
       expect(response.headers.get("access-control-allow-origin")).toBe(SITE);
-      expect(response.body.data).toEqual({ id: expect.any(String), number: expect.any(Number) });
+      expect(response.body.data).toEqual({
+        id: expect.any(String),
+        number: expect.any(Number),
+        // Where and with what its reporter's recording may follow (widget-video.routes.test.ts).
+        video: {
+          uploads: `/api/widget/tickets/${response.body.data.id}/videos`,
+          attach: `/api/widget/tickets/${response.body.data.id}/video`,
+          token: expect.stringMatching(/^[\w-]+\.\d+\.[\w-]+$/),
+          expiresAt: expect.any(String),
+        },
+      });
 
       const [row] = await t.ctx.database.db
         .select()

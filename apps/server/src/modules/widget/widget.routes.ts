@@ -1,7 +1,7 @@
 /**
  * The widget: its settings (key, allowed origins, snippet) for the project's editors — `widget.manage` of
  * the tickets policy, the rule behind the board's `manageWidget` ability —, the public intake of
- * reports (widget-intake.routes.ts) and the built script itself (widget-assets.routes.ts).
+ * reports (widget-intake.routes.ts), a report's screen recording (widget-video.routes.ts) and the built script itself (widget-assets.routes.ts).
  */
 import { dataAnswer, updateWidgetSchema, type WidgetSettings, widgetSettingsSchema } from "@redline/shared";
 import type { FastifyInstance } from "fastify";
@@ -16,6 +16,7 @@ import { widgetParams as params, updateWidgetSettings } from "./widget.operation
 import { presentWidgetSettings, widgetSettingsOf } from "./widget.settings.ts";
 import { widgetAssetsRoutes } from "./widget-assets.routes.ts";
 import { widgetIntakeRoutes } from "./widget-intake.routes.ts";
+import { widgetVideoRoutes } from "./widget-video.routes.ts";
 
 export async function widgetRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const { auth, config } = ctx;
@@ -49,5 +50,6 @@ export async function widgetRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
   );
 
   await app.register(widgetIntakeRoutes, { ctx });
+  await app.register(widgetVideoRoutes, { ctx });
   await app.register(widgetAssetsRoutes, { ctx });
 }

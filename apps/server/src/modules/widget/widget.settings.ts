@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { isProjectExpired, productOf, type WidgetSettings } from "@redline/shared";
-import { eq } from "drizzle-orm";
+import { eq, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { projects, users, widgetSettings } from "../../db/schema/index.ts";
 import { NotFoundError } from "../../lib/errors.ts";
@@ -42,13 +42,19 @@ export async function widgetSettingsOf(
 }
 
 /** The settings row and its project for a key sent by the widget (and whether it expired), or null. */
-export async function widgetByKey(db: Database, key: string) {
+export const widgetByKey = (db: Database, key: string) => widgetWhere(db, eq(widgetSettings.key, key));
+
+/** The same for a project (a report's ticket names it). */
+export const widgetOfProject = (db: Database, projectId: string) =>
+  widgetWhere(db, eq(widgetSettings.projectId, projectId));
+
+async function widgetWhere(db: Database, where: SQL) {
   const [row] = await db
     .select({ settings: widgetSettings, project: projects, ...ownerPlanColumns })
     .from(widgetSettings)
     .innerJoin(projects, eq(projects.id, widgetSettings.projectId))
     .leftJoin(users, eq(users.id, projects.ownerId))
-    .where(eq(widgetSettings.key, key));
+    .where(where);
   if (!row) return null;
   const isExpired = isProjectExpired(
     row.project.expiresAt,

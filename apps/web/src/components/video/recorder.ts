@@ -5,24 +5,17 @@
  * 1080p screen under 2.5 MB.
  */
 
-/** Best first: MP4 (H.264) where the browser records it, else WebM (VP9, then VP8). */
-const FORMATS = [
-  "video/mp4;codecs=avc1,opus",
-  "video/mp4;codecs=avc1,mp4a.40.2",
-  "video/webm;codecs=vp9,opus",
-  "video/webm;codecs=vp8,opus",
-  "video/webm",
-];
+import { bestRecordingFormat } from "@redline/shared";
 
+// The formats and bitrates are the widget's recorder's too (packages/widget record.ts).
+export { AUDIO_BITS_PER_SECOND, VIDEO_BITS_PER_SECOND } from "@redline/shared";
+
+/** Best first: MP4 (H.264) where the browser records it, else WebM (VP9, then VP8). */
 export function bestFormat(
   isSupported: (type: string) => boolean = (type) => MediaRecorder.isTypeSupported(type),
 ) {
-  return FORMATS.find(isSupported) ?? "";
+  return bestRecordingFormat(isSupported);
 }
-
-/** About 2.2 MB a minute with the voice: screens are mostly still, so this stays sharp. */
-export const VIDEO_BITS_PER_SECOND = 260_000;
-export const AUDIO_BITS_PER_SECOND = 32_000;
 
 export interface Capture {
   /** What MediaRecorder records: the screen (or the composite with the camera) and the microphone. */
