@@ -117,7 +117,7 @@ ${settings.body.data.snippet}</body></html>`;
     expect(entry.videoDuration).toBeLessThan(3.2);
     await board.goto(`/project/${projectId}?t=${ticketId}`);
     const panel = board.getByRole("dialog", { name: "Ticket #1" });
-    await expectVideoPlays(panel.getByLabel(/^Video comment, 00:0[1-3]$/), 60_000, [1.4, 3.2]);
+    await expectVideoPlays(panel.getByLabel(/^Video message, 00:0[1-3]$/), 60_000, [1.4, 3.2]);
     await shot(board, "widget-video-04-played");
     await context.close();
   });
