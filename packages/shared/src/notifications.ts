@@ -7,7 +7,7 @@ import { teamRoleSchema } from "./teams.ts";
 import { notificationPageTitle } from "./titles.ts";
 import type { EmailPreferenceKey } from "./user.ts";
 
-/** Every type SPEC §3 names; the app emits all but false-comment. */
+/** Every type SPEC §3 names (`false-comment`: a new comment on a page that is an uploaded file). */
 export const NOTIFICATION_TYPES = [
   "web-comment",
   "false-comment",
@@ -149,10 +149,10 @@ export function notificationMessage(
   const times = notification.length ?? 1;
   switch (notification.type) {
     case "web-comment":
+    case "false-comment":
       if (times > 1) return `left ${times} comments on page`;
       return "commented on page";
     case "illustration-comment":
-    case "false-comment":
       return "commented on page";
     case "web-comment-mention":
     case "web-comment-reply-mention":
@@ -244,6 +244,7 @@ export function notificationTarget(
 export function emailPreferenceOf(type: NotificationType): EmailPreferenceKey | null {
   switch (type) {
     case "web-comment":
+    case "false-comment":
     case "web-comment-reply":
     case "illustration-comment":
     case "illustration-comment-reply":

@@ -7,7 +7,7 @@
 import { type Comment, extractMentions } from "@redline/shared";
 import { eq } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
-import { commentEntries } from "../../db/schema/index.ts";
+import { commentEntries, pages } from "../../db/schema/index.ts";
 import type { LedgerEvent } from "../../lib/ledger.ts";
 import { type Fanned, fanOut, readerView, recordEvent } from "../../lib/realtime.ts";
 import { notifies, type Recipient, recipientRule } from "../notifications/notifications.rules.ts";
@@ -159,11 +159,25 @@ async function mentionedAndAudience(
     userId,
     type: isReply ? `${kind}-comment-reply-mention` : `${kind}-comment-mention`,
   }));
+  const told = isReply ? (`${kind}-comment-reply` as const) : await newCommentType(tx, comment);
   for (const userId of audience) {
-    if (!mentioned.has(userId) && people.has(userId))
-      recipients.push({ userId, type: isReply ? `${kind}-comment-reply` : `${kind}-comment` });
+    if (!mentioned.has(userId) && people.has(userId)) recipients.push({ userId, type: told });
   }
   return recipients;
+}
+
+/**
+ * A new comment's type: `illustration-comment` on a slide, `web-comment` on a web page, and SPEC §3's
+ * `false-comment` on a page that is an uploaded file (its `url` is 'image', SPEC §3): the type the spec's
+ * product gives a comment on a page that is not a web page. All three read 'commented on page'.
+ */
+async function newCommentType(
+  tx: Tx,
+  comment: CommentRef,
+): Promise<"illustration-comment" | "web-comment" | "false-comment"> {
+  if (comment.slideId || !comment.pageId) return comment.slideId ? "illustration-comment" : "web-comment";
+  const [page] = await tx.select({ url: pages.url }).from(pages).where(eq(pages.id, comment.pageId));
+  return page?.url === "image" ? "false-comment" : "web-comment";
 }
 
 recipientRule("comment.created", mentionedAndAudience);

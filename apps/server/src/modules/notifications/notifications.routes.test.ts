@@ -1,5 +1,6 @@
 import { type Notification, notificationMessage, type RealtimeServerMessage } from "@redline/shared";
 import { and, eq, sql } from "drizzle-orm";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { domainEvents, notifications, users } from "../../db/schema/index.ts";
@@ -132,6 +133,30 @@ describe.each(routeDrivers())("notifications (%s)", (driver) => {
       context: { projectTitle: "Notified project", pageTitle: expect.any(String) },
       length: 1,
     });
+  });
+
+  it("tells of a comment on an uploaded file as SPEC §3's false-comment, worded as any comment on a page", async () => {
+    const bytes = await sharp({ create: { width: 40, height: 30, channels: 3, background: "#2a9d8f" } })
+      .png()
+      .toBuffer();
+    const uploaded = await client.owner.upload(`/api/projects/${projectId}/uploads`, {
+      name: "Mockup.png",
+      type: "image/png",
+      bytes,
+    });
+    expect(uploaded.status).toBe(201);
+    const created = await client.commenter.post(
+      `/api/versions/${uploaded.body.data.versionId}/comments`,
+      comment(`On the mockup {@${uid.viewer}}`),
+    );
+    expect(created.status).toBe(201);
+    const id = created.body.data.id as string;
+    expect(await typesAbout("owner", id)).toEqual(["false-comment"]);
+    expect(await typesAbout("editor", id)).toEqual(["false-comment"]);
+    // A mention is a mention, whatever the page is.
+    expect(await typesAbout("viewer", id)).toEqual(["web-comment-mention"]);
+    const [forOwner] = (await list("owner")).filter((n) => n.commentId === id);
+    expect(notificationMessage(forOwner!)).toBe("commented on page");
   });
 
   it("makes no notification for a comment deleted before the consumer read its event", async () => {

@@ -180,6 +180,7 @@ export async function deliverNotification(
 /** Repeated events of these types fold into one notification (SPEC §3 length); a mention never does. */
 const GROUPED_TYPES: ReadonlySet<NotificationType> = new Set([
   "web-comment",
+  "false-comment",
   "web-comment-reply",
   "web-comment-resolve",
   "web-inspect",
