@@ -99,4 +99,4 @@ describe("GET /api/openapi.json", () => {
 });
 
 /** Routes still without a declared response schema (lower it as routes get theirs; never raise it). */
-const STILL_WITHOUT_RESPONSE_SCHEMA = 77;
+const STILL_WITHOUT_RESPONSE_SCHEMA = 76;

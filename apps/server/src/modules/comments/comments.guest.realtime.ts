@@ -6,10 +6,10 @@
  * (the link on, the project not archived, the link's access; `linkGuestView`). The rule is asked again
  * before every event, so turning the link off silences the socket at once (it is told `guest.left`), and
  * a lowered access shows in the very next comment's abilities. Only comment events of a version the link
- * shows go out, each comment presented for the guest as the list route presents it, as room
+ * shows (or of a slide, when the link is an illustration project's: it shows the whole deck) go out, each comment presented for the guest as the list route presents it, as room
  * `guest:{projectId}`; nothing else of the project room (versions, inspect, tickets) reaches a guest.
  */
-import type { RealtimeEvent, RealtimeServerMessage } from "@redline/shared";
+import { type RealtimeEvent, type RealtimeServerMessage, viewerOf } from "@redline/shared";
 import type { AppContext } from "../../context.ts";
 import { parseServerMessage, type RealtimeHub, type RealtimeSocket, type Room } from "../../lib/realtime.ts";
 import { linkGuestView } from "./comments.guest.routes.ts";
@@ -87,8 +87,12 @@ export function guestCommentsRealtime(
         const view = await readable(event.projectId, event);
         if (!joined.has(event.projectId)) return;
         if (!view) return drop(event.projectId);
-        // A version the link does not show (another page, an older version) stays out of sight.
-        if (!view.versions.some((version) => version.id === event.versionId)) return;
+        // A version the link does not show (another page, an older version) stays out of sight; a slide's
+        // comment goes out when the link shows the deck (an illustration project's link shows all of it).
+        const isShown = event.slideId
+          ? viewerOf(view.project.type) === "slides"
+          : view.versions.some((version) => version.id === event.versionId);
+        if (!isShown) return;
         const shown: RealtimeEvent =
           event.type !== "comments.deleted" && event.comment
             ? { ...event, comment: withCommentAbilities(view.guest, event.comment) }
