@@ -258,6 +258,36 @@ describe("comments on slides", () => {
   });
 });
 
+describe("a deleted slide's comments", () => {
+  it("go with the slide, each deletion told to the room; other slides' comments stay", async () => {
+    addSlide("s3", 3);
+    await flush();
+    const pinned = await commenter.post(`/api/projects/${projectId}/slides/s3/comments`, {
+      dotPosition: { x: 0.5, y: 0.5 },
+      comment: "On a slide about to go",
+    });
+    expect(pinned.status).toBe(201);
+    await commenter.post(`/api/comments/${pinned.body.data.id}/replies`, { comment: "A reply" });
+    const others = (await slideComments()).comments.filter((c) => c.slideId !== "s3").map((c) => c.id);
+    const stored = await storedComments();
+    const tab = await openSocket(t, editor);
+    tab.send({ type: "join", projectId });
+    await tab.next((m) => m.type === "joined");
+
+    doc.getMap("slides").delete("s3");
+    await flush();
+
+    expect(await tab.next((m) => m.type === "event" && m.event.type === "comments.deleted")).toMatchObject({
+      event: { type: "comments.deleted", projectId, slideId: "s3", commentId: pinned.body.data.id },
+    });
+    const after = await slideComments();
+    expect(after.comments.map((c) => c.id)).toEqual(others);
+    expect(after.noOfComments.s3).toBeUndefined();
+    expect(await storedComments()).toBe(stored - 1);
+    tab.socket.close();
+  });
+});
+
 describe("the deck and its comments through the public link (link guests)", () => {
   const GAIL = { "x-redline-guest": "guest__2__Gail__gail@example.com" };
   const guest = () => new ApiClient(t.url);

@@ -1,7 +1,7 @@
 /**
  * The deck's writes (issue #32, ADR 0040): an editor's update is checked against a copy of the stored
  * deck and appended in one transaction under the deck row's lock, folded into the snapshot now and then,
- * and announced to the project's room; images are uploaded (≤ 5 MB, recognised by their bytes) into the
+ * and announced to the project's room (a slide it deletes takes its comments with it); images are uploaded (≤ 5 MB, recognised by their bytes) into the
  * one record of stored files; presence is broadcast to the room and never kept.
  */
 import { createHash } from "node:crypto";
@@ -24,6 +24,7 @@ import { operation, withParams } from "../../lib/operations.ts";
 import { memberActor, type PolicyActor } from "../../lib/policy.ts";
 import { broadcast } from "../../lib/realtime.ts";
 import type { Actor } from "../auth/session.ts";
+import { deleteSlideComments } from "../comments/comments.service.ts";
 import { assertRoomToStore, meterStorage } from "../plans/storage.ts";
 import { loadProject } from "../project-access/projects.load.ts";
 import { linkGuestView } from "../sharing/sharing.load.ts";
@@ -81,7 +82,15 @@ export const applyDeckUpdate = operation(
         .for("update");
       // This process's copy of the deck is taken out while it may be changed: a failure leaves it out.
       const { doc, pending, remember } = await lockedDeckDoc(tx, projectId);
+      const slidesBefore = [...doc.getMap("slides").keys()];
       applyChecked(doc, bytes, projectId);
+      // A slide deleted takes its comments with it (the editor says so before deleting one that has any).
+      const slides = doc.getMap("slides");
+      await deleteSlideComments(
+        tx as unknown as Database,
+        projectId,
+        slidesBefore.filter((id) => !slides.has(id)),
+      );
       const [row] = await tx
         .insert(deckUpdates)
         .values({ projectId, update, userId: actor.user.id })
