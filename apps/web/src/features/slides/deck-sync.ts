@@ -18,6 +18,8 @@ const REMOTE = "remote";
 /** How long edits are gathered before they are sent (a drag's many steps go as one update). */
 export const SEND_AFTER_MS = 30;
 const RETRY_MS = [500, 1000, 2000, 5000];
+/** How often a guest of the public link reads the deck again (they are not in the project's room). */
+const GUEST_REREAD_MS = 60_000;
 /** Someone's presence is dropped when not repeated within this time. */
 export const PRESENCE_TTL_MS = 30_000;
 
@@ -50,7 +52,14 @@ export class DeckSync {
   private readonly listeners = new Set<() => void>();
   private unsubscribe: (() => void) | null = null;
 
-  constructor(readonly projectId: string) {
+  /**
+   * `guest`: a visitor of the public link (no account) reads the deck through `/api/share` and never sends
+   * anything; without the project's room, the deck is read again every minute (as the link's project is).
+   */
+  constructor(
+    readonly projectId: string,
+    readonly guest = false,
+  ) {
     this.doc.on("update", (update: Uint8Array, origin: unknown) => {
       if (origin === REMOTE) return;
       if (origin === LOCAL) this.localEdits++;
@@ -62,12 +71,17 @@ export class DeckSync {
   /** Reads the deck and follows the room; resolves once the deck is shown. */
   async start(): Promise<void> {
     this.stopped = false;
-    this.unsubscribe = realtime().subscribe(this.projectId, {
-      onEvent: (event) => this.onEvent(event),
-      onResync: () => {
-        void this.resync();
-      },
-    });
+    if (this.guest) {
+      const every = setInterval(() => void this.resync().catch(() => undefined), GUEST_REREAD_MS);
+      this.unsubscribe = () => clearInterval(every);
+    } else {
+      this.unsubscribe = realtime().subscribe(this.projectId, {
+        onEvent: (event) => this.onEvent(event),
+        onResync: () => {
+          void this.resync();
+        },
+      });
+    }
     await this.resync();
   }
 
@@ -97,9 +111,11 @@ export class DeckSync {
   /** The server's deck merged in; what it lacks of ours queued to send. */
   async resync(): Promise<void> {
     try {
-      const { data } = await api<{ data: DeckState }>(`/api/projects/${this.projectId}/deck`);
+      const { data } = await api<{ data: DeckState }>(
+        `${this.guest ? "/api/share" : "/api/projects"}/${this.projectId}/deck`,
+      );
       const update = fromBase64(data.update);
-      this.canEdit = data.canEdit;
+      this.canEdit = data.canEdit && !this.guest;
       Y.applyUpdate(this.doc, update, REMOTE);
       if (this.canEdit) {
         const missing = Y.encodeStateAsUpdate(this.doc, Y.encodeStateVectorFromUpdate(update));
@@ -137,7 +153,7 @@ export class DeckSync {
   }
 
   sendPresence(slideId: string | null, selection: string[], keepalive = false): void {
-    if (this.stopped && !keepalive) return;
+    if ((this.stopped && !keepalive) || this.guest) return;
     void fetch(`/api/projects/${this.projectId}/deck/presence`, {
       method: "POST",
       credentials: "same-origin",
