@@ -2,7 +2,7 @@
  * An illustration project through its public link in a real browser (issue #32): the owner turns the
  * deck's link on with comments allowed; a visitor without an account opens it, sees slide 1 read only
  * and pins a comment on it under their name; the owner sees it arrive, opens it from its pin with the
- * keyboard and answers, and the visitor sees the answer without a reload. Deleting the slide (confirmed,
+ * keyboard and answers, and the visitor sees the answer — and her edits of the deck — without a reload. Deleting the slide (confirmed,
  * as it has a comment) deletes its comment everywhere.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -104,6 +104,8 @@ describe("a deck's public link", () => {
     // from her panel, the server and the visitor's open view alike.
     await ada.page.getByRole("button", { name: "Add slide" }).click();
     await ada.page.getByRole("button", { name: "Slide 2" }).waitFor();
+    // The visitor's read-only deck follows her edits live.
+    await visitor.getByRole("button", { name: "Slide 2" }).waitFor({ timeout: 15_000 });
     await ada.page.getByRole("button", { name: "Slide 1" }).click();
     await ada.page.getByRole("button", { name: "Delete slide" }).click();
     const confirm = ada.page.getByRole("dialog", { name: "Delete this slide?" });
@@ -121,5 +123,6 @@ describe("a deck's public link", () => {
     await expect
       .poll(() => visitor.getByText("Love the title, make it bigger").count(), { timeout: 15_000 })
       .toBe(0);
+    await expect.poll(() => visitor.getByRole("button", { name: "Slide 2" }).count()).toBe(0);
   }, 240_000);
 });

@@ -334,7 +334,7 @@ describe("the deck and its comments through the public link (link guests)", () =
     expect((await visitor.get(`/api/share/${web}/slide-comments`)).status).toBe(404);
   });
 
-  it("hands a guest's socket the slide comments members write, as the guest list reads them", async () => {
+  it("hands a guest's socket the slide comments members write, as the guest list reads them, and the deck's changes", async () => {
     await share({ public: true, canComment: true });
     const tab = await openGuestSocket(t);
     tab.send({ type: "guest.join", projectId, key: "g".repeat(40), topic: "comments" });
@@ -353,6 +353,17 @@ describe("the deck and its comments through the public link (link guests)", () =
         comment: { thread: [{ comment: "Live to guests" }], abilities: { reply: true, resolve: false } },
       },
     });
+    // The deck's changes follow, so the guest's read-only deck (as read before them) moves with its editors.
+    const seen = new Y.Doc();
+    const before = await new ApiClient(t.url).get(`/api/share/${projectId}/deck`);
+    Y.applyUpdate(seen, fromB64(before.body.data.update));
+    (doc.getMap("slides").get("s2") as Y.Map<unknown>).set("notes", "Said to guests");
+    await flush();
+    const changed = await tab.next((m) => m.type === "event" && m.event.type === "deck.updated");
+    expect(changed).toMatchObject({ room: `guest:${projectId}`, event: { type: "deck.updated", projectId } });
+    if (changed.type === "event" && changed.event.type === "deck.updated")
+      Y.applyUpdate(seen, fromB64(changed.event.update));
+    expect((seen.getMap("slides").get("s2") as Y.Map<unknown>).get("notes")).toBe("Said to guests");
     tab.socket.close();
   });
 

@@ -10,7 +10,8 @@
 import type { DeckPresence, DeckState, RealtimeEvent } from "@redline/shared";
 import * as Y from "yjs";
 import { api, isApiError } from "../../lib/api.ts";
-import { realtime } from "../../lib/realtime.ts";
+import { guestRealtime, realtime } from "../../lib/realtime.ts";
+import { guestKey } from "../conversations/guest-key.ts";
 
 /** The origin of this tab's own edits: the undo manager tracks these only. */
 export const LOCAL = Symbol("local");
@@ -18,8 +19,6 @@ const REMOTE = "remote";
 /** How long edits are gathered before they are sent (a drag's many steps go as one update). */
 export const SEND_AFTER_MS = 30;
 const RETRY_MS = [500, 1000, 2000, 5000];
-/** How often a guest of the public link reads the deck again (they are not in the project's room). */
-const GUEST_REREAD_MS = 60_000;
 /** Someone's presence is dropped when not repeated within this time. */
 export const PRESENCE_TTL_MS = 30_000;
 
@@ -53,8 +52,8 @@ export class DeckSync {
   private unsubscribe: (() => void) | null = null;
 
   /**
-   * `guest`: a visitor of the public link (no account) reads the deck through `/api/share` and never sends
-   * anything; without the project's room, the deck is read again every minute (as the link's project is).
+   * `guest`: a visitor of the public link (no account) reads the deck through `/api/share`, hears its
+   * changes on the link's guest socket, and never sends anything (no update, no presence).
    */
   constructor(
     readonly projectId: string,
@@ -71,17 +70,16 @@ export class DeckSync {
   /** Reads the deck and follows the room; resolves once the deck is shown. */
   async start(): Promise<void> {
     this.stopped = false;
-    if (this.guest) {
-      const every = setInterval(() => void this.resync().catch(() => undefined), GUEST_REREAD_MS);
-      this.unsubscribe = () => clearInterval(every);
-    } else {
-      this.unsubscribe = realtime().subscribe(this.projectId, {
-        onEvent: (event) => this.onEvent(event),
-        onResync: () => {
-          void this.resync();
-        },
-      });
-    }
+    const listener = {
+      onEvent: (event: RealtimeEvent) => this.onEvent(event),
+      onResync: () => {
+        void this.resync().catch(() => undefined);
+      },
+    };
+    // A guest hears the deck's changes on the guest socket of the link (with its comments).
+    this.unsubscribe = this.guest
+      ? guestRealtime().subscribeGuest(this.projectId, guestKey(), listener, "comments")
+      : realtime().subscribe(this.projectId, listener);
     await this.resync();
   }
 
