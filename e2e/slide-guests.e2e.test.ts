@@ -90,12 +90,13 @@ describe("a deck's public link", () => {
     // She opens it from its pin with the keyboard, and answers.
     const pin = ada.page.getByRole("button", { name: "Comment 1 by Margaret" });
     await pin.focus();
+    await shot(ada.page, "slide-guests-03-pin-focused");
     await ada.page.keyboard.press("Enter");
     await ada.page.getByRole("heading", { name: "Comment 1" }).waitFor();
     expect(new URL(ada.page.url()).searchParams.get("id")).toBe(made.id);
     await ada.page.getByLabel("Reply", { exact: true }).fill("Thanks, done");
     await ada.page.getByRole("button", { name: "Reply", exact: true }).click();
-    await shot(ada.page, "slide-guests-03-owner-answers");
+    await shot(ada.page, "slide-guests-04-owner-answers");
 
     // The visitor's open thread shows the answer without a reload.
     await visitor.getByText("Thanks, done", { exact: true }).waitFor({ timeout: 15_000 });
@@ -112,7 +113,7 @@ describe("a deck's public link", () => {
     await confirm
       .getByText("Slide 1 and its comment are deleted. Undo brings the slide back, not its comments.")
       .waitFor();
-    await shot(ada.page, "slide-guests-04-delete-commented-slide");
+    await shot(ada.page, "slide-guests-05-delete-commented-slide");
     await confirm.getByRole("button", { name: "Delete slide" }).click();
     await expect
       .poll(async () => (await ada.api.get(`/api/projects/${projectId}/slide-comments`)).body.data.comments, {
@@ -124,5 +125,12 @@ describe("a deck's public link", () => {
       .poll(() => visitor.getByText("Love the title, make it bigger").count(), { timeout: 15_000 })
       .toBe(0);
     await expect.poll(() => visitor.getByRole("button", { name: "Slide 2" }).count()).toBe(0);
+
+    // The deck's embed link shows the same deck, read only, with a way into Redline.
+    await visitor.goto(`/embed/${projectId}`);
+    await visitor.getByRole("button", { name: "Slide 1" }).waitFor();
+    await visitor.getByRole("link", { name: /Open in Redline/ }).waitFor();
+    expect(await visitor.getByRole("button", { name: "Add text" }).count()).toBe(0);
+    await shot(visitor, "slide-guests-06-embed");
   }, 240_000);
 });
