@@ -67,6 +67,8 @@ describe("a deck's public link", () => {
       .poll(() => visitor.getByRole("button", { name: "Slide 1" }).getAttribute("aria-current"))
       .toBe("true");
     await visitor.getByText("View only", { exact: true }).waitFor();
+    // Nothing of theirs is ever saved, so nothing says it is.
+    expect(await visitor.getByText("All changes saved").count()).toBe(0);
     expect(await visitor.getByRole("button", { name: "Add text" }).count()).toBe(0);
     expect(await visitor.getByRole("button", { name: "Add slide" }).count()).toBe(0);
     expect(await visitor.getByRole("textbox", { name: "Notes" }).getAttribute("readonly")).not.toBeNull();

@@ -534,7 +534,8 @@ function Editor({
           <span className="tag">View only</span>
         )}
         <span className="slide-editor__status" role="status" data-status={view.status}>
-          {STATUS_TEXT[view.status]}
+          {/* Someone who cannot edit has nothing to save: only trouble reading the deck is said. */}
+          {canEdit || view.status === "offline" || view.status === "error" ? STATUS_TEXT[view.status] : null}
         </span>
         <Presence others={others} order={order} />
         <button
