@@ -1649,6 +1649,26 @@ MATRIX.push(
       body: { dotPosition: { x: 0.5, y: 0.5 }, comment: "Matrix" },
     }),
   },
+  // Through the public link (a link guest, like a page's): the deck read only, its comments like a page's.
+  {
+    route: "GET /api/share/:projectId/deck",
+    who: LINK,
+    call: async (f) => ({ path: `/api/share/${await f.loadDeck()}/deck` }),
+  },
+  {
+    route: "GET /api/share/:projectId/slide-comments",
+    who: LINK,
+    call: async (f) => ({ path: `/api/share/${await f.loadDeck()}/slide-comments` }),
+  },
+  {
+    route: "POST /api/share/:projectId/slides/:slideId/comments",
+    who: LINK_COMMENT,
+    call: async (f) => ({
+      path: `/api/share/${await f.loadDeck()}/slides/${FIXTURE_SLIDE}/comments`,
+      body: { dotPosition: { x: 0.5, y: 0.5 }, comment: "Matrix" },
+      headers: GUEST,
+    }),
+  },
   {
     route: "POST /api/projects/:projectId/slides/images",
     who: EDITORS,

@@ -144,7 +144,10 @@ export interface DeckPresence extends DeckPresenceInput {
   name: string;
 }
 
-/** GET /api/projects/{id}/deck: the whole deck as one Yjs update (base64), and whether the reader edits it. */
+/**
+ * GET /api/projects/{id}/deck (a member) and /api/share/{id}/deck (a guest of the public link, never
+ * `canEdit`): the whole deck as one Yjs update (base64) and whether the reader may change it.
+ */
 export const deckStateSchema = z.strictObject({ update: z.string(), canEdit: z.boolean() });
 export type DeckState = z.infer<typeof deckStateSchema>;
 

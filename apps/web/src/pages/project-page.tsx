@@ -17,7 +17,7 @@ import {
   viewerOf,
 } from "@redline/shared";
 import { Archive, ArchiveRestore, FolderArchive, LayoutGrid, RotateCw, TriangleAlert } from "lucide-react";
-import { type ComponentProps, lazy, Suspense, useEffect } from "react";
+import { type ComponentProps, Suspense, useEffect } from "react";
 import {
   Link,
   Navigate,
@@ -31,6 +31,7 @@ import {
 import { LoadingView } from "../components/loading-view.tsx";
 import { snackbar } from "../components/snackbar-store.ts";
 import { usePrefetchComments } from "../features/comments/comment-queries.ts";
+import { useMentionPeople } from "../features/comments/use-mention-people.ts";
 import { ExtensionPromo, ExtensionToggle } from "../features/extension/extension-promo.tsx";
 import { IntegrationsButton } from "../features/integrations/integrations-panel.tsx";
 import { AddPagesProvider } from "../features/pages/add-pages-context.tsx";
@@ -42,28 +43,25 @@ import { ExpiredNotice } from "../features/projects/expired-notice.tsx";
 import { isJustCreated } from "../features/projects/just-created.ts";
 import { ProjectBar } from "../features/projects/project-bar.tsx";
 import { useProject } from "../features/projects/project-queries.ts";
+import type { SlideCommentsPanelProps } from "../features/slides/slide-comments-slot.ts";
 import { InstallWidgetButton } from "../features/widget/install-widget.tsx";
 import { isApiError } from "../lib/api.ts";
 import { errorMessage } from "../lib/auth-client.ts";
 import { chooseProduct } from "../lib/product.ts";
 import { useDocumentTitle } from "../lib/use-document-title.ts";
 import { BoardPage } from "./board-page.tsx";
+import { SlideCommentsPanel, SlideEditor } from "./lazy-slides.tsx";
 import { PagePreview } from "./page-preview.tsx";
 import { REVIEW_VIEWS, type ReviewMode, ReviewView } from "./review-view.tsx";
 import "../features/projects/projects.css";
 import "../features/viewer/viewer.css";
 import { ShareButton } from "../features/sharing/share-modal.tsx";
 
-/** The slide editor (Konva, Yjs) is loaded only when an illustration project opens. */
-const SlideEditor = lazy(() =>
-  import("../features/slides/slide-editor.tsx").then((module) => ({ default: module.SlideEditor })),
-);
-/** The comments feature's panel for a slide, which the slide editor shows beside its stage. */
-const SlideCommentsPanel = lazy(() =>
-  import("../features/comments/slide-comments-panel.tsx").then((module) => ({
-    default: module.SlideCommentsPanel,
-  })),
-);
+/** A member's panel of a slide's comments: the project's people may be mentioned. */
+function MemberSlideComments({ project, ...props }: SlideCommentsPanelProps & { project: ProjectDetail }) {
+  const people = useMentionPeople(project);
+  return <SlideCommentsPanel {...props} people={people} />;
+}
 
 function isNotFound(error: unknown): boolean {
   return isApiError(error) && (error.status === 404 || error.status === 403);
@@ -136,9 +134,9 @@ export function ProjectLayout() {
       <Suspense fallback={<LoadingView text="Loading slides…" />}>
         <SlideEditor
           key={project.id}
-          project={project}
+          project={{ id: project.id, title: project.title, canComment: project.abilities.comment }}
           bar={<ProjectBar project={project} share={<ShareButton project={project} variant="bar" />} />}
-          commentsPanel={(props) => <SlideCommentsPanel {...props} />}
+          commentsPanel={(props) => <MemberSlideComments project={project} {...props} />}
         />
       </Suspense>
     );

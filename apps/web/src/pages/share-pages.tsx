@@ -5,7 +5,7 @@
  * is off or the project is gone: 'Project is not found or accessible. Redirecting to all projects.'
  * (5 s) and on to `/projects`, or `/` for a signed-out visitor. `/share/demo` opens the demo project.
  */
-import { projectTabTitle, SHARING_MESSAGES, SNACKBAR_MS } from "@redline/shared";
+import { projectTabTitle, SHARING_MESSAGES, SNACKBAR_MS, viewerOf } from "@redline/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { Link2Off, RotateCw, TriangleAlert } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
@@ -19,7 +19,7 @@ import { type Guest, readGuest } from "../features/sharing/guest-store.ts";
 import { isNotAccessible, joinSharedProject, useSharedProject } from "../features/sharing/shared-queries.ts";
 import { errorMessage } from "../lib/auth-client.ts";
 import { useDocumentTitle } from "../lib/use-document-title.ts";
-import { SharedProjectView } from "./shared-view.tsx";
+import { SharedDeckView, SharedProjectView } from "./shared-view.tsx";
 import "../components/status-views.css";
 
 type Variant = "share" | "embed" | "preview";
@@ -120,6 +120,10 @@ function SharedEntry({
   }
   if (variant !== "preview" && !guest)
     return <GuestPrompt projectTitle={shared.data.title} onDone={setGuest} />;
+  if (viewerOf(shared.data.type) === "slides")
+    return (
+      <SharedDeckView project={shared.data} guest={variant === "preview" ? null : guest} variant={variant} />
+    );
   return (
     <SharedProjectView
       project={shared.data}

@@ -2,14 +2,16 @@
  * A project seen through its public link (`/share`, `/embed`, `/preview`): the pages list (only when
  * the link shows more than one page), the chosen page and version in the viewer, the device toolbar
  * unless the link hides it, the version switcher only when it shows versions. Read-only: no editing
- * control. The position lives in the query (`?page=&version=&device=`) so a reload keeps it.
+ * control. The position lives in the query (`?page=&version=&device=`) so a reload keeps it. An
+ * illustration project's link shows its deck instead (`SharedDeckView`).
  */
 import type { Comment, Page } from "@redline/shared";
 import { ExternalLink, FileText, Globe, Image as ImageIcon } from "lucide-react";
-import { useCallback } from "react";
+import { Suspense, useCallback } from "react";
 import { Link, useSearchParams } from "react-router";
 import { ApprovedBadge } from "../components/approved-badge.tsx";
 import { Avatar } from "../components/avatar.tsx";
+import { LoadingView } from "../components/loading-view.tsx";
 import { COMMENT_MODE_HINT, CommentWorkspace } from "../features/comments/comment-workspace.tsx";
 import { GuestMessages } from "../features/conversations/guest-messages.tsx";
 import { isUploadPage, pageSource, versionsLabel } from "../features/pages/page-labels.ts";
@@ -17,19 +19,30 @@ import type { Guest } from "../features/sharing/guest-store.ts";
 import type { SharedProject } from "../features/sharing/shared-queries.ts";
 import { DeviceToolbar } from "../features/viewer/device-toolbar.tsx";
 import { type DeviceId, deviceSize, isDeviceId } from "../features/viewer/devices.ts";
+import { SlideCommentsPanel, SlideEditor } from "./lazy-slides.tsx";
 import "../features/pages/pages.css";
 import "../features/viewer/viewer.css";
 import "../features/sharing/shared-view.css";
+
+interface SharedViewProps {
+  project: SharedProject;
+  guest: Guest | null;
+  variant: "share" | "embed" | "preview";
+}
+
+/**
+ * Guests write as themselves; the server's access decides (the link allows comments and the project has
+ * not expired — an expired project is read-only for guests too). A preview never takes comments.
+ */
+const guestCanComment = ({ project, guest, variant }: SharedViewProps) =>
+  project.access === "comment" && guest !== null && variant !== "preview";
 
 export function SharedProjectView({
   project,
   guest,
   variant,
   only,
-}: {
-  project: SharedProject;
-  guest: Guest | null;
-  variant: "share" | "embed" | "preview";
+}: SharedViewProps & {
   /** `/preview`: this one version, nothing else. */
   only?: { pageId: string; versionId: string };
 }) {
@@ -46,9 +59,7 @@ export function SharedProjectView({
   const showVersions = !only && sharing.showPageVersions && page !== undefined && page.versions.length > 1;
   const showDevices = !sharing.hideDeviceToolbar && version?.kind === "snapshot";
 
-  // Guests write as themselves; the server's access decides (the link allows comments and the project
-  // has not expired — an expired project is read-only for guests too).
-  const canComment = project.access === "comment" && guest !== null && variant !== "preview";
+  const canComment = guestCanComment({ project, guest, variant });
   const isMine = useCallback(
     (comment: Comment) =>
       Boolean(
@@ -95,26 +106,7 @@ export function SharedProjectView({
             onChange={(next) => setParam("device", next === "desktop" ? null : next)}
           />
         ) : null}
-        {variant === "share" ? (
-          <GuestMessages projectId={project.id} identity={guest?.identity ?? "public"} />
-        ) : null}
-        {guest ? (
-          <span className="shared__guest" title={`You are viewing as ${guest.name}`}>
-            <Avatar name={guest.name} photoURL={null} size={28} />
-            <span className="shared__guest-name">{guest.name}</span>
-          </span>
-        ) : null}
-        {variant === "embed" ? (
-          <a
-            className="btn btn--ghost shared__open"
-            href={`/share/${project.id}`}
-            target="_blank"
-            rel="noopener"
-          >
-            Open in Redline <ExternalLink size={14} aria-hidden />
-            <span className="visually-hidden"> (opens in a new tab)</span>
-          </a>
-        ) : null}
+        <SharedBarEnd project={project} guest={guest} variant={variant} />
       </div>
       <div className="review__body">
         {showPages ? <SharedPagesList project={project} selectedPageId={page?.id} /> : null}
@@ -153,6 +145,67 @@ export function SharedProjectView({
         )}
       </div>
     </div>
+  );
+}
+
+/**
+ * An illustration project through its public link: the deck read only in the slide editor (no editing
+ * control; the server refuses a guest's writes), its slides' comments read — and pinned, when the link
+ * allows comments — under the guest's name.
+ */
+export function SharedDeckView({ project, guest, variant }: SharedViewProps) {
+  const canComment = guestCanComment({ project, guest, variant });
+  return (
+    <div className={`shared shared--${variant} shared--deck`}>
+      <Suspense fallback={<LoadingView text="Loading slides…" />}>
+        <SlideEditor
+          project={{
+            id: project.id,
+            title: project.title,
+            canComment,
+            guestIdentity: guest?.identity ?? "public",
+          }}
+          bar={
+            <div className="review__bar">
+              <div className="review__titles shared__titles">
+                <h1 className="review__title">{project.title}</h1>
+              </div>
+              <div className="review__spacer" />
+              <SharedBarEnd project={project} guest={guest} variant={variant} />
+            </div>
+          }
+          commentsPanel={(props) => <SlideCommentsPanel {...props} people={null} />}
+        />
+      </Suspense>
+    </div>
+  );
+}
+
+/** The end of a shared view's bar: messages to the team, who the guest is, and an embed's way out. */
+function SharedBarEnd({ project, guest, variant }: SharedViewProps) {
+  return (
+    <>
+      {variant === "share" ? (
+        <GuestMessages projectId={project.id} identity={guest?.identity ?? "public"} />
+      ) : null}
+      {guest ? (
+        <span className="shared__guest" title={`You are viewing as ${guest.name}`}>
+          <Avatar name={guest.name} photoURL={null} size={28} />
+          <span className="shared__guest-name">{guest.name}</span>
+        </span>
+      ) : null}
+      {variant === "embed" ? (
+        <a
+          className="btn btn--ghost shared__open"
+          href={`/share/${project.id}`}
+          target="_blank"
+          rel="noopener"
+        >
+          Open in Redline <ExternalLink size={14} aria-hidden />
+          <span className="visually-hidden"> (opens in a new tab)</span>
+        </a>
+      ) : null}
+    </>
   );
 }
 

@@ -2,30 +2,25 @@
  * Comments through the public link, the writes (lib/operations.ts): a link guest (lib/principal.ts) pins a
  * comment or replies when the link allows comments, named by the identity their browser sends (SPEC §3
  * guest identity, or `public` for 'Anonymous'), with a video they recorded through the link's upload routes
- * (video.routes.ts) if they like. Writing needs the link's canComment; reading only the link.
+ * (video.routes.ts) if they like. Writing needs the link's canComment; reading only the link. A reply
+ * answers a page's comment or a slide's (an illustration project's link, comments.slides.ts).
  */
-import {
-  createCommentSchema,
-  normalizeSharing,
-  parseGuestIdentity,
-  replySchema,
-  SHARING_MESSAGES,
-} from "@redline/shared";
+import { createCommentSchema, parseGuestIdentity, replySchema, SHARING_MESSAGES } from "@redline/shared";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "../../db/index.ts";
-import { comments, projects } from "../../db/schema/index.ts";
+import { comments } from "../../db/schema/index.ts";
 import { BadRequestError, NotFoundError } from "../../lib/errors.ts";
 import { operation, withParams } from "../../lib/operations.ts";
-import type { PolicyActor } from "../../lib/policy.ts";
 import type { LinkGuestPrincipal } from "../../lib/principal.ts";
-import { guestsReadOnly, loadPagesWithVersions } from "../project-access/projects.load.ts";
-import { guestAccess } from "../project-access/projects.policy.ts";
-import { visibleThroughLink } from "../sharing/sharing.routes.ts";
+import { linkGuestView } from "../sharing/sharing.load.ts";
+import { guestDeckProject } from "../slides/slides.operations.ts";
 import { guestUploader } from "../videos/uploads.ts";
 import { videoExtras } from "./comments.operations.ts";
 import { authorizeComment, withCommentAbilities } from "./comments.policy.ts";
 import { addReply, createComment } from "./comments.service.ts";
+
+export { linkGuestView };
 
 export const guestVersionParams = z.object({
   projectId: z.string().min(1).max(64),
@@ -35,23 +30,6 @@ const guestCommentParams = z.object({
   projectId: z.string().min(1).max(64),
   commentId: z.string().min(1).max(64),
 });
-
-/**
- * What a guest of the public link sees of a project right now: the guest as a policy actor (the link's
- * access) and the versions the link shows; null when the project is gone or archived or its link is off.
- * The guest routes and operations and the guest socket's comment events (comments.guest.realtime.ts) ask this.
- */
-export async function linkGuestView(db: Database, plansEnabled: boolean, projectId: string) {
-  const [project] = await db.select().from(projects).where(eq(projects.id, projectId));
-  if (!project || project.isArchived) return null;
-  const sharing = normalizeSharing(project.sharing);
-  if (!guestAccess(sharing)) return null;
-  const access = guestAccess(sharing, await guestsReadOnly(db, project, plansEnabled));
-  if (!access) return null;
-  const { pageRows, versionRows } = await loadPagesWithVersions(db, project.id);
-  const guest: PolicyActor = { userId: null, access, isGuest: true };
-  return { project, guest, versions: visibleThroughLink(sharing, pageRows, versionRows).versions };
-}
 
 /** The version, if the public link is on and shows it, and the guest as the policy sees them. */
 export async function guestVisibleVersion(
@@ -106,15 +84,14 @@ export const guestReply = operation(
   async (ctx, principal: LinkGuestPrincipal, { projectId, commentId, ...input }) => {
     const { db } = ctx.database;
     const [comment] = await db.select().from(comments).where(eq(comments.id, commentId));
-    // A slide's comment is not shown through a page's public link.
-    if (!comment?.versionId || comment.projectId !== projectId)
+    if (!comment || comment.projectId !== projectId)
       throw new NotFoundError("Comment not found.", "comment-not-found");
-    const { guest, project } = await guestVisibleVersion(
-      db,
-      ctx.config.plansEnabled,
-      projectId,
-      comment.versionId,
-    );
+    // A page's comment is answered where the link shows its version; a slide's where it shows the deck.
+    const { guest, project } = comment.versionId
+      ? await guestVisibleVersion(db, ctx.config.plansEnabled, projectId, comment.versionId)
+      : await guestDeckProject(db, ctx.config.plansEnabled, projectId, "slides.read").then(
+          ({ reader, project }) => ({ guest: reader, project }),
+        );
     authorizeComment(guest, "comments.reply");
     const guestIdentity = guestIdentityOf(principal);
     const replied = await addReply(

@@ -6,12 +6,15 @@
  * (the link on, the project not archived, the link's access; `linkGuestView`). The rule is asked again
  * before every event, so turning the link off silences the socket at once (it is told `guest.left`), and
  * a lowered access shows in the very next comment's abilities. Only comment events of a version the link
- * shows go out, each comment presented for the guest as the list route presents it, as room
- * `guest:{projectId}`; nothing else of the project room (versions, inspect, tickets) reaches a guest.
+ * shows (or of a slide, when the link is an illustration project's: it shows the whole deck) go out, each
+ * comment presented for the guest as the list route presents it, as room `guest:{projectId}` — and a
+ * deck's changes (`deck.updated`, so a guest's read-only deck follows its editors); nothing else of the
+ * project room (versions, inspect, tickets, presence) reaches a guest.
  */
-import type { RealtimeEvent, RealtimeServerMessage } from "@redline/shared";
+import { type RealtimeEvent, type RealtimeServerMessage, viewerOf } from "@redline/shared";
 import type { AppContext } from "../../context.ts";
 import { parseServerMessage, type RealtimeHub, type RealtimeSocket, type Room } from "../../lib/realtime.ts";
+import { canSlides } from "../slides/slides.policy.ts";
 import { linkGuestView } from "./comments.guest.routes.ts";
 import { canComment, withCommentAbilities } from "./comments.policy.ts";
 
@@ -22,6 +25,11 @@ type CommentEvent = Extract<RealtimeEvent, { type: `comments.${string}` }>;
 
 const isCommentEvent = (event: RealtimeEvent): event is CommentEvent =>
   event.type === "comments.created" || event.type === "comments.changed" || event.type === "comments.deleted";
+
+/** What a link guest hears: the link's comments, and a deck's changes when the link shows a deck. */
+type GuestEvent = CommentEvent | Extract<RealtimeEvent, { type: "deck.updated" }>;
+const isGuestEvent = (event: RealtimeEvent): event is GuestEvent =>
+  isCommentEvent(event) || event.type === "deck.updated";
 
 type LinkView = Awaited<ReturnType<typeof linkGuestView>>;
 
@@ -55,7 +63,7 @@ export function guestCommentsRealtime(
   };
   const roomOf = (projectId: string): Room => `project:${projectId}`;
   /** What the guest may read now; null: nothing (the link is off, the project archived or gone). */
-  const readable = async (projectId: string, event?: CommentEvent) => {
+  const readable = async (projectId: string, event?: GuestEvent) => {
     let looked = event && viewAtEvent.get(event);
     if (!looked) {
       looked = loadView(projectId);
@@ -82,13 +90,22 @@ export function guestCommentsRealtime(
     },
     deliver: (room, event) =>
       enqueue(async () => {
-        if (!isCommentEvent(event) || room !== roomOf(event.projectId) || !joined.has(event.projectId))
-          return;
+        if (!isGuestEvent(event) || room !== roomOf(event.projectId) || !joined.has(event.projectId)) return;
         const view = await readable(event.projectId, event);
         if (!joined.has(event.projectId)) return;
         if (!view) return drop(event.projectId);
-        // A version the link does not show (another page, an older version) stays out of sight.
-        if (!view.versions.some((version) => version.id === event.versionId)) return;
+        // A deck's change reaches the guest of its link (it shows the deck, read only) as it is.
+        if (event.type === "deck.updated") {
+          if (canSlides(view.guest, "slides.read") && viewerOf(view.project.type) === "slides")
+            send({ type: "event", room: `guest:${event.projectId}`, event });
+          return;
+        }
+        // A version the link does not show (another page, an older version) stays out of sight; a slide's
+        // comment goes out when the link shows the deck (an illustration project's link shows all of it).
+        const isShown = event.slideId
+          ? viewerOf(view.project.type) === "slides"
+          : view.versions.some((version) => version.id === event.versionId);
+        if (!isShown) return;
         const shown: RealtimeEvent =
           event.type !== "comments.deleted" && event.comment
             ? { ...event, comment: withCommentAbilities(view.guest, event.comment) }

@@ -282,6 +282,26 @@ export async function deleteEntry(
   });
 }
 
+/**
+ * The comments of slides deleted from a deck go with them (as a deleted version's go with it; SPEC §3 keeps
+ * a slide's comments in the slide), each deletion told to the project's room. Called in the transaction
+ * that stores the deck's update. Returns how many went.
+ */
+export async function deleteSlideComments(
+  tx: Database,
+  projectId: string,
+  slideIds: readonly string[],
+): Promise<number> {
+  if (slideIds.length === 0) return 0;
+  const gone = await tx
+    .delete(comments)
+    .where(and(eq(comments.projectId, projectId), inArray(comments.slideId, [...slideIds])))
+    .returning();
+  for (const comment of gone)
+    await recordCommentEvent(tx, { type: "comment.deleted", ref: commentRef(comment) });
+  return gone.length;
+}
+
 /** An illustration project's slide comments, oldest first, with their threads. */
 export async function listSlideComments(db: Database, projectId: string): Promise<Comment[]> {
   const rows = await db

@@ -10,8 +10,8 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as Y from "yjs";
 import { comments, notifications } from "../../db/schema/index.ts";
-import { type ApiClient, signUpVerified } from "../../testing/http-client.ts";
-import { openSocket } from "../../testing/realtime-socket.ts";
+import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
+import { openGuestSocket, openSocket } from "../../testing/realtime-socket.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 
 const stamp = Date.now().toString(36);
@@ -255,5 +255,176 @@ describe("comments on slides", () => {
     const none = await owner.get(`/api/projects/${web}/slide-comments`);
     expect(none.status).toBe(404);
     expect(none.body.code).toBe("not-slides");
+  });
+});
+
+describe("a deleted slide's comments", () => {
+  it("go with the slide, each deletion told to the room; other slides' comments stay", async () => {
+    addSlide("s3", 3);
+    await flush();
+    const pinned = await commenter.post(`/api/projects/${projectId}/slides/s3/comments`, {
+      dotPosition: { x: 0.5, y: 0.5 },
+      comment: "On a slide about to go",
+    });
+    expect(pinned.status).toBe(201);
+    await commenter.post(`/api/comments/${pinned.body.data.id}/replies`, { comment: "A reply" });
+    const others = (await slideComments()).comments.filter((c) => c.slideId !== "s3").map((c) => c.id);
+    const stored = await storedComments();
+    const tab = await openSocket(t, editor);
+    tab.send({ type: "join", projectId });
+    await tab.next((m) => m.type === "joined");
+
+    doc.getMap("slides").delete("s3");
+    await flush();
+
+    expect(await tab.next((m) => m.type === "event" && m.event.type === "comments.deleted")).toMatchObject({
+      event: { type: "comments.deleted", projectId, slideId: "s3", commentId: pinned.body.data.id },
+    });
+    const after = await slideComments();
+    expect(after.comments.map((c) => c.id)).toEqual(others);
+    expect(after.noOfComments.s3).toBeUndefined();
+    expect(await storedComments()).toBe(stored - 1);
+    tab.socket.close();
+  });
+});
+
+describe("the deck and its comments through the public link (link guests)", () => {
+  const GAIL = { "x-redline-guest": "guest__2__Gail__gail@example.com" };
+  const guest = () => new ApiClient(t.url);
+  const share = (sharing: Record<string, boolean>) =>
+    owner.patch(`/api/projects/${projectId}/sharing`, sharing);
+
+  it("shows a guest the deck read-only and refuses every write to it", async () => {
+    const visitor = guest();
+    expect((await visitor.get(`/api/share/${projectId}/deck`)).status).toBe(404);
+    expect((await share({ public: true, canComment: true })).status).toBe(200);
+
+    const read = await visitor.get(`/api/share/${projectId}/deck`);
+    expect(read.status, JSON.stringify(read.body)).toBe(200);
+    expect(read.body.data.canEdit).toBe(false);
+    const seen = new Y.Doc();
+    Y.applyUpdate(seen, fromB64(read.body.data.update));
+    expect([...seen.getMap("slides").keys()].sort()).toEqual(["s1", "s2"]);
+
+    // No route changes a deck for a guest: the members' ones want a session, whatever the guest sends.
+    const deckBefore = (await owner.get(`/api/projects/${projectId}/deck`)).body.data.update;
+    const extra = new Y.Doc();
+    Y.applyUpdate(extra, fromB64(deckBefore));
+    extra.getMap("slides").delete("s2");
+    const update = b64(Y.encodeStateAsUpdate(extra, Y.encodeStateVector(seen)));
+    const refused = [
+      await visitor.request("POST", `/api/projects/${projectId}/deck/updates`, { update }, GAIL),
+      await visitor.request(
+        "POST",
+        `/api/projects/${projectId}/deck/presence`,
+        { clientId: 1, slideId: "s1", selection: [] },
+        GAIL,
+      ),
+      await visitor.request("POST", `/api/share/${projectId}/deck/updates`, { update }, GAIL),
+    ];
+    expect(refused.map((answer) => answer.status)).toEqual([401, 401, 404]);
+    expect((await owner.get(`/api/projects/${projectId}/deck`)).body.data.update).toBe(deckBefore);
+
+    // A web project's link has no deck.
+    const web = (await owner.post("/api/projects", { title: "Web guest" })).body.data.id;
+    await owner.patch(`/api/projects/${web}/sharing`, { public: true });
+    const none = await visitor.get(`/api/share/${web}/deck`);
+    expect(none.status).toBe(404);
+    expect(none.body.code).toBe("not-slides");
+    expect((await visitor.get(`/api/share/${web}/slide-comments`)).status).toBe(404);
+  });
+
+  it("hands a guest's socket the slide comments members write, as the guest list reads them, and the deck's changes", async () => {
+    await share({ public: true, canComment: true });
+    const tab = await openGuestSocket(t);
+    tab.send({ type: "guest.join", projectId, key: "g".repeat(40), topic: "comments" });
+    await tab.next((m) => m.type === "guest.joined");
+    const created = await commenter.post(`/api/projects/${projectId}/slides/s2/comments`, {
+      dotPosition: { x: 0.1, y: 0.1 },
+      comment: "Live to guests",
+    });
+    expect(created.status).toBe(201);
+    const heard = await tab.next((m) => m.type === "event" && m.event.type === "comments.created");
+    expect(heard).toMatchObject({
+      room: `guest:${projectId}`,
+      event: {
+        slideId: "s2",
+        commentId: created.body.data.id,
+        comment: { thread: [{ comment: "Live to guests" }], abilities: { reply: true, resolve: false } },
+      },
+    });
+    // The deck's changes follow, so the guest's read-only deck (as read before them) moves with its editors.
+    const seen = new Y.Doc();
+    const before = await new ApiClient(t.url).get(`/api/share/${projectId}/deck`);
+    Y.applyUpdate(seen, fromB64(before.body.data.update));
+    (doc.getMap("slides").get("s2") as Y.Map<unknown>).set("notes", "Said to guests");
+    await flush();
+    const changed = await tab.next((m) => m.type === "event" && m.event.type === "deck.updated");
+    expect(changed).toMatchObject({ room: `guest:${projectId}`, event: { type: "deck.updated", projectId } });
+    if (changed.type === "event" && changed.event.type === "deck.updated")
+      Y.applyUpdate(seen, fromB64(changed.event.update));
+    expect((seen.getMap("slides").get("s2") as Y.Map<unknown>).get("notes")).toBe("Said to guests");
+    tab.socket.close();
+  });
+
+  it("lets a guest read and add slide comments while the link allows comments, as on a page", async () => {
+    const visitor = guest();
+    await share({ public: true, canComment: true });
+    const path = `/api/share/${projectId}/slides/s1/comments`;
+    const body = { dotPosition: { x: 0.3, y: 0.6 }, comment: "Lovely colours" };
+
+    const listed = await visitor.get(`/api/share/${projectId}/slide-comments`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.comments.length).toBeGreaterThan(0);
+    const before = (await slideComments(owner)).noOfComments.s1 ?? 0;
+    // Guests may neither resolve nor move what others wrote.
+    expect(listed.body.data.comments[0].abilities).toMatchObject({
+      reply: true,
+      resolve: false,
+      move: false,
+    });
+
+    const created = await visitor.request("POST", path, body, GAIL);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.data).toMatchObject({ slideId: "s1", objectId: null, versionId: null });
+    expect(created.body.data.thread[0].author).toMatchObject({ displayName: "Gail", isGuest: true });
+    // The owner sees it among the slide's comments.
+    const mine = (await slideComments(owner)).comments.find((c) => c.id === created.body.data.id);
+    expect(mine?.thread[0]?.comment).toBe("Lovely colours");
+    expect((await slideComments(owner)).noOfComments.s1).toBe(before + 1);
+
+    const reply = await visitor.request(
+      "POST",
+      `/api/share/${projectId}/comments/${created.body.data.id}/replies`,
+      { comment: "And the fonts" },
+      { "x-redline-guest": "public" },
+    );
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    expect(reply.body.data.thread.map((entry: { comment: string }) => entry.comment)).toEqual([
+      "Lovely colours",
+      "And the fonts",
+    ]);
+
+    // Refused with nothing stored: no name, a slide that is not there, a link without comments, a link off.
+    const stored = await storedComments();
+    expect((await visitor.post(path, body)).body.code).toBe("guest-identity");
+    const missing = await visitor.request("POST", `/api/share/${projectId}/slides/nope/comments`, body, GAIL);
+    expect([missing.status, missing.body.code]).toEqual([400, "slide-not-found"]);
+    await share({ canComment: false });
+    const off = await visitor.request("POST", path, body, GAIL);
+    expect([off.status, off.body.code]).toEqual([403, "link-comments-off"]);
+    const noReply = await visitor.request(
+      "POST",
+      `/api/share/${projectId}/comments/${created.body.data.id}/replies`,
+      { comment: "Again" },
+      GAIL,
+    );
+    expect(noReply.status).toBe(403);
+    // Still readable while the link is on.
+    expect((await visitor.get(`/api/share/${projectId}/slide-comments`)).status).toBe(200);
+    await share({ public: false });
+    expect((await visitor.get(`/api/share/${projectId}/slide-comments`)).status).toBe(404);
+    expect((await visitor.request("POST", path, body, GAIL)).status).toBe(404);
+    expect(await storedComments()).toBe(stored);
   });
 });

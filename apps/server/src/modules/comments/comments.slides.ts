@@ -4,7 +4,9 @@
  * on an object so the pin follows it. Reading them takes the deck's read right and the comments' (every
  * member); pinning one takes the right to comment (viewers may not, as on a page); replies, resolving,
  * moving, editing and deleting go through the comments' own routes. The slide, and the object, must be in
- * the deck as stored: anything else is refused with a clear 400 and nothing stored.
+ * the deck as stored: anything else is refused with a clear 400 and nothing stored. A guest of the public
+ * link (lib/principal.ts) reads them, and pins one when the link allows comments, by the same rules as on a
+ * page's public link (comments.guest.operations.ts: the link's access, the guest's identity, no attachments).
  */
 import {
   type Comment,
@@ -18,10 +20,14 @@ import { z } from "zod";
 import type { Database } from "../../db/index.ts";
 import { BadRequestError } from "../../lib/errors.ts";
 import { operation, withParams } from "../../lib/operations.ts";
+import type { PolicyActor } from "../../lib/policy.ts";
+import type { LinkGuestPrincipal } from "../../lib/principal.ts";
 import type { Actor } from "../auth/session.ts";
-import { deckProject } from "../slides/slides.operations.ts";
+import { deckProject, guestDeckProject } from "../slides/slides.operations.ts";
 import { readDeckJson } from "../slides/slides.store.ts";
+import { guestUploader } from "../videos/uploads.ts";
 import { storedAttachments } from "./attachments.routes.ts";
+import { guestIdentityOf } from "./comments.guest.operations.ts";
 import { videoExtras } from "./comments.operations.ts";
 import { authorizeComment, withCommentAbilities } from "./comments.policy.ts";
 import { createComment, listSlideComments } from "./comments.service.ts";
@@ -32,6 +38,16 @@ export const slideCommentParams = z.object({ projectId: id, slideId: id });
 /** Every slide's comments as this reader sees them, where each pin now is, and each slide's count. */
 export async function readSlideComments(db: Database, actor: Actor, projectId: string) {
   const { reader } = await deckProject(db, actor, projectId, "slides.read");
+  return slideCommentsFor(db, reader, projectId);
+}
+
+/** The same through the public link, for its guest. */
+export async function readGuestSlideComments(db: Database, plansEnabled: boolean, projectId: string) {
+  const { reader } = await guestDeckProject(db, plansEnabled, projectId, "slides.read");
+  return slideCommentsFor(db, reader, projectId);
+}
+
+async function slideCommentsFor(db: Database, reader: PolicyActor, projectId: string) {
   authorizeComment(reader, "comments.read");
   const [comments, deck] = await Promise.all([listSlideComments(db, projectId), readDeckJson(db, projectId)]);
   const pins: Record<string, { x: number; y: number } | null> = {};
@@ -51,10 +67,7 @@ export const pinSlideComment = operation(
     const { reader, project } = await deckProject(db, actor, projectId, "slides.read");
     authorizeComment(reader, "comments.create");
     if (input.attachments.length > 0 || input.video) authorizeComment(reader, "comments.attach");
-    const slide = (await readDeckJson(db, projectId))[slideId];
-    if (!slide) throw new BadRequestError(SLIDE_COMMENT_MESSAGES.noSlide, "slide-not-found");
-    if (objectId && !slide.objects[objectId])
-      throw new BadRequestError(SLIDE_COMMENT_MESSAGES.noObject, "slide-object-not-found");
+    await assertOnDeck(db, projectId, slideId, objectId);
     const attachments = await storedAttachments(ctx.storage, projectId, input.attachments);
     const created = await createComment(
       db,
@@ -63,6 +76,39 @@ export const pinSlideComment = operation(
       { ...input, attachments, deviceWidth: SLIDE_SIZE.width },
       ctx.config.plansEnabled,
       await videoExtras(ctx, project, actor.user.id, input),
+    );
+    return { data: withCommentAbilities(reader, created) };
+  },
+);
+
+/** The slide, and the object if any, in the deck as stored: else a clear 400 (nothing is stored). */
+async function assertOnDeck(db: Database, projectId: string, slideId: string, objectId?: string | null) {
+  const slide = (await readDeckJson(db, projectId))[slideId];
+  if (!slide) throw new BadRequestError(SLIDE_COMMENT_MESSAGES.noSlide, "slide-not-found");
+  if (objectId && !slide.objects[objectId])
+    throw new BadRequestError(SLIDE_COMMENT_MESSAGES.noObject, "slide-object-not-found");
+}
+
+/**
+ * A guest of the public link pins a comment on a slide when the link allows comments (as on a page's link:
+ * under the identity their browser sends, a video they recorded through the link if they like, no files).
+ */
+export const guestPinSlideComment = operation(
+  "comments.guest.create-on-slide",
+  withParams(slideCommentParams, createSlideCommentSchema),
+  async (ctx, principal: LinkGuestPrincipal, { projectId, slideId, objectId, ...input }) => {
+    const { db } = ctx.database;
+    const { reader, project } = await guestDeckProject(db, ctx.config.plansEnabled, projectId, "slides.read");
+    authorizeComment(reader, "comments.create");
+    const guestIdentity = guestIdentityOf(principal);
+    await assertOnDeck(db, projectId, slideId, objectId);
+    const created = await createComment(
+      db,
+      { projectId, slideId, objectId: objectId ?? null },
+      { guestIdentity },
+      { ...input, attachments: [], deviceWidth: SLIDE_SIZE.width },
+      ctx.config.plansEnabled,
+      await videoExtras(ctx, project, guestUploader(guestIdentity), input),
     );
     return { data: withCommentAbilities(reader, created) };
   },

@@ -23,7 +23,7 @@ import { readFile } from "../../lib/uploads.ts";
 import { type Actor, requireActor } from "../auth/session.ts";
 import { guestsReadOnly, loadPagesWithVersions } from "../project-access/projects.load.ts";
 import { guestAccess } from "../project-access/projects.policy.ts";
-import { visibleThroughLink } from "../sharing/sharing.routes.ts";
+import { visibleThroughLink } from "../sharing/sharing.load.ts";
 import {
   deleteInspectChanges,
   inspectedVersion,

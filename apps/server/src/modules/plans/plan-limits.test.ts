@@ -244,6 +244,41 @@ describe.each(drivers())("plan limits (%s)", (driver) => {
       expect((await asGuest()).status).toBe(201);
     },
   );
+
+  routeIt(driver)(
+    "gates a deck's guest comments the same way: a free illustration project's link is view-only",
+    async () => {
+      const owner = await signUp("deck-gate");
+      const created = await owner.post("/api/projects", { type: "illustration", title: "Deck gate" });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const projectId = created.body.data.id as string;
+      // Even a link that says so lets guests view only: they read the deck and its comments, never pin one.
+      await t.ctx.database.db
+        .update(projects)
+        .set({ sharing: { public: true, canComment: true } as never })
+        .where(eq(projects.id, projectId));
+      const guest = new ApiClient(t.url);
+      expect((await guest.get(`/api/share/${projectId}`)).body.data.access).toBe("view");
+      expect((await guest.get(`/api/share/${projectId}/deck`)).status).toBe(200);
+      expect((await guest.get(`/api/share/${projectId}/slide-comments`)).status).toBe(200);
+      const pin = () =>
+        guest.request(
+          "POST",
+          `/api/share/${projectId}/slides/any/comments`,
+          { dotPosition: { x: 0.5, y: 0.5 }, comment: "From a client" },
+          { "x-redline-guest": "guest__2__Gail__gail@example.com" },
+        );
+      const refused = await pin();
+      expect([refused.status, refused.body.code]).toEqual([403, "link-comments-off"]);
+
+      // On Pro (here a privilege) the policy lets the guest through (to the slide check: there is none).
+      const uid = (await owner.get("/api/me")).body.data.uid as string;
+      await t.ctx.database.db.update(users).set({ privilege: "pro" }).where(eq(users.id, uid));
+      expect((await guest.get(`/api/share/${projectId}`)).body.data.access).toBe("comment");
+      const reached = await pin();
+      expect([reached.status, reached.body.code]).toEqual([400, "slide-not-found"]);
+    },
+  );
 });
 
 describe("plan limits with plans switched off", () => {

@@ -6,7 +6,6 @@ import {
   ACCESSES,
   type Access,
   dataAnswer,
-  type ProjectSharing,
   projectSharingSchema,
   sharedProjectSchema,
   sharingUpdateSchema,
@@ -16,7 +15,6 @@ import {
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
-import type { PageRow, VersionRow } from "../../db/schema/index.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import { requestInput } from "../../lib/operations.ts";
 import { route } from "../../lib/routes.ts";
@@ -25,23 +23,10 @@ import { contentUrls } from "../content/content.urls.ts";
 import { loadPagesWithVersions } from "../project-access/projects.load.ts";
 import { servedSharing } from "../project-access/projects.policy.ts";
 import { presentPage, presentVersion } from "../projects/projects.presenter.ts";
-import { loadShared, projectParams } from "./sharing.load.ts";
+import { loadShared, projectParams, visibleThroughLink } from "./sharing.load.ts";
 import { joinSharedProject, updateSharing } from "./sharing.operations.ts";
 
 const versionParams = projectParams.extend({ versionId: z.string().min(1).max(64) });
-
-/** What the link shows: every page or only the first; every version or only each page's latest. */
-export function visibleThroughLink(sharing: ProjectSharing, pageRows: PageRow[], versionRows: VersionRow[]) {
-  const live = pageRows.filter((page) => !page.isArchived);
-  const shownPages = sharing.showAllPages ? live : live.slice(0, 1);
-  const shownVersions = versionRows.filter((version) => {
-    if (!shownPages.some((page) => page.id === version.pageId)) return false;
-    if (sharing.showPageVersions) return true;
-    const latest = Math.max(...versionRows.filter((v) => v.pageId === version.pageId).map((v) => v.number));
-    return version.number === latest;
-  });
-  return { pages: shownPages, versions: shownVersions };
-}
 
 export async function sharingRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const { auth } = ctx;

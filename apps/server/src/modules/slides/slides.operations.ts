@@ -1,40 +1,69 @@
 /**
  * The deck's writes (issue #32, ADR 0040): an editor's update is checked against a copy of the stored
  * deck and appended in one transaction under the deck row's lock, folded into the snapshot now and then,
- * and announced to the project's room; images are uploaded (≤ 5 MB, recognised by their bytes) into the
+ * and announced to the project's room (a slide it deletes takes its comments with it); images are uploaded (≤ 5 MB, recognised by their bytes) into the
  * one record of stored files; presence is broadcast to the room and never kept.
  */
 import { createHash } from "node:crypto";
-import { deckPresenceSchema, deckUpdateSchema, SLIDE_MESSAGES, viewerOf } from "@redline/shared";
+import {
+  deckPresenceSchema,
+  deckUpdateSchema,
+  SHARING_MESSAGES,
+  SLIDE_MESSAGES,
+  viewerOf,
+} from "@redline/shared";
 import { and, eq, lte } from "drizzle-orm";
 import * as Y from "yjs";
 import { z } from "zod";
 import type { Database } from "../../db/index.ts";
-import { decks, deckUpdates, slideImages } from "../../db/schema/index.ts";
+import { decks, deckUpdates, type ProjectRow, slideImages } from "../../db/schema/index.ts";
 import { BadRequestError, NotFoundError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { detectImage } from "../../lib/images.ts";
 import { operation, withParams } from "../../lib/operations.ts";
-import { memberActor } from "../../lib/policy.ts";
+import { memberActor, type PolicyActor } from "../../lib/policy.ts";
 import { broadcast } from "../../lib/realtime.ts";
 import type { Actor } from "../auth/session.ts";
+import { deleteSlideComments } from "../comments/comments.service.ts";
 import { assertRoomToStore, meterStorage } from "../plans/storage.ts";
 import { loadProject } from "../project-access/projects.load.ts";
+import { linkGuestView } from "../sharing/sharing.load.ts";
 import { recordSlidesEvent } from "./slides.events.ts";
 import { authorizeSlides, type SlidesAction } from "./slides.policy.ts";
 import { applyChecked, COMPACT_AFTER, decodeUpdate, encode, lockedDeckDoc } from "./slides.store.ts";
 
 export const deckParams = z.object({ projectId: z.string().min(1).max(64) });
 
+/** The reader's right to act on a project's deck: 404 for any project that is not an illustration one. */
+function authorizeDeck(project: ProjectRow, reader: PolicyActor, action: SlidesAction): void {
+  authorizeSlides(reader, "slides.read");
+  if (viewerOf(project.type) !== "slides") throw new NotFoundError(SLIDE_MESSAGES.notSlides, "not-slides");
+  authorizeSlides(reader, action);
+}
+
 /** The illustration project and the actor's right to act on its deck (404 for any other project). */
 export async function deckProject(db: Database, actor: Actor, projectId: string, action: SlidesAction) {
   const loaded = await loadProject(db, actor, projectId);
   const reader = memberActor(actor.user.id, loaded.access);
-  authorizeSlides(reader, "slides.read");
-  if (viewerOf(loaded.project.type) !== "slides")
-    throw new NotFoundError(SLIDE_MESSAGES.notSlides, "not-slides");
-  authorizeSlides(reader, action);
+  authorizeDeck(loaded.project, reader, action);
   return { ...loaded, reader };
+}
+
+/**
+ * The illustration project through its public link and the link guest as the policy sees them (the same
+ * guest the page comments' guest routes take, lib/principal.ts): 404 when the link is off, the project
+ * archived, gone or not a deck; 403 for anything but reading (guests never change a deck).
+ */
+export async function guestDeckProject(
+  db: Database,
+  plansEnabled: boolean,
+  projectId: string,
+  action: SlidesAction,
+) {
+  const view = await linkGuestView(db, plansEnabled, projectId);
+  if (!view) throw new NotFoundError(SHARING_MESSAGES.notAccessible, "project-not-accessible");
+  authorizeDeck(view.project, view.guest, action);
+  return { project: view.project, reader: view.guest };
 }
 
 export const applyDeckUpdate = operation(
@@ -53,7 +82,15 @@ export const applyDeckUpdate = operation(
         .for("update");
       // This process's copy of the deck is taken out while it may be changed: a failure leaves it out.
       const { doc, pending, remember } = await lockedDeckDoc(tx, projectId);
+      const slidesBefore = [...doc.getMap("slides").keys()];
       applyChecked(doc, bytes, projectId);
+      // A slide deleted takes its comments with it (the editor says so before deleting one that has any).
+      const slides = doc.getMap("slides");
+      await deleteSlideComments(
+        tx as unknown as Database,
+        projectId,
+        slidesBefore.filter((id) => !slides.has(id)),
+      );
       const [row] = await tx
         .insert(deckUpdates)
         .values({ projectId, update, userId: actor.user.id })

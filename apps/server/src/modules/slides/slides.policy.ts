@@ -2,6 +2,7 @@
  * Who may do what with an illustration project's slides (issue #32): every member reads the deck and
  * hears its changes; editors (and the owner) change it, upload its images and show where they are
  * (presence). A viewer or commenter reads only — the server refuses their updates, whatever a client sends.
+ * A guest of the public link (no account) reads the deck too, never more: no update, image or presence.
  */
 import { SHARING_MESSAGES } from "@redline/shared";
 import { ForbiddenError, NotFoundError } from "../../lib/errors.ts";
@@ -10,7 +11,7 @@ import { allows, EDITORS, EVERY_ACCESS, type PolicyActor, type PolicyTable } fro
 export type SlidesAction = "slides.read" | "slides.edit";
 
 export const SLIDES_POLICY: PolicyTable<SlidesAction, object> = {
-  "slides.read": [{ access: EVERY_ACCESS }],
+  "slides.read": [{ access: EVERY_ACCESS, guests: true }],
   "slides.edit": [{ access: EDITORS }],
 };
 

@@ -1,7 +1,8 @@
 /**
  * An illustration project's deck (issue #32): read it whole (one Yjs update), send an update (editors),
  * upload an image (editors, ≤ 5 MB) and say where one is (presence). Live changes reach other editors
- * through the project's realtime room (`deck.updated`, `deck.presence`).
+ * through the project's realtime room (`deck.updated`, `deck.presence`). A guest of the public link reads
+ * the deck through `/api/share/{p}/deck` (read only: there is no guest route that changes it).
  */
 import {
   type DeckState,
@@ -21,6 +22,7 @@ import {
   applyDeckUpdate,
   deckParams,
   deckProject,
+  guestDeckProject,
   sendDeckPresence,
   uploadSlideImage,
 } from "./slides.operations.ts";
@@ -44,6 +46,21 @@ export async function slidesRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       const { reader } = await deckProject(db, actor, projectId, "slides.read");
       const stored = await readStoredDeck(db, projectId);
       return { data: { update: encode(mergedUpdate(stored)), canEdit: canSlides(reader, "slides.edit") } };
+    },
+  );
+
+  app.get(
+    "/api/share/:projectId/deck",
+    route({
+      summary: "An illustration project's slides through its public link (read only)",
+      action: "public",
+      response: dataAnswer(deckStateSchema),
+    }),
+    async (request): Promise<{ data: DeckState }> => {
+      const { projectId } = deckParams.parse(request.params);
+      await guestDeckProject(db, ctx.config.plansEnabled, projectId, "slides.read");
+      const stored = await readStoredDeck(db, projectId);
+      return { data: { update: encode(mergedUpdate(stored)), canEdit: false } };
     },
   );
 

@@ -1,7 +1,8 @@
 /**
  * A version's comments. Keys follow the API routes: ['api', 'versions', id, 'comments'] is
  * GET /api/versions/{id}/comments; a visitor of a public link reads
- * ['api', 'share', project, 'versions', id, 'comments'] and writes with its guest identity
+ * ['api', 'share', project, 'versions', id, 'comments'] (a deck's: ['api', 'share', project,
+ * 'slide-comments']) and writes with its guest identity
  * (`x-redline-guest`). Every answer carrying a comment is written straight into the cache, so the
  * author sees it at once; others get it through the realtime socket (realtime.ts).
  */
@@ -48,21 +49,27 @@ export const commentsKey = (
   scope: Pick<CommentScope, "projectId" | "versionId" | "guestIdentity" | "slides">,
 ) =>
   scope.slides
-    ? (["api", "projects", scope.projectId, "slide-comments"] as const)
+    ? scope.guestIdentity === undefined
+      ? (["api", "projects", scope.projectId, "slide-comments"] as const)
+      : (["api", "share", scope.projectId, "slide-comments"] as const)
     : scope.guestIdentity === undefined
       ? (["api", "versions", scope.versionId, "comments"] as const)
       : (["api", "share", scope.projectId, "versions", scope.versionId, "comments"] as const);
 
-/** An illustration project's slide comments (the list the cache keeps under `commentsKey`). */
-export const slideCommentsScope = (projectId: string): CommentScope => ({
+/**
+ * An illustration project's slide comments (the list the cache keeps under `commentsKey`): a member's, or
+ * read and written through the public link by its guest (`guestIdentity`).
+ */
+export const slideCommentsScope = (projectId: string, guestIdentity?: string): CommentScope => ({
   projectId,
   versionId: "",
   slides: true,
+  ...(guestIdentity !== undefined && { guestIdentity }),
 });
 
 const listPath = (scope: CommentScope) =>
   scope.slides
-    ? `/api/projects/${enc(scope.projectId)}/slide-comments`
+    ? `${scope.guestIdentity === undefined ? "/api/projects" : "/api/share"}/${enc(scope.projectId)}/slide-comments`
     : scope.guestIdentity === undefined
       ? `/api/versions/${enc(scope.versionId)}/comments`
       : `/api/share/${enc(scope.projectId)}/versions/${enc(scope.versionId)}/comments`;
@@ -182,13 +189,13 @@ export function useCreateComment(scope: CommentScope) {
   );
 }
 
-/** A new comment on a slide: at a point of it, or on one of its objects (`objectId`). */
+/** A new comment on a slide: at a point of it, or on one of its objects (`objectId`); a guest's through the link. */
 export function useCreateSlideComment(scope: CommentScope) {
   return useCommentWrite(scope, ({ slideId, ...input }: CreateSlideCommentInput & { slideId: string }) =>
-    api<{ data: Comment }>(`/api/projects/${enc(scope.projectId)}/slides/${enc(slideId)}/comments`, {
-      method: "POST",
-      body: input,
-    }),
+    api<{ data: Comment }>(
+      `${scope.guestIdentity === undefined ? "/api/projects" : "/api/share"}/${enc(scope.projectId)}/slides/${enc(slideId)}/comments`,
+      { method: "POST", body: input, headers: guestHeaders(scope) },
+    ),
   );
 }
 

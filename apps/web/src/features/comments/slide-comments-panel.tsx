@@ -1,19 +1,22 @@
 /**
  * The panel of a slide's comments (issue #32): the comments of the slide being edited, the new comment
  * being placed, and a thread — this feature's composer and thread, for a slide target. The slide editor
- * gets it from its page (features/slides/slide-comments-slot.ts).
+ * gets it from its page (features/slides/slide-comments-slot.ts): the project page for members, the public
+ * link's view for its guests (their comments written under their guest name, without files).
  */
+import type { MentionPerson } from "@redline/shared";
 import { MessageSquare, MessageSquarePlus } from "lucide-react";
-import { useMemo, useState } from "react";
+import { useState } from "react";
 import { MentionText } from "../../components/discussion/entry.tsx";
 import type { SlideCommentsPanelProps } from "../slides/slide-comments-slot.ts";
 import { CommentComposer } from "./comment-composer.tsx";
-import { slideCommentsScope, useCreateSlideComment } from "./comment-queries.ts";
+import { useCreateSlideComment, videoTargetOf } from "./comment-queries.ts";
 import { CommentThread } from "./comment-thread.tsx";
 import "./comments.css";
 
 export function SlideCommentsPanel({
-  project,
+  scope,
+  canComment,
   slide,
   comments,
   numbers,
@@ -26,13 +29,15 @@ export function SlideCommentsPanel({
   pending,
   onCancelPending,
   people,
-}: SlideCommentsPanelProps) {
-  const scope = useMemo(() => slideCommentsScope(project.id), [project.id]);
+}: SlideCommentsPanelProps & {
+  /** The project's people for mentions; null for a guest of the public link (they cannot be listed). */
+  people: MentionPerson[] | null;
+}) {
   const create = useCreateSlideComment(scope);
   const [, setDraft] = useState(false);
   const onSlide = comments.filter((comment) => comment.slideId === slide?.id);
   const open = comments.find((comment) => comment.id === openId);
-  const canComment = project.abilities.comment;
+  const isGuest = scope.guestIdentity !== undefined;
 
   return (
     <aside className="activity slide-comments" aria-labelledby="slide-comments-title">
@@ -68,8 +73,9 @@ export function SlideCommentsPanel({
             label="Write a comment"
             submitLabel="Comment"
             people={people}
-            projectId={project.id}
-            allowAttachments
+            projectId={scope.projectId}
+            allowAttachments={!isGuest}
+            videoTarget={videoTargetOf(scope, !isGuest)}
             autoFocus
             isPending={create.isPending}
             onSubmit={async (input) => {

@@ -2,7 +2,7 @@ import type { Comment } from "@redline/shared";
 import { QueryClient } from "@tanstack/react-query";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { guestRealtime } from "../../lib/realtime.ts";
-import { commentsKey } from "./comment-queries.ts";
+import { commentsKey, slideCommentsScope } from "./comment-queries.ts";
 import { guestCommentsListener } from "./use-guest-comments-realtime.ts";
 
 const guest = { projectId: "p1", versionId: "v1", guestIdentity: "public" };
@@ -39,6 +39,23 @@ describe("a link guest's comments from the guest socket", () => {
     listener.onEvent({ type: "comments.deleted", ...base, commentId: "c" });
     expect(ids()).toEqual(["a", "b"]);
     expect(client.getQueryData<Comment[]>(commentsKey(guest))![0]!.thread[0]!.comment).toBe("resolved");
+  });
+
+  it("writes a slide's comment into the deck's list of the link (an illustration project's)", () => {
+    const { listener, ids, client } = cache();
+    const deck = slideCommentsScope("p1", "public");
+    client.setQueryData(commentsKey(deck), [comment("s1c", "2026-01-01")]);
+    listener.onEvent({
+      type: "comments.created",
+      projectId: "p1",
+      versionId: null,
+      slideId: "s1",
+      commentId: "s2c",
+      comment: comment("s2c", "2026-01-02"),
+    });
+    expect(client.getQueryData<Comment[]>(commentsKey(deck))?.map((c) => c.id)).toEqual(["s1c", "s2c"]);
+    // Nothing lands in a page's list.
+    expect(ids()).toEqual(["a", "c"]);
   });
 
   it("ignores another project's events and what is not a comment", () => {

@@ -2,7 +2,7 @@
  * Keeps the comments a public link shows live for its guest, through the guest socket
  * (lib/realtime.ts `guestRealtime()`, topic "comments"), as `use-project-realtime.ts` does for members: a
  * new or changed comment goes straight into its version's list (presented for this guest by the server),
- * a deleted one out of it — no request; an event without its comment refetches that list, and a
+ * a deleted one out of it (a slide's into the deck's list) — no request; an event without its comment refetches that list, and a
  * (re)joined socket — or one told the link no longer lets it in — refetches the project's lists.
  */
 import type { RealtimeEvent } from "@redline/shared";
@@ -11,7 +11,13 @@ import { useEffect } from "react";
 import { refetchFresh, restartReads } from "../../lib/fresh-reads.ts";
 import { guestRealtime, type RoomListener } from "../../lib/realtime.ts";
 import { guestKey } from "../conversations/guest-key.ts";
-import { type CommentScope, commentsKey, removeComment, upsertComment } from "./comment-queries.ts";
+import {
+  type CommentScope,
+  commentsKey,
+  removeComment,
+  slideCommentsScope,
+  upsertComment,
+} from "./comment-queries.ts";
 
 /** The listener for one project's guest comments (exported for its unit test). */
 export function guestCommentsListener(
@@ -25,12 +31,13 @@ export function guestCommentsListener(
         (event.type !== "comments.created" &&
           event.type !== "comments.changed" &&
           event.type !== "comments.deleted") ||
-        event.projectId !== projectId ||
-        // A slide's comment is not shown through the public link.
-        event.versionId === null
+        event.projectId !== projectId
       )
         return;
-      const scope: CommentScope = { projectId, versionId: event.versionId, guestIdentity };
+      // A slide's comment goes into the deck's list, a page's into its version's.
+      const scope: CommentScope = event.slideId
+        ? slideCommentsScope(projectId, guestIdentity)
+        : { projectId, versionId: event.versionId ?? "", guestIdentity };
       if (event.type === "comments.deleted") removeComment(queryClient, scope, event.commentId);
       else if (event.comment) upsertComment(queryClient, scope, event.comment);
       else return void refetchFresh(queryClient, { queryKey: commentsKey(scope) });
@@ -43,7 +50,7 @@ export function guestCommentsListener(
           queryKey[0] === "api" &&
           queryKey[1] === "share" &&
           queryKey[2] === projectId &&
-          queryKey[5] === "comments",
+          (queryKey[5] === "comments" || queryKey[3] === "slide-comments"),
       });
     },
   };

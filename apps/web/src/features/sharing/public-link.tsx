@@ -1,8 +1,9 @@
 /**
  * The public link (SPEC §3 isShared): on or off, and what a visitor of the link may do and see. Those
- * who manage members change it; everyone else sees the link only while it is on.
+ * who manage members change it; everyone else sees the link only while it is on. An illustration project's
+ * link shows its whole deck, so only "Allow comments" is offered beside the switch.
  */
-import type { ProjectSharing, ProjectSummary } from "@redline/shared";
+import { type ProjectSharing, type ProjectSummary, viewerOf } from "@redline/shared";
 import { Globe, Lock } from "lucide-react";
 import { Switch } from "../../components/switch.tsx";
 import { useProject } from "../projects/project-queries.ts";
@@ -22,6 +23,10 @@ const SETTINGS: { key: Setting; label: string; hint: string }[] = [
   { key: "showEdits", label: "Show edits", hint: "Suggested edits are visible to visitors." },
   { key: "hideDeviceToolbar", label: "Hide device toolbar", hint: "Visitors see the desktop width only." },
 ];
+
+/** A deck's link shows the whole deck: of the settings, only comments apply to it. */
+const settingsFor = (project: ProjectSummary) =>
+  viewerOf(project.type) === "slides" ? SETTINGS.filter((setting) => setting.key === "canComment") : SETTINGS;
 
 export function shareLink(projectId: string): string {
   return `${window.location.origin}/share/${projectId}`;
@@ -79,7 +84,7 @@ export function PublicLink({ project }: { project: ProjectSummary }) {
               />
               {sharing.public ? (
                 <div className="share-settings__grid">
-                  {SETTINGS.map((setting) => (
+                  {settingsFor(project).map((setting) => (
                     <div key={setting.key} title={setting.hint}>
                       <Switch
                         label={setting.label}

@@ -90,18 +90,21 @@ export function duplicateSlide(slides: SlidesMap, slideId: string): string | nul
   return id;
 }
 
-/** SPEC §4: the slide shown next; the last slide is emptied instead of deleted. */
+/** SPEC §4: the slide shown next; the last slide is replaced by a blank one (SPEC: "resets it"). */
 export function deleteSlide(slides: SlidesMap, slideId: string): string | null {
   const order = orderedSlides(deckOf(slides));
   const { next, reset } = afterDeleting(order, slideId);
+  // The last slide gives way to a blank one of a new id: it is deleted like any other (its comments with it).
+  const blank = reset ? newId() : null;
   transact(slides, () => {
-    if (reset) {
-      const slide = slides.get(slideId);
-      slide?.set("objects", new Y.Map());
-      slide?.set("notes", "");
-    } else slides.delete(slideId);
+    slides.delete(slideId);
+    if (blank)
+      slides.set(
+        blank,
+        slideMap({ id: blank, position: order[0]?.position ?? 1, createdAt: Date.now(), notes: "" }),
+      );
   });
-  return next;
+  return blank ?? next;
 }
 
 export function moveSlide(slides: SlidesMap, slideId: string, index: number): void {

@@ -10,7 +10,8 @@
 import type { DeckPresence, DeckState, RealtimeEvent } from "@redline/shared";
 import * as Y from "yjs";
 import { api, isApiError } from "../../lib/api.ts";
-import { realtime } from "../../lib/realtime.ts";
+import { guestRealtime, realtime } from "../../lib/realtime.ts";
+import { guestKey } from "../conversations/guest-key.ts";
 
 /** The origin of this tab's own edits: the undo manager tracks these only. */
 export const LOCAL = Symbol("local");
@@ -50,7 +51,14 @@ export class DeckSync {
   private readonly listeners = new Set<() => void>();
   private unsubscribe: (() => void) | null = null;
 
-  constructor(readonly projectId: string) {
+  /**
+   * `guest`: a visitor of the public link (no account) reads the deck through `/api/share`, hears its
+   * changes on the link's guest socket, and never sends anything (no update, no presence).
+   */
+  constructor(
+    readonly projectId: string,
+    readonly guest = false,
+  ) {
     this.doc.on("update", (update: Uint8Array, origin: unknown) => {
       if (origin === REMOTE) return;
       if (origin === LOCAL) this.localEdits++;
@@ -62,12 +70,16 @@ export class DeckSync {
   /** Reads the deck and follows the room; resolves once the deck is shown. */
   async start(): Promise<void> {
     this.stopped = false;
-    this.unsubscribe = realtime().subscribe(this.projectId, {
-      onEvent: (event) => this.onEvent(event),
+    const listener = {
+      onEvent: (event: RealtimeEvent) => this.onEvent(event),
       onResync: () => {
-        void this.resync();
+        void this.resync().catch(() => undefined);
       },
-    });
+    };
+    // A guest hears the deck's changes on the guest socket of the link (with its comments).
+    this.unsubscribe = this.guest
+      ? guestRealtime().subscribeGuest(this.projectId, guestKey(), listener, "comments")
+      : realtime().subscribe(this.projectId, listener);
     await this.resync();
   }
 
@@ -97,9 +109,11 @@ export class DeckSync {
   /** The server's deck merged in; what it lacks of ours queued to send. */
   async resync(): Promise<void> {
     try {
-      const { data } = await api<{ data: DeckState }>(`/api/projects/${this.projectId}/deck`);
+      const { data } = await api<{ data: DeckState }>(
+        `${this.guest ? "/api/share" : "/api/projects"}/${this.projectId}/deck`,
+      );
       const update = fromBase64(data.update);
-      this.canEdit = data.canEdit;
+      this.canEdit = data.canEdit && !this.guest;
       Y.applyUpdate(this.doc, update, REMOTE);
       if (this.canEdit) {
         const missing = Y.encodeStateAsUpdate(this.doc, Y.encodeStateVectorFromUpdate(update));
@@ -137,7 +151,7 @@ export class DeckSync {
   }
 
   sendPresence(slideId: string | null, selection: string[], keepalive = false): void {
-    if (this.stopped && !keepalive) return;
+    if ((this.stopped && !keepalive) || this.guest) return;
     void fetch(`/api/projects/${this.projectId}/deck/presence`, {
       method: "POST",
       credentials: "same-origin",

@@ -2,8 +2,9 @@
  * What the slide editor hands the panel of a slide's comments, and the panel it is handed by its page
  * (pages compose features: the panel is the comments feature's, features/comments/slide-comments-panel.tsx).
  */
-import type { Comment, MentionPerson, ProjectDetail, Slide } from "@redline/shared";
+import type { Comment, Slide } from "@redline/shared";
 import type { ReactNode } from "react";
+import type { CommentScope } from "../comments/comment-queries.ts";
 
 /** A comment being placed: its slide, the object it is on (if any) and where. */
 export interface PendingSlideComment {
@@ -13,7 +14,10 @@ export interface PendingSlideComment {
 }
 
 export interface SlideCommentsPanelProps {
-  project: ProjectDetail;
+  /** Where the slide comments are read and written: a member's, or a guest's through the public link. */
+  scope: CommentScope;
+  /** Whether this reader may pin comments (a member's right, or the link allowing guests' comments). */
+  canComment: boolean;
   slide: Slide | undefined;
   comments: readonly Comment[];
   numbers: Map<string, number>;
@@ -26,7 +30,6 @@ export interface SlideCommentsPanelProps {
   onPlace(placing: boolean): void;
   pending: PendingSlideComment | null;
   onCancelPending(): void;
-  people: MentionPerson[];
 }
 
 /** Renders the panel of the current slide's comments (given by the page that shows the editor). */

@@ -17,6 +17,7 @@ import {
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef } from "react";
 import {
+  type CommentScope,
   commentsKey,
   slideCommentsScope,
   useComments,
@@ -25,9 +26,9 @@ import {
 import type { StagePin } from "./slide-stage.tsx";
 import "../comments/comments.css";
 
-/** The slide comments of a project, numbered per slide in the order they were made. */
-export function useSlideComments(projectId: string) {
-  const scope = useMemo(() => slideCommentsScope(projectId), [projectId]);
+/** The slide comments of a project, numbered per slide in the order they were made (a guest's: by the link). */
+export function useSlideComments(projectId: string, guestIdentity?: string) {
+  const scope = useMemo(() => slideCommentsScope(projectId, guestIdentity), [projectId, guestIdentity]);
   const query = useComments(scope);
   const numbers = useMemo(() => {
     const perSlide = new Map<string, number>();
@@ -62,6 +63,7 @@ export function pinsOf(
             isResolved: comment.isResolved,
             isOpen: comment.id === openId,
             movable: comment.abilities.move,
+            author: comment.thread[0]?.author.displayName ?? "",
           },
         ]
       : [];
@@ -72,9 +74,8 @@ export function pinsOf(
  * Moves a pin at once on screen and saves it 1000 ms after the last move (SPEC §9's delay for a comment);
  * whatever waits is saved when the editor closes.
  */
-export function useMovePin(projectId: string, slide: Slide | undefined, comments: readonly Comment[]) {
+export function useMovePin(scope: CommentScope, slide: Slide | undefined, comments: readonly Comment[]) {
   const queryClient = useQueryClient();
-  const scope = useMemo(() => slideCommentsScope(projectId), [projectId]);
   const update = useUpdateComment(scope);
   const waiting = useRef(new Map<string, { timer: ReturnType<typeof setTimeout>; save(): void }>());
   useEffect(() => {

@@ -3,7 +3,9 @@
  * thumbnails kept current; add, duplicate, delete, drag to reorder), the slide on a Konva stage, the
  * style panel of the selection, the slide's notes, and who else is here. Every change is a change of the
  * deck's Yjs document (deck-model.ts), shown at once and sent to the other editors (deck-sync.ts); undo
- * and redo are this editor's own (Y.UndoManager). Viewers and commenters see the same, read only.
+ * and redo are this editor's own (Y.UndoManager). Viewers and commenters see the same, read only, and so
+ * does a guest of the public link (`DeckProject.guestIdentity`). Deleting a slide deletes its comments
+ * (the server does, with the update): a slide that has any asks first.
  */
 import {
   arrowMove,
@@ -12,7 +14,6 @@ import {
   MAX_UPLOAD_BYTES,
   MESSAGES,
   orderedSlides,
-  type ProjectDetail,
   pastedAt,
   SLIDE_ALIGNS,
   SLIDE_FONT_SIZES,
@@ -56,10 +57,11 @@ import {
 } from "lucide-react";
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useBlocker, useSearchParams } from "react-router";
+import { ConfirmModal } from "../../components/confirm-modal.tsx";
 import { LoadingView } from "../../components/loading-view.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { api, isApiError } from "../../lib/api.ts";
-import { useMentionPeople } from "../comments/use-mention-people.ts";
+import { useGuestCommentsRealtime } from "../comments/use-guest-comments-realtime.ts";
 import { useProjectRealtime } from "../comments/use-project-realtime.ts";
 import {
   type Alignment,
@@ -193,18 +195,28 @@ function useSize<T extends HTMLElement>(): [React.RefObject<T | null>, { width: 
   return [ref, size];
 }
 
+/** The project whose deck is shown, and who looks at it: a member, or a guest of its public link. */
+export interface DeckProject {
+  id: string;
+  title: string;
+  /** Whether this reader may pin comments (a member's right, or the link allowing guests' comments). */
+  canComment: boolean;
+  /** A guest of the public link (no account): the deck, read only, and its comments through `/api/share`. */
+  guestIdentity?: string;
+}
+
 /** `bar`: the project's bar above the editor (the page composes it: project name, sharing). */
 export function SlideEditor({
   project,
   bar,
   commentsPanel,
 }: {
-  project: ProjectDetail;
+  project: DeckProject;
   bar: ReactNode;
   /** The panel of the current slide's comments (the comments feature's, given by the page). */
   commentsPanel: SlideCommentsPanelSlot;
 }) {
-  const view = useDeck(project.id);
+  const view = useDeck(project.id, project.guestIdentity !== undefined);
   if (view.loadError)
     return (
       <div className="status-view" role="alert">
@@ -228,7 +240,7 @@ function Editor({
   bar,
   commentsPanel,
 }: {
-  project: ProjectDetail;
+  project: DeckProject;
   view: DeckView;
   bar: ReactNode;
   commentsPanel: SlideCommentsPanelSlot;
@@ -244,10 +256,13 @@ function Editor({
   const current: Slide | undefined = (currentId && deck[currentId]) || order[0];
   const selectedObjects = selection.flatMap((id) => (current?.objects[id] ? [current.objects[id]] : []));
 
-  // Comments on the slides: live through the project's room; `?id=` opens one (and its slide).
-  useProjectRealtime(project.id, true);
-  const people = useMentionPeople(project);
-  const slideComments = useSlideComments(project.id);
+  // Comments on the slides: live through the project's room (a guest's socket for a guest of the link);
+  // `?id=` opens one (and its slide).
+  const { guestIdentity } = project;
+  const isGuest = guestIdentity !== undefined;
+  useProjectRealtime(project.id, !isGuest);
+  useGuestCommentsRealtime(project.id, guestIdentity ?? "public", isGuest);
+  const slideComments = useSlideComments(project.id, guestIdentity);
   const [params, setParams] = useSearchParams();
   const openCommentId = params.get("id");
   const openComment = useCallback(
@@ -273,7 +288,7 @@ function Editor({
     () => (current ? pinsOf(slideComments.comments, current, slideComments.numbers, openCommentId) : []),
     [current, slideComments.comments, slideComments.numbers, openCommentId],
   );
-  const movePin = useMovePin(project.id, current, slideComments.comments);
+  const movePin = useMovePin(slideComments.scope, current, slideComments.comments);
   const placeComment = useCallback(
     (at: { x: number; y: number }, objectId: string | null) => {
       if (!current) return;
@@ -455,6 +470,15 @@ function Editor({
     return () => window.removeEventListener("paste", onPaste);
   }, [canEdit, selectedObjects, placeImage]);
 
+  // A slide's comments go with it (as a deleted version's do): a slide that has any is deleted once confirmed.
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const removeSlide = (id: string) => {
+    setSelection([]);
+    setCurrentId(deleteSlide(slides, id));
+  };
+  const deletingNumber = order.findIndex((slide) => slide.id === deleting) + 1;
+  const deletingComments = deleting ? (slideComments.noOfComments[deleting] ?? 0) : 0;
+
   const fileInput = useRef<HTMLInputElement>(null);
   const scale = Math.min(stageSize.width / SLIDE_SIZE.width, stageSize.height / SLIDE_SIZE.height);
   const currentNumber = current ? order.findIndex((s) => s.id === current.id) + 1 : 0;
@@ -511,7 +535,8 @@ function Editor({
           <span className="tag">View only</span>
         )}
         <span className="slide-editor__status" role="status" data-status={view.status}>
-          {STATUS_TEXT[view.status]}
+          {/* Someone who cannot edit has nothing to save: only trouble reading the deck is said. */}
+          {canEdit || view.status === "offline" || view.status === "error" ? STATUS_TEXT[view.status] : null}
         </span>
         <Presence others={others} order={order} />
         <button
@@ -543,10 +568,7 @@ function Editor({
           }}
           onAdd={() => setCurrentId(addSlide(slides, current?.id))}
           onDuplicate={(id) => setCurrentId(duplicateSlide(slides, id))}
-          onDelete={(id) => {
-            setSelection([]);
-            setCurrentId(deleteSlide(slides, id));
-          }}
+          onDelete={(id) => (slideComments.noOfComments[id] ? setDeleting(id) : removeSlide(id))}
           onMove={(id, index) => moveSlide(slides, id, index)}
           noOfComments={slideComments.noOfComments}
         />
@@ -618,8 +640,22 @@ function Editor({
             }}
           />
         ) : null}
+        <ConfirmModal
+          open={deleting !== null}
+          onOpenChange={(open) => {
+            if (!open) setDeleting(null);
+          }}
+          title="Delete this slide?"
+          description={`Slide ${deletingNumber} and its ${deletingComments === 1 ? "comment are" : `${deletingComments} comments are`} deleted. Undo brings the slide back, not its comments.`}
+          confirmLabel="Delete slide"
+          onConfirm={() => {
+            if (deleting) removeSlide(deleting);
+            setDeleting(null);
+          }}
+        />
         {commentsPanel({
-          project,
+          scope: slideComments.scope,
+          canComment: project.canComment,
           slide: current,
           comments: slideComments.comments,
           numbers: slideComments.numbers,
@@ -634,7 +670,6 @@ function Editor({
           },
           pending: pendingComment?.slideId === current?.id ? pendingComment : null,
           onCancelPending: () => setPendingComment(null),
-          people,
         })}
       </div>
     </div>

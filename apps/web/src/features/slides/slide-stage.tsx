@@ -4,7 +4,8 @@
  * centres, a Transformer to resize and rotate, double-click a text to edit it in place, others'
  * selections outlined in their colour, and — while Ctrl/Cmd is held — the distances from the selected
  * object to its neighbours. A drag changes only Konva's nodes until it ends (no React render per frame);
- * its end is one change of the deck.
+ * its end is one change of the deck. Comment pins are drawn on it and reached by keyboard through their
+ * buttons (slide-pins.tsx).
  */
 import {
   type DeckPresence,
@@ -28,6 +29,7 @@ import {
   Stage,
   Transformer,
 } from "react-konva";
+import { SlidePins } from "./slide-pins.tsx";
 import { fontStyleOf, loadImage, objectNode } from "./slide-render.ts";
 
 const SNAP_PX = 6;
@@ -65,6 +67,8 @@ export interface StagePin {
   isResolved: boolean;
   isOpen: boolean;
   movable: boolean;
+  /** Who wrote the comment (its first entry's author), for the pin's accessible name. */
+  author: string;
 }
 
 const PIN_RADIUS = 12;
@@ -399,6 +403,7 @@ export const SlideStage = memo(function SlideStage({
         </Layer>
         <Layer ref={guides} listening={false} />
       </Stage>
+      {onOpenPin ? <SlidePins pins={pins} scale={scale} onOpen={onOpenPin} /> : null}
       {editingText && editing ? (
         <textarea
           className="slide-stage__text-editor"

@@ -19,8 +19,9 @@ export interface DeckView {
   retry(): void;
 }
 
-export function useDeck(projectId: string): DeckView {
-  const sync = useMemo(() => new DeckSync(projectId), [projectId]);
+/** `guest`: read through the public link (read only). */
+export function useDeck(projectId: string, guest = false): DeckView {
+  const sync = useMemo(() => new DeckSync(projectId, guest), [projectId, guest]);
   const [version, setVersion] = useState(0);
   /** Moves with the document only (status and presence bump `version` alone). */
   const [docVersion, setDocVersion] = useState(0);
