@@ -22,6 +22,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { route } from "../route.ts";
 import { escapeHtml, layout } from "../stripe/checkout-page.ts";
+import { authedHandlers } from "../tracker-api.ts";
 import { Faults } from "../tracker-faults.ts";
 import {
   acceptForms,
@@ -301,6 +302,25 @@ export async function githubDevRoutes(app: FastifyInstance, options: GithubDevOp
     const repo = repoOf(request);
     return (repo && pulls.get(pullKey(repo, Number((request.params as { number: string }).number)))) ?? null;
   };
+  /** The API's handlers: for the token's user, and for what the path names (GitHub's 404 when absent). */
+  const authed = authedHandlers(userOf);
+  const notFound = (reply: FastifyReply) => apiError(reply, 404, "Not Found");
+  const withRepo = authed.about(repoOf, notFound);
+  /**
+   * A repository the user may push to and administer: only they see its hooks and set its statuses;
+   * GitHub answers anyone else 404.
+   */
+  const adminRepoOf = (request: FastifyRequest, user: User) => {
+    const repo = repoOf(request);
+    return repo?.writers.has(user.id) ? repo : null;
+  };
+  const withAdminRepo = authed.about(adminRepoOf, notFound);
+  const withHook = authed.about((request, user) => {
+    const hook = hooks.get(Number((request.params as { hookId: string }).hookId));
+    return hook && hook.repo === adminRepoOf(request, user) ? hook : null;
+  }, notFound);
+  const withIssue = authed.about(issueOf, notFound);
+  const withPull = authed.about(pullOf, notFound);
   const statusKey = (repo: Repo, sha: string) => `${repoKey(repo.owner, repo.name)}@${sha.toLowerCase()}`;
   const pullHtmlUrl = (pull: Pull) =>
     `${options.appUrl}${prefix}/${pull.repo.owner}/${pull.repo.name}/pull/${pull.number}`;
@@ -463,23 +483,19 @@ export async function githubDevRoutes(app: FastifyInstance, options: GithubDevOp
   app.get(
     "/api/v3/user",
     route({ summary: "The authenticated user (embedded GitHub)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
+    authed(async (user) => {
       return {
         ...presentUser(user.id),
         name: user.name,
         html_url: `${options.appUrl}${prefix}/${user.login}`,
       };
-    },
+    }),
   );
 
   app.get(
     "/api/v3/user/repos",
     route({ summary: "The authenticated user's repositories (embedded GitHub)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
+    authed(async (user) => {
       return (
         [...repos.values()]
           .filter(
@@ -489,17 +505,13 @@ export async function githubDevRoutes(app: FastifyInstance, options: GithubDevOp
           .sort((a, b) => `${a.owner}/${a.name}`.localeCompare(`${b.owner}/${b.name}`))
           .map((repo) => presentRepo(repo, user))
       );
-    },
+    }),
   );
 
   app.post(
     "/api/v3/repos/:owner/:repo/issues",
     route({ summary: "Create an issue (embedded GitHub)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const repo = repoOf(request);
-      if (!repo) return apiError(reply, 404, "Not Found");
+    withRepo(async (repo, user, request, reply) => {
       if (!repo.writers.has(user.id))
         return apiError(reply, 403, "Must have push access to create an issue.");
       const body = z
@@ -525,29 +537,21 @@ export async function githubDevRoutes(app: FastifyInstance, options: GithubDevOp
       };
       issues.set(issueKey(repo, issue.number), issue);
       return reply.status(201).header("location", presentIssue(issue).url).send(presentIssue(issue));
-    },
+    }),
   );
 
   app.get(
     "/api/v3/repos/:owner/:repo/issues/:number",
     route({ summary: "An issue (embedded GitHub)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const issue = issueOf(request);
-      if (!issue) return apiError(reply, 404, "Not Found");
+    withIssue(async (issue) => {
       return presentIssue(issue);
-    },
+    }),
   );
 
   app.patch(
     "/api/v3/repos/:owner/:repo/issues/:number",
     route({ summary: "Close or reopen an issue (embedded GitHub)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const issue = issueOf(request);
-      if (!issue) return apiError(reply, 404, "Not Found");
+    withIssue(async (issue, user, request, reply) => {
       if (!issue.repo.writers.has(user.id))
         return apiError(reply, 403, "Must have push access to update an issue.");
       const body = z
@@ -567,7 +571,7 @@ export async function githubDevRoutes(app: FastifyInstance, options: GithubDevOp
       if (body.data.state)
         await setState(issue, body.data.state, body.data.state_reason ?? undefined, user.id);
       return presentIssue(issue);
-    },
+    }),
   );
 
   app.post(
@@ -576,11 +580,7 @@ export async function githubDevRoutes(app: FastifyInstance, options: GithubDevOp
       summary: "Add labels to an issue (embedded GitHub; a new name makes the label)",
       action: "public",
     }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const issue = issueOf(request);
-      if (!issue) return apiError(reply, 404, "Not Found");
+    withIssue(async (issue, _user, request, reply) => {
       const names = z
         .union([
           z.object({ labels: z.array(z.string().min(1).max(50)).max(100) }),
@@ -592,30 +592,21 @@ export async function githubDevRoutes(app: FastifyInstance, options: GithubDevOp
         if (!issue.labels.includes(name)) issue.labels.push(name);
       issue.updatedAt = now();
       return presentIssue(issue).labels;
-    },
+    }),
   );
 
   app.get(
     "/api/v3/repos/:owner/:repo/hooks",
     route({ summary: "A repository's webhooks (embedded GitHub)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const repo = repoOf(request);
-      if (!repo?.writers.has(user.id)) return apiError(reply, 404, "Not Found");
+    withAdminRepo(async (repo) => {
       return [...hooks.values()].filter((hook) => hook.repo === repo).map(presentHook);
-    },
+    }),
   );
 
   app.post(
     "/api/v3/repos/:owner/:repo/hooks",
     route({ summary: "Create a repository webhook (embedded GitHub)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const repo = repoOf(request);
-      // Only a repository's admins see its hooks: GitHub answers anyone else 404.
-      if (!repo?.writers.has(user.id)) return apiError(reply, 404, "Not Found");
+    withAdminRepo(async (repo, _user, request, reply) => {
       const body = z
         .object({
           name: z.literal("web").optional(),
@@ -644,21 +635,16 @@ export async function githubDevRoutes(app: FastifyInstance, options: GithubDevOp
       };
       hooks.set(hook.id, hook);
       return reply.status(201).send(presentHook(hook));
-    },
+    }),
   );
 
   app.delete(
     "/api/v3/repos/:owner/:repo/hooks/:hookId",
     route({ summary: "Delete a repository webhook (embedded GitHub)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const repo = repoOf(request);
-      const hook = hooks.get(Number((request.params as { hookId: string }).hookId));
-      if (!repo?.writers.has(user.id) || hook?.repo !== repo) return apiError(reply, 404, "Not Found");
+    withHook(async (hook, _user, _request, reply) => {
       hooks.delete(hook.id);
       return reply.status(204).send();
-    },
+    }),
   );
 
   app.get(
@@ -701,12 +687,7 @@ ${issue.labels.length ? `<p>Labels: ${issue.labels.map(escapeHtml).join(", ")}</
   app.patch(
     "/api/v3/repos/:owner/:repo/hooks/:hookId",
     route({ summary: "Change a repository webhook's events (embedded GitHub)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const repo = repoOf(request);
-      const hook = hooks.get(Number((request.params as { hookId: string }).hookId));
-      if (!repo?.writers.has(user.id) || hook?.repo !== repo) return apiError(reply, 404, "Not Found");
+    withHook(async (hook, _user, request, reply) => {
       const body = z
         .object({
           active: z.boolean().optional(),
@@ -722,18 +703,13 @@ ${issue.labels.length ? `<p>Labels: ${issue.labels.map(escapeHtml).join(", ")}</
         if (!hook.events.includes(event)) hook.events.push(event);
       hook.events = hook.events.filter((event) => !body.data.remove_events?.includes(event));
       return presentHook(hook);
-    },
+    }),
   );
 
   app.post(
     "/api/v3/repos/:owner/:repo/statuses/:sha",
     route({ summary: "Create a commit status (embedded GitHub)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const repo = repoOf(request);
-      // Only those who may push set statuses; GitHub answers anyone else 404.
-      if (!repo?.writers.has(user.id)) return apiError(reply, 404, "Not Found");
+    withAdminRepo(async (repo, user, request, reply) => {
       const sha = (request.params as { sha: string }).sha;
       if (!/^[0-9a-f]{40}$/i.test(sha))
         return apiError(reply, 422, `No commit found for SHA: ${sha.slice(0, 64)}`);
@@ -761,33 +737,25 @@ ${issue.labels.length ? `<p>Labels: ${issue.labels.map(escapeHtml).join(", ")}</
       const key = statusKey(repo, sha);
       statuses.set(key, [status, ...(statuses.get(key) ?? [])].slice(0, 1000));
       return reply.status(201).send(presentStatus(status));
-    },
+    }),
   );
 
   app.get(
     "/api/v3/repos/:owner/:repo/commits/:ref/statuses",
     route({ summary: "A commit's statuses, newest first (embedded GitHub)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const repo = repoOf(request);
-      if (!repo) return apiError(reply, 404, "Not Found");
+    withRepo(async (repo, _user, request) => {
       return (statuses.get(statusKey(repo, (request.params as { ref: string }).ref)) ?? []).map(
         presentStatus,
       );
-    },
+    }),
   );
 
   app.get(
     "/api/v3/repos/:owner/:repo/pulls/:number",
     route({ summary: "A pull request (embedded GitHub)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const pull = pullOf(request);
-      if (!pull) return apiError(reply, 404, "Not Found");
+    withPull(async (pull) => {
       return presentPull(pull);
-    },
+    }),
   );
 
   const pullInput = z.object({

@@ -20,6 +20,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { route } from "../route.ts";
 import { escapeHtml, layout } from "../stripe/checkout-page.ts";
+import { authedHandlers } from "../tracker-api.ts";
 import { Faults } from "../tracker-faults.ts";
 import {
   acceptForms,
@@ -184,6 +185,14 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
     const issue = issues.get(issueIdOrKey) ?? [...issues.values()].find((i) => i.key === issueIdOrKey);
     return issue && issue.siteId === siteId ? issue : null;
   };
+
+  /** The API's handlers: for the token's person, on their site, and for an issue on it (Jira's 404 when absent). */
+  const forPerson = authedHandlers(personOf);
+  const onSite = authedHandlers(siteOf);
+  const withIssue = onSite.about(
+    (request, found) => issueOf(request, found.site.id),
+    (reply) => jiraError(reply, 404, "Issue does not exist or you do not have permission to see it."),
+  );
 
   const presentIssue = (issue: Issue) => ({
     id: issue.id,
@@ -353,12 +362,10 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
   app.get(
     "/api/oauth/token/accessible-resources",
     route({ summary: "The sites a token may use (embedded Atlassian)", action: "public" }),
-    async (request, reply) => {
-      const person = personOf(request, reply);
-      if (!person) return reply;
+    forPerson(async (person) => {
       const site = sites.get(person.siteId)!;
       return [{ id: site.id, url: siteUrl(site.id), name: site.name, scopes: SCOPES, avatarUrl: "" }];
-    },
+    }),
   );
 
   const rest = "/api/ex/jira/:cloudId/rest/api/3";
@@ -366,19 +373,15 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
   app.get(
     `${rest}/myself`,
     route({ summary: "The token's user (embedded Jira)", action: "public" }),
-    async (request, reply) => {
-      const found = siteOf(request, reply);
-      if (!found) return reply;
+    onSite(async (found) => {
       return { accountId: found.person.accountId, displayName: found.person.name, active: true };
-    },
+    }),
   );
 
   app.get(
     `${rest}/project/search`,
     route({ summary: "The site's projects, with their issue types (embedded Jira)", action: "public" }),
-    async (request, reply) => {
-      const found = siteOf(request, reply);
-      if (!found) return reply;
+    onSite(async (found, request) => {
       const query = request.query as { startAt?: string; maxResults?: string; expand?: string };
       const startAt = Math.max(0, Number(query.startAt ?? 0) || 0);
       const maxResults = Math.min(100, Math.max(1, Number(query.maxResults ?? 50) || 50));
@@ -396,7 +399,7 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
           ...(withTypes && { issueTypes: ISSUE_TYPES }),
         })),
       };
-    },
+    }),
   );
 
   const issueBody = z.object({
@@ -411,9 +414,7 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
   app.post(
     `${rest}/issue`,
     route({ summary: "Create an issue (embedded Jira)", action: "public" }),
-    async (request, reply) => {
-      const found = siteOf(request, reply);
-      if (!found) return reply;
+    onSite(async (found, request, reply) => {
       const body = issueBody.safeParse(request.body);
       if (!body.success || /[\r\n]/.test(body.data.fields.summary))
         return reply.status(400).send({
@@ -446,35 +447,25 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
       };
       issues.set(issue.id, issue);
       return reply.status(201).send({ id: issue.id, key: issue.key, self: presentIssue(issue).self });
-    },
+    }),
   );
 
   app.get(
     `${rest}/issue/:issueIdOrKey`,
     route({ summary: "An issue (embedded Jira)", action: "public" }),
-    async (request, reply) => {
-      const found = siteOf(request, reply);
-      if (!found) return reply;
-      const issue = issueOf(request, found.site.id);
-      if (!issue)
-        return jiraError(reply, 404, "Issue does not exist or you do not have permission to see it.");
+    withIssue(async (issue) => {
       return presentIssue(issue);
-    },
+    }),
   );
 
   app.delete(
     `${rest}/issue/:issueIdOrKey`,
     route({ summary: "Delete an issue (embedded Jira)", action: "public" }),
-    async (request, reply) => {
-      const found = siteOf(request, reply);
-      if (!found) return reply;
-      const issue = issueOf(request, found.site.id);
-      if (!issue)
-        return jiraError(reply, 404, "Issue does not exist or you do not have permission to see it.");
+    withIssue(async (issue, _found, _request, reply) => {
       issues.delete(issue.id);
       await deliver(issue, "jira:issue_deleted");
       return reply.status(204).send();
-    },
+    }),
   );
 
   const transitionsOf = (issue: Issue) =>
@@ -493,25 +484,15 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
   app.get(
     `${rest}/issue/:issueIdOrKey/transitions`,
     route({ summary: "The transitions an issue may take now (embedded Jira)", action: "public" }),
-    async (request, reply) => {
-      const found = siteOf(request, reply);
-      if (!found) return reply;
-      const issue = issueOf(request, found.site.id);
-      if (!issue)
-        return jiraError(reply, 404, "Issue does not exist or you do not have permission to see it.");
+    withIssue(async (issue) => {
       return { transitions: transitionsOf(issue) };
-    },
+    }),
   );
 
   app.post(
     `${rest}/issue/:issueIdOrKey/transitions`,
     route({ summary: "Move an issue through a transition (embedded Jira)", action: "public" }),
-    async (request, reply) => {
-      const found = siteOf(request, reply);
-      if (!found) return reply;
-      const issue = issueOf(request, found.site.id);
-      if (!issue)
-        return jiraError(reply, 404, "Issue does not exist or you do not have permission to see it.");
+    withIssue(async (issue, _found, request, reply) => {
       const body = z.object({ transition: z.object({ id: z.string().max(20) }) }).safeParse(request.body);
       const to = body.success
         ? transitionsOf(issue).find((t) => t.id === body.data.transition.id)
@@ -519,7 +500,7 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
       if (!to) return jiraError(reply, 400, "Transition id is not valid for this issue.");
       await move(issue, to.to.statusCategory.key);
       return reply.status(204).send();
-    },
+    }),
   );
 
   const webhookBody = z.object({
@@ -539,9 +520,7 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
   app.post(
     `${rest}/webhook`,
     route({ summary: "Register dynamic webhooks (embedded Jira)", action: "public" }),
-    async (request, reply) => {
-      const found = siteOf(request, reply);
-      if (!found) return reply;
+    onSite(async (found, request, reply) => {
       const body = webhookBody.safeParse(request.body);
       if (!body.success) return jiraError(reply, 400, "url and webhooks are required.");
       return {
@@ -561,7 +540,7 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
           return { createdWebhookId: hook.id };
         }),
       };
-    },
+    }),
   );
 
   const idsBody = z.object({ webhookIds: z.array(z.number().int()).min(1).max(100) });
@@ -569,9 +548,7 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
   app.put(
     `${rest}/webhook/refresh`,
     route({ summary: "Extend dynamic webhooks by 30 days (embedded Jira)", action: "public" }),
-    async (request, reply) => {
-      const found = siteOf(request, reply);
-      if (!found) return reply;
+    onSite(async (found, request, reply) => {
       const body = idsBody.safeParse(request.body);
       if (!body.success) return jiraError(reply, 400, "webhookIds are required.");
       const expiresAt = Date.now() + WEBHOOK_DAYS * 86_400_000;
@@ -581,20 +558,18 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
         if (hook?.siteId === found.site.id && hook.expiresAt > Date.now()) hook.expiresAt = expiresAt;
       }
       return { expirationDate: new Date(expiresAt).toISOString() };
-    },
+    }),
   );
 
   app.delete(
     `${rest}/webhook`,
     route({ summary: "Delete dynamic webhooks (embedded Jira)", action: "public" }),
-    async (request, reply) => {
-      const found = siteOf(request, reply);
-      if (!found) return reply;
+    onSite(async (found, request, reply) => {
       const body = idsBody.safeParse(request.body);
       if (!body.success) return jiraError(reply, 400, "webhookIds are required.");
       for (const id of body.data.webhookIds) if (hooks.get(id)?.siteId === found.site.id) hooks.delete(id);
       return reply.status(202).send();
-    },
+    }),
   );
 
   app.get(
