@@ -17,6 +17,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { route } from "../route.ts";
 import { escapeHtml, layout } from "../stripe/checkout-page.ts";
+import { authedHandlers } from "../tracker-api.ts";
 import { Faults } from "../tracker-faults.ts";
 import {
   acceptForms,
@@ -113,6 +114,8 @@ export async function asanaDevRoutes(app: FastifyInstance, options: AsanaDevOpti
     }
     return user;
   };
+  /** The API's handlers: for the token's user, and for a task of theirs (Asana's 404 when absent). */
+  const authed = authedHandlers(userOf);
 
   const taskUrl = (task: Task) => `${options.appUrl}${prefix}/0/${task.projectGid}/${task.gid}`;
   const presentTask = (task: Task) => ({
@@ -241,9 +244,7 @@ export async function asanaDevRoutes(app: FastifyInstance, options: AsanaDevOpti
   app.get(
     `${api}/users/me`,
     route({ summary: "The token's user (embedded Asana)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
+    authed(async (user) => {
       const workspace = workspaces.get(user.workspaceGid)!;
       return {
         data: {
@@ -254,29 +255,25 @@ export async function asanaDevRoutes(app: FastifyInstance, options: AsanaDevOpti
           workspaces: [{ gid: workspace.gid, resource_type: "workspace", name: workspace.name }],
         },
       };
-    },
+    }),
   );
 
   app.get(
     `${api}/workspaces`,
     route({ summary: "The user's workspaces (embedded Asana)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
+    authed(async (user) => {
       const workspace = workspaces.get(user.workspaceGid)!;
       return {
         data: [{ gid: workspace.gid, resource_type: "workspace", name: workspace.name }],
         next_page: null,
       };
-    },
+    }),
   );
 
   app.get(
     `${api}/workspaces/:workspaceGid/projects`,
     route({ summary: "A workspace's projects (embedded Asana)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
+    authed(async (user, request, reply) => {
       const { workspaceGid } = request.params as { workspaceGid: string };
       if (workspaceGid !== user.workspaceGid) return apiError(reply, 403, "Forbidden");
       return {
@@ -285,7 +282,7 @@ export async function asanaDevRoutes(app: FastifyInstance, options: AsanaDevOpti
           .map((project) => ({ gid: project.gid, resource_type: "project", name: project.name })),
         next_page: null,
       };
-    },
+    }),
   );
 
   const taskBody = z.object({
@@ -297,9 +294,7 @@ export async function asanaDevRoutes(app: FastifyInstance, options: AsanaDevOpti
   app.post(
     `${api}/tasks`,
     route({ summary: "Create a task in a project (embedded Asana)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
+    authed(async (user, request, reply) => {
       const body = taskBody.safeParse(dataOf(request.body));
       if (!body.success) return apiError(reply, 400, "name: Missing input; projects: one project");
       const project = projects.get(body.data.projects[0]!);
@@ -315,34 +310,27 @@ export async function asanaDevRoutes(app: FastifyInstance, options: AsanaDevOpti
       };
       tasks.set(task.gid, task);
       return reply.status(201).send({ data: presentTask(task) });
-    },
+    }),
   );
 
   const taskOf = (request: FastifyRequest, user: User) => {
     const task = tasks.get((request.params as { taskGid: string }).taskGid);
     return task && task.workspaceGid === user.workspaceGid ? task : null;
   };
+  const withTask = authed.about(taskOf, (reply) => apiError(reply, 404, "task: Unknown object"));
 
   app.get(
     `${api}/tasks/:taskGid`,
     route({ summary: "A task (embedded Asana)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const task = taskOf(request, user);
-      if (!task) return apiError(reply, 404, "task: Unknown object");
+    withTask(async (task) => {
       return { data: presentTask(task) };
-    },
+    }),
   );
 
   app.put(
     `${api}/tasks/:taskGid`,
     route({ summary: "Complete or reopen a task (embedded Asana)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const task = taskOf(request, user);
-      if (!task) return apiError(reply, 404, "task: Unknown object");
+    withTask(async (task, user, request, reply) => {
       const body = z
         .object({ completed: z.boolean().optional(), name: z.string().min(1).max(16384).optional() })
         .safeParse(dataOf(request.body));
@@ -350,28 +338,22 @@ export async function asanaDevRoutes(app: FastifyInstance, options: AsanaDevOpti
       if (body.data.name !== undefined) task.name = body.data.name;
       if (body.data.completed !== undefined) await setCompleted(task, body.data.completed, user.gid);
       return { data: presentTask(task) };
-    },
+    }),
   );
 
   app.delete(
     `${api}/tasks/:taskGid`,
     route({ summary: "Delete a task (embedded Asana)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const task = taskOf(request, user);
-      if (!task) return apiError(reply, 404, "task: Unknown object");
+    withTask(async (task) => {
       tasks.delete(task.gid);
       return { data: {} };
-    },
+    }),
   );
 
   app.post(
     `${api}/webhooks`,
     route({ summary: "Establish a webhook, with its handshake (embedded Asana)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
+    authed(async (user, request, reply) => {
       const body = z
         .object({
           resource: z.string().max(64),
@@ -417,21 +399,19 @@ export async function asanaDevRoutes(app: FastifyInstance, options: AsanaDevOpti
           filters: body.data.filters ?? [],
         },
       });
-    },
+    }),
   );
 
   app.delete(
     `${api}/webhooks/:webhookGid`,
     route({ summary: "Delete a webhook (embedded Asana)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
+    authed(async (user, request, reply) => {
       const hook = hooks.get((request.params as { webhookGid: string }).webhookGid);
       if (!hook || projects.get(hook.projectGid)?.workspaceGid !== user.workspaceGid)
         return apiError(reply, 404, "webhook: Unknown object");
       hooks.delete(hook.gid);
       return { data: {} };
-    },
+    }),
   );
 
   /** Whether a webhook is set up now (for tests: the app's disconnect deletes it). */

@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { route } from "../route.ts";
 import { escapeHtml, layout } from "../stripe/checkout-page.ts";
+import { authedHandlers } from "../tracker-api.ts";
 import { Faults } from "../tracker-faults.ts";
 import {
   acceptForms,
@@ -111,6 +112,8 @@ export async function clickupDevRoutes(app: FastifyInstance, options: ClickupDev
     }
     return user;
   };
+  /** The API's handlers: for the token's user, and for a task of theirs (ClickUp's 404 when absent). */
+  const authed = authedHandlers(userOf);
 
   const taskUrl = (task: Task) => `${options.appUrl}${prefix}/t/${task.id}`;
   const presentTask = (task: Task) => ({
@@ -223,26 +226,22 @@ export async function clickupDevRoutes(app: FastifyInstance, options: ClickupDev
   app.get(
     "/api/v2/user",
     route({ summary: "The token's user (embedded ClickUp)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
+    authed(async (user) => {
       return { user: { id: user.id, username: user.username } };
-    },
+    }),
   );
 
   app.get(
     "/api/v2/team",
     route({ summary: "The user's workspaces (embedded ClickUp)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
+    authed(async (user) => {
       const team = teams.get(user.teamId)!;
       return {
         teams: [
           { id: team.id, name: team.name, members: [{ user: { id: user.id, username: user.username } }] },
         ],
       };
-    },
+    }),
   );
 
   const teamParam = (request: FastifyRequest, user: User) =>
@@ -251,24 +250,20 @@ export async function clickupDevRoutes(app: FastifyInstance, options: ClickupDev
   app.get(
     "/api/v2/team/:teamId/space",
     route({ summary: "A workspace's spaces (embedded ClickUp)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
+    authed(async (user, request, reply) => {
       if (!teamParam(request, user)) return apiError(reply, 401, "Team not authorized", "OAUTH_027");
       return {
         spaces: [...spaces.values()]
           .filter((s) => s.teamId === user.teamId)
           .map(({ id, name }) => ({ id, name })),
       };
-    },
+    }),
   );
 
   app.get(
     "/api/v2/space/:spaceId/list",
     route({ summary: "A space's lists (embedded ClickUp)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
+    authed(async (user, request, reply) => {
       const space = spaces.get((request.params as { spaceId: string }).spaceId);
       if (!space || space.teamId !== user.teamId)
         return apiError(reply, 401, "Team not authorized", "OAUTH_027");
@@ -277,15 +272,13 @@ export async function clickupDevRoutes(app: FastifyInstance, options: ClickupDev
           .filter((l) => l.spaceId === space.id)
           .map(({ id, name }) => ({ id, name })),
       };
-    },
+    }),
   );
 
   app.post(
     "/api/v2/list/:listId/task",
     route({ summary: "Create a task (embedded ClickUp)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
+    authed(async (user, request, reply) => {
       const list = lists.get((request.params as { listId: string }).listId);
       if (!list || list.teamId !== user.teamId)
         return apiError(reply, 401, "Team not authorized", "OAUTH_027");
@@ -307,34 +300,27 @@ export async function clickupDevRoutes(app: FastifyInstance, options: ClickupDev
       };
       tasks.set(task.id, task);
       return presentTask(task);
-    },
+    }),
   );
 
   const taskOf = (request: FastifyRequest, user: User) => {
     const task = tasks.get((request.params as { taskId: string }).taskId);
     return task && task.teamId === user.teamId ? task : null;
   };
+  const withTask = authed.about(taskOf, (reply) => apiError(reply, 404, "Task not found", "ITEM_013"));
 
   app.get(
     "/api/v2/task/:taskId",
     route({ summary: "A task (embedded ClickUp)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const task = taskOf(request, user);
-      if (!task) return apiError(reply, 404, "Task not found", "ITEM_013");
+    withTask(async (task) => {
       return presentTask(task);
-    },
+    }),
   );
 
   app.put(
     "/api/v2/task/:taskId",
     route({ summary: "Update a task's status (embedded ClickUp)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const task = taskOf(request, user);
-      if (!task) return apiError(reply, 404, "Task not found", "ITEM_013");
+    withTask(async (task, user, request, reply) => {
       const body = z
         .object({ status: z.string().max(100).optional(), name: z.string().max(16384).optional() })
         .safeParse(request.body);
@@ -343,28 +329,22 @@ export async function clickupDevRoutes(app: FastifyInstance, options: ClickupDev
       if (body.data.name !== undefined) task.name = body.data.name;
       if (body.data.status !== undefined) await setStatus(task, body.data.status.toLowerCase(), user.id);
       return presentTask(task);
-    },
+    }),
   );
 
   app.delete(
     "/api/v2/task/:taskId",
     route({ summary: "Delete a task (embedded ClickUp)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const task = taskOf(request, user);
-      if (!task) return apiError(reply, 404, "Task not found", "ITEM_013");
+    withTask(async (task, _user, _request, reply) => {
       tasks.delete(task.id);
       return reply.status(204).send();
-    },
+    }),
   );
 
   app.post(
     "/api/v2/team/:teamId/webhook",
     route({ summary: "Create a webhook (embedded ClickUp)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
+    authed(async (user, request, reply) => {
       if (!teamParam(request, user)) return apiError(reply, 401, "Team not authorized", "OAUTH_027");
       const body = z
         .object({
@@ -404,20 +384,18 @@ export async function clickupDevRoutes(app: FastifyInstance, options: ClickupDev
           secret: hook.secret,
         },
       };
-    },
+    }),
   );
 
   app.delete(
     "/api/v2/webhook/:webhookId",
     route({ summary: "Delete a webhook (embedded ClickUp)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
+    authed(async (user, request, reply) => {
       const hook = hooks.get((request.params as { webhookId: string }).webhookId);
       if (!hook || hook.teamId !== user.teamId) return apiError(reply, 404, "Webhook not found", "OAUTH_043");
       hooks.delete(hook.id);
       return {};
-    },
+    }),
   );
 
   app.get(
