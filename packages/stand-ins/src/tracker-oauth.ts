@@ -12,6 +12,14 @@ import { escapeHtml, layout } from "./stripe/checkout-page.ts";
 import { isStorableText } from "./text.ts";
 import { type Faults, faultBody } from "./tracker-faults.ts";
 
+/** What an OAuth tracker stand-in is given: where it is served, and the one OAuth app it knows. */
+export interface TrackerAppOptions {
+  appUrl: string;
+  prefix: string;
+  clientId: string;
+  clientSecret: string;
+}
+
 /** Authorize pages post forms, and some token endpoints take them: parsed into a plain object. */
 export function acceptForms(app: FastifyInstance) {
   app.addContentTypeParser(
@@ -48,6 +56,29 @@ export const hiddenFields = (params: Record<string, unknown>) =>
         `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(String(value))}">`,
     )
     .join("\n");
+
+/**
+ * The authorize page's form, posting back to `action`: the request's hidden fields, the person's name (the
+ * flow's `nameField`, an account per name) and the two decisions, in the service's words.
+ */
+export const decisionForm = (form: {
+  action: string;
+  hidden: string;
+  label: string;
+  /** The input's id, when it is not the field's name. */
+  id?: string;
+  field: string;
+  value: string;
+  maxlength: number;
+  deny: string;
+  allow: string;
+}) => {
+  const id = form.id ?? form.field;
+  return `<form method="post" action="${form.action}">${form.hidden}
+<label for="${id}">${form.label}</label><input id="${id}" type="text" name="${form.field}" value="${form.value}" maxlength="${form.maxlength}" required>
+<div class="actions"><button type="submit" name="decision" value="deny">${form.deny}</button>
+<button class="primary" type="submit" name="decision" value="allow">${form.allow}</button></div></form>`;
+};
 
 export interface AuthorizeFlow<Query extends Record<string, unknown>> {
   /** Where the page is (GET) and where its form posts the decision (POST), under the stand-in's prefix. */

@@ -24,21 +24,17 @@ import {
   appAndReturnUrl,
   authorizeRoutes,
   CodeStore,
+  decisionForm,
   pageStyle,
   errorPage as servicePage,
   TokenGrants,
+  type TrackerAppOptions,
   testControls,
   tokenParams,
   withState,
 } from "../tracker-oauth.ts";
 
-export interface AsanaDevOptions {
-  appUrl: string;
-  prefix: string;
-  /** The one OAuth app this stand-in knows. */
-  clientId: string;
-  clientSecret: string;
-}
+export type AsanaDevOptions = TrackerAppOptions;
 
 interface User {
   gid: string;
@@ -191,10 +187,16 @@ export async function asanaDevRoutes(app: FastifyInstance, options: AsanaDevOpti
       layout(
         "Asana — grant permission",
         `${PAGE_STYLE}<p class="eyebrow">Asana · Redline stand-in</p><h1>Redline would like to access your Asana account</h1>
-<form method="post" action="${prefix}/-/oauth_authorize">${hidden}
-<label for="name">Your Asana name</label><input id="name" type="text" name="name" value="Test user" maxlength="100" required>
-<div class="actions"><button type="submit" name="decision" value="deny">Deny</button>
-<button class="primary" type="submit" name="decision" value="allow">Allow</button></div></form>`,
+${decisionForm({
+  action: `${prefix}/-/oauth_authorize`,
+  hidden,
+  label: "Your Asana name",
+  field: "name",
+  value: "Test user",
+  maxlength: 100,
+  deny: "Deny",
+  allow: "Allow",
+})}`,
       ),
     nameField: "name",
     defaultName: "Test user",

@@ -19,20 +19,16 @@ import {
   appAndReturnUrl,
   authorizeRoutes,
   CodeStore,
+  decisionForm,
   pageStyle,
   errorPage as servicePage,
+  type TrackerAppOptions,
   testControls,
   tokenParams,
   withState,
 } from "../tracker-oauth.ts";
 
-export interface ClickupDevOptions {
-  appUrl: string;
-  prefix: string;
-  /** The one OAuth app this stand-in knows. */
-  clientId: string;
-  clientSecret: string;
-}
+export type ClickupDevOptions = TrackerAppOptions;
 
 interface User {
   id: number;
@@ -193,10 +189,17 @@ export async function clickupDevRoutes(app: FastifyInstance, options: ClickupDev
       layout(
         "ClickUp — connect workspace",
         `${PAGE_STYLE}<p class="eyebrow">ClickUp · Redline stand-in</p><h1>Connect your workspace to Redline?</h1>
-<form method="post" action="${prefix}/api">${hidden}
-<label for="user">Your ClickUp name</label><input id="user" type="text" name="username" value="Test user" maxlength="100" required>
-<div class="actions"><button type="submit" name="decision" value="deny">Cancel</button>
-<button class="primary" type="submit" name="decision" value="allow">Connect Workspace</button></div></form>`,
+${decisionForm({
+  action: `${prefix}/api`,
+  hidden,
+  label: "Your ClickUp name",
+  id: "user",
+  field: "username",
+  value: "Test user",
+  maxlength: 100,
+  deny: "Cancel",
+  allow: "Connect Workspace",
+})}`,
       ),
     nameField: "username",
     defaultName: "Test user",
@@ -312,9 +315,7 @@ export async function clickupDevRoutes(app: FastifyInstance, options: ClickupDev
   app.get(
     "/api/v2/task/:taskId",
     route({ summary: "A task (embedded ClickUp)", action: "public" }),
-    withTask(async (task) => {
-      return presentTask(task);
-    }),
+    withTask(presentTask),
   );
 
   app.put(

@@ -29,20 +29,16 @@ import {
   appAndReturnUrl,
   authorizeRoutes,
   CodeStore,
+  decisionForm,
   pageStyle,
   errorPage as servicePage,
+  type TrackerAppOptions,
   testControls,
   tokenParams,
   withState,
 } from "../tracker-oauth.ts";
 
-export interface GithubDevOptions {
-  appUrl: string;
-  prefix: string;
-  /** The one OAuth app this stand-in knows. */
-  clientId: string;
-  clientSecret: string;
-}
+export type GithubDevOptions = TrackerAppOptions;
 
 interface User {
   id: number;
@@ -428,10 +424,16 @@ export async function githubDevRoutes(app: FastifyInstance, options: GithubDevOp
         "Authorize application",
         `${PAGE_STYLE}<p class="eyebrow">GitHub · Redline stand-in</p><h1>Authorize Redline</h1>
 <p>Redline wants to access your repositories (scope <code>${escapeHtml(query.scope ?? "")}</code>): read and write issues and repository webhooks.</p>
-<form method="post" action="${prefix}/login/oauth/authorize">${hidden}
-<label for="login">Your GitHub username</label><input id="login" type="text" name="login" value="test-user" maxlength="39" required>
-<div class="actions"><button type="submit" name="decision" value="deny">Cancel</button>
-<button class="primary" type="submit" name="decision" value="allow">Authorize</button></div></form>`,
+${decisionForm({
+  action: `${prefix}/login/oauth/authorize`,
+  hidden,
+  label: "Your GitHub username",
+  field: "login",
+  value: "test-user",
+  maxlength: 39,
+  deny: "Cancel",
+  allow: "Authorize",
+})}`,
       ),
     nameField: "login",
     defaultName: "test-user",
@@ -543,9 +545,7 @@ export async function githubDevRoutes(app: FastifyInstance, options: GithubDevOp
   app.get(
     "/api/v3/repos/:owner/:repo/issues/:number",
     route({ summary: "An issue (embedded GitHub)", action: "public" }),
-    withIssue(async (issue) => {
-      return presentIssue(issue);
-    }),
+    withIssue(presentIssue),
   );
 
   app.patch(
@@ -753,9 +753,7 @@ ${issue.labels.length ? `<p>Labels: ${issue.labels.map(escapeHtml).join(", ")}</
   app.get(
     "/api/v3/repos/:owner/:repo/pulls/:number",
     route({ summary: "A pull request (embedded GitHub)", action: "public" }),
-    withPull(async (pull) => {
-      return presentPull(pull);
-    }),
+    withPull(presentPull),
   );
 
   const pullInput = z.object({

@@ -27,21 +27,17 @@ import {
   appAndReturnUrl,
   authorizeRoutes,
   CodeStore,
+  decisionForm,
   pageStyle,
   errorPage as servicePage,
   TokenGrants,
+  type TrackerAppOptions,
   testControls,
   tokenParams,
   withState,
 } from "../tracker-oauth.ts";
 
-export interface JiraDevOptions {
-  appUrl: string;
-  prefix: string;
-  /** The one OAuth app this stand-in knows. */
-  clientId: string;
-  clientSecret: string;
-}
+export type JiraDevOptions = TrackerAppOptions;
 
 type Category = "new" | "indeterminate" | "done";
 
@@ -312,10 +308,16 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
         "Jira — grant access",
         `${PAGE_STYLE}<p class="eyebrow">Atlassian · Redline stand-in</p><h1>Redline is requesting access to your Atlassian account</h1>
 <ul>${scopes}</ul>
-<form method="post" action="${prefix}/auth/authorize">${hidden}
-<label for="name">Your Atlassian name</label><input id="name" type="text" name="name" value="Test user" maxlength="100" required>
-<div class="actions"><button type="submit" name="decision" value="deny">Cancel</button>
-<button class="primary" type="submit" name="decision" value="allow">Accept</button></div></form>`,
+${decisionForm({
+  action: `${prefix}/auth/authorize`,
+  hidden,
+  label: "Your Atlassian name",
+  field: "name",
+  value: "Test user",
+  maxlength: 100,
+  deny: "Cancel",
+  allow: "Accept",
+})}`,
       );
     },
     nameField: "name",
@@ -453,9 +455,7 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
   app.get(
     `${rest}/issue/:issueIdOrKey`,
     route({ summary: "An issue (embedded Jira)", action: "public" }),
-    withIssue(async (issue) => {
-      return presentIssue(issue);
-    }),
+    withIssue(presentIssue),
   );
 
   app.delete(

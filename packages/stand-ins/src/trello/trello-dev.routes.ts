@@ -372,9 +372,7 @@ export async function trelloDevRoutes(app: FastifyInstance, options: TrelloDevOp
   app.get(
     "/1/cards/:cardId",
     route({ summary: "A card (embedded Trello)", action: "public" }),
-    withCard(async (card) => {
-      return presentCard(card);
-    }),
+    withCard(presentCard),
   );
 
   app.put(
