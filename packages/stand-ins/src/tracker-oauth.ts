@@ -57,25 +57,21 @@ export const hiddenFields = (params: Record<string, unknown>) =>
     )
     .join("\n");
 
-/**
- * The authorize page's form, posting back to `action`: the request's hidden fields, the person's name (the
- * flow's `nameField`, an account per name) and the two decisions, in the service's words.
- */
-export const decisionForm = (form: {
-  action: string;
-  hidden: string;
+/** The authorize page's form: how it names the person's field, and the two decisions in the service's words. */
+export interface DecisionForm {
   label: string;
   /** The input's id, when it is not the field's name. */
   id?: string;
-  field: string;
-  value: string;
-  maxlength: number;
+  maxlength?: number;
   deny: string;
   allow: string;
-}) => {
-  const id = form.id ?? form.field;
-  return `<form method="post" action="${form.action}">${form.hidden}
-<label for="${id}">${form.label}</label><input id="${id}" type="text" name="${form.field}" value="${form.value}" maxlength="${form.maxlength}" required>
+}
+
+/** The form, posting back to `action`: the request's hidden fields, the person's name and the decisions. */
+const decisionForm = (action: string, hidden: string, field: string, value: string, form: DecisionForm) => {
+  const id = form.id ?? field;
+  return `<form method="post" action="${action}">${hidden}
+<label for="${id}">${form.label}</label><input id="${id}" type="text" name="${field}" value="${value}" maxlength="${form.maxlength ?? 100}" required>
 <div class="actions"><button type="submit" name="decision" value="deny">${form.deny}</button>
 <button class="primary" type="submit" name="decision" value="allow">${form.allow}</button></div></form>`;
 };
@@ -93,16 +89,21 @@ export interface AuthorizeFlow<Query extends Record<string, unknown>> {
   malformed: string;
   errorPage: (message: string) => string;
   /** The page, given the request and its parameters as hidden fields. */
-  page: (query: Query, hidden: string) => string;
+  page: (query: Query, hidden: string, form: string) => string;
+  /** The page's form (`form` above; empty without it), posting the decision back to `path`. */
+  form?: DecisionForm;
   /** The form's field naming the person (an account per name), its default, and what the service allows. */
   nameField: string;
   defaultName: string;
   validName?: (name: string) => boolean;
-  returnUrl: (query: Query) => string;
+  /** Where the browser goes back to (default: the `redirect_uri` parameter). */
+  returnUrl?: (query: Query) => string;
   /** Writes the refusal into the return URL (default: `error=access_denied` and the state in its query). */
   deny?: (back: URL, query: Query) => void;
   /** Writes the grant (a code, a token) into the return URL for the person named. */
-  allow: (back: URL, query: Query, name: string) => void;
+  allow?: (back: URL, query: Query, name: string) => void;
+  /** Or, for the code grant: the one-use code for the person named, written with the state. */
+  code?: (query: Query, name: string) => string;
 }
 
 /** The state travels back in the return URL's query, as OAuth 2.0 says. */
@@ -123,7 +124,11 @@ export function authorizeRoutes<Query extends Record<string, unknown>>(
       reply.type("text/html; charset=utf-8").header("cache-control", "no-store");
       const problem = query.success ? flow.problem(query.data) : flow.malformed;
       if (problem || !query.success) return reply.status(400).send(flow.errorPage(problem ?? flow.malformed));
-      return flow.page(query.data, hiddenFields(query.data));
+      const hidden = hiddenFields(query.data);
+      const form = flow.form
+        ? decisionForm(`${flow.prefix}${flow.path}`, hidden, flow.nameField, flow.defaultName, flow.form)
+        : "";
+      return flow.page(query.data, hidden, form);
     },
   );
 
@@ -139,14 +144,18 @@ export function authorizeRoutes<Query extends Record<string, unknown>>(
           .slice(0, 100) || flow.defaultName;
       if (!query.success || flow.problem(query.data) || !(flow.validName ?? isStorableText)(name))
         return reply.status(400).type("text/html; charset=utf-8").send(flow.errorPage("Invalid request."));
-      const back = new URL(flow.returnUrl(query.data));
+      const back = new URL(flow.returnUrl ? flow.returnUrl(query.data) : String(query.data.redirect_uri));
       if (form.decision !== "allow") {
         if (flow.deny) flow.deny(back, query.data);
         else {
           withState(back, query.data);
           back.searchParams.set("error", "access_denied");
         }
-      } else flow.allow(back, query.data, name);
+      } else if (flow.allow) flow.allow(back, query.data, name);
+      else if (flow.code) {
+        withState(back, query.data);
+        back.searchParams.set("code", flow.code(query.data, name));
+      }
       return reply.redirect(back.toString(), 302);
     },
   );

@@ -24,14 +24,12 @@ import {
   appAndReturnUrl,
   authorizeRoutes,
   CodeStore,
-  decisionForm,
   pageStyle,
   errorPage as servicePage,
   TokenGrants,
   type TrackerAppOptions,
   testControls,
   tokenParams,
-  withState,
 } from "../tracker-oauth.ts";
 
 export type AsanaDevOptions = TrackerAppOptions;
@@ -183,28 +181,18 @@ export async function asanaDevRoutes(app: FastifyInstance, options: AsanaDevOpti
     problem: appAndReturnUrl(options.clientId, "Invalid client_id, redirect_uri or response_type."),
     malformed: "Invalid client_id, redirect_uri or response_type.",
     errorPage,
-    page: (_query, hidden) =>
+    page: (_query, _hidden, form) =>
       layout(
         "Asana — grant permission",
         `${PAGE_STYLE}<p class="eyebrow">Asana · Redline stand-in</p><h1>Redline would like to access your Asana account</h1>
-${decisionForm({
-  action: `${prefix}/-/oauth_authorize`,
-  hidden,
-  label: "Your Asana name",
-  field: "name",
-  value: "Test user",
-  maxlength: 100,
-  deny: "Deny",
-  allow: "Allow",
-})}`,
+${form}`,
       ),
     nameField: "name",
     defaultName: "Test user",
-    returnUrl: (query) => query.redirect_uri,
-    allow: (back, query, name) => {
+    form: { label: "Your Asana name", deny: "Deny", allow: "Allow" },
+    code: (query, name) => {
       const user = [...users.values()].find((u) => u.name === name) ?? newUser(name);
-      withState(back, query);
-      back.searchParams.set("code", codes.issue({ userGid: user.gid, redirectUri: query.redirect_uri }));
+      return codes.issue({ userGid: user.gid, redirectUri: query.redirect_uri });
     },
   });
 

@@ -19,13 +19,11 @@ import {
   appAndReturnUrl,
   authorizeRoutes,
   CodeStore,
-  decisionForm,
   pageStyle,
   errorPage as servicePage,
   type TrackerAppOptions,
   testControls,
   tokenParams,
-  withState,
 } from "../tracker-oauth.ts";
 
 export type ClickupDevOptions = TrackerAppOptions;
@@ -185,29 +183,18 @@ export async function clickupDevRoutes(app: FastifyInstance, options: ClickupDev
     problem: appAndReturnUrl(options.clientId, "Invalid client_id or redirect_uri."),
     malformed: "Invalid client_id or redirect_uri.",
     errorPage,
-    page: (_query, hidden) =>
+    page: (_query, _hidden, form) =>
       layout(
         "ClickUp — connect workspace",
         `${PAGE_STYLE}<p class="eyebrow">ClickUp · Redline stand-in</p><h1>Connect your workspace to Redline?</h1>
-${decisionForm({
-  action: `${prefix}/api`,
-  hidden,
-  label: "Your ClickUp name",
-  id: "user",
-  field: "username",
-  value: "Test user",
-  maxlength: 100,
-  deny: "Cancel",
-  allow: "Connect Workspace",
-})}`,
+${form}`,
       ),
     nameField: "username",
     defaultName: "Test user",
-    returnUrl: (query) => query.redirect_uri,
-    allow: (back, query, username) => {
+    form: { label: "Your ClickUp name", id: "user", deny: "Cancel", allow: "Connect Workspace" },
+    code: (_query, username) => {
       const user = [...users.values()].find((u) => u.username === username) ?? newUser(username);
-      withState(back, query);
-      back.searchParams.set("code", codes.issue({ userId: user.id }));
+      return codes.issue({ userId: user.id });
     },
   });
 

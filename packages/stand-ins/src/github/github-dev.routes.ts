@@ -29,7 +29,6 @@ import {
   appAndReturnUrl,
   authorizeRoutes,
   CodeStore,
-  decisionForm,
   pageStyle,
   errorPage as servicePage,
   type TrackerAppOptions,
@@ -419,21 +418,12 @@ export async function githubDevRoutes(app: FastifyInstance, options: GithubDevOp
     problem: appAndReturnUrl(options.clientId, "Invalid client_id or redirect_uri."),
     malformed: "Invalid client_id or redirect_uri.",
     errorPage,
-    page: (query, hidden) =>
+    page: (query, _hidden, form) =>
       layout(
         "Authorize application",
         `${PAGE_STYLE}<p class="eyebrow">GitHub · Redline stand-in</p><h1>Authorize Redline</h1>
 <p>Redline wants to access your repositories (scope <code>${escapeHtml(query.scope ?? "")}</code>): read and write issues and repository webhooks.</p>
-${decisionForm({
-  action: `${prefix}/login/oauth/authorize`,
-  hidden,
-  label: "Your GitHub username",
-  field: "login",
-  value: "test-user",
-  maxlength: 39,
-  deny: "Cancel",
-  allow: "Authorize",
-})}`,
+${form}`,
       ),
     nameField: "login",
     defaultName: "test-user",
@@ -441,17 +431,16 @@ ${decisionForm({
     validName: (login) =>
       /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/.test(login) &&
       login.toLowerCase() !== READ_ONLY_ORG,
-    returnUrl: (query) => query.redirect_uri,
+    form: { label: "Your GitHub username", maxlength: 39, deny: "Cancel", allow: "Authorize" },
     deny: (back, query) => {
       withState(back, query);
       back.searchParams.set("error", "access_denied");
       back.searchParams.set("error_description", "The user has denied your application access.");
     },
-    allow: (back, query, login) => {
+    code: (query, login) => {
       const user =
         [...users.values()].find((u) => u.login.toLowerCase() === login.toLowerCase()) ?? newUser(login);
-      withState(back, query);
-      back.searchParams.set("code", codes.issue({ userId: user.id, scope: query.scope ?? "" }));
+      return codes.issue({ userId: user.id, scope: query.scope ?? "" });
     },
   });
 

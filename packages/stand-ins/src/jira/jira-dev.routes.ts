@@ -27,14 +27,12 @@ import {
   appAndReturnUrl,
   authorizeRoutes,
   CodeStore,
-  decisionForm,
   pageStyle,
   errorPage as servicePage,
   TokenGrants,
   type TrackerAppOptions,
   testControls,
   tokenParams,
-  withState,
 } from "../tracker-oauth.ts";
 
 export type JiraDevOptions = TrackerAppOptions;
@@ -298,7 +296,7 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
     ),
     malformed: "Invalid audience, client_id, redirect_uri, state or response_type.",
     errorPage,
-    page: (query, hidden) => {
+    page: (query, _hidden, form) => {
       const scopes = query.scope
         .split(/\s+/)
         .filter(Boolean)
@@ -308,28 +306,15 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
         "Jira — grant access",
         `${PAGE_STYLE}<p class="eyebrow">Atlassian · Redline stand-in</p><h1>Redline is requesting access to your Atlassian account</h1>
 <ul>${scopes}</ul>
-${decisionForm({
-  action: `${prefix}/auth/authorize`,
-  hidden,
-  label: "Your Atlassian name",
-  field: "name",
-  value: "Test user",
-  maxlength: 100,
-  deny: "Cancel",
-  allow: "Accept",
-})}`,
+${form}`,
       );
     },
     nameField: "name",
     defaultName: "Test user",
-    returnUrl: (query) => query.redirect_uri,
-    allow: (back, query, name) => {
+    form: { label: "Your Atlassian name", deny: "Cancel", allow: "Accept" },
+    code: (query, name) => {
       const person = [...people.values()].find((p) => p.name === name) ?? newPerson(name);
-      withState(back, query);
-      back.searchParams.set(
-        "code",
-        codes.issue({ accountId: person.accountId, redirectUri: query.redirect_uri }),
-      );
+      return codes.issue({ accountId: person.accountId, redirectUri: query.redirect_uri });
     },
   });
 
