@@ -92,9 +92,12 @@ export interface AuthorizeFlow<Query extends Record<string, unknown>> {
   page: (query: Query, hidden: string, form: string) => string;
   /** The page's form (`form` above; empty without it), posting the decision back to `path`. */
   form?: DecisionForm;
-  /** The form's field naming the person (an account per name), its default, and what the service allows. */
-  nameField: string;
-  defaultName: string;
+  /**
+   * The form's field naming the person (an account per name; default `name`), its default (`Test user`),
+   * and what the service allows.
+   */
+  nameField?: string;
+  defaultName?: string;
   validName?: (name: string) => boolean;
   /** Where the browser goes back to (default: the `redirect_uri` parameter). */
   returnUrl?: (query: Query) => string;
@@ -116,6 +119,7 @@ export function authorizeRoutes<Query extends Record<string, unknown>>(
   app: FastifyInstance,
   flow: AuthorizeFlow<Query>,
 ) {
+  const { nameField = "name", defaultName = "Test user" } = flow;
   app.get(
     flow.path,
     route({ summary: `Allow an app access (embedded ${flow.service})`, action: "public" }),
@@ -126,7 +130,7 @@ export function authorizeRoutes<Query extends Record<string, unknown>>(
       if (problem || !query.success) return reply.status(400).send(flow.errorPage(problem ?? flow.malformed));
       const hidden = hiddenFields(query.data);
       const form = flow.form
-        ? decisionForm(`${flow.prefix}${flow.path}`, hidden, flow.nameField, flow.defaultName, flow.form)
+        ? decisionForm(`${flow.prefix}${flow.path}`, hidden, nameField, defaultName, flow.form)
         : "";
       return flow.page(query.data, hidden, form);
     },
@@ -139,9 +143,9 @@ export function authorizeRoutes<Query extends Record<string, unknown>>(
       const form = (request.body ?? {}) as Record<string, string>;
       const query = flow.query.safeParse(form);
       const name =
-        String(form[flow.nameField] ?? "")
+        String(form[nameField] ?? "")
           .trim()
-          .slice(0, 100) || flow.defaultName;
+          .slice(0, 100) || defaultName;
       if (!query.success || flow.problem(query.data) || !(flow.validName ?? isStorableText)(name))
         return reply.status(400).type("text/html; charset=utf-8").send(flow.errorPage("Invalid request."));
       const back = new URL(flow.returnUrl ? flow.returnUrl(query.data) : String(query.data.redirect_uri));

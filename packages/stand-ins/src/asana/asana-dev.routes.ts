@@ -31,6 +31,7 @@ import {
   testControls,
   tokenParams,
 } from "../tracker-oauth.ts";
+import { itemPageRoutes, toggleForm } from "../tracker-pages.ts";
 
 export type AsanaDevOptions = TrackerAppOptions;
 
@@ -187,8 +188,6 @@ export async function asanaDevRoutes(app: FastifyInstance, options: AsanaDevOpti
         `${PAGE_STYLE}<p class="eyebrow">Asana · Redline stand-in</p><h1>Redline would like to access your Asana account</h1>
 ${form}`,
       ),
-    nameField: "name",
-    defaultName: "Test user",
     form: { label: "Your Asana name", deny: "Deny", allow: "Allow" },
     code: (query, name) => {
       const user = [...users.values()].find((u) => u.name === name) ?? newUser(name);
@@ -414,43 +413,31 @@ ${form}`,
         : reply.status(404).send({ errors: [{ message: "webhook: Unknown object" }] }),
   );
 
-  app.get(
-    "/0/:projectGid/:taskGid",
-    route({ summary: "A task's page (embedded Asana)", action: "public" }),
-    async (request, reply) => {
-      const task = tasks.get((request.params as { taskGid: string }).taskGid);
-      reply.type("text/html; charset=utf-8").header("cache-control", "no-store");
-      if (!task) return reply.status(404).send(errorPage("Task not found."));
-      return layout(
+  const taskPageUrl = (task: Task) => `${prefix}/0/${task.projectGid}/${task.gid}`;
+  itemPageRoutes(app, {
+    path: "/0/:projectGid/:taskGid",
+    summaries: {
+      page: "A task's page (embedded Asana)",
+      act: "Complete or reopen a task from its page, as a person (embedded Asana)",
+    },
+    find: (request) => tasks.get((request.params as { taskGid: string }).taskGid),
+    missing: { page: errorPage("Task not found."), text: "Task not found." },
+    page: (task) =>
+      layout(
         `${task.name} - Asana`,
         `${PAGE_STYLE}<p class="eyebrow">Asana · ${escapeHtml(projects.get(task.projectGid)?.name ?? "")}</p>
 <h1>${escapeHtml(task.name)}</h1><p role="status">${task.completed ? "Completed" : "Incomplete"}</p>
 <pre style="white-space: pre-wrap">${escapeHtml(task.notes)}</pre>
-<form method="post" action="${prefix}/0/${task.projectGid}/${task.gid}" class="actions">${
-          task.completed
-            ? `<button type="submit" name="completed" value="false">Mark incomplete</button>`
-            : `<button class="primary" type="submit" name="completed" value="true">Mark complete</button>`
-        }</form>`,
-      );
-    },
-  );
-
-  app.post(
-    "/0/:projectGid/:taskGid",
-    route({
-      summary: "Complete or reopen a task from its page, as a person (embedded Asana)",
-      action: "public",
-    }),
-    async (request, reply) => {
-      const task = tasks.get((request.params as { taskGid: string }).taskGid);
-      if (!task) return reply.status(404).type("text/plain").send("Task not found.");
-      const completed = String(((request.body ?? {}) as Record<string, string>).completed ?? "");
+${toggleForm(taskPageUrl(task), task.completed, "completed", ["false", "Mark incomplete"], ["true", "Mark complete"])}`,
+      ),
+    act: async (task, form) => {
+      const completed = String(form.completed ?? "");
       const person = [...users.values()].find((u) => u.workspaceGid === task.workspaceGid);
       if (completed === "true" || completed === "false")
         await setCompleted(task, completed === "true", person?.gid ?? "0");
-      return reply.redirect(`${prefix}/0/${task.projectGid}/${task.gid}`, 303);
     },
-  );
+    url: taskPageUrl,
+  });
 
   testControls(app, { service: "Asana", faults, grants });
 }

@@ -25,6 +25,7 @@ import {
   testControls,
   tokenParams,
 } from "../tracker-oauth.ts";
+import { itemPageRoutes, toggleForm } from "../tracker-pages.ts";
 
 export type ClickupDevOptions = TrackerAppOptions;
 
@@ -190,7 +191,6 @@ export async function clickupDevRoutes(app: FastifyInstance, options: ClickupDev
 ${form}`,
       ),
     nameField: "username",
-    defaultName: "Test user",
     form: { label: "Your ClickUp name", id: "user", deny: "Cancel", allow: "Connect Workspace" },
     code: (_query, username) => {
       const user = [...users.values()].find((u) => u.username === username) ?? newUser(username);
@@ -386,40 +386,29 @@ ${form}`,
     }),
   );
 
-  app.get(
-    "/t/:taskId",
-    route({ summary: "A task's page (embedded ClickUp)", action: "public" }),
-    async (request, reply) => {
-      const task = tasks.get((request.params as { taskId: string }).taskId);
-      reply.type("text/html; charset=utf-8").header("cache-control", "no-store");
-      if (!task) return reply.status(404).send(errorPage("Task not found."));
-      const closed = task.status.type === "closed";
-      return layout(
+  itemPageRoutes(app, {
+    path: "/t/:taskId",
+    summaries: {
+      page: "A task's page (embedded ClickUp)",
+      act: "Set a task's status from its page (embedded ClickUp)",
+    },
+    find: (request) => tasks.get((request.params as { taskId: string }).taskId),
+    missing: { page: errorPage("Task not found."), text: "Task not found." },
+    page: (task) =>
+      layout(
         `${task.name} | ClickUp`,
         `${PAGE_STYLE}<p class="eyebrow">ClickUp · ${escapeHtml(lists.get(task.listId)?.name ?? "")}</p>
 <h1>${escapeHtml(task.name)}</h1><p role="status">${escapeHtml(task.status.status.toUpperCase())}</p>
 <pre style="white-space: pre-wrap">${escapeHtml(task.description)}</pre>
-<form method="post" action="${prefix}/t/${task.id}" class="actions">${
-          closed
-            ? `<button type="submit" name="status" value="to do">Reopen</button>`
-            : `<button class="primary" type="submit" name="status" value="complete">Mark complete</button>`
-        }</form>`,
-      );
-    },
-  );
-
-  app.post(
-    "/t/:taskId",
-    route({ summary: "Set a task's status from its page (embedded ClickUp)", action: "public" }),
-    async (request, reply) => {
-      const task = tasks.get((request.params as { taskId: string }).taskId);
-      if (!task) return reply.status(404).type("text/plain").send("Task not found.");
-      const status = String(((request.body ?? {}) as Record<string, string>).status ?? "");
+${toggleForm(`${prefix}/t/${task.id}`, task.status.type === "closed", "status", ["to do", "Reopen"], ["complete", "Mark complete"])}`,
+      ),
+    act: async (task, form) => {
+      const status = String(form.status ?? "");
       if (status in STATUSES)
         await setStatus(task, status, [...users.values()].find((u) => u.teamId === task.teamId)?.id ?? 0);
-      return reply.redirect(`${prefix}/t/${task.id}`, 303);
     },
-  );
+    url: (task) => `${prefix}/t/${task.id}`,
+  });
 
   testControls(app, { service: "ClickUp", faults });
 }

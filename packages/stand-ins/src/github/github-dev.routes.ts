@@ -36,6 +36,7 @@ import {
   tokenParams,
   withState,
 } from "../tracker-oauth.ts";
+import { itemPageRoutes, toggleForm } from "../tracker-pages.ts";
 
 export type GithubDevOptions = TrackerAppOptions;
 
@@ -636,13 +637,17 @@ ${form}`,
     }),
   );
 
-  app.get(
-    "/:owner/:repo/issues/:number",
-    route({ summary: "An issue's page (embedded GitHub)", action: "public" }),
-    async (request, reply) => {
-      const issue = issueOf(request);
-      reply.type("text/html; charset=utf-8").header("cache-control", "no-store");
-      if (!issue) return reply.status(404).send(errorPage("This issue does not exist."));
+  const issuePageUrl = (issue: Issue) =>
+    `${prefix}/${issue.repo.owner}/${issue.repo.name}/issues/${issue.number}`;
+  itemPageRoutes(app, {
+    path: "/:owner/:repo/issues/:number",
+    summaries: {
+      page: "An issue's page (embedded GitHub)",
+      act: "Close or reopen an issue from its page (embedded GitHub)",
+    },
+    find: issueOf,
+    missing: { page: errorPage("This issue does not exist."), text: "Not Found" },
+    page: (issue) => {
       const closed = issue.state === "closed";
       return layout(
         `${issue.title} · Issue #${issue.number} · ${issue.repo.owner}/${issue.repo.name}`,
@@ -650,28 +655,17 @@ ${form}`,
 <h1>${escapeHtml(issue.title)} <span>#${issue.number}</span></h1><p role="status">${closed ? "Closed" : "Open"}</p>
 ${issue.labels.length ? `<p>Labels: ${issue.labels.map(escapeHtml).join(", ")}</p>` : ""}
 <pre style="white-space: pre-wrap">${escapeHtml(issue.body)}</pre>
-<form method="post" action="${prefix}/${issue.repo.owner}/${issue.repo.name}/issues/${issue.number}" class="actions">${
-          closed
-            ? `<button type="submit" name="state" value="open">Reopen issue</button>`
-            : `<button class="primary" type="submit" name="state" value="closed">Close issue</button>`
-        }</form>`,
+${toggleForm(issuePageUrl(issue), closed, "state", ["open", "Reopen issue"], ["closed", "Close issue"])}`,
       );
     },
-  );
-
-  app.post(
-    "/:owner/:repo/issues/:number",
-    route({ summary: "Close or reopen an issue from its page (embedded GitHub)", action: "public" }),
-    async (request, reply) => {
-      const issue = issueOf(request);
-      if (!issue) return reply.status(404).type("text/plain").send("Not Found");
-      const state = String(((request.body ?? {}) as Record<string, string>).state ?? "");
+    act: async (issue, form) => {
+      const state = String(form.state ?? "");
       // As the repository's owner would, on github.com.
       if (state === "open" || state === "closed")
         await setState(issue, state, undefined, [...issue.repo.writers][0] ?? issue.userId);
-      return reply.redirect(`${prefix}/${issue.repo.owner}/${issue.repo.name}/issues/${issue.number}`, 303);
     },
-  );
+    url: issuePageUrl,
+  });
 
   app.patch(
     "/api/v3/repos/:owner/:repo/hooks/:hookId",

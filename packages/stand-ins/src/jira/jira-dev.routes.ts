@@ -34,6 +34,7 @@ import {
   testControls,
   tokenParams,
 } from "../tracker-oauth.ts";
+import { itemPageRoutes } from "../tracker-pages.ts";
 
 export type JiraDevOptions = TrackerAppOptions;
 
@@ -309,8 +310,6 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
 ${form}`,
       );
     },
-    nameField: "name",
-    defaultName: "Test user",
     form: { label: "Your Atlassian name", deny: "Cancel", allow: "Accept" },
     code: (query, name) => {
       const person = [...people.values()].find((p) => p.name === name) ?? newPerson(name);
@@ -592,13 +591,15 @@ ${form}`,
     return [...issues.values()].find((issue) => issue.siteId === cloudId && issue.key === key) ?? null;
   };
 
-  app.get(
-    "/s/:cloudId/browse/:key",
-    route({ summary: "An issue's page on its site (embedded Jira)", action: "public" }),
-    async (request, reply) => {
-      const issue = pageIssue(request);
-      reply.type("text/html; charset=utf-8").header("cache-control", "no-store");
-      if (!issue) return reply.status(404).send(errorPage("This issue can't be found."));
+  itemPageRoutes(app, {
+    path: "/s/:cloudId/browse/:key",
+    summaries: {
+      page: "An issue's page on its site (embedded Jira)",
+      act: "Move an issue from its page, as a person (embedded Jira)",
+    },
+    find: pageIssue,
+    missing: { page: errorPage("This issue can't be found."), text: "Issue not found." },
+    page: (issue) => {
       const project = projects.get(issue.projectId)!;
       const buttons = transitionsOf(issue)
         .map(
@@ -614,19 +615,12 @@ ${form}`,
 <form method="post" action="${prefix}/s/${issue.siteId}/browse/${issue.key}" class="actions" aria-label="Move to">${buttons}</form>`,
       );
     },
-  );
-
-  app.post(
-    "/s/:cloudId/browse/:key",
-    route({ summary: "Move an issue from its page, as a person (embedded Jira)", action: "public" }),
-    async (request, reply) => {
-      const issue = pageIssue(request);
-      if (!issue) return reply.status(404).type("text/plain").send("Issue not found.");
-      const status = String(((request.body ?? {}) as Record<string, string>).status ?? "");
+    act: async (issue, form) => {
+      const status = String(form.status ?? "");
       if (status === "new" || status === "indeterminate" || status === "done") await move(issue, status);
-      return reply.redirect(`${prefix}/s/${issue.siteId}/browse/${issue.key}`, 303);
     },
-  );
+    url: (issue) => `${prefix}/s/${issue.siteId}/browse/${issue.key}`,
+  });
 
   testControls(app, { service: "Jira", faults, grants });
 }

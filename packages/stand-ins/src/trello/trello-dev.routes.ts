@@ -15,6 +15,7 @@ import { route } from "../route.ts";
 import { authedHandlers } from "../tracker-api.ts";
 import { Faults } from "../tracker-faults.ts";
 import { acceptForms, authorizeRoutes, testControls } from "../tracker-oauth.ts";
+import { itemPageRoutes } from "../tracker-pages.ts";
 import { authorizePage, cardPage, errorPage } from "./trello-pages.ts";
 
 export interface TrelloDevOptions {
@@ -444,14 +445,16 @@ export async function trelloDevRoutes(app: FastifyInstance, options: TrelloDevOp
 
   const cardByLink = (shortLink: string) => [...cards.values()].find((c) => c.shortLink === shortLink);
 
-  app.get(
-    "/c/:shortLink",
-    route({ summary: "A card's page (embedded Trello)", action: "public" }),
-    async (request, reply) => {
-      const card = cardByLink((request.params as { shortLink: string }).shortLink);
-      reply.type("text/html; charset=utf-8").header("cache-control", "no-store");
-      if (!card) return reply.status(404).send(errorPage("Card not found."));
-      return cardPage({
+  itemPageRoutes(app, {
+    path: "/c/:shortLink",
+    summaries: {
+      page: "A card's page (embedded Trello)",
+      act: "Archive a card, or send it back to its board, from its page (embedded Trello)",
+    },
+    find: (request) => cardByLink((request.params as { shortLink: string }).shortLink),
+    missing: { page: errorPage("Card not found."), text: "Card not found." },
+    page: (card) =>
+      cardPage({
         action: `${prefix}/c/${card.shortLink}`,
         name: card.name,
         desc: card.desc,
@@ -459,26 +462,13 @@ export async function trelloDevRoutes(app: FastifyInstance, options: TrelloDevOp
         list: lists.get(card.idList)?.name ?? "",
         closed: card.closed,
         dueComplete: card.dueComplete,
-      });
-    },
-  );
-
-  app.post(
-    "/c/:shortLink",
-    route({
-      summary: "Archive a card, or send it back to its board, from its page (embedded Trello)",
-      action: "public",
-    }),
-    async (request, reply) => {
-      const { shortLink } = request.params as { shortLink: string };
-      const card = cardByLink(shortLink);
-      if (!card) return reply.status(404).type("text/plain").send("Card not found.");
-      const form = (request.body ?? {}) as Record<string, string>;
+      }),
+    act: async (card, form) => {
       const board = boards.get(card.idBoard);
       await updateCard(card, { closed: form.closed === "true" }, board?.memberId ?? "");
-      return reply.redirect(`${prefix}/c/${shortLink}`, 303);
     },
-  );
+    url: (card) => `${prefix}/c/${card.shortLink}`,
+  });
 
   testControls(app, { service: "Trello", faults });
 }
