@@ -196,6 +196,16 @@ export const tokenParams = (request: FastifyRequest, query = false): Record<stri
   ...((request.body as Record<string, unknown>) ?? {}),
 });
 
+/** Whether a token request names the stand-in's one OAuth app, with its secret. */
+export const isKnownClient = (
+  params: Record<string, unknown>,
+  client: { clientId: string; clientSecret: string },
+) => params.client_id === client.clientId && params.client_secret === client.clientSecret;
+
+/** An OAuth 2.0 error answer (RFC 6749 §5.2): `{ error, error_description }`. */
+export const oauthError = (reply: FastifyReply, status: number, error: string, description: string) =>
+  reply.status(status).send({ error, error_description: description });
+
 /**
  * Access tokens (expiring) and refresh tokens of a service with the `refresh_token` grant, counting the
  * refreshes for tests.

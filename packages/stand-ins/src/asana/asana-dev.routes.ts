@@ -24,6 +24,8 @@ import {
   appAndReturnUrl,
   authorizeRoutes,
   CodeStore,
+  isKnownClient,
+  oauthError,
   pageStyle,
   errorPage as servicePage,
   TokenGrants,
@@ -91,8 +93,6 @@ export async function asanaDevRoutes(app: FastifyInstance, options: AsanaDevOpti
 
   const apiError = (reply: FastifyReply, status: number, message: string) =>
     reply.status(status).send({ errors: [{ message }] });
-  const oauthError = (reply: FastifyReply, status: number, error: string, description: string) =>
-    reply.status(status).send({ error, error_description: description });
 
   const userOf = (request: FastifyRequest, reply: FastifyReply): User | null => {
     if (
@@ -203,7 +203,7 @@ ${form}`,
     }),
     async (request, reply) => {
       const params = tokenParams(request);
-      if (params.client_id !== options.clientId || params.client_secret !== options.clientSecret)
+      if (!isKnownClient(params, options))
         return oauthError(reply, 401, "invalid_client", "The client credentials are not valid.");
       let userGid: string | undefined;
       let refreshToken: string | undefined;

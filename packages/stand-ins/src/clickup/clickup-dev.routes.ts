@@ -19,6 +19,7 @@ import {
   appAndReturnUrl,
   authorizeRoutes,
   CodeStore,
+  isKnownClient,
   pageStyle,
   errorPage as servicePage,
   type TrackerAppOptions,
@@ -203,8 +204,7 @@ ${form}`,
     route({ summary: "Exchange an authorization code for a token (embedded ClickUp)", action: "public" }),
     async (request, reply) => {
       const params = tokenParams(request, true);
-      if (params.client_id !== options.clientId || params.client_secret !== options.clientSecret)
-        return apiError(reply, 400, "Client not found", "OAUTH_010");
+      if (!isKnownClient(params, options)) return apiError(reply, 400, "Client not found", "OAUTH_010");
       const grant = codes.take(params.code);
       if (!grant) return apiError(reply, 400, "Code not found", "OAUTH_014");
       const token = `${grant.userId}_${randomBytes(20).toString("hex")}`;

@@ -29,6 +29,7 @@ import {
   appAndReturnUrl,
   authorizeRoutes,
   CodeStore,
+  isKnownClient,
   pageStyle,
   errorPage as servicePage,
   type TrackerAppOptions,
@@ -455,7 +456,7 @@ ${form}`,
         (request.headers.accept ?? "").includes("application/json")
           ? reply.send(body)
           : reply.type("application/x-www-form-urlencoded").send(new URLSearchParams(body).toString());
-      if (params.client_id !== options.clientId || params.client_secret !== options.clientSecret)
+      if (!isKnownClient(params, options))
         return answer({
           error: "incorrect_client_credentials",
           error_description: "The client_id and/or client_secret passed are incorrect.",

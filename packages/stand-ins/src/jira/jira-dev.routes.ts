@@ -27,6 +27,8 @@ import {
   appAndReturnUrl,
   authorizeRoutes,
   CodeStore,
+  isKnownClient,
+  oauthError,
   pageStyle,
   errorPage as servicePage,
   TokenGrants,
@@ -141,8 +143,6 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
 
   const jiraError = (reply: FastifyReply, status: number, message: string) =>
     reply.status(status).send({ errorMessages: [message], errors: {} });
-  const oauthError = (reply: FastifyReply, status: number, error: string, description: string) =>
-    reply.status(status).send({ error, error_description: description });
   const siteUrl = (siteId: string) => `${options.appUrl}${prefix}/s/${siteId}`;
 
   /** The token's person, or an answer already sent (a fault, 401). */
@@ -325,8 +325,7 @@ ${form}`,
     }),
     async (request, reply) => {
       const params = tokenParams(request);
-      if (params.client_id !== options.clientId || params.client_secret !== options.clientSecret)
-        return oauthError(reply, 401, "access_denied", "Unauthorized");
+      if (!isKnownClient(params, options)) return oauthError(reply, 401, "access_denied", "Unauthorized");
       if (params.grant_type === "authorization_code") {
         const grant = codes.take(params.code, params.redirect_uri);
         if (!grant) return oauthError(reply, 403, "invalid_grant", "Invalid authorization code");
