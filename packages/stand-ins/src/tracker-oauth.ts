@@ -57,7 +57,7 @@ export const hiddenFields = (params: Record<string, unknown>) =>
     )
     .join("\n");
 
-/** The authorize page's form: how it names the person's field, and the two decisions in the service's words. */
+/** The authorize page's form: its name field's label, and the two decisions in the service's words. */
 export interface DecisionForm {
   label: string;
   /** The input's id, when it is not the field's name. */
@@ -88,9 +88,9 @@ export interface AuthorizeFlow<Query extends Record<string, unknown>> {
   /** The answer to a request that does not parse. */
   malformed: string;
   errorPage: (message: string) => string;
-  /** The page, given the request and its parameters as hidden fields. */
+  /** The page, given the request, its parameters as hidden fields and the decision form (from `form`). */
   page: (query: Query, hidden: string, form: string) => string;
-  /** The page's form (`form` above; empty without it), posting the decision back to `path`. */
+  /** The decision form, posting back to `path` (the page gets "" without it). */
   form?: DecisionForm;
   /**
    * The form's field naming the person (an account per name; default `name`), its default (`Test user`),
