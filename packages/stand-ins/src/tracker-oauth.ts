@@ -2,7 +2,8 @@
  * What the task-tracker stand-ins (Trello, ClickUp, GitHub, Asana, Jira) share, each speaking its own
  * service's dialect through it: form bodies, their pages' look, the OAuth authorize page with the person's
  * decision (back to the app's return URL), one-use authorization codes, the token endpoint's checks, access
- * and refresh tokens, and the test controls (`POST /_faults`; `GET`/`POST /_tokens`).
+ * and refresh tokens, and the test controls (`POST /_faults`; `GET`/`POST /_tokens`;
+ * `GET`/`POST /_webhooks/{id}`).
  */
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -235,15 +236,26 @@ export class TokenGrants {
 }
 
 /**
- * The test controls: `POST /_faults` (the next API calls fail) and, with grants, `GET /_tokens` (how many
+/** A stand-in's webhooks as its test controls show them, each answer in the service's format. */
+export interface WebhookControls {
+  /** What `GET /_webhooks/{id}` answers for a webhook, or null when there is none (then 404 `missing`). */
+  show: (id: string) => unknown;
+  missing: unknown;
+  /** `POST /_webhooks/{id}` `{ expiresAt }` (ms since the epoch) sets when the webhook expires. */
+  expire?: (id: string, expiresAt: number) => void;
+}
+
+/**
+ * The test controls: `POST /_faults` (the next API calls fail); with grants, `GET /_tokens` (how many
  * refreshes were answered) and `POST /_tokens` (`expire` every access token now; `revoke` every refresh
- * token).
+ * token); with webhooks, `GET /_webhooks/{id}` (whether it exists) and, when they expire, `POST` (when).
  */
 export function testControls(
   app: FastifyInstance,
-  controls: { service: string; faults: Faults; grants?: TokenGrants },
+  controls: { service: string; faults: Faults; grants?: TokenGrants; webhooks?: WebhookControls },
 ) {
-  const { service, faults, grants } = controls;
+  const { service, faults, grants, webhooks } = controls;
+  if (webhooks) webhookControls(app, service, webhooks);
   app.post(
     "/_faults",
     route({ summary: `Make the next API calls fail (embedded ${service}, for tests)`, action: "public" }),
@@ -275,6 +287,35 @@ export function testControls(
       for (const grant of grants.access.values()) grant.expiresAt = 0;
       if (input.data.action === "revoke") grants.refresh.clear();
       return reply.status(204).send();
+    },
+  );
+}
+
+function webhookControls(app: FastifyInstance, service: string, webhooks: WebhookControls) {
+  const idOf = (request: FastifyRequest) => (request.params as { webhookId: string }).webhookId;
+  const { expire } = webhooks;
+  app.get(
+    "/_webhooks/:webhookId",
+    route({
+      summary: `Whether a webhook exists${expire ? ", and until when" : ""} (embedded ${service}, for tests)`,
+      action: "public",
+    }),
+    async (request, reply) => webhooks.show(idOf(request)) ?? reply.status(404).send(webhooks.missing),
+  );
+  if (!expire) return;
+  app.post(
+    "/_webhooks/:webhookId",
+    route({
+      summary: `Set when a webhook expires, as if time had passed (embedded ${service}, for tests)`,
+      action: "public",
+    }),
+    async (request, reply) => {
+      const id = idOf(request);
+      const body = z.object({ expiresAt: z.number().int().min(0) }).safeParse(request.body);
+      if (webhooks.show(id) === null) return reply.status(404).send(webhooks.missing);
+      if (!body.success) return reply.status(400).send({ message: "expiresAt (ms since the epoch)" });
+      expire(id, body.data.expiresAt);
+      return webhooks.show(id);
     },
   );
 }

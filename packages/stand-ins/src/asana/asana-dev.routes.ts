@@ -403,16 +403,6 @@ ${form}`,
     }),
   );
 
-  /** Whether a webhook is set up now (for tests: the app's disconnect deletes it). */
-  app.get(
-    "/_webhooks/:webhookGid",
-    route({ summary: "Whether a webhook exists (embedded Asana, for tests)", action: "public" }),
-    async (request, reply) =>
-      hooks.has((request.params as { webhookGid: string }).webhookGid)
-        ? { data: { exists: true } }
-        : reply.status(404).send({ errors: [{ message: "webhook: Unknown object" }] }),
-  );
-
   const taskPageUrl = (task: Task) => `${prefix}/0/${task.projectGid}/${task.gid}`;
   itemPageRoutes(app, {
     path: "/0/:projectGid/:taskGid",
@@ -439,5 +429,14 @@ ${toggleForm(taskPageUrl(task), task.completed, "completed", ["false", "Mark inc
     url: taskPageUrl,
   });
 
-  testControls(app, { service: "Asana", faults, grants });
+  testControls(app, {
+    service: "Asana",
+    faults,
+    grants,
+    // Whether a webhook is set up now (for tests: the app's disconnect deletes it).
+    webhooks: {
+      show: (gid) => (hooks.has(gid) ? { data: { exists: true } } : null),
+      missing: { errors: [{ message: "webhook: Unknown object" }] },
+    },
+  });
 }

@@ -555,36 +555,6 @@ ${form}`,
     }),
   );
 
-  app.get(
-    "/_webhooks/:webhookId",
-    route({
-      summary: "Whether a webhook exists, and until when (embedded Jira, for tests)",
-      action: "public",
-    }),
-    async (request, reply) => {
-      const hook = hooks.get(Number((request.params as { webhookId: string }).webhookId));
-      return hook
-        ? { data: { exists: true, expiresAt: hook.expiresAt } }
-        : reply.status(404).send({ errorMessages: ["Webhook not found."], errors: {} });
-    },
-  );
-
-  app.post(
-    "/_webhooks/:webhookId",
-    route({
-      summary: "Set when a webhook expires, as if time had passed (embedded Jira, for tests)",
-      action: "public",
-    }),
-    async (request, reply) => {
-      const hook = hooks.get(Number((request.params as { webhookId: string }).webhookId));
-      const body = z.object({ expiresAt: z.number().int().min(0) }).safeParse(request.body);
-      if (!hook) return reply.status(404).send({ errorMessages: ["Webhook not found."], errors: {} });
-      if (!body.success) return reply.status(400).send({ message: "expiresAt (ms since the epoch)" });
-      hook.expiresAt = body.data.expiresAt;
-      return { data: { exists: true, expiresAt: hook.expiresAt } };
-    },
-  );
-
   const pageIssue = (request: FastifyRequest) => {
     const { cloudId, key } = request.params as { cloudId: string; key: string };
     return [...issues.values()].find((issue) => issue.siteId === cloudId && issue.key === key) ?? null;
@@ -621,5 +591,21 @@ ${form}`,
     url: (issue) => `${prefix}/s/${issue.siteId}/browse/${issue.key}`,
   });
 
-  testControls(app, { service: "Jira", faults, grants });
+  const hookOf = (id: string) => hooks.get(Number(id));
+  testControls(app, {
+    service: "Jira",
+    faults,
+    grants,
+    webhooks: {
+      show: (id) => {
+        const hook = hookOf(id);
+        return hook ? { data: { exists: true, expiresAt: hook.expiresAt } } : null;
+      },
+      missing: { errorMessages: ["Webhook not found."], errors: {} },
+      expire: (id, expiresAt) => {
+        const hook = hookOf(id);
+        if (hook) hook.expiresAt = expiresAt;
+      },
+    },
+  });
 }
