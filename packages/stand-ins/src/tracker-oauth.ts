@@ -2,7 +2,8 @@
  * What the task-tracker stand-ins (Trello, ClickUp, GitHub, Asana, Jira) share, each speaking its own
  * service's dialect through it: form bodies, their pages' look, the OAuth authorize page with the person's
  * decision (back to the app's return URL), one-use authorization codes, the token endpoint's checks, access
- * and refresh tokens, and the test controls (`POST /_faults`; `GET`/`POST /_tokens`).
+ * and refresh tokens, and the test controls (`POST /_faults`; `GET`/`POST /_tokens`;
+ * `GET`/`POST /_webhooks/{id}`).
  */
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -11,6 +12,14 @@ import { route } from "./route.ts";
 import { escapeHtml, layout } from "./stripe/checkout-page.ts";
 import { isStorableText } from "./text.ts";
 import { type Faults, faultBody } from "./tracker-faults.ts";
+
+/** What an OAuth tracker stand-in is given: where it is served, and the one OAuth app it knows. */
+export interface TrackerAppOptions {
+  appUrl: string;
+  prefix: string;
+  clientId: string;
+  clientSecret: string;
+}
 
 /** Authorize pages post forms, and some token endpoints take them: parsed into a plain object. */
 export function acceptForms(app: FastifyInstance) {
@@ -49,6 +58,25 @@ export const hiddenFields = (params: Record<string, unknown>) =>
     )
     .join("\n");
 
+/** The authorize page's form: its name field's label, and the two decisions in the service's words. */
+export interface DecisionForm {
+  label: string;
+  /** The input's id, when it is not the field's name. */
+  id?: string;
+  maxlength?: number;
+  deny: string;
+  allow: string;
+}
+
+/** The form, posting back to `action`: the request's hidden fields, the person's name and the decisions. */
+const decisionForm = (action: string, hidden: string, field: string, value: string, form: DecisionForm) => {
+  const id = form.id ?? field;
+  return `<form method="post" action="${action}">${hidden}
+<label for="${id}">${form.label}</label><input id="${id}" type="text" name="${field}" value="${value}" maxlength="${form.maxlength ?? 100}" required>
+<div class="actions"><button type="submit" name="decision" value="deny">${form.deny}</button>
+<button class="primary" type="submit" name="decision" value="allow">${form.allow}</button></div></form>`;
+};
+
 export interface AuthorizeFlow<Query extends Record<string, unknown>> {
   /** Where the page is (GET) and where its form posts the decision (POST), under the stand-in's prefix. */
   path: string;
@@ -61,17 +89,25 @@ export interface AuthorizeFlow<Query extends Record<string, unknown>> {
   /** The answer to a request that does not parse. */
   malformed: string;
   errorPage: (message: string) => string;
-  /** The page, given the request and its parameters as hidden fields. */
-  page: (query: Query, hidden: string) => string;
-  /** The form's field naming the person (an account per name), its default, and what the service allows. */
-  nameField: string;
-  defaultName: string;
+  /** The page, given the request, its parameters as hidden fields and the decision form (from `form`). */
+  page: (query: Query, hidden: string, form: string) => string;
+  /** The decision form, posting back to `path` (the page gets "" without it). */
+  form?: DecisionForm;
+  /**
+   * The form's field naming the person (an account per name; default `name`), its default (`Test user`),
+   * and what the service allows.
+   */
+  nameField?: string;
+  defaultName?: string;
   validName?: (name: string) => boolean;
-  returnUrl: (query: Query) => string;
+  /** Where the browser goes back to (default: the `redirect_uri` parameter). */
+  returnUrl?: (query: Query) => string;
   /** Writes the refusal into the return URL (default: `error=access_denied` and the state in its query). */
   deny?: (back: URL, query: Query) => void;
   /** Writes the grant (a code, a token) into the return URL for the person named. */
-  allow: (back: URL, query: Query, name: string) => void;
+  allow?: (back: URL, query: Query, name: string) => void;
+  /** Or, for the code grant: the one-use code for the person named, written with the state. */
+  code?: (query: Query, name: string) => string;
 }
 
 /** The state travels back in the return URL's query, as OAuth 2.0 says. */
@@ -84,6 +120,7 @@ export function authorizeRoutes<Query extends Record<string, unknown>>(
   app: FastifyInstance,
   flow: AuthorizeFlow<Query>,
 ) {
+  const { nameField = "name", defaultName = "Test user" } = flow;
   app.get(
     flow.path,
     route({ summary: `Allow an app access (embedded ${flow.service})`, action: "public" }),
@@ -92,7 +129,11 @@ export function authorizeRoutes<Query extends Record<string, unknown>>(
       reply.type("text/html; charset=utf-8").header("cache-control", "no-store");
       const problem = query.success ? flow.problem(query.data) : flow.malformed;
       if (problem || !query.success) return reply.status(400).send(flow.errorPage(problem ?? flow.malformed));
-      return flow.page(query.data, hiddenFields(query.data));
+      const hidden = hiddenFields(query.data);
+      const form = flow.form
+        ? decisionForm(`${flow.prefix}${flow.path}`, hidden, nameField, defaultName, flow.form)
+        : "";
+      return flow.page(query.data, hidden, form);
     },
   );
 
@@ -103,19 +144,23 @@ export function authorizeRoutes<Query extends Record<string, unknown>>(
       const form = (request.body ?? {}) as Record<string, string>;
       const query = flow.query.safeParse(form);
       const name =
-        String(form[flow.nameField] ?? "")
+        String(form[nameField] ?? "")
           .trim()
-          .slice(0, 100) || flow.defaultName;
+          .slice(0, 100) || defaultName;
       if (!query.success || flow.problem(query.data) || !(flow.validName ?? isStorableText)(name))
         return reply.status(400).type("text/html; charset=utf-8").send(flow.errorPage("Invalid request."));
-      const back = new URL(flow.returnUrl(query.data));
+      const back = new URL(flow.returnUrl ? flow.returnUrl(query.data) : String(query.data.redirect_uri));
       if (form.decision !== "allow") {
         if (flow.deny) flow.deny(back, query.data);
         else {
           withState(back, query.data);
           back.searchParams.set("error", "access_denied");
         }
-      } else flow.allow(back, query.data, name);
+      } else if (flow.allow) flow.allow(back, query.data, name);
+      else if (flow.code) {
+        withState(back, query.data);
+        back.searchParams.set("code", flow.code(query.data, name));
+      }
       return reply.redirect(back.toString(), 302);
     },
   );
@@ -152,6 +197,16 @@ export const tokenParams = (request: FastifyRequest, query = false): Record<stri
   ...((request.body as Record<string, unknown>) ?? {}),
 });
 
+/** Whether a token request names the stand-in's one OAuth app, with its secret. */
+export const isKnownClient = (
+  params: Record<string, unknown>,
+  client: { clientId: string; clientSecret: string },
+) => params.client_id === client.clientId && params.client_secret === client.clientSecret;
+
+/** An OAuth 2.0 error answer (RFC 6749 §5.2): `{ error, error_description }`. */
+export const oauthError = (reply: FastifyReply, status: number, error: string, description: string) =>
+  reply.status(status).send({ error, error_description: description });
+
 /**
  * Access tokens (expiring) and refresh tokens of a service with the `refresh_token` grant, counting the
  * refreshes for tests.
@@ -181,15 +236,26 @@ export class TokenGrants {
 }
 
 /**
- * The test controls: `POST /_faults` (the next API calls fail) and, with grants, `GET /_tokens` (how many
+/** A stand-in's webhooks as its test controls show them, each answer in the service's format. */
+export interface WebhookControls {
+  /** What `GET /_webhooks/{id}` answers for a webhook, or null when there is none (then 404 `missing`). */
+  show: (id: string) => unknown;
+  missing: unknown;
+  /** `POST /_webhooks/{id}` `{ expiresAt }` (ms since the epoch) sets when the webhook expires. */
+  expire?: (id: string, expiresAt: number) => void;
+}
+
+/**
+ * The test controls: `POST /_faults` (the next API calls fail); with grants, `GET /_tokens` (how many
  * refreshes were answered) and `POST /_tokens` (`expire` every access token now; `revoke` every refresh
- * token).
+ * token); with webhooks, `GET /_webhooks/{id}` (whether it exists) and, when they expire, `POST` (when).
  */
 export function testControls(
   app: FastifyInstance,
-  controls: { service: string; faults: Faults; grants?: TokenGrants },
+  controls: { service: string; faults: Faults; grants?: TokenGrants; webhooks?: WebhookControls },
 ) {
-  const { service, faults, grants } = controls;
+  const { service, faults, grants, webhooks } = controls;
+  if (webhooks) webhookControls(app, service, webhooks);
   app.post(
     "/_faults",
     route({ summary: `Make the next API calls fail (embedded ${service}, for tests)`, action: "public" }),
@@ -221,6 +287,35 @@ export function testControls(
       for (const grant of grants.access.values()) grant.expiresAt = 0;
       if (input.data.action === "revoke") grants.refresh.clear();
       return reply.status(204).send();
+    },
+  );
+}
+
+function webhookControls(app: FastifyInstance, service: string, webhooks: WebhookControls) {
+  const idOf = (request: FastifyRequest) => (request.params as { webhookId: string }).webhookId;
+  const { expire } = webhooks;
+  app.get(
+    "/_webhooks/:webhookId",
+    route({
+      summary: `Whether a webhook exists${expire ? ", and until when" : ""} (embedded ${service}, for tests)`,
+      action: "public",
+    }),
+    async (request, reply) => webhooks.show(idOf(request)) ?? reply.status(404).send(webhooks.missing),
+  );
+  if (!expire) return;
+  app.post(
+    "/_webhooks/:webhookId",
+    route({
+      summary: `Set when a webhook expires, as if time had passed (embedded ${service}, for tests)`,
+      action: "public",
+    }),
+    async (request, reply) => {
+      const id = idOf(request);
+      const body = z.object({ expiresAt: z.number().int().min(0) }).safeParse(request.body);
+      if (webhooks.show(id) === null) return reply.status(404).send(webhooks.missing);
+      if (!body.success) return reply.status(400).send({ message: "expiresAt (ms since the epoch)" });
+      expire(id, body.data.expiresAt);
+      return webhooks.show(id);
     },
   );
 }

@@ -17,27 +17,25 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { route } from "../route.ts";
 import { escapeHtml, layout } from "../stripe/checkout-page.ts";
+import { authedHandlers } from "../tracker-api.ts";
 import { Faults } from "../tracker-faults.ts";
 import {
   acceptForms,
   appAndReturnUrl,
   authorizeRoutes,
   CodeStore,
+  isKnownClient,
+  oauthError,
   pageStyle,
   errorPage as servicePage,
   TokenGrants,
+  type TrackerAppOptions,
   testControls,
   tokenParams,
-  withState,
 } from "../tracker-oauth.ts";
+import { itemPageRoutes, toggleForm } from "../tracker-pages.ts";
 
-export interface AsanaDevOptions {
-  appUrl: string;
-  prefix: string;
-  /** The one OAuth app this stand-in knows. */
-  clientId: string;
-  clientSecret: string;
-}
+export type AsanaDevOptions = TrackerAppOptions;
 
 interface User {
   gid: string;
@@ -95,8 +93,6 @@ export async function asanaDevRoutes(app: FastifyInstance, options: AsanaDevOpti
 
   const apiError = (reply: FastifyReply, status: number, message: string) =>
     reply.status(status).send({ errors: [{ message }] });
-  const oauthError = (reply: FastifyReply, status: number, error: string, description: string) =>
-    reply.status(status).send({ error, error_description: description });
 
   const userOf = (request: FastifyRequest, reply: FastifyReply): User | null => {
     if (
@@ -113,6 +109,8 @@ export async function asanaDevRoutes(app: FastifyInstance, options: AsanaDevOpti
     }
     return user;
   };
+  /** The API's handlers: for the token's user, and for a task of theirs (Asana's 404 when absent). */
+  const authed = authedHandlers(userOf);
 
   const taskUrl = (task: Task) => `${options.appUrl}${prefix}/0/${task.projectGid}/${task.gid}`;
   const presentTask = (task: Task) => ({
@@ -184,22 +182,16 @@ export async function asanaDevRoutes(app: FastifyInstance, options: AsanaDevOpti
     problem: appAndReturnUrl(options.clientId, "Invalid client_id, redirect_uri or response_type."),
     malformed: "Invalid client_id, redirect_uri or response_type.",
     errorPage,
-    page: (_query, hidden) =>
+    page: (_query, _hidden, form) =>
       layout(
         "Asana — grant permission",
         `${PAGE_STYLE}<p class="eyebrow">Asana · Redline stand-in</p><h1>Redline would like to access your Asana account</h1>
-<form method="post" action="${prefix}/-/oauth_authorize">${hidden}
-<label for="name">Your Asana name</label><input id="name" type="text" name="name" value="Test user" maxlength="100" required>
-<div class="actions"><button type="submit" name="decision" value="deny">Deny</button>
-<button class="primary" type="submit" name="decision" value="allow">Allow</button></div></form>`,
+${form}`,
       ),
-    nameField: "name",
-    defaultName: "Test user",
-    returnUrl: (query) => query.redirect_uri,
-    allow: (back, query, name) => {
+    form: { label: "Your Asana name", deny: "Deny", allow: "Allow" },
+    code: (query, name) => {
       const user = [...users.values()].find((u) => u.name === name) ?? newUser(name);
-      withState(back, query);
-      back.searchParams.set("code", codes.issue({ userGid: user.gid, redirectUri: query.redirect_uri }));
+      return codes.issue({ userGid: user.gid, redirectUri: query.redirect_uri });
     },
   });
 
@@ -211,7 +203,7 @@ export async function asanaDevRoutes(app: FastifyInstance, options: AsanaDevOpti
     }),
     async (request, reply) => {
       const params = tokenParams(request);
-      if (params.client_id !== options.clientId || params.client_secret !== options.clientSecret)
+      if (!isKnownClient(params, options))
         return oauthError(reply, 401, "invalid_client", "The client credentials are not valid.");
       let userGid: string | undefined;
       let refreshToken: string | undefined;
@@ -241,9 +233,7 @@ export async function asanaDevRoutes(app: FastifyInstance, options: AsanaDevOpti
   app.get(
     `${api}/users/me`,
     route({ summary: "The token's user (embedded Asana)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
+    authed(async (user) => {
       const workspace = workspaces.get(user.workspaceGid)!;
       return {
         data: {
@@ -254,29 +244,25 @@ export async function asanaDevRoutes(app: FastifyInstance, options: AsanaDevOpti
           workspaces: [{ gid: workspace.gid, resource_type: "workspace", name: workspace.name }],
         },
       };
-    },
+    }),
   );
 
   app.get(
     `${api}/workspaces`,
     route({ summary: "The user's workspaces (embedded Asana)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
+    authed(async (user) => {
       const workspace = workspaces.get(user.workspaceGid)!;
       return {
         data: [{ gid: workspace.gid, resource_type: "workspace", name: workspace.name }],
         next_page: null,
       };
-    },
+    }),
   );
 
   app.get(
     `${api}/workspaces/:workspaceGid/projects`,
     route({ summary: "A workspace's projects (embedded Asana)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
+    authed(async (user, request, reply) => {
       const { workspaceGid } = request.params as { workspaceGid: string };
       if (workspaceGid !== user.workspaceGid) return apiError(reply, 403, "Forbidden");
       return {
@@ -285,7 +271,7 @@ export async function asanaDevRoutes(app: FastifyInstance, options: AsanaDevOpti
           .map((project) => ({ gid: project.gid, resource_type: "project", name: project.name })),
         next_page: null,
       };
-    },
+    }),
   );
 
   const taskBody = z.object({
@@ -297,9 +283,7 @@ export async function asanaDevRoutes(app: FastifyInstance, options: AsanaDevOpti
   app.post(
     `${api}/tasks`,
     route({ summary: "Create a task in a project (embedded Asana)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
+    authed(async (user, request, reply) => {
       const body = taskBody.safeParse(dataOf(request.body));
       if (!body.success) return apiError(reply, 400, "name: Missing input; projects: one project");
       const project = projects.get(body.data.projects[0]!);
@@ -315,34 +299,27 @@ export async function asanaDevRoutes(app: FastifyInstance, options: AsanaDevOpti
       };
       tasks.set(task.gid, task);
       return reply.status(201).send({ data: presentTask(task) });
-    },
+    }),
   );
 
   const taskOf = (request: FastifyRequest, user: User) => {
     const task = tasks.get((request.params as { taskGid: string }).taskGid);
     return task && task.workspaceGid === user.workspaceGid ? task : null;
   };
+  const withTask = authed.about(taskOf, (reply) => apiError(reply, 404, "task: Unknown object"));
 
   app.get(
     `${api}/tasks/:taskGid`,
     route({ summary: "A task (embedded Asana)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const task = taskOf(request, user);
-      if (!task) return apiError(reply, 404, "task: Unknown object");
+    withTask(async (task) => {
       return { data: presentTask(task) };
-    },
+    }),
   );
 
   app.put(
     `${api}/tasks/:taskGid`,
     route({ summary: "Complete or reopen a task (embedded Asana)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const task = taskOf(request, user);
-      if (!task) return apiError(reply, 404, "task: Unknown object");
+    withTask(async (task, user, request, reply) => {
       const body = z
         .object({ completed: z.boolean().optional(), name: z.string().min(1).max(16384).optional() })
         .safeParse(dataOf(request.body));
@@ -350,28 +327,22 @@ export async function asanaDevRoutes(app: FastifyInstance, options: AsanaDevOpti
       if (body.data.name !== undefined) task.name = body.data.name;
       if (body.data.completed !== undefined) await setCompleted(task, body.data.completed, user.gid);
       return { data: presentTask(task) };
-    },
+    }),
   );
 
   app.delete(
     `${api}/tasks/:taskGid`,
     route({ summary: "Delete a task (embedded Asana)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const task = taskOf(request, user);
-      if (!task) return apiError(reply, 404, "task: Unknown object");
+    withTask(async (task) => {
       tasks.delete(task.gid);
       return { data: {} };
-    },
+    }),
   );
 
   app.post(
     `${api}/webhooks`,
     route({ summary: "Establish a webhook, with its handshake (embedded Asana)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
+    authed(async (user, request, reply) => {
       const body = z
         .object({
           resource: z.string().max(64),
@@ -417,70 +388,55 @@ export async function asanaDevRoutes(app: FastifyInstance, options: AsanaDevOpti
           filters: body.data.filters ?? [],
         },
       });
-    },
+    }),
   );
 
   app.delete(
     `${api}/webhooks/:webhookGid`,
     route({ summary: "Delete a webhook (embedded Asana)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
+    authed(async (user, request, reply) => {
       const hook = hooks.get((request.params as { webhookGid: string }).webhookGid);
       if (!hook || projects.get(hook.projectGid)?.workspaceGid !== user.workspaceGid)
         return apiError(reply, 404, "webhook: Unknown object");
       hooks.delete(hook.gid);
       return { data: {} };
+    }),
+  );
+
+  const taskPageUrl = (task: Task) => `${prefix}/0/${task.projectGid}/${task.gid}`;
+  itemPageRoutes(app, {
+    path: "/0/:projectGid/:taskGid",
+    summaries: {
+      page: "A task's page (embedded Asana)",
+      act: "Complete or reopen a task from its page, as a person (embedded Asana)",
     },
-  );
-
-  /** Whether a webhook is set up now (for tests: the app's disconnect deletes it). */
-  app.get(
-    "/_webhooks/:webhookGid",
-    route({ summary: "Whether a webhook exists (embedded Asana, for tests)", action: "public" }),
-    async (request, reply) =>
-      hooks.has((request.params as { webhookGid: string }).webhookGid)
-        ? { data: { exists: true } }
-        : reply.status(404).send({ errors: [{ message: "webhook: Unknown object" }] }),
-  );
-
-  app.get(
-    "/0/:projectGid/:taskGid",
-    route({ summary: "A task's page (embedded Asana)", action: "public" }),
-    async (request, reply) => {
-      const task = tasks.get((request.params as { taskGid: string }).taskGid);
-      reply.type("text/html; charset=utf-8").header("cache-control", "no-store");
-      if (!task) return reply.status(404).send(errorPage("Task not found."));
-      return layout(
+    find: (request) => tasks.get((request.params as { taskGid: string }).taskGid),
+    missing: { page: errorPage("Task not found."), text: "Task not found." },
+    page: (task) =>
+      layout(
         `${task.name} - Asana`,
         `${PAGE_STYLE}<p class="eyebrow">Asana · ${escapeHtml(projects.get(task.projectGid)?.name ?? "")}</p>
 <h1>${escapeHtml(task.name)}</h1><p role="status">${task.completed ? "Completed" : "Incomplete"}</p>
 <pre style="white-space: pre-wrap">${escapeHtml(task.notes)}</pre>
-<form method="post" action="${prefix}/0/${task.projectGid}/${task.gid}" class="actions">${
-          task.completed
-            ? `<button type="submit" name="completed" value="false">Mark incomplete</button>`
-            : `<button class="primary" type="submit" name="completed" value="true">Mark complete</button>`
-        }</form>`,
-      );
-    },
-  );
-
-  app.post(
-    "/0/:projectGid/:taskGid",
-    route({
-      summary: "Complete or reopen a task from its page, as a person (embedded Asana)",
-      action: "public",
-    }),
-    async (request, reply) => {
-      const task = tasks.get((request.params as { taskGid: string }).taskGid);
-      if (!task) return reply.status(404).type("text/plain").send("Task not found.");
-      const completed = String(((request.body ?? {}) as Record<string, string>).completed ?? "");
+${toggleForm(taskPageUrl(task), task.completed, "completed", ["false", "Mark incomplete"], ["true", "Mark complete"])}`,
+      ),
+    act: async (task, form) => {
+      const completed = String(form.completed ?? "");
       const person = [...users.values()].find((u) => u.workspaceGid === task.workspaceGid);
       if (completed === "true" || completed === "false")
         await setCompleted(task, completed === "true", person?.gid ?? "0");
-      return reply.redirect(`${prefix}/0/${task.projectGid}/${task.gid}`, 303);
     },
-  );
+    url: taskPageUrl,
+  });
 
-  testControls(app, { service: "Asana", faults, grants });
+  testControls(app, {
+    service: "Asana",
+    faults,
+    grants,
+    // Whether a webhook is set up now (for tests: the app's disconnect deletes it).
+    webhooks: {
+      show: (gid) => (hooks.has(gid) ? { data: { exists: true } } : null),
+      missing: { errors: [{ message: "webhook: Unknown object" }] },
+    },
+  });
 }

@@ -12,26 +12,23 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { route } from "../route.ts";
 import { escapeHtml, layout } from "../stripe/checkout-page.ts";
+import { authedHandlers } from "../tracker-api.ts";
 import { Faults } from "../tracker-faults.ts";
 import {
   acceptForms,
   appAndReturnUrl,
   authorizeRoutes,
   CodeStore,
+  isKnownClient,
   pageStyle,
   errorPage as servicePage,
+  type TrackerAppOptions,
   testControls,
   tokenParams,
-  withState,
 } from "../tracker-oauth.ts";
+import { itemPageRoutes, toggleForm } from "../tracker-pages.ts";
 
-export interface ClickupDevOptions {
-  appUrl: string;
-  prefix: string;
-  /** The one OAuth app this stand-in knows. */
-  clientId: string;
-  clientSecret: string;
-}
+export type ClickupDevOptions = TrackerAppOptions;
 
 interface User {
   id: number;
@@ -111,6 +108,8 @@ export async function clickupDevRoutes(app: FastifyInstance, options: ClickupDev
     }
     return user;
   };
+  /** The API's handlers: for the token's user, and for a task of theirs (ClickUp's 404 when absent). */
+  const authed = authedHandlers(userOf);
 
   const taskUrl = (task: Task) => `${options.appUrl}${prefix}/t/${task.id}`;
   const presentTask = (task: Task) => ({
@@ -186,22 +185,17 @@ export async function clickupDevRoutes(app: FastifyInstance, options: ClickupDev
     problem: appAndReturnUrl(options.clientId, "Invalid client_id or redirect_uri."),
     malformed: "Invalid client_id or redirect_uri.",
     errorPage,
-    page: (_query, hidden) =>
+    page: (_query, _hidden, form) =>
       layout(
         "ClickUp — connect workspace",
         `${PAGE_STYLE}<p class="eyebrow">ClickUp · Redline stand-in</p><h1>Connect your workspace to Redline?</h1>
-<form method="post" action="${prefix}/api">${hidden}
-<label for="user">Your ClickUp name</label><input id="user" type="text" name="username" value="Test user" maxlength="100" required>
-<div class="actions"><button type="submit" name="decision" value="deny">Cancel</button>
-<button class="primary" type="submit" name="decision" value="allow">Connect Workspace</button></div></form>`,
+${form}`,
       ),
     nameField: "username",
-    defaultName: "Test user",
-    returnUrl: (query) => query.redirect_uri,
-    allow: (back, query, username) => {
+    form: { label: "Your ClickUp name", id: "user", deny: "Cancel", allow: "Connect Workspace" },
+    code: (_query, username) => {
       const user = [...users.values()].find((u) => u.username === username) ?? newUser(username);
-      withState(back, query);
-      back.searchParams.set("code", codes.issue({ userId: user.id }));
+      return codes.issue({ userId: user.id });
     },
   });
 
@@ -210,8 +204,7 @@ export async function clickupDevRoutes(app: FastifyInstance, options: ClickupDev
     route({ summary: "Exchange an authorization code for a token (embedded ClickUp)", action: "public" }),
     async (request, reply) => {
       const params = tokenParams(request, true);
-      if (params.client_id !== options.clientId || params.client_secret !== options.clientSecret)
-        return apiError(reply, 400, "Client not found", "OAUTH_010");
+      if (!isKnownClient(params, options)) return apiError(reply, 400, "Client not found", "OAUTH_010");
       const grant = codes.take(params.code);
       if (!grant) return apiError(reply, 400, "Code not found", "OAUTH_014");
       const token = `${grant.userId}_${randomBytes(20).toString("hex")}`;
@@ -223,26 +216,22 @@ export async function clickupDevRoutes(app: FastifyInstance, options: ClickupDev
   app.get(
     "/api/v2/user",
     route({ summary: "The token's user (embedded ClickUp)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
+    authed(async (user) => {
       return { user: { id: user.id, username: user.username } };
-    },
+    }),
   );
 
   app.get(
     "/api/v2/team",
     route({ summary: "The user's workspaces (embedded ClickUp)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
+    authed(async (user) => {
       const team = teams.get(user.teamId)!;
       return {
         teams: [
           { id: team.id, name: team.name, members: [{ user: { id: user.id, username: user.username } }] },
         ],
       };
-    },
+    }),
   );
 
   const teamParam = (request: FastifyRequest, user: User) =>
@@ -251,24 +240,20 @@ export async function clickupDevRoutes(app: FastifyInstance, options: ClickupDev
   app.get(
     "/api/v2/team/:teamId/space",
     route({ summary: "A workspace's spaces (embedded ClickUp)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
+    authed(async (user, request, reply) => {
       if (!teamParam(request, user)) return apiError(reply, 401, "Team not authorized", "OAUTH_027");
       return {
         spaces: [...spaces.values()]
           .filter((s) => s.teamId === user.teamId)
           .map(({ id, name }) => ({ id, name })),
       };
-    },
+    }),
   );
 
   app.get(
     "/api/v2/space/:spaceId/list",
     route({ summary: "A space's lists (embedded ClickUp)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
+    authed(async (user, request, reply) => {
       const space = spaces.get((request.params as { spaceId: string }).spaceId);
       if (!space || space.teamId !== user.teamId)
         return apiError(reply, 401, "Team not authorized", "OAUTH_027");
@@ -277,15 +262,13 @@ export async function clickupDevRoutes(app: FastifyInstance, options: ClickupDev
           .filter((l) => l.spaceId === space.id)
           .map(({ id, name }) => ({ id, name })),
       };
-    },
+    }),
   );
 
   app.post(
     "/api/v2/list/:listId/task",
     route({ summary: "Create a task (embedded ClickUp)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
+    authed(async (user, request, reply) => {
       const list = lists.get((request.params as { listId: string }).listId);
       if (!list || list.teamId !== user.teamId)
         return apiError(reply, 401, "Team not authorized", "OAUTH_027");
@@ -307,34 +290,25 @@ export async function clickupDevRoutes(app: FastifyInstance, options: ClickupDev
       };
       tasks.set(task.id, task);
       return presentTask(task);
-    },
+    }),
   );
 
   const taskOf = (request: FastifyRequest, user: User) => {
     const task = tasks.get((request.params as { taskId: string }).taskId);
     return task && task.teamId === user.teamId ? task : null;
   };
+  const withTask = authed.about(taskOf, (reply) => apiError(reply, 404, "Task not found", "ITEM_013"));
 
   app.get(
     "/api/v2/task/:taskId",
     route({ summary: "A task (embedded ClickUp)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const task = taskOf(request, user);
-      if (!task) return apiError(reply, 404, "Task not found", "ITEM_013");
-      return presentTask(task);
-    },
+    withTask(presentTask),
   );
 
   app.put(
     "/api/v2/task/:taskId",
     route({ summary: "Update a task's status (embedded ClickUp)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const task = taskOf(request, user);
-      if (!task) return apiError(reply, 404, "Task not found", "ITEM_013");
+    withTask(async (task, user, request, reply) => {
       const body = z
         .object({ status: z.string().max(100).optional(), name: z.string().max(16384).optional() })
         .safeParse(request.body);
@@ -343,28 +317,22 @@ export async function clickupDevRoutes(app: FastifyInstance, options: ClickupDev
       if (body.data.name !== undefined) task.name = body.data.name;
       if (body.data.status !== undefined) await setStatus(task, body.data.status.toLowerCase(), user.id);
       return presentTask(task);
-    },
+    }),
   );
 
   app.delete(
     "/api/v2/task/:taskId",
     route({ summary: "Delete a task (embedded ClickUp)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const task = taskOf(request, user);
-      if (!task) return apiError(reply, 404, "Task not found", "ITEM_013");
+    withTask(async (task, _user, _request, reply) => {
       tasks.delete(task.id);
       return reply.status(204).send();
-    },
+    }),
   );
 
   app.post(
     "/api/v2/team/:teamId/webhook",
     route({ summary: "Create a webhook (embedded ClickUp)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
+    authed(async (user, request, reply) => {
       if (!teamParam(request, user)) return apiError(reply, 401, "Team not authorized", "OAUTH_027");
       const body = z
         .object({
@@ -404,56 +372,43 @@ export async function clickupDevRoutes(app: FastifyInstance, options: ClickupDev
           secret: hook.secret,
         },
       };
-    },
+    }),
   );
 
   app.delete(
     "/api/v2/webhook/:webhookId",
     route({ summary: "Delete a webhook (embedded ClickUp)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
+    authed(async (user, request, reply) => {
       const hook = hooks.get((request.params as { webhookId: string }).webhookId);
       if (!hook || hook.teamId !== user.teamId) return apiError(reply, 404, "Webhook not found", "OAUTH_043");
       hooks.delete(hook.id);
       return {};
-    },
+    }),
   );
 
-  app.get(
-    "/t/:taskId",
-    route({ summary: "A task's page (embedded ClickUp)", action: "public" }),
-    async (request, reply) => {
-      const task = tasks.get((request.params as { taskId: string }).taskId);
-      reply.type("text/html; charset=utf-8").header("cache-control", "no-store");
-      if (!task) return reply.status(404).send(errorPage("Task not found."));
-      const closed = task.status.type === "closed";
-      return layout(
+  itemPageRoutes(app, {
+    path: "/t/:taskId",
+    summaries: {
+      page: "A task's page (embedded ClickUp)",
+      act: "Set a task's status from its page (embedded ClickUp)",
+    },
+    find: (request) => tasks.get((request.params as { taskId: string }).taskId),
+    missing: { page: errorPage("Task not found."), text: "Task not found." },
+    page: (task) =>
+      layout(
         `${task.name} | ClickUp`,
         `${PAGE_STYLE}<p class="eyebrow">ClickUp · ${escapeHtml(lists.get(task.listId)?.name ?? "")}</p>
 <h1>${escapeHtml(task.name)}</h1><p role="status">${escapeHtml(task.status.status.toUpperCase())}</p>
 <pre style="white-space: pre-wrap">${escapeHtml(task.description)}</pre>
-<form method="post" action="${prefix}/t/${task.id}" class="actions">${
-          closed
-            ? `<button type="submit" name="status" value="to do">Reopen</button>`
-            : `<button class="primary" type="submit" name="status" value="complete">Mark complete</button>`
-        }</form>`,
-      );
-    },
-  );
-
-  app.post(
-    "/t/:taskId",
-    route({ summary: "Set a task's status from its page (embedded ClickUp)", action: "public" }),
-    async (request, reply) => {
-      const task = tasks.get((request.params as { taskId: string }).taskId);
-      if (!task) return reply.status(404).type("text/plain").send("Task not found.");
-      const status = String(((request.body ?? {}) as Record<string, string>).status ?? "");
+${toggleForm(`${prefix}/t/${task.id}`, task.status.type === "closed", "status", ["to do", "Reopen"], ["complete", "Mark complete"])}`,
+      ),
+    act: async (task, form) => {
+      const status = String(form.status ?? "");
       if (status in STATUSES)
         await setStatus(task, status, [...users.values()].find((u) => u.teamId === task.teamId)?.id ?? 0);
-      return reply.redirect(`${prefix}/t/${task.id}`, 303);
     },
-  );
+    url: (task) => `${prefix}/t/${task.id}`,
+  });
 
   testControls(app, { service: "ClickUp", faults });
 }

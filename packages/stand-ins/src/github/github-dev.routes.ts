@@ -22,26 +22,24 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { route } from "../route.ts";
 import { escapeHtml, layout } from "../stripe/checkout-page.ts";
+import { authedHandlers } from "../tracker-api.ts";
 import { Faults } from "../tracker-faults.ts";
 import {
   acceptForms,
   appAndReturnUrl,
   authorizeRoutes,
   CodeStore,
+  isKnownClient,
   pageStyle,
   errorPage as servicePage,
+  type TrackerAppOptions,
   testControls,
   tokenParams,
   withState,
 } from "../tracker-oauth.ts";
+import { itemPageRoutes, toggleForm } from "../tracker-pages.ts";
 
-export interface GithubDevOptions {
-  appUrl: string;
-  prefix: string;
-  /** The one OAuth app this stand-in knows. */
-  clientId: string;
-  clientSecret: string;
-}
+export type GithubDevOptions = TrackerAppOptions;
 
 interface User {
   id: number;
@@ -301,6 +299,25 @@ export async function githubDevRoutes(app: FastifyInstance, options: GithubDevOp
     const repo = repoOf(request);
     return (repo && pulls.get(pullKey(repo, Number((request.params as { number: string }).number)))) ?? null;
   };
+  /** The API's handlers: for the token's user, and for what the path names (GitHub's 404 when absent). */
+  const authed = authedHandlers(userOf);
+  const notFound = (reply: FastifyReply) => apiError(reply, 404, "Not Found");
+  const withRepo = authed.about(repoOf, notFound);
+  /**
+   * A repository the user may push to and administer: only they see its hooks and set its statuses;
+   * GitHub answers anyone else 404.
+   */
+  const adminRepoOf = (request: FastifyRequest, user: User) => {
+    const repo = repoOf(request);
+    return repo?.writers.has(user.id) ? repo : null;
+  };
+  const withAdminRepo = authed.about(adminRepoOf, notFound);
+  const withHook = authed.about((request, user) => {
+    const hook = hooks.get(Number((request.params as { hookId: string }).hookId));
+    return hook && hook.repo === adminRepoOf(request, user) ? hook : null;
+  }, notFound);
+  const withIssue = authed.about(issueOf, notFound);
+  const withPull = authed.about(pullOf, notFound);
   const statusKey = (repo: Repo, sha: string) => `${repoKey(repo.owner, repo.name)}@${sha.toLowerCase()}`;
   const pullHtmlUrl = (pull: Pull) =>
     `${options.appUrl}${prefix}/${pull.repo.owner}/${pull.repo.name}/pull/${pull.number}`;
@@ -403,15 +420,12 @@ export async function githubDevRoutes(app: FastifyInstance, options: GithubDevOp
     problem: appAndReturnUrl(options.clientId, "Invalid client_id or redirect_uri."),
     malformed: "Invalid client_id or redirect_uri.",
     errorPage,
-    page: (query, hidden) =>
+    page: (query, _hidden, form) =>
       layout(
         "Authorize application",
         `${PAGE_STYLE}<p class="eyebrow">GitHub · Redline stand-in</p><h1>Authorize Redline</h1>
 <p>Redline wants to access your repositories (scope <code>${escapeHtml(query.scope ?? "")}</code>): read and write issues and repository webhooks.</p>
-<form method="post" action="${prefix}/login/oauth/authorize">${hidden}
-<label for="login">Your GitHub username</label><input id="login" type="text" name="login" value="test-user" maxlength="39" required>
-<div class="actions"><button type="submit" name="decision" value="deny">Cancel</button>
-<button class="primary" type="submit" name="decision" value="allow">Authorize</button></div></form>`,
+${form}`,
       ),
     nameField: "login",
     defaultName: "test-user",
@@ -419,17 +433,16 @@ export async function githubDevRoutes(app: FastifyInstance, options: GithubDevOp
     validName: (login) =>
       /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/.test(login) &&
       login.toLowerCase() !== READ_ONLY_ORG,
-    returnUrl: (query) => query.redirect_uri,
+    form: { label: "Your GitHub username", maxlength: 39, deny: "Cancel", allow: "Authorize" },
     deny: (back, query) => {
       withState(back, query);
       back.searchParams.set("error", "access_denied");
       back.searchParams.set("error_description", "The user has denied your application access.");
     },
-    allow: (back, query, login) => {
+    code: (query, login) => {
       const user =
         [...users.values()].find((u) => u.login.toLowerCase() === login.toLowerCase()) ?? newUser(login);
-      withState(back, query);
-      back.searchParams.set("code", codes.issue({ userId: user.id, scope: query.scope ?? "" }));
+      return codes.issue({ userId: user.id, scope: query.scope ?? "" });
     },
   });
 
@@ -443,7 +456,7 @@ export async function githubDevRoutes(app: FastifyInstance, options: GithubDevOp
         (request.headers.accept ?? "").includes("application/json")
           ? reply.send(body)
           : reply.type("application/x-www-form-urlencoded").send(new URLSearchParams(body).toString());
-      if (params.client_id !== options.clientId || params.client_secret !== options.clientSecret)
+      if (!isKnownClient(params, options))
         return answer({
           error: "incorrect_client_credentials",
           error_description: "The client_id and/or client_secret passed are incorrect.",
@@ -463,23 +476,19 @@ export async function githubDevRoutes(app: FastifyInstance, options: GithubDevOp
   app.get(
     "/api/v3/user",
     route({ summary: "The authenticated user (embedded GitHub)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
+    authed(async (user) => {
       return {
         ...presentUser(user.id),
         name: user.name,
         html_url: `${options.appUrl}${prefix}/${user.login}`,
       };
-    },
+    }),
   );
 
   app.get(
     "/api/v3/user/repos",
     route({ summary: "The authenticated user's repositories (embedded GitHub)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
+    authed(async (user) => {
       return (
         [...repos.values()]
           .filter(
@@ -489,17 +498,13 @@ export async function githubDevRoutes(app: FastifyInstance, options: GithubDevOp
           .sort((a, b) => `${a.owner}/${a.name}`.localeCompare(`${b.owner}/${b.name}`))
           .map((repo) => presentRepo(repo, user))
       );
-    },
+    }),
   );
 
   app.post(
     "/api/v3/repos/:owner/:repo/issues",
     route({ summary: "Create an issue (embedded GitHub)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const repo = repoOf(request);
-      if (!repo) return apiError(reply, 404, "Not Found");
+    withRepo(async (repo, user, request, reply) => {
       if (!repo.writers.has(user.id))
         return apiError(reply, 403, "Must have push access to create an issue.");
       const body = z
@@ -525,29 +530,19 @@ export async function githubDevRoutes(app: FastifyInstance, options: GithubDevOp
       };
       issues.set(issueKey(repo, issue.number), issue);
       return reply.status(201).header("location", presentIssue(issue).url).send(presentIssue(issue));
-    },
+    }),
   );
 
   app.get(
     "/api/v3/repos/:owner/:repo/issues/:number",
     route({ summary: "An issue (embedded GitHub)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const issue = issueOf(request);
-      if (!issue) return apiError(reply, 404, "Not Found");
-      return presentIssue(issue);
-    },
+    withIssue(presentIssue),
   );
 
   app.patch(
     "/api/v3/repos/:owner/:repo/issues/:number",
     route({ summary: "Close or reopen an issue (embedded GitHub)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const issue = issueOf(request);
-      if (!issue) return apiError(reply, 404, "Not Found");
+    withIssue(async (issue, user, request, reply) => {
       if (!issue.repo.writers.has(user.id))
         return apiError(reply, 403, "Must have push access to update an issue.");
       const body = z
@@ -567,7 +562,7 @@ export async function githubDevRoutes(app: FastifyInstance, options: GithubDevOp
       if (body.data.state)
         await setState(issue, body.data.state, body.data.state_reason ?? undefined, user.id);
       return presentIssue(issue);
-    },
+    }),
   );
 
   app.post(
@@ -576,11 +571,7 @@ export async function githubDevRoutes(app: FastifyInstance, options: GithubDevOp
       summary: "Add labels to an issue (embedded GitHub; a new name makes the label)",
       action: "public",
     }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const issue = issueOf(request);
-      if (!issue) return apiError(reply, 404, "Not Found");
+    withIssue(async (issue, _user, request, reply) => {
       const names = z
         .union([
           z.object({ labels: z.array(z.string().min(1).max(50)).max(100) }),
@@ -592,30 +583,21 @@ export async function githubDevRoutes(app: FastifyInstance, options: GithubDevOp
         if (!issue.labels.includes(name)) issue.labels.push(name);
       issue.updatedAt = now();
       return presentIssue(issue).labels;
-    },
+    }),
   );
 
   app.get(
     "/api/v3/repos/:owner/:repo/hooks",
     route({ summary: "A repository's webhooks (embedded GitHub)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const repo = repoOf(request);
-      if (!repo?.writers.has(user.id)) return apiError(reply, 404, "Not Found");
+    withAdminRepo(async (repo) => {
       return [...hooks.values()].filter((hook) => hook.repo === repo).map(presentHook);
-    },
+    }),
   );
 
   app.post(
     "/api/v3/repos/:owner/:repo/hooks",
     route({ summary: "Create a repository webhook (embedded GitHub)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const repo = repoOf(request);
-      // Only a repository's admins see its hooks: GitHub answers anyone else 404.
-      if (!repo?.writers.has(user.id)) return apiError(reply, 404, "Not Found");
+    withAdminRepo(async (repo, _user, request, reply) => {
       const body = z
         .object({
           name: z.literal("web").optional(),
@@ -644,30 +626,29 @@ export async function githubDevRoutes(app: FastifyInstance, options: GithubDevOp
       };
       hooks.set(hook.id, hook);
       return reply.status(201).send(presentHook(hook));
-    },
+    }),
   );
 
   app.delete(
     "/api/v3/repos/:owner/:repo/hooks/:hookId",
     route({ summary: "Delete a repository webhook (embedded GitHub)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const repo = repoOf(request);
-      const hook = hooks.get(Number((request.params as { hookId: string }).hookId));
-      if (!repo?.writers.has(user.id) || hook?.repo !== repo) return apiError(reply, 404, "Not Found");
+    withHook(async (hook, _user, _request, reply) => {
       hooks.delete(hook.id);
       return reply.status(204).send();
-    },
+    }),
   );
 
-  app.get(
-    "/:owner/:repo/issues/:number",
-    route({ summary: "An issue's page (embedded GitHub)", action: "public" }),
-    async (request, reply) => {
-      const issue = issueOf(request);
-      reply.type("text/html; charset=utf-8").header("cache-control", "no-store");
-      if (!issue) return reply.status(404).send(errorPage("This issue does not exist."));
+  const issuePageUrl = (issue: Issue) =>
+    `${prefix}/${issue.repo.owner}/${issue.repo.name}/issues/${issue.number}`;
+  itemPageRoutes(app, {
+    path: "/:owner/:repo/issues/:number",
+    summaries: {
+      page: "An issue's page (embedded GitHub)",
+      act: "Close or reopen an issue from its page (embedded GitHub)",
+    },
+    find: issueOf,
+    missing: { page: errorPage("This issue does not exist."), text: "Not Found" },
+    page: (issue) => {
       const closed = issue.state === "closed";
       return layout(
         `${issue.title} · Issue #${issue.number} · ${issue.repo.owner}/${issue.repo.name}`,
@@ -675,38 +656,22 @@ export async function githubDevRoutes(app: FastifyInstance, options: GithubDevOp
 <h1>${escapeHtml(issue.title)} <span>#${issue.number}</span></h1><p role="status">${closed ? "Closed" : "Open"}</p>
 ${issue.labels.length ? `<p>Labels: ${issue.labels.map(escapeHtml).join(", ")}</p>` : ""}
 <pre style="white-space: pre-wrap">${escapeHtml(issue.body)}</pre>
-<form method="post" action="${prefix}/${issue.repo.owner}/${issue.repo.name}/issues/${issue.number}" class="actions">${
-          closed
-            ? `<button type="submit" name="state" value="open">Reopen issue</button>`
-            : `<button class="primary" type="submit" name="state" value="closed">Close issue</button>`
-        }</form>`,
+${toggleForm(issuePageUrl(issue), closed, "state", ["open", "Reopen issue"], ["closed", "Close issue"])}`,
       );
     },
-  );
-
-  app.post(
-    "/:owner/:repo/issues/:number",
-    route({ summary: "Close or reopen an issue from its page (embedded GitHub)", action: "public" }),
-    async (request, reply) => {
-      const issue = issueOf(request);
-      if (!issue) return reply.status(404).type("text/plain").send("Not Found");
-      const state = String(((request.body ?? {}) as Record<string, string>).state ?? "");
+    act: async (issue, form) => {
+      const state = String(form.state ?? "");
       // As the repository's owner would, on github.com.
       if (state === "open" || state === "closed")
         await setState(issue, state, undefined, [...issue.repo.writers][0] ?? issue.userId);
-      return reply.redirect(`${prefix}/${issue.repo.owner}/${issue.repo.name}/issues/${issue.number}`, 303);
     },
-  );
+    url: issuePageUrl,
+  });
 
   app.patch(
     "/api/v3/repos/:owner/:repo/hooks/:hookId",
     route({ summary: "Change a repository webhook's events (embedded GitHub)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const repo = repoOf(request);
-      const hook = hooks.get(Number((request.params as { hookId: string }).hookId));
-      if (!repo?.writers.has(user.id) || hook?.repo !== repo) return apiError(reply, 404, "Not Found");
+    withHook(async (hook, _user, request, reply) => {
       const body = z
         .object({
           active: z.boolean().optional(),
@@ -722,18 +687,13 @@ ${issue.labels.length ? `<p>Labels: ${issue.labels.map(escapeHtml).join(", ")}</
         if (!hook.events.includes(event)) hook.events.push(event);
       hook.events = hook.events.filter((event) => !body.data.remove_events?.includes(event));
       return presentHook(hook);
-    },
+    }),
   );
 
   app.post(
     "/api/v3/repos/:owner/:repo/statuses/:sha",
     route({ summary: "Create a commit status (embedded GitHub)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const repo = repoOf(request);
-      // Only those who may push set statuses; GitHub answers anyone else 404.
-      if (!repo?.writers.has(user.id)) return apiError(reply, 404, "Not Found");
+    withAdminRepo(async (repo, user, request, reply) => {
       const sha = (request.params as { sha: string }).sha;
       if (!/^[0-9a-f]{40}$/i.test(sha))
         return apiError(reply, 422, `No commit found for SHA: ${sha.slice(0, 64)}`);
@@ -761,33 +721,23 @@ ${issue.labels.length ? `<p>Labels: ${issue.labels.map(escapeHtml).join(", ")}</
       const key = statusKey(repo, sha);
       statuses.set(key, [status, ...(statuses.get(key) ?? [])].slice(0, 1000));
       return reply.status(201).send(presentStatus(status));
-    },
+    }),
   );
 
   app.get(
     "/api/v3/repos/:owner/:repo/commits/:ref/statuses",
     route({ summary: "A commit's statuses, newest first (embedded GitHub)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const repo = repoOf(request);
-      if (!repo) return apiError(reply, 404, "Not Found");
+    withRepo(async (repo, _user, request) => {
       return (statuses.get(statusKey(repo, (request.params as { ref: string }).ref)) ?? []).map(
         presentStatus,
       );
-    },
+    }),
   );
 
   app.get(
     "/api/v3/repos/:owner/:repo/pulls/:number",
     route({ summary: "A pull request (embedded GitHub)", action: "public" }),
-    async (request, reply) => {
-      const user = userOf(request, reply);
-      if (!user) return reply;
-      const pull = pullOf(request);
-      if (!pull) return apiError(reply, 404, "Not Found");
-      return presentPull(pull);
-    },
+    withPull(presentPull),
   );
 
   const pullInput = z.object({

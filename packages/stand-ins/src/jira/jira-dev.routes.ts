@@ -20,27 +20,25 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { route } from "../route.ts";
 import { escapeHtml, layout } from "../stripe/checkout-page.ts";
+import { authedHandlers } from "../tracker-api.ts";
 import { Faults } from "../tracker-faults.ts";
 import {
   acceptForms,
   appAndReturnUrl,
   authorizeRoutes,
   CodeStore,
+  isKnownClient,
+  oauthError,
   pageStyle,
   errorPage as servicePage,
   TokenGrants,
+  type TrackerAppOptions,
   testControls,
   tokenParams,
-  withState,
 } from "../tracker-oauth.ts";
+import { itemPageRoutes } from "../tracker-pages.ts";
 
-export interface JiraDevOptions {
-  appUrl: string;
-  prefix: string;
-  /** The one OAuth app this stand-in knows. */
-  clientId: string;
-  clientSecret: string;
-}
+export type JiraDevOptions = TrackerAppOptions;
 
 type Category = "new" | "indeterminate" | "done";
 
@@ -145,8 +143,6 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
 
   const jiraError = (reply: FastifyReply, status: number, message: string) =>
     reply.status(status).send({ errorMessages: [message], errors: {} });
-  const oauthError = (reply: FastifyReply, status: number, error: string, description: string) =>
-    reply.status(status).send({ error, error_description: description });
   const siteUrl = (siteId: string) => `${options.appUrl}${prefix}/s/${siteId}`;
 
   /** The token's person, or an answer already sent (a fault, 401). */
@@ -184,6 +180,14 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
     const issue = issues.get(issueIdOrKey) ?? [...issues.values()].find((i) => i.key === issueIdOrKey);
     return issue && issue.siteId === siteId ? issue : null;
   };
+
+  /** The API's handlers: for the token's person, on their site, and for an issue on it (Jira's 404 when absent). */
+  const forPerson = authedHandlers(personOf);
+  const onSite = authedHandlers(siteOf);
+  const withIssue = onSite.about(
+    (request, found) => issueOf(request, found.site.id),
+    (reply) => jiraError(reply, 404, "Issue does not exist or you do not have permission to see it."),
+  );
 
   const presentIssue = (issue: Issue) => ({
     id: issue.id,
@@ -293,7 +297,7 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
     ),
     malformed: "Invalid audience, client_id, redirect_uri, state or response_type.",
     errorPage,
-    page: (query, hidden) => {
+    page: (query, _hidden, form) => {
       const scopes = query.scope
         .split(/\s+/)
         .filter(Boolean)
@@ -303,22 +307,13 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
         "Jira — grant access",
         `${PAGE_STYLE}<p class="eyebrow">Atlassian · Redline stand-in</p><h1>Redline is requesting access to your Atlassian account</h1>
 <ul>${scopes}</ul>
-<form method="post" action="${prefix}/auth/authorize">${hidden}
-<label for="name">Your Atlassian name</label><input id="name" type="text" name="name" value="Test user" maxlength="100" required>
-<div class="actions"><button type="submit" name="decision" value="deny">Cancel</button>
-<button class="primary" type="submit" name="decision" value="allow">Accept</button></div></form>`,
+${form}`,
       );
     },
-    nameField: "name",
-    defaultName: "Test user",
-    returnUrl: (query) => query.redirect_uri,
-    allow: (back, query, name) => {
+    form: { label: "Your Atlassian name", deny: "Cancel", allow: "Accept" },
+    code: (query, name) => {
       const person = [...people.values()].find((p) => p.name === name) ?? newPerson(name);
-      withState(back, query);
-      back.searchParams.set(
-        "code",
-        codes.issue({ accountId: person.accountId, redirectUri: query.redirect_uri }),
-      );
+      return codes.issue({ accountId: person.accountId, redirectUri: query.redirect_uri });
     },
   });
 
@@ -330,8 +325,7 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
     }),
     async (request, reply) => {
       const params = tokenParams(request);
-      if (params.client_id !== options.clientId || params.client_secret !== options.clientSecret)
-        return oauthError(reply, 401, "access_denied", "Unauthorized");
+      if (!isKnownClient(params, options)) return oauthError(reply, 401, "access_denied", "Unauthorized");
       if (params.grant_type === "authorization_code") {
         const grant = codes.take(params.code, params.redirect_uri);
         if (!grant) return oauthError(reply, 403, "invalid_grant", "Invalid authorization code");
@@ -353,12 +347,10 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
   app.get(
     "/api/oauth/token/accessible-resources",
     route({ summary: "The sites a token may use (embedded Atlassian)", action: "public" }),
-    async (request, reply) => {
-      const person = personOf(request, reply);
-      if (!person) return reply;
+    forPerson(async (person) => {
       const site = sites.get(person.siteId)!;
       return [{ id: site.id, url: siteUrl(site.id), name: site.name, scopes: SCOPES, avatarUrl: "" }];
-    },
+    }),
   );
 
   const rest = "/api/ex/jira/:cloudId/rest/api/3";
@@ -366,19 +358,15 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
   app.get(
     `${rest}/myself`,
     route({ summary: "The token's user (embedded Jira)", action: "public" }),
-    async (request, reply) => {
-      const found = siteOf(request, reply);
-      if (!found) return reply;
+    onSite(async (found) => {
       return { accountId: found.person.accountId, displayName: found.person.name, active: true };
-    },
+    }),
   );
 
   app.get(
     `${rest}/project/search`,
     route({ summary: "The site's projects, with their issue types (embedded Jira)", action: "public" }),
-    async (request, reply) => {
-      const found = siteOf(request, reply);
-      if (!found) return reply;
+    onSite(async (found, request) => {
       const query = request.query as { startAt?: string; maxResults?: string; expand?: string };
       const startAt = Math.max(0, Number(query.startAt ?? 0) || 0);
       const maxResults = Math.min(100, Math.max(1, Number(query.maxResults ?? 50) || 50));
@@ -396,7 +384,7 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
           ...(withTypes && { issueTypes: ISSUE_TYPES }),
         })),
       };
-    },
+    }),
   );
 
   const issueBody = z.object({
@@ -411,9 +399,7 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
   app.post(
     `${rest}/issue`,
     route({ summary: "Create an issue (embedded Jira)", action: "public" }),
-    async (request, reply) => {
-      const found = siteOf(request, reply);
-      if (!found) return reply;
+    onSite(async (found, request, reply) => {
       const body = issueBody.safeParse(request.body);
       if (!body.success || /[\r\n]/.test(body.data.fields.summary))
         return reply.status(400).send({
@@ -446,35 +432,23 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
       };
       issues.set(issue.id, issue);
       return reply.status(201).send({ id: issue.id, key: issue.key, self: presentIssue(issue).self });
-    },
+    }),
   );
 
   app.get(
     `${rest}/issue/:issueIdOrKey`,
     route({ summary: "An issue (embedded Jira)", action: "public" }),
-    async (request, reply) => {
-      const found = siteOf(request, reply);
-      if (!found) return reply;
-      const issue = issueOf(request, found.site.id);
-      if (!issue)
-        return jiraError(reply, 404, "Issue does not exist or you do not have permission to see it.");
-      return presentIssue(issue);
-    },
+    withIssue(presentIssue),
   );
 
   app.delete(
     `${rest}/issue/:issueIdOrKey`,
     route({ summary: "Delete an issue (embedded Jira)", action: "public" }),
-    async (request, reply) => {
-      const found = siteOf(request, reply);
-      if (!found) return reply;
-      const issue = issueOf(request, found.site.id);
-      if (!issue)
-        return jiraError(reply, 404, "Issue does not exist or you do not have permission to see it.");
+    withIssue(async (issue, _found, _request, reply) => {
       issues.delete(issue.id);
       await deliver(issue, "jira:issue_deleted");
       return reply.status(204).send();
-    },
+    }),
   );
 
   const transitionsOf = (issue: Issue) =>
@@ -493,25 +467,15 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
   app.get(
     `${rest}/issue/:issueIdOrKey/transitions`,
     route({ summary: "The transitions an issue may take now (embedded Jira)", action: "public" }),
-    async (request, reply) => {
-      const found = siteOf(request, reply);
-      if (!found) return reply;
-      const issue = issueOf(request, found.site.id);
-      if (!issue)
-        return jiraError(reply, 404, "Issue does not exist or you do not have permission to see it.");
+    withIssue(async (issue) => {
       return { transitions: transitionsOf(issue) };
-    },
+    }),
   );
 
   app.post(
     `${rest}/issue/:issueIdOrKey/transitions`,
     route({ summary: "Move an issue through a transition (embedded Jira)", action: "public" }),
-    async (request, reply) => {
-      const found = siteOf(request, reply);
-      if (!found) return reply;
-      const issue = issueOf(request, found.site.id);
-      if (!issue)
-        return jiraError(reply, 404, "Issue does not exist or you do not have permission to see it.");
+    withIssue(async (issue, _found, request, reply) => {
       const body = z.object({ transition: z.object({ id: z.string().max(20) }) }).safeParse(request.body);
       const to = body.success
         ? transitionsOf(issue).find((t) => t.id === body.data.transition.id)
@@ -519,7 +483,7 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
       if (!to) return jiraError(reply, 400, "Transition id is not valid for this issue.");
       await move(issue, to.to.statusCategory.key);
       return reply.status(204).send();
-    },
+    }),
   );
 
   const webhookBody = z.object({
@@ -539,9 +503,7 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
   app.post(
     `${rest}/webhook`,
     route({ summary: "Register dynamic webhooks (embedded Jira)", action: "public" }),
-    async (request, reply) => {
-      const found = siteOf(request, reply);
-      if (!found) return reply;
+    onSite(async (found, request, reply) => {
       const body = webhookBody.safeParse(request.body);
       if (!body.success) return jiraError(reply, 400, "url and webhooks are required.");
       return {
@@ -561,7 +523,7 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
           return { createdWebhookId: hook.id };
         }),
       };
-    },
+    }),
   );
 
   const idsBody = z.object({ webhookIds: z.array(z.number().int()).min(1).max(100) });
@@ -569,9 +531,7 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
   app.put(
     `${rest}/webhook/refresh`,
     route({ summary: "Extend dynamic webhooks by 30 days (embedded Jira)", action: "public" }),
-    async (request, reply) => {
-      const found = siteOf(request, reply);
-      if (!found) return reply;
+    onSite(async (found, request, reply) => {
       const body = idsBody.safeParse(request.body);
       if (!body.success) return jiraError(reply, 400, "webhookIds are required.");
       const expiresAt = Date.now() + WEBHOOK_DAYS * 86_400_000;
@@ -581,50 +541,18 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
         if (hook?.siteId === found.site.id && hook.expiresAt > Date.now()) hook.expiresAt = expiresAt;
       }
       return { expirationDate: new Date(expiresAt).toISOString() };
-    },
+    }),
   );
 
   app.delete(
     `${rest}/webhook`,
     route({ summary: "Delete dynamic webhooks (embedded Jira)", action: "public" }),
-    async (request, reply) => {
-      const found = siteOf(request, reply);
-      if (!found) return reply;
+    onSite(async (found, request, reply) => {
       const body = idsBody.safeParse(request.body);
       if (!body.success) return jiraError(reply, 400, "webhookIds are required.");
       for (const id of body.data.webhookIds) if (hooks.get(id)?.siteId === found.site.id) hooks.delete(id);
       return reply.status(202).send();
-    },
-  );
-
-  app.get(
-    "/_webhooks/:webhookId",
-    route({
-      summary: "Whether a webhook exists, and until when (embedded Jira, for tests)",
-      action: "public",
     }),
-    async (request, reply) => {
-      const hook = hooks.get(Number((request.params as { webhookId: string }).webhookId));
-      return hook
-        ? { data: { exists: true, expiresAt: hook.expiresAt } }
-        : reply.status(404).send({ errorMessages: ["Webhook not found."], errors: {} });
-    },
-  );
-
-  app.post(
-    "/_webhooks/:webhookId",
-    route({
-      summary: "Set when a webhook expires, as if time had passed (embedded Jira, for tests)",
-      action: "public",
-    }),
-    async (request, reply) => {
-      const hook = hooks.get(Number((request.params as { webhookId: string }).webhookId));
-      const body = z.object({ expiresAt: z.number().int().min(0) }).safeParse(request.body);
-      if (!hook) return reply.status(404).send({ errorMessages: ["Webhook not found."], errors: {} });
-      if (!body.success) return reply.status(400).send({ message: "expiresAt (ms since the epoch)" });
-      hook.expiresAt = body.data.expiresAt;
-      return { data: { exists: true, expiresAt: hook.expiresAt } };
-    },
   );
 
   const pageIssue = (request: FastifyRequest) => {
@@ -632,13 +560,15 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
     return [...issues.values()].find((issue) => issue.siteId === cloudId && issue.key === key) ?? null;
   };
 
-  app.get(
-    "/s/:cloudId/browse/:key",
-    route({ summary: "An issue's page on its site (embedded Jira)", action: "public" }),
-    async (request, reply) => {
-      const issue = pageIssue(request);
-      reply.type("text/html; charset=utf-8").header("cache-control", "no-store");
-      if (!issue) return reply.status(404).send(errorPage("This issue can't be found."));
+  itemPageRoutes(app, {
+    path: "/s/:cloudId/browse/:key",
+    summaries: {
+      page: "An issue's page on its site (embedded Jira)",
+      act: "Move an issue from its page, as a person (embedded Jira)",
+    },
+    find: pageIssue,
+    missing: { page: errorPage("This issue can't be found."), text: "Issue not found." },
+    page: (issue) => {
       const project = projects.get(issue.projectId)!;
       const buttons = transitionsOf(issue)
         .map(
@@ -654,19 +584,28 @@ export async function jiraDevRoutes(app: FastifyInstance, options: JiraDevOption
 <form method="post" action="${prefix}/s/${issue.siteId}/browse/${issue.key}" class="actions" aria-label="Move to">${buttons}</form>`,
       );
     },
-  );
-
-  app.post(
-    "/s/:cloudId/browse/:key",
-    route({ summary: "Move an issue from its page, as a person (embedded Jira)", action: "public" }),
-    async (request, reply) => {
-      const issue = pageIssue(request);
-      if (!issue) return reply.status(404).type("text/plain").send("Issue not found.");
-      const status = String(((request.body ?? {}) as Record<string, string>).status ?? "");
+    act: async (issue, form) => {
+      const status = String(form.status ?? "");
       if (status === "new" || status === "indeterminate" || status === "done") await move(issue, status);
-      return reply.redirect(`${prefix}/s/${issue.siteId}/browse/${issue.key}`, 303);
     },
-  );
+    url: (issue) => `${prefix}/s/${issue.siteId}/browse/${issue.key}`,
+  });
 
-  testControls(app, { service: "Jira", faults, grants });
+  const hookOf = (id: string) => hooks.get(Number(id));
+  testControls(app, {
+    service: "Jira",
+    faults,
+    grants,
+    webhooks: {
+      show: (id) => {
+        const hook = hookOf(id);
+        return hook ? { data: { exists: true, expiresAt: hook.expiresAt } } : null;
+      },
+      missing: { errorMessages: ["Webhook not found."], errors: {} },
+      expire: (id, expiresAt) => {
+        const hook = hookOf(id);
+        if (hook) hook.expiresAt = expiresAt;
+      },
+    },
+  });
 }

@@ -12,8 +12,10 @@ import { createHmac, randomBytes } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { route } from "../route.ts";
+import { authedHandlers } from "../tracker-api.ts";
 import { Faults } from "../tracker-faults.ts";
 import { acceptForms, authorizeRoutes, testControls } from "../tracker-oauth.ts";
+import { itemPageRoutes } from "../tracker-pages.ts";
 import { authorizePage, cardPage, errorPage } from "./trello-pages.ts";
 
 export interface TrelloDevOptions {
@@ -167,6 +169,24 @@ export async function trelloDevRoutes(app: FastifyInstance, options: TrelloDevOp
     return card && boardOfMember(card.idBoard, member) ? card : null;
   };
 
+  /** The API's handlers: for the token's member, and for a board, card or webhook of theirs (Trello's 404). */
+  const authed = authedHandlers(memberOf);
+  const notFound = (reply: FastifyReply) =>
+    reply.status(404).type("text/plain").send("The requested resource was not found.");
+  const param = (request: FastifyRequest, name: string) => (request.params as Record<string, string>)[name]!;
+  const withBoard = authed.about(
+    (request, member) => boardOfMember(param(request, "boardId"), member),
+    notFound,
+  );
+  const withCard = authed.about(
+    (request, member) => cardOfMember(param(request, "cardId"), member),
+    notFound,
+  );
+  const withHook = authed.about((request, member) => {
+    const hook = hooks.get(param(request, "hookId"));
+    return hook?.memberId === member.id ? hook : null;
+  }, notFound);
+
   /** Tells each webhook on the card or its board of an action, signed; failures are the receiver's. */
   const notify = async (
     card: Card,
@@ -294,19 +314,15 @@ export async function trelloDevRoutes(app: FastifyInstance, options: TrelloDevOp
   app.get(
     "/1/members/me",
     route({ summary: "The token's member (embedded Trello)", action: "public" }),
-    async (request, reply) => {
-      const member = memberOf(request, reply);
-      if (!member) return reply;
+    authed(async (member) => {
       return { id: member.id, username: member.username, fullName: member.fullName };
-    },
+    }),
   );
 
   app.get(
     "/1/members/me/boards",
     route({ summary: "The member's boards (embedded Trello)", action: "public" }),
-    async (request, reply) => {
-      const member = memberOf(request, reply);
-      if (!member) return reply;
+    authed(async (member) => {
       return [...boards.values()]
         .filter((board) => board.memberId === member.id)
         .map((board) => ({
@@ -315,29 +331,23 @@ export async function trelloDevRoutes(app: FastifyInstance, options: TrelloDevOp
           closed: false,
           url: `${options.appUrl}${prefix}/b/${board.id}`,
         }));
-    },
+    }),
   );
 
   app.get(
     "/1/boards/:boardId/lists",
     route({ summary: "A board's open lists (embedded Trello)", action: "public" }),
-    async (request, reply) => {
-      const member = memberOf(request, reply);
-      if (!member) return reply;
-      const board = boardOfMember((request.params as { boardId: string }).boardId, member);
-      if (!board) return reply.status(404).type("text/plain").send("The requested resource was not found.");
+    withBoard(async (board) => {
       return [...lists.values()]
         .filter((list) => list.idBoard === board.id)
         .map((list) => ({ id: list.id, name: list.name, closed: false, idBoard: list.idBoard }));
-    },
+    }),
   );
 
   app.post(
     "/1/cards",
     route({ summary: "Create a card (embedded Trello)", action: "public" }),
-    async (request, reply) => {
-      const member = memberOf(request, reply);
-      if (!member) return reply;
+    authed(async (member, request, reply) => {
       const input = cardInput.safeParse(paramsOf(request));
       const list = input.success && input.data.idList ? lists.get(input.data.idList) : undefined;
       if (!input.success || !list || !boardOfMember(list.idBoard, member))
@@ -357,29 +367,19 @@ export async function trelloDevRoutes(app: FastifyInstance, options: TrelloDevOp
       };
       cards.set(card.id, card);
       return presentCard(card);
-    },
+    }),
   );
 
   app.get(
     "/1/cards/:cardId",
     route({ summary: "A card (embedded Trello)", action: "public" }),
-    async (request, reply) => {
-      const member = memberOf(request, reply);
-      if (!member) return reply;
-      const card = cardOfMember((request.params as { cardId: string }).cardId, member);
-      if (!card) return reply.status(404).type("text/plain").send("The requested resource was not found.");
-      return presentCard(card);
-    },
+    withCard(presentCard),
   );
 
   app.put(
     "/1/cards/:cardId",
     route({ summary: "Update a card: archive it, mark it complete (embedded Trello)", action: "public" }),
-    async (request, reply) => {
-      const member = memberOf(request, reply);
-      if (!member) return reply;
-      const card = cardOfMember((request.params as { cardId: string }).cardId, member);
-      if (!card) return reply.status(404).type("text/plain").send("The requested resource was not found.");
+    withCard(async (card, member, request, reply) => {
       const input = cardInput.safeParse(paramsOf(request));
       if (!input.success) return reply.status(400).type("text/plain").send("invalid value");
       if (input.data.name !== undefined) card.name = input.data.name;
@@ -390,29 +390,23 @@ export async function trelloDevRoutes(app: FastifyInstance, options: TrelloDevOp
         member.id,
       );
       return presentCard(card);
-    },
+    }),
   );
 
   app.delete(
     "/1/cards/:cardId",
     route({ summary: "Delete a card (embedded Trello)", action: "public" }),
-    async (request, reply) => {
-      const member = memberOf(request, reply);
-      if (!member) return reply;
-      const card = cardOfMember((request.params as { cardId: string }).cardId, member);
-      if (!card) return reply.status(404).type("text/plain").send("The requested resource was not found.");
+    withCard(async (card, member) => {
       cards.delete(card.id);
       await notify(card, "deleteCard", { card: {} }, member.id);
       return { limits: {} };
-    },
+    }),
   );
 
   app.post(
     "/1/webhooks",
     route({ summary: "Create a webhook (embedded Trello)", action: "public" }),
-    async (request, reply) => {
-      const member = memberOf(request, reply);
-      if (!member) return reply;
+    authed(async (member, request, reply) => {
       const input = hookInput.safeParse(paramsOf(request));
       if (!input.success) return reply.status(400).type("text/plain").send("invalid value for callbackURL");
       const { idModel, callbackURL, description } = input.data;
@@ -437,33 +431,30 @@ export async function trelloDevRoutes(app: FastifyInstance, options: TrelloDevOp
       };
       hooks.set(hook.id, hook);
       return { id: hook.id, description, idModel, callbackURL, active: true, consecutiveFailures: 0 };
-    },
+    }),
   );
 
   app.delete(
     "/1/webhooks/:hookId",
     route({ summary: "Delete a webhook (embedded Trello)", action: "public" }),
-    async (request, reply) => {
-      const member = memberOf(request, reply);
-      if (!member) return reply;
-      const hook = hooks.get((request.params as { hookId: string }).hookId);
-      if (!hook || hook.memberId !== member.id)
-        return reply.status(404).type("text/plain").send("The requested resource was not found.");
+    withHook(async (hook) => {
       hooks.delete(hook.id);
       return { _value: null };
-    },
+    }),
   );
 
   const cardByLink = (shortLink: string) => [...cards.values()].find((c) => c.shortLink === shortLink);
 
-  app.get(
-    "/c/:shortLink",
-    route({ summary: "A card's page (embedded Trello)", action: "public" }),
-    async (request, reply) => {
-      const card = cardByLink((request.params as { shortLink: string }).shortLink);
-      reply.type("text/html; charset=utf-8").header("cache-control", "no-store");
-      if (!card) return reply.status(404).send(errorPage("Card not found."));
-      return cardPage({
+  itemPageRoutes(app, {
+    path: "/c/:shortLink",
+    summaries: {
+      page: "A card's page (embedded Trello)",
+      act: "Archive a card, or send it back to its board, from its page (embedded Trello)",
+    },
+    find: (request) => cardByLink((request.params as { shortLink: string }).shortLink),
+    missing: { page: errorPage("Card not found."), text: "Card not found." },
+    page: (card) =>
+      cardPage({
         action: `${prefix}/c/${card.shortLink}`,
         name: card.name,
         desc: card.desc,
@@ -471,26 +462,13 @@ export async function trelloDevRoutes(app: FastifyInstance, options: TrelloDevOp
         list: lists.get(card.idList)?.name ?? "",
         closed: card.closed,
         dueComplete: card.dueComplete,
-      });
-    },
-  );
-
-  app.post(
-    "/c/:shortLink",
-    route({
-      summary: "Archive a card, or send it back to its board, from its page (embedded Trello)",
-      action: "public",
-    }),
-    async (request, reply) => {
-      const { shortLink } = request.params as { shortLink: string };
-      const card = cardByLink(shortLink);
-      if (!card) return reply.status(404).type("text/plain").send("Card not found.");
-      const form = (request.body ?? {}) as Record<string, string>;
+      }),
+    act: async (card, form) => {
       const board = boards.get(card.idBoard);
       await updateCard(card, { closed: form.closed === "true" }, board?.memberId ?? "");
-      return reply.redirect(`${prefix}/c/${shortLink}`, 303);
     },
-  );
+    url: (card) => `${prefix}/c/${card.shortLink}`,
+  });
 
   testControls(app, { service: "Trello", faults });
 }
