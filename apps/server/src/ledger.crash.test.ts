@@ -133,7 +133,8 @@ describe.each(drivers())("kill -9 between commit and delivery (%s)", (driver) =>
     owner = await signIn(consumer, ownerEmail);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(await commentNotifications(owner, commentId)).toEqual([
-      expect.objectContaining({ type: "web-comment" }),
+      // A comment on an uploaded screenshot: SPEC §3's false-comment (a web page's would be web-comment).
+      expect.objectContaining({ type: "false-comment" }),
     ]);
     expect(await notificationMails(owner, ownerEmail, commentId)).toHaveLength(1);
     if (tab) expect(told()).toBe(1);

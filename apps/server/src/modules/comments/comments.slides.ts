@@ -23,6 +23,7 @@ import { operation, withParams } from "../../lib/operations.ts";
 import type { PolicyActor } from "../../lib/policy.ts";
 import type { LinkGuestPrincipal } from "../../lib/principal.ts";
 import type { Actor } from "../auth/session.ts";
+import { onSlidesRemoved } from "../slides/slides.events.ts";
 import { deckProject, guestDeckProject } from "../slides/slides.operations.ts";
 import { readDeckJson } from "../slides/slides.store.ts";
 import { guestUploader } from "../videos/uploads.ts";
@@ -30,7 +31,10 @@ import { storedAttachments } from "./attachments.routes.ts";
 import { guestIdentityOf } from "./comments.guest.operations.ts";
 import { videoExtras } from "./comments.operations.ts";
 import { authorizeComment, withCommentAbilities } from "./comments.policy.ts";
-import { createComment, listSlideComments } from "./comments.service.ts";
+import { createComment, deleteSlideComments, listSlideComments } from "./comments.service.ts";
+
+// A slide deleted takes its comments with it, in the deck update's transaction.
+onSlidesRemoved(deleteSlideComments);
 
 const id = z.string().min(1).max(64);
 export const slideCommentParams = z.object({ projectId: id, slideId: id });

@@ -18,6 +18,24 @@ export type SlidesEvent = {
   clientId: number | null;
 };
 
+/**
+ * What another module does, inside a deck update's transaction, when the update removes slides — the
+ * comments module deletes their comments (comments.slides.ts registers it), so this module needs not know
+ * of comments (modules/imports.test.ts: no two modules import each other).
+ */
+type SlidesRemovedHook = (tx: Database, projectId: string, slideIds: readonly string[]) => Promise<unknown>;
+const slidesRemovedHooks: SlidesRemovedHook[] = [];
+
+export function onSlidesRemoved(hook: SlidesRemovedHook): void {
+  slidesRemovedHooks.push(hook);
+}
+
+/** Runs every registered hook for the slides an accepted update removed (none removed: nothing). */
+export async function slidesRemoved(tx: Database, projectId: string, slideIds: readonly string[]) {
+  if (slideIds.length === 0) return;
+  for (const hook of slidesRemovedHooks) await hook(tx, projectId, slideIds);
+}
+
 export function recordSlidesEvent(tx: Pick<Tx, "execute">, event: SlidesEvent): Promise<void> {
   return recordEvent(tx, event);
 }

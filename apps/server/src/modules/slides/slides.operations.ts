@@ -24,11 +24,10 @@ import { operation, withParams } from "../../lib/operations.ts";
 import { memberActor, type PolicyActor } from "../../lib/policy.ts";
 import { broadcast } from "../../lib/realtime.ts";
 import type { Actor } from "../auth/session.ts";
-import { deleteSlideComments } from "../comments/comments.service.ts";
 import { assertRoomToStore, meterStorage } from "../plans/storage.ts";
 import { loadProject } from "../project-access/projects.load.ts";
 import { linkGuestView } from "../sharing/sharing.load.ts";
-import { recordSlidesEvent } from "./slides.events.ts";
+import { recordSlidesEvent, slidesRemoved } from "./slides.events.ts";
 import { authorizeSlides, type SlidesAction } from "./slides.policy.ts";
 import { applyChecked, COMPACT_AFTER, decodeUpdate, encode, lockedDeckDoc } from "./slides.store.ts";
 
@@ -86,7 +85,7 @@ export const applyDeckUpdate = operation(
       applyChecked(doc, bytes, projectId);
       // A slide deleted takes its comments with it (the editor says so before deleting one that has any).
       const slides = doc.getMap("slides");
-      await deleteSlideComments(
+      await slidesRemoved(
         tx as unknown as Database,
         projectId,
         slidesBefore.filter((id) => !slides.has(id)),
