@@ -112,6 +112,18 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         if (reply.statusCode >= 500)
           serverErrors.push(`${reply.statusCode} ${request.method} ${request.url}`);
       });
+    // What is still open when closing takes long: the requests and upgraded sockets (WebSockets) in flight.
+    const open = new Map<object, string>();
+    const follow = (key: object, what: string, closed: NodeJS.EventEmitter) => {
+      open.set(key, what);
+      closed.once("close", () => open.delete(key));
+    };
+    for (const server of [app, content]) {
+      server.server.on("request", (request, response) =>
+        follow(request, `${request.method} ${request.url}`, response),
+      );
+      server.server.on("upgrade", (request, socket) => follow(socket, `upgrade ${request.url}`, socket));
+    }
     try {
       await content.listen({ host: "127.0.0.1", port: contentPort });
       await app.listen({ host: "127.0.0.1", port });
@@ -156,7 +168,23 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         await step("payments idle", () =>
           Promise.race([paymentsDevIdle(app), new Promise<void>((resolve) => setTimeout(resolve, 10_000))]),
         );
-        await step("app.close", () => app.close());
+        // Closing waits for what is in flight; a test app that still has something open after 20 s names it
+        // and ends its connections, so one stuck request never holds a suite's hook past its timeout.
+        await step("app.close", async () => {
+          const late = setTimeout(() => {
+            console.error(
+              `test app close: still open after 20 s: ${[...open.values()].join(", ") || "nothing"}`,
+            );
+            for (const key of open.keys()) if ("destroy" in key) (key as { destroy(): void }).destroy();
+            app.server.closeAllConnections();
+            content.server.closeAllConnections();
+          }, 20_000);
+          try {
+            await app.close();
+          } finally {
+            clearTimeout(late);
+          }
+        });
         await step("inbox.close", async () => inbox?.close());
         await step("database.release", () => database.release());
         await rm(dataDir, { recursive: true, force: true });
