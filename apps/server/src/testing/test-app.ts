@@ -4,7 +4,7 @@
  */
 
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
+import { createServer, type Socket } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { Limits } from "@redline/shared";
@@ -112,17 +112,16 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         if (reply.statusCode >= 500)
           serverErrors.push(`${reply.statusCode} ${request.method} ${request.url}`);
       });
-    // What is still open when closing takes long: the requests and upgraded sockets (WebSockets) in flight.
-    const open = new Map<object, string>();
-    const follow = (key: object, what: string, closed: NodeJS.EventEmitter) => {
-      open.set(key, what);
-      closed.once("close", () => open.delete(key));
-    };
+    // What is still open when closing takes long: each connection, named by the last request it carried
+    // (an upgraded one by its WebSocket's address). One listener per connection, none per request.
+    const open = new Map<Socket, string>();
     for (const server of [app, content]) {
-      server.server.on("request", (request, response) =>
-        follow(request, `${request.method} ${request.url}`, response),
-      );
-      server.server.on("upgrade", (request, socket) => follow(socket, `upgrade ${request.url}`, socket));
+      server.server.on("connection", (socket: Socket) => {
+        open.set(socket, "an idle connection");
+        socket.once("close", () => open.delete(socket));
+      });
+      server.server.on("request", (request) => open.set(request.socket, `${request.method} ${request.url}`));
+      server.server.on("upgrade", (request, socket: Socket) => open.set(socket, `upgrade ${request.url}`));
     }
     try {
       await content.listen({ host: "127.0.0.1", port: contentPort });
@@ -175,9 +174,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
             console.error(
               `test app close: still open after 20 s: ${[...open.values()].join(", ") || "nothing"}`,
             );
-            for (const key of open.keys()) if ("destroy" in key) (key as { destroy(): void }).destroy();
-            app.server.closeAllConnections();
-            content.server.closeAllConnections();
+            for (const socket of open.keys()) socket.destroy();
           }, 20_000);
           try {
             await app.close();
