@@ -387,11 +387,18 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   );
   installInputBoundary(app);
   await app.register(fastifyMultipart);
+  // A socket asking to upgrade while the app stops is answered 503 by the router, which never ends that
+  // connection: left open, it would hold the stop (server.close waits for it) until something cut it.
+  let stopping = false;
+  app.server.on("upgrade", (_request, socket) => {
+    if (stopping) setTimeout(() => socket.destroy(), 200).unref();
+  });
   await app.register(fastifyWebsocket, {
     options: { maxPayload: 64 * 1024 },
     // Stopping: every socket is told the server restarts (a client reconnects at once, to another process);
     // one whose client does not answer the close within 2 s is cut.
     async preClose() {
+      stopping = true;
       const clients = [...app.websocketServer.clients];
       await Promise.all(
         clients.map(
