@@ -15,7 +15,8 @@ export interface E2E {
   close(): Promise<void>;
 }
 
-export async function launchBrowser(): Promise<Browser> {
+/** Debian's Chromium, headless; `extraArgs` for a journey that needs more (e.g. fake media devices). */
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     headless: true,
@@ -27,6 +28,7 @@ export async function launchBrowser(): Promise<Browser> {
       "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
+      ...extraArgs,
     ],
   });
 }

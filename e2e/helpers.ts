@@ -5,10 +5,10 @@
 import { mkdir } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { type Browser, chromium, type Frame, type Locator, type Page } from "playwright-core";
+import type { Browser, Frame, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, expect } from "vitest";
 import { ApiClient, signUpVerified } from "../apps/server/src/testing/http-client.ts";
-import { type E2E, startE2E, uniqueEmail } from "./harness.ts";
+import { type E2E, launchBrowser, startE2E, uniqueEmail } from "./harness.ts";
 
 export const PASSWORD = "correct horse battery";
 
@@ -260,19 +260,12 @@ export async function expectVideoPlays(
  * beep accepted without a prompt, the tab's capture accepted too, and a video that plays without a click.
  */
 export function launchWithMedia(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      "--use-fake-ui-for-media-stream",
-      "--use-fake-device-for-media-stream",
-      "--auto-accept-this-tab-capture",
-      "--autoplay-policy=no-user-gesture-required",
-    ],
-  });
+  return launchBrowser([
+    "--use-fake-ui-for-media-stream",
+    "--use-fake-device-for-media-stream",
+    "--auto-accept-this-tab-capture",
+    "--autoplay-policy=no-user-gesture-required",
+  ]);
 }
 
 /**
