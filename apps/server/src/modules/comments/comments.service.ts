@@ -24,6 +24,7 @@ import {
   type VersionRow,
   versions,
 } from "../../db/schema/index.ts";
+import { together } from "../../db/together.ts";
 import { newId } from "../../lib/ids.ts";
 import { meterStorage } from "../plans/storage.ts";
 import { authorsFrom, loadAuthors } from "../users/authors.ts";
@@ -46,60 +47,65 @@ export interface EntryExtras {
  * a version holding hundreds of comments costs no query building and no per-id parameters.
  */
 export async function listComments(db: Database, versionId: string): Promise<Comment[]> {
-  const [rows, entries, authorRows] = await Promise.all([
-    prepared(db, "version_comments", () =>
-      db
-        .select()
-        .from(comments)
-        .where(eq(comments.versionId, sql.placeholder("versionId")))
-        .orderBy(asc(comments.createdAt))
-        .prepare("version_comments"),
-    ).execute({ versionId }),
-    prepared(db, "version_comment_entries", () =>
-      db
-        .select(getTableColumns(commentEntries))
-        .from(commentEntries)
-        .innerJoin(comments, eq(comments.id, commentEntries.commentId))
-        .where(eq(comments.versionId, sql.placeholder("versionId")))
-        .prepare("version_comment_entries"),
-    ).execute({ versionId }),
-    prepared(db, "version_comment_authors", () =>
-      db
-        .select({ id: users.id, displayName: users.displayName, photoURL: users.photoURL })
-        .from(users)
-        .where(
-          and(
-            inArray(
-              users.id,
-              db
-                .selectDistinct({ id: commentEntries.userId })
-                .from(commentEntries)
-                .innerJoin(comments, eq(comments.id, commentEntries.commentId))
-                .where(eq(comments.versionId, sql.placeholder("versionId"))),
-            ),
-            // Still among the project's people (SPEC §6: otherwise 'Deleted User').
-            or(
-              exists(
+  const [rows, entries, authorRows] = await together(db, [
+    () =>
+      prepared(db, "version_comments", () =>
+        db
+          .select()
+          .from(comments)
+          .where(eq(comments.versionId, sql.placeholder("versionId")))
+          .orderBy(asc(comments.createdAt))
+          .prepare("version_comments"),
+      ).execute({ versionId }),
+    () =>
+      prepared(db, "version_comment_entries", () =>
+        db
+          .select(getTableColumns(commentEntries))
+          .from(commentEntries)
+          .innerJoin(comments, eq(comments.id, commentEntries.commentId))
+          .where(eq(comments.versionId, sql.placeholder("versionId")))
+          .prepare("version_comment_entries"),
+      ).execute({ versionId }),
+    () =>
+      prepared(db, "version_comment_authors", () =>
+        db
+          .select({ id: users.id, displayName: users.displayName, photoURL: users.photoURL })
+          .from(users)
+          .where(
+            and(
+              inArray(
+                users.id,
                 db
-                  .select({ one: sql`1` })
-                  .from(versions)
-                  .innerJoin(projects, eq(projects.id, versions.projectId))
-                  .where(and(eq(versions.id, sql.placeholder("versionId")), eq(projects.ownerId, users.id))),
+                  .selectDistinct({ id: commentEntries.userId })
+                  .from(commentEntries)
+                  .innerJoin(comments, eq(comments.id, commentEntries.commentId))
+                  .where(eq(comments.versionId, sql.placeholder("versionId"))),
               ),
-              exists(
-                db
-                  .select({ one: sql`1` })
-                  .from(versions)
-                  .innerJoin(projectMembers, eq(projectMembers.projectId, versions.projectId))
-                  .where(
-                    and(eq(versions.id, sql.placeholder("versionId")), eq(projectMembers.userId, users.id)),
-                  ),
+              // Still among the project's people (SPEC §6: otherwise 'Deleted User').
+              or(
+                exists(
+                  db
+                    .select({ one: sql`1` })
+                    .from(versions)
+                    .innerJoin(projects, eq(projects.id, versions.projectId))
+                    .where(
+                      and(eq(versions.id, sql.placeholder("versionId")), eq(projects.ownerId, users.id)),
+                    ),
+                ),
+                exists(
+                  db
+                    .select({ one: sql`1` })
+                    .from(versions)
+                    .innerJoin(projectMembers, eq(projectMembers.projectId, versions.projectId))
+                    .where(
+                      and(eq(versions.id, sql.placeholder("versionId")), eq(projectMembers.userId, users.id)),
+                    ),
+                ),
               ),
             ),
-          ),
-        )
-        .prepare("version_comment_authors"),
-    ).execute({ versionId }),
+          )
+          .prepare("version_comment_authors"),
+      ).execute({ versionId }),
   ]);
   return presentRows(rows, entries, authorsFrom(authorRows));
 }

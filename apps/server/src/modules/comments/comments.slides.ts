@@ -18,6 +18,7 @@ import {
 } from "@redline/shared";
 import { z } from "zod";
 import type { Database } from "../../db/index.ts";
+import { together } from "../../db/together.ts";
 import { BadRequestError } from "../../lib/errors.ts";
 import { operation, withParams } from "../../lib/operations.ts";
 import type { PolicyActor } from "../../lib/policy.ts";
@@ -53,7 +54,10 @@ export async function readGuestSlideComments(db: Database, plansEnabled: boolean
 
 async function slideCommentsFor(db: Database, reader: PolicyActor, projectId: string) {
   authorizeComment(reader, "comments.read");
-  const [comments, deck] = await Promise.all([listSlideComments(db, projectId), readDeckJson(db, projectId)]);
+  const [comments, deck] = await together(db, [
+    () => listSlideComments(db, projectId),
+    () => readDeckJson(db, projectId),
+  ]);
   const pins: Record<string, { x: number; y: number } | null> = {};
   for (const comment of comments) pins[comment.id] = slidePinPoint(comment, deck[comment.slideId ?? ""]);
   return {

@@ -27,6 +27,7 @@ import {
   projects,
   users,
 } from "../../db/schema/index.ts";
+import { together } from "../../db/together.ts";
 import { BadRequestError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import type { PolicyActor } from "../../lib/policy.ts";
@@ -89,23 +90,25 @@ export async function presentConversations(
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
   const projectIds = [...new Set(rows.flatMap((row) => (row.projectId ? [row.projectId] : [])))];
-  const [participants, latest, titles] = await Promise.all([
-    participantsOf(db, ids),
-    db
-      .selectDistinctOn([conversationMessages.conversationId])
-      .from(conversationMessages)
-      .where(inArray(conversationMessages.conversationId, ids))
-      .orderBy(
-        conversationMessages.conversationId,
-        desc(conversationMessages.createdAt),
-        desc(conversationMessages.id),
-      ),
-    projectIds.length === 0
-      ? []
-      : db
-          .select({ id: projects.id, title: projects.title })
-          .from(projects)
-          .where(inArray(projects.id, projectIds)),
+  const [participants, latest, titles] = await together(db, [
+    () => participantsOf(db, ids),
+    () =>
+      db
+        .selectDistinctOn([conversationMessages.conversationId])
+        .from(conversationMessages)
+        .where(inArray(conversationMessages.conversationId, ids))
+        .orderBy(
+          conversationMessages.conversationId,
+          desc(conversationMessages.createdAt),
+          desc(conversationMessages.id),
+        ),
+    async () =>
+      projectIds.length === 0
+        ? []
+        : db
+            .select({ id: projects.id, title: projects.title })
+            .from(projects)
+            .where(inArray(projects.id, projectIds)),
   ]);
   const readers = rows.map((row) =>
     readerOf(

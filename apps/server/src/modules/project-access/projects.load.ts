@@ -37,6 +37,7 @@ import {
   type VersionRow,
   versions,
 } from "../../db/schema/index.ts";
+import { together } from "../../db/together.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import type { Actor } from "../auth/session.ts";
 import { limitsFor, planSourcesOf } from "../plans/plans.ts";
@@ -217,22 +218,24 @@ export async function loadPagesWithVersions(
   db: Database,
   projectId: string,
 ): Promise<{ pageRows: PageRow[]; versionRows: CountedVersionRow[] }> {
-  const [pageRows, versionRows] = await Promise.all([
-    prepared(db, "project_pages", () =>
-      db
-        .select()
-        .from(pages)
-        .where(eq(pages.projectId, sql.placeholder("projectId")))
-        .orderBy(pages.sortOrder, pages.createdAt)
-        .prepare("project_pages"),
-    ).execute({ projectId }),
-    prepared(db, "project_versions", () =>
-      db
-        .select(countedVersion)
-        .from(versions)
-        .where(eq(versions.projectId, sql.placeholder("projectId")))
-        .prepare("project_versions"),
-    ).execute({ projectId }),
+  const [pageRows, versionRows] = await together(db, [
+    () =>
+      prepared(db, "project_pages", () =>
+        db
+          .select()
+          .from(pages)
+          .where(eq(pages.projectId, sql.placeholder("projectId")))
+          .orderBy(pages.sortOrder, pages.createdAt)
+          .prepare("project_pages"),
+      ).execute({ projectId }),
+    () =>
+      prepared(db, "project_versions", () =>
+        db
+          .select(countedVersion)
+          .from(versions)
+          .where(eq(versions.projectId, sql.placeholder("projectId")))
+          .prepare("project_versions"),
+      ).execute({ projectId }),
   ]);
   return { pageRows, versionRows };
 }

@@ -17,6 +17,7 @@ import {
   tickets,
   users,
 } from "../../db/schema/index.ts";
+import { together } from "../../db/together.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import type { Actor } from "../auth/session.ts";
 import { type LoadedProject, loadProject } from "../project-access/projects.load.ts";
@@ -71,33 +72,37 @@ export interface BoardPerson {
 export async function boardPeople(db: Database, projectId: string): Promise<Map<string, BoardPerson>> {
   const person = { id: users.id, displayName: users.displayName, photoURL: users.photoURL };
   const live = eq(users.isDeleted, false);
-  const [owners, members, teamOwners, team] = await Promise.all([
-    db
-      .select(person)
-      .from(projects)
-      .innerJoin(users, eq(users.id, projects.ownerId))
-      .where(and(eq(projects.id, projectId), live)),
-    db
-      .select(person)
-      .from(projectMembers)
-      .innerJoin(users, eq(users.id, projectMembers.userId))
-      .where(and(eq(projectMembers.projectId, projectId), isNotNull(projectMembers.userId), live)),
-    db
-      .select(person)
-      .from(projects)
-      .innerJoin(teams, eq(teams.id, projects.teamId))
-      .innerJoin(users, eq(users.id, teams.ownerId))
-      .where(and(eq(projects.id, projectId), live)),
-    db
-      .select({ ...person, access: teamMembers.access, toggledIn: projectCollaborators.userId })
-      .from(projects)
-      .innerJoin(teamMembers, eq(teamMembers.teamId, projects.teamId))
-      .innerJoin(users, eq(users.id, teamMembers.userId))
-      .leftJoin(
-        projectCollaborators,
-        and(eq(projectCollaborators.projectId, projects.id), eq(projectCollaborators.userId, users.id)),
-      )
-      .where(and(eq(projects.id, projectId), live)),
+  const [owners, members, teamOwners, team] = await together(db, [
+    () =>
+      db
+        .select(person)
+        .from(projects)
+        .innerJoin(users, eq(users.id, projects.ownerId))
+        .where(and(eq(projects.id, projectId), live)),
+    () =>
+      db
+        .select(person)
+        .from(projectMembers)
+        .innerJoin(users, eq(users.id, projectMembers.userId))
+        .where(and(eq(projectMembers.projectId, projectId), isNotNull(projectMembers.userId), live)),
+    () =>
+      db
+        .select(person)
+        .from(projects)
+        .innerJoin(teams, eq(teams.id, projects.teamId))
+        .innerJoin(users, eq(users.id, teams.ownerId))
+        .where(and(eq(projects.id, projectId), live)),
+    () =>
+      db
+        .select({ ...person, access: teamMembers.access, toggledIn: projectCollaborators.userId })
+        .from(projects)
+        .innerJoin(teamMembers, eq(teamMembers.teamId, projects.teamId))
+        .innerJoin(users, eq(users.id, teamMembers.userId))
+        .leftJoin(
+          projectCollaborators,
+          and(eq(projectCollaborators.projectId, projects.id), eq(projectCollaborators.userId, users.id)),
+        )
+        .where(and(eq(projects.id, projectId), live)),
   ]);
   const people = new Map<string, BoardPerson>();
   const add = (row: { id: string; displayName: string; photoURL: string | null }, isAssignable: boolean) => {

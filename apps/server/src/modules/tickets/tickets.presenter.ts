@@ -16,6 +16,7 @@ import {
 import { and, asc, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { type BrowseListRow, type TicketEntryRow, ticketEntries, tickets } from "../../db/schema/index.ts";
+import { together } from "../../db/together.ts";
 import { presentEntryVideo } from "../videos/present.ts";
 import { type BoardPerson, boardPeople } from "./tickets.load.ts";
 
@@ -149,7 +150,10 @@ export async function presentTicket(
 export async function presentTicketDetail(db: Database, ticketId: string): Promise<TicketDetail | null> {
   const [row] = await selectCountedTickets(db, eq(tickets.id, ticketId));
   if (!row) return null;
-  const [people, entries] = await Promise.all([boardPeople(db, row.projectId), threadOf(db, [ticketId])]);
+  const [people, entries] = await together(db, [
+    () => boardPeople(db, row.projectId),
+    () => threadOf(db, [ticketId]),
+  ]);
   return { ...presentTicketRow(row, people), thread: entries.map((entry) => presentEntry(entry, people)) };
 }
 
