@@ -11,7 +11,7 @@ import {
 } from "@redline/shared";
 import { useState } from "react";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
-import { ThreadEntry } from "../../components/discussion/entry.tsx";
+import { ThreadEntries } from "../../components/discussion/entries.tsx";
 import { ticketVideoTarget } from "../../components/video/video-recorder-modal.tsx";
 import { useAddEntry, useDeleteEntry, useEditEntry } from "./board-queries.ts";
 import { TicketComposer } from "./ticket-composer.tsx";
@@ -20,7 +20,6 @@ export function TicketThread({ ticket, people }: { ticket: TicketDetail; people:
   const reply = useAddEntry(ticket);
   const edit = useEditEntry(ticket);
   const remove = useDeleteEntry(ticket);
-  const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<TicketEntry | null>(null);
   const deletesTicket = deletingEntryDeletesTicket(ticket.thread.length);
 
@@ -30,38 +29,18 @@ export function TicketThread({ ticket, people }: { ticket: TicketDetail; people:
         Activity
       </h3>
       {ticket.thread.length === 0 ? <p className="ticket-thread__empty">No messages yet.</p> : null}
-      <ol className="ticket-thread__entries">
-        {ticket.thread.map((entry) => (
-          <ThreadEntry
-            key={entry.id}
-            entry={entry}
-            people={people}
-            projectId={ticket.projectId}
-            noun="message"
-            canDownload
-            onEdit={() => setEditing(entry.id)}
-            onDelete={() => setDeleting(entry)}
-            editor={
-              editing === entry.id ? (
-                <TicketComposer
-                  label="Edit message"
-                  submitLabel="Save"
-                  people={people}
-                  projectId={ticket.projectId}
-                  initialText={entry.comment}
-                  allowAttachments={false}
-                  autoFocus
-                  isPending={edit.isPending}
-                  onSubmit={({ comment }) =>
-                    edit.mutateAsync({ entryId: entry.id, comment }).then(() => setEditing(null))
-                  }
-                  onCancel={() => setEditing(null)}
-                />
-              ) : undefined
-            }
-          />
-        ))}
-      </ol>
+      <ThreadEntries
+        entries={ticket.thread}
+        people={people}
+        projectId={ticket.projectId}
+        noun="message"
+        canDownload
+        className="ticket-thread__entries"
+        Editor={TicketComposer}
+        isSaving={edit.isPending}
+        onSave={(entry, comment) => edit.mutateAsync({ entryId: entry.id, comment })}
+        onDelete={setDeleting}
+      />
       {ticket.abilities.reply ? (
         <TicketComposer
           key={ticket.id}

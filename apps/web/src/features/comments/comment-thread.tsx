@@ -8,7 +8,7 @@ import { ArrowLeft, Check, RotateCcw } from "lucide-react";
 import { useState } from "react";
 import { CardActions } from "../../components/card-actions.tsx";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
-import { ThreadEntry } from "../../components/discussion/entry.tsx";
+import { ThreadEntries } from "../../components/discussion/entries.tsx";
 import { CommentComposer } from "./comment-composer.tsx";
 import {
   type CommentScope,
@@ -40,7 +40,6 @@ export function CommentThread({
   const reply = useReply(scope);
   const update = useUpdateComment(scope);
   const remove = useDeleteEntry(scope);
-  const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<CommentEntry | null>(null);
   const edit = useEditEntry(scope);
   const first = comment.thread[0];
@@ -83,41 +82,21 @@ export function CommentThread({
           canManage={canManageIntegrations}
         />
       ) : null}
-      <ol className="thread__entries">
-        {comment.thread.map((entry) => (
-          <ThreadEntry
-            key={entry.id}
-            entry={entry}
-            people={people}
-            projectId={scope.projectId}
-            noun="comment"
-            canDownload={comment.abilities.attach}
-            onEdit={() => setEditing(entry.id)}
-            onDelete={() => setDeleting(entry)}
-            editor={
-              editing === entry.id ? (
-                <CommentComposer
-                  label="Edit comment"
-                  submitLabel="Save"
-                  people={people}
-                  projectId={scope.projectId}
-                  initialText={entry.comment}
-                  allowAttachments={false}
-                  autoFocus
-                  isPending={edit.isPending}
-                  onSubmit={({ comment: text }) =>
-                    edit
-                      .mutateAsync({ commentId: comment.id, entryId: entry.id, comment: text })
-                      .then(() => setEditing(null))
-                  }
-                  onCancel={() => setEditing(null)}
-                  onDraftChange={onDraftChange}
-                />
-              ) : undefined
-            }
-          />
-        ))}
-      </ol>
+      <ThreadEntries
+        entries={comment.thread}
+        people={people}
+        projectId={scope.projectId}
+        noun="comment"
+        canDownload={comment.abilities.attach}
+        className="thread__entries"
+        Editor={CommentComposer}
+        isSaving={edit.isPending}
+        onSave={(entry, text) =>
+          edit.mutateAsync({ commentId: comment.id, entryId: entry.id, comment: text })
+        }
+        onDelete={setDeleting}
+        onDraftChange={onDraftChange}
+      />
       {comment.abilities.reply ? (
         <CommentComposer
           key={comment.id}
