@@ -5,9 +5,9 @@
  * may still add (the page limit); they are added one after the other.
  */
 import { LoaderCircle } from "lucide-react";
-import { type FormEvent, useId, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { TextAreaField, TextField } from "../../components/field.tsx";
-import { Modal } from "../../components/modal.tsx";
+import { FormModal } from "../../components/form-modal.tsx";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { useDebouncedValue } from "../../lib/use-debounced-value.ts";
 import { useSimilarPages } from "./page-queries.ts";
@@ -37,7 +37,6 @@ export function AddSeveralPagesModal({
   remaining: number | null;
   onAdd(urls: string[], isScreenshot: boolean): void;
 }) {
-  const id = useId();
   const pathsInput = useRef<HTMLTextAreaElement>(null);
   const [base, setBase] = useState(initialBase);
   const [paths, setPaths] = useState("");
@@ -62,9 +61,7 @@ export function AddSeveralPagesModal({
   const togglePicked = (url: string, checked: boolean) =>
     setPicked((current) => (checked ? [...current, url] : current.filter((entry) => entry !== url)));
 
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (urls.length === 0 || isOverLimit) return;
+  const handleSubmit = () => {
     onAdd(urls, isScreenshot);
     setPaths("");
     setPicked([]);
@@ -72,105 +69,92 @@ export function AddSeveralPagesModal({
   };
 
   return (
-    <Modal
+    <FormModal
       open={open}
       onOpenChange={onOpenChange}
       title="Add several pages"
       description="Enter the site's address: the pages it links to are offered below. Or type their paths, one per line. They are captured one after the other."
       initialFocusRef={initialBase ? pathsInput : undefined}
-      footer={
-        <>
-          <button type="button" className="btn" onClick={() => onOpenChange(false)}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            form={`${id}-form`}
-            className="btn btn--primary"
-            disabled={urls.length === 0 || isOverLimit}
-          >
-            Add {pagesText(urls.length)}
-          </button>
-        </>
-      }
+      submitLabel={`Add ${pagesText(urls.length)}`}
+      canSubmit={urls.length > 0 && !isOverLimit}
+      formClassName="add-several"
+      onSubmit={handleSubmit}
     >
-      <form id={`${id}-form`} className="add-several" onSubmit={handleSubmit}>
-        <TextField
-          label="Site address"
-          inputMode="url"
-          placeholder="https://example.com"
-          value={base}
-          onChange={(event) => setBase(event.target.value)}
-          after={
-            similar.isFetching && !similar.data ? (
-              <p className="field__hint add-several__status" role="status">
-                <LoaderCircle size={12} className="spin" aria-hidden /> Looking for pages linked from this
-                address...
-              </p>
-            ) : similar.isError ? (
-              <p className="field__hint">No pages could be found there: {errorMessage(similar.error)}</p>
-            ) : similar.data && found.length === 0 ? (
-              <p className="field__hint">This address links to no other pages of the site.</p>
-            ) : null
-          }
-        />
-        {found.length > 0 ? (
-          <fieldset className="similar-pages">
-            <legend className="field__label">Pages found on this site</legend>
-            <p className="field__hint">
-              {remaining === null
-                ? "Choose the pages to add."
-                : `Choose up to ${pagesText(remaining)}: the project's page limit allows no more.`}
+      <TextField
+        label="Site address"
+        inputMode="url"
+        placeholder="https://example.com"
+        value={base}
+        onChange={(event) => setBase(event.target.value)}
+        after={
+          similar.isFetching && !similar.data ? (
+            <p className="field__hint add-several__status" role="status">
+              <LoaderCircle size={12} className="spin" aria-hidden /> Looking for pages linked from this
+              address...
             </p>
-            <ul className="similar-pages__list">
-              {found.map((url) => {
-                const isChecked = chosen.includes(url);
-                return (
-                  <li key={url}>
-                    <label className="checkbox similar-pages__item" title={url}>
-                      <input
-                        type="checkbox"
-                        checked={isChecked}
-                        disabled={!isChecked && !canPickMore}
-                        onChange={(event) => togglePicked(url, event.target.checked)}
-                      />
-                      <span className="similar-pages__path">{pathOf(url)}</span>
-                    </label>
-                  </li>
-                );
-              })}
-            </ul>
-          </fieldset>
-        ) : null}
-        <TextAreaField
-          label="Paths, one per line"
-          textAreaRef={pathsInput}
-          inputClassName="add-several__paths"
-          rows={found.length > 0 ? 3 : 5}
-          placeholder={"/\n/pricing\n/about"}
-          value={paths}
-          onChange={(event) => setPaths(event.target.value)}
-        />
-        <label className="checkbox">
-          <input
-            type="checkbox"
-            checked={isScreenshot}
-            onChange={(event) => setScreenshot(event.target.checked)}
-          />
-          Full-page screenshot
-        </label>
-        {isOverLimit ? (
-          <p className="form-error" role="alert">
-            Only {pagesText(remaining ?? 0)} more fit in this project. Remove some to go on.
+          ) : similar.isError ? (
+            <p className="field__hint">No pages could be found there: {errorMessage(similar.error)}</p>
+          ) : similar.data && found.length === 0 ? (
+            <p className="field__hint">This address links to no other pages of the site.</p>
+          ) : null
+        }
+      />
+      {found.length > 0 ? (
+        <fieldset className="similar-pages">
+          <legend className="field__label">Pages found on this site</legend>
+          <p className="field__hint">
+            {remaining === null
+              ? "Choose the pages to add."
+              : `Choose up to ${pagesText(remaining)}: the project's page limit allows no more.`}
           </p>
-        ) : urls.length > 0 ? (
-          <ul className="add-several__preview" aria-label="Pages to add">
-            {urls.map((url) => (
-              <li key={url}>{url}</li>
-            ))}
+          <ul className="similar-pages__list">
+            {found.map((url) => {
+              const isChecked = chosen.includes(url);
+              return (
+                <li key={url}>
+                  <label className="checkbox similar-pages__item" title={url}>
+                    <input
+                      type="checkbox"
+                      checked={isChecked}
+                      disabled={!isChecked && !canPickMore}
+                      onChange={(event) => togglePicked(url, event.target.checked)}
+                    />
+                    <span className="similar-pages__path">{pathOf(url)}</span>
+                  </label>
+                </li>
+              );
+            })}
           </ul>
-        ) : null}
-      </form>
-    </Modal>
+        </fieldset>
+      ) : null}
+      <TextAreaField
+        label="Paths, one per line"
+        textAreaRef={pathsInput}
+        inputClassName="add-several__paths"
+        rows={found.length > 0 ? 3 : 5}
+        placeholder={"/\n/pricing\n/about"}
+        value={paths}
+        onChange={(event) => setPaths(event.target.value)}
+      />
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={isScreenshot}
+          onChange={(event) => setScreenshot(event.target.checked)}
+        />
+        Full-page screenshot
+      </label>
+      {isOverLimit ? (
+        <p className="form-error" role="alert">
+          Only {pagesText(remaining ?? 0)} more fit in this project. Remove some to go on.
+        </p>
+      ) : urls.length > 0 ? (
+        <ul className="add-several__preview" aria-label="Pages to add">
+          {urls.map((url) => (
+            <li key={url}>{url}</li>
+          ))}
+        </ul>
+      ) : null}
+    </FormModal>
   );
 }

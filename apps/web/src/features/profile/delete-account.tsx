@@ -1,16 +1,15 @@
 /** Account deletion with re-authentication by password, in the shared Modal. */
 import { MESSAGES } from "@redline/shared";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useId, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { FormError, PasswordField } from "../../components/field.tsx";
-import { Modal } from "../../components/modal.tsx";
+import { FormModal } from "../../components/form-modal.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { authCall, authClient } from "../../lib/auth-client.ts";
 import { endSession } from "../session/sign-out.ts";
 
 export function DeleteAccount() {
-  const id = useId();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const passwordInput = useRef<HTMLInputElement>(null);
@@ -34,11 +33,6 @@ export function DeleteAccount() {
     }
   };
 
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (password && !remove.isPending) remove.mutate();
-  };
-
   return (
     <>
       <div className="profile-danger">
@@ -49,33 +43,28 @@ export function DeleteAccount() {
           Delete account
         </button>
       </div>
-      <Modal
+      <FormModal
         open={isOpen}
         onOpenChange={handleOpenChange}
         title="Delete your account?"
         description="Enter your password to confirm. Your account is deleted immediately and cannot be restored."
         initialFocusRef={passwordInput}
-        footer={
-          <>
-            <button type="button" className="btn" onClick={() => handleOpenChange(false)}>
-              Cancel
-            </button>
-            <button type="submit" form={`${id}-form`} className="btn btn--danger" disabled={remove.isPending}>
-              {remove.isPending ? "Deleting..." : "Delete account"}
-            </button>
-          </>
-        }
+        submitLabel="Delete account"
+        pendingLabel="Deleting..."
+        isPending={remove.isPending}
+        canSubmit={password !== ""}
+        isDanger
+        formClassName="profile-form"
+        onSubmit={() => remove.mutate()}
       >
-        <form id={`${id}-form`} className="profile-form" onSubmit={handleSubmit}>
-          <PasswordField
-            inputRef={passwordInput}
-            required
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-          />
-          <FormError error={remove.error} />
-        </form>
-      </Modal>
+        <PasswordField
+          inputRef={passwordInput}
+          required
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+        />
+        <FormError error={remove.error} />
+      </FormModal>
     </>
   );
 }

@@ -12,10 +12,10 @@ import {
   productOf,
   teamDisplayName,
 } from "@redline/shared";
-import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { Field, TextField } from "../../components/field.tsx";
-import { Modal } from "../../components/modal.tsx";
+import { FormModal } from "../../components/form-modal.tsx";
 import { isPlanRefusal, PlanLimitText } from "../../components/plan-limit-text.tsx";
 import { dismissSnackbar, showSnackbar } from "../../components/snackbar-store.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
@@ -73,9 +73,7 @@ export function AddProjectModal({
     }
   };
 
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (create.isPending) return;
+  const handleSubmit = () => {
     showSnackbar("info", PROJECT_MESSAGES.creating, { id: SNACKBAR_ID, durationMs: null });
     create.mutate(
       { title: title.trim(), type, ...(teamId && { teamId }) },
@@ -95,90 +93,81 @@ export function AddProjectModal({
   };
 
   return (
-    <Modal
+    <FormModal
       open={open}
       onOpenChange={handleOpenChange}
       title="New project"
       description="Give it a name and choose what you will review."
       initialFocusRef={titleInput}
-      footer={
-        <>
-          <button type="button" className="btn" onClick={() => handleOpenChange(false)}>
-            Cancel
-          </button>
-          <button type="submit" form={`${id}-form`} className="btn btn--primary" disabled={create.isPending}>
-            {create.isPending ? "Creating..." : "Create project"}
-          </button>
-        </>
-      }
+      submitLabel="Create project"
+      pendingLabel="Creating..."
+      isPending={create.isPending}
+      formClassName="add-project"
+      onSubmit={handleSubmit}
     >
-      <form id={`${id}-form`} className="add-project" onSubmit={handleSubmit}>
-        {isPlanRefusal(create.error) ? (
-          <p className="add-project__limit" role="alert">
-            <PlanLimitText message={create.error.message} onNavigate={() => handleOpenChange(false)} />
-          </p>
-        ) : null}
-        <TextField
-          label="Project title"
-          inputRef={titleInput}
-          placeholder={DEFAULT_PROJECT_TITLE}
-          maxLength={200}
-          value={title}
-          onChange={(event) => setTitle(event.target.value)}
-        />
-        <fieldset className="add-project__types">
-          <legend className="field__label">Project type</legend>
-          {creatableTypesIn(tabProduct).map((option) => {
-            const info = PROJECT_TYPE_INFO[option];
-            const Icon = info.icon;
-            const locked = isLocked(option);
-            return (
-              <label key={option} className="add-project__type">
-                <input
-                  type="radio"
-                  name={`${id}-type`}
-                  value={option}
-                  checked={type === option && !locked}
-                  disabled={locked}
-                  onChange={() => setType(option)}
-                />
-                <Icon size={18} aria-hidden className="add-project__type-icon" />
-                <span className="add-project__type-text">
-                  <span className="add-project__type-label">
-                    {info.label}
-                    {locked ? (
-                      <span className="tag tag--accent add-project__type-tag">Paid plans</span>
-                    ) : null}
-                  </span>
-                  <span className="add-project__type-description">{info.description}</span>
+      {isPlanRefusal(create.error) ? (
+        <p className="add-project__limit" role="alert">
+          <PlanLimitText message={create.error.message} onNavigate={() => handleOpenChange(false)} />
+        </p>
+      ) : null}
+      <TextField
+        label="Project title"
+        inputRef={titleInput}
+        placeholder={DEFAULT_PROJECT_TITLE}
+        maxLength={200}
+        value={title}
+        onChange={(event) => setTitle(event.target.value)}
+      />
+      <fieldset className="add-project__types">
+        <legend className="field__label">Project type</legend>
+        {creatableTypesIn(tabProduct).map((option) => {
+          const info = PROJECT_TYPE_INFO[option];
+          const Icon = info.icon;
+          const locked = isLocked(option);
+          return (
+            <label key={option} className="add-project__type">
+              <input
+                type="radio"
+                name={`${id}-type`}
+                value={option}
+                checked={type === option && !locked}
+                disabled={locked}
+                onChange={() => setType(option)}
+              />
+              <Icon size={18} aria-hidden className="add-project__type-icon" />
+              <span className="add-project__type-text">
+                <span className="add-project__type-label">
+                  {info.label}
+                  {locked ? <span className="tag tag--accent add-project__type-tag">Paid plans</span> : null}
                 </span>
-              </label>
-            );
-          })}
-        </fieldset>
-        {teams.length > 0 ? (
-          <Field
-            label="Belongs to"
-            hint={teamId ? "Everyone in the team can edit it." : "Only the people you share it with."}
-          >
-            {(control) => (
-              <select
-                {...control}
-                className="input"
-                value={teamId}
-                onChange={(event) => setTeamChoice(event.target.value)}
-              >
-                <option value="">Only me</option>
-                {teams.map((team) => (
-                  <option key={team.id} value={team.id}>
-                    {teamDisplayName(team)}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-        ) : null}
-      </form>
-    </Modal>
+                <span className="add-project__type-description">{info.description}</span>
+              </span>
+            </label>
+          );
+        })}
+      </fieldset>
+      {teams.length > 0 ? (
+        <Field
+          label="Belongs to"
+          hint={teamId ? "Everyone in the team can edit it." : "Only the people you share it with."}
+        >
+          {(control) => (
+            <select
+              {...control}
+              className="input"
+              value={teamId}
+              onChange={(event) => setTeamChoice(event.target.value)}
+            >
+              <option value="">Only me</option>
+              {teams.map((team) => (
+                <option key={team.id} value={team.id}>
+                  {teamDisplayName(team)}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      ) : null}
+    </FormModal>
   );
 }

@@ -11,9 +11,9 @@ import {
   SUPPORT_MESSAGES,
 } from "@redline/shared";
 import { useMutation } from "@tanstack/react-query";
-import { type FormEvent, useId, useState } from "react";
+import { useState } from "react";
 import { TextAreaField, TextField } from "../../components/field.tsx";
-import { Modal } from "../../components/modal.tsx";
+import { FormModal } from "../../components/form-modal.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { useTextLimit } from "../../components/text-limit.tsx";
 import { api } from "../../lib/api.ts";
@@ -30,7 +30,6 @@ export function ContactModal({
   /** Where the answer will go: the account's address. */
   email: string;
 }) {
-  const id = useId();
   const [subject, setSubject] = useState("");
   const [message, setMessage] = useState("");
   const send = useMutation({
@@ -50,9 +49,7 @@ export function ContactModal({
     }
   };
 
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (isBlank || send.isPending) return;
+  const handleSubmit = () => {
     send.mutate(
       { subject: subject.trim(), message: message.trim() },
       {
@@ -65,45 +62,34 @@ export function ContactModal({
   };
 
   return (
-    <Modal
+    <FormModal
       open={open}
       onOpenChange={handleOpenChange}
       title="Contact Us"
       description={`Write to the people who run this Redline installation. They will answer at ${email}.`}
-      footer={
-        <>
-          <button type="button" className="btn" onClick={() => handleOpenChange(false)}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            form={`${id}-form`}
-            className="btn btn--primary"
-            disabled={isBlank || send.isPending}
-          >
-            {send.isPending ? "Sending..." : "Send message"}
-          </button>
-        </>
-      }
+      submitLabel="Send message"
+      pendingLabel="Sending..."
+      isPending={send.isPending}
+      canSubmit={!isBlank}
+      formClassName="form-stack"
+      onSubmit={handleSubmit}
     >
-      <form id={`${id}-form`} className="form-stack" onSubmit={handleSubmit}>
-        <TextField
-          label="Subject"
-          value={subject}
-          hint={subjectLimit.counter ?? undefined}
-          error={subjectLimit.message ?? undefined}
-          onChange={(e) => setSubject(e.target.value)}
-        />
-        <TextAreaField
-          label="Message"
-          rows={6}
-          inputClassName="support-message"
-          value={message}
-          onChange={(e) => setMessage(e.target.value)}
-          hint={messageLimit.counter ?? undefined}
-          error={messageLimit.message ?? (send.isError ? errorMessage(send.error) : undefined)}
-        />
-      </form>
-    </Modal>
+      <TextField
+        label="Subject"
+        value={subject}
+        hint={subjectLimit.counter ?? undefined}
+        error={subjectLimit.message ?? undefined}
+        onChange={(e) => setSubject(e.target.value)}
+      />
+      <TextAreaField
+        label="Message"
+        rows={6}
+        inputClassName="support-message"
+        value={message}
+        onChange={(e) => setMessage(e.target.value)}
+        hint={messageLimit.counter ?? undefined}
+        error={messageLimit.message ?? (send.isError ? errorMessage(send.error) : undefined)}
+      />
+    </FormModal>
   );
 }

@@ -11,9 +11,9 @@ import {
   SUPPORT_MESSAGES,
 } from "@redline/shared";
 import { useMutation } from "@tanstack/react-query";
-import { type FormEvent, useId, useState } from "react";
+import { useState } from "react";
 import { TextAreaField, TextField } from "../../components/field.tsx";
-import { Modal } from "../../components/modal.tsx";
+import { FormModal } from "../../components/form-modal.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { useTextLimit } from "../../components/text-limit.tsx";
 import { api } from "../../lib/api.ts";
@@ -43,7 +43,6 @@ export function ProRequestModal({
   open: boolean;
   onOpenChange(open: boolean): void;
 }) {
-  const id = useId();
   const [company, setCompany] = useState("");
   const [teamSize, setTeamSize] = useState("");
   const [message, setMessage] = useState("");
@@ -66,9 +65,7 @@ export function ProRequestModal({
     }
   };
 
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (isIncomplete || send.isPending) return;
+  const handleSubmit = () => {
     send.mutate(input, {
       onSuccess: () => {
         snackbar.success(SUPPORT_MESSAGES.requestSent);
@@ -78,53 +75,42 @@ export function ProRequestModal({
   };
 
   return (
-    <Modal
+    <FormModal
       open={open}
       onOpenChange={handleOpenChange}
       title="Request a Team plan"
       description="Tell us about your team: the people who run this Redline installation will get in touch by e-mail."
-      footer={
-        <>
-          <button type="button" className="btn" onClick={() => handleOpenChange(false)}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            form={`${id}-form`}
-            className="btn btn--primary"
-            disabled={isIncomplete || send.isPending}
-          >
-            {send.isPending ? "Sending..." : "Send request"}
-          </button>
-        </>
-      }
+      submitLabel="Send request"
+      pendingLabel="Sending..."
+      isPending={send.isPending}
+      canSubmit={!isIncomplete}
+      formClassName="form-stack"
+      onSubmit={handleSubmit}
     >
-      <form id={`${id}-form`} className="form-stack" onSubmit={handleSubmit}>
-        <TextField
-          label="Company or team"
-          value={company}
-          hint={companyLimit.counter ?? undefined}
-          error={companyLimit.message ?? undefined}
-          onChange={(e) => setCompany(e.target.value)}
-        />
-        <TextField
-          label="People in the team"
-          type="number"
-          min={1}
-          inputMode="numeric"
-          value={teamSize}
-          onChange={(e) => setTeamSize(e.target.value)}
-        />
-        <TextAreaField
-          label="Anything else we should know"
-          rows={4}
-          inputClassName="support-message"
-          value={message}
-          onChange={(e) => setMessage(e.target.value)}
-          hint={messageLimit.counter ?? undefined}
-          error={messageLimit.message ?? (send.isError ? errorMessage(send.error) : undefined)}
-        />
-      </form>
-    </Modal>
+      <TextField
+        label="Company or team"
+        value={company}
+        hint={companyLimit.counter ?? undefined}
+        error={companyLimit.message ?? undefined}
+        onChange={(e) => setCompany(e.target.value)}
+      />
+      <TextField
+        label="People in the team"
+        type="number"
+        min={1}
+        inputMode="numeric"
+        value={teamSize}
+        onChange={(e) => setTeamSize(e.target.value)}
+      />
+      <TextAreaField
+        label="Anything else we should know"
+        rows={4}
+        inputClassName="support-message"
+        value={message}
+        onChange={(e) => setMessage(e.target.value)}
+        hint={messageLimit.counter ?? undefined}
+        error={messageLimit.message ?? (send.isError ? errorMessage(send.error) : undefined)}
+      />
+    </FormModal>
   );
 }
