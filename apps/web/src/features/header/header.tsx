@@ -6,7 +6,6 @@ import type { User } from "@redline/shared";
 import { ArrowLeft } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
-import { ComingSoonModal } from "../../components/coming-soon-modal.tsx";
 import { HelpMenu } from "./help-menu.tsx";
 import { InboxButtons } from "./inbox-buttons.tsx";
 import { KeyboardShortcuts } from "./keyboard-shortcuts.tsx";
@@ -15,11 +14,6 @@ import { ProfileMenu } from "./profile-menu.tsx";
 import { backTarget } from "./shell-rules.ts";
 import { useTransparentHeader } from "./use-transparent-header.ts";
 import "./header.css";
-
-export interface Feature {
-  title: string;
-  text: string;
-}
 
 /**
  * `bell`: the notifications bell (the notifications feature's), placed among the inbox buttons;
@@ -44,7 +38,6 @@ export function Header({
   /** Opens Refer & Earn (the referrals feature's modal, rendered by the layout). */
   onReferral(): void;
 }) {
-  const [feature, setFeature] = useState<Feature | null>(null);
   const [isShortcutsOpen, setShortcutsOpen] = useState(false);
   const { pathname } = useLocation();
   const back = backTarget(pathname);
@@ -86,11 +79,10 @@ export function Header({
       </div>
       <div className="header__right">
         <InboxButtons bell={bell} messages={messages} />
-        <HelpMenu onFeature={setFeature} onShortcuts={() => setShortcutsOpen(true)} />
+        <HelpMenu onShortcuts={() => setShortcutsOpen(true)} />
         <ProfileMenu user={user} onReferral={onReferral} onContact={onContact} />
       </div>
       <KeyboardShortcuts open={isShortcutsOpen} onOpenChange={setShortcutsOpen} />
-      <ComingSoonModal feature={feature} onClose={() => setFeature(null)} />
     </header>
   );
 }

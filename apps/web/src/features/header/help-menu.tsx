@@ -8,15 +8,8 @@ import { DropdownMenu } from "radix-ui";
 import { Link } from "react-router";
 import { usePublicConfig } from "../../lib/use-product.ts";
 import { openSupportDialog } from "../support/support-store.ts";
-import type { Feature } from "./header.tsx";
 
-export function HelpMenu({
-  onShortcuts,
-}: {
-  /** Kept for the header's call; every help item is now a real feature. */
-  onFeature?(feature: Feature): void;
-  onShortcuts(): void;
-}) {
+export function HelpMenu({ onShortcuts }: { onShortcuts(): void }) {
   const { data: config } = usePublicConfig();
   const docsUrl = config?.docsUrl ?? null;
   return (
