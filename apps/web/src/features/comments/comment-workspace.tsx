@@ -1,8 +1,8 @@
 /**
  * Comment mode (SPEC §2): the version in the middle with its pins, and the comments panel beside it.
  *
- * Snapshots: the overlay inside the sandboxed frame draws the pins and reports picks (frame protocol,
- * lib/use-overlay-bridge.ts, use-overlay-pins.ts); images and PDF pages: pins over the picture (position-layer.tsx). A pick
+ * The stage is the version's stage adapter (stages/: a snapshot's overlay, pins over an image or a PDF
+ * page), which turns a click into a target; the workspace has no branch on the kind of content. A pick
  * opens the composer in the panel; the new comment then opens as a thread. `?id=` selects a comment
  * and scrolls to its pin. New comments from others wait as "N new" while this reviewer is typing.
  * Copied comments are re-anchored by the overlay: the outcome is saved once (PATCH anchorStatus), and
@@ -11,17 +11,9 @@
  * `guestIdentity`) follows the link's comments through the guest socket (use-guest-comments-realtime.ts);
  * members follow theirs through the project's room (use-project-realtime.ts, mounted by the review view).
  */
-import type {
-  AnchoredStatus,
-  Comment,
-  MentionPerson,
-  OverlayToParentMessage,
-  Version,
-} from "@redline/shared";
+import type { AnchoredStatus, Comment, MentionPerson, Target, Version } from "@redline/shared";
 import { MapPin, MapPinOff } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
-import { type ContentComments, VersionContent } from "../../components/stage/version-content.tsx";
-import { useOverlayBridge } from "../../lib/use-overlay-bridge.ts";
 import { ActivityHead, type Filter } from "./activity-head.tsx";
 import type { CandidateChoice } from "./candidate-picker.tsx";
 import type { ComposerSubmit } from "./comment-composer.tsx";
@@ -36,13 +28,12 @@ import {
 import { CommentThread } from "./comment-thread.tsx";
 import { NewComment, type Pending } from "./new-comment.tsx";
 import { ReviewList } from "./review-list.tsx";
+import { type FoundPin, placementOf, stageFor } from "./stages/index.ts";
 import { useSaveAnchorStatus } from "./use-anchor-status.ts";
 import { useGuestCommentsRealtime } from "./use-guest-comments-realtime.ts";
 import { useHeldComments } from "./use-held-comments.ts";
-import { useOverlayPins } from "./use-overlay-pins.ts";
 import "./comments.css";
 import { useVersionView } from "../viewer/version-queries.ts";
-import { PositionLayer } from "./position-layer.tsx";
 
 export const COMMENT_MODE_HINT =
   "Click on elements to post comment and give contextual feedback to your team.";
@@ -153,63 +144,30 @@ export function CommentWorkspace({
     [shown, anchored],
   );
 
-  // --- The overlay (snapshots) -------------------------------------------------------------------
-  const isSnapshot = version.kind === "snapshot";
-  const handleOverlay = (message: OverlayToParentMessage) => {
-    switch (message.type) {
-      case "pick:element": {
-        const { anchor, dotPosition, deviceWidth } = message.payload;
-        if (repinId) {
-          update.mutate({ commentId: repinId, anchor, dotPosition, anchorStatus: "exact" });
-          setAnchored((current) => new Map(current).set(repinId, "exact"));
-          setRepinId(null);
-          return;
-        }
-        if (!abilities.canComment) return;
-        setPending({ kind: "element", anchor, dotPosition, deviceWidth: Math.round(deviceWidth) });
-        onSelect(null);
-        break;
-      }
-      case "pin:candidate": {
-        const { id, index, anchor, dotPosition } = message.payload;
-        setCandidates((current) => new Map(current).set(id, { index, anchor, dotPosition }));
-        break;
-      }
-      case "pin:select":
-        setPending(null);
-        onSelect(message.payload.id);
-        break;
-      case "pins:anchored": {
-        const results = new Map(message.payload.results.map((result) => [result.id, result.status]));
-        setAnchored(results);
-        setCandidateCounts(
-          new Map(message.payload.results.map((result) => [result.id, result.candidates ?? 0])),
-        );
-        setCandidates(new Map());
-        setAnchoredRound((round) => round + 1);
-        break;
-      }
-    }
-  };
-  const bridge = useOverlayBridge(handleOverlay);
-  const { post } = bridge;
-
+  // --- The stage: this kind of content's adapter (stages/) ---------------------------------------
+  const adapter = stageFor(version.kind);
+  const [showCandidate, setShowCandidate] = useState<{ id: string; index: number; seq: number } | null>(null);
   const pinned = useMemo(
     () => (isCommentMode && pinsVisible ? listed : []),
     [isCommentMode, pinsVisible, listed],
   );
-  useOverlayPins({
-    bridge,
-    isSnapshot,
-    pins: pinned,
-    numbers,
-    selectedId,
-    mode: isCommentMode && (abilities.canComment || repinId !== null) ? "comment" : "browse",
-    pinsVisible: isCommentMode && pinsVisible,
-    pending:
-      pending?.kind === "element" ? { anchor: pending.anchor, dotPosition: pending.dotPosition } : null,
-    anchored,
-  });
+  const handlePick = (target: Target, deviceWidth: number) => {
+    if (repinId) {
+      update.mutate({ commentId: repinId, ...placementOf(target), anchorStatus: "exact" });
+      setAnchored((current) => new Map(current).set(repinId, "exact"));
+      setRepinId(null);
+      return;
+    }
+    if (!abilities.canComment) return;
+    setPending({ target, deviceWidth });
+    onSelect(null);
+  };
+  const handleFound = (found: FoundPin[]) => {
+    setAnchored(new Map(found.map((pin) => [pin.id, pin.status])));
+    setCandidateCounts(new Map(found.map((pin) => [pin.id, pin.candidates])));
+    setCandidates(new Map());
+    setAnchoredRound((round) => round + 1);
+  };
 
   useSaveAnchorStatus({
     comments: all,
@@ -218,83 +176,15 @@ export function CommentWorkspace({
     save: (commentId, anchorStatus) => update.mutate({ commentId, anchorStatus }),
   });
 
-  // --- Images and PDF pages ----------------------------------------------------------------------
-  const pinsOfPictures = useMemo(
-    () =>
-      isSnapshot
-        ? []
-        : pinned.map((comment) => ({
-            id: comment.id,
-            number: numbers.get(comment.id) ?? 0,
-            x: comment.dotPosition.x,
-            y: comment.dotPosition.y,
-            pdfPage: comment.pdfPage,
-            isResolved: comment.isResolved,
-            isSelected: comment.id === selectedId,
-          })),
-    [isSnapshot, pinned, numbers, selectedId],
-  );
-  const positionPins = isCommentMode
-    ? {
-        pins: pinsOfPictures,
-        pending: pending?.kind === "position" ? pending : null,
-        onPick: abilities.canComment
-          ? (point: { x: number; y: number }, pdfPage: number | null) => {
-              setPending({
-                kind: "position",
-                ...point,
-                pdfPage,
-                deviceWidth: Math.max(100, Math.round(window.innerWidth)),
-              });
-              onSelect(null);
-            }
-          : undefined,
-        onSelect: (id: string) => {
-          setPending(null);
-          onSelect(id);
-        },
-      }
-    : undefined;
-  const contentComments: ContentComments | undefined = positionPins
-    ? {
-        frameRef: bridge.frameRef,
-        positioned: (content, pdfPage, label) => (
-          <PositionLayer
-            pins={positionPins.pins.filter((pin) => pin.pdfPage === pdfPage)}
-            pending={
-              positionPins.pending && positionPins.pending.pdfPage === pdfPage ? positionPins.pending : null
-            }
-            label={label}
-            onPick={positionPins.onPick ? (point) => positionPins.onPick?.(point, pdfPage) : undefined}
-            onSelect={positionPins.onSelect}
-          >
-            {content}
-          </PositionLayer>
-        ),
-      }
-    : undefined;
-
   const submitNew = async ({ comment, attachments, video }: ComposerSubmit) => {
     if (!pending) return;
-    const { data } = await create.mutateAsync(
-      pending.kind === "element"
-        ? {
-            anchor: pending.anchor,
-            dotPosition: pending.dotPosition,
-            deviceWidth: pending.deviceWidth,
-            comment,
-            attachments,
-            ...(video && { video }),
-          }
-        : {
-            dotPosition: { x: pending.x, y: pending.y },
-            ...(pending.pdfPage !== null && { pdfPage: pending.pdfPage }),
-            deviceWidth: pending.deviceWidth,
-            comment,
-            attachments,
-            ...(video && { video }),
-          },
-    );
+    const { data } = await create.mutateAsync({
+      ...placementOf(pending.target),
+      deviceWidth: pending.deviceWidth,
+      comment,
+      attachments,
+      ...(video && { video }),
+    });
     setPending(null);
     markKnown(data.id);
     onSelect(data.id);
@@ -315,14 +205,30 @@ export function CommentWorkspace({
           </button>
         </p>
       ) : null}
-      <VersionContent
+      <adapter.Stage
         key={version.id}
+        version={version}
         view={versionView}
         width={device.width}
         height={device.height}
-        comments={contentComments}
         onRetry={contentProps.onRetry}
         isRetrying={contentProps.isRetrying}
+        isCommentMode={isCommentMode}
+        pins={pinned}
+        pinsVisible={pinsVisible}
+        numbers={numbers}
+        selectedId={selectedId}
+        canPick={isCommentMode && (abilities.canComment || repinId !== null)}
+        pending={pending?.target ?? null}
+        onPick={handlePick}
+        onSelect={(id) => {
+          setPending(null);
+          onSelect(id);
+        }}
+        found={anchored}
+        onFound={handleFound}
+        onCandidate={(id, choice) => setCandidates((current) => new Map(current).set(id, choice))}
+        showCandidate={showCandidate}
       />
       {isCommentMode && version.status === "ready" ? (
         <div className="stage-bar">
@@ -359,6 +265,7 @@ export function CommentWorkspace({
         {pending ? (
           <NewComment
             pending={pending}
+            description={adapter.describe(pending.target)}
             people={people}
             projectId={scope.projectId}
             allowAttachments={abilities.canAttach}
@@ -388,12 +295,14 @@ export function CommentWorkspace({
                 statusOf={statusOf}
                 numberOf={numberOf}
                 people={people}
-                canFix={isSnapshot}
+                canFix={adapter.refinds}
                 showOldCrop={!scope.guestIdentity}
                 candidateCount={(id) => candidateCounts.get(id) ?? 0}
                 candidate={(id) => candidates.get(id)}
                 onSelect={onSelect}
-                onShowCandidate={(id, index) => post("pin:candidate", { id, index })}
+                onShowCandidate={(id, index) =>
+                  setShowCandidate((current) => ({ id, index, seq: (current?.seq ?? 0) + 1 }))
+                }
                 onKeep={(comment, choice) => {
                   update.mutate(
                     choice && choice.index > 0

@@ -1,15 +1,17 @@
 /** The composer of a new comment on what the reviewer just picked: an element, a point of an image or a PDF page. */
-import type { FrameAnchor, MentionPerson } from "@redline/shared";
+import type { MentionPerson, Target } from "@redline/shared";
 import type { VideoTarget } from "../../components/video/video-recorder-modal.tsx";
 import { CommentComposer, type ComposerSubmit } from "./comment-composer.tsx";
 
-/** A pick waiting for its comment. */
-export type Pending =
-  | { kind: "element"; anchor: FrameAnchor; dotPosition: { x: number; y: number }; deviceWidth: number }
-  | { kind: "position"; x: number; y: number; pdfPage: number | null; deviceWidth: number };
+/** A pick waiting for its comment: its target, and the width of the device it was picked at. */
+export interface Pending {
+  target: Target;
+  deviceWidth: number;
+}
 
 export function NewComment({
   pending,
+  description,
   people,
   projectId,
   allowAttachments,
@@ -20,6 +22,8 @@ export function NewComment({
   onDraftChange,
 }: {
   pending: Pending;
+  /** What was picked, as the stage says it ("New comment on page 2"). */
+  description: string;
   people: MentionPerson[] | null;
   projectId: string;
   allowAttachments: boolean;
@@ -31,7 +35,7 @@ export function NewComment({
 }) {
   return (
     <section className="activity__new-comment" aria-label="New comment">
-      <p className="activity__hint">{pickedText(pending)}</p>
+      <p className="activity__hint">{description}</p>
       <CommentComposer
         key={JSON.stringify(pending)}
         label="Write a comment"
@@ -48,11 +52,4 @@ export function NewComment({
       />
     </section>
   );
-}
-
-function pickedText(pending: Pending): string {
-  if (pending.kind === "position")
-    return pending.pdfPage ? `New comment on page ${pending.pdfPage}` : "New comment on the image";
-  const tag = pending.anchor.fingerprint.tag;
-  return `New comment on ‹${typeof tag === "string" ? tag : "element"}›`;
 }

@@ -1,7 +1,7 @@
 /**
- * Keeps the overlay in a snapshot in step with comment mode: the pins to draw, the overlay's mode,
- * whether pins show, the pending pick's marker, and the selected pin scrolled into view once placed
- * (a deep link waits for anchoring). Images and PDF pages scroll their own pin elements.
+ * Keeps the overlay in a snapshot in step with comment mode (stages/snapshot-stage.tsx): the pins to draw,
+ * the overlay's mode, whether pins show, the pending pick's marker, and the selected pin scrolled into view
+ * once placed (a deep link waits for anchoring).
  */
 import {
   type AnchoredStatus,
@@ -32,7 +32,6 @@ export function drawnPins(
 
 export function useOverlayPins({
   bridge,
-  isSnapshot,
   pins: pinned,
   numbers,
   selectedId,
@@ -42,9 +41,8 @@ export function useOverlayPins({
   anchored,
 }: {
   bridge: OverlayBridge;
-  isSnapshot: boolean;
   /** The comments whose pins show. */
-  pins: Comment[];
+  pins: readonly Comment[];
   numbers: ReadonlyMap<string, number>;
   selectedId: string | null;
   mode: "comment" | "browse";
@@ -53,31 +51,28 @@ export function useOverlayPins({
   anchored: ReadonlyMap<string, AnchoredStatus>;
 }): void {
   const { post, generation } = bridge;
-  // Only a snapshot's overlay draws these: images and PDF pages draw their own (position-layer.tsx).
   const pinsJson = useMemo(
     () =>
-      isSnapshot
-        ? JSON.stringify(
-            drawnPins(pinned, selectedId).map(
-              (comment): FramePin => ({
-                id: comment.id,
-                number: numbers.get(comment.id) ?? 0,
-                anchor: comment.anchor,
-                dotPosition: comment.dotPosition,
-                isResolved: comment.isResolved,
-                isSelected: comment.id === selectedId,
-              }),
-            ),
-          )
-        : "[]",
-    [isSnapshot, pinned, numbers, selectedId],
+      JSON.stringify(
+        drawnPins(pinned, selectedId).map(
+          (comment): FramePin => ({
+            id: comment.id,
+            number: numbers.get(comment.id) ?? 0,
+            anchor: comment.anchor,
+            dotPosition: comment.dotPosition,
+            isResolved: comment.isResolved,
+            isSelected: comment.id === selectedId,
+          }),
+        ),
+      ),
+    [pinned, numbers, selectedId],
   );
   // Compared by value: the caller builds a new object on every render.
   const pendingJson = JSON.stringify(pending);
   useEffect(() => {
-    if (!generation || !isSnapshot) return;
+    if (!generation) return;
     post("pins:set", { pins: JSON.parse(pinsJson) as FramePin[] });
-  }, [generation, isSnapshot, pinsJson, post]);
+  }, [generation, pinsJson, post]);
   useEffect(() => {
     if (generation) post("overlay:mode", { mode });
   }, [generation, mode, post]);
@@ -101,16 +96,9 @@ export function useOverlayPins({
       return;
     }
     if (focused.current === selectedId) return;
-    if (isSnapshot) {
-      const status = anchored.get(selectedId);
-      if (!generation || !status || status === "orphaned") return;
-      post("pin:focus", { id: selectedId });
-      focused.current = selectedId;
-    } else {
-      const pin = document.querySelector(`[data-comment-id="${CSS.escape(selectedId)}"]`);
-      if (!pin) return;
-      pin.scrollIntoView({ block: "center", inline: "center" });
-      focused.current = selectedId;
-    }
+    const status = anchored.get(selectedId);
+    if (!generation || !status || status === "orphaned") return;
+    post("pin:focus", { id: selectedId });
+    focused.current = selectedId;
   });
 }
