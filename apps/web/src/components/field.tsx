@@ -93,6 +93,30 @@ export function TextField({
   );
 }
 
+/**
+ * A labelled input for a web address or a domain: no autocompletion, spelling or capitals; typing clears
+ * the field's error (`onValue` is given the text).
+ */
+export function AddressField({
+  onValue,
+  onChange,
+  ...props
+}: Omit<TextFieldProps, "value"> & { value: string; onValue(value: string): void }) {
+  return (
+    <TextField
+      autoComplete="off"
+      autoCapitalize="off"
+      spellCheck={false}
+      inputMode="url"
+      {...props}
+      onChange={(event) => {
+        onValue(event.target.value);
+        onChange?.(event);
+      }}
+    />
+  );
+}
+
 export interface TextAreaFieldProps
   extends FieldTextProps,
     Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "id" | "className" | "children"> {

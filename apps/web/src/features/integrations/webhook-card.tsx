@@ -15,7 +15,7 @@ import {
 import { Check, Copy, KeyRound, Unplug, Webhook } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
-import { Field } from "../../components/field.tsx";
+import { AddressField } from "../../components/field.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { Switch } from "../../components/switch.tsx";
 import { errorMessage } from "../../lib/auth-client.ts";
@@ -190,23 +190,16 @@ function WebhookForm({
 
   return (
     <form className="integration-card__form" onSubmit={handleSubmit} noValidate>
-      <Field label="Webhook URL" error={error}>
-        {(control) => (
-          <input
-            {...control}
-            className="input"
-            value={url}
-            placeholder="https://hooks.zapier.com/hooks/catch/…"
-            autoComplete="off"
-            spellCheck={false}
-            inputMode="url"
-            onChange={(change) => {
-              setUrl(change.target.value);
-              setError(null);
-            }}
-          />
-        )}
-      </Field>
+      <AddressField
+        label="Webhook URL"
+        error={error}
+        value={url}
+        placeholder="https://hooks.zapier.com/hooks/catch/…"
+        onValue={(next) => {
+          setUrl(next);
+          setError(null);
+        }}
+      />
       <fieldset className="integration-card__events">
         <legend>Events</legend>
         {WEBHOOK_EVENTS.map((name) => (

@@ -8,7 +8,7 @@ import { DropdownMenu } from "radix-ui";
 import { type ChangeEvent, type FormEvent, useId, useState } from "react";
 import { Link } from "react-router";
 import { CaptureProgress } from "../../components/capture-progress.tsx";
-import { TextField } from "../../components/field.tsx";
+import { AddressField } from "../../components/field.tsx";
 import { IMAGE_AND_PDF_TYPES } from "../../lib/files.ts";
 import { useAddPages } from "./add-pages-context.tsx";
 import { AddSeveralPagesModal } from "./add-several-pages-modal.tsx";
@@ -73,14 +73,13 @@ export function AddPageForm() {
   return (
     <section className="add-page" aria-label="Add pages">
       <form className="add-page__form" onSubmit={handleSubmit} noValidate>
-        <TextField
+        <AddressField
           label="Page URL"
           type="url"
-          inputMode="url"
           placeholder="https://example.com/pricing"
           value={url}
           error={error ?? undefined}
-          onChange={(event) => setUrl(event.target.value)}
+          onValue={setUrl}
         />
         <div className="add-page__row">
           <label className="checkbox">

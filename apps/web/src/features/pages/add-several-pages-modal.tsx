@@ -6,7 +6,7 @@
  */
 import { LoaderCircle } from "lucide-react";
 import { useRef, useState } from "react";
-import { TextAreaField, TextField } from "../../components/field.tsx";
+import { AddressField, TextAreaField } from "../../components/field.tsx";
 import { FormModal } from "../../components/form-modal.tsx";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { useDebouncedValue } from "../../lib/use-debounced-value.ts";
@@ -80,12 +80,11 @@ export function AddSeveralPagesModal({
       formClassName="add-several"
       onSubmit={handleSubmit}
     >
-      <TextField
+      <AddressField
         label="Site address"
-        inputMode="url"
         placeholder="https://example.com"
         value={base}
-        onChange={(event) => setBase(event.target.value)}
+        onValue={setBase}
         after={
           similar.isFetching && !similar.data ? (
             <p className="field__hint add-several__status" role="status">

@@ -13,7 +13,7 @@ import {
 import { Check, Copy, Globe, RotateCw, TriangleAlert } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
-import { Field } from "../../components/field.tsx";
+import { AddressField } from "../../components/field.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { showPlanRefusal } from "../../components/upgrade-prompt-store.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
@@ -154,23 +154,17 @@ function DomainForm({ teamId, current }: { teamId: string; current: TeamDomain |
 
   return (
     <form className="domain-form" onSubmit={handleSubmit} noValidate>
-      <Field label="Domain" error={error} className="domain-form__field">
-        {(control) => (
-          <input
-            {...control}
-            className="input"
-            value={value}
-            placeholder="review.example.com"
-            autoComplete="off"
-            spellCheck={false}
-            inputMode="url"
-            onChange={(event) => {
-              setValue(event.target.value);
-              setError(null);
-            }}
-          />
-        )}
-      </Field>
+      <AddressField
+        label="Domain"
+        error={error}
+        className="domain-form__field"
+        value={value}
+        placeholder="review.example.com"
+        onValue={(next) => {
+          setValue(next);
+          setError(null);
+        }}
+      />
       <button
         type="submit"
         className="btn btn--primary"

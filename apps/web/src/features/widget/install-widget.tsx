@@ -7,7 +7,7 @@
 import { widgetOriginSchema } from "@redline/shared";
 import { Check, Copy, Globe, Plug, RotateCw, TriangleAlert, X } from "lucide-react";
 import { type FormEvent, useRef, useState } from "react";
-import { Field } from "../../components/field.tsx";
+import { AddressField, Field } from "../../components/field.tsx";
 import { Modal } from "../../components/modal.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
@@ -171,23 +171,17 @@ function AllowedOrigins({ projectId, origins }: { projectId: string; origins: st
         </ul>
       )}
       <form className="install-widget__add" onSubmit={handleAdd} noValidate>
-        <Field label="Site origin" error={error} className="install-widget__field">
-          {(control) => (
-            <input
-              {...control}
-              className="input"
-              value={value}
-              placeholder="https://www.example.com"
-              autoComplete="off"
-              spellCheck={false}
-              inputMode="url"
-              onChange={(event) => {
-                setValue(event.target.value);
-                setError(null);
-              }}
-            />
-          )}
-        </Field>
+        <AddressField
+          label="Site origin"
+          error={error}
+          className="install-widget__field"
+          value={value}
+          placeholder="https://www.example.com"
+          onValue={(next) => {
+            setValue(next);
+            setError(null);
+          }}
+        />
         <button type="submit" className="btn btn--primary" disabled={save.isPending || !value.trim()}>
           Add site
         </button>
