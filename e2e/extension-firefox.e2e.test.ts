@@ -11,6 +11,7 @@
 import { comparePngs } from "@redline/capture/testing";
 import { EXTENSION_ID, EXTENSION_MESSAGES } from "@redline/shared";
 import { eq } from "drizzle-orm";
+import type { Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type FirefoxWithExtension,
@@ -18,12 +19,14 @@ import {
 } from "../apps/extension/scripts/test-browser.ts";
 import { versions } from "../apps/server/src/db/schema/index.ts";
 import {
+  expectBlockRegionAdded,
   pagesOf,
   personWithWebApp,
   reviewPathOf,
   SIGNED_IN_HEADING,
   sessionCookies,
   startWebApp,
+  storedBytes,
 } from "./extension-journey.ts";
 import { type E2E, startE2E } from "./harness.ts";
 import type { Site } from "./helpers.ts";
@@ -61,18 +64,45 @@ type ExtensionPage = {
 
 const button = (name: string) => `::-p-aria([name="${name}"][role="button"])`;
 
+/** Signs Firefox into Redline as `email` (a session of its own). */
+async function signInFirefox(email: string) {
+  const { hostname } = new URL(e2e.baseUrl);
+  const cookies = await sessionCookies(e2e, email);
+  await firefox.browser.setCookie(
+    ...cookies.map((cookie) => ({ ...cookie, domain: hostname, path: "/", httpOnly: true })),
+  );
+}
+
+/**
+ * Signs the extension in from its popup: Redline opens, the person allows the extension there, and the
+ * extension takes its credential at its next poll (every 1.5 s) — in Firefox, Redline's page cannot tell
+ * it (no `externally_connectable`). Answers how long after the approval the popup showed the projects.
+ */
+async function signInExtension(popup: Page): Promise<number> {
+  const connectOpens = firefox.browser.waitForTarget((target) => target.url().includes("/extension/connect"));
+  await popup.locator(button("Sign in with Redline")).click();
+  const connect = (await (await connectOpens).page())!;
+  // Redline's page has no way to talk to the extension in Firefox.
+  expect(
+    await connect.evaluate(
+      () =>
+        typeof (globalThis as { chrome?: { runtime?: { sendMessage?: unknown } } }).chrome?.runtime
+          ?.sendMessage,
+    ),
+  ).toBe("undefined");
+  await connect.locator(button("Allow the extension")).click();
+  await connect.waitForSelector(`::-p-text(${EXTENSION_MESSAGES.approved})`);
+  const approved = Date.now();
+  await popup.waitForSelector("#project", { timeout: 30_000 });
+  const signedInMs = Date.now() - approved;
+  await connect.close();
+  return signedInMs;
+}
+
 describe("the browser extension in Firefox", () => {
   it("signs in through the app, adds a signed-in page from the popup, and is signed out by revoking it", async () => {
     const { email, api, projectId } = await personWithWebApp(e2e, "Billing app");
-    const { hostname } = new URL(e2e.baseUrl);
-    await firefox.browser.setCookie(
-      ...(await sessionCookies(e2e, email)).map((cookie) => ({
-        ...cookie,
-        domain: hostname,
-        path: "/",
-        httpOnly: true,
-      })),
-    );
+    await signInFirefox(email);
 
     // The web app, signed in in the person's own tab; the server itself only gets its sign-in page.
     const app = await firefox.browser.newPage();
@@ -84,28 +114,9 @@ describe("the browser extension in Firefox", () => {
     // button does): its popup opens, and signing in there opens Redline, where the person allows it.
     await app.bringToFront();
     const popup = await firefox.pressShortcut(`${site.url}/app`);
-    const connectOpens = firefox.browser.waitForTarget((target) =>
-      target.url().includes("/extension/connect"),
-    );
-    await popup.locator(button("Sign in with Redline")).click();
-    const connect = (await (await connectOpens).page())!;
-    // Redline's page has no way to talk to the extension in Firefox (no `externally_connectable`).
-    expect(
-      await connect.evaluate(
-        () =>
-          typeof (globalThis as { chrome?: { runtime?: { sendMessage?: unknown } } }).chrome?.runtime
-            ?.sendMessage,
-      ),
-    ).toBe("undefined");
-    await connect.locator(button("Allow the extension")).click();
-    await connect.waitForSelector(`::-p-text(${EXTENSION_MESSAGES.approved})`);
-    const approved = Date.now();
-    // The extension takes its credential at its next poll (every 1.5 s): the popup shows the projects.
-    await popup.waitForSelector("#project", { timeout: 30_000 });
-    const signedInMs = Date.now() - approved;
+    const signedInMs = await signInExtension(popup);
     console.log(`Firefox: signed in ${signedInMs} ms after the approval`);
     expect(signedInMs).toBeLessThan(10_000);
-    await connect.close();
     await app.bringToFront();
 
     // The server answered the extension's origin, and answers it alone: the credential it holds works
@@ -163,10 +174,8 @@ describe("the browser extension in Firefox", () => {
       (await e2e.app.ctx.database.db.select().from(versions).where(eq(versions.pageId, page!.id)))[0]
         ?.screenshotKey;
     await expect.poll(screenshotKey, { timeout: 30_000 }).toBeTruthy();
-    const stored = await e2e.app.ctx.storage.get((await screenshotKey())!);
-    const chunks: Buffer[] = [];
-    for await (const chunk of stored!.stream) chunks.push(chunk as Buffer);
-    const { identical } = comparePngs(Buffer.concat(chunks), await tabPixels());
+    const captured = await storedBytes(e2e, (await screenshotKey())!);
+    const { identical } = comparePngs(captured, await tabPixels());
     console.log(`Firefox: the tab's captured pixels vs the tab: ${(identical * 100).toFixed(2)} % identical`);
     expect(identical).toBeGreaterThanOrEqual(0.99);
     await review.close();
@@ -183,5 +192,46 @@ describe("the browser extension in Firefox", () => {
     await reopened.waitForSelector(button("Sign in with Redline"), { timeout: 20_000 });
     expect(await api.get("/api/me/tokens").then((answer) => answer.body.data)).toEqual([]);
     await Promise.all([settings, reopened, app].map((tab) => tab.close()));
+  });
+
+  it("adds a dragged region of the tab as an image page", async () => {
+    const { email, projectId } = await personWithWebApp(e2e, "Region app");
+    await signInFirefox(email);
+    const board = await firefox.browser.newPage();
+    await board.goto(`${site.url}/board`);
+    await board.waitForSelector("#block");
+    /** The element the person would reach at the block: the block itself, or the extension's overlay. */
+    const atBlock = () =>
+      board.evaluate(() => (document.elementFromPoint(200, 175)?.id === "block" ? "block" : "overlay"));
+    await board.bringToFront();
+    const popup = await firefox.pressShortcut(`${site.url}/board`);
+    await signInExtension(popup);
+    await board.bringToFront();
+    await popup.select("#project", projectId);
+    await popup.locator(button("Screenshot a region")).click();
+    await expect.poll(atBlock).toBe("overlay");
+    // The page has no way to reach the extension, nor sees anything of its script.
+    expect(
+      await board.evaluate(() => ({
+        browser: typeof (globalThis as { browser?: unknown }).browser,
+        flag: (globalThis as { __redlineRegion?: unknown }).__redlineRegion,
+      })),
+    ).toEqual({ browser: "undefined", flag: undefined });
+
+    const reviewOpens = firefox.browser.waitForTarget(
+      (target) => reviewPathOf(projectId).test(target.url()),
+      {
+        timeout: 30_000,
+      },
+    );
+    await board.mouse.move(100, 100);
+    await board.mouse.down();
+    await board.mouse.move(200, 180, { steps: 4 });
+    await board.mouse.move(300, 250, { steps: 4 });
+    await board.mouse.up();
+    const review = (await (await reviewOpens).page())!;
+    await review.waitForSelector("img", { timeout: 30_000 });
+    await expectBlockRegionAdded(e2e, projectId);
+    await Promise.all([review, board].map((tab) => tab.close()));
   });
 });

@@ -4,8 +4,9 @@
  * project and the session cookies that sign a browser in as them, and the pages a project holds.
  */
 import { eq } from "drizzle-orm";
+import sharp from "sharp";
 import { expect } from "vitest";
-import { pages } from "../apps/server/src/db/schema/index.ts";
+import { pages, versions } from "../apps/server/src/db/schema/index.ts";
 import { ApiClient, signUpVerified } from "../apps/server/src/testing/http-client.ts";
 import { type E2E, uniqueEmail } from "./harness.ts";
 import { newProject, PASSWORD, serveSite } from "./helpers.ts";
@@ -67,3 +68,32 @@ export const pagesOf = (e2e: E2E, projectId: string) =>
 
 /** Where Redline opens a page the extension added: its review view. */
 export const reviewPathOf = (projectId: string) => new RegExp(`/project/${projectId}/[^/]+/[^/]+/comment`);
+
+/** What the app stored at `key` (a snapshot's file, a screenshot). */
+export async function storedBytes(e2e: E2E, key: string): Promise<Buffer> {
+  const stored = await e2e.app.ctx.storage.get(key);
+  expect(stored).toBeTruthy();
+  const chunks: Buffer[] = [];
+  for await (const chunk of stored!.stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The project holds one page, the region the person dragged over /board's red block (from its corner at
+ * 100,100 to 300,250): an image page of those 200×150 CSS pixels (the screen's device pixel ratio is 1),
+ * the block's red throughout.
+ */
+export async function expectBlockRegionAdded(e2e: E2E, projectId: string) {
+  const [page, ...more] = await pagesOf(e2e, projectId);
+  expect(more).toHaveLength(0);
+  expect(page).toMatchObject({ url: "image", title: "Board — region" });
+  const [version] = await e2e.app.ctx.database.db
+    .select()
+    .from(versions)
+    .where(eq(versions.pageId, page!.id));
+  expect(version).toMatchObject({ kind: "image", status: "ready" });
+  const image = sharp(await storedBytes(e2e, version!.fileKey!));
+  expect(await image.metadata()).toMatchObject({ width: 200, height: 150 });
+  const { channels } = await image.stats();
+  expect(channels.slice(0, 3).map((channel) => Math.round(channel.mean))).toEqual([220, 20, 20]);
+}

@@ -7,16 +7,14 @@
  */
 import { comparePngs } from "@redline/capture/testing";
 import { EXTENSION_ID, EXTENSION_MESSAGES } from "@redline/shared";
-import { eq } from "drizzle-orm";
 import type { BrowserContext, Page, Worker } from "playwright-core";
-import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ExtensionBrowser, launchWithExtension } from "../apps/extension/scripts/test-browser.ts";
 import { UPLOAD_MESSAGES } from "../apps/extension/src/upload.ts";
-import { versions } from "../apps/server/src/db/schema/index.ts";
 import { testComment } from "../apps/server/src/testing/anchors.ts";
 import { signUpVerified } from "../apps/server/src/testing/http-client.ts";
 import {
+  expectBlockRegionAdded,
   pagesOf,
   personWithWebApp,
   reviewPathOf,
@@ -336,22 +334,7 @@ describe("the browser extension", () => {
     await review.waitForURL(reviewPathOf(projectId), { timeout: 30_000 });
     await review.getByRole("img").first().waitFor({ timeout: 30_000 });
     await shot(review, "extension-region");
-    const [page, ...more] = await pagesOf(e2e, projectId);
-    expect(more).toHaveLength(0);
-    expect(page).toMatchObject({ url: "image", title: "Board — region" });
-    const [version] = await e2e.app.ctx.database.db
-      .select()
-      .from(versions)
-      .where(eq(versions.pageId, page!.id));
-    expect(version).toMatchObject({ kind: "image", status: "ready" });
-    const stored = await e2e.app.ctx.storage.get(version!.fileKey!);
-    const chunks: Buffer[] = [];
-    for await (const chunk of stored!.stream) chunks.push(chunk as Buffer);
-    const image = sharp(Buffer.concat(chunks));
-    // The dragged 200×150 CSS pixels at this screen's device pixel ratio (1), the block's red throughout.
-    expect(await image.metadata()).toMatchObject({ width: 200, height: 150 });
-    const { channels } = await image.stats();
-    expect(channels.slice(0, 3).map((channel) => Math.round(channel.mean))).toEqual([220, 20, 20]);
+    await expectBlockRegionAdded(e2e, projectId);
     await Promise.all([review, board].map((page) => page.close()));
   });
 });
