@@ -18,6 +18,7 @@ import {
   launchFirefoxWithExtension,
 } from "../apps/extension/scripts/test-browser.ts";
 import { versions } from "../apps/server/src/db/schema/index.ts";
+import { testComment } from "../apps/server/src/testing/anchors.ts";
 import {
   expectBlockRegionAdded,
   pagesOf,
@@ -59,7 +60,11 @@ afterAll(async () => {
 
 /** What the extension's pages may ask of Firefox (`browser.*`), for the test to read. */
 type ExtensionPage = {
-  browser: { storage: { local: { get(key: string): Promise<{ account?: { secret: string } }> } } };
+  browser: {
+    storage: { local: { get(key: string): Promise<{ account?: { secret: string } }> } };
+    tabs: { query(query: object): Promise<{ id?: number; url?: string }[]> };
+    action: { getBadgeText(details: { tabId: number }): Promise<string> };
+  };
 };
 
 const button = (name: string) => `::-p-aria([name="${name}"][role="button"])`;
@@ -79,7 +84,17 @@ async function signInFirefox(email: string) {
  * it (no `externally_connectable`). Answers how long after the approval the popup showed the projects.
  */
 async function signInExtension(popup: Page): Promise<number> {
+  // Signed out first if it was signed in (as someone else).
+  const signedIn = await popup.waitForFunction(
+    () => {
+      const names = [...document.querySelectorAll("button")].map((element) => element.textContent);
+      return names.includes("Sign out") ? "yes" : names.includes("Sign in with Redline") && "no";
+    },
+    { timeout: 20_000 },
+  );
+  if ((await signedIn.jsonValue()) === "yes") await popup.locator(button("Sign out")).click();
   const connectOpens = firefox.browser.waitForTarget((target) => target.url().includes("/extension/connect"));
+  connectOpens.catch(() => {});
   await popup.locator(button("Sign in with Redline")).click();
   const connect = (await (await connectOpens).page())!;
   // Redline's page has no way to talk to the extension in Firefox.
@@ -178,7 +193,23 @@ describe("the browser extension in Firefox", () => {
     const { identical } = comparePngs(captured, await tabPixels());
     console.log(`Firefox: the tab's captured pixels vs the tab: ${(identical * 100).toFixed(2)} % identical`);
     expect(identical).toBeGreaterThanOrEqual(0.99);
+
+    // A comment pinned there: the live page's badge counts it.
+    const [, , , , versionId] = new URL(review.url()).pathname.split("/");
+    const pinned = await api.post(
+      `/api/versions/${versionId}/comments`,
+      testComment("Invoice total is cut off"),
+    );
+    expect(pinned.status).toBeLessThan(300);
     await review.close();
+    await app.reload();
+    const badge = () =>
+      popup.evaluate(async (address) => {
+        const { browser } = globalThis as unknown as ExtensionPage;
+        const tab = (await browser.tabs.query({})).find((each) => each.url === address);
+        return browser.action.getBadgeText({ tabId: tab!.id! });
+      }, `${site.url}/app`);
+    await expect.poll(badge, { timeout: 20_000 }).toBe("1");
 
     // Revoking it in Account Settings signs the extension out at once.
     const settings = await firefox.browser.newPage();
@@ -192,7 +223,7 @@ describe("the browser extension in Firefox", () => {
     await reopened.waitForSelector(button("Sign in with Redline"), { timeout: 20_000 });
     expect(await api.get("/api/me/tokens").then((answer) => answer.body.data)).toEqual([]);
     await Promise.all([settings, reopened, app].map((tab) => tab.close()));
-  });
+  }, 120_000);
 
   it("adds a dragged region of the tab as an image page", async () => {
     const { email, projectId } = await personWithWebApp(e2e, "Region app");
@@ -233,5 +264,5 @@ describe("the browser extension in Firefox", () => {
     await review.waitForSelector("img", { timeout: 30_000 });
     await expectBlockRegionAdded(e2e, projectId);
     await Promise.all([review, board].map((tab) => tab.close()));
-  });
+  }, 120_000);
 });
