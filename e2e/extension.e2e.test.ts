@@ -7,51 +7,29 @@
  */
 import { comparePngs } from "@redline/capture/testing";
 import { EXTENSION_ID, EXTENSION_MESSAGES } from "@redline/shared";
-import { eq } from "drizzle-orm";
 import type { BrowserContext, Page, Worker } from "playwright-core";
-import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ExtensionBrowser, launchWithExtension } from "../apps/extension/scripts/test-browser.ts";
 import { UPLOAD_MESSAGES } from "../apps/extension/src/upload.ts";
-import { pages, versions } from "../apps/server/src/db/schema/index.ts";
 import { testComment } from "../apps/server/src/testing/anchors.ts";
-import { ApiClient, signUpVerified } from "../apps/server/src/testing/http-client.ts";
+import { signUpVerified } from "../apps/server/src/testing/http-client.ts";
+import {
+  expectBlockRegionAdded,
+  pagesOf,
+  personWithWebApp,
+  reviewPathOf,
+  SIGNED_IN_HEADING,
+  sessionCookies,
+  startWebApp,
+} from "./extension-journey.ts";
 import { type E2E, startE2E, uniqueEmail } from "./harness.ts";
-import { addMember, newProject, PASSWORD, type Site, serveSite, shot } from "./helpers.ts";
+import { addMember, newProject, PASSWORD, type Site, shot } from "./helpers.ts";
 
 let e2e: E2E;
 let site: Site;
 let extension: ExtensionBrowser;
 let context: BrowserContext;
 let worker: Worker;
-
-/** A web app behind a cookie sign-in: /login signs the browser in, /app shows the signed-in dashboard. */
-function startWebApp() {
-  return serveSite((request, response) => {
-    const signedIn = /(?:^|;\s*)fixture_session=ada(?:;|$)/.test(request.headers.cookie ?? "");
-    if (request.url === "/login") {
-      response
-        .writeHead(302, { "set-cookie": "fixture_session=ada; Path=/; HttpOnly", location: "/app" })
-        .end();
-    } else if (request.url?.startsWith("/app")) {
-      response
-        .writeHead(200, { "content-type": "text/html" })
-        .end(
-          signedIn
-            ? `<!doctype html><html><head><title>Dashboard</title><style>h1{color:rgb(20,90,200)}</style></head><body><h1>Welcome back, Ada</h1><p>Your private dashboard: 3 open invoices.</p><form><input name="q" value=""></form></body></html>`
-            : `<!doctype html><html><head><title>Sign in</title></head><body><h1>Please sign in</h1></body></html>`,
-        );
-    } else if (request.url === "/board") {
-      // A page that tries what a hostile page can against the extension (the region test drives it), and
-      // a red block the region test drags over.
-      response
-        .writeHead(200, { "content-type": "text/html" })
-        .end(
-          `<!doctype html><html><head><title>Board</title><style>body{margin:0;background:#fff}#block{position:absolute;left:100px;top:100px;width:200px;height:150px;background:rgb(220,20,20)}</style></head><body><h1>Board</h1><div id="block"></div></body></html>`,
-        );
-    } else response.writeHead(404).end();
-  });
-}
 
 beforeAll(async () => {
   [e2e, site] = await Promise.all([
@@ -71,14 +49,8 @@ afterAll(async () => {
 
 /** Signs the persistent context into Redline as `email` (a session of its own, as signInPage makes). */
 async function signInContext(email: string) {
-  const session = new ApiClient(e2e.baseUrl);
-  expect((await session.post("/api/auth/sign-in/email", { email, password: PASSWORD })).status).toBe(200);
-  await session.patch("/api/me", {
-    onboarding: { profileSetup: true, featureTour: true, introduceProductSplitting: true, demoModal: true },
-  });
-  await context.addCookies(
-    session.cookieList().map((cookie) => ({ ...cookie, url: e2e.baseUrl, httpOnly: true })),
-  );
+  const cookies = await sessionCookies(e2e, email);
+  await context.addCookies(cookies.map((cookie) => ({ ...cookie, url: e2e.baseUrl, httpOnly: true })));
 }
 
 /** The extension APIs the test asks inside the extension's worker. */
@@ -143,21 +115,14 @@ async function popupFor(url: string): Promise<Page> {
 
 /** A new person, signed in to the context, with a web-app project. */
 async function personWithProject(title: string) {
-  const email = uniqueEmail("extension");
-  const api = await signUpVerified(e2e.baseUrl, e2e.app.inbox!, email, PASSWORD, "Ada Lovelace");
-  const projectId = await newProject(api, title, "webapp");
+  const { email, api, projectId } = await personWithWebApp(e2e, title);
   await signInContext(email);
   return { api, projectId };
 }
 
-const pagesOf = (projectId: string) =>
-  e2e.app.ctx.database.db.select().from(pages).where(eq(pages.projectId, projectId));
-
 describe("the browser extension", () => {
   it("adds a page behind a cookie sign-in to a web-app project, as the person sees it", async () => {
-    const email = uniqueEmail("extension");
-    const api = await signUpVerified(e2e.baseUrl, e2e.app.inbox!, email, PASSWORD, "Ada Lovelace");
-    const projectId = await newProject(api, "Billing app", "webapp");
+    const { email, api, projectId } = await personWithWebApp(e2e, "Billing app");
     // Someone else's web app, where this person may only view: not offered.
     const other = await signUpVerified(
       e2e.baseUrl,
@@ -173,7 +138,7 @@ describe("the browser extension", () => {
     // The web app, signed in in the person's own tab; the server itself only gets its sign-in page.
     const app = await context.newPage();
     await app.goto(`${site.url}/login`);
-    await app.getByRole("heading", { name: "Welcome back, Ada" }).waitFor();
+    await app.getByRole("heading", { name: SIGNED_IN_HEADING }).waitFor();
     expect(await (await fetch(`${site.url}/app`)).text()).toContain("Please sign in");
     // A web page other than Redline's has no way to message the extension.
     expect(
@@ -211,18 +176,18 @@ describe("the browser extension", () => {
     await popup.getByRole("button", { name: "Add this page" }).click();
     const review = await opens;
     const openedMs = Date.now() - clicked;
-    await review.waitForURL(new RegExp(`/project/${projectId}/[^/]+/[^/]+/comment`));
+    await review.waitForURL(reviewPathOf(projectId));
     const iframe = review.locator('iframe[title="Page snapshot"]');
     await iframe.waitFor({ timeout: 60_000 });
     const frame = await (await iframe.elementHandle())!.contentFrame();
-    await frame!.getByRole("heading", { name: "Welcome back, Ada" }).waitFor({ timeout: 60_000 });
+    await frame!.getByRole("heading", { name: SIGNED_IN_HEADING }).waitFor({ timeout: 60_000 });
     await shot(review, "extension-added");
 
     // The snapshot matches the tab's pixels: the served snapshot and the live tab, both at 1280×800.
     const snapshotUrl = await iframe.getAttribute("src");
     const served = await context.newPage();
     await served.goto(new URL(snapshotUrl!, e2e.baseUrl).toString());
-    await served.getByRole("heading", { name: "Welcome back, Ada" }).waitFor();
+    await served.getByRole("heading", { name: SIGNED_IN_HEADING }).waitFor();
     const { identical } = comparePngs(await app.screenshot(), await served.screenshot());
     console.log(`snapshot vs the tab: ${(identical * 100).toFixed(2)} % identical pixels`);
     expect(identical).toBeGreaterThanOrEqual(0.99);
@@ -281,20 +246,20 @@ describe("the browser extension", () => {
     const { projectId } = await personWithProject("Flaky network app");
     const app = await context.newPage();
     await app.goto(`${site.url}/login`);
-    await app.getByRole("heading", { name: "Welcome back, Ada" }).waitFor();
+    await app.getByRole("heading", { name: SIGNED_IN_HEADING }).waitFor();
     const popup = await connectedPopup(`${site.url}/app`);
     await popup.getByLabel("Project").selectOption({ label: "Flaky network app" });
     // The network drops during the first upload only.
     await popup.route("**/api/extension/pages", (route) => route.abort("internetdisconnected"), { times: 1 });
     await popup.getByRole("button", { name: "Add this page" }).click();
     await expect.poll(() => popup.getByRole("alert").textContent()).toBe(UPLOAD_MESSAGES.offline);
-    expect(await pagesOf(projectId)).toHaveLength(0);
+    expect(await pagesOf(e2e, projectId)).toHaveLength(0);
     await shot(popup, "extension-upload-failed");
     const opens = context.waitForEvent("page");
     await popup.getByRole("button", { name: "Try again" }).click();
     const review = await opens;
-    await review.waitForURL(new RegExp(`/project/${projectId}/[^/]+/[^/]+/comment`));
-    expect(await pagesOf(projectId)).toHaveLength(1);
+    await review.waitForURL(reviewPathOf(projectId));
+    expect(await pagesOf(e2e, projectId)).toHaveLength(1);
     await Promise.all([review, popup, app].map((page) => page.close()));
   });
 
@@ -366,25 +331,10 @@ describe("the browser extension", () => {
     await board.mouse.move(300, 250, { steps: 4 });
     await board.mouse.up();
     const review = await opens;
-    await review.waitForURL(new RegExp(`/project/${projectId}/[^/]+/[^/]+/comment`), { timeout: 30_000 });
+    await review.waitForURL(reviewPathOf(projectId), { timeout: 30_000 });
     await review.getByRole("img").first().waitFor({ timeout: 30_000 });
     await shot(review, "extension-region");
-    const [page, ...more] = await pagesOf(projectId);
-    expect(more).toHaveLength(0);
-    expect(page).toMatchObject({ url: "image", title: "Board — region" });
-    const [version] = await e2e.app.ctx.database.db
-      .select()
-      .from(versions)
-      .where(eq(versions.pageId, page!.id));
-    expect(version).toMatchObject({ kind: "image", status: "ready" });
-    const stored = await e2e.app.ctx.storage.get(version!.fileKey!);
-    const chunks: Buffer[] = [];
-    for await (const chunk of stored!.stream) chunks.push(chunk as Buffer);
-    const image = sharp(Buffer.concat(chunks));
-    // The dragged 200×150 CSS pixels at this screen's device pixel ratio (1), the block's red throughout.
-    expect(await image.metadata()).toMatchObject({ width: 200, height: 150 });
-    const { channels } = await image.stats();
-    expect(channels.slice(0, 3).map((channel) => Math.round(channel.mean))).toEqual([220, 20, 20]);
+    await expectBlockRegionAdded(e2e, projectId);
     await Promise.all([review, board].map((page) => page.close()));
   });
 });

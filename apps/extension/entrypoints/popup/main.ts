@@ -216,7 +216,12 @@ async function addPage(
       func: serializeInTab,
     });
     serialized = result!.result as Serialized;
-    const png = await browser.tabs.captureVisibleTab(tab.windowId, { format: "png" }).catch(() => null);
+    // The browser captures what the tab's window shows: the tab's pixels only while it is the tab shown
+    // there (a popup window of the menu or shortcut leaves it so; a tab switched to since does not).
+    const shown = (await browser.tabs.get(tab.id)).active;
+    const png = shown
+      ? await browser.tabs.captureVisibleTab(tab.windowId, { format: "png" }).catch(() => null)
+      : null;
     screenshot = png?.slice(png.indexOf(",") + 1);
   } catch (error) {
     return fail(`Redline could not read this page: ${(error as Error).message}`, true);
