@@ -29,8 +29,10 @@ describe.each(drivers())("reads together on %s", (driver) => {
       running += 1;
       if (running > 1) overlapped = true;
       try {
-        const result = await db.execute(sql`select ${value}::int as value, pg_sleep(0.05)`);
-        return Number((result.rows[0] as { value: number }).value);
+        const result = (await db.execute(sql`select ${value}::int as value, pg_sleep(0.05)`)) as {
+          rows: { value: number }[];
+        };
+        return Number(result.rows[0]?.value);
       } finally {
         running -= 1;
       }

@@ -16,6 +16,7 @@
  * HMAC-SHA256 of the raw body under that secret. Events name what changed, not the new value.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { callService, ServiceError } from "../../lib/service-call.ts";
 
 export interface AsanaConfig {
   /** The API base, e.g. https://app.asana.com/api/1.0 (the paths below are under it). */
@@ -30,17 +31,8 @@ export interface AsanaConfig {
   clientSecret: string;
 }
 
-export class AsanaError extends Error {
-  constructor(
-    readonly status: number | null,
-    message: string,
-  ) {
-    super(message);
-  }
-  get isTransient(): boolean {
-    return this.status === null || this.status === 429 || this.status >= 500;
-  }
-}
+/** A call Asana refused or could not answer (lib/service-call.ts). */
+export class AsanaError extends ServiceError {}
 
 /** What a token grant gives: the access token, the refresh token (kept), and when the access token ends. */
 export interface AsanaGrant {
@@ -55,20 +47,8 @@ export interface AsanaTask {
   completed?: boolean;
 }
 
-const TIMEOUT_MS = 10_000;
-
-async function request<T>(url: string, init: RequestInit): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
-  } catch (error) {
-    throw new AsanaError(null, `Asana was not reached: ${(error as Error).message}`);
-  }
-  const text = await response.text();
-  if (!response.ok)
-    throw new AsanaError(response.status, `Asana answered ${response.status}: ${text.slice(0, 200)}`);
-  return (text ? JSON.parse(text) : null) as T;
-}
+const SERVICE = { name: "Asana", error: AsanaError };
+const request = <T>(url: string, init: RequestInit) => callService<T>(SERVICE, url, init);
 
 export function asanaAuthorizeUrl(config: AsanaConfig, state: string): string {
   const url = new URL(config.authorizeUrl);

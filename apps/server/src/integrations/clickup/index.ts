@@ -6,6 +6,7 @@
  * `X-Signature` = hex HMAC-SHA256 of the body under the secret ClickUp returned when it was made.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { callService, ServiceError } from "../../lib/service-call.ts";
 
 export interface ClickupConfig {
   /** API origin, e.g. https://api.clickup.com (the `/api/v2/…` paths below it). */
@@ -16,17 +17,8 @@ export interface ClickupConfig {
   clientSecret: string;
 }
 
-export class ClickupError extends Error {
-  constructor(
-    readonly status: number | null,
-    message: string,
-  ) {
-    super(message);
-  }
-  get isTransient(): boolean {
-    return this.status === null || this.status === 429 || this.status >= 500;
-  }
-}
+/** A call ClickUp refused or could not answer (lib/service-call.ts). */
+export class ClickupError extends ServiceError {}
 
 export interface ClickupTask {
   id: string;
@@ -34,20 +26,8 @@ export interface ClickupTask {
   status: { status: string; type: string };
 }
 
-const TIMEOUT_MS = 10_000;
-
-async function request<T>(url: string, init: RequestInit): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
-  } catch (error) {
-    throw new ClickupError(null, `ClickUp was not reached: ${(error as Error).message}`);
-  }
-  const text = await response.text();
-  if (!response.ok)
-    throw new ClickupError(response.status, `ClickUp answered ${response.status}: ${text.slice(0, 200)}`);
-  return (text ? JSON.parse(text) : null) as T;
-}
+const SERVICE = { name: "ClickUp", error: ClickupError };
+const request = <T>(url: string, init: RequestInit) => callService<T>(SERVICE, url, init);
 
 export function clickupAuthorizeUrl(config: ClickupConfig, redirectUri: string, state: string): string {
   const url = new URL(config.authorizeUrl);

@@ -8,6 +8,7 @@
  */
 import { Octokit, type RestEndpointMethodTypes } from "@octokit/rest";
 import { verify } from "@octokit/webhooks-methods";
+import { callService, SERVICE_TIMEOUT_MS, ServiceError } from "../../lib/service-call.ts";
 
 export interface GithubConfig {
   /** API origin, e.g. https://api.github.com. */
@@ -20,19 +21,8 @@ export interface GithubConfig {
   clientSecret: string;
 }
 
-/** A call GitHub refused or could not answer; `status` null when it was not reached at all. */
-export class GithubError extends Error {
-  constructor(
-    readonly status: number | null,
-    message: string,
-  ) {
-    super(message);
-  }
-  /** Worth trying again later: not reached, 429 or 5xx. */
-  get isTransient(): boolean {
-    return this.status === null || this.status === 429 || this.status >= 500;
-  }
-}
+/** A call GitHub refused or could not answer (lib/service-call.ts). */
+export class GithubError extends ServiceError {}
 
 /** An issue as the tracker names it: its repository and number. */
 export interface IssueRef {
@@ -51,8 +41,6 @@ export function parseIssueId(id: string): IssueRef | null {
 
 type Repository = RestEndpointMethodTypes["repos"]["listForAuthenticatedUser"]["response"]["data"][number];
 
-const TIMEOUT_MS = 10_000;
-
 export function githubAuthorizeUrl(config: GithubConfig, redirectUri: string, state: string): string {
   const url = new URL(config.authorizeUrl);
   url.search = new URLSearchParams({
@@ -67,25 +55,15 @@ export function githubAuthorizeUrl(config: GithubConfig, redirectUri: string, st
 }
 
 export async function exchangeGithubCode(config: GithubConfig, code: string): Promise<string> {
-  let response: Response;
-  try {
-    response = await fetch(config.tokenUrl, {
+  const body = await callService<{ access_token?: string; error?: string; error_description?: string }>(
+    { name: "GitHub", error: GithubError },
+    config.tokenUrl,
+    {
       method: "POST",
       headers: { accept: "application/json", "content-type": "application/json" },
-      body: JSON.stringify({
-        client_id: config.clientId,
-        client_secret: config.clientSecret,
-        code,
-      }),
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
-  } catch (error) {
-    throw new GithubError(null, `GitHub was not reached: ${(error as Error).message}`);
-  }
-  const text = await response.text();
-  if (!response.ok)
-    throw new GithubError(response.status, `GitHub answered ${response.status}: ${text.slice(0, 200)}`);
-  const body = JSON.parse(text) as { access_token?: string; error?: string; error_description?: string };
+      body: JSON.stringify({ client_id: config.clientId, client_secret: config.clientSecret, code }),
+    },
+  );
   // GitHub answers a used or wrong code with 200 and an `error` (bad_verification_code).
   if (!body.access_token)
     throw new GithubError(
@@ -120,7 +98,7 @@ export function createGithubClient(config: GithubConfig, token: string) {
     userAgent: "Redline",
     request: {
       fetch: (url: string, init: RequestInit) =>
-        fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) }),
+        fetch(url, { ...init, signal: AbortSignal.timeout(SERVICE_TIMEOUT_MS) }),
     },
     // A failed call reaches the caller as a GithubError (retried or shown there); Octokit need not log it too.
     log: { debug: () => undefined, info: () => undefined, warn: console.warn, error: () => undefined },

@@ -21,6 +21,7 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { HttpException, Version3Client } from "jira.js";
+import { callService, SERVICE_TIMEOUT_MS, ServiceError } from "../../lib/service-call.ts";
 
 export interface JiraConfig {
   /** The API gateway, e.g. https://api.atlassian.com (accessible resources, and /ex/jira/{cloudId}). */
@@ -38,17 +39,8 @@ export interface JiraConfig {
 /** What Redline asks of a Jira account: its issues (read, write), its webhooks, and a refresh token. */
 export const JIRA_SCOPES = ["read:jira-work", "write:jira-work", "manage:jira-webhook", "offline_access"];
 
-export class JiraError extends Error {
-  constructor(
-    readonly status: number | null,
-    message: string,
-  ) {
-    super(message);
-  }
-  get isTransient(): boolean {
-    return this.status === null || this.status === 429 || this.status >= 500;
-  }
-}
+/** A call Jira refused or could not answer (lib/service-call.ts). */
+export class JiraError extends ServiceError {}
 
 export interface JiraGrant {
   accessToken: string;
@@ -67,20 +59,8 @@ export interface JiraSite {
 
 export type StatusCategory = "new" | "indeterminate" | "done";
 
-const TIMEOUT_MS = 10_000;
-
-async function request<T>(url: string, init: RequestInit): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
-  } catch (error) {
-    throw new JiraError(null, `Jira was not reached: ${(error as Error).message}`);
-  }
-  const text = await response.text();
-  if (!response.ok)
-    throw new JiraError(response.status, `Jira answered ${response.status}: ${text.slice(0, 200)}`);
-  return (text ? JSON.parse(text) : null) as T;
-}
+const SERVICE = { name: "Jira", error: JiraError };
+const request = <T>(url: string, init: RequestInit) => callService<T>(SERVICE, url, init);
 
 export function jiraAuthorizeUrl(config: JiraConfig, state: string): string {
   const url = new URL(config.authorizeUrl);
@@ -153,7 +133,7 @@ export function createJiraClient(config: JiraConfig, token: string, cloudId: str
   const client = new Version3Client({
     host: `${config.apiUrl}/ex/jira/${encodeURIComponent(cloudId)}`,
     authentication: { oauth2: { accessToken: token } },
-    baseRequestConfig: { timeout: TIMEOUT_MS },
+    baseRequestConfig: { timeout: SERVICE_TIMEOUT_MS },
   });
   const call = async <T>(run: () => Promise<T>): Promise<T> => {
     try {

@@ -6,6 +6,7 @@
  * with the application's secret: `X-Trello-Webhook` = base64 HMAC-SHA1(body + callbackURL).
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { callService, ServiceError } from "../../lib/service-call.ts";
 
 export interface TrelloConfig {
   /** API origin, e.g. https://api.trello.com (the `/1/…` paths below it). */
@@ -16,19 +17,8 @@ export interface TrelloConfig {
   apiSecret: string;
 }
 
-/** A call the service refused or could not answer; `status` null when it was not reached at all. */
-export class TrelloError extends Error {
-  constructor(
-    readonly status: number | null,
-    message: string,
-  ) {
-    super(message);
-  }
-  /** Worth trying again later: not reached, 429 or 5xx. */
-  get isTransient(): boolean {
-    return this.status === null || this.status === 429 || this.status >= 500;
-  }
-}
+/** A call Trello refused or could not answer (lib/service-call.ts). */
+export class TrelloError extends ServiceError {}
 
 export interface TrelloCard {
   id: string;
@@ -44,8 +34,6 @@ export interface TrelloAction {
   date: string;
   data: { card?: { id: string; closed?: boolean; dueComplete?: boolean }; old?: Record<string, unknown> };
 }
-
-const TIMEOUT_MS = 10_000;
 
 export function trelloAuthorizeUrl(config: TrelloConfig, returnUrl: string, appName: string): string {
   const url = new URL(config.authorizeUrl);
@@ -65,24 +53,14 @@ export function createTrelloClient(config: TrelloConfig, token: string) {
   async function call<T>(method: string, path: string, params: Record<string, string> = {}): Promise<T> {
     const url = new URL(`${config.apiUrl}/1${path}`);
     url.search = new URLSearchParams(params).toString();
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        method,
-        // The key and token in a header, not the URL, so no log line along the way holds them.
-        headers: {
-          accept: "application/json",
-          authorization: `OAuth oauth_consumer_key="${config.apiKey}", oauth_token="${token}"`,
-        },
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      });
-    } catch (error) {
-      throw new TrelloError(null, `Trello was not reached: ${(error as Error).message}`);
-    }
-    const text = await response.text();
-    if (!response.ok)
-      throw new TrelloError(response.status, `Trello answered ${response.status}: ${text.slice(0, 200)}`);
-    return (text ? JSON.parse(text) : null) as T;
+    return callService<T>({ name: "Trello", error: TrelloError }, url.toString(), {
+      method,
+      // The key and token in a header, not the URL, so no log line along the way holds them.
+      headers: {
+        accept: "application/json",
+        authorization: `OAuth oauth_consumer_key="${config.apiKey}", oauth_token="${token}"`,
+      },
+    });
   }
   return {
     me: () => call<{ id: string; fullName: string; username: string }>("GET", "/members/me"),
