@@ -4,7 +4,7 @@
  * as it was, an editor who was offline merges on return, and images are refused past 5 MB or when not
  * images, nothing stored.
  */
-import type { RealtimeServerMessage } from "@redline/shared";
+import { blankSlideId, type RealtimeServerMessage } from "@redline/shared";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as Y from "yjs";
@@ -169,6 +169,36 @@ describe("the slide deck", () => {
     expect(Object.keys(text)).toHaveLength(6);
     tab.socket.close();
   }, 120_000);
+
+  it("two editors deleting the last slide at once leave exactly one blank slide (the shared blank id)", async () => {
+    const a = new Editor(owner, projectId);
+    const b = new Editor(editor, projectId);
+    await a.load();
+    // The deck down to one slide, held by both.
+    for (const id of Object.keys(a.json())) a.slides.delete(id);
+    a.addSlide("last", 1);
+    await a.flush();
+    await b.load();
+    expect(Object.keys(b.json())).toEqual(["last"]);
+    // Each deletes it and puts the empty deck's blank slide in its place, as the editor does, before
+    // hearing of the other: both updates reach the server at the same time.
+    const blanks = [a, b].map((e) => blankSlideId(e.slides._map.keys()));
+    expect(blanks[1]).toBe(blanks[0]);
+    for (const [i, e] of [a, b].entries()) {
+      const blank = blanks[i] as string;
+      e.doc.transact(() => {
+        e.slides.delete("last");
+        e.addSlide(blank, 1);
+      });
+    }
+    await Promise.all([a.flush(), b.flush()]);
+    const stored = await deck();
+    expect(Object.keys(stored)).toEqual([blanks[0]]);
+    expect(Object.keys(stored)).toHaveLength(1);
+    await Promise.all([a.load(), b.load()]);
+    expect(a.json()).toEqual(stored);
+    expect(b.json()).toEqual(stored);
+  });
 
   it("refuses a viewer's and a stranger's update (403 / 404), the deck unchanged", async () => {
     const before = await deck();

@@ -65,6 +65,7 @@ import { useGuestCommentsRealtime } from "../comments/use-guest-comments-realtim
 import { useProjectRealtime } from "../comments/use-project-realtime.ts";
 import {
   type Alignment,
+  addBlankSlide,
   addObject,
   addSlide,
   addText,
@@ -302,7 +303,7 @@ function Editor({
 
   // An editor opening an empty deck starts it with a blank slide.
   useEffect(() => {
-    if (order.length === 0 && canEdit) setCurrentId(addSlide(slides));
+    if (order.length === 0 && canEdit) setCurrentId(addBlankSlide(slides));
   }, [order.length, canEdit, slides]);
   // A slide deleted by someone else: show the first one.
   useEffect(() => {
