@@ -112,9 +112,7 @@ describe("a deck's public link", () => {
     await ada.page.getByRole("button", { name: "Slide 1" }).click();
     await ada.page.getByRole("button", { name: "Delete slide" }).click();
     const confirm = ada.page.getByRole("dialog", { name: "Delete this slide?" });
-    await confirm
-      .getByText("Slide 1 and its comment are deleted. Undo brings the slide back, not its comments.")
-      .waitFor();
+    await confirm.getByText("Slide 1 and its comment are deleted. Undo brings them back.").waitFor();
     await shot(ada.page, "slide-guests-05-delete-commented-slide");
     await confirm.getByRole("button", { name: "Delete slide" }).click();
     await expect

@@ -1,7 +1,8 @@
 /**
  * The deck's writes (issue #32, ADR 0040): an editor's update is checked against a copy of the stored
  * deck and appended in one transaction under the deck row's lock, folded into the snapshot now and then,
- * and announced to the project's room (a slide it deletes takes its comments with it); images are uploaded (≤ 5 MB, recognised by their bytes) into the
+ * and announced to the project's room (a slide it deletes hides its comments until it comes back or a day
+ * passes, ADR 0043); images are uploaded (≤ 5 MB, recognised by their bytes) into the
  * one record of stored files; presence is broadcast to the room and never kept.
  */
 import { createHash } from "node:crypto";
@@ -27,7 +28,7 @@ import type { Actor } from "../auth/session.ts";
 import { assertRoomToStore, meterStorage } from "../plans/storage.ts";
 import { loadProject } from "../project-access/projects.load.ts";
 import { linkGuestView } from "../sharing/sharing.load.ts";
-import { recordSlidesEvent, slidesRemoved } from "./slides.events.ts";
+import { recordSlidesEvent, slidesChanged } from "./slides.events.ts";
 import { authorizeSlides, type SlidesAction } from "./slides.policy.ts";
 import { applyChecked, COMPACT_AFTER, decodeUpdate, encode, lockedDeckDoc } from "./slides.store.ts";
 
@@ -81,14 +82,15 @@ export const applyDeckUpdate = operation(
         .for("update");
       // This process's copy of the deck is taken out while it may be changed: a failure leaves it out.
       const { doc, pending, remember } = await lockedDeckDoc(tx, projectId);
-      const slidesBefore = [...doc.getMap("slides").keys()];
+      const slidesBefore = new Set(doc.getMap("slides").keys());
       applyChecked(doc, bytes, projectId);
-      // A slide deleted takes its comments with it (the editor says so before deleting one that has any).
-      const slides = doc.getMap("slides");
-      await slidesRemoved(
+      // A slide deleted hides its comments, an undo that brings it back shows them again (ADR 0043).
+      const slidesAfter = new Set(doc.getMap("slides").keys());
+      await slidesChanged(
         tx as unknown as Database,
         projectId,
-        slidesBefore.filter((id) => !slides.has(id)),
+        [...slidesBefore].filter((id) => !slidesAfter.has(id)),
+        [...slidesAfter].filter((id) => !slidesBefore.has(id)),
       );
       const [row] = await tx
         .insert(deckUpdates)

@@ -647,7 +647,7 @@ function Editor({
             if (!open) setDeleting(null);
           }}
           title="Delete this slide?"
-          description={`Slide ${deletingNumber} and its ${deletingComments === 1 ? "comment are" : `${deletingComments} comments are`} deleted. Undo brings the slide back, not its comments.`}
+          description={`Slide ${deletingNumber} and its ${deletingComments === 1 ? "comment are" : `${deletingComments} comments are`} deleted. Undo brings them back.`}
           confirmLabel="Delete slide"
           onConfirm={() => {
             if (deleting) removeSlide(deleting);
