@@ -1656,6 +1656,15 @@ MATRIX.push(
     call: async (f) => ({ path: `/api/share/${await f.loadDeck()}/deck` }),
   },
   {
+    route: "POST /api/share/:projectId/deck/presence",
+    who: LINK,
+    call: async (f) => ({
+      path: `/api/share/${await f.loadDeck()}/deck/presence`,
+      body: { clientId: 7, slideId: FIXTURE_SLIDE, selection: [] },
+      headers: GUEST,
+    }),
+  },
+  {
     route: "GET /api/share/:projectId/slide-comments",
     who: LINK,
     call: async (f) => ({ path: `/api/share/${await f.loadDeck()}/slide-comments` }),

@@ -140,8 +140,12 @@ export const deckPresenceSchema = z
   .strict();
 export type DeckPresenceInput = z.infer<typeof deckPresenceSchema>;
 export interface DeckPresence extends DeckPresenceInput {
-  userId: string;
+  /** Null for a guest of the public link (no account). */
+  userId: string | null;
+  /** The member's name, or the guest's as their identity gives it (never an e-mail of a guest). */
   name: string;
+  /** A guest of the public link: reads the deck, never edits it. */
+  isGuest?: boolean;
 }
 
 /**

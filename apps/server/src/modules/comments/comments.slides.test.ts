@@ -414,6 +414,74 @@ describe("the deck and its comments through the public link (link guests)", () =
     tab.socket.close();
   });
 
+  it("puts a guest of the link in the deck's presence: members see them, and they see the members", async () => {
+    await share({ public: true, canComment: false });
+    const guestTab = await openGuestSocket(t);
+    guestTab.send({ type: "guest.join", projectId, key: "p".repeat(40), topic: "comments" });
+    await guestTab.next((m) => m.type === "guest.joined");
+    const memberTab = await openSocket(t, editor);
+    memberTab.send({ type: "join", projectId });
+    await memberTab.next((m) => m.type === "joined");
+    const isPresence = (m: RealtimeServerMessage) => m.type === "event" && m.event.type === "deck.presence";
+
+    // The guest says where they are: the member hears it under the guest's name, never their e-mail.
+    const said = await guest().request(
+      "POST",
+      `/api/share/${projectId}/deck/presence`,
+      { clientId: 4242, slideId: "s2", selection: ["img"] },
+      GAIL,
+    );
+    expect(said.status, JSON.stringify(said.body)).toBe(200);
+    const heard = await memberTab.next(isPresence);
+    expect(heard).toMatchObject({
+      event: {
+        type: "deck.presence",
+        projectId,
+        presence: {
+          clientId: 4242,
+          slideId: "s2",
+          selection: ["img"],
+          name: "Gail",
+          userId: null,
+          isGuest: true,
+        },
+      },
+    });
+    expect(JSON.stringify(heard)).not.toContain("gail@example.com");
+    // The guest hears their own (and skips it by its client id), then the member's.
+    await guestTab.next(isPresence);
+    const member = await editor.post(`/api/projects/${projectId}/deck/presence`, {
+      clientId: 99,
+      slideId: "s1",
+      selection: [],
+    });
+    expect(member.status).toBe(200);
+    expect(await guestTab.next(isPresence)).toMatchObject({
+      room: `guest:${projectId}`,
+      event: { presence: { clientId: 99, slideId: "s1", name: "Ed Editor" } },
+    });
+
+    // Bad input is a 400; a link turned off takes the guest's presence away (404), and nothing is heard.
+    const bad = await guest().request(
+      "POST",
+      `/api/share/${projectId}/deck/presence`,
+      { clientId: -1, slideId: "s1", selection: "all" },
+      GAIL,
+    );
+    expect(bad.status).toBe(400);
+    await share({ public: false });
+    const off = await guest().request(
+      "POST",
+      `/api/share/${projectId}/deck/presence`,
+      { clientId: 4242, slideId: "s1", selection: [] },
+      GAIL,
+    );
+    expect(off.status).toBe(404);
+    await share({ public: true, canComment: true });
+    guestTab.socket.close();
+    memberTab.socket.close();
+  });
+
   it("lets a guest read and add slide comments while the link allows comments, as on a page", async () => {
     const visitor = guest();
     await share({ public: true, canComment: true });
