@@ -319,7 +319,7 @@ describe("a deleted slide's comments", () => {
       .update(removedSlides)
       .set({ removedAt: new Date(Date.now() - 25 * 60 * 60 * 1000) })
       .where(eq(removedSlides.projectId, projectId));
-    doc.getMap("slides").get("s1")?.set("notes", "A day later");
+    (doc.getMap("slides").get("s1") as Y.Map<unknown>).set("notes", "A day later");
     await flush();
     expect(await storedComments()).toBe(stored - 1);
     // Undoing the note, then the deletion, brings the slide back without it.
