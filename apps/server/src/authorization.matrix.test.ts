@@ -1545,6 +1545,15 @@ const BOARD_ROWS: Row[] = [
     who: PUBLIC,
     call: (f) => ({ path: board(f).widgetVideo.uploads, headers: { origin: board(f).widgetOrigin } }),
   },
+  // Before a report, the recorder asks how long it may record: the widget key from an allowed origin.
+  {
+    route: "GET /api/widget/video-limit",
+    who: PUBLIC,
+    call: (f) => ({
+      path: `/api/widget/video-limit?key=${board(f).widgetKey}`,
+      headers: { origin: board(f).widgetOrigin },
+    }),
+  },
   {
     route: "GET /api/widget/tickets/:ticketId/videos/limit",
     who: PUBLIC,
