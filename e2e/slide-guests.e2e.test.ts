@@ -73,6 +73,11 @@ describe("a deck's public link", () => {
     expect(await visitor.getByRole("button", { name: "Add slide" }).count()).toBe(0);
     expect(await visitor.getByRole("textbox", { name: "Notes" }).getAttribute("readonly")).not.toBeNull();
     await visitor.getByText("Margaret", { exact: true }).waitFor();
+    // Each is in the other's presence: Ada sees the guest on slide 1, the guest sees Ada.
+    await ada.page
+      .getByRole("listitem", { name: "Margaret (guest) on slide 1" })
+      .waitFor({ timeout: 15_000 });
+    await visitor.getByRole("listitem", { name: "Ada Lovelace on slide 1" }).waitFor({ timeout: 15_000 });
 
     // The visitor pins a comment on slide 1.
     await visitor.getByRole("button", { name: "Comment", exact: true }).click();
@@ -112,9 +117,7 @@ describe("a deck's public link", () => {
     await ada.page.getByRole("button", { name: "Slide 1" }).click();
     await ada.page.getByRole("button", { name: "Delete slide" }).click();
     const confirm = ada.page.getByRole("dialog", { name: "Delete this slide?" });
-    await confirm
-      .getByText("Slide 1 and its comment are deleted. Undo brings the slide back, not its comments.")
-      .waitFor();
+    await confirm.getByText("Slide 1 and its comment are deleted. Undo brings them back.").waitFor();
     await shot(ada.page, "slide-guests-05-delete-commented-slide");
     await confirm.getByRole("button", { name: "Delete slide" }).click();
     await expect
@@ -128,11 +131,27 @@ describe("a deck's public link", () => {
       .toBe(0);
     await expect.poll(() => visitor.getByRole("button", { name: "Slide 2" }).count()).toBe(0);
 
+    // Ctrl/Cmd+Z brings the slide back and its comment with it (ADR 0044), for Ada and the visitor alike.
+    await ada.page.keyboard.press("Control+z");
+    await expect
+      .poll(
+        async () =>
+          (await ada.api.get(`/api/projects/${projectId}/slide-comments`)).body.data.comments.map(
+            (c: { id: string }) => c.id,
+          ),
+        { timeout: 15_000 },
+      )
+      .toEqual([made.id]);
+    await ada.page.getByRole("button", { name: "Slide 1" }).click();
+    await ada.page.getByRole("button", { name: /^Comment 1 by Margaret/ }).waitFor();
+    await visitor.getByRole("button", { name: "Slide 2" }).waitFor({ timeout: 15_000 });
+    await shot(ada.page, "slide-guests-06-undo-brings-comments-back");
+
     // The deck's embed link shows the same deck, read only, with a way into Redline.
     await visitor.goto(`/embed/${projectId}`);
     await visitor.getByRole("button", { name: "Slide 1" }).waitFor();
     await visitor.getByRole("link", { name: /Open in Redline/ }).waitFor();
     expect(await visitor.getByRole("button", { name: "Add text" }).count()).toBe(0);
-    await shot(visitor, "slide-guests-06-embed");
+    await shot(visitor, "slide-guests-07-embed");
   }, 240_000);
 });

@@ -3,7 +3,8 @@
  * customer's site opens the widget, presses "Record screen" — only then is the recorder's chunk fetched —,
  * records the tab for about 2 s, removes a first take and records again, sends the report, and the widget
  * says when the recording's upload is done (resumed after the connection dropped once). A member of the board opens the ticket and plays the video
- * (about 2 s) on the report itself.
+ * (about 2 s) on the report itself. With the owner's plan on, the recorder's timer shows the time left on
+ * it (a free minute) and stops by itself when none is left.
  */
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -172,5 +173,44 @@ ${settings.body.data.snippet}</body></html>`;
       )
       .waitFor();
     await context.close();
+  });
+
+  it("shows the plan's time left in the recorder's timer and stops there by itself", {
+    timeout: 120_000,
+  }, async () => {
+    // A free browse owner's plan: recordings of up to a minute, as the server tells the recorder.
+    e2e.app.ctx.config.plansEnabled = true;
+    const context = await media.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const guest = await context.newPage();
+      await guest.goto(site.url);
+      const { widget, dialog } = await startWidgetReport(guest, "#buy", "Time left on the plan");
+      await dialog.getByRole("button", { name: "Record screen" }).click();
+      const bar = widget.getByRole("group", { name: "Recording the screen" });
+      await expect.poll(() => bar.locator("time").textContent(), { timeout: 15_000 }).toBe("00:01");
+      expect(await bar.getByText(/^00:5\d left$/).textContent()).toMatch(/^00:5[89] left$/);
+      await shot(guest, "widget-video-06-time-left");
+      await bar.getByRole("button", { name: "Stop" }).click();
+      await dialog.getByLabel("Your screen recording").waitFor();
+      await dialog.getByRole("button", { name: "Remove" }).click();
+
+      // A plan of 2 seconds (the answer shortened here; the server's own is above): the recording stops
+      // by itself when none is left, no Stop pressed.
+      await guest.route(/\/api\/widget\/video-limit\?/, (route) =>
+        route.fulfill({
+          status: 200,
+          headers: { "access-control-allow-origin": site.url, "content-type": "application/json" },
+          body: JSON.stringify({ data: { limitSeconds: 2 } }),
+        }),
+      );
+      await dialog.getByRole("button", { name: "Record screen" }).click();
+      await bar.getByText("00:02 left").waitFor({ timeout: 15_000 });
+      await dialog.getByLabel("Your screen recording").waitFor({ timeout: 15_000 });
+      expect(await bar.count()).toBe(0);
+      await dialog.getByText(/^Screen recording, 00:0[12]/).waitFor();
+    } finally {
+      e2e.app.ctx.config.plansEnabled = false;
+      await context.close();
+    }
   });
 });

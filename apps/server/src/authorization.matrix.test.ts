@@ -1545,6 +1545,15 @@ const BOARD_ROWS: Row[] = [
     who: PUBLIC,
     call: (f) => ({ path: board(f).widgetVideo.uploads, headers: { origin: board(f).widgetOrigin } }),
   },
+  // Before a report, the recorder asks how long it may record: the widget key from an allowed origin.
+  {
+    route: "GET /api/widget/video-limit",
+    who: PUBLIC,
+    call: (f) => ({
+      path: `/api/widget/video-limit?key=${board(f).widgetKey}`,
+      headers: { origin: board(f).widgetOrigin },
+    }),
+  },
   {
     route: "GET /api/widget/tickets/:ticketId/videos/limit",
     who: PUBLIC,
@@ -1654,6 +1663,15 @@ MATRIX.push(
     route: "GET /api/share/:projectId/deck",
     who: LINK,
     call: async (f) => ({ path: `/api/share/${await f.loadDeck()}/deck` }),
+  },
+  {
+    route: "POST /api/share/:projectId/deck/presence",
+    who: LINK,
+    call: async (f) => ({
+      path: `/api/share/${await f.loadDeck()}/deck/presence`,
+      body: { clientId: 7, slideId: FIXTURE_SLIDE, selection: [] },
+      headers: GUEST,
+    }),
   },
   {
     route: "GET /api/share/:projectId/slide-comments",

@@ -26,3 +26,10 @@ export const WIDGET_VIDEO_TOKEN_MINUTES = 30;
 
 /** The header the widget sends its report's upload token in. */
 export const WIDGET_VIDEO_TOKEN_HEADER = "x-redline-upload-token";
+
+/**
+ * Where the widget's recorder asks how long a recording may be before it starts (the project owner's plan,
+ * seconds; -1 unlimited, 0 none): `GET {api}/api/widget/video-limit?key={widget key}` from an allowed
+ * origin — the report, and so its upload token, comes only after the recording.
+ */
+export const WIDGET_VIDEO_LIMIT_PATH = "/api/widget/video-limit";

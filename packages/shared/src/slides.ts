@@ -140,8 +140,12 @@ export const deckPresenceSchema = z
   .strict();
 export type DeckPresenceInput = z.infer<typeof deckPresenceSchema>;
 export interface DeckPresence extends DeckPresenceInput {
-  userId: string;
+  /** Null for a guest of the public link (no account). */
+  userId: string | null;
+  /** The member's name, or the guest's as their identity gives it (never an e-mail of a guest). */
   name: string;
+  /** A guest of the public link: reads the deck, never edits it. */
+  isGuest?: boolean;
 }
 
 /**
@@ -204,6 +208,25 @@ export function afterDeleting(
   const index = order.findIndex((slide) => slide.id === slideId);
   const rest = order.filter((slide) => slide.id !== slideId);
   return { next: rest[Math.max(0, index - 1)]?.id ?? rest[0]?.id ?? null, reset: false };
+}
+
+/**
+ * The id of the blank slide an empty deck gets, from every slide id the deck ever had (a Yjs map keeps a
+ * deleted key): every editor holding the same deck draws the same id, so two editors emptying it at once
+ * set the same key and the merge keeps one slide, not two; a later blank slide never takes an earlier
+ * one's id. FNV-1a over the sorted ids, two 32-bit lanes: `blank` and 16 hex digits.
+ */
+export function blankSlideId(everSlideIds: Iterable<string>): string {
+  const keys = [...everSlideIds].sort().join(",");
+  let a = 0x811c9dc5;
+  let b = 0x050c5d1f;
+  for (let i = 0; i < keys.length; i++) {
+    const c = keys.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 13);
+  }
+  const hex = (n: number) => (n >>> 0).toString(16).padStart(8, "0");
+  return `blank${hex(a)}${hex(b)}`;
 }
 
 /** Where an arrow key moves an object: 1 px, 10 px with Shift. */

@@ -1,7 +1,9 @@
 /**
  * The record chunk (issue #33), loaded only when the reporter presses "Record screen": asks for the screen
- * (this tab offered first), records it with MediaRecorder in the best format the browser has (the web app's
- * list, @redline/shared) under a small bar with an mm:ss timer and Stop, and — once the report is sent —
+ * (this tab offered first) and, meanwhile, how long the project owner's plan lets a recording be
+ * (`WIDGET_VIDEO_LIMIT_PATH`, by the widget key), records it with MediaRecorder in the best format the
+ * browser has (the web app's list, @redline/shared) under a small bar with an mm:ss timer, the time left
+ * on the plan and Stop — stopping by itself when none is left, as the app's recorder does — and — once the report is sent —
  * uploads the recording with the report's token (tus: create, then the bytes with progress, resumed from
  * what arrived after a failure) and names it, so it becomes the report's video on the board.
  */
@@ -9,6 +11,7 @@ import {
   AUDIO_BITS_PER_SECOND,
   bestRecordingFormat,
   VIDEO_BITS_PER_SECOND,
+  WIDGET_VIDEO_LIMIT_PATH,
   WIDGET_VIDEO_TOKEN_HEADER,
 } from "@redline/shared";
 import { h, mmss } from "./dom.ts";
@@ -17,16 +20,39 @@ import type { Recording, VideoGrant } from "./types.ts";
 const BAR_CSS = `.recbar{position:fixed;left:50%;bottom:16px;transform:translateX(-50%);z-index:2147483647;display:flex;align-items:center;gap:10px;
 padding:8px 12px;border-radius:24px;background:#1f2328;color:#fff;font:600 13px/1.2 system-ui,-apple-system,"Segoe UI",sans-serif;box-shadow:0 2px 10px rgba(0,0,0,.3)}
 .recbar .dot{width:10px;height:10px;border-radius:50%;background:#e5383b}
-.recbar time{font-variant-numeric:tabular-nums}`;
+.recbar time,.recbar .left{font-variant-numeric:tabular-nums}.recbar .left{font-weight:400;opacity:.8}`;
+
+/** No limit is known (plans off, or the question went unanswered: the server still measures the video). */
+const UNLIMITED = -1;
+
+/**
+ * The longest recording the project owner's plan allows, in seconds (-1: no limit known; 0: none). A
+ * failed question is no reason not to record: the server measures the video when it is attached.
+ */
+export async function recordingLimit(api: string, key: string): Promise<number> {
+  try {
+    const answer = await fetch(`${api}${WIDGET_VIDEO_LIMIT_PATH}?key=${encodeURIComponent(key)}`, {
+      credentials: "omit",
+    });
+    if (!answer.ok) return UNLIMITED;
+    const limit = ((await answer.json()) as { data?: { limitSeconds?: unknown } }).data?.limitSeconds;
+    return typeof limit === "number" && Number.isInteger(limit) && limit >= UNLIMITED ? limit : UNLIMITED;
+  } catch {
+    return UNLIMITED;
+  }
+}
 
 /** Why recording did not start, in plain words. */
 export class RecordError extends Error {}
 
 /**
- * Asks for the screen and records until Stop (the bar's, or the browser's own "Stop sharing"). Resolves
- * with the recording, or null when the person closed the browser's picker; throws a RecordError otherwise.
+ * Asks for the screen and records until Stop (the bar's, or the browser's own "Stop sharing"), or until
+ * the plan's limit is reached. Resolves with the recording, or null when the person closed the browser's
+ * picker; throws a RecordError otherwise (the plan takes no recordings, the browser cannot record).
  */
-export async function recordScreen(root: ShadowRoot, api: string): Promise<Recording | null> {
+export async function recordScreen(root: ShadowRoot, api: string, key: string): Promise<Recording | null> {
+  // Asked while the browser's picker is open: the picker needs the click's activation, not a wait.
+  const limitAnswer = recordingLimit(api, key);
   let stream: MediaStream;
   try {
     stream = await navigator.mediaDevices.getDisplayMedia({
@@ -39,6 +65,11 @@ export async function recordScreen(root: ShadowRoot, api: string): Promise<Recor
   } catch (error) {
     if ((error as DOMException)?.name === "NotAllowedError") return null;
     throw new RecordError("Your browser could not share the screen, so nothing was recorded.");
+  }
+  const limit = await limitAnswer;
+  if (limit === 0) {
+    for (const track of stream.getTracks()) track.stop();
+    throw new RecordError("This project's plan does not take screen recordings.");
   }
   const mimeType = bestRecordingFormat((type) => MediaRecorder.isTypeSupported(type));
   let recorder: MediaRecorder;
@@ -58,6 +89,8 @@ export async function recordScreen(root: ShadowRoot, api: string): Promise<Recor
   });
 
   const timer = h("time", {}, "00:00");
+  // The plan's time left, as the app's recorder shows it; it stops there.
+  const left = limit > 0 ? h("span", { className: "left" }, `${mmss(limit)} left`) : null;
   const stop = h("button", { type: "button" }, "Stop");
   const bar = h(
     "div",
@@ -66,6 +99,7 @@ export async function recordScreen(root: ShadowRoot, api: string): Promise<Recor
     h("span", { className: "dot", "aria-hidden": "true" }),
     h("span", {}, "Recording"),
     timer,
+    left,
     stop,
   );
   root.append(bar);
@@ -73,7 +107,11 @@ export async function recordScreen(root: ShadowRoot, api: string): Promise<Recor
   const started = performance.now();
   const elapsed = () => (performance.now() - started) / 1000;
   const tick = setInterval(() => {
-    timer.textContent = mmss(elapsed());
+    const now = elapsed();
+    timer.textContent = mmss(now);
+    if (!left) return;
+    left.textContent = `${mmss(Math.ceil(limit - now))} left`;
+    if (now >= limit) finish();
   }, 250);
 
   const done = new Promise<Blob>((resolve) => {
@@ -85,12 +123,15 @@ export async function recordScreen(root: ShadowRoot, api: string): Promise<Recor
     if (recorder.state !== "inactive") recorder.stop();
   };
   stop.addEventListener("click", finish);
+  // At the plan's limit to the moment (the tick shows it; this does not wait for the next one).
+  const cap = limit > 0 ? setTimeout(finish, limit * 1000) : undefined;
   for (const track of stream.getVideoTracks()) track.addEventListener("ended", finish);
   recorder.start(1000);
 
   const blob = await done;
   const seconds = elapsed();
   clearInterval(tick);
+  clearTimeout(cap);
   bar.remove();
   for (const track of stream.getTracks()) track.stop();
   if (blob.size === 0) throw new RecordError("Nothing was recorded. Try again.");

@@ -175,7 +175,7 @@ function showEditor(
       const recorder = await host.load("record");
       // The page is recorded without the reporter over it.
       backdrop.hidden = true;
-      const made: Recording | null = await recorder.recordScreen(root, host.config.api);
+      const made: Recording | null = await recorder.recordScreen(root, host.config.api, host.config.key);
       if (made) {
         recording = made;
         showRecorded(made);

@@ -1,4 +1,4 @@
-import { bigint, bigserial, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, bigserial, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { projects } from "./projects.ts";
 
 /**
@@ -47,4 +47,22 @@ export const slideImages = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index("slide_images_project_idx").on(table.projectId)],
+);
+
+/**
+ * A slide an accepted update removed from the deck, and when (ADR 0044): what hangs on it (its comments)
+ * is kept out of sight, not deleted, so an editor's undo that brings the slide back (the same id set again)
+ * brings it back too; the row goes when the slide comes back, and a day after the removal the next write of
+ * the deck purges what hangs on it for good.
+ */
+export const removedSlides = pgTable(
+  "removed_slides",
+  {
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    slideId: text("slide_id").notNull(),
+    removedAt: timestamp("removed_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.projectId, table.slideId] })],
 );

@@ -58,6 +58,8 @@ export type CommentEvent =
   | { type: "comment.edited"; ref: CommentRef; comment?: Comment }
   /** The comment deleted (its first entry was). */
   | { type: "comment.deleted"; ref: CommentRef }
+  /** A removed slide's comment shown again: an undo brought its slide back (ADR 0044). No one is notified. */
+  | { type: "comment.restored"; ref: CommentRef; comment?: Comment }
   /** A version's comments copied from the previous version's unresolved ones. */
   | { type: "comment.copied"; projectId: string; versionId: string; commentIds: string[] };
 
@@ -86,19 +88,25 @@ function changed({ ref, comment }: { ref: CommentRef; comment?: Comment }): Fann
   ];
 }
 
-fanOut<Of<"comment.created">>("comment.created", ({ ref, comment }) => [
-  {
-    room: room(ref.projectId),
-    event: {
-      type: "comments.created",
-      projectId: ref.projectId,
-      versionId: ref.versionId,
-      ...(ref.slideId && { slideId: ref.slideId }),
-      commentId: ref.id,
-      comment,
+/** A comment come into sight: pinned, or shown again with its slide (ADR 0044). */
+function created({ ref, comment }: { ref: CommentRef; comment?: Comment }): Fanned {
+  return [
+    {
+      room: room(ref.projectId),
+      event: {
+        type: "comments.created",
+        projectId: ref.projectId,
+        versionId: ref.versionId,
+        ...(ref.slideId && { slideId: ref.slideId }),
+        commentId: ref.id,
+        comment,
+      },
     },
-  },
-]);
+  ];
+}
+
+fanOut<Of<"comment.created">>("comment.created", created);
+fanOut<Of<"comment.restored">>("comment.restored", created);
 fanOut<Of<"comment.replied">>("comment.replied", changed);
 fanOut<Of<"comment.updated">>("comment.updated", changed);
 fanOut<Of<"comment.edited">>("comment.edited", changed);

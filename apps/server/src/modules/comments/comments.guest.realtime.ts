@@ -8,8 +8,9 @@
  * a lowered access shows in the very next comment's abilities. Only comment events of a version the link
  * shows (or of a slide, when the link is an illustration project's: it shows the whole deck) go out, each
  * comment presented for the guest as the list route presents it, as room `guest:{projectId}` — and a
- * deck's changes (`deck.updated`, so a guest's read-only deck follows its editors); nothing else of the
- * project room (versions, inspect, tickets, presence) reaches a guest.
+ * deck's changes and presence (`deck.updated`, so a guest's read-only deck follows its editors, and
+ * `deck.presence`, so the guest sees who is on it); nothing else of the
+ * project room (versions, inspect, tickets) reaches a guest.
  */
 import { type RealtimeEvent, type RealtimeServerMessage, viewerOf } from "@redline/shared";
 import type { AppContext } from "../../context.ts";
@@ -26,10 +27,13 @@ type CommentEvent = Extract<RealtimeEvent, { type: `comments.${string}` }>;
 const isCommentEvent = (event: RealtimeEvent): event is CommentEvent =>
   event.type === "comments.created" || event.type === "comments.changed" || event.type === "comments.deleted";
 
-/** What a link guest hears: the link's comments, and a deck's changes when the link shows a deck. */
-type GuestEvent = CommentEvent | Extract<RealtimeEvent, { type: "deck.updated" }>;
+/** What a link guest hears: the link's comments, and a deck's changes and presence when it shows a deck. */
+type DeckEvent = Extract<RealtimeEvent, { type: "deck.updated" | "deck.presence" }>;
+type GuestEvent = CommentEvent | DeckEvent;
+const isDeckEvent = (event: RealtimeEvent): event is DeckEvent =>
+  event.type === "deck.updated" || event.type === "deck.presence";
 const isGuestEvent = (event: RealtimeEvent): event is GuestEvent =>
-  isCommentEvent(event) || event.type === "deck.updated";
+  isCommentEvent(event) || isDeckEvent(event);
 
 type LinkView = Awaited<ReturnType<typeof linkGuestView>>;
 
@@ -94,8 +98,8 @@ export function guestCommentsRealtime(
         const view = await readable(event.projectId, event);
         if (!joined.has(event.projectId)) return;
         if (!view) return drop(event.projectId);
-        // A deck's change reaches the guest of its link (it shows the deck, read only) as it is.
-        if (event.type === "deck.updated") {
+        // A deck's change, and who is on it, reach the guest of its link (it shows the deck, read only).
+        if (isDeckEvent(event)) {
           if (canSlides(view.guest, "slides.read") && viewerOf(view.project.type) === "slides")
             send({ type: "event", room: `guest:${event.projectId}`, event });
           return;

@@ -9,7 +9,7 @@ import { and, eq, isNotNull } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as Y from "yjs";
-import { comments, notifications } from "../../db/schema/index.ts";
+import { comments, notifications, removedSlides } from "../../db/schema/index.ts";
 import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { openGuestSocket, openSocket } from "../../testing/realtime-socket.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
@@ -259,7 +259,7 @@ describe("comments on slides", () => {
 });
 
 describe("a deleted slide's comments", () => {
-  it("go with the slide, each deletion told to the room; other slides' comments stay", async () => {
+  it("go out of sight with the slide, come back with an undo, and are deleted a day after the removal", async () => {
     addSlide("s3", 3);
     await flush();
     const pinned = await commenter.post(`/api/projects/${projectId}/slides/s3/comments`, {
@@ -267,23 +267,70 @@ describe("a deleted slide's comments", () => {
       comment: "On a slide about to go",
     });
     expect(pinned.status).toBe(201);
-    await commenter.post(`/api/comments/${pinned.body.data.id}/replies`, { comment: "A reply" });
-    const others = (await slideComments()).comments.filter((c) => c.slideId !== "s3").map((c) => c.id);
+    const commentId = pinned.body.data.id as string;
+    await commenter.post(`/api/comments/${commentId}/replies`, { comment: "A reply" });
+    const before = (await slideComments()).comments.map((c) => c.id);
+    const others = before.filter((id) => id !== commentId);
     const stored = await storedComments();
+    const told = () =>
+      t.ctx.database.db.select().from(notifications).where(eq(notifications.commentId, commentId));
+    // The project's people were told of the new comment and the reply (the mail consumer's work).
+    await expect.poll(async () => (await told()).length, { timeout: 10_000 }).toBeGreaterThan(0);
+    const toldBefore = (await told()).length;
     const tab = await openSocket(t, editor);
     tab.send({ type: "join", projectId });
     await tab.next((m) => m.type === "joined");
+    // The editor's own undo history, as the slide editor keeps one (Ctrl/Cmd+Z).
+    const undo = new Y.UndoManager(doc.getMap("slides"), { captureTimeout: 0 });
 
     doc.getMap("slides").delete("s3");
     await flush();
-
     expect(await tab.next((m) => m.type === "event" && m.event.type === "comments.deleted")).toMatchObject({
-      event: { type: "comments.deleted", projectId, slideId: "s3", commentId: pinned.body.data.id },
+      event: { type: "comments.deleted", projectId, slideId: "s3", commentId },
     });
-    const after = await slideComments();
-    expect(after.comments.map((c) => c.id)).toEqual(others);
-    expect(after.noOfComments.s3).toBeUndefined();
+    let listed = await slideComments();
+    expect(listed.comments.map((c) => c.id)).toEqual(others);
+    expect(listed.noOfComments.s3).toBeUndefined();
+    expect(await storedComments()).toBe(stored);
+
+    // Undo brings the slide back, and its comment with its thread — live to the room, in the list again.
+    undo.undo();
+    expect(doc.getMap("slides").has("s3")).toBe(true);
+    await flush();
+    const back = await tab.next((m) => m.type === "event" && m.event.type === "comments.created");
+    expect(back).toMatchObject({ event: { type: "comments.created", slideId: "s3", commentId } });
+    const event = (back as Extract<RealtimeServerMessage, { type: "event" }>).event;
+    expect(event.type === "comments.created" && event.comment?.thread.map((e) => e.comment)).toEqual([
+      "On a slide about to go",
+      "A reply",
+    ]);
+    listed = await slideComments();
+    expect(listed.comments.map((c) => c.id)).toEqual(before);
+    expect(listed.noOfComments.s3).toBe(1);
+    // Nobody is told of it again: it was not made anew (the room heard of it, the notifications did not).
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await told()).length).toBe(toldBefore);
+
+    // Deleted again, and a day passes: the next write of the deck deletes the comment for good.
+    doc.getMap("slides").delete("s3");
+    await flush();
+    await tab.next((m) => m.type === "event" && m.event.type === "comments.deleted");
+    await t.ctx.database.db
+      .update(removedSlides)
+      .set({ removedAt: new Date(Date.now() - 25 * 60 * 60 * 1000) })
+      .where(eq(removedSlides.projectId, projectId));
+    (doc.getMap("slides").get("s1") as Y.Map<unknown>).set("notes", "A day later");
+    await flush();
     expect(await storedComments()).toBe(stored - 1);
+    // Undoing the note, then the deletion, brings the slide back without it.
+    undo.undo();
+    undo.undo();
+    await flush();
+    expect(doc.getMap("slides").has("s3")).toBe(true);
+    expect((await slideComments()).comments.map((c) => c.id)).toEqual(others);
+    undo.destroy();
+    doc.getMap("slides").delete("s3");
+    await flush();
     tab.socket.close();
   });
 });
@@ -365,6 +412,74 @@ describe("the deck and its comments through the public link (link guests)", () =
       Y.applyUpdate(seen, fromB64(changed.event.update));
     expect((seen.getMap("slides").get("s2") as Y.Map<unknown>).get("notes")).toBe("Said to guests");
     tab.socket.close();
+  });
+
+  it("puts a guest of the link in the deck's presence: members see them, and they see the members", async () => {
+    await share({ public: true, canComment: false });
+    const guestTab = await openGuestSocket(t);
+    guestTab.send({ type: "guest.join", projectId, key: "p".repeat(40), topic: "comments" });
+    await guestTab.next((m) => m.type === "guest.joined");
+    const memberTab = await openSocket(t, editor);
+    memberTab.send({ type: "join", projectId });
+    await memberTab.next((m) => m.type === "joined");
+    const isPresence = (m: RealtimeServerMessage) => m.type === "event" && m.event.type === "deck.presence";
+
+    // The guest says where they are: the member hears it under the guest's name, never their e-mail.
+    const said = await guest().request(
+      "POST",
+      `/api/share/${projectId}/deck/presence`,
+      { clientId: 4242, slideId: "s2", selection: ["img"] },
+      GAIL,
+    );
+    expect(said.status, JSON.stringify(said.body)).toBe(200);
+    const heard = await memberTab.next(isPresence);
+    expect(heard).toMatchObject({
+      event: {
+        type: "deck.presence",
+        projectId,
+        presence: {
+          clientId: 4242,
+          slideId: "s2",
+          selection: ["img"],
+          name: "Gail",
+          userId: null,
+          isGuest: true,
+        },
+      },
+    });
+    expect(JSON.stringify(heard)).not.toContain("gail@example.com");
+    // The guest hears their own (and skips it by its client id), then the member's.
+    await guestTab.next(isPresence);
+    const member = await editor.post(`/api/projects/${projectId}/deck/presence`, {
+      clientId: 99,
+      slideId: "s1",
+      selection: [],
+    });
+    expect(member.status).toBe(200);
+    expect(await guestTab.next(isPresence)).toMatchObject({
+      room: `guest:${projectId}`,
+      event: { presence: { clientId: 99, slideId: "s1", name: "Ed Editor" } },
+    });
+
+    // Bad input is a 400; a link turned off takes the guest's presence away (404), and nothing is heard.
+    const bad = await guest().request(
+      "POST",
+      `/api/share/${projectId}/deck/presence`,
+      { clientId: -1, slideId: "s1", selection: "all" },
+      GAIL,
+    );
+    expect(bad.status).toBe(400);
+    await share({ public: false });
+    const off = await guest().request(
+      "POST",
+      `/api/share/${projectId}/deck/presence`,
+      { clientId: 4242, slideId: "s1", selection: [] },
+      GAIL,
+    );
+    expect(off.status).toBe(404);
+    await share({ public: true, canComment: true });
+    guestTab.socket.close();
+    memberTab.socket.close();
   });
 
   it("lets a guest read and add slide comments while the link allows comments, as on a page", async () => {

@@ -16,26 +16,53 @@ import {
   SLIDE_SIZE,
   slidePinPoint,
 } from "@redline/shared";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "../../db/index.ts";
+import { comments as commentsTable } from "../../db/schema/index.ts";
 import { together } from "../../db/together.ts";
 import { BadRequestError } from "../../lib/errors.ts";
 import { operation, withParams } from "../../lib/operations.ts";
 import type { PolicyActor } from "../../lib/policy.ts";
 import type { LinkGuestPrincipal } from "../../lib/principal.ts";
 import type { Actor } from "../auth/session.ts";
-import { onSlidesRemoved } from "../slides/slides.events.ts";
+import { onSlidesChanged } from "../slides/slides.events.ts";
 import { deckProject, guestDeckProject } from "../slides/slides.operations.ts";
 import { readDeckJson } from "../slides/slides.store.ts";
 import { guestUploader } from "../videos/uploads.ts";
 import { storedAttachments } from "./attachments.routes.ts";
+import { commentRef, recordCommentEvent } from "./comments.events.ts";
 import { guestIdentityOf } from "./comments.guest.operations.ts";
 import { videoExtras } from "./comments.operations.ts";
 import { authorizeComment, withCommentAbilities } from "./comments.policy.ts";
-import { createComment, deleteSlideComments, listSlideComments } from "./comments.service.ts";
+import { createComment, deleteSlideComments, listSlideComments, presentMany } from "./comments.service.ts";
 
-// A slide deleted takes its comments with it, in the deck update's transaction.
-onSlidesRemoved(deleteSlideComments);
+// A slide deleted hides its comments, an undo that brings it back shows them again, and a day after the
+// removal they are deleted (ADR 0044) — each in the deck update's transaction.
+onSlidesChanged({
+  removed: hideSlideComments,
+  restored: showSlideComments,
+  purged: deleteSlideComments,
+});
+
+const commentsOfSlides = (tx: Database, projectId: string, slideIds: readonly string[]) =>
+  tx
+    .select()
+    .from(commentsTable)
+    .where(and(eq(commentsTable.projectId, projectId), inArray(commentsTable.slideId, [...slideIds])))
+    .orderBy(asc(commentsTable.createdAt), asc(commentsTable.id));
+
+/** Out of sight, kept: open panels drop them (`comment.deleted`); lists leave out a slide not in the deck. */
+async function hideSlideComments(tx: Database, projectId: string, slideIds: readonly string[]) {
+  for (const comment of await commentsOfSlides(tx, projectId, slideIds))
+    await recordCommentEvent(tx, { type: "comment.deleted", ref: commentRef(comment) });
+}
+
+/** Back with their slide: open panels take them in again, as they now read; no one is notified again. */
+async function showSlideComments(tx: Database, projectId: string, slideIds: readonly string[]) {
+  for (const comment of await presentMany(tx, await commentsOfSlides(tx, projectId, slideIds)))
+    await recordCommentEvent(tx, { type: "comment.restored", ref: commentRef(comment), comment });
+}
 
 const id = z.string().min(1).max(64);
 export const slideCommentParams = z.object({ projectId: id, slideId: id });
@@ -54,10 +81,12 @@ export async function readGuestSlideComments(db: Database, plansEnabled: boolean
 
 async function slideCommentsFor(db: Database, reader: PolicyActor, projectId: string) {
   authorizeComment(reader, "comments.read");
-  const [comments, deck] = await together(db, [
+  const [listed, deck] = await together(db, [
     () => listSlideComments(db, projectId),
     () => readDeckJson(db, projectId),
   ]);
+  // A removed slide's comments are kept for an undo (ADR 0044), out of sight until their slide is back.
+  const comments = listed.filter((comment) => comment.slideId && deck[comment.slideId]);
   const pins: Record<string, { x: number; y: number } | null> = {};
   for (const comment of comments) pins[comment.id] = slidePinPoint(comment, deck[comment.slideId ?? ""]);
   return {

@@ -79,4 +79,30 @@ describe("which ledger events a webhook carries", () => {
       data: { commentId: "c1", url: `${APP}/project/p1/g1` },
     });
   });
+
+  it("tells a slide's comment, reply and resolve with its slide and a link to the comment on it", () => {
+    const ref = { id: "c1", projectId: "p1", pageId: null, versionId: null, slideId: "s2" };
+    const url = `${APP}/project/p1?id=c1`;
+    expect(outwardEventOf({ type: "comment.created", actor: { userId: "u" }, ref, text: "Hi" }, APP)).toEqual(
+      {
+        type: "comment.created",
+        projectId: "p1",
+        actor: { userId: "u" },
+        data: { projectId: "p1", slideId: "s2", commentId: "c1", text: "Hi", url },
+      },
+    );
+    expect(outwardEventOf({ type: "comment.replied", ref, text: "Yes" }, APP)).toMatchObject({
+      type: "comment.replied",
+      data: { slideId: "s2", commentId: "c1", text: "Yes", url },
+    });
+    expect(outwardEventOf({ type: "comment.updated", ref, resolves: true }, APP)).toMatchObject({
+      type: "comment.resolved",
+      data: { slideId: "s2", commentId: "c1", url },
+    });
+    expect(outwardEventOf({ type: "comment.updated", ref, resolves: false }, APP)).toBeNull();
+    // Neither a page's nor a slide's: nothing.
+    expect(
+      outwardEventOf({ type: "comment.created", ref: { ...ref, slideId: null }, text: "?" }, APP),
+    ).toBeNull();
+  });
 });

@@ -1,8 +1,8 @@
 /**
  * What happened, as an outside service is told of it (issue #30): the ledger events the integrations carry
  * (comments.events.ts, pages.events.ts, tickets.events.ts; a page added is also an older release's
- * notification event) mapped to one outward event — its type (WEBHOOK_EVENTS), its project, the ids and a
- * link back — and who did it, named as a receiver may see (never an e-mail). The webhooks consumer sends
+ * notification event) mapped to one outward event — its type (WEBHOOK_EVENTS), its project, the ids (a
+ * comment's page and version, or its slide on an illustration project) and a link back — and who did it, named as a receiver may see (never an e-mail). The webhooks consumer sends
  * it as a delivery's payload; the Slack consumer writes it as a channel message.
  */
 import { parseGuestIdentity, TRACKER_NAMES, type TrackerType, type WebhookEvent } from "@redline/shared";
@@ -30,14 +30,50 @@ interface Place {
 interface CommentRef {
   id: string;
   projectId: string;
-  /** Null on a slide's comment (an illustration project), which no integration carries yet. */
+  /** Null on a slide's comment (an illustration project): `slideId` then. */
   pageId: string | null;
   versionId: string | null;
+  slideId?: string | null;
 }
 
-/** A page's comment, the only kind the integrations carry. */
+/** A page's comment. */
 const onAPage = (ref: CommentRef | undefined): ref is CommentRef & { pageId: string; versionId: string } =>
   Boolean(ref?.pageId && ref.versionId);
+
+/** A slide's comment (an illustration project). */
+const onASlide = (ref: CommentRef | undefined): ref is CommentRef & { slideId: string } =>
+  Boolean(ref?.slideId);
+
+/**
+ * A comment's event, on a page or on a slide: a page's names its page and version and links to the page; a
+ * slide's names its slide and links to the comment on it (`/project/{id}?id={commentId}`, SPEC §2).
+ */
+function onComment(
+  type: WebhookEvent,
+  ref: CommentRef | undefined,
+  actor: Actor | undefined,
+  appUrl: string,
+  more = {},
+): OutwardEvent | null {
+  if (onAPage(ref)) return onPage(type, ref, actor, appUrl, { commentId: ref.id, ...more });
+  if (!onASlide(ref)) return null;
+  return {
+    type,
+    projectId: ref.projectId,
+    actor,
+    data: {
+      projectId: ref.projectId,
+      slideId: ref.slideId,
+      commentId: ref.id,
+      ...more,
+      url: slideCommentUrl(appUrl, ref.projectId, ref.id),
+    },
+  };
+}
+
+/** Where a slide's comment opens: the slide editor with the comment open on its slide (SPEC §2 `?id=`). */
+export const slideCommentUrl = (appUrl: string, projectId: string, commentId: string) =>
+  `${appUrl}/project/${projectId}?id=${encodeURIComponent(commentId)}`;
 
 /**
  * The ledger events a webhook may carry, as their modules record them (comments.events.ts,
@@ -112,14 +148,10 @@ export function outwardEventOf(recorded: OutwardRecorded, appUrl: string): Outwa
   switch (recorded.type) {
     case "comment.created":
     case "comment.replied":
-      if (!onAPage(ref)) return null;
-      return onPage(recorded.type, ref, actor, appUrl, {
-        commentId: ref.id,
-        ...(text !== undefined && { text }),
-      });
+      return onComment(recorded.type, ref, actor, appUrl, { ...(text !== undefined && { text }) });
     case "comment.updated":
-      if (!onAPage(ref) || recorded.resolves !== true) return null;
-      return onPage("comment.resolved", ref, actor, appUrl, { commentId: ref.id });
+      if (recorded.resolves !== true) return null;
+      return onComment("comment.resolved", ref, actor, appUrl);
     case "page.approval":
       if (!recorded.version || recorded.approved !== true || recorded.isChange !== true) return null;
       return onPage("page.approved", recorded.version, actor, appUrl);

@@ -10,6 +10,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { slackMessages, versions } from "../../db/schema/index.ts";
 import { testAnchor } from "../../testing/anchors.ts";
+import { addBlankSlides } from "../../testing/decks.ts";
 import { type Person, signUpPerson } from "../../testing/people.ts";
 import { connectSlack, sendSlackEvent, slackDev } from "../../testing/slack.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
@@ -213,6 +214,52 @@ describe.each(drivers())("integrations: Slack threads (%s)", (driver) => {
     expect(reported.text).toBe(
       `*Olivia Owner* reported *Checkout &lt;button&gt; is grey* on the board\n<${t.url}/project/${board}|Open in Redline>`,
     );
+  });
+
+  it("carries a slide's comment like a page's: to the channel with a link to it on its slide, replies and resolve in its thread", async () => {
+    const deck = (await owner.client.post("/api/projects", { title: "Pitch <deck>", type: "illustration" }))
+      .body.data.id as string;
+    await addBlankSlides(owner.client, deck, ["s1", "s2"]);
+    expect((await connectSlack(t, owner, deck)).status).toBe(302);
+    await owner.client.put(`/api/projects/${deck}/integrations/slack`, { channelId: CHANNEL });
+    const made = await owner.client.post(`/api/projects/${deck}/slides/s2/comments`, {
+      dotPosition: { x: 0.5, y: 0.5 },
+      comment: "The chart's legend & axis overlap",
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const commentId = made.body.data.id as string;
+    const root = await posted("axis overlap");
+    expect(root.thread_ts).toBeUndefined();
+    expect(root.text).toBe(
+      `*Olivia Owner* commented on slide 2 of *Pitch &lt;deck&gt;*:\nThe chart's legend &amp; axis overlap\n<${t.url}/project/${deck}?id=${commentId}|Open in Redline>`,
+    );
+    expect(await rowsOf(commentId)).toEqual([expect.objectContaining({ isRoot: true, ts: root.ts })]);
+
+    await owner.client.post(`/api/comments/${commentId}/replies`, { comment: "Moved the legend" });
+    expect((await posted("Moved the legend")).thread_ts).toBe(root.ts);
+    expect((await owner.client.patch(`/api/comments/${commentId}`, { isResolved: true })).status).toBe(200);
+    await expect
+      .poll(async () => (await channel()).filter((m) => m.thread_ts === root.ts).map((m) => m.text), {
+        timeout: 20_000,
+      })
+      .toEqual(["*Olivia Owner* replied:\nMoved the legend", "*Olivia Owner* resolved this thread."]);
+
+    // A reply written in the slide comment's Slack thread comes back as its reply.
+    await slackDev(t, "reply", {
+      channel: CHANNEL,
+      thread_ts: root.ts,
+      text: "Looks good now",
+      userName: "Sam",
+    });
+    await expect
+      .poll(
+        async () =>
+          (await owner.client.get(`/api/projects/${deck}/slide-comments`)).body.data.comments
+            .find((c: { id: string }) => c.id === commentId)
+            ?.thread.map((e: { comment: string }) => e.comment),
+        { timeout: 20_000 },
+      )
+      .toEqual(["The chart's legend & axis overlap", "Moved the legend", "Looks good now"]);
   });
 
   it("posts later when Slack is down, losing nothing", async () => {

@@ -2,7 +2,8 @@
  * The Slack consumer (issue #30): reads the ledger after its durable cursor and, in the cursor's
  * transaction, makes the message an outward event (integration-events.ts) becomes in the project's chosen
  * channel, while the project's Slack integration is enabled — a new comment (its author, text, page title,
- * a link to it and a signed link to the page's screenshot), a page approved and a ticket reported as new messages; a reply and a resolution in
+ * a link to it and a signed link to the page's screenshot; on a slide: the slide's number, the deck's
+ * title and a link to the comment on it), a page approved and a ticket reported as new messages; a reply and a resolution in
  * the comment's thread — with its job (slack.messages.ts posts it). A reply that came from Slack (the
  * integration's actor) is not sent back; a comment that never reached Slack has no thread to go to.
  */
@@ -21,6 +22,7 @@ import {
 } from "./integration-events.ts";
 import { screenshotLinkOf } from "./screenshot-link.ts";
 import { enqueueSlackMessage } from "./slack.messages.ts";
+import { slidePlaceOf } from "./slide-place.ts";
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
@@ -64,6 +66,12 @@ async function messageText(ctx: Pick<AppContext, "config">, tx: Tx, mapped: Outw
   };
   switch (mapped.type) {
     case "comment.created": {
+      if (typeof data.slideId === "string") {
+        // A slide's comment (an illustration project): the slide and its deck, a link to the comment on it.
+        const place = await slidePlaceOf(tx, mapped.projectId, data.slideId);
+        const slide = place.slideNumber ? `slide ${place.slideNumber}` : "a slide";
+        return `${who} commented on ${slide} of *${escapeMrkdwn(place.projectTitle || "a deck")}*:\n${said}\n${open(String(data.url))}`;
+      }
       const link = `${ctx.config.appUrl}/project/${mapped.projectId}/${data.pageId}/${data.versionId}/comment?id=${encodeURIComponent(String(data.commentId))}`;
       // The page's screenshot the comment is pinned on, as a signed link (Slack shows it under the message).
       const screenshot = await screenshotLinkOf(ctx.config, tx, String(data.versionId));

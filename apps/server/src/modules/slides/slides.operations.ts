@@ -1,13 +1,17 @@
 /**
  * The deck's writes (issue #32, ADR 0040): an editor's update is checked against a copy of the stored
  * deck and appended in one transaction under the deck row's lock, folded into the snapshot now and then,
- * and announced to the project's room (a slide it deletes takes its comments with it); images are uploaded (≤ 5 MB, recognised by their bytes) into the
- * one record of stored files; presence is broadcast to the room and never kept.
+ * and announced to the project's room (a slide it deletes hides its comments until it comes back or a day
+ * passes, ADR 0044); images are uploaded (≤ 5 MB, recognised by their bytes) into the
+ * one record of stored files; presence (members' and the link guests') is broadcast to the room and never kept.
  */
 import { createHash } from "node:crypto";
 import {
+  type DeckPresence,
+  type DeckPresenceInput,
   deckPresenceSchema,
   deckUpdateSchema,
+  parseGuestIdentity,
   SHARING_MESSAGES,
   SLIDE_MESSAGES,
   viewerOf,
@@ -22,12 +26,13 @@ import { newId } from "../../lib/ids.ts";
 import { detectImage } from "../../lib/images.ts";
 import { operation, withParams } from "../../lib/operations.ts";
 import { memberActor, type PolicyActor } from "../../lib/policy.ts";
+import type { LinkGuestPrincipal } from "../../lib/principal.ts";
 import { broadcast } from "../../lib/realtime.ts";
 import type { Actor } from "../auth/session.ts";
 import { assertRoomToStore, meterStorage } from "../plans/storage.ts";
 import { loadProject } from "../project-access/projects.load.ts";
 import { linkGuestView } from "../sharing/sharing.load.ts";
-import { recordSlidesEvent, slidesRemoved } from "./slides.events.ts";
+import { recordSlidesEvent, slidesChanged } from "./slides.events.ts";
 import { authorizeSlides, type SlidesAction } from "./slides.policy.ts";
 import { applyChecked, COMPACT_AFTER, decodeUpdate, encode, lockedDeckDoc } from "./slides.store.ts";
 
@@ -81,14 +86,15 @@ export const applyDeckUpdate = operation(
         .for("update");
       // This process's copy of the deck is taken out while it may be changed: a failure leaves it out.
       const { doc, pending, remember } = await lockedDeckDoc(tx, projectId);
-      const slidesBefore = [...doc.getMap("slides").keys()];
+      const slidesBefore = new Set(doc.getMap("slides").keys());
       applyChecked(doc, bytes, projectId);
-      // A slide deleted takes its comments with it (the editor says so before deleting one that has any).
-      const slides = doc.getMap("slides");
-      await slidesRemoved(
+      // A slide deleted hides its comments, an undo that brings it back shows them again (ADR 0044).
+      const slidesAfter = new Set(doc.getMap("slides").keys());
+      await slidesChanged(
         tx as unknown as Database,
         projectId,
-        slidesBefore.filter((id) => !slides.has(id)),
+        [...slidesBefore].filter((id) => !slidesAfter.has(id)),
+        [...slidesAfter].filter((id) => !slidesBefore.has(id)),
       );
       const [row] = await tx
         .insert(deckUpdates)
@@ -149,25 +155,50 @@ export const uploadSlideImage = operation(
 export const PRESENCE_SELECTION_SHOWN = 40;
 
 /**
- * Where an editor is and what they have selected: broadcast to the room's open sockets in every process,
- * kept nowhere (not in the durable ledger: each tab repeats it every 10 s, and it fades without).
+ * Where someone is on the deck and what they have selected: broadcast to the room's open sockets in every
+ * process (members' and the link guests' alike), kept nowhere (not in the durable ledger: each tab repeats
+ * it every 10 s, and it fades without).
  */
+function broadcastPresence(
+  db: Database,
+  projectId: string,
+  presence: DeckPresenceInput,
+  who: Pick<DeckPresence, "userId" | "name" | "isGuest">,
+) {
+  return broadcast(db, `project:${projectId}`, {
+    type: "deck.presence",
+    projectId,
+    presence: { ...presence, selection: presence.selection.slice(0, PRESENCE_SELECTION_SHOWN), ...who },
+  });
+}
+
 export const sendDeckPresence = operation(
   "slides.presence",
   withParams(deckParams, deckPresenceSchema),
   async (ctx, actor: Actor, { projectId, ...presence }) => {
     const { db } = ctx.database;
     await deckProject(db, actor, projectId, "slides.read");
-    await broadcast(db, `project:${projectId}`, {
-      type: "deck.presence",
-      projectId,
-      presence: {
-        ...presence,
-        selection: presence.selection.slice(0, PRESENCE_SELECTION_SHOWN),
-        userId: actor.user.id,
-        name: actor.user.displayName || actor.user.email,
-      },
+    await broadcastPresence(db, projectId, presence, {
+      userId: actor.user.id,
+      name: actor.user.displayName || actor.user.email,
     });
+    return { data: null };
+  },
+);
+
+/**
+ * A guest of the public link is on the deck too (its members see them, as they see each other): the same
+ * presence under the name their identity gives (Anonymous without one; never their e-mail), while the link
+ * shows the deck.
+ */
+export const sendGuestDeckPresence = operation(
+  "slides.guest.presence",
+  withParams(deckParams, deckPresenceSchema),
+  async (ctx, principal: LinkGuestPrincipal, { projectId, ...presence }) => {
+    const { db } = ctx.database;
+    await guestDeckProject(db, ctx.config.plansEnabled, projectId, "slides.read");
+    const name = parseGuestIdentity(principal.identity ?? "public")?.name ?? "Anonymous";
+    await broadcastPresence(db, projectId, presence, { userId: null, name, isGuest: true });
     return { data: null };
   },
 );

@@ -4,7 +4,7 @@
  * as it was, an editor who was offline merges on return, and images are refused past 5 MB or when not
  * images, nothing stored.
  */
-import type { RealtimeServerMessage } from "@redline/shared";
+import { blankSlideId, type RealtimeServerMessage } from "@redline/shared";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as Y from "yjs";
@@ -169,6 +169,46 @@ describe("the slide deck", () => {
     expect(Object.keys(text)).toHaveLength(6);
     tab.socket.close();
   }, 120_000);
+
+  it("two editors deleting the last slide at once leave exactly one blank slide (the shared blank id)", async () => {
+    const own = (await owner.post("/api/projects", { title: "One slide", type: "illustration" })).body.data
+      .id;
+    await owner.post(`/api/projects/${own}/members`, {
+      email: (await editor.get("/api/me")).body.data.email,
+      access: "edit",
+    });
+    const a = new Editor(owner, own);
+    const b = new Editor(editor, own);
+    await a.load();
+    // A deck of one slide, held by both.
+    a.addSlide("first", 1);
+    a.addSlide("last", 2);
+    a.slides.delete("first");
+    await a.flush();
+    await b.load();
+    expect(Object.keys(b.json())).toEqual(["last"]);
+    // Each deletes it and puts the empty deck's blank slide in its place, as the editor does, before
+    // hearing of the other: both updates reach the server at the same time.
+    const blanks = [a, b].map((e) => blankSlideId(e.slides._map.keys()));
+    expect(blanks[1]).toBe(blanks[0]);
+    for (const [i, e] of [a, b].entries()) {
+      const blank = blanks[i] as string;
+      e.doc.transact(() => {
+        e.slides.delete("last");
+        e.addSlide(blank, 1);
+      });
+    }
+    await Promise.all([a.flush(), b.flush()]);
+    const stored = (await owner.get(`/api/projects/${own}/deck`)).body.data.update as string;
+    const json = new Y.Doc();
+    Y.applyUpdate(json, fromB64(stored));
+    const storedDeck = json.getMap("slides").toJSON();
+    expect(Object.keys(storedDeck)).toEqual([blanks[0]]);
+    expect(Object.keys(storedDeck)).toHaveLength(1);
+    await Promise.all([a.load(), b.load()]);
+    expect(a.json()).toEqual(storedDeck);
+    expect(b.json()).toEqual(storedDeck);
+  });
 
   it("refuses a viewer's and a stranger's update (403 / 404), the deck unchanged", async () => {
     const before = await deck();

@@ -2,7 +2,8 @@
  * An illustration project's deck (issue #32): read it whole (one Yjs update), send an update (editors),
  * upload an image (editors, ≤ 5 MB) and say where one is (presence). Live changes reach other editors
  * through the project's realtime room (`deck.updated`, `deck.presence`). A guest of the public link reads
- * the deck through `/api/share/{p}/deck` (read only: there is no guest route that changes it).
+ * the deck through `/api/share/{p}/deck` (read only: there is no guest route that changes it) and says
+ * where they are (`/api/share/{p}/deck/presence`): members see them, and they see the members.
  */
 import {
   type DeckState,
@@ -15,6 +16,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { requestInput } from "../../lib/operations.ts";
+import { linkGuestOf } from "../../lib/principal.ts";
 import { route } from "../../lib/routes.ts";
 import { readFile } from "../../lib/uploads.ts";
 import { requireActor } from "../auth/session.ts";
@@ -24,6 +26,7 @@ import {
   deckProject,
   guestDeckProject,
   sendDeckPresence,
+  sendGuestDeckPresence,
   uploadSlideImage,
 } from "./slides.operations.ts";
 import { canSlides } from "./slides.policy.ts";
@@ -82,6 +85,16 @@ export async function slidesRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       response: dataAnswer(z.null()),
     }),
     async (request) => sendDeckPresence(ctx, await requireActor(auth, db, request), requestInput(request)),
+  );
+
+  app.post(
+    "/api/share/:projectId/deck/presence",
+    route({
+      summary: "Say which slide one is on, as a guest of the public link",
+      action: "public",
+      response: dataAnswer(z.null()),
+    }),
+    async (request) => sendGuestDeckPresence(ctx, linkGuestOf(request), requestInput(request)),
   );
 
   app.post(

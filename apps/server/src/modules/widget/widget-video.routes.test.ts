@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import {
   type TicketDetail,
+  WIDGET_VIDEO_LIMIT_PATH,
   WIDGET_VIDEO_TOKEN_HEADER,
   WIDGET_VIDEO_TOKEN_MINUTES,
   type WidgetReportAnswer,
@@ -265,4 +266,38 @@ describe.each(routeDrivers())("a widget report's recording with plans (%s)", (dr
     );
     expect(await t.ctx.videoUploads.finishedSize(upload)).toBeNull();
   }, 120_000);
+
+  it("tells the recorder, before any report, how long a recording may be: by the widget key, from its site", async () => {
+    t ??= await startTestApp({ driver, config: { plansEnabled: true } });
+    const widget = await widgetProject(t);
+    const ask = (key: string, origin?: string) =>
+      page(t).request(
+        "GET",
+        `${WIDGET_VIDEO_LIMIT_PATH}?key=${encodeURIComponent(key)}`,
+        undefined,
+        origin ? { origin } : {},
+      );
+    // The free browse plan's minute, readable by the site's page (no preflight: a simple GET).
+    const allowed = await ask(widget.key, SITE);
+    expect(allowed.status).toBe(200);
+    expect(allowed.body.data).toEqual({ limitSeconds: 60 });
+    expect(allowed.headers.get("access-control-allow-origin")).toBe(SITE);
+    // Another site, no site, an unknown key, no key: refused, and nothing of the plan told.
+    const other = await ask(widget.key, "https://evil.example.com");
+    expect([other.status, other.body.code]).toEqual([403, "origin-not-allowed"]);
+    expect(other.headers.get("access-control-allow-origin")).toBeNull();
+    expect((await ask(widget.key)).status).toBe(403);
+    expect((await ask("no-such-key", SITE)).status).toBe(404);
+    expect((await page(t).request("GET", WIDGET_VIDEO_LIMIT_PATH, undefined, { origin: SITE })).status).toBe(
+      400,
+    );
+    expect((await ask("k".repeat(65), SITE)).status).toBe(400);
+    // Plans off: no limit.
+    t.ctx.config.plansEnabled = false;
+    try {
+      expect((await ask(widget.key, SITE)).body.data).toEqual({ limitSeconds: -1 });
+    } finally {
+      t.ctx.config.plansEnabled = true;
+    }
+  });
 });

@@ -6,9 +6,12 @@
  * Called cross-site like the intake: the token stands in for a session, and the ticket's project's allowed
  * origins for the same-origin check. The recipe: the token (401; another ticket's 403) → the ticket (404)
  * → the Origin (403) → the project still takes reports (403) → the report has no video yet (409).
+ * Before any of that, the recorder asks how long a recording may be (`WIDGET_VIDEO_LIMIT_PATH`, by the
+ * widget key and an allowed origin, as the intake is asked): its timer shows what is left and stops there.
  */
 import {
   dataAnswer,
+  WIDGET_VIDEO_LIMIT_PATH,
   WIDGET_VIDEO_TOKEN_HEADER,
   WIDGET_VIDEO_TOKEN_MINUTES,
   widgetVideoSchema,
@@ -23,11 +26,12 @@ import { ForbiddenError, NotFoundError, UnauthorizedError } from "../../lib/erro
 import { route } from "../../lib/routes.ts";
 import { pathSignature, verifyPath } from "../../lib/signed-url.ts";
 import { assertFirstEntryTakesVideo, attachFirstEntryVideo } from "../tickets/ticket-video.ts";
-import { acceptVideo } from "../videos/processing.ts";
+import { acceptVideo, videoLimitOf } from "../videos/processing.ts";
 import { acceptTusChunks, registerUploadRoutes } from "../videos/video.routes.ts";
-import { normalizeOrigin, WIDGET_MESSAGES, widgetOfProject } from "./widget.settings.ts";
+import { normalizeOrigin, WIDGET_MESSAGES, widgetByKey, widgetOfProject } from "./widget.settings.ts";
 
 const ticketParams = z.object({ ticketId: z.string().min(1).max(64) });
+const widgetKeyQuery = z.object({ key: z.string().min(1).max(64) });
 const uploadsOf = (ticketId: string) => `/api/widget/tickets/${ticketId}/videos`;
 const attachOf = (ticketId: string) => `/api/widget/tickets/${ticketId}/video`;
 const tokenSecret = (config: Pick<AppConfig, "authSecret">) => `widget-video:${config.authSecret}`;
@@ -111,6 +115,30 @@ export async function widgetVideoRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
         .header("access-control-max-age", "600")
         .status(204)
         .send();
+    },
+  );
+
+  // A simple GET (no preflight): the key in the query, the Origin the browser sends.
+  app.get(
+    WIDGET_VIDEO_LIMIT_PATH,
+    route({
+      summary: "The longest recording the widget's project owner's plan allows (its widget key)",
+      action: "public",
+      accepts: ["widget-key"],
+      // -1: no limit; 0: recordings are not in the plan.
+      response: dataAnswer(z.strictObject({ limitSeconds: z.number().int().min(-1) })),
+    }),
+    async (request, reply) => {
+      const { key } = widgetKeyQuery.parse(request.query);
+      const found = await widgetByKey(db, key);
+      if (!found) throw new NotFoundError(WIDGET_MESSAGES.unknownKey, "widget-key-unknown");
+      const origin = normalizeOrigin(request.headers.origin ?? "");
+      if (!origin || !found.settings.allowedOrigins.includes(origin))
+        throw new ForbiddenError(WIDGET_MESSAGES.originNotAllowed, "origin-not-allowed");
+      reply.header("access-control-allow-origin", origin).header("vary", "origin");
+      if (found.isExpired || found.project.isArchived)
+        throw new ForbiddenError(WIDGET_MESSAGES.expired, "project-expired");
+      return { data: { limitSeconds: await videoLimitOf(db, found.project, ctx.config.plansEnabled) } };
     },
   );
 

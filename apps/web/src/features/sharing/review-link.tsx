@@ -1,8 +1,9 @@
 /**
  * The owner's review link (`/request-review?project={id}`): anyone who opens it may ask the owner for a
- * review of a URL, which arrives as a notification and a mail (modules/review-requests on the server).
+ * review of a URL, which arrives as a notification and a mail (modules/review-requests on the server). The
+ * hint speaks of what the project holds: pages, or slides on an illustration project's deck.
  */
-import { type ProjectSummary, reviewRequestPath } from "@redline/shared";
+import { type ProjectSummary, reviewRequestPath, viewerOf } from "@redline/shared";
 import { CopyField } from "./copy-field.tsx";
 
 export function ReviewLink({ project }: { project: ProjectSummary }) {
@@ -15,8 +16,9 @@ export function ReviewLink({ project }: { project: ProjectSummary }) {
         </h3>
       </div>
       <p className="field__hint">
-        Share this link with clients: they can ask you to review a page, and you get it as a notification and
-        an e-mail.
+        {viewerOf(project.type) === "slides"
+          ? "Share this link with clients: they can send you a link to slides or a design they want reviewed, and you get it as a notification and an e-mail."
+          : "Share this link with clients: they can ask you to review a page, and you get it as a notification and an e-mail."}
       </p>
       <CopyField
         label="Review request link"

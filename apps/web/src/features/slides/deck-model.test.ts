@@ -2,6 +2,7 @@ import { deckSchema, orderedSlides } from "@redline/shared";
 import { describe, expect, it } from "vitest";
 import * as Y from "yjs";
 import {
+  addBlankSlide,
   addSlide,
   addText,
   alignPatches,
@@ -84,5 +85,64 @@ describe("the deck model", () => {
     reorderObjects(slides, slide, [one], "front");
     const z = deckOf(slides)[slide]!.objects;
     expect(z[one]!.z).toBeGreaterThan(z[two]!.z);
+  });
+
+  /** Two editors holding the same deck, each changing it before hearing of the other's change. */
+  function apart(build: (slides: Y.Map<Y.Map<unknown>>) => void) {
+    const a = deckMap();
+    build(a);
+    const b = deckMap();
+    Y.applyUpdate(b.doc as Y.Doc, Y.encodeStateAsUpdate(a.doc as Y.Doc));
+    const exchange = () => {
+      const toB = Y.encodeStateAsUpdate(a.doc as Y.Doc, Y.encodeStateVector(b.doc as Y.Doc));
+      const toA = Y.encodeStateAsUpdate(b.doc as Y.Doc, Y.encodeStateVector(a.doc as Y.Doc));
+      Y.applyUpdate(b.doc as Y.Doc, toB);
+      Y.applyUpdate(a.doc as Y.Doc, toA);
+    };
+    return { a, b, exchange };
+  }
+
+  it("ends with exactly one blank slide when two editors delete the last slide at once", () => {
+    let last = "";
+    const { a, b, exchange } = apart((slides) => {
+      addSlide(slides);
+      last = addSlide(slides);
+      deleteSlide(slides, orderedSlides(deckOf(slides))[0]!.id);
+    });
+    const blankA = deleteSlide(a, last);
+    const blankB = deleteSlide(b, last);
+    expect(blankA).toBe(blankB);
+    exchange();
+    expect(deckOf(a)).toEqual(deckOf(b));
+    expect(Object.keys(deckOf(a))).toEqual([blankA]);
+    expect(deckSchema.safeParse(deckOf(a)).success).toBe(true);
+  });
+
+  it("ends with one blank slide when two editors each delete one of the last two", () => {
+    const ids: string[] = [];
+    const { a, b, exchange } = apart((slides) => {
+      ids.push(addSlide(slides), addSlide(slides));
+    });
+    deleteSlide(a, ids[0]!);
+    deleteSlide(b, ids[1]!);
+    exchange();
+    expect(deckOf(a)).toEqual({});
+    // Each editor finds the deck empty and starts it again: with the same slide.
+    expect(addBlankSlide(a)).toBe(addBlankSlide(b));
+    exchange();
+    expect(Object.keys(deckOf(a))).toHaveLength(1);
+    expect(deckOf(a)).toEqual(deckOf(b));
+  });
+
+  it("never gives a later blank slide an earlier one's id, and undo brings the deleted slide back", () => {
+    const slides = deckMap();
+    const undo = new Y.UndoManager(slides, { trackedOrigins: new Set([LOCAL]), captureTimeout: 0 });
+    const first = addBlankSlide(slides);
+    const second = deleteSlide(slides, first) as string;
+    expect(second).not.toBe(first);
+    const third = deleteSlide(slides, second) as string;
+    expect(new Set([first, second, third]).size).toBe(3);
+    undo.undo();
+    expect(Object.keys(deckOf(slides))).toEqual([second]);
   });
 });

@@ -6,6 +6,7 @@
  */
 import {
   afterDeleting,
+  blankSlideId,
   DEFAULT_TEXT_STYLE,
   type Deck,
   orderedSlides,
@@ -90,19 +91,28 @@ export function duplicateSlide(slides: SlidesMap, slideId: string): string | nul
   return id;
 }
 
+/** The blank slide's id for this deck as this editor holds it (shared `blankSlideId`: the ids it ever had). */
+const blankIdOf = (slides: SlidesMap) => blankSlideId(slides._map.keys());
+
+const blankSlide = (id: string) => slideMap({ id, position: 1, createdAt: Date.now(), notes: "" });
+
+/** An empty deck's blank slide (an editor opening it, or finding it emptied by others); its id. */
+export function addBlankSlide(slides: SlidesMap): string {
+  const id = blankIdOf(slides);
+  transact(slides, () => slides.set(id, blankSlide(id)));
+  return id;
+}
+
 /** SPEC §4: the slide shown next; the last slide is replaced by a blank one (SPEC: "resets it"). */
 export function deleteSlide(slides: SlidesMap, slideId: string): string | null {
   const order = orderedSlides(deckOf(slides));
   const { next, reset } = afterDeleting(order, slideId);
-  // The last slide gives way to a blank one of a new id: it is deleted like any other (its comments with it).
-  const blank = reset ? newId() : null;
+  // The last slide gives way to a blank one whose id is the same in every editor (blankIdOf), in the
+  // same transaction: one undo step takes the blank slide out and brings the deleted one back.
+  const blank = reset ? blankIdOf(slides) : null;
   transact(slides, () => {
     slides.delete(slideId);
-    if (blank)
-      slides.set(
-        blank,
-        slideMap({ id: blank, position: order[0]?.position ?? 1, createdAt: Date.now(), notes: "" }),
-      );
+    if (blank) slides.set(blank, blankSlide(blank));
   });
   return blank ?? next;
 }

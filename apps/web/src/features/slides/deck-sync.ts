@@ -52,12 +52,14 @@ export class DeckSync {
   private unsubscribe: (() => void) | null = null;
 
   /**
-   * `guest`: a visitor of the public link (no account) reads the deck through `/api/share`, hears its
-   * changes on the link's guest socket, and never sends anything (no update, no presence).
+   * `guestIdentity`: a visitor of the public link (no account; `public` when they gave no name) reads the
+   * deck through `/api/share`, hears its changes and who is on it on the link's guest socket, never sends
+   * a change, and says where they are under that identity (members see them as they see each other).
    */
   constructor(
     readonly projectId: string,
-    readonly guest = false,
+    /** Changes when the guest names themselves (the deck stays as loaded). */
+    public guestIdentity: string | null = null,
   ) {
     this.doc.on("update", (update: Uint8Array, origin: unknown) => {
       if (origin === REMOTE) return;
@@ -65,6 +67,10 @@ export class DeckSync {
       this.pending.push(update);
       this.schedule(SEND_AFTER_MS);
     });
+  }
+
+  get guest(): boolean {
+    return this.guestIdentity !== null;
   }
 
   /** Reads the deck and follows the room; resolves once the deck is shown. */
@@ -151,12 +157,16 @@ export class DeckSync {
   }
 
   sendPresence(slideId: string | null, selection: string[], keepalive = false): void {
-    if ((this.stopped && !keepalive) || this.guest) return;
-    void fetch(`/api/projects/${this.projectId}/deck/presence`, {
+    if (this.stopped && !keepalive) return;
+    const guest = this.guestIdentity;
+    void fetch(`${guest === null ? "/api/projects" : "/api/share"}/${this.projectId}/deck/presence`, {
       method: "POST",
       credentials: "same-origin",
       keepalive,
-      headers: { "content-type": "application/json" },
+      headers: {
+        "content-type": "application/json",
+        ...(guest !== null && { "x-redline-guest": guest }),
+      },
       body: JSON.stringify({ clientId: this.doc.clientID, slideId, selection }),
     }).catch(() => undefined);
   }

@@ -4,8 +4,9 @@
  * style panel of the selection, the slide's notes, and who else is here. Every change is a change of the
  * deck's Yjs document (deck-model.ts), shown at once and sent to the other editors (deck-sync.ts); undo
  * and redo are this editor's own (Y.UndoManager). Viewers and commenters see the same, read only, and so
- * does a guest of the public link (`DeckProject.guestIdentity`). Deleting a slide deletes its comments
- * (the server does, with the update): a slide that has any asks first.
+ * does a guest of the public link (`DeckProject.guestIdentity`, in the presence too). Deleting a slide
+ * hides its comments (the server does, with the update) and undo brings them back (ADR 0044): a slide that
+ * has any asks first.
  */
 import {
   arrowMove,
@@ -65,6 +66,7 @@ import { useGuestCommentsRealtime } from "../comments/use-guest-comments-realtim
 import { useProjectRealtime } from "../comments/use-project-realtime.ts";
 import {
   type Alignment,
+  addBlankSlide,
   addObject,
   addSlide,
   addText,
@@ -216,7 +218,7 @@ export function SlideEditor({
   /** The panel of the current slide's comments (the comments feature's, given by the page). */
   commentsPanel: SlideCommentsPanelSlot;
 }) {
-  const view = useDeck(project.id, project.guestIdentity !== undefined);
+  const view = useDeck(project.id, project.guestIdentity ?? null);
   if (view.loadError)
     return (
       <div className="status-view" role="alert">
@@ -302,7 +304,7 @@ function Editor({
 
   // An editor opening an empty deck starts it with a blank slide.
   useEffect(() => {
-    if (order.length === 0 && canEdit) setCurrentId(addSlide(slides));
+    if (order.length === 0 && canEdit) setCurrentId(addBlankSlide(slides));
   }, [order.length, canEdit, slides]);
   // A slide deleted by someone else: show the first one.
   useEffect(() => {
@@ -314,9 +316,11 @@ function Editor({
       setSelection((ids) => ids.filter((id) => current?.objects[id]));
   }, [current, selection]);
 
-  // Presence: where I am and what I hold, now and every 10 s; gone when the editor closes.
+  // Presence: where I am and what I hold, now and every 10 s; gone when the editor closes (a guest of the
+  // link too: members see them, they see the members).
   const slideId = current?.id ?? null;
   const selectionKey = selection.join(",");
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a guest naming themselves (useDeck gives `sync` the new identity) is told at once
   useEffect(() => {
     const send = () => sync.sendPresence(slideId, selectionKey ? selectionKey.split(",") : []);
     const soon = setTimeout(send, 150);
@@ -325,7 +329,7 @@ function Editor({
       clearTimeout(soon);
       clearInterval(every);
     };
-  }, [sync, slideId, selectionKey]);
+  }, [sync, slideId, selectionKey, guestIdentity]);
   useEffect(() => () => sync.sendPresence(null, [], true), [sync]);
 
   // Leaving inside the app with edits still on their way: send them first, then go.
@@ -646,7 +650,7 @@ function Editor({
             if (!open) setDeleting(null);
           }}
           title="Delete this slide?"
-          description={`Slide ${deletingNumber} and its ${deletingComments === 1 ? "comment are" : `${deletingComments} comments are`} deleted. Undo brings the slide back, not its comments.`}
+          description={`Slide ${deletingNumber} and its ${deletingComments === 1 ? "comment are" : `${deletingComments} comments are`} deleted. Undo brings them back.`}
           confirmLabel="Delete slide"
           onConfirm={() => {
             if (deleting) removeSlide(deleting);
@@ -690,17 +694,18 @@ function initials(name: string) {
 function Presence({ others, order }: { others: DeckView["others"]; order: Slide[] }) {
   if (others.length === 0) return null;
   return (
-    <ul className="slide-presence" aria-label="Also editing">
+    <ul className="slide-presence" aria-label="Also here">
       {others.map((person) => {
         const number = order.findIndex((s) => s.id === person.slideId) + 1;
         const where = number > 0 ? `slide ${number}` : "another slide";
+        const name = person.isGuest ? `${person.name} (guest)` : person.name;
         return (
           <li
             key={person.clientId}
             className="slide-presence__person"
             style={{ background: colorOf(person.clientId) }}
-            title={`${person.name} — ${where}${person.selection.length ? `, ${person.selection.length} selected` : ""}`}
-            aria-label={`${person.name} on ${where}`}
+            title={`${name} — ${where}${person.selection.length ? `, ${person.selection.length} selected` : ""}`}
+            aria-label={`${name} on ${where}`}
           >
             {initials(person.name)}
           </li>

@@ -19,9 +19,12 @@ export interface DeckView {
   retry(): void;
 }
 
-/** `guest`: read through the public link (read only). */
-export function useDeck(projectId: string, guest = false): DeckView {
-  const sync = useMemo(() => new DeckSync(projectId, guest), [projectId, guest]);
+/** `guestIdentity`: read through the public link (read only), present under that identity. */
+export function useDeck(projectId: string, guestIdentity: string | null = null): DeckView {
+  const isGuest = guestIdentity !== null;
+  // A guest naming themselves keeps the deck as loaded: only their presence takes the new name.
+  const sync = useMemo(() => new DeckSync(projectId, isGuest ? "public" : null), [projectId, isGuest]);
+  if (isGuest) sync.guestIdentity = guestIdentity;
   const [version, setVersion] = useState(0);
   /** Moves with the document only (status and presence bump `version` alone). */
   const [docVersion, setDocVersion] = useState(0);

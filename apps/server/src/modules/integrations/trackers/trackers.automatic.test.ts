@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addBlankSlides } from "../../../testing/decks.ts";
 import { type Person, signUpPerson } from "../../../testing/people.ts";
 import { startTestApp, type TestApp } from "../../../testing/test-app.ts";
 import { drivers } from "../../../testing/test-db.ts";
@@ -74,6 +75,45 @@ describe.each(drivers())("trackers: the automatic rule (%s)", (driver) => {
     // The same card for the first ticket (and one for the ticket that woke it), nothing more.
     expect(again.filter((card) => card.subjectId === made[0].subjectId)).toEqual([made[0]]);
     expect(again.length).toBe(2);
+  });
+
+  it("makes a card for a new slide comment like a page's, saying its slide and linking to it there", async () => {
+    const deck = (await owner.client.post("/api/projects", { title: "Pitch deck", type: "illustration" }))
+      .body.data.id as string;
+    await addBlankSlides(owner.client, deck, ["s1", "s2", "s3"]);
+    await connectTracker(t, owner, { projectId: deck, tracker: "clickup", account: "Cleo Clickup" });
+    const integrations = `/api/projects/${deck}/integrations`;
+    const { destination } = (await owner.client.get(integrations)).body.data.integrations.find(
+      (i: { type: string }) => i.type === "clickup",
+    ).tracker;
+    const saved = await owner.client.put(`${integrations}/clickup`, {
+      containerId: destination.containerId,
+      listId: destination.listId,
+      autoCreate: true,
+    });
+    expect(saved.body.data.tracker.autoCreate).toBe(true);
+    const made = await owner.client.post(`/api/projects/${deck}/slides/s3/comments`, {
+      dotPosition: { x: 0.2, y: 0.3 },
+      comment: "Swap the logo for the new one",
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const commentId = made.body.data.id as string;
+    await expect
+      .poll(
+        async () =>
+          ((await owner.client.get(`${integrations}/cards`)).body.data as any[]).find(
+            (card) => card.subjectId === commentId,
+          ),
+        { timeout: 30_000 },
+      )
+      .toMatchObject({ tracker: "clickup", subject: "comment", status: "created" });
+    const card = ((await owner.client.get(`${integrations}/cards`)).body.data as any[]).find(
+      (c) => c.subjectId === commentId,
+    );
+    const text = await (await fetch(card.url)).text();
+    expect(text).toContain("Swap the logo for the new one");
+    expect(text).toContain("Slide: 3 of Pitch deck");
+    expect(text).toContain(`${t.url}/project/${deck}?id=${commentId}`);
   });
 
   it("makes none once the rule is off", async () => {

@@ -1,6 +1,6 @@
 /**
  * What a card says (issue #30): the comment's text (or the edit suggestion, or the ticket), the page's
- * URL, the element, the screenshot where Redline keeps one (a ticket's; a comment's version's page screenshot,
+ * URL (a slide's comment: the slide's number and deck, issue #32), the element, the screenshot where Redline keeps one (a ticket's; a comment's version's page screenshot,
  * a signed link: screenshot-link.ts) and a link back to Redline.
  * Loaded by the subject's id within the project; a subject of another project is not found.
  */
@@ -10,7 +10,9 @@ import type { AppContext } from "../../../context.ts";
 import type { Database } from "../../../db/index.ts";
 import { commentEntries, comments, inspectChanges, pages, tickets } from "../../../db/schema/index.ts";
 import { NotFoundError } from "../../../lib/errors.ts";
+import { slideCommentUrl } from "../integration-events.ts";
 import { screenshotLinkOf } from "../screenshot-link.ts";
+import { slidePlaceOf } from "../slide-place.ts";
 import type { CardContent } from "./tracker.ts";
 
 const TITLE_MAX = 120;
@@ -24,7 +26,7 @@ const lines = (parts: (string | null | undefined | false)[]) => parts.filter(Boo
 
 export async function cardContent(
   ctx: Pick<AppContext, "config">,
-  db: Pick<Database, "select">,
+  db: Pick<Database, "select" | "execute">,
   projectId: string,
   subject: CardSubject,
   id: string,
@@ -34,7 +36,7 @@ export async function cardContent(
     const [row] = await db
       .select({ comment: comments, pageUrl: pages.url })
       .from(comments)
-      .innerJoin(pages, eq(pages.id, comments.pageId))
+      .leftJoin(pages, eq(pages.id, comments.pageId))
       .where(and(eq(comments.id, id), eq(comments.projectId, projectId)));
     if (!row) throw new NotFoundError("This comment does not exist.", "comment-not-found");
     const [first] = await db
@@ -44,6 +46,20 @@ export async function cardContent(
       .orderBy(asc(commentEntries.createdAt), asc(commentEntries.id))
       .limit(1);
     const text = first?.body ?? "";
+    const { slideId } = row.comment;
+    if (slideId) {
+      // A slide's comment (an illustration project): the slide, its deck, and the comment opened on it.
+      const place = await slidePlaceOf(db, projectId, slideId);
+      return {
+        title: titleOf(text),
+        description: lines([
+          text,
+          "",
+          `Slide: ${place.slideNumber ?? "deleted"} of ${place.projectTitle}`,
+          `View in Redline: ${slideCommentUrl(appUrl, projectId, id)}`,
+        ]),
+      };
+    }
     const screenshot = await screenshotLinkOf(ctx.config, db, row.comment.versionId);
     return {
       title: titleOf(text),
