@@ -32,6 +32,7 @@ import { guestIdentityOf } from "./comments.guest.operations.ts";
 import { videoExtras } from "./comments.operations.ts";
 import { authorizeComment, withCommentAbilities } from "./comments.policy.ts";
 import { createComment, deleteSlideComments, listSlideComments } from "./comments.service.ts";
+import { newSlideTarget } from "./comments.targets.ts";
 
 // A slide deleted takes its comments with it, in the deck update's transaction.
 onSlidesRemoved(deleteSlideComments);
@@ -72,12 +73,13 @@ export const pinSlideComment = operation(
     authorizeComment(reader, "comments.create");
     if (input.attachments.length > 0 || input.video) authorizeComment(reader, "comments.attach");
     await assertOnDeck(db, projectId, slideId, objectId);
+    const target = newSlideTarget(slideId, objectId, input.dotPosition);
     const attachments = await storedAttachments(ctx.storage, projectId, input.attachments);
     const created = await createComment(
       db,
-      { projectId, slideId, objectId: objectId ?? null },
+      { projectId, slideId },
       { userId: actor.user.id },
-      { ...input, attachments, deviceWidth: SLIDE_SIZE.width },
+      { ...input, target, attachments, deviceWidth: SLIDE_SIZE.width },
       ctx.config.plansEnabled,
       await videoExtras(ctx, project, actor.user.id, input),
     );
@@ -106,11 +108,12 @@ export const guestPinSlideComment = operation(
     authorizeComment(reader, "comments.create");
     const guestIdentity = guestIdentityOf(principal);
     await assertOnDeck(db, projectId, slideId, objectId);
+    const target = newSlideTarget(slideId, objectId, input.dotPosition);
     const created = await createComment(
       db,
-      { projectId, slideId, objectId: objectId ?? null },
+      { projectId, slideId },
       { guestIdentity },
-      { ...input, attachments: [], deviceWidth: SLIDE_SIZE.width },
+      { ...input, target, attachments: [], deviceWidth: SLIDE_SIZE.width },
       ctx.config.plansEnabled,
       await videoExtras(ctx, project, guestUploader(guestIdentity), input),
     );
