@@ -60,14 +60,18 @@ CREATE TRIGGER comments_target_from_legacy BEFORE INSERT OR UPDATE ON comments
 ALTER TABLE "comments" ALTER COLUMN "target" SET NOT NULL;--> statement-breakpoint
 ALTER TABLE "comments" ADD CONSTRAINT "comments_target_on_its_place" CHECK (("comments"."slide_id" is null and "comments"."target"->>'kind' <> 'slide') or ("comments"."target"->>'kind' = 'slide' and "comments"."target"->>'slideId' = "comments"."slide_id"));--> statement-breakpoint
 -- A widget ticket's element as a target (ticketTargetOf, shared/tickets.ts): its anchor, its selector when
--- the anchor does not say it already, and the middle of the element as its point (the widget sends no click point).
+-- the anchor does not say it already, and the anchor's dot as its point (the middle of an element without one).
 CREATE FUNCTION redline_ticket_target_of(report jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $$
   SELECT CASE
     WHEN jsonb_typeof(element) IS DISTINCT FROM 'object' THEN NULL
     ELSE jsonb_build_object(
       'kind', 'element',
       'anchor', coalesce(element -> 'anchor', 'null'::jsonb),
-      'point', '{"x":0.5,"y":0.5}'::jsonb
+      'point', CASE
+        WHEN jsonb_typeof(element -> 'anchor' -> 'dot') = 'object' THEN jsonb_build_object(
+          'x', element -> 'anchor' -> 'dot' -> 'x', 'y', element -> 'anchor' -> 'dot' -> 'y')
+        ELSE '{"x":0.5,"y":0.5}'::jsonb
+      END
     ) || CASE
       WHEN coalesce(element ->> 'selector', '') <> ''
         AND (element ->> 'selector') IS DISTINCT FROM (element -> 'anchor' ->> 'querySelector')

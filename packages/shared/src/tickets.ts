@@ -106,8 +106,9 @@ export type TicketReport = z.infer<typeof ticketReportSchema>;
 
 /**
  * The element a widget report names, as the one target type a comment's pin has (an element: its anchor,
- * and its selector when the anchor does not say it already); null for a dragged region. The widget sends
- * no click point: the middle of the element. Stored in `tickets.target` (migration 0038 does the same in SQL).
+ * and its selector when the anchor does not say it already); null for a dragged region. The point is the
+ * anchor's dot (where in the element it was picked), or the middle of an element named without an anchor.
+ * Stored in `tickets.target` (migration 0038 does the same in SQL).
  */
 export function ticketTargetOf(report: TicketReport | null): Target | null {
   const element = report?.element;
@@ -117,7 +118,7 @@ export function ticketTargetOf(report: TicketReport | null): Target | null {
     kind: "element",
     anchor,
     ...(selector !== "" && selector !== anchor?.querySelector ? { selector } : {}),
-    point: { x: 0.5, y: 0.5 },
+    point: anchor?.dot ? { x: anchor.dot.x, y: anchor.dot.y } : { x: 0.5, y: 0.5 },
   };
 }
 

@@ -40,6 +40,7 @@ type Query = <T = Record<string, unknown>>(text: string, values?: unknown[]) => 
 const BEFORE = journal().findIndex((entry) => entry.tag === "0038_comment_targets");
 
 const anchor = testAnchor("#hero > h1", "Welcome") as AnchorData;
+const undotted: AnchorData = { ...anchor, querySelector: "main > h2", dot: null };
 
 /** Comments as the previous release stored them: the version's kind (or a slide) and the legacy columns. */
 const OLD_COMMENTS: { id: string; on: VersionKind | "slide"; columns: LegacyTargetColumns }[] = [
@@ -85,6 +86,7 @@ const report = (element: TicketReport["element"]): TicketReport => ({
 const OLD_TICKETS: { id: string; report: TicketReport | null }[] = [
   { id: "t-anchor", report: report({ selector: "#hero > h1", text: "Welcome", tag: "h1", anchor }) },
   { id: "t-bare", report: report({ selector: "button.pay", text: "Pay", tag: "button", anchor: null }) },
+  { id: "t-undotted", report: report({ selector: "h2", text: "Sale", tag: "h2", anchor: undotted }) },
   { id: "t-region", report: report(null) },
   { id: "t-board", report: null },
 ];
@@ -200,13 +202,15 @@ describe.each(drivers())("migration 0038_comment_targets on real rows (%s)", (dr
         old.id === "c-pdf-unpaged" ? { ...old.columns, pdfPage: 1 } : old.columns,
       );
       // The legacy columns are still there for the previous release, as they were.
-      expect([row.query_selector, row.anchor, row.dot_position, row.pdf_page, row.object_id], old.id).toEqual([
-        old.columns.querySelector,
-        old.columns.anchor,
-        old.columns.dotPosition,
-        old.columns.pdfPage,
-        old.columns.objectId,
-      ]);
+      expect([row.query_selector, row.anchor, row.dot_position, row.pdf_page, row.object_id], old.id).toEqual(
+        [
+          old.columns.querySelector,
+          old.columns.anchor,
+          old.columns.dotPosition,
+          old.columns.pdfPage,
+          old.columns.objectId,
+        ],
+      );
     }
     const kinds = Object.fromEntries(rows.map((row) => [row.id, row.target.kind]));
     expect(kinds).toEqual({
@@ -258,6 +262,11 @@ describe.each(drivers())("migration 0038_comment_targets on real rows (%s)", (dr
     const tickets = await query<{ id: string; target: Target | null }>(`SELECT id, target FROM tickets`);
     for (const old of OLD_TICKETS)
       expect(tickets.find((t) => t.id === old.id)!.target, old.id).toEqual(ticketTargetOf(old.report));
+    expect(tickets.find((t) => t.id === "t-anchor")!.target).toEqual({
+      kind: "element",
+      anchor,
+      point: { x: 0.25, y: 0.5 },
+    });
     expect(tickets.find((t) => t.id === "t-bare")!.target).toEqual({
       kind: "element",
       anchor: null,
@@ -307,7 +316,9 @@ describe.each(drivers())("migration 0038_comment_targets on real rows (%s)", (dr
 
     // A slide comment's target stays on its own slide.
     await expect(
-      query(`UPDATE comments SET target = '{"kind":"slide","slideId":"s-9","point":{"x":0,"y":0}}' WHERE id = 'c-slide'`),
+      query(
+        `UPDATE comments SET target = '{"kind":"slide","slideId":"s-9","point":{"x":0,"y":0}}' WHERE id = 'c-slide'`,
+      ),
     ).rejects.toThrow(/comments_target_on_its_place/);
 
     // The previous release's widget intake stores a report and no target.
