@@ -156,7 +156,7 @@ interface MigratedComment {
 }
 
 describe.each(drivers())("migration 0038_comment_targets on real rows (%s)", (driver) => {
-  const cleanups: (() => Promise<unknown> | void)[] = [];
+  const cleanups: (() => unknown)[] = [];
   afterAll(async () => {
     for (const cleanup of cleanups.reverse()) await cleanup();
   }, 60_000);
