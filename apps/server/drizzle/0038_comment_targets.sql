@@ -54,7 +54,9 @@ BEGIN
 END
 $$;
 --> statement-breakpoint
-CREATE TRIGGER comments_target_from_legacy BEFORE INSERT OR UPDATE ON comments
+-- Only writes naming a target column fire it (a reply's modified_at, a resolve, do not).
+CREATE TRIGGER comments_target_from_legacy
+  BEFORE INSERT OR UPDATE OF target, query_selector, anchor, dot_position, pdf_page, object_id ON comments
   FOR EACH ROW EXECUTE FUNCTION redline_comments_target_from_legacy();
 --> statement-breakpoint
 ALTER TABLE "comments" ALTER COLUMN "target" SET NOT NULL;--> statement-breakpoint

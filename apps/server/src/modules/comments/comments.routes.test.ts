@@ -317,6 +317,18 @@ describe.each(drivers())("comments (%s)", (driver) => {
     expect((await commenter.post(`/api/versions/${v2.id}/comments/copy-unresolved`)).status).toBe(403);
   });
 
+  it("leaves behind, when copying, a comment whose target does not fit the new version's content", async () => {
+    const v1 = (await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/kinds" }))
+      .body.data;
+    await owner.post(`/api/versions/${v1.versionId}/comments`, newComment("On an element"));
+    const v2 = (await owner.post(`/api/pages/${v1.pageId}/versions`, {})).body.data;
+    // The page's new version shows an image: an element's pin would point at nothing there.
+    await t.ctx.database.db.execute(sql`update versions set kind = 'image' where id = ${v2.id}`);
+    const copied = await owner.post(`/api/versions/${v2.id}/comments/copy-unresolved`);
+    expect(copied.body).toMatchObject({ data: { copied: 0 } });
+    expect((await owner.get(`/api/versions/${v2.id}/comments`)).body.data).toEqual([]);
+  });
+
   routeIt(driver)("lets guests comment through a public link only while it allows comments", async () => {
     const guest = new ApiClient(t.url);
     const path = `/api/share/${projectId}/versions/${versionId}/comments`;
