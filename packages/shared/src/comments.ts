@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MAX_UPLOAD_BYTES } from "./constants.ts";
 import { type FrameAnchor, frameAnchorSchema } from "./frame-messages.ts";
+import { targetSchema } from "./targets.ts";
 import { entryVideoSchema, videoInputSchema } from "./video.ts";
 
 /** Mentions are written as `{@uid}` in a comment's text (SPEC §5). */
@@ -44,10 +45,15 @@ const body = z.string().trim().min(1).max(MAX_COMMENT_LENGTH);
 
 export const createCommentSchema = z
   .object({
+    /**
+     * Where the comment points (targets.ts), of the kind the version shows (else 400, nothing stored).
+     * Send it, or the legacy fields below — not both.
+     */
+    target: targetSchema.optional(),
     /** Web pages: the element and the click point inside it. */
     anchor: z.optional(anchorSchema),
     /** Where the pin sits: a fraction of the element's box (web) or of the image / PDF page. */
-    dotPosition: z.object({ x: fraction, y: fraction }),
+    dotPosition: z.object({ x: fraction, y: fraction }).optional(),
     /** PDF pages are numbered from 1. */
     pdfPage: z.number().int().min(1).max(10_000).optional(),
     deviceWidth: z.number().int().min(100).max(10_000),
@@ -75,6 +81,8 @@ export type AnchorStatus = (typeof ANCHOR_STATUSES)[number];
 export const updateCommentSchema = z
   .object({
     isResolved: z.boolean(),
+    /** The whole new target, of the kind the comment's content shows; or move it with the fields below. */
+    target: targetSchema,
     dotPosition: z.object({ x: fraction, y: fraction }),
     anchor: anchorSchema,
     anchorStatus: z.enum(ANCHOR_STATUSES),
@@ -135,6 +143,8 @@ export const commentSchema = z.strictObject({
   /** An illustration project's comment: its slide, and the object it is pinned to (null on a page's). */
   slideId: z.string().nullable(),
   objectId: z.string().nullable(),
+  /** Where it points (targets.ts); the fields below up to `pdfPage` say the same in the older shape. */
+  target: targetSchema,
   querySelector: z.string().nullable(),
   anchor: z.nullable(anchorSchema),
   anchorStatus: z.enum(ANCHOR_STATUSES).nullable(),

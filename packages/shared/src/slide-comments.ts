@@ -13,8 +13,10 @@ const id = z.string().min(1).max(64);
 
 /** POST /api/projects/{id}/slides/{slideId}/comments: a pin at a point of the slide or on an object. */
 export const createSlideCommentSchema = createCommentSchema
-  .omit({ anchor: true, pdfPage: true, deviceWidth: true })
+  .omit({ target: true, anchor: true, pdfPage: true, deviceWidth: true })
   .extend({
+    /** A fraction of the slide, or of the object's box. */
+    dotPosition: createCommentSchema.shape.dotPosition.unwrap(),
     /** The object the pin sits on (it follows it); left out for a point of the slide. */
     objectId: id.optional(),
   })

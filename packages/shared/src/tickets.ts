@@ -11,6 +11,7 @@ import {
   MAX_ATTACHMENTS,
   threadEntrySchema,
 } from "./comments.ts";
+import { type Target, targetSchema } from "./targets.ts";
 import { VIDEO_UPLOAD_ID, videoInputSchema } from "./video.ts";
 
 /** A new list's title (SPEC §3 Browse list). */
@@ -102,6 +103,24 @@ export const ticketReportSchema = z
   })
   .strict();
 export type TicketReport = z.infer<typeof ticketReportSchema>;
+
+/**
+ * The element a widget report names, as the one target type a comment's pin has (an element: its anchor,
+ * and its selector when the anchor does not say it already); null for a dragged region. The point is the
+ * anchor's dot (where in the element it was picked), or the middle of an element named without an anchor.
+ * Stored in `tickets.target` (migration 0038 does the same in SQL).
+ */
+export function ticketTargetOf(report: TicketReport | null): Target | null {
+  const element = report?.element;
+  if (!element) return null;
+  const { anchor, selector } = element;
+  return {
+    kind: "element",
+    anchor,
+    ...(selector !== "" && selector !== anchor?.querySelector ? { selector } : {}),
+    point: anchor?.dot ? { x: anchor.dot.x, y: anchor.dot.y } : { x: 0.5, y: 0.5 },
+  };
+}
 
 // ---- Inputs ------------------------------------------------------------------------------------------
 
@@ -232,6 +251,8 @@ export const ticketSchema = z.strictObject({
   screenshotUrl: z.string().nullable(),
   hasReplay: z.boolean(),
   report: ticketReportSchema.nullable(),
+  /** The reported element as a target (targets.ts), or null (a region, or a ticket from the board). */
+  target: targetSchema.nullable(),
   /** Entries of the thread beyond the first (SPEC §3: the card's comment count). */
   commentCount: z.number().int().min(0),
   createdAt: z.iso.datetime(),

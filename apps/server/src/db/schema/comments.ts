@@ -1,4 +1,4 @@
-import type { AnchorData, AnchorStatus, Attachment, DeviceSize, VideoStatus } from "@redline/shared";
+import type { AnchorData, AnchorStatus, Attachment, DeviceSize, Target, VideoStatus } from "@redline/shared";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -18,7 +18,11 @@ import { pages, projects, versions } from "./projects.ts";
  * A pinned comment (SPEC §3 Comment). Its thread lives in `comment_entries`, one row per entry. It is on
  * exactly one target: a page's version (`pageId` and `versionId`), or a slide of an illustration project's
  * deck (`slideId`, and `objectId` when pinned to an object of the slide — the deck is one Yjs document, so
- * these are its ids, not foreign keys).
+ * these are its ids, not foreign keys). Where on it the comment points is `target` (shared/targets.ts),
+ * of the kind its content shows. The legacy target columns (`query_selector`, `anchor`, `dot_position`,
+ * `pdf_page`, `object_id`) are still written beside it for the previous release and read by nothing here;
+ * the trigger `comments_target_from_legacy` fills `target` from them when the previous release writes a
+ * row (ADR 0045); they go in the contract migration of the next release.
  */
 export const comments = pgTable(
   "comments",
@@ -31,6 +35,7 @@ export const comments = pgTable(
     versionId: text("version_id").references(() => versions.id, { onDelete: "cascade" }),
     slideId: text("slide_id"),
     objectId: text("object_id"),
+    target: jsonb("target").$type<Target>().notNull(),
     querySelector: text("query_selector"),
     anchor: jsonb("anchor").$type<AnchorData>(),
     anchorStatus: text("anchor_status").$type<AnchorStatus>(),
@@ -53,6 +58,11 @@ export const comments = pgTable(
     check(
       "comments_one_target",
       sql`(${table.versionId} is not null and ${table.pageId} is not null and ${table.slideId} is null and ${table.objectId} is null) or (${table.versionId} is null and ${table.pageId} is null and ${table.slideId} is not null)`,
+    ),
+    // A slide's comment points at its own slide; a version's comment at no slide.
+    check(
+      "comments_target_on_its_place",
+      sql`(${table.slideId} is null and ${table.target}->>'kind' <> 'slide') or (${table.target}->>'kind' = 'slide' and ${table.target}->>'slideId' = ${table.slideId})`,
     ),
   ],
 );

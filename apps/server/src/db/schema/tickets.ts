@@ -1,4 +1,4 @@
-import type { Attachment, TicketIntake, TicketReport } from "@redline/shared";
+import type { Attachment, Target, TicketIntake, TicketReport } from "@redline/shared";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -66,6 +66,11 @@ export const tickets = pgTable(
     reporterEmail: text("reporter_email"),
     /** What the widget captured (page, element, environment, console, failed requests). */
     report: jsonb("report").$type<TicketReport>(),
+    /**
+     * The element the widget's reporter clicked, as a comment's target (shared/targets.ts, an element);
+     * null for a dragged region or a ticket written on the board. `report.element` keeps what is shown.
+     */
+    target: jsonb("target").$type<Target>(),
     screenshotKey: text("screenshot_key"),
     screenshotBytes: bigint("screenshot_bytes", { mode: "number" }),
     replayKey: text("replay_key"),

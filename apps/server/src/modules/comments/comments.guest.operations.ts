@@ -19,6 +19,7 @@ import { guestUploader } from "../videos/uploads.ts";
 import { videoExtras } from "./comments.operations.ts";
 import { authorizeComment, withCommentAbilities } from "./comments.policy.ts";
 import { addReply, createComment } from "./comments.service.ts";
+import { newVersionTarget } from "./comments.targets.ts";
 
 export { linkGuestView };
 
@@ -66,11 +67,12 @@ export const guestPinComment = operation(
     );
     authorizeComment(guest, "comments.create");
     const guestIdentity = guestIdentityOf(principal);
+    const target = newVersionTarget(input, version.kind);
     const created = await createComment(
       db,
       version,
       { guestIdentity },
-      { ...input, attachments: [] },
+      { ...input, target, attachments: [] },
       ctx.config.plansEnabled,
       await videoExtras(ctx, project, guestUploader(guestIdentity), input),
     );

@@ -35,6 +35,7 @@ import {
   presentOne,
   previousVersion,
 } from "./comments.service.ts";
+import { movedCommentTarget, newVersionTarget, targetColumns } from "./comments.targets.ts";
 
 export const versionParams = z.object({ versionId: z.string().min(1).max(64) });
 const commentParams = z.object({ commentId: z.string().min(1).max(64) });
@@ -74,12 +75,13 @@ export const pinComment = operation(
     const writer = member(actor, access);
     authorizeComment(writer, "comments.create");
     authorizeAttachments(writer, input);
+    const target = newVersionTarget(input, version.kind);
     const attachments = await storedAttachments(ctx.storage, version.projectId, input.attachments);
     const created = await createComment(
       db,
       version,
       { userId: actor.user.id },
-      { ...input, attachments },
+      { ...input, target, attachments },
       ctx.config.plansEnabled,
       await videoExtras(ctx, project, actor.user.id, input),
     );
@@ -117,11 +119,12 @@ export const updateComment = operation(
     const { db } = ctx.database;
     const { comment, access } = await loadComment(db, actor, commentId);
     const writer = member(actor, access);
-    const moves = Boolean(input.dotPosition || input.anchor || input.anchorStatus);
+    const moves = Boolean(input.target || input.dotPosition || input.anchor || input.anchorStatus);
     if (comment.slideId && (input.anchor || input.anchorStatus))
       throw new BadRequestError("A slide's comment is not anchored to a page's element.", "not-on-a-page");
     if (input.isResolved !== undefined || !moves) authorizeComment(writer, "comments.resolve");
     if (moves) authorizeComment(writer, "comments.move");
+    const target = await movedCommentTarget(db, comment, input);
     await db.transaction(async (tx) => {
       await tx
         .update(comments)
@@ -130,8 +133,7 @@ export const updateComment = operation(
             isResolved: input.isResolved,
             resolvedBy: input.isResolved ? actor.user.id : null,
           }),
-          ...(input.dotPosition && { dotPosition: input.dotPosition }),
-          ...(input.anchor && { anchor: input.anchor, querySelector: input.anchor.querySelector }),
+          ...(target && targetColumns(target)),
           ...(input.anchorStatus && { anchorStatus: input.anchorStatus }),
           modifiedAt: new Date(),
         })

@@ -1,4 +1,4 @@
-import { type Comment, type CommentAuthor, parseGuestIdentity } from "@redline/shared";
+import { type Comment, type CommentAuthor, legacyFromTarget, parseGuestIdentity } from "@redline/shared";
 import type { CommentEntryRow, CommentRow } from "../../db/schema/index.ts";
 import { DELETED_AUTHOR } from "../users/authors.ts";
 import { presentEntryVideo } from "../videos/present.ts";
@@ -31,18 +31,21 @@ export function presentComment(
     (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id),
   );
   const first = thread[0];
+  // The fields callers read before the target (SPEC §3 Comment), said by the target (ADR 0045).
+  const { querySelector, anchor, dotPosition, pdfPage, objectId } = legacyFromTarget(row.target);
   return {
     id: row.id,
     projectId: row.projectId,
     pageId: row.pageId,
     versionId: row.versionId,
     slideId: row.slideId,
-    objectId: row.objectId,
-    querySelector: row.querySelector,
-    anchor: row.anchor,
+    objectId,
+    target: row.target,
+    querySelector,
+    anchor,
     anchorStatus: row.anchorStatus,
-    dotPosition: row.dotPosition,
-    pdfPage: row.pdfPage,
+    dotPosition,
+    pdfPage,
     deviceSize: row.deviceSize,
     deviceWidth: row.deviceWidth,
     isResolved: row.isResolved,

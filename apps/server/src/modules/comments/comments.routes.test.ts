@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testComment } from "../../testing/anchors.ts";
+import { testAnchor, testComment } from "../../testing/anchors.ts";
 import { ApiClient, signUpVerified } from "../../testing/http-client.ts";
 import { routeIt } from "../../testing/route-it.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
@@ -55,6 +55,126 @@ describe.each(drivers())("comments (%s)", (driver) => {
     const listed = (await viewer.get(`/api/versions/${versionId}/comments`)).body.data;
     expect(listed.map((c: { id: string }) => c.id)).toContain(created.body.data.id);
   });
+
+  routeIt(driver)(
+    "points each comment at one target of its version's kind; another kind is 400 and stores nothing",
+    async () => {
+      // A page's comment: the legacy fields still work, and the target says the same.
+      const onPage = (await commenter.post(`/api/versions/${versionId}/comments`, newComment("On the page")))
+        .body.data;
+      expect(onPage.target).toEqual({ kind: "element", anchor: testAnchor(), point: { x: 0.25, y: 0.5 } });
+
+      const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: "#fff" } })
+        .png()
+        .toBuffer();
+      const imageVersion = (
+        await owner.upload(`/api/projects/${projectId}/uploads`, {
+          name: "mock.png",
+          type: "image/png",
+          bytes: png,
+        })
+      ).body.data.versionId;
+      const path = `/api/versions/${imageVersion}/comments`;
+      const listed = async () => (await owner.get(path)).body.data as { id: string; target: unknown }[];
+
+      const created = await commenter.post(path, {
+        target: { kind: "image-point", point: { x: 0.2, y: 0.3 } },
+        deviceWidth: 1280,
+        comment: "On the image",
+      });
+      expect(created.status).toBe(201);
+      expect(created.body.data).toMatchObject({
+        target: { kind: "image-point", point: { x: 0.2, y: 0.3 } },
+        dotPosition: { x: 0.2, y: 0.3 },
+        querySelector: null,
+        anchor: null,
+        pdfPage: null,
+      });
+      const id = created.body.data.id;
+
+      const refused = [
+        [
+          { target: { kind: "video", time: 3 } },
+          "This comment points at a time in a video, but this version shows an image.",
+        ],
+        [
+          { anchor: testAnchor(), dotPosition: { x: 0.5, y: 0.5 } },
+          "This comment points at an element of a web page, but this version shows an image.",
+        ],
+        [
+          { dotPosition: { x: 0.5, y: 0.5 }, pdfPage: 2 },
+          "This comment points at a point on a PDF page, but this version shows an image.",
+        ],
+      ] as const;
+      for (const [place, message] of refused) {
+        const answer = await commenter.post(path, { ...place, deviceWidth: 1280, comment: "Wrong kind" });
+        expect([answer.status, answer.body.message]).toEqual([400, message]);
+      }
+      // Both shapes, no place, a point off the image, an unknown kind: 400 too.
+      for (const place of [
+        { target: { kind: "image-point", point: { x: 0, y: 0 } }, dotPosition: { x: 0, y: 0 } },
+        {},
+        { target: { kind: "image-point", point: { x: 2, y: 0 } } },
+        { target: { kind: "audio", time: 1 } },
+      ])
+        expect((await commenter.post(path, { ...place, deviceWidth: 1280, comment: "Bad" })).status).toBe(
+          400,
+        );
+      const onPageRefused = await commenter.post(`/api/versions/${versionId}/comments`, {
+        target: { kind: "image-point", point: { x: 0, y: 0 } },
+        deviceWidth: 1280,
+        comment: "An image point on a page",
+      });
+      expect(onPageRefused.body.message).toBe(
+        "This comment points at a point on an image, but this version shows a web page.",
+      );
+      expect((await listed()).map((c) => c.id)).toEqual([id]);
+
+      // Moving: a new point or a new target of its kind; an anchor or another kind is 400 and moves nothing.
+      const moved = await commenter.patch(`/api/comments/${id}`, { dotPosition: { x: 0.9, y: 0.1 } });
+      expect(moved.body.data).toMatchObject({
+        target: { kind: "image-point", point: { x: 0.9, y: 0.1 } },
+        dotPosition: { x: 0.9, y: 0.1 },
+      });
+      const retargeted = await commenter.patch(`/api/comments/${id}`, {
+        target: { kind: "image-point", point: { x: 0.4, y: 0.4 } },
+      });
+      expect(retargeted.body.data.dotPosition).toEqual({ x: 0.4, y: 0.4 });
+      for (const [change, message] of [
+        [
+          { anchor: testAnchor() },
+          "This comment points at an element of a web page, but this version shows an image.",
+        ],
+        [
+          { target: { kind: "pdf-point", page: 1, point: { x: 0, y: 0 } } },
+          "This comment points at a point on a PDF page, but this version shows an image.",
+        ],
+        [
+          { target: { kind: "video", time: 1 } },
+          "This comment points at a time in a video, but this version shows an image.",
+        ],
+      ] as const) {
+        const answer = await commenter.patch(`/api/comments/${id}`, change);
+        expect([answer.status, answer.body.message]).toEqual([400, message]);
+      }
+      expect((await listed())[0]!.target).toEqual({ kind: "image-point", point: { x: 0.4, y: 0.4 } });
+
+      // Through the public link, the same rule.
+      await owner.patch(`/api/projects/${projectId}/sharing`, { public: true, canComment: true });
+      const guest = await new ApiClient(t.url).request(
+        "POST",
+        `/api/share/${projectId}/versions/${imageVersion}/comments`,
+        { target: { kind: "video", time: 3 }, deviceWidth: 1280, comment: "From a guest" },
+        { "x-redline-guest": "public" },
+      );
+      expect([guest.status, guest.body.message]).toEqual([
+        400,
+        "This comment points at a time in a video, but this version shows an image.",
+      ]);
+      await owner.patch(`/api/projects/${projectId}/sharing`, { public: false, canComment: false });
+      expect((await listed()).map((c) => c.id)).toEqual([id]);
+    },
+  );
 
   routeIt(driver)("replies, edits only one's own entry, resolves, and deletes", async () => {
     const { id } = (await owner.post(`/api/versions/${versionId}/comments`, newComment("First"))).body.data;
@@ -195,6 +315,18 @@ describe.each(drivers())("comments (%s)", (driver) => {
       message: "No unresolved comments found on previous version.",
     });
     expect((await commenter.post(`/api/versions/${v2.id}/comments/copy-unresolved`)).status).toBe(403);
+  });
+
+  it("leaves behind, when copying, a comment whose target does not fit the new version's content", async () => {
+    const v1 = (await owner.post(`/api/projects/${projectId}/pages`, { url: "https://example.com/kinds" }))
+      .body.data;
+    await owner.post(`/api/versions/${v1.versionId}/comments`, newComment("On an element"));
+    const v2 = (await owner.post(`/api/pages/${v1.pageId}/versions`, {})).body.data;
+    // The page's new version shows an image: an element's pin would point at nothing there.
+    await t.ctx.database.db.execute(sql`update versions set kind = 'image' where id = ${v2.id}`);
+    const copied = await owner.post(`/api/versions/${v2.id}/comments/copy-unresolved`);
+    expect(copied.body).toMatchObject({ data: { copied: 0 } });
+    expect((await owner.get(`/api/versions/${v2.id}/comments`)).body.data).toEqual([]);
   });
 
   routeIt(driver)("lets guests comment through a public link only while it allows comments", async () => {

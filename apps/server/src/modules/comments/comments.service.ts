@@ -8,6 +8,10 @@ import {
   type createCommentSchema,
   deviceSizeOf,
   type replySchema,
+  type Target,
+  targetContentOf,
+  targetMismatch,
+  targetSchema,
 } from "@redline/shared";
 import { and, asc, desc, eq, exists, getTableColumns, inArray, isNotNull, lt, or, sql } from "drizzle-orm";
 import type { z } from "zod";
@@ -30,6 +34,7 @@ import { meterStorage } from "../plans/storage.ts";
 import { authorsFrom, loadAuthors } from "../users/authors.ts";
 import { type CommentActor, commentRef, recordCommentEvent } from "./comments.events.ts";
 import { presentComment } from "./comments.presenter.ts";
+import { targetColumns } from "./comments.targets.ts";
 
 export type Author = CommentActor;
 
@@ -154,16 +159,22 @@ export async function presentOne(db: Database, commentId: string): Promise<Comme
   return row ? ((await presentMany(db, [row]))[0] ?? null) : null;
 }
 
-/** Where a new comment goes: a page's version, or a slide of an illustration project (and its object). */
+/** Where a new comment goes: a page's version, or a slide of an illustration project. */
 export type CommentPlace =
   | Pick<VersionRow, "id" | "projectId" | "pageId">
-  | { projectId: string; slideId: string; objectId: string | null };
+  | { projectId: string; slideId: string };
+
+/** A new comment: its text, files and device, and its target checked for its place (comments.targets.ts). */
+export type NewComment = Omit<
+  z.infer<typeof createCommentSchema>,
+  "target" | "anchor" | "dotPosition" | "pdfPage"
+> & { target: Target };
 
 export async function createComment(
   db: Database,
   place: CommentPlace,
   author: Author,
-  input: z.infer<typeof createCommentSchema>,
+  input: NewComment,
   plansEnabled: boolean,
   extras: EntryExtras = {},
 ): Promise<Comment> {
@@ -188,12 +199,8 @@ export async function createComment(
       pageId: ref.pageId,
       versionId: ref.versionId,
       slideId: onSlide ? place.slideId : null,
-      objectId: onSlide ? place.objectId : null,
-      querySelector: input.anchor?.querySelector ?? null,
-      anchor: input.anchor ?? null,
-      anchorStatus: input.anchor ? "exact" : null,
-      dotPosition: input.dotPosition,
-      pdfPage: input.pdfPage ?? null,
+      ...targetColumns(input.target),
+      anchorStatus: input.target.kind === "element" && input.target.anchor ? "exact" : null,
       deviceSize: deviceSizeOf(input.deviceWidth),
       deviceWidth: input.deviceWidth,
       createdAt: now,
@@ -349,7 +356,15 @@ export async function copyUnresolved(db: Database, from: VersionRow, to: Version
           .where(eq(comments.versionId, to.id))
       ).map((row) => row.from),
     );
-    const toCopy = source.filter((comment) => !present.has(comment.id));
+    // A comment whose target does not fit the new version's content (a page's version of another kind)
+    // stays behind: its pin would point at nothing there.
+    const content = targetContentOf(to.kind);
+    const toCopy = source.filter(
+      (comment) =>
+        !present.has(comment.id) &&
+        targetSchema.safeParse(comment.target).success &&
+        targetMismatch(comment.target, content) === null,
+    );
     if (toCopy.length === 0) return 0;
     const entries = await tx
       .select()

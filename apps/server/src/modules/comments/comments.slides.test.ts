@@ -138,6 +138,14 @@ describe("comments on slides", () => {
     });
     expect(onObject.status, JSON.stringify(onObject.body)).toBe(201);
     objectCommentId = onObject.body.data.id;
+    // Both carry the one target type (issue #29): their slide, the object, the point.
+    expect(point.body.data.target).toEqual({ kind: "slide", slideId: "s1", point: { x: 0.5, y: 0.25 } });
+    expect(onObject.body.data.target).toEqual({
+      kind: "slide",
+      slideId: "s1",
+      objectId: "img",
+      point: { x: 0.5, y: 0.5 },
+    });
 
     const listed = await slideComments(viewer);
     expect(listed.comments.map((comment) => comment.id)).toEqual([pointId, objectCommentId]);
@@ -173,6 +181,25 @@ describe("comments on slides", () => {
     const anchored = await editor.patch(`/api/comments/${pointId}`, { anchorStatus: "exact" });
     expect(anchored.status).toBe(400);
     expect(anchored.body.message).toBe("A slide's comment is not anchored to a page's element.");
+    // Its target moves on its own slide only, and is never another kind.
+    const retargeted = await editor.patch(`/api/comments/${pointId}`, {
+      target: { kind: "slide", slideId: "s1", point: { x: 0.2, y: 0.2 } },
+    });
+    expect(retargeted.body.data.dotPosition).toEqual({ x: 0.2, y: 0.2 });
+    for (const [target, message] of [
+      [
+        { kind: "slide", slideId: "s2", point: { x: 0, y: 0 } },
+        "A slide's comment stays on its slide and its object; only its point moves.",
+      ],
+      [
+        { kind: "image-point", point: { x: 0, y: 0 } },
+        "This comment points at a point on an image, but this version shows slides.",
+      ],
+    ] as const) {
+      const refused = await editor.patch(`/api/comments/${pointId}`, { target });
+      expect([refused.status, refused.body.message]).toEqual([400, message]);
+    }
+    expect((await slideComments()).pins[pointId]).toEqual({ x: 200, y: 140 });
   });
 
   it("tells the project's people with the illustration types, mentions as mentions, and mails them", {

@@ -36,6 +36,7 @@ import { guestIdentityOf } from "./comments.guest.operations.ts";
 import { videoExtras } from "./comments.operations.ts";
 import { authorizeComment, withCommentAbilities } from "./comments.policy.ts";
 import { createComment, deleteSlideComments, listSlideComments, presentMany } from "./comments.service.ts";
+import { newSlideTarget } from "./comments.targets.ts";
 
 // A slide deleted hides its comments, an undo that brings it back shows them again, and a day after the
 // removal they are deleted (ADR 0044) — each in the deck update's transaction.
@@ -105,12 +106,13 @@ export const pinSlideComment = operation(
     authorizeComment(reader, "comments.create");
     if (input.attachments.length > 0 || input.video) authorizeComment(reader, "comments.attach");
     await assertOnDeck(db, projectId, slideId, objectId);
+    const target = newSlideTarget(slideId, objectId, input.dotPosition);
     const attachments = await storedAttachments(ctx.storage, projectId, input.attachments);
     const created = await createComment(
       db,
-      { projectId, slideId, objectId: objectId ?? null },
+      { projectId, slideId },
       { userId: actor.user.id },
-      { ...input, attachments, deviceWidth: SLIDE_SIZE.width },
+      { ...input, target, attachments, deviceWidth: SLIDE_SIZE.width },
       ctx.config.plansEnabled,
       await videoExtras(ctx, project, actor.user.id, input),
     );
@@ -139,11 +141,12 @@ export const guestPinSlideComment = operation(
     authorizeComment(reader, "comments.create");
     const guestIdentity = guestIdentityOf(principal);
     await assertOnDeck(db, projectId, slideId, objectId);
+    const target = newSlideTarget(slideId, objectId, input.dotPosition);
     const created = await createComment(
       db,
-      { projectId, slideId, objectId: objectId ?? null },
+      { projectId, slideId },
       { guestIdentity },
-      { ...input, attachments: [], deviceWidth: SLIDE_SIZE.width },
+      { ...input, target, attachments: [], deviceWidth: SLIDE_SIZE.width },
       ctx.config.plansEnabled,
       await videoExtras(ctx, project, guestUploader(guestIdentity), input),
     );

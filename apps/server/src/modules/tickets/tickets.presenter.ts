@@ -109,6 +109,7 @@ export function presentTicketRow(row: CountedTicketRow, people: Map<string, Boar
     screenshotUrl: screenshotUrlOf(row.id, row.screenshotKey),
     hasReplay: row.replayKey !== null,
     report: row.report,
+    target: row.target,
     commentCount: row.commentCount,
     createdAt: row.createdAt.toISOString(),
     modifiedAt: row.modifiedAt.toISOString(),

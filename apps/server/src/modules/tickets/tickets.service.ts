@@ -10,6 +10,7 @@ import {
   type Ticket,
   type TicketDetail,
   type TicketReport,
+  ticketTargetOf,
   UNLIMITED,
 } from "@redline/shared";
 import { and, count, desc, eq, inArray, isNull, max, type SQL, sql } from "drizzle-orm";
@@ -173,6 +174,7 @@ export async function createTicket(ctx: AppContext, input: CreateTicketInput): P
       reporterName: guest?.name ?? null,
       reporterEmail: guest?.email ?? null,
       report: input.report ?? null,
+      target: ticketTargetOf(input.report ?? null),
       screenshotKey: input.screenshot?.key ?? null,
       screenshotBytes: input.screenshot?.bytes ?? null,
       replayKey: input.replay?.key ?? null,

@@ -224,6 +224,8 @@ describe.each(routeDrivers())("widget (%s)", (driver) => {
         reporterName: "Gail Guest",
         reporterEmail: "gail@example.com",
         report: report.report,
+        // The clicked element as the one target type a comment's pin has (issue #29).
+        target: { kind: "element", anchor: PAY_ANCHOR, point: { x: 0.5, y: 0.5 } },
         replayKey: null,
       });
       expect(row!.screenshotKey).toMatch(new RegExp(`^tickets/${projectId}/[0-9a-f]{64}\\.png$`));
@@ -245,6 +247,7 @@ describe.each(routeDrivers())("widget (%s)", (driver) => {
         expect(card).toMatchObject({
           listId: null,
           intake: "triage",
+          target: { kind: "element", anchor: PAY_ANCHOR },
           reporter: { displayName: "Gail Guest", isGuest: true },
         });
       }
@@ -264,6 +267,12 @@ describe.each(routeDrivers())("widget (%s)", (driver) => {
         text: "Pay now",
         tag: "button",
         anchor: null,
+      });
+      expect(row!.target).toEqual({
+        kind: "element",
+        anchor: null,
+        selector: "#pay",
+        point: { x: 0.5, y: 0.5 },
       });
     });
 

@@ -47,6 +47,7 @@ export const ticket = (id: string, fields: Partial<Ticket> = {}): Ticket => ({
   screenshotUrl: null,
   hasReplay: false,
   report: null,
+  target: null,
   commentCount: 0,
   createdAt: "2026-11-20T10:00:00.000Z",
   modifiedAt: "2026-11-20T10:00:00.000Z",

@@ -4,7 +4,7 @@
  * a signed link: screenshot-link.ts) and a link back to Redline.
  * Loaded by the subject's id within the project; a subject of another project is not found.
  */
-import type { CardSubject } from "@redline/shared";
+import { type CardSubject, legacyFromTarget } from "@redline/shared";
 import { and, asc, eq } from "drizzle-orm";
 import type { AppContext } from "../../../context.ts";
 import type { Database } from "../../../db/index.ts";
@@ -61,13 +61,14 @@ export async function cardContent(
       };
     }
     const screenshot = await screenshotLinkOf(ctx.config, db, row.comment.versionId);
+    const { querySelector } = legacyFromTarget(row.comment.target);
     return {
       title: titleOf(text),
       description: lines([
         text,
         "",
         `Page: ${row.pageUrl}`,
-        row.comment.querySelector && `Element: ${row.comment.querySelector}`,
+        querySelector && `Element: ${querySelector}`,
         screenshot && `Screenshot: ${screenshot}`,
         `View in Redline: ${appUrl}/project/${projectId}/${row.comment.pageId}?comment=${id}`,
       ]),
