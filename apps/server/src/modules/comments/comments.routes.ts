@@ -41,7 +41,6 @@ import { authorizeComment } from "./comments.policy.ts";
 import { pinSlideComment, readSlideComments } from "./comments.slides.ts";
 
 export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth } = ctx;
   const { db } = ctx.database;
   const commentsCache = startCommentsCache(db);
   startReadCaches(app, db);
@@ -55,7 +54,7 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       response: dataAnswer(z.array(commentSchema)),
     }),
     async (request, reply) => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const versionId = versionParams.parse(request.params).versionId;
       const { version, access } = await loadVersionAccessCached(db, actor, versionId);
       const reader = memberActor(actor.user.id, access);
@@ -75,7 +74,7 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       response: dataAnswer(commentSchema),
     }),
     async (request, reply) => {
-      const pinned = await pinComment(ctx, await requireActor(auth, db, request), requestInput(request));
+      const pinned = await pinComment(ctx, await requireActor(request), requestInput(request));
       reply.status(201);
       return pinned;
     },
@@ -89,7 +88,7 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       response: dataAnswer(slideCommentsAnswerSchema),
     }),
     async (request) => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       return { data: await readSlideComments(db, actor, deckParams.parse(request.params).projectId) };
     },
   );
@@ -103,7 +102,7 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       response: dataAnswer(slideCommentSchema),
     }),
     async (request, reply) => {
-      const pinned = await pinSlideComment(ctx, await requireActor(auth, db, request), requestInput(request));
+      const pinned = await pinSlideComment(ctx, await requireActor(request), requestInput(request));
       reply.status(201);
       return pinned;
     },
@@ -118,7 +117,7 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       response: dataAnswer(commentSchema),
     }),
     async (request, reply) => {
-      const replied = await replyToComment(ctx, await requireActor(auth, db, request), requestInput(request));
+      const replied = await replyToComment(ctx, await requireActor(request), requestInput(request));
       reply.status(201);
       return replied;
     },
@@ -132,7 +131,7 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       action: "comments.resolve",
       response: dataAnswer(commentSchema),
     }),
-    async (request) => updateComment(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => updateComment(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.patch(
@@ -143,7 +142,7 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       action: "entries.edit",
       response: dataAnswer(commentSchema),
     }),
-    async (request) => editCommentEntry(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => editCommentEntry(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.delete(
@@ -153,7 +152,7 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       action: "entries.delete",
       response: dataAnswer(entryDeletedSchema),
     }),
-    async (request) => deleteCommentEntry(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => deleteCommentEntry(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.post(
@@ -163,7 +162,6 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       action: "comments.copy",
       response: dataAnswer(commentsCopiedSchema),
     }),
-    async (request) =>
-      copyUnresolvedComments(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => copyUnresolvedComments(ctx, await requireActor(request), requestInput(request)),
   );
 }

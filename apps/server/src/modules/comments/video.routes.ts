@@ -25,13 +25,12 @@ const projectParams = z.object({ projectId: z.string().min(1).max(64) });
 const entryParams = z.object({ commentId: z.string().min(1).max(64), entryId: z.string().min(1).max(64) });
 
 export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth } = ctx;
   const { db } = ctx.database;
   acceptTusChunks(app);
 
   /** A member who may attach to comments in this project uploads as themselves. */
   const memberUploader = async (request: FastifyRequest) => {
-    const actor = await requireActor(auth, db, request);
+    const actor = await requireActor(request);
     const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
     authorizeComment(memberActor(actor.user.id, access), "comments.attach");
     return { project, uploader: actor.user.id };
@@ -68,7 +67,7 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
    * comment routes ask). A `<video>` sends no headers of its own, and reading needs none but the link.
    */
   const readableComment = async (request: FastifyRequest, commentId: string) => {
-    const actor = await getActor(auth, db, request);
+    const actor = await getActor(request);
     const { comment, access } = await loadComment(db, actor, commentId);
     const member = actor && memberActor(actor.user.id, access);
     if (member && actor.user.emailVerified && canComment(member, "comments.read")) return comment;
@@ -78,7 +77,7 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       return comment;
     }
     // Neither: the member's refusal (signed out, not verified, no access).
-    await requireActor(auth, db, request);
+    await requireActor(request);
     authorizeComment(member!, "comments.read");
     throw new NotFoundError("Comment not found.", "comment-not-found");
   };

@@ -48,12 +48,12 @@ function opened<T>(reply: FastifyReply, { created, data }: { created: boolean; d
 }
 
 export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth, storage } = ctx;
+  const { storage } = ctx;
   const { db } = ctx.database;
 
   /** The conversation of the route, authorized for this action. */
   async function load(request: FastifyRequest, action: ConversationAction) {
-    const actor = await requireActor(auth, db, request);
+    const actor = await requireActor(request);
     const { conversationId } = conversationParams.parse(request.params);
     return { actor, ...(await loadConversation(db, actor, conversationId, action)) };
   }
@@ -79,7 +79,7 @@ export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
       action: "conversations.read",
       response: dataAnswer(z.array(conversationSchema)),
     }),
-    async (request) => ({ data: await mine(await requireActor(auth, db, request)) }),
+    async (request) => ({ data: await mine(await requireActor(request)) }),
   );
 
   app.get(
@@ -90,7 +90,7 @@ export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
       response: dataAnswer(z.strictObject({ unread: z.number().int().min(0) })),
     }),
     async (request) => {
-      const list = await mine(await requireActor(auth, db, request));
+      const list = await mine(await requireActor(request));
       return { data: { unread: list.reduce((sum, conversation) => sum + conversation.unread, 0) } };
     },
   );
@@ -104,10 +104,7 @@ export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
       response: dataAnswer(conversationSchema),
     }),
     async (request, reply) =>
-      opened(
-        reply,
-        await startConversation(ctx, await requireActor(auth, db, request), requestInput(request)),
-      ),
+      opened(reply, await startConversation(ctx, await requireActor(request), requestInput(request))),
   );
 
   app.get(
@@ -119,7 +116,7 @@ export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
       response: dataAnswer(z.array(conversationPersonSchema)),
     }),
     async (request) => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { projectId } = conversationPeopleQuerySchema.parse(request.query);
       const { project, access } = await loadProject(db, actor, projectId);
       authorizeConversation(memberActor(actor.user.id, access), "conversations.start", {
@@ -141,10 +138,7 @@ export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
       response: dataAnswer(conversationSchema),
     }),
     async (request, reply) =>
-      opened(
-        reply,
-        await openSupportConversation(ctx, await requireActor(auth, db, request), requestInput(request)),
-      ),
+      opened(reply, await openSupportConversation(ctx, await requireActor(request), requestInput(request))),
   );
 
   app.get(
@@ -183,11 +177,7 @@ export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
       response: dataAnswer(conversationMessageSchema),
     }),
     async (request, reply) => {
-      const sent = await sendConversationMessage(
-        ctx,
-        await requireActor(auth, db, request),
-        requestInput(request),
-      );
+      const sent = await sendConversationMessage(ctx, await requireActor(request), requestInput(request));
       reply.status(201);
       return sent;
     },
@@ -200,8 +190,7 @@ export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
       action: "conversations.read",
       response: dataAnswer(conversationReadSchema),
     }),
-    async (request) =>
-      markConversationRead(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => markConversationRead(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.post(

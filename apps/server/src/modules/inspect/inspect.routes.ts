@@ -40,7 +40,6 @@ const _changeParams = z.object({ changeId: id });
 const shareParams = z.object({ projectId: id, versionId: id });
 
 export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth } = ctx;
   const { db } = ctx.database;
 
   const versionOf = (request: { params: unknown }, actor: Actor) =>
@@ -56,7 +55,7 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       response: dataAnswer(z.array(inspectChangeSchema)),
     }),
     async (request) => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { version, reader } = await versionOf(request, actor);
       authorizeInspect(reader, "inspect.read");
       return { data: present(reader, await listChanges(db, version)) };
@@ -71,7 +70,7 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       action: "inspect.create",
       response: dataAnswer(z.array(inspectChangeSchema)),
     }),
-    async (request) => saveInspectChanges(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => saveInspectChanges(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.patch(
@@ -82,7 +81,7 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       action: "inspect.resolve",
       response: dataAnswer(inspectChangeSchema),
     }),
-    async (request) => updateInspectChange(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => updateInspectChange(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.delete(
@@ -93,8 +92,7 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       action: "inspect.delete",
       response: dataAnswer(changesDeletedSchema),
     }),
-    async (request) =>
-      deleteInspectChanges(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => deleteInspectChanges(ctx, await requireActor(request), requestInput(request)),
   );
 
   /** "Copy as CSS" as a file: the open style changes, then the text changes as a comment. */
@@ -106,7 +104,7 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       response: "not-json",
     }),
     async (request, reply) => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { version, page, reader } = await versionOf(request, actor);
       authorizeInspect(reader, "inspect.read");
       const slug = page.title
@@ -139,7 +137,7 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       response: dataAnswer(inspectImageSchema),
     }),
     async (request, reply) => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { bytes } = await readFile(request);
       const stored = await uploadReplacementImage(ctx, actor, {
         ...(request.params as object),

@@ -29,7 +29,6 @@ import { joinSharedProject, updateSharing } from "./sharing.operations.ts";
 const versionParams = projectParams.extend({ versionId: z.string().min(1).max(64) });
 
 export async function sharingRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth } = ctx;
   const { db } = ctx.database;
 
   app.patch(
@@ -40,7 +39,7 @@ export async function sharingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       action: "sharing.update",
       response: dataAnswer(projectSharingSchema),
     }),
-    async (request) => updateSharing(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => updateSharing(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.get(
@@ -102,6 +101,6 @@ export async function sharingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       action: "self",
       response: dataAnswer(z.strictObject({ access: z.enum(ACCESSES) })),
     }),
-    async (request) => joinSharedProject(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => joinSharedProject(ctx, await requireActor(request), requestInput(request)),
   );
 }

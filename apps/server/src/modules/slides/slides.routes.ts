@@ -30,7 +30,6 @@ import { canSlides } from "./slides.policy.ts";
 import { encode, mergedUpdate, readStoredDeck } from "./slides.store.ts";
 
 export async function slidesRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth } = ctx;
   const { db } = ctx.database;
 
   app.get(
@@ -41,7 +40,7 @@ export async function slidesRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       response: dataAnswer(deckStateSchema),
     }),
     async (request): Promise<{ data: DeckState }> => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { projectId } = deckParams.parse(request.params);
       const { reader } = await deckProject(db, actor, projectId, "slides.read");
       const stored = await readStoredDeck(db, projectId);
@@ -71,7 +70,7 @@ export async function slidesRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       action: "slides.edit",
       response: dataAnswer(deckUpdatedSchema),
     }),
-    async (request) => applyDeckUpdate(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => applyDeckUpdate(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.post(
@@ -81,7 +80,7 @@ export async function slidesRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       action: "slides.read",
       response: dataAnswer(z.null()),
     }),
-    async (request) => sendDeckPresence(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => sendDeckPresence(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.post(
@@ -93,7 +92,7 @@ export async function slidesRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       response: dataAnswer(slideImageUploadSchema),
     }),
     async (request) => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { projectId } = deckParams.parse(request.params);
       // Who may upload is asked before the file is read: a refused caller's bytes are never stored.
       await deckProject(db, actor, projectId, "slides.edit");
