@@ -64,12 +64,10 @@ import { paypalRoutes } from "./modules/billing/paypal.routes.ts";
 import { pricesRoutes } from "./modules/billing/prices.routes.ts";
 import { startCaptureWorker } from "./modules/captures/capture.worker.ts";
 import { attachmentsRoutes } from "./modules/comments/attachments.routes.ts";
-import { commentsGuestRoutes } from "./modules/comments/comments.guest.routes.ts";
 import { commentsRoutes } from "./modules/comments/comments.routes.ts";
 import { videoRoutes } from "./modules/comments/video.routes.ts";
 import { commentVideos } from "./modules/comments/video.ts";
 import { buildContentServer } from "./modules/content/content.server.ts";
-import { conversationsGuestRoutes } from "./modules/conversations/conversations.guest.routes.ts";
 import { conversationsRoutes } from "./modules/conversations/conversations.routes.ts";
 import { installExtensionCors } from "./modules/extension/extension.cors.ts";
 import { extensionRoutes } from "./modules/extension/extension.routes.ts";
@@ -438,7 +436,6 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(collaboratorsRoutes, { ctx });
   await app.register(sharingRoutes, { ctx });
   await app.register(commentsRoutes, { ctx });
-  await app.register(commentsGuestRoutes, { ctx });
   await app.register(attachmentsRoutes, { ctx });
   await app.register(videoRoutes, { ctx });
   await app.register(listsRoutes, { ctx });
@@ -452,7 +449,6 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(adminRoutes, { ctx });
   await app.register(reviewRequestsRoutes, { ctx });
   await app.register(conversationsRoutes, { ctx });
-  await app.register(conversationsGuestRoutes, { ctx });
   await app.register(teamsRoutes, { ctx });
   await app.register(teamBrandingRoutes, { ctx });
   await app.register(teamMembersRoutes, { ctx });

@@ -39,6 +39,12 @@ export type PrincipalKind =
 /** Methods that change nothing: a read token may use them, and the same-origin check skips them. */
 export const SAFE_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"]);
 
+/**
+ * What a route through a project's public link (`/api/share/…`) accepts: its visitors, and anyone else who
+ * holds the link — a signed-in person or a token act through it as a visitor does (`throughLink`).
+ */
+export const THROUGH_THE_LINK: readonly PrincipalKind[] = ["session", "token", "link-guest"];
+
 /** What a route accepts when its declaration does not say. */
 export const DEFAULT_ACCEPTS: readonly PrincipalKind[] = ["session", "token"];
 

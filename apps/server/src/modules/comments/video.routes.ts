@@ -11,7 +11,7 @@ import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import { memberActor } from "../../lib/policy.ts";
-import { linkGuestOf } from "../../lib/principal.ts";
+import { THROUGH_THE_LINK, throughLink } from "../../lib/principal.ts";
 import { route } from "../../lib/routes.ts";
 import { getActor, requireActor } from "../auth/session.ts";
 import { loadProject } from "../project-access/projects.load.ts";
@@ -44,7 +44,7 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     );
     if (!link) throw new NotFoundError(SHARING_MESSAGES.notAccessible, "project-not-accessible");
     authorizeComment(link.guest, "comments.create");
-    return { project: link.project, uploader: guestUploader(guestIdentityOf(linkGuestOf(request))) };
+    return { project: link.project, uploader: guestUploader(guestIdentityOf(throughLink(request))) };
   };
 
   // The same upload routes for members (/api/projects/…) and for guests of the public link (/api/share/…).
@@ -58,6 +58,7 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     path: "/api/share/:projectId/videos",
     uploaderOf: linkGuestUploader,
     action: "public",
+    accepts: THROUGH_THE_LINK,
     who: " as a guest of the public link",
   });
 

@@ -18,6 +18,7 @@ import { projects } from "../../db/schema/index.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import { requestInput } from "../../lib/operations.ts";
 import type { PolicyActor } from "../../lib/policy.ts";
+import { THROUGH_THE_LINK } from "../../lib/principal.ts";
 import { route } from "../../lib/routes.ts";
 import { readFile } from "../../lib/uploads.ts";
 import { type Actor, requireActor } from "../auth/session.ts";
@@ -153,6 +154,7 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     route({
       summary: "Suggested edits through the public link (when shown)",
       action: "public",
+      accepts: THROUGH_THE_LINK,
       response: dataAnswer(z.array(inspectChangeSchema)),
     }),
     async (request) => {

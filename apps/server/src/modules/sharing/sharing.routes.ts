@@ -17,6 +17,7 @@ import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import { requestInput } from "../../lib/operations.ts";
+import { THROUGH_THE_LINK } from "../../lib/principal.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { contentUrls } from "../content/content.urls.ts";
@@ -47,6 +48,7 @@ export async function sharingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     route({
       summary: "A project through its public link",
       action: "public",
+      accepts: THROUGH_THE_LINK,
       response: dataAnswer(sharedProjectSchema),
     }),
     async (request) => {
@@ -74,6 +76,7 @@ export async function sharingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     route({
       summary: "A version through the public link",
       action: "public",
+      accepts: THROUGH_THE_LINK,
       response: dataAnswer(versionViewSchema),
     }),
     async (request): Promise<{ data: VersionView }> => {

@@ -15,6 +15,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { requestInput } from "../../lib/operations.ts";
+import { THROUGH_THE_LINK } from "../../lib/principal.ts";
 import { route } from "../../lib/routes.ts";
 import { readFile } from "../../lib/uploads.ts";
 import { requireActor } from "../auth/session.ts";
@@ -53,6 +54,7 @@ export async function slidesRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     route({
       summary: "An illustration project's slides through its public link (read only)",
       action: "public",
+      accepts: THROUGH_THE_LINK,
       response: dataAnswer(deckStateSchema),
     }),
     async (request): Promise<{ data: DeckState }> => {
