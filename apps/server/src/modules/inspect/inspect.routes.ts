@@ -17,7 +17,7 @@ import type { AppContext } from "../../context.ts";
 import { projects } from "../../db/schema/index.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import { requestInput } from "../../lib/operations.ts";
-import type { PolicyActor } from "../../lib/policy.ts";
+import { LINK_VISITOR, type PolicyActor, policyActorOf } from "../../lib/policy.ts";
 import { THROUGH_THE_LINK } from "../../lib/principal.ts";
 import { route } from "../../lib/routes.ts";
 import { readFile } from "../../lib/uploads.ts";
@@ -161,14 +161,12 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       const { projectId, versionId } = shareParams.parse(request.params);
       const [project] = await db.select().from(projects).where(eq(projects.id, projectId));
       const sharing = normalizeSharing(project?.sharing);
-      const guest: PolicyActor = {
-        userId: null,
-        access:
-          project && !project.isArchived
-            ? guestAccess(sharing, await guestsReadOnly(db, project, ctx.config.plansEnabled))
-            : null,
-        isGuest: true,
-      };
+      const guest = policyActorOf(
+        LINK_VISITOR,
+        project && !project.isArchived
+          ? guestAccess(sharing, await guestsReadOnly(db, project, ctx.config.plansEnabled))
+          : null,
+      );
       authorizeInspect(guest, "inspect.read", { linkShowsEdits: sharing.showEdits });
       const { pageRows, versionRows } = await loadPagesWithVersions(db, projectId);
       const version = visibleThroughLink(sharing, pageRows, versionRows).versions.find(
