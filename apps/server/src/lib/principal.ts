@@ -14,8 +14,9 @@ import type { UserRow } from "../db/schema/index.ts";
 
 /**
  * Every kind of caller a route may accept (its declaration's `accepts`):
- * - `session`: a person's browser session (cookie); the same-origin (CSRF) check applies to it alone;
- * - `token`: a person's API token (bearer), resolved first by modules/auth/api-tokens.ts;
+ * - `session`: a person's browser session (cookie); the same-origin (CSRF) check guards it, as it guards
+ *   every write a browser sends without a credential of its own (a link guest's, an anonymous one);
+ * - `token`: a person's API token (bearer), resolved by the principal hook (api-tokens.ts `bearerResolver`);
  * - `link-guest`: a visitor of a project's public link, named by their headers (`linkGuestOf`);
  * - `widget-key`: a page carrying a project's widget key, from an origin the project allows — called from
  *   other sites by design, so its own check (the key and the origin) takes the place of the same-origin one;
