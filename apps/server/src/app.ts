@@ -31,7 +31,7 @@ import { startLedger } from "./lib/ledger.ts";
 import { createDurableMailer } from "./lib/mail/durable-mailer.ts";
 import { createMailer } from "./lib/mail/mailer.ts";
 import { installMetrics } from "./lib/metrics.ts";
-import { acceptedBy, isExtensionOrigin, provesItself, SAFE_METHODS } from "./lib/principal.ts";
+import { acceptedBy, bearerOf, isExtensionOrigin, provesItself, SAFE_METHODS } from "./lib/principal.ts";
 import { startQueue } from "./lib/queue.ts";
 import { startRealtimeHub } from "./lib/realtime.ts";
 import "./modules/events.ts";
@@ -51,12 +51,12 @@ import { startAnalyticsConsumer } from "./modules/analytics/analytics.consumer.t
 import { startAnalyticsForwarding } from "./modules/analytics/analytics.forward.ts";
 import { analyticsRoutes } from "./modules/analytics/analytics.routes.ts";
 import { apiTokenRoutes } from "./modules/auth/api-tokens.routes.ts";
-import { installApiTokens } from "./modules/auth/api-tokens.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { createAuth } from "./modules/auth/auth.ts";
 import { emailChangeRoutes } from "./modules/auth/email-change.routes.ts";
 import { EMBEDDED_GOOGLE_PATH } from "./modules/auth/google.ts";
 import { handoffRoutes } from "./modules/auth/handoff.routes.ts";
+import { installPrincipal } from "./modules/auth/principal-hook.ts";
 import { forgetAfterWrites, startSessionCache } from "./modules/auth/session-cache.ts";
 import { billingRoutes } from "./modules/billing/billing.routes.ts";
 import { billingWebhookRoutes } from "./modules/billing/billing.webhook.ts";
@@ -64,12 +64,10 @@ import { paypalRoutes } from "./modules/billing/paypal.routes.ts";
 import { pricesRoutes } from "./modules/billing/prices.routes.ts";
 import { startCaptureWorker } from "./modules/captures/capture.worker.ts";
 import { attachmentsRoutes } from "./modules/comments/attachments.routes.ts";
-import { commentsGuestRoutes } from "./modules/comments/comments.guest.routes.ts";
 import { commentsRoutes } from "./modules/comments/comments.routes.ts";
 import { videoRoutes } from "./modules/comments/video.routes.ts";
 import { commentVideos } from "./modules/comments/video.ts";
 import { buildContentServer } from "./modules/content/content.server.ts";
-import { conversationsGuestRoutes } from "./modules/conversations/conversations.guest.routes.ts";
 import { conversationsRoutes } from "./modules/conversations/conversations.routes.ts";
 import { installExtensionCors } from "./modules/extension/extension.cors.ts";
 import { extensionRoutes } from "./modules/extension/extension.routes.ts";
@@ -297,19 +295,21 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await installRequestScope(app);
   for (const server of [app, content]) endConnectionsWhenClosing(server);
 
-  // An API token (Authorization: Bearer) is resolved first, once; the route's declared callers and the
-  // token's scope are enforced there (modules/auth/api-tokens.ts).
+  // Who is calling is resolved first, once per request, into request.principal: a bearer token, the
+  // session cookie, a link guest… as the route accepts; the route's declared callers and a token's scope
+  // are enforced there (modules/auth/principal-hook.ts).
   // The browser extension calls its routes from its own origin (ADR 0037): they answer it across origins
   // (refusals included, so it can read them), and nothing else of the API does.
   const isExtension = (origin: string | undefined) => isExtensionOrigin(origin, config.extensionOrigins);
   installExtensionCors(app, isExtension);
-  installApiTokens(app, database.db, isExtension);
+  installPrincipal(app, { auth: ctx.auth, db: database.db, isExtension });
   // CSRF: a state-changing API call must come from a trusted origin — our own, the bug-tracking host or a
-  // team's active custom domain (served by this app). Cookies are SameSite=Lax too. It guards cookie
-  // sessions: a request with an API token carries its own credential, and its cookies are not read.
+  // team's active custom domain (served by this app). Cookies are SameSite=Lax too. It guards what a
+  // browser sends on its own (cookies, and a link guest's or an anonymous caller's writes, as before
+  // callers were kinds): a bearer principal carries its own credential, and its cookies are not read.
   app.addHook("onRequest", async (request) => {
     if (SAFE_METHODS.has(request.method) || !request.url.startsWith("/api/")) return;
-    if (request.principal) return;
+    if (bearerOf(request.principal)) return;
     if (provesItself(request.routeOptions.config?.doc)) return;
     const origin = request.headers.origin ?? refererOrigin(request.headers.referer);
     // The extension's origin, without its credential, for the extension's own routes only (they check their
@@ -436,7 +436,6 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(collaboratorsRoutes, { ctx });
   await app.register(sharingRoutes, { ctx });
   await app.register(commentsRoutes, { ctx });
-  await app.register(commentsGuestRoutes, { ctx });
   await app.register(attachmentsRoutes, { ctx });
   await app.register(videoRoutes, { ctx });
   await app.register(listsRoutes, { ctx });
@@ -450,7 +449,6 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(adminRoutes, { ctx });
   await app.register(reviewRequestsRoutes, { ctx });
   await app.register(conversationsRoutes, { ctx });
-  await app.register(conversationsGuestRoutes, { ctx });
   await app.register(teamsRoutes, { ctx });
   await app.register(teamBrandingRoutes, { ctx });
   await app.register(teamMembersRoutes, { ctx });

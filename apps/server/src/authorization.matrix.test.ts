@@ -3,7 +3,9 @@
  * product's permission model requires. "deny" means 401/403/404 AND no row or file changed. The test fails
  * when a route exists that this table does not cover, so every new route must be added here.
  *
- * Reading guide — actors:
+ * Reading guide — actors (made from the kinds of caller, lib/principal.ts `PrincipalKind`: KIND_ACTORS below;
+ * each route's `accepts` in the registry decides its token and extension cells, and every kind some route
+ * accepts must have an actor):
  *   owner         signed in, verified, owns the fixture project
  *   edit/comment/view  signed in, verified, in the project's users with that access
  *   stranger      signed in, verified, not part of the project
@@ -102,48 +104,23 @@ import { startTestApp, type TestApp } from "./testing/test-app.ts";
 import { defaultDriver, routeDrivers } from "./testing/test-db.ts";
 import { type TrackerFixture, trackerFixture, trackerGrant } from "./testing/trackers.ts";
 
-type Actor =
-  | "owner"
-  | "edit"
-  | "comment"
-  | "view"
-  | "stranger"
-  | "unverified"
-  | "guestComment"
-  | "guestView"
-  | "nobody"
-  | "teamOwner"
-  | "teamManager"
-  | "teamMember"
-  | "teamCollaborator";
-type Verdict = "allow" | "deny";
-const ACTORS: Actor[] = [
-  "owner",
-  "edit",
-  "comment",
-  "view",
-  "stranger",
-  "unverified",
-  "guestComment",
-  "guestView",
-  "nobody",
-  "teamOwner",
-  "teamManager",
-  "teamMember",
-  "teamCollaborator",
-];
 /** The token principal's column: every row called again with the owner's read-write API token. */
 const TOKEN_COLUMN = "owner with an API token";
 /** The extension principal's column: every row called again as the extension, with the owner's credential. */
 const EXTENSION_COLUMN = "owner with the browser extension";
+/** The caller with no principal: no cookie, no link, no credential. */
+const NOBODY = "nobody";
 
 /**
- * Which actors stand for each kind of caller (lib/principal.ts). A signed caller and a page with the
- * widget's key prove themselves to the route, not by a session: `nobody` (no cookie) is how they call.
- * A kind some route accepts with no actor here fails the matrix (the integration and extension callers of
- * issues #30 and #31 get theirs with their first route).
+ * The actors, by the kind of caller they stand for (lib/principal.ts `PrincipalKind`): every kind has its
+ * entry (the type says so), and the matrix's columns are made from them — the session and link-guest actors
+ * and `nobody` run in every row, the token and extension actors in a column of their own each. A signed
+ * caller and a page with the widget's key prove themselves in the call (the row's signature or key), not by
+ * a credential of their own: `nobody` (no cookie) is how they call. A kind some route accepts (the
+ * registry's `accepts`) with no actor here fails the matrix (the integration caller of issue #30 gets its
+ * own with its first route).
  */
-const KIND_ACTORS: Record<PrincipalKind, readonly string[]> = {
+const KIND_ACTORS = {
   session: [
     "owner",
     "edit",
@@ -156,13 +133,19 @@ const KIND_ACTORS: Record<PrincipalKind, readonly string[]> = {
     "teamMember",
     "teamCollaborator",
   ],
-  token: [TOKEN_COLUMN],
   "link-guest": ["guestComment", "guestView"],
-  "widget-key": ["nobody"],
-  signed: ["nobody"],
-  integration: [],
+  token: [TOKEN_COLUMN],
   extension: [EXTENSION_COLUMN],
-};
+  "widget-key": [NOBODY],
+  signed: [NOBODY],
+  integration: [],
+} as const satisfies Record<PrincipalKind, readonly string[]>;
+
+/** The kinds whose actors run in every row (a cookie, or no credential at all). */
+const ROW_KINDS = ["session", "link-guest"] as const satisfies PrincipalKind[];
+type Actor = (typeof KIND_ACTORS)[(typeof ROW_KINDS)[number]][number] | typeof NOBODY;
+type Verdict = "allow" | "deny";
+const ACTORS: readonly Actor[] = [...ROW_KINDS.flatMap((kind) => KIND_ACTORS[kind]), NOBODY];
 
 const TEAM_ACTORS = ["teamOwner", "teamManager", "teamMember", "teamCollaborator"] as const satisfies Actor[];
 const Y = "allow" as const;
@@ -171,35 +154,35 @@ const N = "deny" as const;
 // The presets, one column per actor. Read a row as "who may call a route of this kind".
 // biome-ignore format: aligned as a table
 const PRESETS = {
-  //                  owner edit comment view stranger unverified guestC guestV nobody tOwner tManager tMember tCollab
-  PUBLIC:            [Y,    Y,   Y,      Y,   Y,       Y,         Y,     Y,     Y,     Y,     Y,       Y,      Y],
-  SIGNED_IN:         [Y,    Y,   Y,      Y,   Y,       Y,         N,     N,     N,     Y,     Y,       Y,      Y],
-  VERIFIED:          [Y,    Y,   Y,      Y,   Y,       N,         N,     N,     N,     Y,     Y,       Y,      Y],
-  MEMBERS:           [Y,    Y,   Y,      Y,   N,       N,         N,     N,     N,     Y,     Y,       Y,      Y],
-  COMMENTERS:        [Y,    Y,   Y,      N,   N,       N,         N,     N,     N,     Y,     Y,       Y,      Y],
-  EDITORS:           [Y,    Y,   N,      N,   N,       N,         N,     N,     N,     Y,     Y,       Y,      N],
-  OWNER:             [Y,    N,   N,      N,   N,       N,         N,     N,     N,     N,     N,       N,      N],
+  //                  owner  edit  comment  view  stranger  unverified  tOwner  tManager  tMember  tCollab  guestC  guestV  nobody
+  PUBLIC:            [Y,     Y,    Y,       Y,    Y,        Y,          Y,      Y,        Y,       Y,       Y,      Y,      Y],
+  SIGNED_IN:         [Y,     Y,    Y,       Y,    Y,        Y,          Y,      Y,        Y,       Y,       N,      N,      N],
+  VERIFIED:          [Y,     Y,    Y,       Y,    Y,        N,          Y,      Y,        Y,       Y,       N,      N,      N],
+  MEMBERS:           [Y,     Y,    Y,       Y,    N,        N,          Y,      Y,        Y,       Y,       N,      N,      N],
+  COMMENTERS:        [Y,     Y,    Y,       N,    N,        N,          Y,      Y,        Y,       Y,       N,      N,      N],
+  EDITORS:           [Y,     Y,    N,       N,    N,        N,          Y,      Y,        Y,       N,       N,      N,      N],
+  OWNER:             [Y,     N,    N,       N,    N,        N,          N,      N,        N,       N,       N,      N,      N],
   // The fixture comment's entries are written by the "comment" member.
-  AUTHOR:            [N,    N,   Y,      N,   N,       N,         N,     N,     N,     N,     N,       N,      N],
-  AUTHOR_OR_EDITORS: [Y,    Y,   Y,      N,   N,       N,         N,     N,     N,     Y,     Y,       Y,      N],
+  AUTHOR:            [N,     N,    Y,       N,    N,        N,          N,      N,        N,       N,       N,      N,      N],
+  AUTHOR_OR_EDITORS: [Y,     Y,    Y,       N,    N,        N,          Y,      Y,        Y,       N,       N,      N,      N],
   // The fixture notification is the "comment" member's: one's own notifications are nobody else's.
-  RECIPIENT:         [N,    N,   Y,      N,   N,       N,         N,     N,     N,     N,     N,       N,      N],
+  RECIPIENT:         [N,     N,    Y,       N,    N,        N,          N,      N,        N,       N,       N,      N,      N],
   // The fixture API token is the "comment" member's: only its holder revokes it.
-  TOKEN_HOLDER:      [N,    N,   Y,      N,   N,       N,         N,     N,     N,     N,     N,       N,      N],
+  TOKEN_HOLDER:      [N,     N,    Y,       N,    N,        N,          N,      N,        N,       N,       N,      N,      N],
   // The fixture subscription is the "comment" member's: only its payer sees or changes it.
-  PAYER:             [N,    N,   Y,      N,   N,       N,         N,     N,     N,     N,     N,       N,      N],
+  PAYER:             [N,     N,    Y,       N,    N,        N,          N,      N,        N,       N,       N,      N,      N],
   // Reads through the public link: anyone holding it while it is on.
-  LINK:              [Y,    Y,   Y,      Y,   Y,       Y,         Y,     Y,     Y,     Y,     Y,       Y,      Y],
+  LINK:              [Y,     Y,    Y,       Y,    Y,        Y,          Y,      Y,        Y,       Y,       Y,      Y,      Y],
   // Writes through the public link need its canComment (off in guestView's fixture).
-  LINK_COMMENT:      [Y,    Y,   Y,      Y,   Y,       Y,         Y,     N,     Y,     Y,     Y,       Y,      Y],
+  LINK_COMMENT:      [Y,     Y,    Y,       Y,    Y,        Y,          Y,      Y,        Y,       Y,       Y,      N,      Y],
   // The fixture team: everyone in it (the project's owner is one of its members) reads it…
-  TEAM_PEOPLE:       [Y,    N,   N,      N,   N,       N,         N,     N,     N,     Y,     Y,       Y,      Y],
+  TEAM_PEOPLE:       [Y,     N,    N,       N,    N,        N,          Y,      Y,        Y,       Y,       N,      N,      N],
   // …its owner and managers change it…
-  TEAM_ADMINS:       [N,    N,   N,      N,   N,       N,         N,     N,     N,     Y,     Y,       N,      N],
+  TEAM_ADMINS:       [N,     N,    N,       N,    N,        N,          Y,      Y,        N,       N,       N,      N,      N],
   // …and anyone in it but its owner leaves.
-  TEAM_LEAVERS:      [Y,    N,   N,      N,   N,       N,         N,     N,     N,     N,     Y,       Y,      Y],
+  TEAM_LEAVERS:      [Y,     N,    N,       N,    N,        N,          N,      Y,        Y,       Y,       N,      N,      N],
   // The browser extension's own routes: no session, link or anonymous caller (its column below).
-  EXTENSION_ONLY:    [N,    N,   N,      N,   N,       N,         N,     N,     N,     N,     N,       N,      N],
+  EXTENSION_ONLY:    [N,     N,    N,       N,    N,        N,          N,      N,        N,       N,       N,      N,      N],
 } satisfies Record<string, Verdict[]>;
 const {
   PUBLIC,
@@ -1717,7 +1700,7 @@ MATRIX.push(
 // The instance admin (issue #34): operators named in ADMIN_EMAILS only, which no actor here is (the test app
 // names none) — every actor, and the owner's token, is refused (404) and nothing changes. What an operator
 // may do is tested in modules/admin/admin.routes.test.ts.
-const NO_ONE = verdicts(N, N, N, N, N, N, N, N, N, N, N, N, N);
+const NO_ONE = verdicts(...ACTORS.map(() => N));
 MATRIX.push(
   { route: "GET /api/admin/users", who: NO_ONE, call: () => ({ path: "/api/admin/users?q=a" }) },
   { route: "GET /api/admin/teams", who: NO_ONE, call: () => ({ path: "/api/admin/teams" }) },
@@ -2548,6 +2531,8 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
     const accepted = new Set(t.registry.flatMap((route) => [...acceptedBy(route.doc)]));
     const missing = [...accepted].filter((kind) => KIND_ACTORS[kind].length === 0);
     expect(missing, "principal kinds a route accepts with no actor in the matrix").toEqual([]);
+    // Every preset has a verdict for each actor the kinds give, in their order.
+    for (const [name, row] of Object.entries(PRESETS)) expect(row.length, name).toBe(ACTORS.length);
     // Each kind's actors run in every row (the token's in its own column below).
     for (const kind of accepted)
       for (const actor of KIND_ACTORS[kind])

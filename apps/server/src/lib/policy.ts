@@ -7,6 +7,7 @@
  */
 import type { Access } from "@redline/shared";
 import { ForbiddenError, NotFoundError } from "./errors.ts";
+import type { LinkGuestPrincipal } from "./principal.ts";
 
 /**
  * Who is acting: a signed-in user with their access to the project, or a guest of its public link.
@@ -19,12 +20,28 @@ export interface PolicyActor<Level extends string = Access> {
   isGuest: boolean;
 }
 
-/** A signed-in user acting with their access to the project. */
-export const memberActor = (userId: string, access: Access | null): PolicyActor => ({
-  userId,
-  access,
-  isGuest: false,
-});
+/**
+ * Who a policy is asked about (lib/principal.ts): a person — their principal (session, token, extension),
+ * or the Actor read from it (modules/auth/session.ts) — or a visitor of a project's public link.
+ */
+export type PolicyCaller = { user: { id: string } } | Pick<LinkGuestPrincipal, "kind">;
+
+/** The public link's visitor as the policy sees them: whoever they are, what the link allows decides. */
+export const LINK_VISITOR: Pick<LinkGuestPrincipal, "kind"> = { kind: "link-guest" };
+
+/**
+ * The one place a policy's actor is made: who is calling, with their access to the project — a person's
+ * own access, or for a visitor of the public link what the link allows (`guestAccess`).
+ */
+export function policyActorOf(caller: PolicyCaller, access: Access | null): PolicyActor {
+  return "user" in caller
+    ? { userId: caller.user.id, access, isGuest: false }
+    : { userId: null, access, isGuest: true };
+}
+
+/** A signed-in user acting with their access to the project (`policyActorOf` for a person, by id). */
+export const memberActor = (userId: string, access: Access | null): PolicyActor =>
+  policyActorOf({ user: { id: userId } }, access);
 
 export interface Rule<Resource, Level extends string = Access> {
   access: readonly Level[];

@@ -21,6 +21,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { requestInput } from "../../lib/operations.ts";
+import { bearerOf } from "../../lib/principal.ts";
 import { route } from "../../lib/routes.ts";
 import { getActor } from "../auth/session.ts";
 import {
@@ -37,13 +38,13 @@ import { auditPage, health, searchTeams, searchUsers, usage } from "./admin.read
 const auditQuerySchema = z.strictObject({ page: z.coerce.number().int().min(1).max(10_000).default(1) });
 
 export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth, config } = ctx;
+  const { config } = ctx;
   const { db } = ctx.database;
   const callers = new WeakMap<FastifyRequest, AdminCaller>();
 
   app.addHook("onRequest", async (request) => {
-    const actor = await getActor(auth, db, request);
-    const policyActor = adminActorOf(config.adminEmails, actor, request.principal !== undefined);
+    const actor = await getActor(request);
+    const policyActor = adminActorOf(config.adminEmails, actor, bearerOf(request.principal) !== null);
     authorizeAdmin(policyActor, "admin.read");
     callers.set(request, { actor: policyActor, userId: actor!.user.id, email: actor!.user.email });
   });

@@ -15,12 +15,11 @@ import { route } from "../../lib/routes.ts";
 import { getActor } from "../auth/session.ts";
 
 export async function analyticsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth } = ctx;
   const { db } = ctx.database;
 
   async function store(request: FastifyRequest, name: string, properties: Record<string, unknown>) {
     // Not even who it is: a private report is not looked up (the ledger row is stamped private too).
-    const actor = asksNotToBeTracked(request) ? null : await getActor(auth, db, request);
+    const actor = asksNotToBeTracked(request) ? null : await getActor(request);
     await record(db, { type: "analytics.reported", name, userId: actor?.user.id ?? null, properties });
   }
 

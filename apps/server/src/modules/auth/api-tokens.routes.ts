@@ -22,7 +22,6 @@ import { requireActor } from "./session.ts";
 const tokenParamsSchema = z.object({ tokenId: z.string().min(1).max(100) });
 
 export async function apiTokenRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth } = ctx;
   const { db } = ctx.database;
 
   app.get(
@@ -34,7 +33,7 @@ export async function apiTokenRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       response: dataAnswer(z.array(apiTokenSchema)),
     }),
     async (request): Promise<{ data: ApiToken[] }> => {
-      const { user } = await requireActor(auth, db, request);
+      const { user } = await requireActor(request);
       return { data: await listApiTokens(db, user.id) };
     },
   );
@@ -49,7 +48,7 @@ export async function apiTokenRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       response: dataAnswer(apiTokenCreatedSchema),
     }),
     async (request, reply): Promise<{ data: ApiTokenCreated; message: string }> => {
-      const { user } = await requireActor(auth, db, request);
+      const { user } = await requireActor(request);
       const input = apiTokenCreateSchema.parse(request.body);
       reply.status(201);
       return { data: await createApiToken(db, user, input), message: API_TOKEN_MESSAGES.created };
@@ -65,7 +64,7 @@ export async function apiTokenRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       response: messageAnswer,
     }),
     async (request) => {
-      const { user } = await requireActor(auth, db, request);
+      const { user } = await requireActor(request);
       const { tokenId } = tokenParamsSchema.parse(request.params);
       await revokeApiToken(db, user.id, tokenId);
       return { message: API_TOKEN_MESSAGES.revoked };

@@ -1,8 +1,8 @@
 /**
  * Public API tokens: created, listed and revoked by their owner signed in (api-tokens.routes.ts), and
- * resolved here for every /api request that carries `Authorization: Bearer rl_…` — before the route runs,
- * so the route's declared callers (`accepts`), the token's scope and the same-origin rule are settled in
- * one place. Only a SHA-256 hash of the secret is stored. A resolved token is held in this process's session
+ * resolved here for every /api request that carries `Authorization: Bearer rl_…` — by the principal hook
+ * (principal-hook.ts), before the route runs, so the route's declared callers (`accepts`), the token's
+ * scope and the same-origin rule are settled in one place. Only a SHA-256 hash of the secret is stored. A resolved token is held in this process's session
  * cache (session-cache.ts) under its hash until it expires, and forgotten the moment the database announces
  * a change to its owner or their tokens (migration 0021's trigger on a revocation) — so a revoked token is
  * refused on its next request in every process. `last_used_at` is written at most once a minute per token
@@ -21,12 +21,13 @@ import {
   MAX_API_TOKENS,
 } from "@redline/shared";
 import { and, count, desc, eq, sql } from "drizzle-orm";
-import type { FastifyInstance } from "fastify";
+import type { FastifyRequest } from "fastify";
 import type { Database } from "../../db/index.ts";
 import { prepared } from "../../db/prepared.ts";
 import { type ApiTokenRow, apiTokens, type UserRow, users } from "../../db/schema/index.ts";
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from "../../lib/errors.ts";
-import { acceptedBy, SAFE_METHODS } from "../../lib/principal.ts";
+import { acceptedBy, type BearerPrincipal, SAFE_METHODS } from "../../lib/principal.ts";
+import type { RouteDoc } from "../../lib/routes.ts";
 import { sessionCacheOf } from "./session-cache.ts";
 
 const DAY_MS = 86_400_000;
@@ -168,56 +169,34 @@ export async function createExtensionCredential(
 }
 
 /**
- * Resolves a bearer token before the route runs: 401 when the header is malformed or the token is not
- * live, 403 when the route does not accept tokens or a read token tries to write. A request with a token
- * is that token's alone: its cookies are not read. The extension's credential is taken only from the
- * extension's origin (`isExtension`) and only by the routes that accept the extension.
+ * Resolves a bearer header for the principal hook (principal-hook.ts), before the route runs: 401 when the
+ * header is malformed or the token is not live, 403 when the route does not accept tokens or a read token
+ * tries to write. A request with a token is that token's alone: its cookies are not read. The extension's
+ * credential is taken only from the extension's origin (`isExtension`) and only by the routes that accept
+ * the extension.
  */
-export function installApiTokens(
-  app: FastifyInstance,
+export function bearerResolver(
   db: Database,
   isExtension: (origin: string | undefined) => boolean,
-): void {
+): (request: FastifyRequest, header: string, doc: RouteDoc | undefined) => Promise<BearerPrincipal> {
   const lastWritten = new Map<string, number>();
-  app.addHook("onRequest", async (request) => {
-    const header = request.headers.authorization;
-    // The API and the MCP server only: elsewhere a bearer header is someone else's (the embedded stand-ins
-    // of Stripe and PayPal are called with their own keys) or means nothing (static files).
-    if (header === undefined || !(request.url.startsWith("/api/") || request.url.startsWith("/mcp"))) return;
-    const doc = request.routeOptions.config?.doc;
-    // A provider's webhook authenticates itself; its headers are the provider's business.
-    if (acceptedBy(doc).includes("signed")) return;
+  return async (request, header, doc) => {
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
     if (!match) throw new UnauthorizedError(API_TOKEN_MESSAGES.malformed, "token/malformed");
     const found = await findApiToken(db, match[1]!);
     if (!found) throw new UnauthorizedError(API_TOKEN_MESSAGES.invalid, "token/invalid");
     const accepts = acceptedBy(doc);
-    // A write through the token forgets its owner's cached entries before the answer leaves (as a session's).
-    request.sessionUserId = found.user.id;
     if (found.kind === "extension") {
       if (!isExtension(request.headers.origin))
         throw new ForbiddenError(EXTENSION_MESSAGES.notFromExtension, "extension/origin");
       if (!accepts.includes("extension"))
         throw new ForbiddenError(EXTENSION_MESSAGES.notForExtension, "extension/not-allowed");
-      request.principal = {
-        kind: "extension",
-        user: found.user,
-        tokenId: found.id,
-        createdAt: found.createdAt,
-      };
-      return;
+      return { kind: "extension", user: found.user, tokenId: found.id, createdAt: found.createdAt };
     }
     if (!accepts.includes("token"))
       throw new ForbiddenError(API_TOKEN_MESSAGES.notForTokens, "token/not-allowed");
     if (found.scope === "read" && !SAFE_METHODS.has(request.method) && doc?.writes !== false)
       throw new ForbiddenError(API_TOKEN_MESSAGES.readOnly, "token/read-only");
-    request.principal = {
-      kind: "token",
-      user: found.user,
-      tokenId: found.id,
-      scope: found.scope,
-      createdAt: found.createdAt,
-    };
     const now = Date.now();
     if (now - (lastWritten.get(found.id) ?? 0) >= LAST_USED_EVERY_MS) {
       lastWritten.set(found.id, now);
@@ -228,5 +207,12 @@ export function installApiTokens(
         .where(eq(apiTokens.id, found.id))
         .catch((error: unknown) => request.log.warn({ error }, "could not record a token's last use"));
     }
-  });
+    return {
+      kind: "token",
+      user: found.user,
+      tokenId: found.id,
+      scope: found.scope,
+      createdAt: found.createdAt,
+    };
+  };
 }

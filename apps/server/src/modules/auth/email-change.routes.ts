@@ -24,9 +24,6 @@ import {
 import { getActor, requireActor } from "./session.ts";
 
 export async function emailChangeRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth } = ctx;
-  const { db } = ctx.database;
-
   app.post(
     "/api/me/email-change",
     route({
@@ -37,7 +34,7 @@ export async function emailChangeRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
       response: dataAnswer(emailChangePendingSchema),
     }),
     async (request) => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const input = emailChangeRequestSchema.parse(request.body);
       return {
         data: await requestEmailChange(ctx, actor, input),
@@ -55,7 +52,7 @@ export async function emailChangeRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
       response: dataAnswer(emailChangePendingSchema),
     }),
     async (request) => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       return { data: await resendEmailChange(ctx, actor), message: EMAIL_CHANGE_MESSAGES.resent };
     },
   );
@@ -69,7 +66,7 @@ export async function emailChangeRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
       response: messageAnswer,
     }),
     async (request) => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       await cancelEmailChange(ctx, actor);
       return { message: EMAIL_CHANGE_MESSAGES.cancelled };
     },
@@ -86,7 +83,7 @@ export async function emailChangeRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
     async (request) => {
       const { token } = emailChangeConfirmSchema.parse(request.body);
       const changed = await confirmEmailChange(ctx, token);
-      const signedIn = Boolean(await getActor(auth, db, request));
+      const signedIn = Boolean(await getActor(request));
       return {
         data: changed,
         message: signedIn ? MESSAGES.emailVerified : MESSAGES.emailVerifiedSignedOut,

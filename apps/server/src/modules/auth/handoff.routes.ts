@@ -17,8 +17,6 @@ import { handoffNext, mintHandoff, takeHandoff } from "./handoff.operations.ts";
 import { requireActor } from "./session.ts";
 
 export async function handoffRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { db } = ctx.database;
-
   app.post(
     "/api/session/handoff",
     route({
@@ -29,7 +27,7 @@ export async function handoffRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       response: dataAnswer(handoffLinkSchema),
     }),
     async (request) => {
-      const actor = await requireActor(ctx.auth, db, request, { allowUnverified: true });
+      const actor = await requireActor(request, { allowUnverified: true });
       return mintHandoff(ctx, actor, requestInput(request));
     },
   );

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type BuiltApp, buildApp } from "../../app.ts";
 import { sessions, users } from "../../db/schema/index.ts";
 import { signUpVerified } from "../../testing/http-client.ts";
@@ -63,6 +63,34 @@ describe("signedSessionToken", () => {
         "t".repeat(40),
       ),
     ).toBeNull();
+  });
+});
+
+describe("the principal of a request", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // The write limit reads who is calling too: with it on, a write has two readers besides the hook.
+    t = await startTestApp({ config: { rateLimitEnabled: true } });
+  });
+  afterAll(() => t.close());
+
+  it("is read from the session cookie once per request, however many read it (the write limit, the route)", async () => {
+    const client = await signUpVerified(t.url, t.inbox!, email("once"));
+    expect((await client.get("/api/me")).status).toBe(200); // held in the cache from here
+    const token = signedSessionToken(
+      client.cookieHeader(),
+      "better-auth.session_token",
+      t.ctx.config.authSecret,
+    );
+    const cache = sessionCacheOf(t.ctx.database.db)!;
+    const lookups = vi.spyOn(cache, "get");
+    try {
+      const renamed = await client.patch("/api/me", { displayName: "Once" });
+      expect(renamed.status).toBe(200);
+      expect(lookups.mock.calls.filter(([key]) => key === token)).toHaveLength(1);
+    } finally {
+      lookups.mockRestore();
+    }
   });
 });
 

@@ -15,6 +15,7 @@ import type { Database } from "../../db/index.ts";
 import { prepared } from "../../db/prepared.ts";
 import { sessions, type UserRow, users } from "../../db/schema/index.ts";
 import { ForbiddenError, UnauthorizedError } from "../../lib/errors.ts";
+import { personOf, type SessionPrincipal } from "../../lib/principal.ts";
 import { authHeaders } from "./auth.routes.ts";
 import type { Auth } from "./auth.ts";
 import { sessionCacheOf } from "./session-cache.ts";
@@ -84,20 +85,21 @@ const sessionQuery = (db: Database) =>
       .prepare("session_actor"),
   );
 
-/** The signed-in user behind a request, or null. Reads the session and the user fresh from the database. */
-export async function getActor(auth: Auth, db: Database, request: FastifyRequest): Promise<Actor | null> {
-  // A request with an API token is the token's owner's alone (api-tokens.ts resolved it): no cookie is read.
-  if (request.principal)
-    return { user: request.principal.user, sessionCreatedAt: request.principal.createdAt };
+/**
+ * The session behind a request's cookie, or null — read once per request by the principal hook
+ * (principal-hook.ts) for the routes that accept sessions; everything after reads `request.principal`.
+ */
+export async function resolveSession(
+  auth: Auth,
+  db: Database,
+  request: FastifyRequest,
+): Promise<SessionPrincipal | null> {
   const settings = await sessionSettings(auth);
   const token = signedSessionToken(request.headers.cookie, settings.cookieName, settings.secret);
   if (!token) return null;
   const cache = sessionCacheOf(db);
   const held = cache?.get(token);
-  if (held && !held.user.disabledAt) {
-    request.sessionUserId = held.user.id;
-    return { user: held.user, sessionCreatedAt: held.sessionCreatedAt };
-  }
+  if (held && !held.user.disabledAt) return session(held.user, held.sessionCreatedAt);
   const began = cache?.begin() ?? 0;
   const [row] = await sessionQuery(db).execute({ token });
   if (!row || row.user.disabledAt) return null;
@@ -106,12 +108,18 @@ export async function getActor(auth: Auth, db: Database, request: FastifyRequest
   const freshUntil = Math.min(row.expiresAt.getTime(), refreshAt);
   if (freshUntil > now) {
     cache?.set(token, { user: row.user, sessionCreatedAt: row.createdAt, freshUntil }, began);
-    request.sessionUserId = row.user.id;
-    return { user: row.user, sessionCreatedAt: row.createdAt };
+    return session(row.user, row.createdAt);
   }
   const actor = await slowActor(auth, db, request);
-  if (actor) request.sessionUserId = actor.user.id;
-  return actor;
+  return actor && session(actor.user, actor.sessionCreatedAt);
+}
+
+const session = (user: UserRow, createdAt: Date): SessionPrincipal => ({ kind: "session", user, createdAt });
+
+/** The person behind a request (their session, API token or the extension), or null. */
+export function getActor(request: FastifyRequest): Actor | null {
+  const person = personOf(request.principal);
+  return person && { user: person.user, sessionCreatedAt: person.createdAt };
 }
 
 /** better-auth's own reading: refreshes a session due for it, deletes an expired one. */
@@ -124,13 +132,8 @@ async function slowActor(auth: Auth, db: Database, request: FastifyRequest): Pro
 }
 
 /** Signed in, and (unless `allowUnverified`) with a verified e-mail. */
-export async function requireActor(
-  auth: Auth,
-  db: Database,
-  request: FastifyRequest,
-  options: { allowUnverified?: boolean } = {},
-): Promise<Actor> {
-  const actor = await getActor(auth, db, request);
+export function requireActor(request: FastifyRequest, options: { allowUnverified?: boolean } = {}): Actor {
+  const actor = getActor(request);
   if (!actor) throw new UnauthorizedError();
   if (!options.allowUnverified && !actor.user.emailVerified) {
     throw new ForbiddenError("Verify your e-mail first.", "auth/email-not-verified");
@@ -140,7 +143,7 @@ export async function requireActor(
 
 /** The id of the session the request's cookie names (the extension's credential is handed from it). */
 export async function sessionIdOf(auth: Auth, db: Database, request: FastifyRequest): Promise<string | null> {
-  if (request.principal) return null;
+  if (request.principal?.kind !== "session") return null;
   const settings = await sessionSettings(auth);
   const token = signedSessionToken(request.headers.cookie, settings.cookieName, settings.secret);
   if (!token) return null;

@@ -48,7 +48,7 @@ export async function billingRoutes(
   app: FastifyInstance,
   { ctx, stripe, paypal }: { ctx: AppContext; stripe: StripePayments | null; paypal: PaypalClient | null },
 ) {
-  const { auth, database, config } = ctx;
+  const { database, config } = ctx;
   const { db } = database;
 
   const provider = (): StripePayments => {
@@ -97,7 +97,7 @@ export async function billingRoutes(
       response: dataAnswer(billingSchema),
     }),
     async (request): Promise<{ data: Billing }> => {
-      const { user } = await requireActor(auth, db, request, { allowUnverified: true });
+      const { user } = await requireActor(request, { allowUnverified: true });
       let account: StripeAccount = { invoices: [], paymentMethod: null, openInvoiceUrl: null };
       if (stripe && user.stripeCustomerId) {
         await syncCustomer(db, stripe, user.stripeCustomerId);
@@ -133,7 +133,7 @@ export async function billingRoutes(
       response: dataAnswer(checkoutStartedSchema),
     }),
     async (request): Promise<{ data: CheckoutStarted }> => {
-      const { user } = await requireActor(auth, db, request);
+      const { user } = await requireActor(request);
       const input = checkoutInputSchema.parse(request.body);
       const plan = purchasable(input.planId);
       const chosen = input.promoCode ? applyPromoCode(plan, input.promoCode) : plan;
@@ -180,7 +180,7 @@ export async function billingRoutes(
       response: dataAnswer(billingSubscriptionSchema),
     }),
     async (request) => {
-      const { user } = await requireActor(auth, db, request);
+      const { user } = await requireActor(request);
       const { subscriptionId } = request.params as { subscriptionId: string };
       const row = await loadForAction(user.id, subscriptionId, "subscriptions.cancel");
       if (row.provider === "second") {
@@ -205,7 +205,7 @@ export async function billingRoutes(
       response: dataAnswer(billingSubscriptionSchema),
     }),
     async (request) => {
-      const { user } = await requireActor(auth, db, request);
+      const { user } = await requireActor(request);
       const { subscriptionId } = request.params as { subscriptionId: string };
       await loadForAction(user.id, subscriptionId, "subscriptions.undoCancel");
       await provider().setCancelAtPeriodEnd(subscriptionId, false);
@@ -223,7 +223,7 @@ export async function billingRoutes(
       response: dataAnswer(subscriptionUpdatedSchema),
     }),
     async (request) => {
-      const { user } = await requireActor(auth, db, request);
+      const { user } = await requireActor(request);
       const { subscriptionId } = request.params as { subscriptionId: string };
       const input = subscriptionUpdateSchema.parse(request.body);
       const row = await loadForAction(user.id, subscriptionId, "subscriptions.update");
@@ -256,7 +256,7 @@ export async function billingRoutes(
       response: dataAnswer(billingSubscriptionSchema),
     }),
     async (request) => {
-      const { user } = await requireActor(auth, db, request);
+      const { user } = await requireActor(request);
       const { subscriptionId } = request.params as { subscriptionId: string };
       await loadForAction(user.id, subscriptionId, "subscriptions.cancelPendingUpdate");
       await provider().voidPendingUpdate(subscriptionId);

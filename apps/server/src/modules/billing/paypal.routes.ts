@@ -88,7 +88,7 @@ export async function paypalRoutes(
   app: FastifyInstance,
   { ctx, paypal }: { ctx: AppContext; paypal: PaypalClient | null },
 ) {
-  const { auth, database, config } = ctx;
+  const { database, config } = ctx;
   const { db } = database;
 
   const provider = (): PaypalClient => {
@@ -115,7 +115,7 @@ export async function paypalRoutes(
       response: dataAnswer(checkoutStartedSchema),
     }),
     async (request): Promise<{ data: CheckoutStarted }> => {
-      const { user } = await requireActor(auth, db, request);
+      const { user } = await requireActor(request);
       const { planId } = paypalCheckoutSchema.parse(request.body);
       const { plan, quantity } = purchasable(planId);
       if (!config.plansEnabled)
@@ -163,7 +163,7 @@ export async function paypalRoutes(
       response: dataAnswer(paypalLookupSchema),
     }),
     async (request): Promise<{ data: PaypalLookup }> => {
-      const { user } = await requireActor(auth, db, request);
+      const { user } = await requireActor(request);
       const { subscriptionId } = request.params as { subscriptionId: string };
       const { include_transactions: include } = lookupQuerySchema.parse(request.query ?? {});
       const notFound = () => new NotFoundError(BILLING_MESSAGES.noActiveSubscriptions, "no-subscription");

@@ -45,7 +45,7 @@ export async function storedAttachments(
 }
 
 export async function attachmentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth, storage } = ctx;
+  const { storage } = ctx;
   const { db } = ctx.database;
 
   app.post(
@@ -57,7 +57,7 @@ export async function attachmentsRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
       response: dataAnswer(attachmentSchema),
     }),
     async (request, reply) => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
       authorizeComment(memberActor(actor.user.id, access), "comments.attach");
       const { bytes, filename, mimetype } = await readFile(request);
@@ -81,7 +81,7 @@ export async function attachmentsRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
     "/api/projects/:projectId/attachments/:sha",
     route({ summary: "Download a comment attachment", action: "comments.read", response: "not-json" }),
     async (request, reply) => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { projectId, sha } = fileParams.parse(request.params);
       const { project, access } = await loadProject(db, actor, projectId);
       authorizeComment(memberActor(actor.user.id, access), "comments.read");

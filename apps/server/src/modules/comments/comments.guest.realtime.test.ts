@@ -14,8 +14,8 @@ import { type Person, signUpPerson } from "../../testing/people.ts";
 import { openGuestSocket } from "../../testing/realtime-socket.ts";
 import { startTestApp, type TestApp } from "../../testing/test-app.ts";
 import { drivers } from "../../testing/test-db.ts";
+import { linkGuestView } from "./comments.guest.operations.ts";
 import { guestCommentsRealtime } from "./comments.guest.realtime.ts";
-import { linkGuestView } from "./comments.guest.routes.ts";
 
 const KEY = "g".repeat(40);
 const newComment = testComment;

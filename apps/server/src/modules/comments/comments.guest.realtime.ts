@@ -16,7 +16,7 @@ import { type RealtimeEvent, type RealtimeServerMessage, viewerOf } from "@redli
 import type { AppContext } from "../../context.ts";
 import { parseServerMessage, type RealtimeHub, type RealtimeSocket, type Room } from "../../lib/realtime.ts";
 import { canSlides } from "../slides/slides.policy.ts";
-import { linkGuestView } from "./comments.guest.routes.ts";
+import { linkGuestView } from "./comments.guest.operations.ts";
 import { canComment, withCommentAbilities } from "./comments.policy.ts";
 
 /** One socket follows at most this many projects' comments (a page shows one). */

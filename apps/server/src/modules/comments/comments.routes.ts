@@ -2,7 +2,9 @@
  * Comments over HTTP: a version's comments are read here (kept per version and reader), and an
  * illustration project's slide comments (comments.slides.ts: the same comments, on slides); pinning,
  * replying, resolving/moving, editing and deleting entries and copying unresolved comments are operations
- * (comments.operations.ts), which authorize.
+ * (comments.operations.ts), which authorize. The same subjects through a project's public link
+ * (`/api/share/…`) accept its visitors too (lib/principal.ts `THROUGH_THE_LINK`): read here, pinning and
+ * replying as the link's guest are operations (comments.guest.operations.ts).
  */
 import {
   commentSchema,
@@ -22,12 +24,19 @@ import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { requestInput } from "../../lib/operations.ts";
 import { memberActor } from "../../lib/policy.ts";
+import { THROUGH_THE_LINK, throughLink } from "../../lib/principal.ts";
 import { sendRevalidatable } from "../../lib/revalidate.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { loadVersionAccessCached, startReadCaches } from "../project-access/read-cache.ts";
 import { deckParams } from "../slides/slides.operations.ts";
 import { readComments, startCommentsCache } from "./comments.cache.ts";
+import {
+  guestPinComment,
+  guestReply,
+  guestVersionParams,
+  guestVisibleVersion,
+} from "./comments.guest.operations.ts";
 import {
   copyUnresolvedComments,
   deleteCommentEntry,
@@ -37,11 +46,16 @@ import {
   updateComment,
   versionParams,
 } from "./comments.operations.ts";
-import { authorizeComment } from "./comments.policy.ts";
-import { pinSlideComment, readSlideComments } from "./comments.slides.ts";
+import { authorizeComment, withCommentAbilities } from "./comments.policy.ts";
+import { listComments } from "./comments.service.ts";
+import {
+  guestPinSlideComment,
+  pinSlideComment,
+  readGuestSlideComments,
+  readSlideComments,
+} from "./comments.slides.ts";
 
 export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth } = ctx;
   const { db } = ctx.database;
   const commentsCache = startCommentsCache(db);
   startReadCaches(app, db);
@@ -55,7 +69,7 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       response: dataAnswer(z.array(commentSchema)),
     }),
     async (request, reply) => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const versionId = versionParams.parse(request.params).versionId;
       const { version, access } = await loadVersionAccessCached(db, actor, versionId);
       const reader = memberActor(actor.user.id, access);
@@ -75,7 +89,7 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       response: dataAnswer(commentSchema),
     }),
     async (request, reply) => {
-      const pinned = await pinComment(ctx, await requireActor(auth, db, request), requestInput(request));
+      const pinned = await pinComment(ctx, await requireActor(request), requestInput(request));
       reply.status(201);
       return pinned;
     },
@@ -89,7 +103,7 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       response: dataAnswer(slideCommentsAnswerSchema),
     }),
     async (request) => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       return { data: await readSlideComments(db, actor, deckParams.parse(request.params).projectId) };
     },
   );
@@ -103,7 +117,7 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       response: dataAnswer(slideCommentSchema),
     }),
     async (request, reply) => {
-      const pinned = await pinSlideComment(ctx, await requireActor(auth, db, request), requestInput(request));
+      const pinned = await pinSlideComment(ctx, await requireActor(request), requestInput(request));
       reply.status(201);
       return pinned;
     },
@@ -118,7 +132,7 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       response: dataAnswer(commentSchema),
     }),
     async (request, reply) => {
-      const replied = await replyToComment(ctx, await requireActor(auth, db, request), requestInput(request));
+      const replied = await replyToComment(ctx, await requireActor(request), requestInput(request));
       reply.status(201);
       return replied;
     },
@@ -132,7 +146,7 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       action: "comments.resolve",
       response: dataAnswer(commentSchema),
     }),
-    async (request) => updateComment(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => updateComment(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.patch(
@@ -143,7 +157,7 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       action: "entries.edit",
       response: dataAnswer(commentSchema),
     }),
-    async (request) => editCommentEntry(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => editCommentEntry(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.delete(
@@ -153,7 +167,7 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       action: "entries.delete",
       response: dataAnswer(entryDeletedSchema),
     }),
-    async (request) => deleteCommentEntry(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => deleteCommentEntry(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.post(
@@ -163,7 +177,85 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       action: "comments.copy",
       response: dataAnswer(commentsCopiedSchema),
     }),
-    async (request) =>
-      copyUnresolvedComments(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => copyUnresolvedComments(ctx, await requireActor(request), requestInput(request)),
+  );
+
+  // Through the project's public link: its guests, and anyone else holding the link, as its guest.
+  app.get(
+    "/api/share/:projectId/versions/:versionId/comments",
+    route({
+      summary: "Comments through the public link",
+      action: "public",
+      accepts: THROUGH_THE_LINK,
+      response: dataAnswer(z.array(commentSchema)),
+    }),
+    async (request) => {
+      const { projectId, versionId } = guestVersionParams.parse(request.params);
+      const { version, guest } = await guestVisibleVersion(db, ctx.config.plansEnabled, projectId, versionId);
+      authorizeComment(guest, "comments.read");
+      return { data: (await listComments(db, version.id)).map((c) => withCommentAbilities(guest, c)) };
+    },
+  );
+
+  app.post(
+    "/api/share/:projectId/versions/:versionId/comments",
+    route({
+      summary: "Comment as a guest (when the link allows it)",
+      body: createCommentSchema,
+      action: "public",
+      accepts: THROUGH_THE_LINK,
+      response: dataAnswer(commentSchema),
+    }),
+    async (request, reply) => {
+      const pinned = await guestPinComment(ctx, throughLink(request), requestInput(request));
+      reply.status(201);
+      return pinned;
+    },
+  );
+
+  app.get(
+    "/api/share/:projectId/slide-comments",
+    route({
+      summary: "An illustration project's slide comments through the public link",
+      action: "public",
+      accepts: THROUGH_THE_LINK,
+      response: dataAnswer(slideCommentsAnswerSchema),
+    }),
+    async (request) => {
+      const { projectId } = deckParams.parse(request.params);
+      return { data: await readGuestSlideComments(db, ctx.config.plansEnabled, projectId) };
+    },
+  );
+
+  app.post(
+    "/api/share/:projectId/slides/:slideId/comments",
+    route({
+      summary: "Comment on a slide as a guest (when the link allows it)",
+      body: createSlideCommentSchema,
+      action: "public",
+      accepts: THROUGH_THE_LINK,
+      response: dataAnswer(slideCommentSchema),
+    }),
+    async (request, reply) => {
+      const pinned = await guestPinSlideComment(ctx, throughLink(request), requestInput(request));
+      reply.status(201);
+      return pinned;
+    },
+  );
+
+  app.post(
+    "/api/share/:projectId/comments/:commentId/replies",
+    route({
+      summary: "Reply as a guest (when the link allows it)",
+      body: replySchema,
+      action: "public",
+      accepts: THROUGH_THE_LINK,
+      response: dataAnswer(commentSchema),
+    }),
+    async (request, reply) => {
+      const replied = await guestReply(ctx, throughLink(request), requestInput(request));
+      reply.status(201);
+      return replied;
+    },
   );
 }

@@ -11,7 +11,7 @@ import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import { memberActor } from "../../lib/policy.ts";
-import { linkGuestOf } from "../../lib/principal.ts";
+import { THROUGH_THE_LINK, throughLink } from "../../lib/principal.ts";
 import { route } from "../../lib/routes.ts";
 import { getActor, requireActor } from "../auth/session.ts";
 import { loadProject } from "../project-access/projects.load.ts";
@@ -25,13 +25,12 @@ const projectParams = z.object({ projectId: z.string().min(1).max(64) });
 const entryParams = z.object({ commentId: z.string().min(1).max(64), entryId: z.string().min(1).max(64) });
 
 export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth } = ctx;
   const { db } = ctx.database;
   acceptTusChunks(app);
 
   /** A member who may attach to comments in this project uploads as themselves. */
   const memberUploader = async (request: FastifyRequest) => {
-    const actor = await requireActor(auth, db, request);
+    const actor = await requireActor(request);
     const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
     authorizeComment(memberActor(actor.user.id, access), "comments.attach");
     return { project, uploader: actor.user.id };
@@ -45,7 +44,7 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     );
     if (!link) throw new NotFoundError(SHARING_MESSAGES.notAccessible, "project-not-accessible");
     authorizeComment(link.guest, "comments.create");
-    return { project: link.project, uploader: guestUploader(guestIdentityOf(linkGuestOf(request))) };
+    return { project: link.project, uploader: guestUploader(guestIdentityOf(throughLink(request))) };
   };
 
   // The same upload routes for members (/api/projects/…) and for guests of the public link (/api/share/…).
@@ -59,6 +58,7 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     path: "/api/share/:projectId/videos",
     uploaderOf: linkGuestUploader,
     action: "public",
+    accepts: THROUGH_THE_LINK,
     who: " as a guest of the public link",
   });
 
@@ -68,7 +68,7 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
    * comment routes ask). A `<video>` sends no headers of its own, and reading needs none but the link.
    */
   const readableComment = async (request: FastifyRequest, commentId: string) => {
-    const actor = await getActor(auth, db, request);
+    const actor = await getActor(request);
     const { comment, access } = await loadComment(db, actor, commentId);
     const member = actor && memberActor(actor.user.id, access);
     if (member && actor.user.emailVerified && canComment(member, "comments.read")) return comment;
@@ -78,7 +78,7 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       return comment;
     }
     // Neither: the member's refusal (signed out, not verified, no access).
-    await requireActor(auth, db, request);
+    await requireActor(request);
     authorizeComment(member!, "comments.read");
     throw new NotFoundError("Comment not found.", "comment-not-found");
   };

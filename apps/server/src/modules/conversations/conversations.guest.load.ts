@@ -7,7 +7,7 @@ import { normalizeSharing } from "@redline/shared";
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { conversations, projects } from "../../db/schema/index.ts";
-import type { PolicyActor } from "../../lib/policy.ts";
+import { LINK_VISITOR, type PolicyActor, policyActorOf } from "../../lib/policy.ts";
 import { guestsReadOnly } from "../project-access/projects.load.ts";
 import { guestAccess } from "../project-access/projects.policy.ts";
 import { canConversation } from "./conversations.policy.ts";
@@ -27,7 +27,7 @@ export async function guestOfProject(
     project ? await guestsReadOnly(db, project, plansEnabled) : false,
   );
   if (!project || !access) return null;
-  return { project, actor: { userId: null, access, isGuest: true } };
+  return { project, actor: policyActorOf(LINK_VISITOR, access) };
 }
 
 export async function findGuestConversation(

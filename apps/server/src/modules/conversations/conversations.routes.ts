@@ -1,7 +1,11 @@
 /**
- * The messages area for signed-in people over HTTP: their conversations (with unread counts and the SPEC
- * §3 title and preview), messages (paged), attachments, and the header's unread total. Starting one,
- * 'Need help?', sending and marking read are operations (conversations.operations.ts).
+ * The messages area over HTTP: signed-in people's conversations (with unread counts and the SPEC §3 title
+ * and preview), messages (paged), attachments, and the header's unread total; starting one, 'Need help?',
+ * sending and marking read are operations (conversations.operations.ts). Through a project's public link
+ * (`/api/share/:projectId/conversation`, lib/principal.ts `THROUGH_THE_LINK`) the link's guest has their
+ * one conversation with the project's people: the same messages and attachments handlers, the guest's
+ * conversation found by their key (conversations.guest.operations.ts; new messages and reads reach the
+ * guest's socket, conversations.guest.realtime.ts).
  */
 import {
   type ConversationPerson,
@@ -24,12 +28,23 @@ import type { AppContext } from "../../context.ts";
 import { conversationParticipants, conversations } from "../../db/schema/index.ts";
 import { requestInput } from "../../lib/operations.ts";
 import { memberActor } from "../../lib/policy.ts";
+import { THROUGH_THE_LINK, throughLink } from "../../lib/principal.ts";
 import { route } from "../../lib/routes.ts";
 import { type Actor, requireActor } from "../auth/session.ts";
 import { loadProject } from "../project-access/projects.load.ts";
 import { boardPeople } from "../tickets/tickets.load.ts";
 import { conversationParams, loadConversation, presentConversationsFor } from "./conversations.access.ts";
 import { roomInProject, serveAttachment, uploadAttachment } from "./conversations.files.ts";
+import { findGuestConversation } from "./conversations.guest.load.ts";
+import {
+  guestProjectParams,
+  linkGuestIn,
+  loadGuestConversation,
+  markGuestConversationRead,
+  openGuestConversation,
+  presentGuestConversation,
+  sendGuestMessage,
+} from "./conversations.guest.operations.ts";
 import {
   markConversationRead,
   openSupportConversation,
@@ -40,6 +55,8 @@ import { authorizeConversation, type ConversationAction } from "./conversations.
 import { listMessages } from "./conversations.service.ts";
 
 const MAX_LISTED = 100;
+/** The link guest's conversation with the project's people. */
+const THROUGH_LINK = "/api/share/:projectId/conversation";
 
 /** A conversation opened: 201 when it was made just now, 200 when it existed. */
 function opened<T>(reply: FastifyReply, { created, data }: { created: boolean; data: T }) {
@@ -48,15 +65,48 @@ function opened<T>(reply: FastifyReply, { created, data }: { created: boolean; d
 }
 
 export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth, storage } = ctx;
+  const { storage } = ctx;
   const { db } = ctx.database;
 
   /** The conversation of the route, authorized for this action. */
   async function load(request: FastifyRequest, action: ConversationAction) {
-    const actor = await requireActor(auth, db, request);
+    const actor = await requireActor(request);
     const { conversationId } = conversationParams.parse(request.params);
     return { actor, ...(await loadConversation(db, actor, conversationId, action)) };
   }
+  /** The same through the public link: the caller's own conversation as the link's guest. */
+  const loadThroughLink = (request: FastifyRequest, action: ConversationAction) =>
+    loadGuestConversation(
+      db,
+      ctx.config.plansEnabled,
+      throughLink(request),
+      guestProjectParams.parse(request.params).projectId,
+      action,
+    );
+  /** Either, by the route: a member's conversation by its id, else the link guest's. */
+  const conversationOf = (request: FastifyRequest, action: ConversationAction) =>
+    "conversationId" in (request.params as object) ? load(request, action) : loadThroughLink(request, action);
+
+  // The handlers the members' and the link guest's routes share.
+  const readMessages = async (request: FastifyRequest) => {
+    const { conversation } = await conversationOf(request, "conversations.read");
+    return listMessages(db, conversation.id, messagesQuerySchema.parse(request.query));
+  };
+  const attach = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { conversation } = await conversationOf(request, "conversations.attach");
+    const attachment = await uploadAttachment(
+      storage,
+      request,
+      conversation.id,
+      roomInProject(db, conversation.projectId, ctx.config.plansEnabled),
+    );
+    reply.status(201);
+    return { data: attachment };
+  };
+  const download = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { conversation } = await conversationOf(request, "conversations.read");
+    return serveAttachment(storage, request, reply, conversation.id);
+  };
 
   const mine = async (actor: Actor) => {
     const taking = db
@@ -79,7 +129,7 @@ export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
       action: "conversations.read",
       response: dataAnswer(z.array(conversationSchema)),
     }),
-    async (request) => ({ data: await mine(await requireActor(auth, db, request)) }),
+    async (request) => ({ data: await mine(await requireActor(request)) }),
   );
 
   app.get(
@@ -90,7 +140,7 @@ export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
       response: dataAnswer(z.strictObject({ unread: z.number().int().min(0) })),
     }),
     async (request) => {
-      const list = await mine(await requireActor(auth, db, request));
+      const list = await mine(await requireActor(request));
       return { data: { unread: list.reduce((sum, conversation) => sum + conversation.unread, 0) } };
     },
   );
@@ -104,10 +154,7 @@ export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
       response: dataAnswer(conversationSchema),
     }),
     async (request, reply) =>
-      opened(
-        reply,
-        await startConversation(ctx, await requireActor(auth, db, request), requestInput(request)),
-      ),
+      opened(reply, await startConversation(ctx, await requireActor(request), requestInput(request))),
   );
 
   app.get(
@@ -119,7 +166,7 @@ export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
       response: dataAnswer(z.array(conversationPersonSchema)),
     }),
     async (request) => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { projectId } = conversationPeopleQuerySchema.parse(request.query);
       const { project, access } = await loadProject(db, actor, projectId);
       authorizeConversation(memberActor(actor.user.id, access), "conversations.start", {
@@ -141,10 +188,7 @@ export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
       response: dataAnswer(conversationSchema),
     }),
     async (request, reply) =>
-      opened(
-        reply,
-        await openSupportConversation(ctx, await requireActor(auth, db, request), requestInput(request)),
-      ),
+      opened(reply, await openSupportConversation(ctx, await requireActor(request), requestInput(request))),
   );
 
   app.get(
@@ -168,10 +212,7 @@ export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
       action: "conversations.read",
       response: conversationMessagesPageSchema,
     }),
-    async (request) => {
-      const { conversation } = await load(request, "conversations.read");
-      return listMessages(db, conversation.id, messagesQuerySchema.parse(request.query));
-    },
+    readMessages,
   );
 
   app.post(
@@ -183,11 +224,7 @@ export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
       response: dataAnswer(conversationMessageSchema),
     }),
     async (request, reply) => {
-      const sent = await sendConversationMessage(
-        ctx,
-        await requireActor(auth, db, request),
-        requestInput(request),
-      );
+      const sent = await sendConversationMessage(ctx, await requireActor(request), requestInput(request));
       reply.status(201);
       return sent;
     },
@@ -200,8 +237,7 @@ export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
       action: "conversations.read",
       response: dataAnswer(conversationReadSchema),
     }),
-    async (request) =>
-      markConversationRead(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => markConversationRead(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.post(
@@ -212,17 +248,7 @@ export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
       action: "conversations.attach",
       response: dataAnswer(conversationAttachmentSchema),
     }),
-    async (request, reply) => {
-      const { conversation } = await load(request, "conversations.attach");
-      const attachment = await uploadAttachment(
-        storage,
-        request,
-        conversation.id,
-        roomInProject(db, conversation.projectId, ctx.config.plansEnabled),
-      );
-      reply.status(201);
-      return { data: attachment };
-    },
+    attach,
   );
 
   app.get(
@@ -232,9 +258,102 @@ export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
       action: "conversations.read",
       response: "not-json",
     }),
-    async (request, reply) => {
-      const { conversation } = await load(request, "conversations.read");
-      return serveAttachment(storage, request, reply, conversation.id);
+    download,
+  );
+
+  // Through the project's public link: its guest's one conversation (anyone holding the link, as its guest).
+  app.get(
+    THROUGH_LINK,
+    route({
+      summary: "The guest's conversation with the project's people (null: none yet)",
+      action: "public",
+      accepts: THROUGH_THE_LINK,
+      response: dataAnswer(conversationSchema.nullable()),
+    }),
+    async (request) => {
+      const { projectId } = guestProjectParams.parse(request.params);
+      const { project, actor, keyHash } = await linkGuestIn(
+        db,
+        ctx.config.plansEnabled,
+        throughLink(request),
+        projectId,
+      );
+      const conversation = await findGuestConversation(db, project.id, keyHash);
+      return { data: conversation ? await presentGuestConversation(db, actor, conversation) : null };
     },
+  );
+
+  app.post(
+    THROUGH_LINK,
+    route({
+      summary: "Open (or start) the guest's conversation with the project's people",
+      action: "public",
+      accepts: THROUGH_THE_LINK,
+      response: dataAnswer(conversationSchema),
+    }),
+    async (request, reply) =>
+      opened(reply, await openGuestConversation(ctx, throughLink(request), requestInput(request))),
+  );
+
+  app.get(
+    `${THROUGH_LINK}/messages`,
+    route({
+      summary: "The guest's messages, newest last",
+      query: messagesQuerySchema,
+      action: "public",
+      accepts: THROUGH_THE_LINK,
+      response: conversationMessagesPageSchema,
+    }),
+    readMessages,
+  );
+
+  app.post(
+    `${THROUGH_LINK}/messages`,
+    route({
+      summary: "Send a message as the guest",
+      body: sendMessageSchema,
+      action: "public",
+      accepts: THROUGH_THE_LINK,
+      response: dataAnswer(conversationMessageSchema),
+    }),
+    async (request, reply) => {
+      const sent = await sendGuestMessage(ctx, throughLink(request), requestInput(request));
+      reply.status(201);
+      return sent;
+    },
+  );
+
+  app.post(
+    `${THROUGH_LINK}/read`,
+    route({
+      summary: "Mark the guest's conversation read",
+      action: "public",
+      accepts: THROUGH_THE_LINK,
+      response: dataAnswer(conversationReadSchema),
+    }),
+    async (request) => markGuestConversationRead(ctx, throughLink(request), requestInput(request)),
+  );
+
+  app.post(
+    `${THROUGH_LINK}/attachments`,
+    route({
+      summary: "Upload an attachment as the guest (≤ 5 MB)",
+      upload: true,
+      action: "public",
+      accepts: THROUGH_THE_LINK,
+      response: dataAnswer(conversationAttachmentSchema),
+    }),
+    attach,
+  );
+
+  app.get(
+    `${THROUGH_LINK}/attachments/:sha`,
+    route({
+      summary: "Download an attachment of the guest's conversation",
+      action: "public",
+      accepts: THROUGH_THE_LINK,
+      response: "not-json",
+    }),
+    download,
   );
 }

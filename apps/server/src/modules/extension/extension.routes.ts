@@ -73,7 +73,7 @@ export async function extensionRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       response: messageAnswer,
     }),
     async (request, reply) => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const sessionId = await sessionIdOf(auth, db, request);
       if (!sessionId) throw new UnauthorizedError();
       reply.status(201);

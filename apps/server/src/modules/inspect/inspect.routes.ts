@@ -17,7 +17,8 @@ import type { AppContext } from "../../context.ts";
 import { projects } from "../../db/schema/index.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import { requestInput } from "../../lib/operations.ts";
-import type { PolicyActor } from "../../lib/policy.ts";
+import { LINK_VISITOR, type PolicyActor, policyActorOf } from "../../lib/policy.ts";
+import { THROUGH_THE_LINK } from "../../lib/principal.ts";
 import { route } from "../../lib/routes.ts";
 import { readFile } from "../../lib/uploads.ts";
 import { type Actor, requireActor } from "../auth/session.ts";
@@ -40,7 +41,6 @@ const _changeParams = z.object({ changeId: id });
 const shareParams = z.object({ projectId: id, versionId: id });
 
 export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth } = ctx;
   const { db } = ctx.database;
 
   const versionOf = (request: { params: unknown }, actor: Actor) =>
@@ -56,7 +56,7 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       response: dataAnswer(z.array(inspectChangeSchema)),
     }),
     async (request) => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { version, reader } = await versionOf(request, actor);
       authorizeInspect(reader, "inspect.read");
       return { data: present(reader, await listChanges(db, version)) };
@@ -71,7 +71,7 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       action: "inspect.create",
       response: dataAnswer(z.array(inspectChangeSchema)),
     }),
-    async (request) => saveInspectChanges(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => saveInspectChanges(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.patch(
@@ -82,7 +82,7 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       action: "inspect.resolve",
       response: dataAnswer(inspectChangeSchema),
     }),
-    async (request) => updateInspectChange(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => updateInspectChange(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.delete(
@@ -93,8 +93,7 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       action: "inspect.delete",
       response: dataAnswer(changesDeletedSchema),
     }),
-    async (request) =>
-      deleteInspectChanges(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => deleteInspectChanges(ctx, await requireActor(request), requestInput(request)),
   );
 
   /** "Copy as CSS" as a file: the open style changes, then the text changes as a comment. */
@@ -106,7 +105,7 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       response: "not-json",
     }),
     async (request, reply) => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { version, page, reader } = await versionOf(request, actor);
       authorizeInspect(reader, "inspect.read");
       const slug = page.title
@@ -139,7 +138,7 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       response: dataAnswer(inspectImageSchema),
     }),
     async (request, reply) => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { bytes } = await readFile(request);
       const stored = await uploadReplacementImage(ctx, actor, {
         ...(request.params as object),
@@ -155,20 +154,19 @@ export async function inspectRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     route({
       summary: "Suggested edits through the public link (when shown)",
       action: "public",
+      accepts: THROUGH_THE_LINK,
       response: dataAnswer(z.array(inspectChangeSchema)),
     }),
     async (request) => {
       const { projectId, versionId } = shareParams.parse(request.params);
       const [project] = await db.select().from(projects).where(eq(projects.id, projectId));
       const sharing = normalizeSharing(project?.sharing);
-      const guest: PolicyActor = {
-        userId: null,
-        access:
-          project && !project.isArchived
-            ? guestAccess(sharing, await guestsReadOnly(db, project, ctx.config.plansEnabled))
-            : null,
-        isGuest: true,
-      };
+      const guest = policyActorOf(
+        LINK_VISITOR,
+        project && !project.isArchived
+          ? guestAccess(sharing, await guestsReadOnly(db, project, ctx.config.plansEnabled))
+          : null,
+      );
       authorizeInspect(guest, "inspect.read", { linkShowsEdits: sharing.showEdits });
       const { pageRows, versionRows } = await loadPagesWithVersions(db, projectId);
       const version = visibleThroughLink(sharing, pageRows, versionRows).versions.find(

@@ -44,7 +44,6 @@ const BASE = "/api/projects/:projectId/integrations";
 const DELIVERY_LOG_SIZE = 50;
 
 export async function integrationsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth } = ctx;
   const { db } = ctx.database;
 
   app.get(
@@ -55,7 +54,7 @@ export async function integrationsRoutes(app: FastifyInstance, { ctx }: { ctx: A
       response: dataAnswer(projectIntegrationsSchema),
     }),
     async (request): Promise<{ data: ProjectIntegrations }> => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { projectId } = projectParams.parse(request.params);
       await loadIntegrationsProject(ctx, actor, projectId, "integrations.read");
       const [rows, endpoints] = await Promise.all([
@@ -87,11 +86,7 @@ export async function integrationsRoutes(app: FastifyInstance, { ctx }: { ctx: A
       response: webhookSavedSchema,
     }),
     async (request, reply) => {
-      const { isNew, ...saved } = await saveWebhook(
-        ctx,
-        await requireActor(auth, db, request),
-        requestInput(request),
-      );
+      const { isNew, ...saved } = await saveWebhook(ctx, await requireActor(request), requestInput(request));
       return reply.code(isNew ? 201 : 200).send(saved);
     },
   );
@@ -104,8 +99,7 @@ export async function integrationsRoutes(app: FastifyInstance, { ctx }: { ctx: A
       action: "integrations.manage",
       response: dataAnswer(projectIntegrationSchema),
     }),
-    async (request) =>
-      setIntegrationEnabled(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => setIntegrationEnabled(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.delete(
@@ -115,8 +109,7 @@ export async function integrationsRoutes(app: FastifyInstance, { ctx }: { ctx: A
       action: "integrations.manage",
       response: messageAnswer,
     }),
-    async (request) =>
-      disconnectIntegration(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => disconnectIntegration(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.post(
@@ -126,7 +119,7 @@ export async function integrationsRoutes(app: FastifyInstance, { ctx }: { ctx: A
       action: "integrations.manage",
       response: webhookSavedSchema,
     }),
-    async (request) => rotateWebhookSecret(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => rotateWebhookSecret(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.get(
@@ -137,7 +130,7 @@ export async function integrationsRoutes(app: FastifyInstance, { ctx }: { ctx: A
       response: dataAnswer(z.array(webhookDeliverySchema)),
     }),
     async (request): Promise<{ data: WebhookDelivery[] }> => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { projectId } = projectParams.parse(request.params);
       await loadIntegrationsProject(ctx, actor, projectId, "integrations.read");
       const rows = await db
@@ -158,8 +151,7 @@ export async function integrationsRoutes(app: FastifyInstance, { ctx }: { ctx: A
       action: "integrations.manage",
       response: messageAnswer,
     }),
-    async (request) =>
-      replayWebhookDelivery(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => replayWebhookDelivery(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.post(
@@ -171,9 +163,7 @@ export async function integrationsRoutes(app: FastifyInstance, { ctx }: { ctx: A
       response: dataAnswer(webhookSubscriptionSchema),
     }),
     async (request, reply) =>
-      reply
-        .code(201)
-        .send(await subscribeWebhook(ctx, await requireActor(auth, db, request), requestInput(request))),
+      reply.code(201).send(await subscribeWebhook(ctx, await requireActor(request), requestInput(request))),
   );
 
   app.delete(
@@ -183,6 +173,6 @@ export async function integrationsRoutes(app: FastifyInstance, { ctx }: { ctx: A
       action: "integrations.manage",
       response: messageAnswer,
     }),
-    async (request) => unsubscribeWebhook(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => unsubscribeWebhook(ctx, await requireActor(request), requestInput(request)),
   );
 }

@@ -78,8 +78,6 @@ const callbackQuery = z.object({
 });
 
 export async function slackRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth } = ctx;
-  const { db } = ctx.database;
   const BASE = "/api/projects/:projectId/integrations/slack";
 
   app.post(
@@ -91,7 +89,7 @@ export async function slackRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     }),
     async (request) => {
       const client = slackOrNotFound(ctx);
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { projectId } = projectParams.parse(request.params);
       await loadIntegrationsProject(ctx, actor, projectId, "integrations.manage");
       return { data: { url: client.authorizeUrl(signSlackState(ctx, actor.user.id, projectId)) } };
@@ -110,7 +108,7 @@ export async function slackRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       const client = slackOrNotFound(ctx);
       const query = callbackQuery.safeParse(request.query);
       if (!query.success) throw new BadRequestError("The Slack install link is not valid.", "bad-state");
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const state = openSlackState(ctx, query.data.state);
       if (!state)
         throw new BadRequestError("The Slack install link is not valid or has expired.", "bad-state");
@@ -127,8 +125,8 @@ export async function slackRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   );
 
   /** The project's Slack record and its bot token, for a manager. */
-  async function connected(request: Parameters<typeof requireActor>[2]) {
-    const actor = await requireActor(auth, db, request);
+  async function connected(request: Parameters<typeof requireActor>[0]) {
+    const actor = await requireActor(request);
     const { projectId } = projectParams.parse(request.params);
     return { ...(await connectedSlack(ctx, actor, projectId)), projectId };
   }
@@ -154,7 +152,7 @@ export async function slackRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       action: "integrations.manage",
       response: dataAnswer(projectIntegrationSchema),
     }),
-    async (request) => setSlackChannel(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => setSlackChannel(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.post(

@@ -49,7 +49,6 @@ async function listCollaborators(db: Database, project: ProjectRow): Promise<Pro
 }
 
 export async function collaboratorsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth } = ctx;
   const { db } = ctx.database;
 
   app.get(
@@ -60,7 +59,7 @@ export async function collaboratorsRoutes(app: FastifyInstance, { ctx }: { ctx: 
       response: dataAnswer(z.array(projectCollaboratorAnswerSchema)),
     }),
     async (request): Promise<{ data: ProjectCollaborator[] }> => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
       authorizeMember(memberActor(actor.user.id, access), "members.read");
       return { data: await listCollaborators(db, project) };
@@ -75,6 +74,6 @@ export async function collaboratorsRoutes(app: FastifyInstance, { ctx }: { ctx: 
       action: "members.add",
       response: messageAnswer,
     }),
-    async (request) => toggleCollaborator(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => toggleCollaborator(ctx, await requireActor(request), requestInput(request)),
   );
 }

@@ -34,7 +34,6 @@ import {
 import { authorizeMember, withMemberAbilities } from "./members.policy.ts";
 
 export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth } = ctx;
   const { db } = ctx.database;
 
   app.get(
@@ -45,7 +44,7 @@ export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       response: dataAnswer(z.array(projectMemberSchema)),
     }),
     async (request): Promise<{ data: ProjectMember[] }> => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
       const reader = memberActor(actor.user.id, access);
       authorizeMember(reader, "members.read");
@@ -64,7 +63,7 @@ export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       response: dataAnswer(memberAddedSchema),
     }),
     async (request, reply) => {
-      const added = await addMember(ctx, await requireActor(auth, db, request), requestInput(request));
+      const added = await addMember(ctx, await requireActor(request), requestInput(request));
       reply.status(201);
       return added;
     },
@@ -78,13 +77,13 @@ export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       action: "members.read",
       response: messageAnswer,
     }),
-    async (request) => updateMemberAccess(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => updateMemberAccess(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.delete(
     "/api/projects/:projectId/members/:memberId",
     route({ summary: "Remove someone (or leave)", action: "members.remove", response: messageAnswer }),
-    async (request) => removeMember(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => removeMember(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.post(
@@ -95,7 +94,7 @@ export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       action: "projects.transfer",
       response: dataAnswer(projectTransferredSchema),
     }),
-    async (request) => transferProject(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => transferProject(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.put(
@@ -106,6 +105,6 @@ export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       action: "approvers.manage",
       response: messageAnswer,
     }),
-    async (request) => setApprover(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => setApprover(ctx, await requireActor(request), requestInput(request)),
   );
 }

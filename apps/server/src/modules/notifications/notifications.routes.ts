@@ -36,7 +36,6 @@ import { presentNotifications } from "./notifications.presenter.ts";
 const _notificationParams = z.object({ notificationId: z.string().min(1).max(64) });
 
 export async function notificationsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth } = ctx;
   const { db } = ctx.database;
   const mine = ownedBy;
 
@@ -49,7 +48,7 @@ export async function notificationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
       response: notificationsPageSchema,
     }),
     async (request): Promise<NotificationsPage> => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const query = listNotificationsQuerySchema.parse(request.query);
       const cursor = query.before ? NOTIFICATION_CURSOR.exec(query.before) : null;
       const rows = await db
@@ -90,7 +89,7 @@ export async function notificationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
       response: dataAnswer(notificationCountsSchema),
     }),
     async (request): Promise<{ data: NotificationCounts }> => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       return { data: await notificationCounts(db, actor.user.id) };
     },
   );
@@ -103,8 +102,7 @@ export async function notificationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
       action: "self",
       response: dataAnswer(notificationSchema),
     }),
-    async (request) =>
-      markNotificationSeen(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => markNotificationSeen(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.post(
@@ -115,8 +113,7 @@ export async function notificationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
       action: "self",
       response: dataAnswer(notificationsUpdatedSchema),
     }),
-    async (request) =>
-      markAllNotificationsSeen(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => markAllNotificationsSeen(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.post(
@@ -126,7 +123,6 @@ export async function notificationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
       action: "self",
       response: dataAnswer(notificationsUpdatedSchema),
     }),
-    async (request) =>
-      markAllNotificationsNotified(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => markAllNotificationsNotified(ctx, await requireActor(request), requestInput(request)),
   );
 }

@@ -62,7 +62,6 @@ export async function storeUpload(
 }
 
 export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth } = ctx;
   const { db } = ctx.database;
 
   app.post(
@@ -74,7 +73,7 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       response: dataAnswer(addPageAnswerSchema),
     }),
     async (request, reply) => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
       authorize(access, "pages.create");
       const input = addPageSchema.parse(request.body);
@@ -118,7 +117,7 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       response: dataAnswer(addPageAnswerSchema),
     }),
     async (request, reply) => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { project, access, ownerLimits, isExpired } = await loadProject(
         db,
         actor,
@@ -156,7 +155,7 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       response: dataAnswer(versionSchema),
     }),
     async (request, reply) => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { page, project, access } = await loadPage(db, actor, pageParams.parse(request.params).pageId);
       authorize(access, "versions.create");
       if (request.isMultipart()) {
@@ -199,7 +198,7 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       response: dataAnswer(updatedPagesSchema),
     }),
     async (request) => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
       authorize(access, "versions.create");
       const { copyUnresolvedComments } = updateAllPagesSchema.parse(request.body ?? {});
@@ -223,7 +222,7 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       response: dataAnswer(similarPagesSchema),
     }),
     async (request) => {
-      await requireActor(auth, db, request);
+      await requireActor(request);
       const { url } = similarPagesQuerySchema.parse(request.query);
       return { data: await findSimilarPages(ctx.config, url) };
     },
@@ -237,7 +236,7 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       action: "pages.update",
       response: dataAnswer(pageSchema),
     }),
-    async (request) => updatePage(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => updatePage(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.put(
@@ -248,13 +247,13 @@ export async function pagesRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       action: "pages.approve",
       response: dataAnswer(pageSchema),
     }),
-    async (request) => approvePage(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => approvePage(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.delete(
     "/api/pages/:pageId",
     route({ summary: "Delete a page", action: "pages.delete", response: messageAnswer }),
     async (request) =>
-      deletePage({ ...ctx, log: request.log }, await requireActor(auth, db, request), requestInput(request)),
+      deletePage({ ...ctx, log: request.log }, await requireActor(request), requestInput(request)),
   );
 }

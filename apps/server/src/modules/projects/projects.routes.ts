@@ -36,7 +36,6 @@ import { presentPage, presentProject } from "./projects.presenter.ts";
 const JSON_TYPE = "application/json; charset=utf-8";
 
 export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth } = ctx;
   const { db } = ctx.database;
   const { plansEnabled } = ctx.config;
   startReadCaches(app, db);
@@ -50,7 +49,7 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       response: dataAnswer(z.array(projectSummarySchema)),
     }),
     async (request, reply) => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const query = projectListQuerySchema.parse(request.query);
       const userId = actor.user.id;
       // Kept per reader and query (read-cache.ts), except a team's list: a project added to the team is
@@ -107,7 +106,7 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       response: dataAnswer(projectSummarySchema),
     }),
     async (request, reply) => {
-      const created = await createProject(ctx, await requireActor(auth, db, request), requestInput(request));
+      const created = await createProject(ctx, await requireActor(request), requestInput(request));
       reply.status(201);
       return created;
     },
@@ -121,7 +120,7 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       response: dataAnswer(projectDetailSchema),
     }),
     async (request, reply) => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const projectId = params.parse(request.params).projectId;
       const answer = await cachedAnswer(
         db,
@@ -166,18 +165,14 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       action: "projects.update",
       response: dataAnswer(projectSummarySchema),
     }),
-    async (request) => updateProject(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => updateProject(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.delete(
     "/api/projects/:projectId",
     route({ summary: "Delete a project (owner)", action: "projects.delete", response: messageAnswer }),
     async (request) =>
-      deleteProject(
-        { ...ctx, log: request.log },
-        await requireActor(auth, db, request),
-        requestInput(request),
-      ),
+      deleteProject({ ...ctx, log: request.log }, await requireActor(request), requestInput(request)),
   );
 
   app.post(
@@ -191,6 +186,6 @@ export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       },
       { bodyLimit: Math.ceil(MAX_UPLOAD_BYTES * 1.4) + 1024 },
     ),
-    async (request) => setProjectThumbnail(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => setProjectThumbnail(ctx, await requireActor(request), requestInput(request)),
   );
 }

@@ -15,8 +15,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context.ts";
 import type { ExecuteSql } from "../../db/index.ts";
 import { TooManyRequestsError } from "../../lib/errors.ts";
-import { acceptedBy, SAFE_METHODS } from "../../lib/principal.ts";
-import { getActor } from "../auth/session.ts";
+import { acceptedBy, bearerOf, personOf, SAFE_METHODS } from "../../lib/principal.ts";
 
 const WINDOW_MS = 60_000;
 
@@ -81,7 +80,7 @@ function databaseStore(executeSql: ExecuteSql) {
 }
 
 export async function installApiRateLimits(app: FastifyInstance, ctx: AppContext) {
-  const { config, auth } = ctx;
+  const { config } = ctx;
   if (!config.rateLimitEnabled) return;
   await app.register(fastifyRateLimit, { global: false, store: databaseStore(ctx.database.executeSql) });
 
@@ -89,15 +88,10 @@ export async function installApiRateLimits(app: FastifyInstance, ctx: AppContext
   const callerKey = async (request: FastifyRequest): Promise<string> => {
     let key = callers.get(request);
     if (!key) {
-      // The same (cached) session reading the routes use: no extra query per write.
-      const actor = request.principal
-        ? null
-        : await getActor(auth, ctx.database.db, request).catch(() => null);
-      key = request.principal
-        ? `token:${request.principal.tokenId}`
-        : actor
-          ? `user:${actor.user.id}`
-          : `ip:${request.ip}`;
+      // The principal the front door resolved (modules/auth/principal-hook.ts): no query of its own.
+      const bearer = bearerOf(request.principal);
+      const person = personOf(request.principal);
+      key = bearer ? `token:${bearer.tokenId}` : person ? `user:${person.user.id}` : `ip:${request.ip}`;
       callers.set(request, key);
     }
     return key;
@@ -117,7 +111,7 @@ export async function installApiRateLimits(app: FastifyInstance, ctx: AppContext
   const tokenLimiter = app.createRateLimit({
     max: config.apiTokenRateLimit,
     timeWindow: WINDOW_MS,
-    keyGenerator: async (request) => `api:token:${request.principal?.tokenId}`,
+    keyGenerator: async (request) => `api:token:${bearerOf(request.principal)?.tokenId}`,
   });
   const refuse = (reply: FastifyReply, ttlInSeconds: number) => {
     reply.header("retry-after", ttlInSeconds);
@@ -125,7 +119,7 @@ export async function installApiRateLimits(app: FastifyInstance, ctx: AppContext
   };
 
   app.addHook("onRequest", async (request, reply) => {
-    if (request.principal) {
+    if (bearerOf(request.principal)) {
       const result = await tokenLimiter(request);
       if (!result.isAllowed && result.isExceeded) throw refuse(reply, result.ttlInSeconds);
     }

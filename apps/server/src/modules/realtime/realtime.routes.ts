@@ -69,7 +69,7 @@ export async function realtimeRoutes(
       };
       const actor = isTrusted.then(async (trusted) => {
         if (!trusted) return null;
-        const found = await getActor(ctx.auth, db, request);
+        const found = await getActor(request);
         if (!found?.user.emailVerified) {
           socket.close(4401, "unauthenticated");
           return null;

@@ -21,9 +21,6 @@ import { readReferral } from "./referrals.operations.ts";
 const linkParams = z.object({ code: z.string().max(64) });
 
 export async function referralRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth } = ctx;
-  const { db } = ctx.database;
-
   app.get(
     "/api/me/referral",
     route({
@@ -31,7 +28,7 @@ export async function referralRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       action: "self",
       response: dataAnswer(referralSchema),
     }),
-    async (request) => readReferral(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => readReferral(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.get(
@@ -43,7 +40,7 @@ export async function referralRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     }),
     async (request, reply) => {
       const { code } = linkParams.parse(request.params);
-      if (await getActor(auth, db, request)) return reply.redirect("/projects");
+      if (await getActor(request)) return reply.redirect("/projects");
       const parsed = referralCodeSchema.safeParse(code);
       if (parsed.success) {
         const secure = ctx.config.appUrl.startsWith("https:") ? "; Secure" : "";

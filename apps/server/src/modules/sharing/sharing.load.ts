@@ -11,7 +11,7 @@ import type { AppContext } from "../../context.ts";
 import type { Database } from "../../db/index.ts";
 import { type PageRow, projects, type VersionRow } from "../../db/schema/index.ts";
 import { NotFoundError } from "../../lib/errors.ts";
-import type { PolicyActor } from "../../lib/policy.ts";
+import { LINK_VISITOR, policyActorOf } from "../../lib/policy.ts";
 import { guestsReadOnly, loadPagesWithVersions } from "../project-access/projects.load.ts";
 import { guestAccess } from "../project-access/projects.policy.ts";
 
@@ -58,6 +58,6 @@ export async function linkGuestView(db: Database, plansEnabled: boolean, project
   const access = guestAccess(sharing, await guestsReadOnly(db, project, plansEnabled));
   if (!access) return null;
   const { pageRows, versionRows } = await loadPagesWithVersions(db, project.id);
-  const guest: PolicyActor = { userId: null, access, isGuest: true };
+  const guest = policyActorOf(LINK_VISITOR, access);
   return { project, guest, versions: visibleThroughLink(sharing, pageRows, versionRows).versions };
 }

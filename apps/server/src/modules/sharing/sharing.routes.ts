@@ -17,6 +17,7 @@ import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import { requestInput } from "../../lib/operations.ts";
+import { THROUGH_THE_LINK } from "../../lib/principal.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { contentUrls } from "../content/content.urls.ts";
@@ -29,7 +30,6 @@ import { joinSharedProject, updateSharing } from "./sharing.operations.ts";
 const versionParams = projectParams.extend({ versionId: z.string().min(1).max(64) });
 
 export async function sharingRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth } = ctx;
   const { db } = ctx.database;
 
   app.patch(
@@ -40,7 +40,7 @@ export async function sharingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       action: "sharing.update",
       response: dataAnswer(projectSharingSchema),
     }),
-    async (request) => updateSharing(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => updateSharing(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.get(
@@ -48,6 +48,7 @@ export async function sharingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     route({
       summary: "A project through its public link",
       action: "public",
+      accepts: THROUGH_THE_LINK,
       response: dataAnswer(sharedProjectSchema),
     }),
     async (request) => {
@@ -75,6 +76,7 @@ export async function sharingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     route({
       summary: "A version through the public link",
       action: "public",
+      accepts: THROUGH_THE_LINK,
       response: dataAnswer(versionViewSchema),
     }),
     async (request): Promise<{ data: VersionView }> => {
@@ -102,6 +104,6 @@ export async function sharingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       action: "self",
       response: dataAnswer(z.strictObject({ access: z.enum(ACCESSES) })),
     }),
-    async (request) => joinSharedProject(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => joinSharedProject(ctx, await requireActor(request), requestInput(request)),
   );
 }

@@ -16,7 +16,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { requestInput } from "../../lib/operations.ts";
-import { linkGuestOf } from "../../lib/principal.ts";
+import { THROUGH_THE_LINK, throughLink } from "../../lib/principal.ts";
 import { route } from "../../lib/routes.ts";
 import { readFile } from "../../lib/uploads.ts";
 import { requireActor } from "../auth/session.ts";
@@ -33,7 +33,6 @@ import { canSlides } from "./slides.policy.ts";
 import { encode, mergedUpdate, readStoredDeck } from "./slides.store.ts";
 
 export async function slidesRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth } = ctx;
   const { db } = ctx.database;
 
   app.get(
@@ -44,7 +43,7 @@ export async function slidesRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       response: dataAnswer(deckStateSchema),
     }),
     async (request): Promise<{ data: DeckState }> => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { projectId } = deckParams.parse(request.params);
       const { reader } = await deckProject(db, actor, projectId, "slides.read");
       const stored = await readStoredDeck(db, projectId);
@@ -57,6 +56,7 @@ export async function slidesRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     route({
       summary: "An illustration project's slides through its public link (read only)",
       action: "public",
+      accepts: THROUGH_THE_LINK,
       response: dataAnswer(deckStateSchema),
     }),
     async (request): Promise<{ data: DeckState }> => {
@@ -74,7 +74,7 @@ export async function slidesRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       action: "slides.edit",
       response: dataAnswer(deckUpdatedSchema),
     }),
-    async (request) => applyDeckUpdate(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => applyDeckUpdate(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.post(
@@ -84,7 +84,7 @@ export async function slidesRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       action: "slides.read",
       response: dataAnswer(z.null()),
     }),
-    async (request) => sendDeckPresence(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => sendDeckPresence(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.post(
@@ -92,9 +92,10 @@ export async function slidesRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     route({
       summary: "Say which slide one is on, as a guest of the public link",
       action: "public",
+      accepts: THROUGH_THE_LINK,
       response: dataAnswer(z.null()),
     }),
-    async (request) => sendGuestDeckPresence(ctx, linkGuestOf(request), requestInput(request)),
+    async (request) => sendGuestDeckPresence(ctx, throughLink(request), requestInput(request)),
   );
 
   app.post(
@@ -106,7 +107,7 @@ export async function slidesRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       response: dataAnswer(slideImageUploadSchema),
     }),
     async (request) => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { projectId } = deckParams.parse(request.params);
       // Who may upload is asked before the file is read: a refused caller's bytes are never stored.
       await deckProject(db, actor, projectId, "slides.edit");

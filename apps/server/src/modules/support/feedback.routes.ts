@@ -20,9 +20,6 @@ import { requireActor } from "../auth/session.ts";
 import { sendFeedback } from "./feedback.operations.ts";
 
 export async function feedbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth } = ctx;
-  const { db } = ctx.database;
-
   app.post(
     "/api/support/feedback",
     route(
@@ -36,7 +33,7 @@ export async function feedbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       { bodyLimit: Math.ceil(MAX_FEEDBACK_SCREENSHOT_BYTES * 1.4) * MAX_FEEDBACK_SCREENSHOTS + 64 * 1024 },
     ),
     async (request, reply) => {
-      const actor = await requireActor(auth, db, request, { allowUnverified: true });
+      const actor = await requireActor(request, { allowUnverified: true });
       const sent = await sendFeedback(ctx, actor, requestInput(request));
       reply.status(201);
       return sent;

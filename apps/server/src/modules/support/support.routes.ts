@@ -14,8 +14,6 @@ import { feedbackRoutes } from "./feedback.routes.ts";
 import { contactSupport, requestProPlan } from "./support.operations.ts";
 
 export async function supportRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth } = ctx;
-  const { db } = ctx.database;
   await feedbackRoutes(app, { ctx });
 
   app.post(
@@ -27,7 +25,7 @@ export async function supportRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       response: messageAnswer,
     }),
     async (request, reply) => {
-      const actor = await requireActor(auth, db, request, { allowUnverified: true });
+      const actor = await requireActor(request, { allowUnverified: true });
       const sent = await contactSupport(ctx, actor, requestInput(request));
       reply.status(201);
       return sent;
@@ -43,7 +41,7 @@ export async function supportRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       response: messageAnswer,
     }),
     async (request, reply) => {
-      const actor = await requireActor(auth, db, request, { allowUnverified: true });
+      const actor = await requireActor(request, { allowUnverified: true });
       const sent = await requestProPlan(ctx, actor, requestInput(request));
       reply.status(201);
       return sent;

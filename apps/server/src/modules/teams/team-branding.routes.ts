@@ -20,9 +20,6 @@ import { removeBrandingAsset, updateBranding, uploadBrandingAsset } from "./team
 const ASSETS: BrandingAsset[] = ["logo", "icon"];
 
 export async function teamBrandingRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth } = ctx;
-  const { db } = ctx.database;
-
   app.patch(
     "/api/teams/:teamId/branding",
     route({
@@ -32,7 +29,7 @@ export async function teamBrandingRoutes(app: FastifyInstance, { ctx }: { ctx: A
       response: dataAnswer(teamSchema),
     }),
     async (request): Promise<{ data: Team; message: string }> =>
-      updateBranding(ctx, await requireActor(auth, db, request), requestInput(request)),
+      updateBranding(ctx, await requireActor(request), requestInput(request)),
   );
 
   for (const asset of ASSETS) {
@@ -45,7 +42,7 @@ export async function teamBrandingRoutes(app: FastifyInstance, { ctx }: { ctx: A
         response: dataAnswer(teamSchema),
       }),
       async (request): Promise<{ data: Team; message: string }> => {
-        const actor = await requireActor(auth, db, request);
+        const actor = await requireActor(request);
         const { bytes } = await readFile(request);
         return uploadBrandingAsset(ctx, actor, { ...(request.params as { teamId: string }), asset, bytes });
       },
@@ -59,7 +56,7 @@ export async function teamBrandingRoutes(app: FastifyInstance, { ctx }: { ctx: A
         response: dataAnswer(teamSchema),
       }),
       async (request): Promise<{ data: Team; message: string }> =>
-        removeBrandingAsset(ctx, await requireActor(auth, db, request), { ...requestInput(request), asset }),
+        removeBrandingAsset(ctx, await requireActor(request), { ...requestInput(request), asset }),
     );
   }
 }

@@ -27,7 +27,7 @@ export async function teamDomainRoutes(
   app: FastifyInstance,
   { ctx, dns }: { ctx: AppContext; dns: DnsLookup },
 ) {
-  const { auth, config } = ctx;
+  const { config } = ctx;
   const { db } = ctx.database;
   // Domains are also re-checked in the background (team-domain.recheck.ts), with the same DNS.
   const recheck = await startDomainRecheck(ctx, dns);
@@ -41,7 +41,7 @@ export async function teamDomainRoutes(
       response: domainAnswer,
     }),
     async (request): Promise<DomainAnswer> => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { team } = await teamFor(db, actor, teamParams.parse(request.params).teamId, "teams.domain");
       return { data: presentDomain(team, config.customDomains.target) };
     },
@@ -56,7 +56,7 @@ export async function teamDomainRoutes(
       response: domainAnswer,
     }),
     async (request): Promise<DomainAnswer> =>
-      setTeamDomain(ctx, await requireActor(auth, db, request), requestInput(request)),
+      setTeamDomain(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.post(
@@ -69,7 +69,7 @@ export async function teamDomainRoutes(
     async (request): Promise<DomainAnswer> =>
       checkTeamDomain(
         { ...ctx, dns, warn: (details, message) => request.log.warn(details, message) },
-        await requireActor(auth, db, request),
+        await requireActor(request),
         requestInput(request),
       ),
   );
@@ -78,6 +78,6 @@ export async function teamDomainRoutes(
     "/api/teams/:teamId/domain",
     route({ summary: "Remove the team's custom domain", action: "teams.domain", response: domainAnswer }),
     async (request): Promise<DomainAnswer> =>
-      removeTeamDomain(ctx, await requireActor(auth, db, request), requestInput(request)),
+      removeTeamDomain(ctx, await requireActor(request), requestInput(request)),
   );
 }

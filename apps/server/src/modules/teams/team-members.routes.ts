@@ -23,9 +23,6 @@ import {
 } from "./team-members.operations.ts";
 
 export async function teamMembersRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth } = ctx;
-  const { db } = ctx.database;
-
   app.post(
     "/api/teams/:teamId/members",
     route({
@@ -35,11 +32,7 @@ export async function teamMembersRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
       response: dataAnswer(teamInvitedSchema),
     }),
     async (request, reply) => {
-      const invited = await inviteTeamMember(
-        ctx,
-        await requireActor(auth, db, request),
-        requestInput(request),
-      );
+      const invited = await inviteTeamMember(ctx, await requireActor(request), requestInput(request));
       reply.status(201);
       return invited;
     },
@@ -53,8 +46,7 @@ export async function teamMembersRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
       action: "teams.changeRole",
       response: messageAnswer,
     }),
-    async (request) =>
-      changeTeamMemberRole(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => changeTeamMemberRole(ctx, await requireActor(request), requestInput(request)),
   );
 
   for (const [path, remove, summary] of [
@@ -64,13 +56,13 @@ export async function teamMembersRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
     app.delete(
       `/api/teams/:teamId/${path}/:memberId`,
       route({ summary, action: remove.operationName, response: messageAnswer }),
-      async (request) => remove(ctx, await requireActor(auth, db, request), requestInput(request)),
+      async (request) => remove(ctx, await requireActor(request), requestInput(request)),
     );
   }
 
   app.post(
     "/api/teams/:teamId/leave",
     route({ summary: "Leave a team", action: "teams.leave", response: messageAnswer }),
-    async (request) => leaveTeam(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => leaveTeam(ctx, await requireActor(request), requestInput(request)),
   );
 }

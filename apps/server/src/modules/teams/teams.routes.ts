@@ -26,7 +26,7 @@ import { createTeam, renameTeam } from "./teams.operations.ts";
 import { presentTeam, presentTeamDetail } from "./teams.presenter.ts";
 
 export async function teamsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth, config } = ctx;
+  const { config } = ctx;
   const { db } = ctx.database;
 
   app.get(
@@ -38,7 +38,7 @@ export async function teamsRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       response: dataAnswer(z.array(teamSchema)),
     }),
     async (request): Promise<{ data: Team[] }> => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { product } = listTeamsQuerySchema.parse(request.query);
       const rows = await listTeamsOf(db, actor.user.id, product);
       return {
@@ -58,7 +58,7 @@ export async function teamsRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       response: dataAnswer(teamSchema),
     }),
     async (request, reply): Promise<{ data: Team; message: string }> => {
-      const created = await createTeam(ctx, await requireActor(auth, db, request), requestInput(request));
+      const created = await createTeam(ctx, await requireActor(request), requestInput(request));
       reply.status(201);
       return created;
     },
@@ -72,7 +72,7 @@ export async function teamsRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       response: dataAnswer(teamDetailSchema),
     }),
     async (request): Promise<{ data: TeamDetail }> => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { teamId } = teamParams.parse(request.params);
       const { team, role, owner } = await teamFor(db, actor, teamId, "teams.read");
       const plan = teamPlanFor(team, owner, config.plansEnabled);
@@ -89,6 +89,6 @@ export async function teamsRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       response: dataAnswer(teamSchema),
     }),
     async (request): Promise<{ data: Team; message: string }> =>
-      renameTeam(ctx, await requireActor(auth, db, request), requestInput(request)),
+      renameTeam(ctx, await requireActor(request), requestInput(request)),
   );
 }

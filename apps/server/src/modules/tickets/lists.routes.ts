@@ -60,7 +60,6 @@ function ticketFilters(filter: BoardFilter, now = Date.now()): SQL[] {
 }
 
 export async function listsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth } = ctx;
   const { db } = ctx.database;
 
   app.get(
@@ -72,7 +71,7 @@ export async function listsRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       response: dataAnswer(boardSchema),
     }),
     async (request): Promise<{ data: Board }> => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { project, access } = await loadBoardProject(
         db,
         actor,
@@ -117,7 +116,7 @@ export async function listsRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       response: dataAnswer(browseListSchema),
     }),
     async (request, reply) => {
-      const created = await createList(ctx, await requireActor(auth, db, request), requestInput(request));
+      const created = await createList(ctx, await requireActor(request), requestInput(request));
       reply.status(201);
       return created;
     },
@@ -131,7 +130,7 @@ export async function listsRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       action: "lists.update",
       response: dataAnswer(browseListSchema),
     }),
-    async (request) => updateList(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => updateList(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.delete(
@@ -142,6 +141,6 @@ export async function listsRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       response: dataAnswer(boardItemDeletedSchema),
     }),
     async (request) =>
-      deleteList({ ...ctx, log: request.log }, await requireActor(auth, db, request), requestInput(request)),
+      deleteList({ ...ctx, log: request.log }, await requireActor(request), requestInput(request)),
   );
 }

@@ -27,7 +27,7 @@ import { authorizeTicket } from "./tickets.policy.ts";
 const entryParams = ticketParams.extend({ entryId: z.string().min(1).max(64) });
 
 export async function ticketThreadRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth, storage } = ctx;
+  const { storage } = ctx;
   const { db } = ctx.database;
 
   app.post(
@@ -39,7 +39,7 @@ export async function ticketThreadRoutes(app: FastifyInstance, { ctx }: { ctx: A
       response: dataAnswer(ticketDetailSchema),
     }),
     async (request, reply) => {
-      const replied = await replyOnTicket(ctx, await requireActor(auth, db, request), requestInput(request));
+      const replied = await replyOnTicket(ctx, await requireActor(request), requestInput(request));
       reply.status(201);
       return replied;
     },
@@ -53,7 +53,7 @@ export async function ticketThreadRoutes(app: FastifyInstance, { ctx }: { ctx: A
       action: "ticketEntries.edit",
       response: dataAnswer(ticketDetailSchema),
     }),
-    async (request) => editTicketEntry(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => editTicketEntry(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.delete(
@@ -64,16 +64,12 @@ export async function ticketThreadRoutes(app: FastifyInstance, { ctx }: { ctx: A
       response: dataAnswer(ticketEntryDeletedSchema),
     }),
     async (request) =>
-      deleteTicketEntry(
-        { ...ctx, log: request.log },
-        await requireActor(auth, db, request),
-        requestInput(request),
-      ),
+      deleteTicketEntry({ ...ctx, log: request.log }, await requireActor(request), requestInput(request)),
   );
 
   const serveFile =
     (kind: "screenshot" | "replay") => async (request: FastifyRequest, reply: FastifyReply) => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { ticket, access } = await loadTicket(db, actor, ticketParams.parse(request.params).ticketId);
       authorizeTicket(memberActor(actor.user.id, access), "tickets.read");
       const key = kind === "screenshot" ? ticket.screenshotKey : ticket.replayKey;
@@ -106,7 +102,7 @@ export async function ticketThreadRoutes(app: FastifyInstance, { ctx }: { ctx: A
     action: "tickets.attach",
     who: " for a ticket's entry",
     async uploaderOf(request) {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { project, access } = await loadTicket(db, actor, ticketParams.parse(request.params).ticketId);
       authorizeTicket(memberActor(actor.user.id, access), "tickets.attach");
       return { project, uploader: actor.user.id };
@@ -115,7 +111,7 @@ export async function ticketThreadRoutes(app: FastifyInstance, { ctx }: { ctx: A
 
   const readVideo = (kind: "video" | "poster") => async (request: FastifyRequest, reply: FastifyReply) => {
     const params = entryParams.parse(request.params);
-    const actor = await requireActor(auth, db, request);
+    const actor = await requireActor(request);
     const { ticket, access } = await loadTicket(db, actor, params.ticketId);
     authorizeTicket(memberActor(actor.user.id, access), "tickets.read");
     const entry = await loadTicketEntry(db, ticket.id, params.entryId);

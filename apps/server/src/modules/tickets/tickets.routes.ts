@@ -31,7 +31,6 @@ import { authorizeTicket, withTicketAbilities } from "./tickets.policy.ts";
 import { ticketDetailNow } from "./tickets.service.ts";
 
 export async function ticketsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth } = ctx;
   const { db } = ctx.database;
 
   app.post(
@@ -43,7 +42,7 @@ export async function ticketsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       response: dataAnswer(ticketSchema),
     }),
     async (request, reply) => {
-      const written = await writeTicket(ctx, await requireActor(auth, db, request), requestInput(request));
+      const written = await writeTicket(ctx, await requireActor(request), requestInput(request));
       reply.status(201);
       return written;
     },
@@ -57,7 +56,7 @@ export async function ticketsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       response: dataAnswer(ticketDetailSchema),
     }),
     async (request) => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { ticket, access } = await loadTicket(db, actor, ticketParams.parse(request.params).ticketId);
       const reader = memberActor(actor.user.id, access);
       authorizeTicket(reader, "tickets.read");
@@ -73,7 +72,7 @@ export async function ticketsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       action: "tickets.update",
       response: dataAnswer(ticketDetailSchema),
     }),
-    async (request) => updateTicket(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => updateTicket(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.post(
@@ -84,7 +83,7 @@ export async function ticketsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       action: "tickets.move",
       response: dataAnswer(ticketSchema),
     }),
-    async (request) => moveTicket(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => moveTicket(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.post(
@@ -95,7 +94,7 @@ export async function ticketsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       action: "tickets.triage",
       response: dataAnswer(ticketSchema),
     }),
-    async (request) => triageReport(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => triageReport(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.delete(
@@ -106,10 +105,6 @@ export async function ticketsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       response: dataAnswer(boardItemDeletedSchema),
     }),
     async (request) =>
-      deleteTicket(
-        { ...ctx, log: request.log },
-        await requireActor(auth, db, request),
-        requestInput(request),
-      ),
+      deleteTicket({ ...ctx, log: request.log }, await requireActor(request), requestInput(request)),
   );
 }

@@ -28,7 +28,7 @@ import { presentUser } from "./users.presenter.ts";
  * the user's own plan.
  */
 export async function grantsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth, database, config } = ctx;
+  const { database, config } = ctx;
   const { db } = database;
 
   app.get(
@@ -71,7 +71,7 @@ export async function grantsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       accepts: ["session"],
     }),
     async (request) => {
-      const { user } = await requireActor(auth, db, request);
+      const { user } = await requireActor(request);
       const input = privilegeRedeemSchema.parse(request.body);
       const updated = await redeemPrivilege(db, config.authSecret, user.id, input.plan, input.token);
       return {
@@ -91,7 +91,7 @@ export async function grantsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       accepts: ["session"],
     }),
     async (request) => {
-      const { user } = await requireActor(auth, db, request);
+      const { user } = await requireActor(request);
       const input = lifetimeRedeemSchema.parse(request.body);
       const updated = await redeemLifetimeCode(db, config.authSecret, user.id, input.code);
       return {
@@ -111,7 +111,7 @@ export async function grantsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       accepts: ["session"],
     }),
     async (request) => {
-      const { user } = await requireActor(auth, db, request);
+      const { user } = await requireActor(request);
       const input = lifetimeRedeemSchema.parse(request.body);
       const updated = await redeemPartnerCode(db, config.authSecret, user.id, input.code);
       return {

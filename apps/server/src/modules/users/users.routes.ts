@@ -9,6 +9,7 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { requestInput } from "../../lib/operations.ts";
+import { bearerOf } from "../../lib/principal.ts";
 import { route } from "../../lib/routes.ts";
 import { adminActorOf } from "../admin/admin.policy.ts";
 import { requireActor } from "../auth/session.ts";
@@ -18,18 +19,18 @@ import { presentUser } from "./users.presenter.ts";
 
 /** The signed-in user's own record: read, partial update, photo upload. */
 export async function usersRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth, database } = ctx;
+  const { database } = ctx;
   const { db } = database;
 
   app.get(
     "/api/me",
     route({ summary: "The signed-in user", action: "self", response: dataAnswer(userSchema) }),
     async (request) => {
-      const actor = await requireActor(auth, db, request, { allowUnverified: true });
+      const actor = await requireActor(request, { allowUnverified: true });
       const { user } = actor;
       // Only an operator learns they are one (the admin routes answer 404 to everyone else).
       const isAdmin =
-        adminActorOf(ctx.config.adminEmails, actor, Boolean(request.principal)).access === "admin";
+        adminActorOf(ctx.config.adminEmails, actor, bearerOf(request.principal) !== null).access === "admin";
       return {
         data: {
           ...presentUser(user, ctx.config.plansEnabled, await countersFor(db, user)),
@@ -48,11 +49,7 @@ export async function usersRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       response: dataAnswer(userSchema),
     }),
     async (request) =>
-      updateProfile(
-        ctx,
-        await requireActor(auth, db, request, { allowUnverified: true }),
-        requestInput(request),
-      ),
+      updateProfile(ctx, await requireActor(request, { allowUnverified: true }), requestInput(request)),
   );
 
   app.post(
@@ -67,10 +64,6 @@ export async function usersRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       { bodyLimit: Math.ceil(MAX_UPLOAD_BYTES * 1.4) + 1024 },
     ),
     async (request) =>
-      uploadProfilePhoto(
-        ctx,
-        await requireActor(auth, db, request, { allowUnverified: true }),
-        requestInput(request),
-      ),
+      uploadProfilePhoto(ctx, await requireActor(request, { allowUnverified: true }), requestInput(request)),
   );
 }

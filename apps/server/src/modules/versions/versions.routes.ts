@@ -21,7 +21,6 @@ import { deleteVersion, renameVersion, versionParams } from "./versions.operatio
 const params = versionParams;
 
 export async function versionsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth } = ctx;
   const { db } = ctx.database;
 
   app.get(
@@ -32,7 +31,7 @@ export async function versionsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       response: dataAnswer(versionSchema),
     }),
     async (request) => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { version, access } = await loadVersion(db, actor, params.parse(request.params).versionId);
       authorize(access, "projects.read");
       return { data: presentVersion(version) };
@@ -47,7 +46,7 @@ export async function versionsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       response: dataAnswer(versionViewSchema),
     }),
     async (request): Promise<{ data: VersionView }> => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { version, page, access } = await loadVersion(db, actor, params.parse(request.params).versionId);
       authorize(access, "projects.read");
       const { versionRows } = await loadPagesWithVersions(db, page.projectId);
@@ -69,7 +68,7 @@ export async function versionsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       action: "versions.update",
       response: dataAnswer(versionSchema),
     }),
-    async (request) => renameVersion(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => renameVersion(ctx, await requireActor(request), requestInput(request)),
   );
 
   app.delete(
@@ -81,10 +80,6 @@ export async function versionsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       response: dataAnswer(z.strictObject({ projectId: z.string(), pageId: z.string() })),
     }),
     async (request) =>
-      deleteVersion(
-        { ...ctx, log: request.log },
-        await requireActor(auth, db, request),
-        requestInput(request),
-      ),
+      deleteVersion({ ...ctx, log: request.log }, await requireActor(request), requestInput(request)),
   );
 }

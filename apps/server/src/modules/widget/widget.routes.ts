@@ -19,7 +19,7 @@ import { widgetIntakeRoutes } from "./widget-intake.routes.ts";
 import { widgetVideoRoutes } from "./widget-video.routes.ts";
 
 export async function widgetRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth, config } = ctx;
+  const { config } = ctx;
   const { db } = ctx.database;
 
   app.get(
@@ -30,7 +30,7 @@ export async function widgetRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       response: dataAnswer(widgetSettingsSchema),
     }),
     async (request): Promise<{ data: WidgetSettings }> => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { project, access } = await loadProject(db, actor, params.parse(request.params).projectId);
       authorizeTicket(memberActor(actor.user.id, access), "widget.manage");
       return { data: presentWidgetSettings(await widgetSettingsOf(db, project), config.appUrl) };
@@ -45,8 +45,7 @@ export async function widgetRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       action: "widget.manage",
       response: dataAnswer(widgetSettingsSchema),
     }),
-    async (request) =>
-      updateWidgetSettings(ctx, await requireActor(auth, db, request), requestInput(request)),
+    async (request) => updateWidgetSettings(ctx, await requireActor(request), requestInput(request)),
   );
 
   await app.register(widgetIntakeRoutes, { ctx });

@@ -62,7 +62,6 @@ const hookParams = z.object({
 const CARDS_SHOWN = 1000;
 
 export async function trackersRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { auth } = ctx;
   const { db } = ctx.database;
 
   // A tracker's signature covers the exact bytes sent: its webhook's body stays text in this scope.
@@ -90,7 +89,7 @@ export async function trackersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       response: dataAnswer(z.array(trackerCardSchema)),
     }),
     async (request): Promise<{ data: TrackerCard[] }> => {
-      const actor = await requireActor(auth, db, request);
+      const actor = await requireActor(request);
       const { projectId } = projectParams.parse(request.params);
       const { access } = await loadProject(db, actor, projectId);
       authorizeIntegrations(memberActor(actor.user.id, access), "integrations.cards");
@@ -112,7 +111,7 @@ export async function trackersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       action: "integrations.manage",
       response: dataAnswer(projectIntegrationSchema),
     }),
-    async (request) => setMergeGate(ctx, await requireActor(auth, db, request), input(request)),
+    async (request) => setMergeGate(ctx, await requireActor(request), input(request)),
   );
 
   for (const tracker of TRACKER_TYPES) {
@@ -129,7 +128,7 @@ export async function trackersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         response: dataAnswer(z.strictObject({ url: z.string() })),
       }),
       async (request): Promise<{ data: { url: string } }> => {
-        const actor = await requireActor(auth, db, request);
+        const actor = await requireActor(request);
         const { projectId } = projectParams.parse(request.params);
         await loadIntegrationsProject(ctx, actor, projectId, "integrations.manage");
         const state = signTrackerState(ctx.config.authSecret, { projectId, userId: actor.user.id, tracker });
@@ -154,7 +153,7 @@ export async function trackersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
           message: z.string(),
         }),
       }),
-      async (request) => connectTracker(ctx, await requireActor(auth, db, request), withTracker(request)),
+      async (request) => connectTracker(ctx, await requireActor(request), withTracker(request)),
     );
 
     app.get(
@@ -165,7 +164,7 @@ export async function trackersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         response: dataAnswer(z.array(trackerContainerSchema)),
       }),
       async (request): Promise<{ data: TrackerContainer[] }> => {
-        const actor = await requireActor(auth, db, request);
+        const actor = await requireActor(request);
         const { projectId } = projectParams.parse(request.params);
         await loadIntegrationsProject(ctx, actor, projectId, "integrations.manage");
         const row = await requireIntegration(db, projectId, tracker);
@@ -185,8 +184,7 @@ export async function trackersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         action: "integrations.manage",
         response: dataAnswer(projectIntegrationSchema),
       }),
-      async (request) =>
-        saveTrackerSettings(ctx, await requireActor(auth, db, request), withTracker(request)),
+      async (request) => saveTrackerSettings(ctx, await requireActor(request), withTracker(request)),
     );
 
     app.patch(
@@ -196,7 +194,7 @@ export async function trackersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         action: "integrations.manage",
         response: dataAnswer(projectIntegrationSchema),
       }),
-      async (request) => setTrackerEnabled(ctx, await requireActor(auth, db, request), withTracker(request)),
+      async (request) => setTrackerEnabled(ctx, await requireActor(request), withTracker(request)),
     );
 
     app.delete(
@@ -206,7 +204,7 @@ export async function trackersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         action: "integrations.manage",
         response: messageAnswer,
       }),
-      async (request) => disconnectTracker(ctx, await requireActor(auth, db, request), withTracker(request)),
+      async (request) => disconnectTracker(ctx, await requireActor(request), withTracker(request)),
     );
 
     app.post(
@@ -217,9 +215,7 @@ export async function trackersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         response: dataAnswer(trackerCardSchema),
       }),
       async (request, reply) =>
-        reply
-          .code(201)
-          .send(await createTrackerCard(ctx, await requireActor(auth, db, request), withTracker(request))),
+        reply.code(201).send(await createTrackerCard(ctx, await requireActor(request), withTracker(request))),
     );
 
     app.delete(
@@ -229,7 +225,7 @@ export async function trackersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         action: "integrations.manage",
         response: messageAnswer,
       }),
-      async (request) => deleteTrackerCard(ctx, await requireActor(auth, db, request), withTracker(request)),
+      async (request) => deleteTrackerCard(ctx, await requireActor(request), withTracker(request)),
     );
 
     // Trello checks a callback with a HEAD before it keeps a webhook (answered by this GET's HEAD route).
