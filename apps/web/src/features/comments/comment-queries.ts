@@ -99,16 +99,85 @@ export function useComments(scope: CommentScope, enabled = true) {
   return useQuery({ queryKey: commentsKey(scope), queryFn: readComments(scope), enabled });
 }
 
+/** How many comments a review page reads first, shown while the whole list (megabytes at 10,000) comes. */
+export const FIRST_COMMENTS = 50;
+
+/** GET /api/versions/{id}/comments?first=N: the version's first comments, and how many it has. */
+export interface FirstComments {
+  comments: Comment[];
+  total: number;
+}
+
+/** The first page's key: under the list's, so a refetch or restart of the list's reads includes it. */
+export const firstCommentsKey = (scope: Pick<CommentScope, "projectId" | "versionId">) =>
+  [...commentsKey(scope), { first: FIRST_COMMENTS }] as const;
+
+const readFirstComments =
+  (scope: CommentScope) =>
+  async ({ signal }: { signal: AbortSignal }): Promise<FirstComments> => {
+    const answer = await api<{ data: Comment[]; total: number }>(
+      `${listPath(scope)}?first=${FIRST_COMMENTS}`,
+      { signal },
+    );
+    return { comments: answer.data, total: answer.total };
+  };
+
+/** Whether a scope reads a first page apart: a member's version (a link guest's and a deck's read whole). */
+const readsFirstPage = (scope: CommentScope) => !scope.slides && scope.guestIdentity === undefined;
+
+/** What a review page shows of a version's comments. */
+export interface ShownComments {
+  comments: Comment[] | undefined;
+  /** How many the version has: the list's length once it is whole. */
+  total: number;
+  /** Only the first page is there, the whole list still coming (it is the source of truth once in). */
+  partial: boolean;
+}
+
+/**
+ * The whole list when it is there; else the first page (whole too when it holds them all); else nothing.
+ */
+export function shownComments(whole: Comment[] | undefined, first: FirstComments | undefined): ShownComments {
+  if (whole) return { comments: whole, total: whole.length, partial: false };
+  if (first)
+    return { comments: first.comments, total: first.total, partial: first.comments.length < first.total };
+  return { comments: undefined, total: 0, partial: false };
+}
+
+/**
+ * A version's comments for its review page: a member's first page is asked for beside the whole list and
+ * shown until the list arrives (not asked for when the list is already kept). Realtime events and answers
+ * write into the whole list (`upsertComment`...), which replaces the page when it comes.
+ */
+export function useVersionComments(
+  scope: CommentScope,
+  enabled = true,
+): ShownComments & { isPending: boolean } {
+  const whole = useComments(scope, enabled);
+  const first = useQuery({
+    queryKey: firstCommentsKey(scope),
+    queryFn: readFirstComments(scope),
+    enabled: enabled && readsFirstPage(scope) && whole.data === undefined,
+  });
+  const shown = shownComments(whole.data, first.data);
+  return { ...shown, isPending: whole.isPending && shown.comments === undefined };
+}
+
 /**
  * Starts a member's read of a version's comments while its project is still loading (the review page waits
- * for the project before it mounts the list): a version with 10,000 comments is a long answer. A refusal
- * is left for the project's own read to tell.
+ * for the project before it mounts the list): a version with 10,000 comments is a long answer, so its first
+ * page is asked for first, unless the list is already kept. A refusal is left for the project's own read.
  */
 export function usePrefetchComments(projectId: string, versionId: string | undefined): void {
   const queryClient = useQueryClient();
   useEffect(() => {
     if (!projectId || !versionId) return;
     const scope = { projectId, versionId };
+    if (queryClient.getQueryData(commentsKey(scope)) === undefined)
+      void queryClient.prefetchQuery({
+        queryKey: firstCommentsKey(scope),
+        queryFn: readFirstComments(scope),
+      });
     void queryClient.prefetchQuery({ queryKey: commentsKey(scope), queryFn: readComments(scope) });
   }, [queryClient, projectId, versionId]);
 }
@@ -131,6 +200,12 @@ export function upsertComment(queryClient: QueryClient, scope: CommentScope, com
     const rest = list.filter((entry) => entry.id !== comment.id);
     return [...rest, comment].sort(byCreation);
   });
+  // Shown while the list comes: a comment of its page reads as it now does (a new one waits for the list,
+  // whose read the event restarts).
+  editFirstPage(queryClient, scope, (page) => ({
+    ...page,
+    comments: page.comments.map((entry) => (entry.id === comment.id ? comment : entry)),
+  }));
 }
 
 /** Takes a comment out of its version's list (and its version's count, once). */
@@ -140,6 +215,21 @@ export function removeComment(queryClient: QueryClient, scope: CommentScope, com
   queryClient.setQueryData<Comment[]>(commentsKey(scope), (current) =>
     current?.filter((entry) => entry.id !== commentId),
   );
+  editFirstPage(queryClient, scope, (page) =>
+    page.comments.some((entry) => entry.id === commentId)
+      ? { comments: page.comments.filter((entry) => entry.id !== commentId), total: page.total - 1 }
+      : page,
+  );
+}
+
+/** Edits a version's first page, when one is kept and the whole list is not in yet. */
+function editFirstPage(
+  queryClient: QueryClient,
+  scope: CommentScope,
+  edit: (page: FirstComments) => FirstComments,
+): void {
+  if (!readsFirstPage(scope) || queryClient.getQueryData(commentsKey(scope)) !== undefined) return;
+  queryClient.setQueryData<FirstComments>(firstCommentsKey(scope), (page) => page && edit(page));
 }
 
 /** Versions carry their number of comments: kept in step in the cached project, without a request. */
