@@ -145,28 +145,38 @@ export function shownComments(whole: Comment[] | undefined, first: FirstComments
 }
 
 /**
- * A version's comments for its review page: a member's first page is asked for beside the whole list and
- * shown until the list arrives (not asked for when the list is already kept). Realtime events and answers
- * write into the whole list (`upsertComment`...), which replaces the page when it comes.
+ * A version's comments for its review page. A member's first page is read first and shown; the whole list
+ * is asked for once the page is in (or could not be read), so its parse — 10 MB of JSON at 10,000 comments,
+ * a long task — comes after the first cards and pins are drawn, not before. A list already kept is shown at
+ * once (and refreshed), with no first page. Realtime events and answers write into the whole list
+ * (`upsertComment`...), which replaces the page when it comes.
  */
 export function useVersionComments(
   scope: CommentScope,
   enabled = true,
 ): ShownComments & { isPending: boolean } {
-  const whole = useComments(scope, enabled);
+  const queryClient = useQueryClient();
+  // Read on each render: this hook observes the list, so it renders again when the list comes.
+  const wholeKept = queryClient.getQueryData(commentsKey(scope)) !== undefined;
+  const paged = readsFirstPage(scope);
   const first = useQuery({
     queryKey: firstCommentsKey(scope),
     queryFn: readFirstComments(scope),
-    enabled: enabled && readsFirstPage(scope) && whole.data === undefined,
+    enabled: enabled && paged && !wholeKept,
   });
+  const whole = useComments(
+    scope,
+    enabled && (!paged || wholeKept || first.data !== undefined || first.isError),
+  );
   const shown = shownComments(whole.data, first.data);
-  return { ...shown, isPending: whole.isPending && shown.comments === undefined };
+  return { ...shown, isPending: shown.comments === undefined && whole.isPending };
 }
 
 /**
  * Starts a member's read of a version's comments while its project is still loading (the review page waits
- * for the project before it mounts the list): a version with 10,000 comments is a long answer, so its first
- * page is asked for first, unless the list is already kept. A refusal is left for the project's own read.
+ * for the project before it mounts the list): the first page when the list is not kept (the page asks for
+ * the whole list once that is in, useVersionComments), else the list, refreshed. A refusal is left for the
+ * project's own read to tell.
  */
 export function usePrefetchComments(projectId: string, versionId: string | undefined): void {
   const queryClient = useQueryClient();
@@ -178,7 +188,7 @@ export function usePrefetchComments(projectId: string, versionId: string | undef
         queryKey: firstCommentsKey(scope),
         queryFn: readFirstComments(scope),
       });
-    void queryClient.prefetchQuery({ queryKey: commentsKey(scope), queryFn: readComments(scope) });
+    else void queryClient.prefetchQuery({ queryKey: commentsKey(scope), queryFn: readComments(scope) });
   }, [queryClient, projectId, versionId]);
 }
 

@@ -73,26 +73,31 @@ describe("what a review page shows of a version's comments", () => {
     expect(shownComments(undefined, undefined)).toEqual({ comments: undefined, total: 0, partial: false });
   });
 
-  it("shows the first page while the whole list comes, then the list", async () => {
-    const { answer } = server();
+  it("shows the first page, then asks for the whole list and shows it", async () => {
+    const { asked, answer } = server();
     const view = render(new QueryClient());
     expect(view.result.current).toMatchObject({ comments: undefined, isPending: true });
     await answer(first, { data: [a], total: 3 });
     await waitFor(() =>
       expect(view.result.current).toMatchObject({ comments: [a], total: 3, partial: true, isPending: false }),
     );
+    // The long answer is asked for only once the page is in, so its parse comes after the page is drawn.
+    expect(asked).toEqual([first, whole]);
     await answer(whole, { data: [a, b, c] });
     await waitFor(() => expect(view.result.current).toMatchObject({ comments: [a, b, c], partial: false }));
   });
 
-  it("keeps showing the whole list when it came before the first page", async () => {
-    const { answer } = server();
-    const view = render(new QueryClient());
-    await answer(whole, { data: [a, b, c] });
-    await waitFor(() => expect(view.result.current.comments).toEqual([a, b, c]));
-    await answer(first, { data: [a], total: 3 });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(view.result.current).toMatchObject({ comments: [a, b, c], total: 3, partial: false });
+  it("asks for the whole list when the first page cannot be read", async () => {
+    const asked: string[] = [];
+    vi.stubGlobal("fetch", async (input: RequestInfo | URL) => {
+      asked.push(String(input));
+      return String(input) === first
+        ? Response.json({ message: "No." }, { status: 400 })
+        : Response.json({ data: [a, b] });
+    });
+    const view = render(new QueryClient({ defaultOptions: { queries: { retry: false } } }));
+    await waitFor(() => expect(view.result.current).toMatchObject({ comments: [a, b], partial: false }));
+    expect(asked).toEqual([first, whole]);
   });
 
   it("asks for no first page when the list is kept, nor for a link guest", async () => {
