@@ -117,6 +117,15 @@ async function load(page: Page, url: string) {
       longest: seen.loadTasks.length ? Math.max(...seen.loadTasks) : 0,
       cards: document.querySelectorAll(".comment-list .comment-card").length,
       pins: document.querySelectorAll(".position-layer .comment-pin").length,
+      // BENCH_VERBOSE: every API read of the load, [path, start, end].
+      api: performance
+        .getEntriesByType("resource")
+        .filter((item) => item.name.includes("/api/"))
+        .map((item) => [
+          item.name.replace(/^.*?\/api\//, "").replace(/[a-z0-9-]{20,}/gi, ":id"),
+          Math.round(item.startTime),
+          Math.round((item as PerformanceResourceTiming).responseEnd),
+        ]),
       request: (() => {
         const entry = performance
           .getEntriesByType("resource")

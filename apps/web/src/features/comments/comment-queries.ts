@@ -146,14 +146,16 @@ export function shownComments(whole: Comment[] | undefined, first: FirstComments
 
 /**
  * A version's comments for its review page. A member's first page is read first and shown; the whole list
- * is asked for once the page is in (or could not be read), so its parse — 10 MB of JSON at 10,000 comments,
- * a long task — comes after the first cards and pins are drawn, not before. A list already kept is shown at
- * once (and refreshed), with no first page. Realtime events and answers write into the whole list
- * (`upsertComment`...), which replaces the page when it comes.
+ * is asked for once the page is in (or could not be read) and `wholeAfter` holds — the review page passes
+ * whether its content's address (the pins' picture) is in — so the list's read (at 10,000 comments, 10 MB
+ * for the server to send and the browser to parse, a long task) comes after the first cards and pins, not
+ * before or beside them. A list already kept is shown at once (and refreshed), with no first page.
+ * Realtime events and answers write into the whole list (`upsertComment`...), which replaces the page.
  */
 export function useVersionComments(
   scope: CommentScope,
   enabled = true,
+  wholeAfter = true,
 ): ShownComments & { isPending: boolean } {
   const queryClient = useQueryClient();
   // Read on each render: this hook observes the list, so it renders again when the list comes.
@@ -164,10 +166,8 @@ export function useVersionComments(
     queryFn: readFirstComments(scope),
     enabled: enabled && paged && !wholeKept,
   });
-  const whole = useComments(
-    scope,
-    enabled && (!paged || wholeKept || first.data !== undefined || first.isError),
-  );
+  const firstDone = first.isError || (first.data !== undefined && wholeAfter);
+  const whole = useComments(scope, enabled && (!paged || wholeKept || firstDone));
   const shown = shownComments(whole.data, first.data);
   return { ...shown, isPending: shown.comments === undefined && whole.isPending };
 }

@@ -87,14 +87,18 @@ export function CommentWorkspace({
 }) {
   const versionView = useVersionView(version.id, contentProps.shareProjectId);
   const isCommentMode = mode === "comment";
-  // A member's first page shows while the whole list comes (`partial`): "N new" and the empty states wait
-  // for the list, and the panel counts the version's total.
+  // A member's first page shows while the whole list comes (`partial`, asked for once the content's address
+  // is in): "N new" and the empty states wait for the list, and the panel counts the version's total.
   const {
     comments: all = [],
     isPending: isLoading,
     total,
     partial,
-  } = useVersionComments(scope, version.status === "ready");
+  } = useVersionComments(
+    scope,
+    version.status === "ready",
+    versionView.data !== undefined || versionView.isError,
+  );
   useGuestCommentsRealtime(
     scope.projectId,
     scope.guestIdentity ?? "",

@@ -41,11 +41,14 @@ function server() {
   return { asked, answer };
 }
 
-function render(client: QueryClient, forScope: CommentScope = scope) {
+function render(client: QueryClient, forScope: CommentScope = scope, wholeAfter = true) {
   const wrapper = ({ children }: { children: ReactNode }) => (
     <QueryClientProvider client={client}>{children}</QueryClientProvider>
   );
-  return renderHook(() => useVersionComments(forScope), { wrapper });
+  return renderHook(({ after }) => useVersionComments(forScope, true, after), {
+    wrapper,
+    initialProps: { after: wholeAfter },
+  });
 }
 
 const whole = "/api/versions/v1/comments";
@@ -83,6 +86,18 @@ describe("what a review page shows of a version's comments", () => {
     );
     // The long answer is asked for only once the page is in, so its parse comes after the page is drawn.
     expect(asked).toEqual([first, whole]);
+    await answer(whole, { data: [a, b, c] });
+    await waitFor(() => expect(view.result.current).toMatchObject({ comments: [a, b, c], partial: false }));
+  });
+
+  it("waits for what the page says to come first before asking for the whole list", async () => {
+    const { asked, answer } = server();
+    const view = render(new QueryClient(), scope, false);
+    await answer(first, { data: [a], total: 3 });
+    await waitFor(() => expect(view.result.current).toMatchObject({ comments: [a], partial: true }));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(asked).toEqual([first]);
+    view.rerender({ after: true });
     await answer(whole, { data: [a, b, c] });
     await waitFor(() => expect(view.result.current).toMatchObject({ comments: [a, b, c], partial: false }));
   });
