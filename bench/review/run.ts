@@ -117,6 +117,15 @@ async function load(page: Page, url: string) {
       longest: seen.loadTasks.length ? Math.max(...seen.loadTasks) : 0,
       cards: document.querySelectorAll(".comment-list .comment-card").length,
       pins: document.querySelectorAll(".position-layer .comment-pin").length,
+      // BENCH_VERBOSE: every API read of the load, [path, start, end].
+      api: performance
+        .getEntriesByType("resource")
+        .filter((item) => item.name.includes("/api/"))
+        .map((item) => [
+          item.name.replace(/^.*?\/api\//, "").replace(/[a-z0-9-]{20,}/gi, ":id"),
+          Math.round(item.startTime),
+          Math.round((item as PerformanceResourceTiming).responseEnd),
+        ]),
       request: (() => {
         const entry = performance
           .getEntriesByType("resource")
@@ -237,13 +246,13 @@ async function main() {
     const big = await seedVersion(owner, db, ownerId, BIG);
 
     // The API alone: the first read (database) and a repeated one (the server's cache), and its size.
-    const apiTimes = async (seeded: Seeded) => {
+    const apiTimes = async (seeded: Seeded, query = "") => {
       const times: number[] = [];
       let bytes = 0;
       let sent = 0;
       for (let round = 0; round < 5; round++) {
         const started = performance.now();
-        const response = await fetch(`${server.url}/api/versions/${seeded.versionId}/comments`, {
+        const response = await fetch(`${server.url}/api/versions/${seeded.versionId}/comments${query}`, {
           headers: { cookie: owner.cookieHeader(), "accept-encoding": "gzip, br" },
         });
         bytes = (await response.arrayBuffer()).byteLength;
@@ -252,8 +261,11 @@ async function main() {
       }
       return { first: times[0]!, repeated: percentile(times.slice(1), 50), bytes, sent };
     };
+    // The review page's first page (comment-queries.ts FIRST_COMMENTS), read before the list is kept.
+    const apiFirst = await apiTimes(big, "?first=50");
     const apiSmall = await apiTimes(small);
     const apiBig = await apiTimes(big);
+    const apiFirstKept = await apiTimes(big, "?first=50");
 
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     await signedInContext(context, owner, server.url);
@@ -306,6 +318,7 @@ Goal: the list (and the pins) shown ≤ 1 s at 10,000 comments — **${met ? "me
 |---|---|---|---|---|
 | ${SMALL} comments | ${ms(apiSmall.first)} | ${ms(apiSmall.repeated)} | ${apiSmall.bytes.toLocaleString("en")} | ${apiSmall.sent.toLocaleString("en")} |
 | ${BIG.toLocaleString("en")} comments | ${ms(apiBig.first)} | ${ms(apiBig.repeated)} | ${apiBig.bytes.toLocaleString("en")} | ${apiBig.sent.toLocaleString("en")} |
+| ${BIG.toLocaleString("en")} comments, \`?first=50\` | ${ms(apiFirst.first)} (list not kept) | ${ms(apiFirstKept.repeated)} (sliced from the kept list) | ${apiFirst.bytes.toLocaleString("en")} | ${apiFirst.sent.toLocaleString("en")} |
 
 | Wheel-scrolling the comments panel to its end | Long tasks | Longest | Over 50 ms | Longest task's CPU time | Tasks with over 50 ms of CPU |
 |---|---|---|---|---|---|

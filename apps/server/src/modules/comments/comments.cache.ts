@@ -16,12 +16,16 @@
  * is kept. Guests of a public link are never served from here.
  */
 import type { Comment, RealtimeEvent } from "@redline/shared";
+import { asc, eq, getTableColumns, sql } from "drizzle-orm";
+import { z } from "zod";
 import type { Database } from "../../db/index.ts";
+import { prepared } from "../../db/prepared.ts";
+import { comments } from "../../db/schema/index.ts";
 import type { PolicyActor } from "../../lib/policy.ts";
 import { observeRealtime, type Room } from "../../lib/realtime.ts";
 import { type SessionCache, sessionCacheOf } from "../auth/session-cache.ts";
 import { withCommentAbilities } from "./comments.policy.ts";
-import { listComments } from "./comments.service.ts";
+import { listComments, presentMany } from "./comments.service.ts";
 
 /** Kept answers (bytes) and their lists (about as large) stay under this size; least recently read go first. */
 const MAX_CHARS = 32 * 1024 * 1024;
@@ -241,4 +245,51 @@ export async function readComments(
   );
   cache?.keep(version.id, version.projectId, list, key, answer, began);
   return answer;
+}
+
+/** The most comments a first page (`?first=`) may ask for. */
+export const MAX_FIRST_COMMENTS = 200;
+
+/**
+ * GET /api/versions/:versionId/comments's query: `first` asks for the first comments only, in creation
+ * order, with `total` (the version's number of comments) — what a review page shows at once while the
+ * whole list, which may be megabytes, is still coming. Other parameters are ignored, as before.
+ */
+export const commentsListQuery = z.object({
+  first: z.coerce.number().int().min(1).max(MAX_FIRST_COMMENTS).optional(),
+});
+
+/**
+ * The first `first` comments of a version as this reader reads them, and how many it has: sliced from the
+ * kept list when there is one, else one LIMITed query scoped by the version (prepared) and the page's
+ * threads and authors. Never kept: the whole list is what the cache holds.
+ */
+export async function readFirstComments(
+  db: Database,
+  version: { id: string; projectId: string },
+  reader: PolicyActor,
+  first: number,
+): Promise<{ data: Comment[]; total: number }> {
+  const kept = caches.get(db)?.get(version.id, version.projectId, readerKey(reader));
+  if (kept) {
+    const data = kept.list.slice(0, first).map((comment) => withCommentAbilities(reader, comment));
+    return { data, total: kept.list.length };
+  }
+  const rows = await prepared(db, "version_first_comments", () =>
+    db
+      .select({ ...getTableColumns(comments), total: sql<number>`count(*) over ()`.mapWith(Number) })
+      .from(comments)
+      .where(eq(comments.versionId, sql.placeholder("versionId")))
+      .orderBy(asc(comments.createdAt))
+      .limit(sql.placeholder("first"))
+      .prepare("version_first_comments"),
+  ).execute({ versionId: version.id, first });
+  const list = await presentMany(
+    db,
+    rows.map(({ total: _, ...row }) => row),
+  );
+  return {
+    data: list.map((comment) => withCommentAbilities(reader, comment)),
+    total: rows[0]?.total ?? 0,
+  };
 }

@@ -30,7 +30,7 @@ import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { loadVersionAccessCached, startReadCaches } from "../project-access/read-cache.ts";
 import { deckParams } from "../slides/slides.operations.ts";
-import { readComments, startCommentsCache } from "./comments.cache.ts";
+import { commentsListQuery, readComments, readFirstComments, startCommentsCache } from "./comments.cache.ts";
 import {
   guestPinComment,
   guestReply,
@@ -64,16 +64,20 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   app.get(
     "/api/versions/:versionId/comments",
     route({
-      summary: "Comments of a version with their threads",
+      summary: "Comments of a version with their threads (`first`: only the first ones, and their total)",
       action: "comments.read",
-      response: dataAnswer(z.array(commentSchema)),
+      query: commentsListQuery,
+      // `total` beside a first page.
+      response: dataAnswer(z.array(commentSchema)).extend({ total: z.number().int().min(0).optional() }),
     }),
     async (request, reply) => {
       const actor = await requireActor(request);
       const versionId = versionParams.parse(request.params).versionId;
+      const { first } = commentsListQuery.parse(request.query);
       const { version, access } = await loadVersionAccessCached(db, actor, versionId);
       const reader = memberActor(actor.user.id, access);
       authorizeComment(reader, "comments.read");
+      if (first !== undefined) return readFirstComments(db, version, reader, first);
       // Already JSON: kept per version and reader (comments.cache.ts), sent as it is — or 304 to a tab that
       // holds these very bytes.
       return sendRevalidatable(request, reply, await readComments(db, version, reader));

@@ -99,17 +99,96 @@ export function useComments(scope: CommentScope, enabled = true) {
   return useQuery({ queryKey: commentsKey(scope), queryFn: readComments(scope), enabled });
 }
 
+/** How many comments a review page reads first, shown while the whole list (megabytes at 10,000) comes. */
+export const FIRST_COMMENTS = 50;
+
+/** GET /api/versions/{id}/comments?first=N: the version's first comments, and how many it has. */
+export interface FirstComments {
+  comments: Comment[];
+  total: number;
+}
+
+/** The first page's key: under the list's, so a refetch or restart of the list's reads includes it. */
+export const firstCommentsKey = (scope: Pick<CommentScope, "projectId" | "versionId">) =>
+  [...commentsKey(scope), { first: FIRST_COMMENTS }] as const;
+
+const readFirstComments =
+  (scope: CommentScope) =>
+  async ({ signal }: { signal: AbortSignal }): Promise<FirstComments> => {
+    const answer = await api<{ data: Comment[]; total: number }>(
+      `${listPath(scope)}?first=${FIRST_COMMENTS}`,
+      { signal },
+    );
+    return { comments: answer.data, total: answer.total };
+  };
+
+/** Whether a scope reads a first page apart: a member's version (a link guest's and a deck's read whole). */
+const readsFirstPage = (scope: CommentScope) => !scope.slides && scope.guestIdentity === undefined;
+
+/** What a review page shows of a version's comments. */
+export interface ShownComments {
+  comments: Comment[] | undefined;
+  /** How many the version has: the list's length once it is whole. */
+  total: number;
+  /** Only the first page is there, the whole list still coming (it is the source of truth once in). */
+  partial: boolean;
+}
+
+/**
+ * The whole list when it is there; else the first page (whole too when it holds them all); else nothing.
+ */
+export function shownComments(whole: Comment[] | undefined, first: FirstComments | undefined): ShownComments {
+  if (whole) return { comments: whole, total: whole.length, partial: false };
+  if (first)
+    return { comments: first.comments, total: first.total, partial: first.comments.length < first.total };
+  return { comments: undefined, total: 0, partial: false };
+}
+
+/**
+ * A version's comments for its review page. A member's first page is read first and shown; the whole list
+ * is asked for once the page is in (or could not be read) and `wholeAfter` holds — the review page passes
+ * whether its content's address (the pins' picture) is in — so the list's read (at 10,000 comments, 10 MB
+ * for the server to send and the browser to parse, a long task) comes after the first cards and pins, not
+ * before or beside them. A list already kept is shown at once (and refreshed), with no first page.
+ * Realtime events and answers write into the whole list (`upsertComment`...), which replaces the page.
+ */
+export function useVersionComments(
+  scope: CommentScope,
+  enabled = true,
+  wholeAfter = true,
+): ShownComments & { isPending: boolean } {
+  const queryClient = useQueryClient();
+  // Read on each render: this hook observes the list, so it renders again when the list comes.
+  const wholeKept = queryClient.getQueryData(commentsKey(scope)) !== undefined;
+  const paged = readsFirstPage(scope);
+  const first = useQuery({
+    queryKey: firstCommentsKey(scope),
+    queryFn: readFirstComments(scope),
+    enabled: enabled && paged && !wholeKept,
+  });
+  const firstDone = first.isError || (first.data !== undefined && wholeAfter);
+  const whole = useComments(scope, enabled && (!paged || wholeKept || firstDone));
+  const shown = shownComments(whole.data, first.data);
+  return { ...shown, isPending: shown.comments === undefined && whole.isPending };
+}
+
 /**
  * Starts a member's read of a version's comments while its project is still loading (the review page waits
- * for the project before it mounts the list): a version with 10,000 comments is a long answer. A refusal
- * is left for the project's own read to tell.
+ * for the project before it mounts the list): the first page when the list is not kept (the page asks for
+ * the whole list once that is in, useVersionComments), else the list, refreshed. A refusal is left for the
+ * project's own read to tell.
  */
 export function usePrefetchComments(projectId: string, versionId: string | undefined): void {
   const queryClient = useQueryClient();
   useEffect(() => {
     if (!projectId || !versionId) return;
     const scope = { projectId, versionId };
-    void queryClient.prefetchQuery({ queryKey: commentsKey(scope), queryFn: readComments(scope) });
+    if (queryClient.getQueryData(commentsKey(scope)) === undefined)
+      void queryClient.prefetchQuery({
+        queryKey: firstCommentsKey(scope),
+        queryFn: readFirstComments(scope),
+      });
+    else void queryClient.prefetchQuery({ queryKey: commentsKey(scope), queryFn: readComments(scope) });
   }, [queryClient, projectId, versionId]);
 }
 
@@ -131,6 +210,12 @@ export function upsertComment(queryClient: QueryClient, scope: CommentScope, com
     const rest = list.filter((entry) => entry.id !== comment.id);
     return [...rest, comment].sort(byCreation);
   });
+  // Shown while the list comes: a comment of its page reads as it now does (a new one waits for the list,
+  // whose read the event restarts).
+  editFirstPage(queryClient, scope, (page) => ({
+    ...page,
+    comments: page.comments.map((entry) => (entry.id === comment.id ? comment : entry)),
+  }));
 }
 
 /** Takes a comment out of its version's list (and its version's count, once). */
@@ -140,6 +225,21 @@ export function removeComment(queryClient: QueryClient, scope: CommentScope, com
   queryClient.setQueryData<Comment[]>(commentsKey(scope), (current) =>
     current?.filter((entry) => entry.id !== commentId),
   );
+  editFirstPage(queryClient, scope, (page) =>
+    page.comments.some((entry) => entry.id === commentId)
+      ? { comments: page.comments.filter((entry) => entry.id !== commentId), total: page.total - 1 }
+      : page,
+  );
+}
+
+/** Edits a version's first page, when one is kept and the whole list is not in yet. */
+function editFirstPage(
+  queryClient: QueryClient,
+  scope: CommentScope,
+  edit: (page: FirstComments) => FirstComments,
+): void {
+  if (!readsFirstPage(scope) || queryClient.getQueryData(commentsKey(scope)) !== undefined) return;
+  queryClient.setQueryData<FirstComments>(firstCommentsKey(scope), (page) => page && edit(page));
 }
 
 /** Versions carry their number of comments: kept in step in the cached project, without a request. */

@@ -20,9 +20,9 @@ import type { ComposerSubmit } from "./comment-composer.tsx";
 import { CommentList } from "./comment-list.tsx";
 import {
   type CommentScope,
-  useComments,
   useCreateComment,
   useUpdateComment,
+  useVersionComments,
   videoTargetOf,
 } from "./comment-queries.ts";
 import { CommentThread } from "./comment-thread.tsx";
@@ -87,7 +87,18 @@ export function CommentWorkspace({
 }) {
   const versionView = useVersionView(version.id, contentProps.shareProjectId);
   const isCommentMode = mode === "comment";
-  const { data: all = [], isPending: isLoading } = useComments(scope, version.status === "ready");
+  // A member's first page shows while the whole list comes (`partial`, asked for once the content's address
+  // is in): "N new" and the empty states wait for the list, and the panel counts the version's total.
+  const {
+    comments: all = [],
+    isPending: isLoading,
+    total,
+    partial,
+  } = useVersionComments(
+    scope,
+    version.status === "ready",
+    versionView.data !== undefined || versionView.isError,
+  );
   useGuestCommentsRealtime(
     scope.projectId,
     scope.guestIdentity ?? "",
@@ -108,7 +119,7 @@ export function CommentWorkspace({
 
   const { shown, heldCount, release, setNewDraft, setReplyDraft, markKnown } = useHeldComments(
     all,
-    isLoading,
+    isLoading || partial,
     isMine,
   );
 
@@ -256,7 +267,7 @@ export function CommentWorkspace({
       <aside className="activity" aria-labelledby="activity-title">
         <ActivityHead
           title={panelTitle}
-          count={shown.length}
+          count={partial ? total : shown.length}
           heldCount={heldCount}
           onRelease={release}
           filter={filter}
@@ -322,7 +333,7 @@ export function CommentWorkspace({
                 }}
               />
             ) : null}
-            {isLoading ? (
+            {isLoading || (partial && listed.length === 0) ? (
               <p className="activity__hint">Loading comments...</p>
             ) : listed.length === 0 ? (
               <div className="activity__empty">
