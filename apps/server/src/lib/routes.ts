@@ -32,6 +32,11 @@ export interface RouteDoc {
   /** Writes nothing itself whatever its method, so a read-only token may call it (the MCP endpoint: each
    *  of its tools is a route of its own, checked again). */
   writes?: false;
+  /** Changes neither the caller's account nor their session whatever its method (an analytics event,
+   *  presence): the session cache keeps the caller after it (modules/auth/session-cache.ts
+   *  `forgetAfterWrites`), and so do the caches that follow the caller (a version's comment list, which
+   *  holds its authors' names, is read again after its author changes). */
+  keepsCaller?: true;
 }
 
 declare module "fastify" {

@@ -29,6 +29,7 @@ export async function analyticsRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       summary: "Record an analytics event the browser saw (SPEC §7)",
       body: analyticsEventSchema,
       action: "public",
+      keepsCaller: true,
       response: "not-json",
     }),
     async (request, reply) => {
@@ -44,6 +45,7 @@ export async function analyticsRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       summary: "Add a line to the event log (SPEC §7 user-event)",
       body: userEventSchema,
       action: "public",
+      keepsCaller: true,
       response: "not-json",
     }),
     async (request, reply) => {

@@ -137,16 +137,21 @@ export async function startSessionCache(database: DatabaseHandle): Promise<() =>
 }
 
 /**
- * Within this process, a request that may have changed its own user or session (any write, and every
- * auth route, e.g. sign-out or a verification link) makes the cache forget before the answer is sent:
- * the next request reads the database even if the channel's echo has not arrived yet.
+ * Within this process, a request that may have changed its own user or session (any write but those
+ * declared `keepsCaller`, and every auth route, e.g. sign-out or a verification link) makes the cache
+ * forget before the answer is sent: the next request reads the database even if the channel's echo has
+ * not arrived yet.
  */
 export function forgetAfterWrites(app: FastifyInstance, db: Database): void {
   app.addHook("onSend", async (request, _reply, payload) => {
     const cache = caches.get(db);
     if (!cache) return payload;
     if (request.url.startsWith("/api/auth/")) cache.clear();
-    else if (request.method !== "GET" && request.method !== "HEAD") {
+    else if (
+      request.method !== "GET" &&
+      request.method !== "HEAD" &&
+      !request.routeOptions.config?.doc?.keepsCaller
+    ) {
       const userId = request.sessionUserId;
       if (userId) cache.forgetUser(userId);
     }

@@ -92,6 +92,23 @@ describe("the principal of a request", () => {
       lookups.mockRestore();
     }
   });
+
+  it("is kept after a write that changes no account (an analytics event), and forgotten after one that may", async () => {
+    const client = await signUpVerified(t.url, t.inbox!, email("kept"));
+    expect((await client.get("/api/me")).status).toBe(200);
+    const uid = (await client.get("/api/me")).body.data.uid as string;
+    const cache = sessionCacheOf(t.ctx.database.db)!;
+    const forgets = vi.spyOn(cache, "forgetUser");
+    try {
+      const event = await client.post("/api/analytics/events", { event: "SwitchView", properties: {} });
+      expect(event.status).toBe(204);
+      expect(forgets.mock.calls.filter(([id]) => id === uid)).toHaveLength(0);
+      expect((await client.patch("/api/me", { displayName: "Kept" })).status).toBe(200);
+      expect(forgets.mock.calls.filter(([id]) => id === uid).length).toBeGreaterThan(0);
+    } finally {
+      forgets.mockRestore();
+    }
+  });
 });
 
 describe.each(drivers())("the session behind a request (%s)", (driver) => {

@@ -82,6 +82,7 @@ export async function slidesRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     route({
       summary: "Say which slide one is on and what is selected",
       action: "slides.read",
+      keepsCaller: true,
       response: dataAnswer(z.null()),
     }),
     async (request) => sendDeckPresence(ctx, await requireActor(request), requestInput(request)),
