@@ -32,8 +32,8 @@ const anchor = (selector: string) => ({
   fingerprint: { tag: "h1", text: "Hello" },
   dot: null,
 });
+/** A comment on a point of the uploaded image every test here comments on. */
 const newComment = (text: string, attachments: unknown[] = []) => ({
-  anchor: anchor("h1"),
   dotPosition: { x: 0.25, y: 0.5 },
   deviceWidth: 1280,
   comment: text,
