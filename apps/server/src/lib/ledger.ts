@@ -45,12 +45,29 @@ export interface RecordedEvent<E extends LedgerEvent = LedgerEvent> {
  * An event recorded while serving a browser that asks not to be tracked carries `doNotTrack: true`
  * (lib/request-scope.ts), so what analytics makes of it keeps nothing identifying.
  */
-export async function record(tx: Executor, event: LedgerEvent): Promise<void> {
-  const { type, ...payload } = event;
-  if (requestAsksNotToBeTracked()) payload.doNotTrack = true;
+export function record(tx: Executor, event: LedgerEvent): Promise<void> {
+  return recordAll(tx, [event]);
+}
+
+/**
+ * Several events of one write in one statement, in the given order (a comment's notifications for a
+ * project's 500 people are one insert, not 500): each is its own row, read as if recorded one by one.
+ */
+export async function recordAll(tx: Executor, events: readonly LedgerEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const doNotTrack = requestAsksNotToBeTracked();
+  const rows = events.map(({ type, ...payload }) => ({
+    type,
+    payload: doNotTrack ? { ...payload, doNotTrack: true } : payload,
+  }));
   await tx.execute(
-    sql`with recorded as (insert into domain_events (type, payload) values (${type}, ${JSON.stringify(payload)}::jsonb) returning id)
-        select pg_notify(${LEDGER_CHANNEL}, '1') from recorded`,
+    sql`with recorded as (
+          insert into domain_events (type, payload)
+          select row->>'type', row->'payload'
+            from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) with ordinality as given(row, position)
+           order by position
+          returning id)
+        select pg_notify(${LEDGER_CHANNEL}, '1') from recorded limit 1`,
   );
 }
 

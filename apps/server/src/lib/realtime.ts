@@ -18,7 +18,7 @@ import {
 } from "@redline/shared";
 import { sql } from "drizzle-orm";
 import type { Database, DatabaseHandle } from "../db/index.ts";
-import { type Ledger, type LedgerEvent, record } from "./ledger.ts";
+import { type Ledger, type LedgerEvent, record, recordAll } from "./ledger.ts";
 import type { PolicyActor } from "./policy.ts";
 
 /** The ledger's type for what a room's sockets (or an in-process cache) are told. */
@@ -171,11 +171,19 @@ export function viewFor(
  * consumers read and which reaches the rooms its module's `fanOut` names (in-process caches are told
  * at once, as `publish` does).
  */
-export async function recordEvent(tx: Executor, event: LedgerEvent): Promise<void> {
-  const announcement = randomUUID();
-  for (const { room, event: told } of fanOuts.get(event.type)?.(event) ?? [])
-    tellSent(room, told ?? null, announcement);
-  await record(tx, { ...event, announcement });
+export function recordEvent(tx: Executor, event: LedgerEvent): Promise<void> {
+  return recordEvents(tx, [event]);
+}
+
+/** Several domain events of one write, recorded in one statement in this order (`recordEvent` each). */
+export async function recordEvents(tx: Executor, events: readonly LedgerEvent[]): Promise<void> {
+  const announced = events.map((event) => {
+    const announcement = randomUUID();
+    for (const { room, event: told } of fanOuts.get(event.type)?.(event) ?? [])
+      tellSent(room, told ?? null, announcement);
+    return { ...event, announcement };
+  });
+  await recordAll(tx, announced);
 }
 
 export interface RealtimeHub {

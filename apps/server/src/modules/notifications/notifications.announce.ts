@@ -2,7 +2,7 @@ import type { Notification } from "@redline/shared";
 import type { Database } from "../../db/index.ts";
 import type { NotificationRow } from "../../db/schema/index.ts";
 import type { LedgerEvent } from "../../lib/ledger.ts";
-import { fanOut, readerView, recordEvent } from "../../lib/realtime.ts";
+import { fanOut, readerView, recordEvents } from "../../lib/realtime.ts";
 import { notificationCounts } from "./notifications.counts.ts";
 
 type Executor = Pick<Database, "execute">;
@@ -39,18 +39,26 @@ readerView("notifications.created", async (event, reader, db) =>
   reader.userId ? { ...event, counts: await notificationCounts(db, reader.userId) } : event,
 );
 
-/** A notification just written: recorded for its mail, and its recipient's tabs are told. */
-export async function announceNotification(
+/** Notifications just written: recorded for their mail, and their recipients' tabs are told (one statement). */
+export function announceNotifications(
   tx: Executor,
-  row: Pick<NotificationRow, "id" | "userId" | "projectId" | "teamId">,
-  notification: Notification | undefined,
+  written: readonly {
+    row: Pick<NotificationRow, "id" | "userId" | "projectId" | "teamId">;
+    notification: Notification | undefined;
+  }[],
 ): Promise<void> {
-  await recordEvent(tx, {
-    type: "notification.created",
-    notificationId: row.id,
-    userId: row.userId,
-    projectId: row.projectId,
-    teamId: row.teamId,
-    ...(notification && { notification }),
-  } satisfies NotificationCreated);
+  return recordEvents(
+    tx,
+    written.map(
+      ({ row, notification }) =>
+        ({
+          type: "notification.created",
+          notificationId: row.id,
+          userId: row.userId,
+          projectId: row.projectId,
+          teamId: row.teamId,
+          ...(notification && { notification }),
+        }) satisfies NotificationCreated,
+    ),
+  );
 }

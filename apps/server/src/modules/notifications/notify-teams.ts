@@ -9,7 +9,7 @@ import { and, eq } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { type NewNotificationRow, notifications, teams, users } from "../../db/schema/index.ts";
 import { newId } from "../../lib/ids.ts";
-import { announceNotification } from "./notifications.announce.ts";
+import { announceNotifications } from "./notifications.announce.ts";
 import { presentNotifications } from "./notifications.presenter.ts";
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -63,5 +63,5 @@ export async function notifyTeam(tx: Tx, event: TeamNotificationEvent, at = new 
   };
   const inserted = await tx.insert(notifications).values(row).returning();
   const [notification] = await presentNotifications(tx, inserted);
-  await announceNotification(tx, { ...row, projectId: null, teamId: event.teamId }, notification);
+  await announceNotifications(tx, [{ row: { ...row, projectId: null, teamId: event.teamId }, notification }]);
 }

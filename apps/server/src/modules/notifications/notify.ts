@@ -28,7 +28,7 @@ import {
 } from "../../db/schema/index.ts";
 import { newId } from "../../lib/ids.ts";
 import { record } from "../../lib/ledger.ts";
-import { announceNotification } from "./notifications.announce.ts";
+import { announceNotifications } from "./notifications.announce.ts";
 import { presentNotifications } from "./notifications.presenter.ts";
 import { type People, type Recipient, recipientRuleOf } from "./notifications.rules.ts";
 import { isTeamEvent, notifyTeam, type TeamNotificationEvent } from "./notify-teams.ts";
@@ -171,10 +171,11 @@ export async function deliverNotification(
   }));
   const inserted = await insertOrGroup(tx, rows);
   const presented = await presentNotifications(tx, inserted, await actorOf(tx, event.actor.userId));
-  for (const notification of presented) {
-    const row = inserted.find((candidate) => candidate.id === notification.id)!;
-    await announceNotification(tx, row, notification);
-  }
+  const rowOf = new Map(inserted.map((row) => [row.id, row]));
+  await announceNotifications(
+    tx,
+    presented.map((notification) => ({ row: rowOf.get(notification.id)!, notification })),
+  );
 }
 
 /** Repeated events of these types fold into one notification (SPEC §3 length); a mention never does. */
@@ -210,35 +211,41 @@ export const GROUP_WINDOW_MS = 60 * 60 * 1000;
  * locked for the transaction, so events at once all count, in one row.
  */
 async function insertOrGroup(tx: Tx, rows: NewNotificationRow[]): Promise<NotificationRow[]> {
-  const written: NotificationRow[] = [];
-  const fresh: NewNotificationRow[] = [];
-  // Locked in one order (by key), so two events at once never wait on each other crosswise.
-  const ordered = [...rows].sort((a, b) => groupKey(a).localeCompare(groupKey(b)));
-  for (const row of ordered) {
-    const group = GROUPED_TYPES.has(row.type) && row.pageId ? await openGroup(tx, row) : undefined;
-    if (!group) {
-      fresh.push(row);
-      continue;
-    }
+  const groupable = rows.filter((row) => GROUPED_TYPES.has(row.type) && row.pageId);
+  const groups = await openGroups(tx, groupable);
+  const fresh = rows.filter((row) => !groups.has(row));
+  const folds = [...groups].map(([row, group]) => {
     const editsCount =
       row.type === "web-inspect"
         ? (group.context.editsCount ?? 1) + (row.context.editsCount ?? 1)
         : group.context.editsCount;
-    const [folded] = await tx
-      .update(notifications)
-      .set({
-        length: sql`${notifications.length} + 1`,
-        type: row.type,
-        context: { ...row.context, ...(editsCount !== undefined && { editsCount }) },
-        versionId: row.versionId,
-        commentId: row.commentId,
-        createdAt: row.createdAt,
-        isNotified: false,
-        emailSent: false,
-      })
-      .where(eq(notifications.id, group.id))
-      .returning();
-    written.push(folded!);
+    return {
+      id: group.id,
+      type: row.type,
+      context: { ...row.context, ...(editsCount !== undefined && { editsCount }) },
+      version_id: row.versionId ?? null,
+      comment_id: row.commentId ?? null,
+      created_at: (row.createdAt ?? new Date()).toISOString(),
+    };
+  });
+  const written: NotificationRow[] = [];
+  if (folds.length > 0) {
+    // One statement for every recipient's group: each takes its newest event (see above).
+    await tx.execute(sql`
+      update ${notifications} as n
+         set length = n.length + 1,
+             type = fold.type,
+             context = fold.context,
+             version_id = fold.version_id,
+             comment_id = fold.comment_id,
+             created_at = fold.created_at,
+             is_notified = false,
+             email_sent = false
+        from jsonb_to_recordset(${JSON.stringify(folds)}::jsonb)
+             as fold(id text, type text, context jsonb, version_id text, comment_id text, created_at timestamptz)
+       where n.id = fold.id`);
+    const ids = folds.map((fold) => fold.id);
+    written.push(...(await tx.select().from(notifications).where(inArray(notifications.id, ids))));
   }
   if (fresh.length > 0) written.push(...(await tx.insert(notifications).values(fresh).returning()));
   return written;
@@ -249,33 +256,56 @@ const groupKey = (row: NewNotificationRow) =>
     "|",
   );
 
-async function openGroup(tx: Tx, row: NewNotificationRow): Promise<NotificationRow | undefined> {
-  // Two events at once with no group yet would each start one: the first to lock the key starts it,
-  // the other finds it (the lock holds until the transaction ends).
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${groupKey(row)}, 0))`);
-  const since = new Date((row.createdAt ?? new Date()).getTime() - GROUP_WINDOW_MS);
-  const [group] = await tx
-    .select()
-    .from(notifications)
-    .where(
-      and(
-        eq(notifications.userId, row.userId),
-        inArray(notifications.type, typesOfFamily(row.type)),
-        eq(notifications.pageId, row.pageId!),
-        eq(notifications.isSeen, false),
-        gt(notifications.createdAt, since),
-        row.actorId
-          ? eq(notifications.actorId, row.actorId)
-          : and(
-              isNull(notifications.actorId),
-              sql`${notifications.context}->>'userName' is not distinct from ${row.context.userName ?? null}`,
-            ),
-      ),
-    )
-    .orderBy(desc(notifications.createdAt))
-    .limit(1)
-    .for("update");
-  return group;
+/**
+ * Each groupable row's recipient's open group, if any. Two events at once with no group yet would each
+ * start one: the first to lock a key starts it, the other finds it (the lock holds until the transaction
+ * ends). The keys are locked in one order, so two events at once never wait on each other crosswise.
+ */
+async function openGroups(
+  tx: Tx,
+  rows: NewNotificationRow[],
+): Promise<Map<NewNotificationRow, NotificationRow>> {
+  const found = new Map<NewNotificationRow, NotificationRow>();
+  if (rows.length === 0) return found;
+  const keys = [...new Set(rows.map(groupKey))].sort();
+  await tx.execute(sql`
+    select pg_advisory_xact_lock(hashtextextended(key, 0))
+      from jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb) with ordinality as locked(key, position)
+     order by position`);
+  // The rows of one event share their page and actor; they differ by recipient and type family.
+  const families = new Map<string, NewNotificationRow[]>();
+  for (const row of rows)
+    families.set(familyOf(row.type), [...(families.get(familyOf(row.type)) ?? []), row]);
+  for (const ofFamily of families.values()) {
+    const row = ofFamily[0]!;
+    const since = new Date((row.createdAt ?? new Date()).getTime() - GROUP_WINDOW_MS);
+    const candidates = await tx
+      .select()
+      .from(notifications)
+      .where(
+        and(
+          inArray(notifications.userId, [...new Set(ofFamily.map((each) => each.userId))]),
+          inArray(notifications.type, typesOfFamily(row.type)),
+          eq(notifications.pageId, row.pageId!),
+          eq(notifications.isSeen, false),
+          gt(notifications.createdAt, since),
+          row.actorId
+            ? eq(notifications.actorId, row.actorId)
+            : and(
+                isNull(notifications.actorId),
+                sql`${notifications.context}->>'userName' is not distinct from ${row.context.userName ?? null}`,
+              ),
+        ),
+      )
+      .orderBy(desc(notifications.createdAt))
+      .for("update");
+    for (const each of ofFamily) {
+      // Newest first: a recipient's newest open group takes the event.
+      const group = candidates.find((candidate) => candidate.userId === each.userId);
+      if (group) found.set(each, group);
+    }
+  }
+  return found;
 }
 
 function projectOf(
