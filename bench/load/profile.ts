@@ -1,6 +1,6 @@
 /**
  * One process, one project with MEMBERS members, COMMENTS comments posted one a second: the server's CPU per
- * comment, and with PROFILE=1 a V8 CPU profile of the server (--cpu-prof) in /tmp/prof for a look at where it goes.
+ * comment, and with PROFILE=1 a V8 CPU profile of the server (bench/load/cpu-profile.mjs) in PROFILE_DIR for a look at where it goes.
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -25,7 +25,9 @@ const server = await startServer({
   DATABASE_URL: database.url,
   DATA_DIR: dataDir,
   AUTH_SECRET: randomBytes(32).toString("hex"),
-  ...(process.env.PROFILE ? { NODE_OPTIONS: "--import /tmp/prof/start.mjs" } : {}),
+  ...(process.env.PROFILE
+    ? { NODE_OPTIONS: `--import ${new URL("./cpu-profile.mjs", import.meta.url).pathname}` }
+    : {}),
 });
 try {
   const author = await signUp(server);
