@@ -9,8 +9,12 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 const LONGEST_FIRST = [
   // unit
+  // The authorization matrix, one file per group of routes (testing/authorization-matrix.ts), side by side.
+  "apps/server/src/authorization.matrix.accounts.test.ts",
+  "apps/server/src/authorization.matrix.projects.test.ts",
+  "apps/server/src/authorization.matrix.boards.test.ts",
+  "apps/server/src/authorization.matrix.integrations.test.ts",
   "apps/server/src/modules/notifications/notification-mail.test.ts",
-  "apps/server/src/authorization.matrix.test.ts",
   "apps/server/src/crash.test.ts",
   "packages/capture/src/hostile.test.ts",
   "apps/server/src/db/single-writer.test.ts",

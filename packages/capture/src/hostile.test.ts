@@ -8,7 +8,7 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { chromium } from "playwright-core";
+import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumPath } from "./capturer.ts";
 import { Capturer } from "./index.ts";
@@ -79,6 +79,9 @@ const received: string[] = [];
 let site: FixtureServer;
 let capturer: Capturer;
 const snapshots = new Map<string, string>();
+/** The browser that opens the snapshots: one for the file, a fresh context (its own page, storage and
+ *  popups) per snapshot — starting Chromium per snapshot cost more than everything the test does in it. */
+let viewer: Browser | undefined;
 
 beforeAll(async () => {
   other = createServer((request, response) => {
@@ -108,6 +111,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  await viewer?.close();
   await capturer?.close();
   await site?.close();
   await new Promise((resolve) => other?.close(resolve));
@@ -154,9 +158,10 @@ describe("a captured hostile page, opened on its own without any CSP", () => {
       });
       await new Promise<void>((resolve) => content.listen(0, "127.0.0.1", resolve));
       const contentUrl = `http://127.0.0.1:${(content.address() as AddressInfo).port}/`;
-      const browser = await chromium.launch({ executablePath: chromiumPath() });
+      viewer ??= await chromium.launch({ executablePath: chromiumPath() });
+      const context = await viewer.newContext();
       try {
-        const page = await browser.newPage();
+        const page = await context.newPage();
         const ran: string[] = [];
         await page.exposeFunction("__reportRan", (message: string) => ran.push(message));
         await page.addInitScript(() => {
@@ -186,7 +191,7 @@ describe("a captured hostile page, opened on its own without any CSP", () => {
           expect(await frameNow.evaluate(() => document.getElementById("keep")?.id)).toBe("keep");
         }
       } finally {
-        await browser.close();
+        await context.close();
         await new Promise((resolve) => content.close(resolve));
       }
     },

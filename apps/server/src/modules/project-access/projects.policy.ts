@@ -1,7 +1,7 @@
 /**
  * Who may do what on a project and everything in it (pages, versions, members, approvals). The single
  * place that answers it: routes call `authorize`, presenters send `abilities` to the client, and the
- * authorization matrix test (src/authorization.matrix.test.ts) proves every route against it.
+ * authorization matrix (src/testing/authorization-matrix.ts) proves every route against it.
  *
  * Access comes from, in order: ownership; the project's member entry (edit / comment / view); the team
  * relation (team projects give the team's owner, managers and members edit, and the collaborators

@@ -1,11 +1,20 @@
 /**
- * The authorization matrix: every route the server registers × every kind of actor, with the answer the
- * product's permission model requires. "deny" means 401/403/404 AND no row or file changed. The test fails
- * when a route exists that this table does not cover, so every new route must be added here.
+ * The authorization matrix: every route the server registers × every kind of caller (lib/principal.ts
+ * `PrincipalKind`), with the answer the product's permission model requires. "deny" means 401/403/404 AND no
+ * row or file changed. The test fails when a route exists that this table does not cover, so every new route
+ * must be added here. It runs as one test file per group of routes (`MATRIX_GROUPS`:
+ * authorization.matrix.<group>.test.ts), side by side in the unit project's workers; the first group's file
+ * also checks the table against the route registry.
  *
- * Reading guide — actors (made from the kinds of caller, lib/principal.ts `PrincipalKind`: KIND_ACTORS below;
- * each route's `accepts` in the registry decides its token and extension cells, and every kind some route
- * accepts must have an actor):
+ * How it runs: each row is one test of its session, link-guest and anonymous callers; each other kind of
+ * caller is one test per file over every row (`COLUMNS`: the owner's read-write and read API tokens, the
+ * browser extension, a page carrying a widget key, a service signing its calls, an outside integration's
+ * credential), its answer per route read from the registry's declaration (`accepts`, `writes`). Refused calls
+ * change nothing, so a test's refused cells run as one batch on a shared fixture, with one digest of the
+ * database and files before and one after (testing/db-digest.ts); an allowed write gets a fresh fixture.
+ *
+ * Reading guide — actors (made from the kinds of caller: KIND_ACTORS below; every kind has actors, and each
+ * route's `accepts` decides the columns' cells):
  *   owner         signed in, verified, owns the fixture project
  *   edit/comment/view  signed in, verified, in the project's users with that access
  *   stranger      signed in, verified, not part of the project
@@ -23,6 +32,7 @@
  * the team relation, which the same SQL decides on both drivers.
  */
 
+import { isDeepStrictEqual } from "node:util";
 import {
   EXTENSION_ID,
   GUEST_KEY_HEADER,
@@ -72,53 +82,53 @@ import {
   webhookDeliveries,
   webhookEndpoints,
   widgetSettings,
-} from "./db/schema/index.ts";
-import { createSlackClient } from "./integrations/slack/index.ts";
-import { newId } from "./lib/ids.ts";
-import { mintUnsubscribeToken } from "./lib/mail/unsubscribe-token.ts";
-import { acceptedBy, type PrincipalKind, SAFE_METHODS } from "./lib/principal.ts";
-import { secretBox } from "./lib/secret-box.ts";
-import { ADMIN_POLICY } from "./modules/admin/admin.policy.ts";
-import { createExtensionCredential } from "./modules/auth/api-tokens.ts";
-import { SUBSCRIPTION_POLICY } from "./modules/billing/billing.policy.ts";
-import { COMMENT_POLICY } from "./modules/comments/comments.policy.ts";
-import { CONVERSATION_POLICY } from "./modules/conversations/conversations.policy.ts";
-import { hashGuestKey } from "./modules/conversations/conversations.service.ts";
-import { INSPECT_POLICY } from "./modules/inspect/inspect.policy.ts";
-import { INTEGRATION_POLICY } from "./modules/integrations/integrations.policy.ts";
-import { trackerWebhookRoute } from "./modules/integrations/trackers/tracker.ts";
-import { signTrackerState } from "./modules/integrations/trackers/trackers.state.ts";
-import { MEMBER_POLICY } from "./modules/members/members.policy.ts";
-import { NOTIFICATION_POLICY } from "./modules/notifications/notifications.policy.ts";
-import { mintLifetimeCode, mintPartnerCode, mintPrivilegeToken } from "./modules/plans/grants.ts";
-import { PROJECT_POLICY } from "./modules/project-access/projects.policy.ts";
-import { SLIDES_POLICY } from "./modules/slides/slides.policy.ts";
-import { TEAM_POLICY } from "./modules/teams/teams.policy.ts";
-import { TICKET_POLICY } from "./modules/tickets/tickets.policy.ts";
-import { guestUploader } from "./modules/videos/uploads.ts";
-import { widgetVideoGrant } from "./modules/widget/widget-video.routes.ts";
-import { digest } from "./testing/db-digest.ts";
-import { ApiClient, signUpVerified } from "./testing/http-client.ts";
-import { paypalSubscription, providerSubscription } from "./testing/payments.ts";
-import { startTestApp, type TestApp } from "./testing/test-app.ts";
-import { defaultDriver, routeDrivers } from "./testing/test-db.ts";
-import { type TrackerFixture, trackerFixture, trackerGrant } from "./testing/trackers.ts";
+} from "../db/schema/index.ts";
+import { createSlackClient } from "../integrations/slack/index.ts";
+import { newId } from "../lib/ids.ts";
+import { mintUnsubscribeToken } from "../lib/mail/unsubscribe-token.ts";
+import { acceptedBy, type PrincipalKind, provesItself, SAFE_METHODS } from "../lib/principal.ts";
+import type { RouteDoc } from "../lib/routes.ts";
+import { secretBox } from "../lib/secret-box.ts";
+import { ADMIN_POLICY } from "../modules/admin/admin.policy.ts";
+import { createExtensionCredential } from "../modules/auth/api-tokens.ts";
+import { SUBSCRIPTION_POLICY } from "../modules/billing/billing.policy.ts";
+import { COMMENT_POLICY } from "../modules/comments/comments.policy.ts";
+import { CONVERSATION_POLICY } from "../modules/conversations/conversations.policy.ts";
+import { hashGuestKey } from "../modules/conversations/conversations.service.ts";
+import { INSPECT_POLICY } from "../modules/inspect/inspect.policy.ts";
+import { INTEGRATION_POLICY } from "../modules/integrations/integrations.policy.ts";
+import { trackerWebhookRoute } from "../modules/integrations/trackers/tracker.ts";
+import { signTrackerState } from "../modules/integrations/trackers/trackers.state.ts";
+import { MEMBER_POLICY } from "../modules/members/members.policy.ts";
+import { NOTIFICATION_POLICY } from "../modules/notifications/notifications.policy.ts";
+import { mintLifetimeCode, mintPartnerCode, mintPrivilegeToken } from "../modules/plans/grants.ts";
+import { PROJECT_POLICY } from "../modules/project-access/projects.policy.ts";
+import { SLIDES_POLICY } from "../modules/slides/slides.policy.ts";
+import { TEAM_POLICY } from "../modules/teams/teams.policy.ts";
+import { TICKET_POLICY } from "../modules/tickets/tickets.policy.ts";
+import { guestUploader } from "../modules/videos/uploads.ts";
+import { widgetVideoGrant } from "../modules/widget/widget-video.routes.ts";
+import { digest } from "./db-digest.ts";
+import { ApiClient, signUpVerified } from "./http-client.ts";
+import { paypalSubscription, providerSubscription } from "./payments.ts";
+import { startTestApp, type TestApp } from "./test-app.ts";
+import { defaultDriver, routeDrivers } from "./test-db.ts";
+import { type TrackerFixture, trackerFixture, trackerGrant } from "./trackers.ts";
 
-/** The token principal's column: every row called again with the owner's read-write API token. */
-const TOKEN_COLUMN = "owner with an API token";
-/** The extension principal's column: every row called again as the extension, with the owner's credential. */
+/** The kinds of caller outside the table's rows, each a column over every row (`COLUMNS` below). */
+const TOKEN_COLUMN = "owner with a read-write API token";
+const READ_TOKEN_COLUMN = "owner with a read API token";
 const EXTENSION_COLUMN = "owner with the browser extension";
+const WIDGET_COLUMN = "a page on another site carrying a widget key";
+const SIGNED_COLUMN = "another service signing its call";
+const INTEGRATION_COLUMN = "an outside service with a credential of its own";
 /** The caller with no principal: no cookie, no link, no credential. */
 const NOBODY = "nobody";
 
 /**
  * The actors, by the kind of caller they stand for (lib/principal.ts `PrincipalKind`): every kind has its
  * entry (the type says so), and the matrix's columns are made from them — the session and link-guest actors
- * and `nobody` run in every row, the token and extension actors in a column of their own each. A signed
- * caller and a page with the widget's key prove themselves in the call (the row's signature or key), not by
- * a credential of their own: `nobody` (no cookie) is how they call. A kind some route accepts (the
- * registry's `accepts`) with no actor here fails the matrix (the integration caller of issue #30 gets its
- * own with its first route).
+ * and `nobody` run in every row, every other kind's in a column of its own over every row (`COLUMNS`).
  */
 const KIND_ACTORS = {
   session: [
@@ -134,11 +144,11 @@ const KIND_ACTORS = {
     "teamCollaborator",
   ],
   "link-guest": ["guestComment", "guestView"],
-  token: [TOKEN_COLUMN],
+  token: [TOKEN_COLUMN, READ_TOKEN_COLUMN],
   extension: [EXTENSION_COLUMN],
-  "widget-key": [NOBODY],
-  signed: [NOBODY],
-  integration: [],
+  "widget-key": [WIDGET_COLUMN],
+  signed: [SIGNED_COLUMN],
+  integration: [INTEGRATION_COLUMN],
 } as const satisfies Record<PrincipalKind, readonly string[]>;
 
 /** The kinds whose actors run in every row (a cookie, or no credential at all). */
@@ -321,6 +331,8 @@ interface Row {
   board?: true;
   /** The extension column's answer, where it is not the owner's (the extension's own routes). */
   extension?: Verdict;
+  /** The token columns' answer, where it is not the owner's (the MCP endpoint takes tokens only). */
+  token?: Verdict;
 }
 
 // Made once: a cell's fixture stores the same bytes under its own keys (encoding them per cell cost CPU).
@@ -1890,14 +1902,26 @@ MATRIX.push(
   },
 );
 
+// The MCP server (mcp/mcp.routes.ts): API tokens only, a read one too (it lists tools and answers; each tool
+// calls a route of this table with the token, so that route's policy and the token's scope decide, as
+// mcp/mcp.routes.test.ts tests). Every other caller is refused before the protocol is spoken.
+MATRIX.push({
+  route: "POST /mcp",
+  who: NO_ONE,
+  token: Y,
+  call: () => ({
+    path: "/mcp",
+    body: { jsonrpc: "2.0", id: 1, method: "tools/list" },
+    headers: { accept: "application/json, text/event-stream" },
+  }),
+});
+
 /** Routes outside the table, each with the reason. */
 const EXEMPT: Record<string, string> = {
   "GET /api/auth/*":
     "better-auth's own endpoints: sessions, verification links; tested in auth.routes.test.ts",
   "POST /api/auth/*": "better-auth's own endpoints: sign-in/up, reset, delete; tested in auth.routes.test.ts",
   "GET /*": "the built single-page app (static files, history fallback): no data",
-  "POST /mcp":
-    "the MCP server: API tokens only (a session is 401); each tool calls a route of this table with the token, so the route's policy decides; tested in mcp/mcp.routes.test.ts",
   "GET /mcp": "the stateless MCP server answers 405 to everyone; tested in mcp/mcp.routes.test.ts",
   "DELETE /mcp": "the stateless MCP server answers 405 to everyone; tested in mcp/mcp.routes.test.ts",
   "POST /api/widget/tickets/:ticketId/video":
@@ -1950,781 +1974,954 @@ function methodOf(route: string) {
   return route.split(" ")[0]!;
 }
 
-describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
-  let t: TestApp;
-  let clients: Record<Actor, ApiClient>;
-  let ownerId: string;
+/** What a refused call may answer. */
+const REFUSED = [401, 403, 404];
 
-  let uids: Record<"edit" | "comment" | "view" | (typeof TEAM_ACTORS)[number], string>;
-  const actorsHere =
-    driver === defaultDriver()
-      ? ACTORS
-      : ACTORS.filter((a) => !(TEAM_ACTORS as readonly Actor[]).includes(a));
+/** Where a bearer header is read as one of our credentials (modules/auth/principal-hook.ts `readsBearer`):
+ *  the API and the MCP endpoint, except on routes whose callers sign their calls. */
+const readsBearer = (url: string, doc: RouteDoc | undefined) =>
+  (url.startsWith("/api/") || url.startsWith("/mcp")) && !acceptedBy(doc).includes("signed");
 
-  /** A fresh project per cell: owner, three members, a pending invitation, two pages, public link on. */
-  // The payer's own call may change its subscription: a fresh one. A refused call changes nothing (the
-  // cell asserts it), so every other actor is refused on one shared subscription per kind.
-  type SubscriptionKind = "active" | "cancelling" | "pending" | "paypal";
-  const sharedSubscriptions = new Map<SubscriptionKind, Promise<string>>();
-  const shared = (kind: SubscriptionKind) => {
-    let made = sharedSubscriptions.get(kind);
-    if (!made) {
-      made =
-        kind === "paypal" ? paypalSubscription(t, uids.comment) : providerSubscription(t, uids.comment, kind);
-      sharedSubscriptions.set(kind, made);
-    }
-    return made;
-  };
+/** The widget's allowed origin in the board fixture: a customer's site, not the app's. */
+const WIDGET_ORIGIN = "https://customer.example";
+/** Signatures a service might send, none of them valid: on a route that does not take signed calls they
+ *  are nothing; where the route takes them, the row's call sends the real one instead. */
+const FORGED_SIGNATURES = {
+  "stripe-signature": `t=1,v1=${"0".repeat(64)}`,
+  "x-hub-signature-256": `sha256=${"0".repeat(64)}`,
+  "x-slack-signature": `v0=${"0".repeat(64)}`,
+  "x-slack-request-timestamp": "1",
+};
+/** An outside service's own secret (a webhook integration's signing secret), sent as a bearer credential. */
+const INTEGRATION_SECRET = `whsec_${"A".repeat(32)}`;
 
-  /**
-   * Refused calls change nothing — every refused cell asserts it — and neither do reads, so those cells
-   * share one fixture per link setting (guestView's link has comments off) instead of building their own;
-   * allowed writes get a fresh one, since they change it. Only the closures that depend on the actor are
-   * the cell's own.
-   */
-  const changesNothing = (route: string, verdict: "allow" | "deny") =>
-    verdict === "deny" || SAFE_METHODS.has(methodOf(route));
-  const sharedFixtures = new Map<boolean, Promise<Fixture>>();
-  async function deniedFixture(actor: Actor): Promise<Fixture> {
-    const canComment = actor !== "guestView";
-    let made = sharedFixtures.get(canComment);
-    if (!made) {
-      made = fixture(canComment ? "stranger" : "guestView");
-      sharedFixtures.set(canComment, made);
-    }
-    const denied = await made;
-    return {
-      ...denied,
-      trackerConnect: (tracker) => trackerConnect(tracker, denied.projectId, "owner"),
-      subscription: (state = "active") =>
-        actor === "comment" ? providerSubscription(t, uids.comment, state) : shared(state),
-      paypalSubscription: () =>
-        actor === "comment" ? paypalSubscription(t, uids.comment) : shared("paypal"),
-    };
-  }
+interface RouteFacts {
+  method: string;
+  url: string;
+  doc: RouteDoc | undefined;
+}
 
-  async function fixture(actor: Actor): Promise<Fixture> {
-    const { db } = t.ctx.database;
-    const projectId = newId();
-    const [pageId, imagePageId, versionId, secondVersionId, imageVersionId, inviteId] = [
-      1, 2, 3, 4, 5, 6,
-    ].map(() => newId()) as [string, string, string, string, string, string];
-    const sharing = { ...normalizeSharing(true), canComment: actor !== "guestView", showEdits: true };
-    const [teamId, teamInviteId] = [newId(), newId()];
-    const teamDomain = `fixture-${Buffer.from(teamId).toString("hex").slice(0, 24)}.example.test`;
-    await db.insert(teams).values({
-      id: teamId,
-      product: "web",
-      name: "Fixture team",
-      ownerId: uids.teamOwner,
-      domain: teamDomain,
-      domainStatus: "verified",
-      domainToken: "fixture",
-      // Not due for the custom-domain re-check (every 10 minutes of an app's life) while the matrix runs:
-      // it would find no DNS for the fixture's made-up domain and unverify it under the later cells.
-      domainCheckedAt: new Date(Date.now() + 24 * 60 * 60 * 1000),
-    });
-    await db.insert(teamMembers).values([
-      { id: newId(), teamId, userId: ownerId, access: "member" as const },
-      { id: newId(), teamId, userId: uids.teamManager, access: "manager" as const },
-      { id: newId(), teamId, userId: uids.teamMember, access: "member" as const },
-      { id: newId(), teamId, userId: uids.teamCollaborator, access: "collaborator" as const },
-      { id: teamInviteId, teamId, email: `invited-${teamId}@example.com`, access: "member" as const },
-    ]);
-    await db
-      .insert(projects)
-      .values({ id: projectId, title: "Fixture", type: "web", ownerId, sharing, teamId });
-    await db.insert(projectCollaborators).values({ projectId, userId: uids.teamCollaborator });
-    await db.insert(projectMembers).values([
-      ...(["edit", "comment", "view"] as const).map((access) => ({
-        id: newId(),
-        projectId,
-        userId: uids[access],
-        access,
-      })),
-      { id: inviteId, projectId, email: `invited-${projectId}@example.com`, access: "view" as const },
-    ]);
-    await db.insert(pages).values([
-      { id: pageId, projectId, url: "https://example.com/fixture", title: "Fixture page" },
-      { id: imagePageId, projectId, url: "image", title: "image" },
-    ]);
-    const base = { projectId, kind: "snapshot" as const, status: "ready" as const, createdBy: ownerId };
-    const source = { sourceUrl: "https://example.com/fixture" };
-    await db.insert(versions).values([
-      { ...base, ...source, id: versionId, pageId, number: 1, title: "Version 1" },
-      { ...base, ...source, id: secondVersionId, pageId, number: 2, title: "Version 2" },
-      { ...base, id: imageVersionId, pageId: imagePageId, number: 1, title: "Version 1", kind: "image" },
-    ]);
-    const [commentId, entryId, replyId] = [newId(), newId(), newId()];
-    await db.insert(comments).values({
-      id: commentId,
-      projectId,
-      pageId,
-      versionId,
-      target: { kind: "element", anchor: null, point: { x: 0.5, y: 0.5 } },
-      dotPosition: { x: 0.5, y: 0.5 },
-      deviceSize: "default",
-      deviceWidth: 1280,
-    });
-    await db.insert(commentEntries).values([
-      { id: entryId, commentId, userId: uids.comment, body: "First", createdAt: new Date(Date.now() - 1000) },
-      // The reply carries a processed video (issue #33): its video and poster are stored below.
-      {
-        id: replyId,
-        commentId,
-        userId: uids.comment,
-        body: "Reply",
-        videoStatus: "ready",
-        videoKey: `videos/${projectId}/${replyId}.webm`,
-        videoPosterKey: `videos/${projectId}/${replyId}.jpg`,
-        videoBytes: 5,
-        videoDuration: 1,
-      },
-    ]);
-    await t.ctx.storage.put(`videos/${projectId}/${replyId}.webm`, Buffer.from("video"));
-    await t.ctx.storage.put(`videos/${projectId}/${replyId}.jpg`, await jpeg());
-    const changeId = newId();
-    await db.insert(inspectChanges).values({
-      id: changeId,
-      projectId,
-      pageId,
-      versionId,
-      changeType: "style",
-      querySelector: "h1",
-      anchor: changeAnchor,
-      property: "color",
-      value: "red",
-      deviceSize: "default",
-      userId: uids.edit,
-    });
-    const notificationId = newId();
-    await db.insert(notifications).values({
-      id: notificationId,
-      userId: uids.comment,
-      type: "web-comment",
-      projectId,
-      pageId,
-      versionId,
-      commentId,
-      actorId: ownerId,
-      context: { projectTitle: "Fixture", pageTitle: "Fixture page" },
-    });
-    const apiToken = async () => {
-      const id = newId();
-      await db.insert(apiTokens).values({
-        id,
-        userId: uids.comment,
-        name: "Fixture",
-        scope: "read",
-        tokenHash: newId(),
-        prefix: "rl_fixt",
-      });
-      return id;
-    };
-    const videoUpload = async () => {
-      const created = await clients.comment.request("POST", `/api/projects/${projectId}/videos`, undefined, {
-        ...TUS,
-        "upload-length": "4",
-      });
-      return created.headers.get("location")!;
-    };
-    const guestVideoUpload = async () => {
-      const created = await new ApiClient(t.url).request(
-        "POST",
-        `/api/share/${projectId}/videos`,
-        undefined,
-        {
-          ...TUS,
-          ...GUEST,
-          "upload-length": "4",
-        },
-      );
-      // A link without comments starts none: a path of the same shape, refused before it is looked up.
-      return (
-        created.headers.get("location") ??
-        `/api/share/${projectId}/videos/${projectId}.${guestUploader(GUEST["x-redline-guest"])}.${"0".repeat(32)}`
-      );
-    };
-    let board: Promise<BoardFixture> | undefined;
-    const loadBoard = () => {
-      board ??= boardFixture(sharing, teamId);
-      return board;
-    };
-    let deck: Promise<string> | undefined;
-    const loadDeck = () => {
-      deck ??= deckFixture(sharing, teamId);
-      return deck;
-    };
-    let conversation: Promise<ConversationFixture> | undefined;
-    const loadConversation = () => {
-      conversation ??= conversationFixture(projectId);
-      return conversation;
-    };
-    let webhook: Promise<{ deliveryId: string; subscriptionId: string }> | undefined;
-    const loadWebhook = () => {
-      webhook ??= webhookFixture(projectId);
-      return webhook;
-    };
-    const trackers = new Map<TrackerType, Promise<TrackerFixture>>();
-    const loadTracker = (tracker: TrackerType) => {
-      let made = trackers.get(tracker);
+/**
+ * The kinds of caller outside the rows, one column each, from `KIND_ACTORS`: what each must get from every
+ * route, read from the route's declaration (`accepts`, `writes`). A kind the route does not accept is no one
+ * there: refused (401/403/404, nothing changed) where an anonymous caller is, its credential refused at the
+ * door where one is read.
+ */
+const COLUMNS: {
+  name: string;
+  kind: Exclude<PrincipalKind, (typeof ROW_KINDS)[number]>;
+  verdict(row: Row, route: RouteFacts): Verdict;
+}[] = [
+  {
+    // The owner's token: what the owner's session may do, where the route takes tokens.
+    name: TOKEN_COLUMN,
+    kind: "token",
+    verdict: (row, { url, doc }) =>
+      !readsBearer(url, doc)
+        ? row.who.nobody
+        : acceptedBy(doc).includes("token")
+          ? (row.token ?? row.who.owner)
+          : N,
+  },
+  {
+    // A read token: the same, but only for what changes nothing (a safe method, or a route declared
+    // `writes: false`); a write is refused at the door (403).
+    name: READ_TOKEN_COLUMN,
+    kind: "token",
+    verdict: (row, { method, url, doc }) =>
+      !readsBearer(url, doc)
+        ? row.who.nobody
+        : acceptedBy(doc).includes("token") && (SAFE_METHODS.has(method) || doc?.writes === false)
+          ? (row.token ?? row.who.owner)
+          : N,
+  },
+  {
+    // The extension, from its origin with a credential handed to it from the owner's session (ADR 0037):
+    // what the owner may do on the routes that accept it; everywhere else its credential is refused.
+    name: EXTENSION_COLUMN,
+    kind: "extension",
+    verdict: (row, { url, doc }) =>
+      !readsBearer(url, doc)
+        ? row.who.nobody
+        : acceptedBy(doc).includes("extension")
+          ? (row.extension ?? row.who.owner)
+          : N,
+  },
+  {
+    // A page on a customer's site: where the route takes a widget key the row's call carries it; elsewhere
+    // it is an anonymous caller from another site, whose writes to the API the same-origin check refuses.
+    name: WIDGET_COLUMN,
+    kind: "widget-key",
+    verdict: (row, { method, url, doc }) =>
+      acceptedBy(doc).includes("widget-key") || row.who.nobody === N
+        ? row.who.nobody
+        : !SAFE_METHODS.has(method) && url.startsWith("/api/") && !provesItself(doc)
+          ? N
+          : Y,
+  },
+  {
+    // Another service: where the route takes signed calls the row's call is signed; elsewhere a signature
+    // header is nothing, and the service is an anonymous caller.
+    name: SIGNED_COLUMN,
+    kind: "signed",
+    verdict: (row) => row.who.nobody,
+  },
+  {
+    // No route accepts an integration's own credential yet (issue #30): as a bearer it is refused at the
+    // door where one is read; elsewhere the service is an anonymous caller. A route that accepts the kind
+    // must give these cells their real answers first.
+    name: INTEGRATION_COLUMN,
+    kind: "integration",
+    verdict: (row, { url, doc }) => {
+      if (acceptedBy(doc).includes("integration"))
+        throw new Error(`${row.route} accepts an integration: give the matrix its real answer`);
+      return readsBearer(url, doc) ? N : row.who.nobody;
+    },
+  },
+];
+
+/**
+ * The matrix runs as several files, one per group of routes, so the unit project's workers run them side by
+ * side (each file its own app and fixture); the first also checks the table against the registry.
+ */
+export const MATRIX_GROUPS = ["accounts", "projects", "integrations", "boards"] as const;
+export type MatrixGroup = (typeof MATRIX_GROUPS)[number];
+function groupOf(row: Row): MatrixGroup {
+  const [, url] = row.route.split(" ") as [string, string];
+  if (row.board || /deck|slide|widget|conversation/.test(url)) return "boards";
+  if (/integrations|\/slack\//.test(url)) return "integrations";
+  if (/^\/api\/(projects|pages|versions|comments|changes|share|similar-pages)\b/.test(url)) return "projects";
+  return "accounts";
+}
+
+/** The matrix's cells for one group of routes (`MATRIX_GROUPS`), in a test file of their own. */
+export function authorizationMatrix(group: MatrixGroup) {
+  const checksCoverage = group === MATRIX_GROUPS[0];
+  describe.each(routeDrivers())(`authorization matrix: ${group} (%s)`, (driver) => {
+    let t: TestApp;
+    let clients: Record<Actor, ApiClient>;
+    let ownerId: string;
+
+    let uids: Record<"edit" | "comment" | "view" | (typeof TEAM_ACTORS)[number], string>;
+    const actorsHere =
+      driver === defaultDriver()
+        ? ACTORS
+        : ACTORS.filter((a) => !(TEAM_ACTORS as readonly Actor[]).includes(a));
+
+    /** A fresh project per cell: owner, three members, a pending invitation, two pages, public link on. */
+    // The payer's own call may change its subscription: a fresh one. A refused call changes nothing (the
+    // cell asserts it), so every other actor is refused on one shared subscription per kind.
+    type SubscriptionKind = "active" | "cancelling" | "pending" | "paypal";
+    const sharedSubscriptions = new Map<SubscriptionKind, Promise<string>>();
+    const shared = (kind: SubscriptionKind) => {
+      let made = sharedSubscriptions.get(kind);
       if (!made) {
-        made = trackerFixture(t, { projectId, changeId, tracker });
-        trackers.set(tracker, made);
+        made =
+          kind === "paypal"
+            ? paypalSubscription(t, uids.comment)
+            : providerSubscription(t, uids.comment, kind);
+        sharedSubscriptions.set(kind, made);
       }
       return made;
     };
-    let slack: Promise<void> | undefined;
-    const loadSlack = () => {
-      slack ??= slackFixture(projectId);
-      return slack;
-    };
-    const attachmentSha = "a".repeat(64);
-    await t.ctx.storage.put(`attachments/${projectId}/${attachmentSha}`, Buffer.from("attachment"));
-    const fileKey = `avatars/${ownerId}/${newId()}.jpg`;
-    await t.ctx.storage.put(fileKey, await jpeg());
-    return {
-      siteUrl: `${t.url}/api/health`,
-      projectId,
-      commentId,
-      entryId,
-      replyId,
-      attachmentSha,
-      inviteId,
-      commentUid: uids.comment,
-      editUid: uids.edit,
-      pageId,
-      versionId,
-      secondVersionId,
-      imagePageId,
-      fileKey,
-      changeId,
-      notificationId,
-      apiToken,
-      videoUpload,
-      guestVideoUpload,
-      loadSlack,
-      signSlack: (body: string) => {
-        const timestamp = String(Math.floor(Date.now() / 1000));
-        return {
-          "x-slack-request-timestamp": timestamp,
-          "x-slack-signature": slackSignature(t.ctx.config.slack!.signingSecret, timestamp, body),
-        };
-      },
-      loadWebhook,
-      loadTracker,
-      trackerConnect: (tracker) => trackerConnect(tracker, projectId, actor),
-      teamId,
-      teamInviteId,
-      teamCollaboratorUid: uids.teamCollaborator,
-      teamDomain,
-      board: null,
-      loadBoard,
-      loadConversation,
-      loadDeck,
-      subscription: (state = "active") =>
-        actor === "comment" ? providerSubscription(t, uids.comment, state) : shared(state),
-      paypalSubscription: () =>
-        actor === "comment" ? paypalSubscription(t, uids.comment) : shared("paypal"),
-      lifetimeCode: () => mintLifetimeCode(t.ctx.config.authSecret, 1),
-      partnerCode: () => mintPartnerCode(t.ctx.config.authSecret, "A"),
-      privilegeToken: () => mintPrivilegeToken(t.ctx.config.authSecret, "team"),
-      signEvent: (payload) =>
-        Stripe.webhooks.generateTestHeaderStringAsync({
-          payload,
-          secret: t.ctx.config.payments.webhookSecret,
-        }),
-      signPaypalEvent: (body) =>
-        transmissionHeaders({
-          secret: t.ctx.config.paypal.signingSecret,
-          webhookId: t.ctx.config.paypal.webhookId,
-          certUrl: `${t.url}/paypal-api/cert`,
-          body,
-        }),
-      unsubscribeToken: () =>
-        encodeURIComponent(mintUnsubscribeToken(t.ctx.config.authSecret, uids.comment, "comments")),
-      plansOn: () => {
-        t.ctx.config.plansEnabled = true;
-      },
-    };
-  }
-  async function slackFixture(projectId: string) {
-    const client = createSlackClient(t.ctx.config)!;
-    const authorize = new URL(client.authorizeUrl("matrix"));
-    const approved = await fetch(authorize.origin + authorize.pathname, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        ...Object.fromEntries(authorize.searchParams),
-        decision: "allow",
-      }).toString(),
-      redirect: "manual",
-    });
-    const code = new URL(approved.headers.get("location")!).searchParams.get("code")!;
-    const installed = await client.exchangeCode(code);
-    await t.ctx.database.db.insert(projectIntegrations).values({
-      id: newId(),
-      projectId,
-      type: "slack",
-      config: { teamId: installed.teamId, teamName: installed.teamName, channelId: SLACK_CHANNELS[0].id },
-      secrets: secretBox(t.ctx.config.authSecret).seal({ botToken: installed.botToken }),
-    });
-  }
 
-  /** The project's webhook integration, disabled: a panel endpoint, a Zapier subscription, a failed delivery. */
-  /** Signed for the actor (their uid, the owner's for one without a project role), with a fresh grant. */
-  async function trackerConnect(tracker: TrackerType, projectId: string, actor: Actor) {
-    const userId = actor === "owner" ? ownerId : ((uids as Record<string, string>)[actor] ?? ownerId);
-    const state = signTrackerState(t.ctx.config.authSecret, { projectId, userId, tracker });
-    return { state, ...(await trackerGrant(t, tracker)) };
-  }
+    /**
+     * Refused calls change nothing — every refused cell asserts it — and neither do reads, so those cells
+     * share one fixture per link setting (guestView's link has comments off) instead of building their own;
+     * allowed writes get a fresh one, since they change it. Only the closures that depend on the actor are
+     * the cell's own.
+     */
+    const sharedFixtures = new Map<boolean, Promise<Fixture>>();
+    async function deniedFixture(actor: Actor): Promise<Fixture> {
+      const canComment = actor !== "guestView";
+      let made = sharedFixtures.get(canComment);
+      if (!made) {
+        made = fixture(canComment ? "stranger" : "guestView");
+        sharedFixtures.set(canComment, made);
+      }
+      const denied = await made;
+      return {
+        ...denied,
+        trackerConnect: (tracker) => trackerConnect(tracker, denied.projectId, "owner"),
+        subscription: (state = "active") =>
+          actor === "comment" ? providerSubscription(t, uids.comment, state) : shared(state),
+        paypalSubscription: () =>
+          actor === "comment" ? paypalSubscription(t, uids.comment) : shared("paypal"),
+      };
+    }
 
-  async function webhookFixture(projectId: string) {
-    const { db } = t.ctx.database;
-    const [integrationId, panelId, subscriptionId, deliveryId] = [newId(), newId(), newId(), newId()];
-    const secrets = secretBox(t.ctx.config.authSecret).seal({ signing: `whsec_${"A".repeat(32)}` });
-    await db
-      .insert(projectIntegrations)
-      .values({ id: integrationId, projectId, type: "webhook", secrets, isEnabled: false });
-    const endpoint = {
-      integrationId,
-      projectId,
-      url: "http://127.0.0.1:9/hook",
-      events: ["page.approved" as const],
-    };
-    await db.insert(webhookEndpoints).values([
-      { ...endpoint, id: panelId, source: "panel" as const },
-      { ...endpoint, id: subscriptionId, source: "zapier" as const },
-    ]);
-    await db.insert(webhookDeliveries).values({
-      id: deliveryId,
-      endpointId: panelId,
-      projectId,
-      eventId: 1,
-      event: "page.approved",
-      payload: { type: "page.approved", data: {} },
-      status: "failed",
-      attempts: 10,
-    });
-    return { deliveryId, subscriptionId };
-  }
-
-  /** The messages of the fixture project: its people's conversation and a link guest's. */
-  async function conversationFixture(projectId: string): Promise<ConversationFixture> {
-    const { db } = t.ctx.database;
-    const [conversationId, guestConversationId] = [newId(), newId()];
-    await db.insert(conversations).values([
-      { id: conversationId, kind: "project" as const, projectId },
-      {
-        id: guestConversationId,
-        kind: "project" as const,
-        projectId,
-        guestKeyHash: hashGuestKey(GUEST_KEY[GUEST_KEY_HEADER]),
-      },
-    ]);
-    const people = [ownerId, ...Object.values(uids)];
-    await db
-      .insert(conversationParticipants)
-      .values([
-        ...people.map((userId) => ({ id: newId(), conversationId, userId, displayName: "Person" })),
-        { id: newId(), conversationId: guestConversationId, displayName: "Gail", isGuest: true },
-        { id: newId(), conversationId: guestConversationId, userId: ownerId, displayName: "Owner" },
+    async function fixture(actor: Actor): Promise<Fixture> {
+      const { db } = t.ctx.database;
+      const projectId = newId();
+      const [pageId, imagePageId, versionId, secondVersionId, imageVersionId, inviteId] = [
+        1, 2, 3, 4, 5, 6,
+      ].map(() => newId()) as [string, string, string, string, string, string];
+      const sharing = { ...normalizeSharing(true), canComment: actor !== "guestView", showEdits: true };
+      const [teamId, teamInviteId] = [newId(), newId()];
+      const teamDomain = `fixture-${Buffer.from(teamId).toString("hex").slice(0, 24)}.example.test`;
+      await db.insert(teams).values({
+        id: teamId,
+        product: "web",
+        name: "Fixture team",
+        ownerId: uids.teamOwner,
+        domain: teamDomain,
+        domainStatus: "verified",
+        domainToken: "fixture",
+        // Not due for the custom-domain re-check (every 10 minutes of an app's life) while the matrix runs:
+        // it would find no DNS for the fixture's made-up domain and unverify it under the later cells.
+        domainCheckedAt: new Date(Date.now() + 24 * 60 * 60 * 1000),
+      });
+      // One round trip after another costs more than the rows: what does not depend on another row goes
+      // at once (the pool has connections to spare).
+      const [commentId, entryId, replyId] = [newId(), newId(), newId()];
+      const changeId = newId();
+      const notificationId = newId();
+      const attachmentSha = "a".repeat(64);
+      const fileKey = `avatars/${ownerId}/${newId()}.jpg`;
+      const people = async () => {
+        await db
+          .insert(projects)
+          .values({ id: projectId, title: "Fixture", type: "web", ownerId, sharing, teamId });
+        await Promise.all([
+          db.insert(projectCollaborators).values({ projectId, userId: uids.teamCollaborator }),
+          db.insert(projectMembers).values([
+            ...(["edit", "comment", "view"] as const).map((access) => ({
+              id: newId(),
+              projectId,
+              userId: uids[access],
+              access,
+            })),
+            { id: inviteId, projectId, email: `invited-${projectId}@example.com`, access: "view" as const },
+          ]),
+          pagesAndComments(),
+        ]);
+      };
+      const pagesAndComments = async () => {
+        await db.insert(pages).values([
+          { id: pageId, projectId, url: "https://example.com/fixture", title: "Fixture page" },
+          { id: imagePageId, projectId, url: "image", title: "image" },
+        ]);
+        const base = { projectId, kind: "snapshot" as const, status: "ready" as const, createdBy: ownerId };
+        const source = { sourceUrl: "https://example.com/fixture" };
+        await db.insert(versions).values([
+          { ...base, ...source, id: versionId, pageId, number: 1, title: "Version 1" },
+          { ...base, ...source, id: secondVersionId, pageId, number: 2, title: "Version 2" },
+          { ...base, id: imageVersionId, pageId: imagePageId, number: 1, title: "Version 1", kind: "image" },
+        ]);
+        await Promise.all([
+          db.insert(comments).values({
+            id: commentId,
+            projectId,
+            pageId,
+            versionId,
+            target: { kind: "element", anchor: null, point: { x: 0.5, y: 0.5 } },
+            dotPosition: { x: 0.5, y: 0.5 },
+            deviceSize: "default",
+            deviceWidth: 1280,
+          }),
+          db.insert(inspectChanges).values({
+            id: changeId,
+            projectId,
+            pageId,
+            versionId,
+            changeType: "style",
+            querySelector: "h1",
+            anchor: changeAnchor,
+            property: "color",
+            value: "red",
+            deviceSize: "default",
+            userId: uids.edit,
+          }),
+        ]);
+        await Promise.all([
+          db.insert(commentEntries).values([
+            {
+              id: entryId,
+              commentId,
+              userId: uids.comment,
+              body: "First",
+              createdAt: new Date(Date.now() - 1000),
+            },
+            // The reply carries a processed video (issue #33): its video and poster are stored below.
+            {
+              id: replyId,
+              commentId,
+              userId: uids.comment,
+              body: "Reply",
+              videoStatus: "ready",
+              videoKey: `videos/${projectId}/${replyId}.webm`,
+              videoPosterKey: `videos/${projectId}/${replyId}.jpg`,
+              videoBytes: 5,
+              videoDuration: 1,
+            },
+          ]),
+          db.insert(notifications).values({
+            id: notificationId,
+            userId: uids.comment,
+            type: "web-comment",
+            projectId,
+            pageId,
+            versionId,
+            commentId,
+            actorId: ownerId,
+            context: { projectTitle: "Fixture", pageTitle: "Fixture page" },
+          }),
+        ]);
+      };
+      await Promise.all([
+        db.insert(teamMembers).values([
+          { id: newId(), teamId, userId: ownerId, access: "member" as const },
+          { id: newId(), teamId, userId: uids.teamManager, access: "manager" as const },
+          { id: newId(), teamId, userId: uids.teamMember, access: "member" as const },
+          { id: newId(), teamId, userId: uids.teamCollaborator, access: "collaborator" as const },
+          { id: teamInviteId, teamId, email: `invited-${teamId}@example.com`, access: "member" as const },
+        ]),
+        people(),
+        t.ctx.storage.put(`videos/${projectId}/${replyId}.webm`, Buffer.from("video")),
+        jpeg().then((bytes) => t.ctx.storage.put(`videos/${projectId}/${replyId}.jpg`, bytes)),
+        t.ctx.storage.put(`attachments/${projectId}/${attachmentSha}`, Buffer.from("attachment")),
+        jpeg().then((bytes) => t.ctx.storage.put(fileKey, bytes)),
       ]);
-    for (const id of [conversationId, guestConversationId])
-      await t.ctx.storage.put(`conversations/${id}/${"d".repeat(64)}`, Buffer.from("attachment"));
-    return { conversationId, guestConversationId };
-  }
-
-  /** Another project of the fixture's people, team and link settings (a board, a deck). */
-  async function siblingProject(
-    projectId: string,
-    title: string,
-    type: "browse" | "illustration",
-    sharing: ProjectSharing,
-    teamId: string,
-  ) {
-    const { db } = t.ctx.database;
-    await db.insert(projects).values({ id: projectId, title, type, ownerId, sharing, teamId });
-    await db.insert(projectCollaborators).values({ projectId, userId: uids.teamCollaborator });
-    await db.insert(projectMembers).values(
-      (["edit", "comment", "view"] as const).map((access) => ({
+      const apiToken = async () => {
+        const id = newId();
+        await db.insert(apiTokens).values({
+          id,
+          userId: uids.comment,
+          name: "Fixture",
+          scope: "read",
+          tokenHash: newId(),
+          prefix: "rl_fixt",
+        });
+        return id;
+      };
+      const videoUpload = async () => {
+        const created = await clients.comment.request(
+          "POST",
+          `/api/projects/${projectId}/videos`,
+          undefined,
+          {
+            ...TUS,
+            "upload-length": "4",
+          },
+        );
+        return created.headers.get("location")!;
+      };
+      const guestVideoUpload = async () => {
+        const created = await new ApiClient(t.url).request(
+          "POST",
+          `/api/share/${projectId}/videos`,
+          undefined,
+          {
+            ...TUS,
+            ...GUEST,
+            "upload-length": "4",
+          },
+        );
+        // A link without comments starts none: a path of the same shape, refused before it is looked up.
+        return (
+          created.headers.get("location") ??
+          `/api/share/${projectId}/videos/${projectId}.${guestUploader(GUEST["x-redline-guest"])}.${"0".repeat(32)}`
+        );
+      };
+      let board: Promise<BoardFixture> | undefined;
+      const loadBoard = () => {
+        board ??= boardFixture(sharing, teamId);
+        return board;
+      };
+      let deck: Promise<string> | undefined;
+      const loadDeck = () => {
+        deck ??= deckFixture(sharing, teamId);
+        return deck;
+      };
+      let conversation: Promise<ConversationFixture> | undefined;
+      const loadConversation = () => {
+        conversation ??= conversationFixture(projectId);
+        return conversation;
+      };
+      let webhook: Promise<{ deliveryId: string; subscriptionId: string }> | undefined;
+      const loadWebhook = () => {
+        webhook ??= webhookFixture(projectId);
+        return webhook;
+      };
+      const trackers = new Map<TrackerType, Promise<TrackerFixture>>();
+      const loadTracker = (tracker: TrackerType) => {
+        let made = trackers.get(tracker);
+        if (!made) {
+          made = trackerFixture(t, { projectId, changeId, tracker });
+          trackers.set(tracker, made);
+        }
+        return made;
+      };
+      let slack: Promise<void> | undefined;
+      const loadSlack = () => {
+        slack ??= slackFixture(projectId);
+        return slack;
+      };
+      return {
+        siteUrl: `${t.url}/api/health`,
+        projectId,
+        commentId,
+        entryId,
+        replyId,
+        attachmentSha,
+        inviteId,
+        commentUid: uids.comment,
+        editUid: uids.edit,
+        pageId,
+        versionId,
+        secondVersionId,
+        imagePageId,
+        fileKey,
+        changeId,
+        notificationId,
+        apiToken,
+        videoUpload,
+        guestVideoUpload,
+        loadSlack,
+        signSlack: (body: string) => {
+          const timestamp = String(Math.floor(Date.now() / 1000));
+          return {
+            "x-slack-request-timestamp": timestamp,
+            "x-slack-signature": slackSignature(t.ctx.config.slack!.signingSecret, timestamp, body),
+          };
+        },
+        loadWebhook,
+        loadTracker,
+        trackerConnect: (tracker) => trackerConnect(tracker, projectId, actor),
+        teamId,
+        teamInviteId,
+        teamCollaboratorUid: uids.teamCollaborator,
+        teamDomain,
+        board: null,
+        loadBoard,
+        loadConversation,
+        loadDeck,
+        subscription: (state = "active") =>
+          actor === "comment" ? providerSubscription(t, uids.comment, state) : shared(state),
+        paypalSubscription: () =>
+          actor === "comment" ? paypalSubscription(t, uids.comment) : shared("paypal"),
+        lifetimeCode: () => mintLifetimeCode(t.ctx.config.authSecret, 1),
+        partnerCode: () => mintPartnerCode(t.ctx.config.authSecret, "A"),
+        privilegeToken: () => mintPrivilegeToken(t.ctx.config.authSecret, "team"),
+        signEvent: (payload) =>
+          Stripe.webhooks.generateTestHeaderStringAsync({
+            payload,
+            secret: t.ctx.config.payments.webhookSecret,
+          }),
+        signPaypalEvent: (body) =>
+          transmissionHeaders({
+            secret: t.ctx.config.paypal.signingSecret,
+            webhookId: t.ctx.config.paypal.webhookId,
+            certUrl: `${t.url}/paypal-api/cert`,
+            body,
+          }),
+        unsubscribeToken: () =>
+          encodeURIComponent(mintUnsubscribeToken(t.ctx.config.authSecret, uids.comment, "comments")),
+        plansOn: () => {
+          t.ctx.config.plansEnabled = true;
+        },
+      };
+    }
+    async function slackFixture(projectId: string) {
+      const client = createSlackClient(t.ctx.config)!;
+      const authorize = new URL(client.authorizeUrl("matrix"));
+      const approved = await fetch(authorize.origin + authorize.pathname, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          ...Object.fromEntries(authorize.searchParams),
+          decision: "allow",
+        }).toString(),
+        redirect: "manual",
+      });
+      const code = new URL(approved.headers.get("location")!).searchParams.get("code")!;
+      const installed = await client.exchangeCode(code);
+      await t.ctx.database.db.insert(projectIntegrations).values({
         id: newId(),
         projectId,
-        userId: uids[access],
-        access,
-      })),
-    );
-    return projectId;
-  }
-
-  /** An illustration project of the fixture's people, team and link (issue #32), its deck one slide. */
-  async function deckFixture(sharing: ProjectSharing, teamId: string) {
-    const projectId = await siblingProject(newId(), "Fixture deck", "illustration", sharing, teamId);
-    await t.ctx.database.db.insert(decks).values({ projectId, snapshot: newSlideUpdate(FIXTURE_SLIDE) });
-    return projectId;
-  }
-
-  /** The fixture's bug-tracking project: the web project's people, team and link settings. */
-  async function boardFixture(sharing: ProjectSharing, teamId: string) {
-    const { db } = t.ctx.database;
-    const [projectId, listId, otherListId, ticketId, triageId, entryId, replyId] = [1, 2, 3, 4, 5, 6, 7].map(
-      () => newId(),
-    ) as [string, string, string, string, string, string, string];
-    await siblingProject(projectId, "Fixture board", "browse", sharing, teamId);
-    await db.insert(browseLists).values([
-      { id: listId, projectId, title: "To do", sortKey: "a0", createdBy: ownerId },
-      { id: otherListId, projectId, title: "Doing", sortKey: "a1", createdBy: ownerId },
-    ]);
-    const screenshotKey = `tickets/${projectId}/${"b".repeat(64)}.png`;
-    const replayKey = `tickets/${projectId}/${"c".repeat(64)}.json`;
-    await t.ctx.storage.put(screenshotKey, await png());
-    await t.ctx.storage.put(replayKey, Buffer.from("[]"));
-    await db.insert(tickets).values([
-      {
-        id: ticketId,
-        projectId,
-        number: 1,
-        listId,
-        sortKey: "a0",
-        intake: "accepted" as const,
-        title: "Broken button",
-        reporterId: uids.comment,
-        screenshotKey,
-        screenshotBytes: 100,
-        replayKey,
-        replayBytes: 2,
-      },
-      {
-        id: triageId,
-        projectId,
-        number: 2,
-        listId: null,
-        sortKey: "a0",
-        intake: "triage" as const,
-        title: "From the widget",
-        reporterName: "Gail",
-        reporterEmail: "gail@example.com",
-      },
-    ]);
-    await db.insert(ticketEntries).values([
-      {
-        id: entryId,
-        ticketId,
-        userId: uids.comment,
-        body: "It breaks",
-        createdAt: new Date(Date.now() - 1000),
-      },
-      // The reply carries a processed video (issue #33): its video and poster are stored below.
-      {
-        id: replyId,
-        ticketId,
-        userId: uids.comment,
-        body: "Still",
-        videoStatus: "ready",
-        videoKey: `videos/${projectId}/${replyId}.webm`,
-        videoPosterKey: `videos/${projectId}/${replyId}.jpg`,
-        videoBytes: 5,
-        videoDuration: 1,
-      },
-      { id: newId(), ticketId: triageId, guestName: "Gail", body: "Reported" },
-    ]);
-    await t.ctx.storage.put(`videos/${projectId}/${replyId}.webm`, Buffer.from("video"));
-    await t.ctx.storage.put(`videos/${projectId}/${replyId}.jpg`, await jpeg());
-    const ticketVideoUpload = async () => {
-      const created = await clients.comment.request("POST", `/api/tickets/${ticketId}/videos`, undefined, {
-        ...TUS,
-        "upload-length": "4",
+        type: "slack",
+        config: { teamId: installed.teamId, teamName: installed.teamName, channelId: SLACK_CHANNELS[0].id },
+        secrets: secretBox(t.ctx.config.authSecret).seal({ botToken: installed.botToken }),
       });
-      return created.headers.get("location")!;
-    };
-    const widgetKey = `wk${Buffer.from(projectId).toString("hex").slice(0, 30)}`;
-    const widgetOrigin = "https://customer.example";
-    await db.insert(widgetSettings).values({ projectId, key: widgetKey, allowedOrigins: [widgetOrigin] });
-    const widgetVideo = widgetVideoGrant(t.ctx.config, triageId);
-    const widgetPage = { origin: widgetOrigin, [WIDGET_VIDEO_TOKEN_HEADER]: widgetVideo.token };
-    const widgetVideoUpload = async () => {
-      const created = await new ApiClient(t.url).request("POST", widgetVideo.uploads, undefined, {
-        ...TUS,
-        ...widgetPage,
-        "upload-length": "4",
-      });
-      return created.headers.get("location")!;
-    };
-    return {
-      widgetVideo,
-      widgetPage,
-      widgetVideoUpload,
-      projectId,
-      listId,
-      otherListId,
-      ticketId,
-      triageId,
-      entryId,
-      replyId,
-      widgetKey,
-      widgetOrigin,
-      ticketVideoUpload,
-    };
-  }
-
-  beforeAll(async () => {
-    t = await startTestApp({ driver });
-    let n = 0;
-    const email = (name: string) =>
-      `${name.toLowerCase()}-matrix-${Date.now().toString(36)}-${++n}@example.com`;
-    const unverified = new ApiClient(t.url);
-    await unverified.post("/api/auth/sign-up/email", {
-      email: email("unverified"),
-      password: "long enough pw",
-      name: "U",
-    });
-    const [owner, edit, comment, view, stranger, teamOwner, teamManager, teamMember, teamCollaborator] =
-      await Promise.all(
-        ["owner", "edit", "comment", "view", "stranger", ...TEAM_ACTORS].map((name) =>
-          signUpVerified(t.url, t.inbox!, email(name)),
-        ),
-      );
-    const uidOf = async (client: ApiClient) => (await client.get("/api/me")).body.data.uid as string;
-    clients = {
-      owner: owner!,
-      edit: edit!,
-      comment: comment!,
-      view: view!,
-      stranger: stranger!,
-      unverified,
-      guestComment: new ApiClient(t.url),
-      guestView: new ApiClient(t.url),
-      nobody: new ApiClient(t.url),
-      teamOwner: teamOwner!,
-      teamManager: teamManager!,
-      teamMember: teamMember!,
-      teamCollaborator: teamCollaborator!,
-    };
-    ownerId = await uidOf(owner!);
-    uids = {
-      edit: await uidOf(edit!),
-      comment: await uidOf(comment!),
-      view: await uidOf(view!),
-      teamOwner: await uidOf(teamOwner!),
-      teamManager: await uidOf(teamManager!),
-      teamMember: await uidOf(teamMember!),
-      teamCollaborator: await uidOf(teamCollaborator!),
-    };
-  });
-  afterAll(() => t.close());
-  afterEach(() => {
-    t.ctx.config.plansEnabled = false;
-  });
-
-  it("covers every route of the registry", () => {
-    const registered = t.registry.map(({ method, url }) => `${method} ${url}`);
-    const covered = new Set([...MATRIX.map((row) => row.route), ...Object.keys(EXEMPT)]);
-    const exemptSpace = (route: string) =>
-      Object.keys(EXEMPT_PREFIXES).some((prefix) => route.split(" ")[1]!.startsWith(prefix));
-    const uncovered = registered.filter((route) => !covered.has(route) && !exemptSpace(route));
-    expect(uncovered, "routes missing from the authorization matrix").toEqual([]);
-    const stale = MATRIX.map((row) => row.route).filter((route) => !registered.includes(route));
-    expect(stale, "matrix rows for routes that do not exist").toEqual([]);
-  });
-
-  it("has actors for every kind of caller some route accepts", () => {
-    const accepted = new Set(t.registry.flatMap((route) => [...acceptedBy(route.doc)]));
-    const missing = [...accepted].filter((kind) => KIND_ACTORS[kind].length === 0);
-    expect(missing, "principal kinds a route accepts with no actor in the matrix").toEqual([]);
-    // Every preset has a verdict for each actor the kinds give, in their order.
-    for (const [name, row] of Object.entries(PRESETS)) expect(row.length, name).toBe(ACTORS.length);
-    // Each kind's actors run in every row (the token's in its own column below).
-    for (const kind of accepted)
-      for (const actor of KIND_ACTORS[kind])
-        expect(
-          actor === TOKEN_COLUMN || actor === EXTENSION_COLUMN || ACTORS.includes(actor as Actor),
-          actor,
-        ).toBe(true);
-  });
-
-  it("finds every declared policy action in a policy, and public routes open to anyone", () => {
-    const known = new Set<string>([
-      ...Object.keys(ADMIN_POLICY),
-      ...Object.keys(PROJECT_POLICY),
-      ...Object.keys(COMMENT_POLICY),
-      ...Object.keys(CONVERSATION_POLICY),
-      ...Object.keys(INSPECT_POLICY),
-      ...Object.keys(SLIDES_POLICY),
-      ...Object.keys(INTEGRATION_POLICY),
-      ...Object.keys(MEMBER_POLICY),
-      ...Object.keys(NOTIFICATION_POLICY),
-      ...Object.keys(SUBSCRIPTION_POLICY),
-      ...Object.keys(TEAM_POLICY),
-      ...Object.keys(TICKET_POLICY),
-      "public",
-      "self",
-    ]);
-    const declared = t.registry.filter((route) => route.doc);
-    expect(
-      declared.filter((route) => !known.has(route.doc!.action)).map((r) => `${r.method} ${r.url}`),
-    ).toEqual([]);
-    const publicRoutes = declared.filter((route) => route.doc!.action === "public");
-    for (const { method, url, doc } of publicRoutes) {
-      const row = MATRIX.find((candidate) => candidate.route === `${method} ${url}`);
-      // A public route lets a visitor without a session through (the link's own settings aside); the
-      // extension's are its alone (its column).
-      const extensionOnly = acceptedBy(doc).every((kind) => kind === "extension");
-      if (row && !url.startsWith("/api/share/") && !extensionOnly)
-        expect(row.who.nobody, `${method} ${url}`).toBe("allow");
     }
-  });
 
-  for (const row of MATRIX) {
-    for (const actor of actorsHere) {
-      const verdict = row.who[actor];
-      it(`${row.route} — ${actor}: ${verdict}`, async () => {
-        const f = changesNothing(row.route, verdict) ? await deniedFixture(actor) : await fixture(actor);
-        if (row.board) f.board = await f.loadBoard();
-        const call = await row.call(f);
-        // An earlier cell's webhooks (the embedded payment providers deliver after answering) land first.
-        await paymentsDevIdle(t.app);
-        // Their counters' revision moves with any write to their projects (pages, members…): not theirs.
-        const loadOwner = async () => {
-          const [row] = await t.ctx.database.db.select().from(users).where(eq(users.id, ownerId));
-          const { countersRevision: _, ...owner } = row!;
-          return owner;
-        };
-        const [before, ownerBefore] = await Promise.all([
-          verdict === "deny" ? digest(t.ctx) : null,
-          loadOwner(),
+    /** The project's webhook integration, disabled: a panel endpoint, a Zapier subscription, a failed delivery. */
+    /** Signed for the actor (their uid, the owner's for one without a project role), with a fresh grant. */
+    async function trackerConnect(tracker: TrackerType, projectId: string, actor: Actor) {
+      const userId = actor === "owner" ? ownerId : ((uids as Record<string, string>)[actor] ?? ownerId);
+      const state = signTrackerState(t.ctx.config.authSecret, { projectId, userId, tracker });
+      return { state, ...(await trackerGrant(t, tracker)) };
+    }
+
+    async function webhookFixture(projectId: string) {
+      const { db } = t.ctx.database;
+      const [integrationId, panelId, subscriptionId, deliveryId] = [newId(), newId(), newId(), newId()];
+      const secrets = secretBox(t.ctx.config.authSecret).seal({ signing: `whsec_${"A".repeat(32)}` });
+      await db
+        .insert(projectIntegrations)
+        .values({ id: integrationId, projectId, type: "webhook", secrets, isEnabled: false });
+      const endpoint = {
+        integrationId,
+        projectId,
+        url: "http://127.0.0.1:9/hook",
+        events: ["page.approved" as const],
+      };
+      await db.insert(webhookEndpoints).values([
+        { ...endpoint, id: panelId, source: "panel" as const },
+        { ...endpoint, id: subscriptionId, source: "zapier" as const },
+      ]);
+      await db.insert(webhookDeliveries).values({
+        id: deliveryId,
+        endpointId: panelId,
+        projectId,
+        eventId: 1,
+        event: "page.approved",
+        payload: { type: "page.approved", data: {} },
+        status: "failed",
+        attempts: 10,
+      });
+      return { deliveryId, subscriptionId };
+    }
+
+    /** The messages of the fixture project: its people's conversation and a link guest's. */
+    async function conversationFixture(projectId: string): Promise<ConversationFixture> {
+      const { db } = t.ctx.database;
+      const [conversationId, guestConversationId] = [newId(), newId()];
+      await db.insert(conversations).values([
+        { id: conversationId, kind: "project" as const, projectId },
+        {
+          id: guestConversationId,
+          kind: "project" as const,
+          projectId,
+          guestKeyHash: hashGuestKey(GUEST_KEY[GUEST_KEY_HEADER]),
+        },
+      ]);
+      const people = [ownerId, ...Object.values(uids)];
+      await db
+        .insert(conversationParticipants)
+        .values([
+          ...people.map((userId) => ({ id: newId(), conversationId, userId, displayName: "Person" })),
+          { id: newId(), conversationId: guestConversationId, displayName: "Gail", isGuest: true },
+          { id: newId(), conversationId: guestConversationId, userId: ownerId, displayName: "Owner" },
         ]);
-        const client = clients[actor];
-        const response = call.upload
-          ? await client.upload(call.path, call.upload)
-          : await client.request(methodOf(row.route), call.path, call.body, call.headers);
-        if (verdict === "allow") {
-          expect(response.status, JSON.stringify(response.body)).toBeLessThan(400);
-        } else {
-          expect([401, 403, 404], JSON.stringify(response.body)).toContain(response.status);
-          expect(await digest(t.ctx)).toEqual(before);
-        }
-        // Whatever another actor may do, the project owner's own record stays as it was.
-        if (actor !== "owner") expect(await loadOwner()).toEqual(ownerBefore);
-      });
+      for (const id of [conversationId, guestConversationId])
+        await t.ctx.storage.put(`conversations/${id}/${"d".repeat(64)}`, Buffer.from("attachment"));
+      return { conversationId, guestConversationId };
     }
-  }
 
-  // The same calls with the project owner's read-write API token instead of the session (issue #28): what
-  // the session may do, the token may — except where the route takes sessions only (`accepts`), and a
-  // route without a declaration (better-auth's) takes no token. No cookie is sent. (The table's routes are
-  // every route, so this runs every route × the token principal for the owner.)
-  let ownerToken: string | undefined;
-  for (const row of MATRIX) {
-    const [method, url] = row.route.split(" ") as [string, string];
-    it(`${row.route} — ${TOKEN_COLUMN}`, async () => {
-      const registered = t.registry.find((route) => route.method === method && route.url === url);
-      const takesTokens = acceptedBy(registered?.doc).includes("token");
-      // Outside the API, and on a route whose callers prove themselves by a signature, a bearer header is
-      // not read: the call is anyone's.
-      const readsBearer =
-        (url.startsWith("/api/") || url.startsWith("/mcp")) &&
-        !acceptedBy(registered?.doc).includes("signed");
-      const verdict = !readsBearer ? row.who.nobody : takesTokens ? row.who.owner : "deny";
-      ownerToken ??= (await clients.owner.post("/api/me/tokens", { name: "Matrix", scope: "read-write" }))
-        .body.data.secret as string;
-      const f = changesNothing(row.route, verdict) ? await deniedFixture("owner") : await fixture("owner");
+    /** Another project of the fixture's people, team and link settings (a board, a deck). */
+    async function siblingProject(
+      projectId: string,
+      title: string,
+      type: "browse" | "illustration",
+      sharing: ProjectSharing,
+      teamId: string,
+    ) {
+      const { db } = t.ctx.database;
+      await db.insert(projects).values({ id: projectId, title, type, ownerId, sharing, teamId });
+      await db.insert(projectCollaborators).values({ projectId, userId: uids.teamCollaborator });
+      await db.insert(projectMembers).values(
+        (["edit", "comment", "view"] as const).map((access) => ({
+          id: newId(),
+          projectId,
+          userId: uids[access],
+          access,
+        })),
+      );
+      return projectId;
+    }
+
+    /** An illustration project of the fixture's people, team and link (issue #32), its deck one slide. */
+    async function deckFixture(sharing: ProjectSharing, teamId: string) {
+      const projectId = await siblingProject(newId(), "Fixture deck", "illustration", sharing, teamId);
+      await t.ctx.database.db.insert(decks).values({ projectId, snapshot: newSlideUpdate(FIXTURE_SLIDE) });
+      return projectId;
+    }
+
+    /** The fixture's bug-tracking project: the web project's people, team and link settings. */
+    async function boardFixture(sharing: ProjectSharing, teamId: string) {
+      const { db } = t.ctx.database;
+      const [projectId, listId, otherListId, ticketId, triageId, entryId, replyId] = [
+        1, 2, 3, 4, 5, 6, 7,
+      ].map(() => newId()) as [string, string, string, string, string, string, string];
+      await siblingProject(projectId, "Fixture board", "browse", sharing, teamId);
+      await db.insert(browseLists).values([
+        { id: listId, projectId, title: "To do", sortKey: "a0", createdBy: ownerId },
+        { id: otherListId, projectId, title: "Doing", sortKey: "a1", createdBy: ownerId },
+      ]);
+      const screenshotKey = `tickets/${projectId}/${"b".repeat(64)}.png`;
+      const replayKey = `tickets/${projectId}/${"c".repeat(64)}.json`;
+      await t.ctx.storage.put(screenshotKey, await png());
+      await t.ctx.storage.put(replayKey, Buffer.from("[]"));
+      await db.insert(tickets).values([
+        {
+          id: ticketId,
+          projectId,
+          number: 1,
+          listId,
+          sortKey: "a0",
+          intake: "accepted" as const,
+          title: "Broken button",
+          reporterId: uids.comment,
+          screenshotKey,
+          screenshotBytes: 100,
+          replayKey,
+          replayBytes: 2,
+        },
+        {
+          id: triageId,
+          projectId,
+          number: 2,
+          listId: null,
+          sortKey: "a0",
+          intake: "triage" as const,
+          title: "From the widget",
+          reporterName: "Gail",
+          reporterEmail: "gail@example.com",
+        },
+      ]);
+      await db.insert(ticketEntries).values([
+        {
+          id: entryId,
+          ticketId,
+          userId: uids.comment,
+          body: "It breaks",
+          createdAt: new Date(Date.now() - 1000),
+        },
+        // The reply carries a processed video (issue #33): its video and poster are stored below.
+        {
+          id: replyId,
+          ticketId,
+          userId: uids.comment,
+          body: "Still",
+          videoStatus: "ready",
+          videoKey: `videos/${projectId}/${replyId}.webm`,
+          videoPosterKey: `videos/${projectId}/${replyId}.jpg`,
+          videoBytes: 5,
+          videoDuration: 1,
+        },
+        { id: newId(), ticketId: triageId, guestName: "Gail", body: "Reported" },
+      ]);
+      await t.ctx.storage.put(`videos/${projectId}/${replyId}.webm`, Buffer.from("video"));
+      await t.ctx.storage.put(`videos/${projectId}/${replyId}.jpg`, await jpeg());
+      const ticketVideoUpload = async () => {
+        const created = await clients.comment.request("POST", `/api/tickets/${ticketId}/videos`, undefined, {
+          ...TUS,
+          "upload-length": "4",
+        });
+        return created.headers.get("location")!;
+      };
+      const widgetKey = `wk${Buffer.from(projectId).toString("hex").slice(0, 30)}`;
+      const widgetOrigin = "https://customer.example";
+      await db.insert(widgetSettings).values({ projectId, key: widgetKey, allowedOrigins: [widgetOrigin] });
+      const widgetVideo = widgetVideoGrant(t.ctx.config, triageId);
+      const widgetPage = { origin: widgetOrigin, [WIDGET_VIDEO_TOKEN_HEADER]: widgetVideo.token };
+      const widgetVideoUpload = async () => {
+        const created = await new ApiClient(t.url).request("POST", widgetVideo.uploads, undefined, {
+          ...TUS,
+          ...widgetPage,
+          "upload-length": "4",
+        });
+        return created.headers.get("location")!;
+      };
+      return {
+        widgetVideo,
+        widgetPage,
+        widgetVideoUpload,
+        projectId,
+        listId,
+        otherListId,
+        ticketId,
+        triageId,
+        entryId,
+        replyId,
+        widgetKey,
+        widgetOrigin,
+        ticketVideoUpload,
+      };
+    }
+
+    beforeAll(async () => {
+      t = await startTestApp({ driver });
+      let n = 0;
+      const email = (name: string) =>
+        `${name.toLowerCase()}-matrix-${Date.now().toString(36)}-${++n}@example.com`;
+      const unverified = new ApiClient(t.url);
+      await unverified.post("/api/auth/sign-up/email", {
+        email: email("unverified"),
+        password: "long enough pw",
+        name: "U",
+      });
+      const [owner, edit, comment, view, stranger, teamOwner, teamManager, teamMember, teamCollaborator] =
+        await Promise.all(
+          ["owner", "edit", "comment", "view", "stranger", ...TEAM_ACTORS].map((name) =>
+            signUpVerified(t.url, t.inbox!, email(name)),
+          ),
+        );
+      const uidOf = async (client: ApiClient) => (await client.get("/api/me")).body.data.uid as string;
+      clients = {
+        owner: owner!,
+        edit: edit!,
+        comment: comment!,
+        view: view!,
+        stranger: stranger!,
+        unverified,
+        guestComment: new ApiClient(t.url),
+        guestView: new ApiClient(t.url),
+        nobody: new ApiClient(t.url),
+        teamOwner: teamOwner!,
+        teamManager: teamManager!,
+        teamMember: teamMember!,
+        teamCollaborator: teamCollaborator!,
+      };
+      ownerId = await uidOf(owner!);
+      uids = {
+        edit: await uidOf(edit!),
+        comment: await uidOf(comment!),
+        view: await uidOf(view!),
+        teamOwner: await uidOf(teamOwner!),
+        teamManager: await uidOf(teamManager!),
+        teamMember: await uidOf(teamMember!),
+        teamCollaborator: await uidOf(teamCollaborator!),
+      };
+    });
+    afterAll(() => t.close());
+    afterEach(() => {
+      t.ctx.config.plansEnabled = false;
+    });
+
+    if (checksCoverage)
+      it("covers every route of the registry", () => {
+        const registered = t.registry.map(({ method, url }) => `${method} ${url}`);
+        const covered = new Set([...MATRIX.map((row) => row.route), ...Object.keys(EXEMPT)]);
+        const exemptSpace = (route: string) =>
+          Object.keys(EXEMPT_PREFIXES).some((prefix) => route.split(" ")[1]!.startsWith(prefix));
+        const uncovered = registered.filter((route) => !covered.has(route) && !exemptSpace(route));
+        expect(uncovered, "routes missing from the authorization matrix").toEqual([]);
+        const stale = MATRIX.map((row) => row.route).filter((route) => !registered.includes(route));
+        expect(stale, "matrix rows for routes that do not exist").toEqual([]);
+        // Every row runs in exactly one of the matrix's files.
+        const groups = MATRIX_GROUPS.flatMap((name) => MATRIX.filter((row) => groupOf(row) === name));
+        expect(groups.length).toBe(MATRIX.length);
+      });
+
+    if (checksCoverage)
+      it("has actors for every kind of caller, and a column for every kind outside the rows", () => {
+        const kinds = Object.keys(KIND_ACTORS) as PrincipalKind[];
+        const actorsOf: Record<PrincipalKind, readonly string[]> = KIND_ACTORS;
+        const missing = kinds.filter((kind) => actorsOf[kind].length === 0);
+        expect(missing, "principal kinds with no actor in the matrix").toEqual([]);
+        // Every preset has a verdict for each actor the kinds give, in their order.
+        for (const [name, row] of Object.entries(PRESETS)) expect(row.length, name).toBe(ACTORS.length);
+        // Each kind's actors run in every row, or in a column of their own over every row.
+        const columns = new Set(COLUMNS.map((column) => column.name));
+        for (const kind of kinds)
+          for (const actor of KIND_ACTORS[kind])
+            expect(ACTORS.includes(actor as Actor) || columns.has(actor), actor).toBe(true);
+      });
+
+    if (checksCoverage)
+      it("finds every declared policy action in a policy, and public routes open to anyone", () => {
+        const known = new Set<string>([
+          ...Object.keys(ADMIN_POLICY),
+          ...Object.keys(PROJECT_POLICY),
+          ...Object.keys(COMMENT_POLICY),
+          ...Object.keys(CONVERSATION_POLICY),
+          ...Object.keys(INSPECT_POLICY),
+          ...Object.keys(SLIDES_POLICY),
+          ...Object.keys(INTEGRATION_POLICY),
+          ...Object.keys(MEMBER_POLICY),
+          ...Object.keys(NOTIFICATION_POLICY),
+          ...Object.keys(SUBSCRIPTION_POLICY),
+          ...Object.keys(TEAM_POLICY),
+          ...Object.keys(TICKET_POLICY),
+          "public",
+          "self",
+        ]);
+        const declared = t.registry.filter((route) => route.doc);
+        expect(
+          declared.filter((route) => !known.has(route.doc!.action)).map((r) => `${r.method} ${r.url}`),
+        ).toEqual([]);
+        const publicRoutes = declared.filter((route) => route.doc!.action === "public");
+        for (const { method, url, doc } of publicRoutes) {
+          const row = MATRIX.find((candidate) => candidate.route === `${method} ${url}`);
+          // A public route lets a visitor without a session through (the link's own settings aside); the
+          // extension's are its alone (its column).
+          const extensionOnly = acceptedBy(doc).every((kind) => kind === "extension");
+          if (row && !url.startsWith("/api/share/") && !extensionOnly)
+            expect(row.who.nobody, `${method} ${url}`).toBe("allow");
+        }
+      });
+
+    const rows = MATRIX.filter((row) => groupOf(row) === group);
+    const loadOwner = async () => {
+      // Their counters' revision moves with any write to their projects (pages, members…): not theirs.
+      const [found] = await t.ctx.database.db.select().from(users).where(eq(users.id, ownerId));
+      const { countersRevision: _, ...owner } = found!;
+      return owner;
+    };
+    const noHeaders = async (call: Call) => call.headers;
+    const send = (client: ApiClient, row: Row, call: Call, headers?: Record<string, string>) =>
+      call.upload
+        ? client.upload(call.path, call.upload, headers ?? call.headers)
+        : client.request(methodOf(row.route), call.path, call.body, headers ?? call.headers);
+    const shown = (response: { status: number; body: unknown }) =>
+      `${response.status} ${JSON.stringify(response.body)?.slice(0, 200)}`;
+
+    /**
+     * One allowed cell: a fresh fixture for a write (it changes it), the shared one for a read; the answer is
+     * not a refusal. Returns what was wrong, if anything.
+     */
+    async function allowedCell(
+      row: Row,
+      actor: Actor,
+      client: ApiClient,
+      headersOf: (call: Call) => Promise<Record<string, string> | undefined>,
+    ): Promise<string | null> {
+      // A read changes nothing, and a call that does not read the fixture (an account's own route) cannot
+      // change it: those share it; any other allowed write gets a fresh one.
+      const shares = SAFE_METHODS.has(methodOf(row.route)) || row.call.length === 0;
+      const f = shares ? await deniedFixture(actor) : await fixture(actor);
       if (row.board) f.board = await f.loadBoard();
       const call = await row.call(f);
+      const headers = await headersOf(call);
+      // An earlier cell's webhooks (the embedded payment providers deliver after answering) land first.
       await paymentsDevIdle(t.app);
-      const before = verdict === "deny" ? await digest(t.ctx) : null;
-      const script = new ApiClient(t.url);
-      // A call that proves itself in its own Authorization header (Jira's webhook JWT) keeps it.
-      const headers = { authorization: `Bearer ${ownerToken}`, ...call.headers };
-      const response = call.upload
-        ? await script.upload(call.path, call.upload, headers)
-        : await script.request(methodOf(row.route), call.path, call.body, headers);
-      if (verdict === "allow") expect(response.status, JSON.stringify(response.body)).toBeLessThan(400);
-      else {
-        expect([401, 403, 404], JSON.stringify(response.body)).toContain(response.status);
-        expect(await digest(t.ctx)).toEqual(before);
+      const response = await send(client, row, call, headers);
+      t.ctx.config.plansEnabled = false;
+      return response.status < 400 ? null : shown(response);
+    }
+
+    /**
+     * Refused cells change nothing, each of them, so they run as one batch on the shared fixture: every call
+     * prepared first, one digest before and one after, each answer a refusal. Returns what was wrong.
+     */
+    interface DeniedCell {
+      label: string;
+      row: Row;
+      client: ApiClient;
+      fixture: Actor;
+      headersOf(call: Call): Promise<Record<string, string> | undefined>;
+    }
+    async function deniedCells(cells: DeniedCell[]): Promise<string[]> {
+      if (cells.length === 0) return [];
+      const prepared = [];
+      for (const cell of cells) {
+        const f = await deniedFixture(cell.fixture);
+        if (cell.row.board) f.board = await f.loadBoard();
+        const call = await cell.row.call(f);
+        // A credential a caller sends is made here, before the digest.
+        prepared.push({ ...cell, call, headers: await cell.headersOf(call) });
       }
-    });
-  }
-  // The same calls as the browser extension (issue #31, ADR 0037): from its origin, with a credential
-  // handed to it from the owner's session (a fresh one per cell: signing out revokes it). What the owner
-  // may do, the extension may — on the routes that accept it; everywhere else its credential is refused.
-  const readsBearerOn = (url: string, doc: Parameters<typeof acceptedBy>[0]) =>
-    (url.startsWith("/api/") || url.startsWith("/mcp")) && !acceptedBy(doc).includes("signed");
-  const docOf = (route: string) => {
-    const [method, url] = route.split(" ") as [string, string];
-    return { url, doc: t.registry.find((r) => r.method === method && r.url === url)?.doc };
-  };
-  const extensionHeaders = (credential: string, call: { headers?: Record<string, string> }) => ({
-    authorization: `Bearer ${credential}`,
-    // A call's own Authorization (Jira's JWT on its signed webhook) wins, as in the token column.
-    ...call.headers,
-    origin: `chrome-extension://${EXTENSION_ID}`,
+      t.ctx.config.plansEnabled = false;
+      await paymentsDevIdle(t.app);
+      const [before, ownerBefore] = await Promise.all([digest(t.ctx), loadOwner()]);
+      const wrong: string[] = [];
+      for (const { label, row, client, call, headers } of prepared) {
+        const response = await send(client, row, call, headers);
+        if (!REFUSED.includes(response.status)) wrong.push(`${label}: ${shown(response)}`);
+      }
+      if (!isDeepStrictEqual(await digest(t.ctx), before))
+        wrong.push("a refused call changed the database or the files");
+      if (!isDeepStrictEqual(await loadOwner(), ownerBefore))
+        wrong.push("a refused call changed the owner's record");
+      return wrong;
+    }
+
+    // Each row: its session, link-guest and anonymous callers (the table's columns) get the row's answers.
+    for (const row of rows) {
+      it(`${row.route} — every session, link-guest and anonymous caller`, async () => {
+        const denied = actorsHere.filter((actor) => row.who[actor] === "deny");
+        const wrong = await deniedCells(
+          denied.map((actor) => ({
+            label: actor,
+            row,
+            client: clients[actor],
+            fixture: actor,
+            headersOf: noHeaders,
+          })),
+        );
+        for (const actor of actorsHere.filter((actor) => row.who[actor] === "allow")) {
+          const ownerBefore = actor === "owner" ? null : await loadOwner();
+          const failed = await allowedCell(row, actor, clients[actor], noHeaders);
+          if (failed) wrong.push(`${actor} (allowed): ${failed}`);
+          // Whatever another actor may do, the project owner's own record stays as it was.
+          if (ownerBefore && !isDeepStrictEqual(await loadOwner(), ownerBefore))
+            wrong.push(`${actor} changed the owner's record`);
+        }
+        expect(wrong, row.route).toEqual([]);
+      }, 120_000);
+    }
+
+    // The kinds of caller outside the rows, each a column over every row of this file: what each sends, and
+    // the answer each must get (lib/principal.ts; modules/auth/principal-hook.ts decides who they are).
+    let ownerTokens: Promise<Record<"read" | "read-write", string>> | undefined;
+    const tokens = () =>
+      (ownerTokens ??= (async () => {
+        const mint = async (scope: "read" | "read-write") =>
+          (await clients.owner.post("/api/me/tokens", { name: `Matrix ${scope}`, scope })).body.data
+            .secret as string;
+        return { read: await mint("read"), "read-write": await mint("read-write") };
+      })());
+    // The extension's credential is handed to it from the owner's session: a fresh one per call, since its own
+    // routes include signing out (which revokes it).
+    const ownerExtensionCredential = async () => {
+      const { db } = t.ctx.database;
+      const [session] = await db
+        .select({ id: sessions.id })
+        .from(sessions)
+        .where(eq(sessions.userId, ownerId));
+      return createExtensionCredential(db, ownerId, session!.id);
+    };
+    for (const column of COLUMNS) {
+      const header = async (call: Call): Promise<Record<string, string>> => {
+        switch (column.kind) {
+          case "token":
+            return {
+              authorization: `Bearer ${(await tokens())[column.name === READ_TOKEN_COLUMN ? "read" : "read-write"]}`,
+              // A call that proves itself in its own Authorization header (Jira's webhook JWT) keeps it.
+              ...call.headers,
+            };
+          case "extension":
+            return {
+              authorization: `Bearer ${await ownerExtensionCredential()}`,
+              ...call.headers,
+              origin: `chrome-extension://${EXTENSION_ID}`,
+            };
+          case "widget-key":
+            // The page is on the widget's allowed origin: another site than the app's.
+            return { ...call.headers, origin: WIDGET_ORIGIN };
+          case "signed":
+            return { ...FORGED_SIGNATURES, ...call.headers };
+          case "integration":
+            return { authorization: `Bearer ${INTEGRATION_SECRET}`, ...call.headers };
+          default:
+            throw new Error(`no column for ${column.kind}`);
+        }
+      };
+      it(`every route of this file — ${column.name}`, async () => {
+        const cells = rows.map((row) => {
+          const [method, url] = row.route.split(" ") as [string, string];
+          const doc = t.registry.find((route) => route.method === method && route.url === url)?.doc;
+          return { row, verdict: column.verdict(row, { method, url, doc }) };
+        });
+        const wrong = await deniedCells(
+          cells
+            .filter(({ verdict }) => verdict === "deny")
+            .map(({ row }) => ({
+              label: row.route,
+              row,
+              client: new ApiClient(t.url),
+              fixture: "owner",
+              headersOf: header,
+            })),
+        );
+        for (const { row } of cells.filter(({ verdict }) => verdict === "allow")) {
+          const failed = await allowedCell(row, "owner", new ApiClient(t.url), header);
+          if (failed) wrong.push(`${row.route} (allowed): ${failed}`);
+        }
+        expect(wrong, column.name).toEqual([]);
+      }, 600_000);
+    }
   });
-  const ownerExtensionCredential = async () => {
-    const { db } = t.ctx.database;
-    const [session] = await db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, ownerId));
-    return createExtensionCredential(db, ownerId, session!.id);
-  };
-  async function extensionCell(row: (typeof MATRIX)[number]) {
-    const { url, doc } = docOf(row.route);
-    const verdict = !readsBearerOn(url, doc)
-      ? row.who.nobody
-      : acceptedBy(doc).includes("extension")
-        ? (row.extension ?? row.who.owner)
-        : "deny";
-    const credential = await ownerExtensionCredential();
-    const f = changesNothing(row.route, verdict) ? await deniedFixture("owner") : await fixture("owner");
-    if (row.board) f.board = await f.loadBoard();
-    const call = await row.call(f);
-    await paymentsDevIdle(t.app);
-    const before = verdict === "deny" ? await digest(t.ctx) : null;
-    const extension = new ApiClient(t.url);
-    const headers = extensionHeaders(credential, call);
-    const response = call.upload
-      ? await extension.upload(call.path, call.upload, headers)
-      : await extension.request(methodOf(row.route), call.path, call.body, headers);
-    if (verdict === "allow") expect(response.status, JSON.stringify(response.body)).toBeLessThan(400);
-    else {
-      expect([401, 403, 404], `${row.route}: ${JSON.stringify(response.body)}`).toContain(response.status);
-      expect(await digest(t.ctx)).toEqual(before);
-    }
-  }
-  // The API's routes without an extension verdict of their own: those that do not accept the extension
-  // refuse its credential at the front door, before any handler, so they run as one batch — every call
-  // prepared first, one digest before and one after — asserting the same per route at a fraction of the
-  // cost; the few others (taking the extension, or proving themselves by a signature) run one by one. The extension's own routes,
-  // and those outside the API, are cells of their own.
-  const inBatch = (row: (typeof MATRIX)[number]) =>
-    row.extension === undefined && /^[A-Z]+ \/(api|mcp)\b/.test(row.route);
-  it(`every API route without an extension verdict — ${EXTENSION_COLUMN}: deny`, async () => {
-    const rows = MATRIX.filter(inBatch);
-    const atTheDoor = rows.filter((row) => {
-      const { url, doc } = docOf(row.route);
-      return readsBearerOn(url, doc) && !acceptedBy(doc).includes("extension");
-    });
-    expect(atTheDoor.length).toBeGreaterThan(100);
-    const credential = await ownerExtensionCredential();
-    const f = await deniedFixture("owner");
-    const prepared = [];
-    for (const row of atTheDoor) {
-      const cell = row.board ? { ...f, board: await f.loadBoard() } : f;
-      prepared.push({ row, call: await row.call(cell) });
-    }
-    await paymentsDevIdle(t.app);
-    const before = await digest(t.ctx);
-    const wrong: string[] = [];
-    const extension = new ApiClient(t.url);
-    for (const { row, call } of prepared) {
-      const headers = extensionHeaders(credential, call);
-      const response = call.upload
-        ? await extension.upload(call.path, call.upload, headers)
-        : await extension.request(methodOf(row.route), call.path, call.body, headers);
-      if (![401, 403, 404].includes(response.status)) wrong.push(`${row.route} → ${response.status}`);
-    }
-    expect(wrong).toEqual([]);
-    expect(await digest(t.ctx)).toEqual(before);
-    for (const row of rows.filter((row) => !atTheDoor.includes(row))) await extensionCell(row);
-  }, 180_000);
-  for (const row of MATRIX.filter((row) => !inBatch(row)))
-    it(`${row.route} — ${EXTENSION_COLUMN}`, () => extensionCell(row));
-});
+}
