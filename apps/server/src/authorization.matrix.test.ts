@@ -2062,7 +2062,6 @@ describe.each(routeDrivers())("authorization matrix (%s)", (driver) => {
       pageId,
       versionId,
       target: { kind: "element", anchor: null, point: { x: 0.5, y: 0.5 } },
-      dotPosition: { x: 0.5, y: 0.5 },
       deviceSize: "default",
       deviceWidth: 1280,
     });
