@@ -270,7 +270,7 @@ describe("comments on slides", () => {
           dotPosition: { x: 0, y: 0 },
           comment: "Hi",
         },
-        "Send the comment's target or its dotPosition, anchor, pdfPage and objectId — not both.",
+        "Send the comment's target or its dotPosition and objectId — not both.",
       ],
       [
         { target: { kind: "slide", slideId: "s2", objectId: "img", point: { x: 0, y: 0 } }, comment: "Hi" },

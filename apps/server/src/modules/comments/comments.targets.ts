@@ -23,7 +23,8 @@ import { BadRequestError } from "../../lib/errors.ts";
 
 export const TARGET_MESSAGES = {
   noPlace: "Say where the comment points: a target, or a dotPosition.",
-  bothShapes: "Send the comment's target or its dotPosition, anchor, pdfPage and objectId — not both.",
+  bothShapes: "Send the comment's target or its dotPosition, anchor and pdfPage — not both.",
+  bothSlideShapes: "Send the comment's target or its dotPosition and objectId — not both.",
   onItsSlide: "A slide's comment stays on its slide and its object; only its point moves.",
   otherSlide: "The comment's target is on another slide than the one it is posted to.",
   videoPoint: "A comment on a video time has no point to move; send its target.",
@@ -65,7 +66,7 @@ export function newSlideTarget(
 ): Target & { kind: "slide" } {
   const { target, objectId, dotPosition } = input;
   if (target && (objectId !== undefined || dotPosition))
-    throw new BadRequestError(TARGET_MESSAGES.bothShapes, "invalid-target");
+    throw new BadRequestError(TARGET_MESSAGES.bothSlideShapes, "invalid-target");
   const asked: Target | null =
     target ??
     (dotPosition
