@@ -48,10 +48,11 @@ async function seedVersion(owner: ApiClient, db: pg.Client, ownerId: string, tot
   if (uploaded.status !== 201) throw new Error(`upload answered ${uploaded.status}`);
   const { pageId, versionId } = uploaded.body.data as { pageId: string; versionId: string };
   await db.query(
-    `insert into comments (id, project_id, page_id, version_id, dot_position, device_size, device_width,
+    `insert into comments (id, project_id, page_id, version_id, target, device_size, device_width,
                            is_resolved, resolved_by, created_at, modified_at)
      select $3 || '-c' || g, $1, $2, $3,
-            jsonb_build_object('x', ((g * 37) % 997) / 997.0, 'y', ((g * 61) % 991) / 991.0),
+            jsonb_build_object('kind', 'image-point', 'point',
+              jsonb_build_object('x', ((g * 37) % 997) / 997.0, 'y', ((g * 61) % 991) / 991.0)),
             'default', 1280, g % 4 = 0, case when g % 4 = 0 then $4 end,
             now() - make_interval(secs => $5::int - g), now() - make_interval(secs => $5::int - g)
      from generate_series(1, $5::int) g`,

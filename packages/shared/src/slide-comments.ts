@@ -11,12 +11,15 @@ import { SLIDE_SIZE, type Slide } from "./slides.ts";
 
 const id = z.string().min(1).max(64);
 
-/** POST /api/projects/{id}/slides/{slideId}/comments: a pin at a point of the slide or on an object. */
+/**
+ * POST /api/projects/{id}/slides/{slideId}/comments: a pin at a point of the slide or on an object — its
+ * `target` (a slide target on this slide, targets.ts), or the older `dotPosition` and `objectId`; not both.
+ */
 export const createSlideCommentSchema = createCommentSchema
-  .omit({ target: true, anchor: true, pdfPage: true, deviceWidth: true })
+  .omit({ anchor: true, pdfPage: true, deviceWidth: true })
   .extend({
     /** A fraction of the slide, or of the object's box. */
-    dotPosition: createCommentSchema.shape.dotPosition.unwrap(),
+    dotPosition: createCommentSchema.shape.dotPosition,
     /** The object the pin sits on (it follows it); left out for a point of the slide. */
     objectId: id.optional(),
   })

@@ -17,6 +17,7 @@ import {
   launchChromium,
   verdict,
 } from "@redline/anchoring/testing";
+import { ticketTargetOf } from "@redline/shared";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -429,7 +430,7 @@ describe("a ticket's element", () => {
   // Kept and changed (moved, re-sorted, edited) in catalog.mutated.html, and one removed with its card.
   const TARGETS = ["title", "nav-shop", "price-1", "buy-3", "email", "buy-2"];
 
-  it("re-anchors on a newer version of the page with the same figures as a comment's pin", async () => {
+  it("is an element target with the click point, re-anchored on a newer version as a comment's pin is", async () => {
     const original = fixture("catalog.original.html");
     const withWidget = original.replace(
       "</head>",
@@ -459,9 +460,14 @@ describe("a ticket's element", () => {
       await widget(page)
         .getByText(/was sent/)
         .waitFor();
-      const sent = h.received.at(-1)!.report.report.element;
-      expect(sent?.anchor, truth).toMatchObject({ v: 1 });
-      made[truth] = sent.anchor;
+      // The ticket's target, as the server stores it (tickets.target, ticketTargetOf): the element's anchor
+      // and the click point, a fraction of its box — the one target type a comment's pin has (issue #29).
+      const target = ticketTargetOf(h.received.at(-1)!.report.report);
+      if (target?.kind !== "element" || !target.anchor) throw new Error(`no element target for ${truth}`);
+      expect(target.anchor, truth).toMatchObject({ v: 1 });
+      expect(target.point.x, truth).toBeCloseTo(0.25, 1);
+      expect(target.point.y, truth).toBeCloseTo(0.5, 1);
+      made[truth] = target.anchor as unknown as Anchor;
       await page.context().close();
     }
 

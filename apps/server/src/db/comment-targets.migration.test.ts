@@ -6,7 +6,8 @@
  * comment's target is then what `targetFromLegacy` says its old columns meant, and turns back into exactly
  * those columns — nothing lost; each ticket's is `ticketTargetOf` its report. The previous release keeps
  * writing during the rollout (ADR 0031): its inserts and pin moves, which name only the legacy columns,
- * still leave a right target.
+ * still leave a right target; and this release's, which name only the target, leave the legacy columns it
+ * reads right (migration 0040).
  */
 import { PGlite } from "@electric-sql/pglite";
 import {
@@ -275,7 +276,7 @@ describe.each(drivers())("migration 0039_comment_targets on real rows (%s)", (dr
     });
   }, 120_000);
 
-  it("keeps the target right while the previous release still writes only the legacy columns", async () => {
+  it("keeps the target and the legacy columns in step, whichever release writes", async () => {
     const query = await migratedDatabase();
     const targetOf = async (id: string) =>
       (await query<{ target: Target }>(`SELECT target FROM comments WHERE id = $1`, [id]))[0]!.target;
@@ -306,13 +307,69 @@ describe.each(drivers())("migration 0039_comment_targets on real rows (%s)", (dr
     await query(`UPDATE comments SET is_resolved = true WHERE id = 'c-pdf'`);
     expect(await targetOf("c-pdf")).toEqual({ kind: "pdf-point", page: 4, point: { x: 0.5, y: 0.125 } });
 
-    // This release writes the target with the legacy columns: what it writes is kept.
+    // This release writes only the target (migration 0040): what it writes is kept, and the legacy
+    // columns the previous release reads follow it, as legacyFromTarget says, on insert and on a move.
+    const legacyOf = async (id: string) => {
+      const [row] = await query<MigratedComment & { slide_id: string | null }>(
+        `SELECT * FROM comments WHERE id = $1`,
+        [id],
+      );
+      return {
+        querySelector: row!.query_selector,
+        anchor: row!.anchor,
+        dotPosition: row!.dot_position,
+        pdfPage: row!.pdf_page,
+        slideId: row!.slide_id,
+        objectId: row!.object_id,
+      };
+    };
+    const written: { id: string; on: VersionKind | "slide"; target: Target }[] = [
+      { id: "n-anchor", on: "snapshot", target: { kind: "element", anchor, point: { x: 0.1, y: 0.2 } } },
+      {
+        id: "n-apart",
+        on: "snapshot",
+        target: { kind: "element", anchor, selector: "main h1", point: { x: 0.3, y: 0.4 } },
+      },
+      { id: "n-bare", on: "snapshot", target: { kind: "element", anchor: null, point: { x: 1, y: 0 } } },
+      { id: "n-image", on: "image", target: { kind: "image-point", point: { x: 0.6, y: 0.7 } } },
+      { id: "n-pdf", on: "pdf", target: { kind: "pdf-point", page: 3, point: { x: 0.2, y: 0.8 } } },
+      {
+        id: "n-object",
+        on: "slide",
+        target: { kind: "slide", slideId: "s-1", objectId: "o-logo", point: { x: 0.4, y: 0.6 } },
+      },
+      { id: "n-slide", on: "slide", target: { kind: "slide", slideId: "s-2", point: { x: 0.9, y: 0.9 } } },
+      { id: "n-video", on: "image", target: { kind: "video", time: 12.5 } },
+      {
+        id: "n-region",
+        on: "image",
+        target: { kind: "video", time: 3, region: { x: 0.1, y: 0.2, width: 0.3, height: 0.4 } },
+      },
+    ];
+    for (const { id, on, target } of written) {
+      const onSlide = on === "slide";
+      await query(
+        `INSERT INTO comments (id, project_id, page_id, version_id, slide_id, target, device_size, device_width)
+         VALUES ($1, $2, $3, $4, $5, $6, 'default', 1280)`,
+        [
+          id,
+          onSlide ? "p-deck" : "p-web",
+          onSlide ? null : `page-${on}`,
+          onSlide ? null : `v-${on}`,
+          onSlide && target.kind === "slide" ? target.slideId : null,
+          JSON.stringify(target),
+        ],
+      );
+      expect(await targetOf(id), id).toEqual(target);
+      expect(await legacyOf(id), id).toEqual(legacyFromTarget(target));
+    }
     const moved: Target = { kind: "pdf-point", page: 5, point: { x: 0.5, y: 0.5 } };
-    await query(
-      `UPDATE comments SET target = $1, pdf_page = 5, dot_position = '{"x":0.5,"y":0.5}' WHERE id = 'c-pdf'`,
-      [JSON.stringify(moved)],
-    );
+    await query(`UPDATE comments SET target = $1 WHERE id = 'c-pdf'`, [JSON.stringify(moved)]);
     expect(await targetOf("c-pdf")).toEqual(moved);
+    expect(await legacyOf("c-pdf")).toEqual(legacyFromTarget(moved));
+    const reanchored: Target = { kind: "element", anchor: undotted, point: { x: 0.5, y: 0.5 } };
+    await query(`UPDATE comments SET target = $1 WHERE id = 'c-apart'`, [JSON.stringify(reanchored)]);
+    expect(await legacyOf("c-apart")).toEqual(legacyFromTarget(reanchored));
 
     // A slide comment's target stays on its own slide.
     await expect(

@@ -2215,7 +2215,6 @@ export function authorizationMatrix(group: MatrixGroup) {
             pageId,
             versionId,
             target: { kind: "element", anchor: null, point: { x: 0.5, y: 0.5 } },
-            dotPosition: { x: 0.5, y: 0.5 },
             deviceSize: "default",
             deviceWidth: 1280,
           }),

@@ -35,7 +35,7 @@ import {
   presentOne,
   previousVersion,
 } from "./comments.service.ts";
-import { movedCommentTarget, newVersionTarget, targetColumns } from "./comments.targets.ts";
+import { movedCommentTarget, newVersionTarget } from "./comments.targets.ts";
 
 export const versionParams = z.object({ versionId: z.string().min(1).max(64) });
 const commentParams = z.object({ commentId: z.string().min(1).max(64) });
@@ -133,7 +133,7 @@ export const updateComment = operation(
             isResolved: input.isResolved,
             resolvedBy: input.isResolved ? actor.user.id : null,
           }),
-          ...(target && targetColumns(target)),
+          ...(target && { target }),
           ...(input.anchorStatus && { anchorStatus: input.anchorStatus }),
           modifiedAt: new Date(),
         })

@@ -34,7 +34,6 @@ import { meterStorage } from "../plans/storage.ts";
 import { authorsFrom, loadAuthors } from "../users/authors.ts";
 import { type CommentActor, commentRef, recordCommentEvent } from "./comments.events.ts";
 import { presentComment } from "./comments.presenter.ts";
-import { targetColumns } from "./comments.targets.ts";
 
 export type Author = CommentActor;
 
@@ -199,7 +198,7 @@ export async function createComment(
       pageId: ref.pageId,
       versionId: ref.versionId,
       slideId: onSlide ? place.slideId : null,
-      ...targetColumns(input.target),
+      target: input.target,
       anchorStatus: input.target.kind === "element" && input.target.anchor ? "exact" : null,
       deviceSize: deviceSizeOf(input.deviceWidth),
       deviceWidth: input.deviceWidth,

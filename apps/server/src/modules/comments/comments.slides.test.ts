@@ -131,9 +131,9 @@ describe("comments on slides", () => {
     expect(heard.event).toMatchObject({ slideId: "s1", versionId: null, comment: { id: pointId } });
     tab.socket.close();
 
+    // The web sends the target (the one target type); the point above came in the older fields.
     const onObject = await owner.post(`/api/projects/${projectId}/slides/s1/comments`, {
-      objectId: "img",
-      dotPosition: { x: 0.5, y: 0.5 },
+      target: { kind: "slide", slideId: "s1", objectId: "img", point: { x: 0.5, y: 0.5 } },
       comment: `Brighter, {@${commenterUid}}?`,
     });
     expect(onObject.status, JSON.stringify(onObject.body)).toBe(201);
@@ -255,6 +255,36 @@ describe("comments on slides", () => {
     });
     expect(noObject.status).toBe(400);
     expect(noObject.body.message).toBe("The object you commented on is no longer on this slide.");
+    for (const [body, message] of [
+      [
+        { target: { kind: "slide", slideId: "s2", point: { x: 0, y: 0 } }, comment: "Hi" },
+        "The comment's target is on another slide than the one it is posted to.",
+      ],
+      [
+        { target: { kind: "image-point", point: { x: 0, y: 0 } }, comment: "Hi" },
+        "This comment points at a point on an image, but this version shows slides.",
+      ],
+      [
+        {
+          target: { kind: "slide", slideId: "s1", point: { x: 0, y: 0 } },
+          dotPosition: { x: 0, y: 0 },
+          comment: "Hi",
+        },
+        "Send the comment's target or its dotPosition and objectId — not both.",
+      ],
+      [
+        { target: { kind: "slide", slideId: "s2", objectId: "img", point: { x: 0, y: 0 } }, comment: "Hi" },
+        "The comment's target is on another slide than the one it is posted to.",
+      ],
+    ] as const) {
+      const refused = await owner.post(`${path}/s1/comments`, body);
+      expect([refused.status, refused.body.message]).toEqual([400, message]);
+    }
+    const objectGone = await owner.post(`${path}/s2/comments`, {
+      target: { kind: "slide", slideId: "s2", objectId: "img", point: { x: 0, y: 0 } },
+      comment: "Hi",
+    });
+    expect(objectGone.body.message).toBe("The object you commented on is no longer on this slide.");
     for (const body of [
       { dotPosition: { x: 2, y: 0 }, comment: "Off the slide" },
       { dotPosition: { x: 0, y: 0 }, comment: "   " },

@@ -100,13 +100,13 @@ async function slideCommentsFor(db: Database, reader: PolicyActor, projectId: st
 export const pinSlideComment = operation(
   "comments.create-on-slide",
   withParams(slideCommentParams, createSlideCommentSchema),
-  async (ctx, actor: Actor, { projectId, slideId, objectId, ...input }) => {
+  async (ctx, actor: Actor, { projectId, slideId, target: asked, objectId, dotPosition, ...input }) => {
     const { db } = ctx.database;
     const { reader, project } = await deckProject(db, actor, projectId, "slides.read");
     authorizeComment(reader, "comments.create");
     if (input.attachments.length > 0 || input.video) authorizeComment(reader, "comments.attach");
-    await assertOnDeck(db, projectId, slideId, objectId);
-    const target = newSlideTarget(slideId, objectId, input.dotPosition);
+    const target = newSlideTarget(slideId, { target: asked, objectId, dotPosition });
+    await assertOnDeck(db, projectId, slideId, target.objectId);
     const attachments = await storedAttachments(ctx.storage, projectId, input.attachments);
     const created = await createComment(
       db,
@@ -135,13 +135,17 @@ async function assertOnDeck(db: Database, projectId: string, slideId: string, ob
 export const guestPinSlideComment = operation(
   "comments.guest.create-on-slide",
   withParams(slideCommentParams, createSlideCommentSchema),
-  async (ctx, principal: LinkGuestPrincipal, { projectId, slideId, objectId, ...input }) => {
+  async (
+    ctx,
+    principal: LinkGuestPrincipal,
+    { projectId, slideId, target: asked, objectId, dotPosition, ...input },
+  ) => {
     const { db } = ctx.database;
     const { reader, project } = await guestDeckProject(db, ctx.config.plansEnabled, projectId, "slides.read");
     authorizeComment(reader, "comments.create");
     const guestIdentity = guestIdentityOf(principal);
-    await assertOnDeck(db, projectId, slideId, objectId);
-    const target = newSlideTarget(slideId, objectId, input.dotPosition);
+    const target = newSlideTarget(slideId, { target: asked, objectId, dotPosition });
+    await assertOnDeck(db, projectId, slideId, target.objectId);
     const created = await createComment(
       db,
       { projectId, slideId },

@@ -1,12 +1,11 @@
 /**
  * Where a comment points (issue #29 item 1, ADR 0045): one `target` (shared/targets.ts), checked on every
  * write against what the comment's version shows — a target of the wrong kind (a video time on an image,
- * an anchor on a PDF page) is a 400 and nothing is stored. The legacy columns are written beside it from
- * the target while the previous release still reads them (ADR 0031); nothing here reads them.
+ * an anchor on a PDF page) is a 400 and nothing is stored. Only `target` is written: the legacy columns,
+ * which the previous release still reads, follow it by a trigger (migration 0040, ADR 0045).
  */
 import {
   type AnchorData,
-  legacyFromTarget,
   movedTarget,
   type Target,
   type TargetContent,
@@ -25,7 +24,9 @@ import { BadRequestError } from "../../lib/errors.ts";
 export const TARGET_MESSAGES = {
   noPlace: "Say where the comment points: a target, or a dotPosition.",
   bothShapes: "Send the comment's target or its dotPosition, anchor and pdfPage — not both.",
+  bothSlideShapes: "Send the comment's target or its dotPosition and objectId — not both.",
   onItsSlide: "A slide's comment stays on its slide and its object; only its point moves.",
+  otherSlide: "The comment's target is on another slide than the one it is posted to.",
   videoPoint: "A comment on a video time has no point to move; send its target.",
 } as const;
 
@@ -51,22 +52,36 @@ export function newVersionTarget(input: TargetInput, kind: VersionKind): Target 
   return checkedTarget(target, content);
 }
 
-/** A new slide comment's target: its slide, the object it sits on, and the point. */
+/**
+ * A new comment's target on the slide `slideId`: its `target` (on that slide), or the one its older fields
+ * describe (the object it sits on, and the point); else a 400.
+ */
 export function newSlideTarget(
   slideId: string,
-  objectId: string | null | undefined,
-  point: { x: number; y: number },
-): Target {
-  return checkedTarget(
-    { kind: "slide", slideId, ...(objectId ? { objectId } : {}), point: { x: point.x, y: point.y } },
-    "slides",
-  );
-}
-
-/** The columns a target is stored in: `target`, and the legacy columns the previous release reads. */
-export function targetColumns(target: Target) {
-  const { querySelector, anchor, dotPosition, pdfPage, objectId } = legacyFromTarget(target);
-  return { target, querySelector, anchor, dotPosition, pdfPage, objectId };
+  input: {
+    target?: Target | undefined;
+    objectId?: string | undefined;
+    dotPosition?: { x: number; y: number } | undefined;
+  },
+): Target & { kind: "slide" } {
+  const { target, objectId, dotPosition } = input;
+  if (target && (objectId !== undefined || dotPosition))
+    throw new BadRequestError(TARGET_MESSAGES.bothSlideShapes, "invalid-target");
+  const asked: Target | null =
+    target ??
+    (dotPosition
+      ? {
+          kind: "slide",
+          slideId,
+          ...(objectId ? { objectId } : {}),
+          point: { x: dotPosition.x, y: dotPosition.y },
+        }
+      : null);
+  if (!asked) throw new BadRequestError(TARGET_MESSAGES.noPlace, "invalid-target");
+  const checked = checkedTarget(asked, "slides");
+  if (checked.kind !== "slide" || checked.slideId !== slideId)
+    throw new BadRequestError(TARGET_MESSAGES.otherSlide, "target-mismatch");
+  return checked;
 }
 
 /** What the comment's place shows: its version's content, or a slide. */

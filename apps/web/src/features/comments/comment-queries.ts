@@ -13,8 +13,8 @@ import {
   type Comment,
   type CreateCommentInput,
   type CreateSlideCommentInput,
-  type FrameAnchor,
   type ProjectDetail,
+  type Target,
   type VideoInput,
 } from "@redline/shared";
 import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -42,7 +42,10 @@ export interface CommentScope {
   guestIdentity?: string;
 }
 
-export type NewComment = CreateCommentInput;
+/** A new comment as the web sends it: where it points is its `target` (the one target type, ADR 0045). */
+export type NewComment = Omit<CreateCommentInput, "target" | "anchor" | "dotPosition" | "pdfPage"> & {
+  target: Target;
+};
 
 const enc = encodeURIComponent;
 export const commentsKey = (
@@ -337,10 +340,10 @@ export function useEditEntry(scope: CommentScope) {
   );
 }
 
+/** A change to a comment: resolved or not, its whole new target (a moved pin), how its target was found again. */
 export interface CommentUpdate {
   isResolved?: boolean;
-  dotPosition?: { x: number; y: number };
-  anchor?: FrameAnchor;
+  target?: Target;
   anchorStatus?: AnchorStatus;
 }
 

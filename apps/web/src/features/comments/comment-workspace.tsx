@@ -28,7 +28,7 @@ import {
 import { CommentThread } from "./comment-thread.tsx";
 import { NewComment, type Pending } from "./new-comment.tsx";
 import { ReviewList } from "./review-list.tsx";
-import { type FoundPin, placementOf, stageFor } from "./stages/index.ts";
+import { type FoundPin, stageFor } from "./stages/index.ts";
 import { useSaveAnchorStatus } from "./use-anchor-status.ts";
 import { useGuestCommentsRealtime } from "./use-guest-comments-realtime.ts";
 import { useHeldComments } from "./use-held-comments.ts";
@@ -164,7 +164,7 @@ export function CommentWorkspace({
   );
   const handlePick = (target: Target, deviceWidth: number) => {
     if (repinId) {
-      update.mutate({ commentId: repinId, ...placementOf(target), anchorStatus: "exact" });
+      update.mutate({ commentId: repinId, target, anchorStatus: "exact" });
       setAnchored((current) => new Map(current).set(repinId, "exact"));
       setRepinId(null);
       return;
@@ -190,7 +190,7 @@ export function CommentWorkspace({
   const submitNew = async ({ comment, attachments, video }: ComposerSubmit) => {
     if (!pending) return;
     const { data } = await create.mutateAsync({
-      ...placementOf(pending.target),
+      target: pending.target,
       deviceWidth: pending.deviceWidth,
       comment,
       attachments,
@@ -319,8 +319,7 @@ export function CommentWorkspace({
                     choice && choice.index > 0
                       ? {
                           commentId: comment.id,
-                          anchor: choice.anchor,
-                          dotPosition: choice.dotPosition,
+                          target: { kind: "element", anchor: choice.anchor, point: choice.dotPosition },
                           anchorStatus: "exact",
                         }
                       : { commentId: comment.id, anchorStatus: "exact" },

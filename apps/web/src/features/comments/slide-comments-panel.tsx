@@ -4,7 +4,7 @@
  * gets it from its page (features/slides/slide-comments-slot.ts): the project page for members, the public
  * link's view for its guests (their comments written under their guest name, without files).
  */
-import type { MentionPerson } from "@redline/shared";
+import type { Comment, MentionPerson, Slide } from "@redline/shared";
 import { MessageSquare, MessageSquarePlus } from "lucide-react";
 import { useState } from "react";
 import { MentionText } from "../../components/discussion/entry.tsx";
@@ -12,7 +12,14 @@ import type { SlideCommentsPanelProps } from "../slides/slide-comments-slot.ts";
 import { CommentComposer } from "./comment-composer.tsx";
 import { useCreateSlideComment, videoTargetOf } from "./comment-queries.ts";
 import { CommentThread } from "./comment-thread.tsx";
+import { describeSlideTarget, findOnSlide, slideTargetOf } from "./stages/slide-target.ts";
 import "./comments.css";
+
+/** A comment pinned to an object that is no longer on its slide (it keeps its place in the list, not its pin). */
+function isObjectGone(comment: Comment, slide: Slide | undefined) {
+  const target = slideTargetOf(comment);
+  return Boolean(slide && target?.objectId && !findOnSlide(target, slide));
+}
 
 export function SlideCommentsPanel({
   scope,
@@ -65,9 +72,7 @@ export function SlideCommentsPanel({
       ) : null}
       {pending ? (
         <section className="activity__new-comment" aria-label="New comment">
-          <p className="activity__hint">
-            {pending.objectId ? "Pinned to the selected object." : "Pinned to a point of the slide."}
-          </p>
+          <p className="activity__hint">{describeSlideTarget(pending)}</p>
           <CommentComposer
             key={JSON.stringify(pending)}
             label="Write a comment"
@@ -81,8 +86,7 @@ export function SlideCommentsPanel({
             onSubmit={async (input) => {
               const created = await create.mutateAsync({
                 slideId: pending.slideId,
-                ...(pending.objectId && { objectId: pending.objectId }),
-                dotPosition: pending.dotPosition,
+                target: pending,
                 ...input,
               });
               onCancelPending();
@@ -137,7 +141,7 @@ export function SlideCommentsPanel({
                       <span className="slide-comments__author">
                         {comment.thread[0]?.author.displayName}
                         {comment.isResolved ? " · Resolved" : ""}
-                        {comment.objectId && !slide?.objects[comment.objectId] ? " · Object deleted" : ""}
+                        {isObjectGone(comment, slide) ? " · Object deleted" : ""}
                       </span>
                       <MentionText text={comment.thread[0]?.comment ?? ""} people={people} />
                     </span>

@@ -5,13 +5,10 @@
 import type { Comment, Slide } from "@redline/shared";
 import type { ReactNode } from "react";
 import type { CommentScope } from "../comments/comment-queries.ts";
+import type { SlideTarget } from "../comments/stages/slide-target.ts";
 
-/** A comment being placed: its slide, the object it is on (if any) and where. */
-export interface PendingSlideComment {
-  slideId: string;
-  objectId: string | null;
-  dotPosition: { x: number; y: number };
-}
+/** A comment being placed: its target (its slide, the object it is on if any, and where). */
+export type PendingSlideComment = SlideTarget;
 
 export interface SlideCommentsPanelProps {
   /** Where the slide comments are read and written: a member's, or a guest's through the public link. */

@@ -6,14 +6,7 @@
  * places a new one with the next click; a pin dragged is saved 1000 ms after it is let go (SPEC §9), and
  * at once when the editor closes. `?id={commentID}` opens the comment's slide and thread (SPEC §2).
  */
-import {
-  type Comment,
-  commentsPerSlide,
-  SLIDE_SAVE_DELAY_MS,
-  type Slide,
-  slideDotOf,
-  slidePinPoint,
-} from "@redline/shared";
+import { type Comment, commentsPerSlide, SLIDE_SAVE_DELAY_MS, type Slide } from "@redline/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef } from "react";
 import {
@@ -23,6 +16,7 @@ import {
   useComments,
   useUpdateComment,
 } from "../comments/comment-queries.ts";
+import { findOnSlide, movedOnSlide, slideTargetOf } from "../comments/stages/slide-target.ts";
 import type { StagePin } from "./slide-stage.tsx";
 import "../comments/comments.css";
 
@@ -52,8 +46,9 @@ export function pinsOf(
   openId: string | null,
 ): StagePin[] {
   return comments.flatMap((comment) => {
-    if (comment.slideId !== slide.id) return [];
-    const at = slidePinPoint(comment, slide);
+    const target = slideTargetOf(comment);
+    if (target?.slideId !== slide.id) return [];
+    const at = findOnSlide(target, slide);
     return at
       ? [
           {
@@ -91,14 +86,17 @@ export function useMovePin(scope: CommentScope, slide: Slide | undefined, commen
   return useCallback(
     (commentId: string, at: { x: number; y: number }) => {
       const comment = comments.find((entry) => entry.id === commentId);
-      if (!comment || !slide) return;
-      const dotPosition = slideDotOf(at, comment.objectId ? (slide.objects[comment.objectId] ?? null) : null);
+      const before = comment ? slideTargetOf(comment) : null;
+      if (!before || !slide) return;
+      const target = movedOnSlide(before, slide, at);
       queryClient.setQueryData<Comment[]>(commentsKey(scope), (list) =>
-        list?.map((entry) => (entry.id === commentId ? { ...entry, dotPosition } : entry)),
+        list?.map((entry) =>
+          entry.id === commentId ? { ...entry, target, dotPosition: target.point } : entry,
+        ),
       );
       const save = () => {
         waiting.current.delete(commentId);
-        update.mutate({ commentId, dotPosition });
+        update.mutate({ commentId, target });
       };
       const previous = waiting.current.get(commentId);
       if (previous) clearTimeout(previous.timer);

@@ -26,7 +26,6 @@ import {
   type SlideImageUpload,
   type SlideObject,
   type SlideText,
-  slideDotOf,
 } from "@redline/shared";
 import Konva from "konva";
 import {
@@ -62,6 +61,7 @@ import { ConfirmModal } from "../../components/confirm-modal.tsx";
 import { LoadingView } from "../../components/loading-view.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { api, isApiError } from "../../lib/api.ts";
+import { pickOnSlide } from "../comments/stages/slide-target.ts";
 import { useGuestCommentsRealtime } from "../comments/use-guest-comments-realtime.ts";
 import { useProjectRealtime } from "../comments/use-project-realtime.ts";
 import {
@@ -294,8 +294,7 @@ function Editor({
   const placeComment = useCallback(
     (at: { x: number; y: number }, objectId: string | null) => {
       if (!current) return;
-      const object = objectId ? (current.objects[objectId] ?? null) : null;
-      setPendingComment({ slideId: current.id, objectId, dotPosition: slideDotOf(at, object) });
+      setPendingComment(pickOnSlide(current, at, objectId));
       setPlacing(false);
       openComment(null);
     },

@@ -4,7 +4,6 @@ import { snapshotStage } from "./snapshot-stage.tsx";
 import type { StageAdapter } from "./stage.ts";
 
 export type { FoundPin, StageAdapter, StageProps } from "./stage.ts";
-export { placementOf } from "./stage.ts";
 
 const STAGES: Record<VersionKind, StageAdapter> = {
   snapshot: snapshotStage,

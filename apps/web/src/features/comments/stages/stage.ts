@@ -5,7 +5,7 @@
  * no branch on the content's kind: it asks `stageFor(version.kind)`. A new kind of content is one adapter
  * here (and its server part: which targets the content takes, `targetMismatch`).
  */
-import type { AnchoredStatus, Comment, CreateCommentInput, Target, Version } from "@redline/shared";
+import type { AnchoredStatus, Comment, Target, Version } from "@redline/shared";
 import type { ComponentType } from "react";
 import type { VersionViewState } from "../../../components/stage/version-content.tsx";
 import type { CandidateChoice } from "../candidate-picker.tsx";
@@ -52,13 +52,4 @@ export interface StageAdapter {
   refinds: boolean;
   /** What the new comment's composer says of the picked target. */
   describe(target: Target): string;
-}
-
-/** The fields of a new comment (or a moved pin) that say where it points. */
-export function placementOf(target: Target): Pick<CreateCommentInput, "anchor" | "dotPosition" | "pdfPage"> {
-  return {
-    dotPosition: "point" in target ? target.point : { x: 0.5, y: 0.5 },
-    ...(target.kind === "element" && target.anchor && { anchor: target.anchor }),
-    ...(target.kind === "pdf-point" && { pdfPage: target.page }),
-  };
 }
