@@ -3,33 +3,12 @@
 // renamed, so a test or server reading the bundle while another build runs never sees half a file.
 import { readFile, rename } from "node:fs/promises";
 import path from "node:path";
-import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
+import { builtLine, sharedIsPure } from "../shared/esbuild-shared.mjs";
 
 const here = import.meta.dirname;
 const outfile = path.join(here, "dist/overlay.js");
 const temporary = `${outfile}.${process.pid}.tmp`;
-const sharedSource = path.resolve(here, "../shared/src") + path.sep;
-
-// @redline/shared's modules only declare things, but esbuild cannot know that its zod schemas are
-// pure: without this, importing the frame protocol from the package index would bundle every API
-// schema and classic zod with them (~90 KB gzip instead of ~6 KB).
-const sharedIsPure = {
-  name: "shared-is-pure",
-  setup(build) {
-    build.onResolve({ filter: /.*/ }, async (args) => {
-      if (args.pluginData === "shared-is-pure") return undefined;
-      const result = await build.resolve(args.path, {
-        kind: args.kind,
-        importer: args.importer,
-        resolveDir: args.resolveDir,
-        pluginData: "shared-is-pure",
-      });
-      if (result.errors.length > 0 || !result.path.startsWith(sharedSource)) return undefined;
-      return { path: result.path, sideEffects: false };
-    });
-  },
-};
 
 // The overlay may add one global to the page, `__redlineOverlay`. zod keeps its config (and registry)
 // on `globalThis` so that several copies share them; ours is the only copy in the page, so it gets a
@@ -89,7 +68,4 @@ if (result.errors.length > 0) process.exit(1);
 await rename(temporary, outfile);
 
 const code = await readFile(outfile);
-const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
-console.log(
-  `built ${path.relative(process.cwd(), outfile)}: ${kb(code.length)} raw, ${kb(gzipSync(code).length)} gzip`,
-);
+console.log(builtLine(path.relative(process.cwd(), outfile), code));

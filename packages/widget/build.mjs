@@ -6,32 +6,12 @@
 // Written to a temporary folder and renamed over dist/, so a server never serves half a build.
 import { mkdir, readdir, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
-import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
+import { builtLine, sharedIsPure } from "../shared/esbuild-shared.mjs";
 
 const here = import.meta.dirname;
 const dist = path.join(here, "dist");
 const temporary = path.join(here, `dist.${process.pid}.tmp`);
-const sharedSource = path.resolve(here, "../shared/src") + path.sep;
-
-// @redline/shared only declares things, but esbuild cannot know its zod schemas are pure: without this,
-// importing two constants from the package would bundle every API schema and zod (see packages/overlay).
-const sharedIsPure = {
-  name: "shared-is-pure",
-  setup(build) {
-    build.onResolve({ filter: /.*/ }, async (args) => {
-      if (args.pluginData === "shared-is-pure") return undefined;
-      const result = await build.resolve(args.path, {
-        kind: args.kind,
-        importer: args.importer,
-        resolveDir: args.resolveDir,
-        pluginData: "shared-is-pure",
-      });
-      if (result.errors.length > 0 || !result.path.startsWith(sharedSource)) return undefined;
-      return { path: result.path, sideEffects: false };
-    });
-  },
-};
 
 const common = {
   bundle: true,
@@ -40,6 +20,7 @@ const common = {
   minify: true,
   legalComments: "none",
   logLevel: "warning",
+  // @redline/shared is pure (its esbuild-shared.mjs): only what is used is bundled.
   plugins: [sharedIsPure],
   metafile: true,
 };
@@ -84,8 +65,5 @@ await rename(dist, `${dist}.old`).catch(() => undefined);
 await rename(temporary, dist);
 await rm(`${dist}.old`, { recursive: true, force: true });
 
-const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
-for (const file of (await readdir(dist)).sort()) {
-  const code = await readFile(path.join(dist, file));
-  console.log(`built dist/${file}: ${kb(code.length)} raw, ${kb(gzipSync(code).length)} gzip`);
-}
+for (const file of (await readdir(dist)).sort())
+  console.log(builtLine(`dist/${file}`, await readFile(path.join(dist, file))));

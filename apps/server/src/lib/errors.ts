@@ -1,38 +1,18 @@
+/** Typed errors, mapped to HTTP once in the app's error handler; the common ones are shared with the stand-ins. */
 import type { PlanLimitDetail } from "@redline/shared";
-/** Typed errors, mapped to HTTP once in the app's error handler. */
-export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { HttpError } from "@redline/shared/http-errors";
 
-export class BadRequestError extends HttpError {
-  constructor(message = "Bad request", code = "bad-request") {
-    super(400, code, message);
-  }
-}
+export {
+  BadRequestError,
+  ConflictError,
+  ForbiddenError,
+  HttpError,
+  NotFoundError,
+} from "@redline/shared/http-errors";
+
 export class UnauthorizedError extends HttpError {
   constructor(message = "Sign in to continue.", code = "unauthenticated") {
     super(401, code, message);
-  }
-}
-export class ForbiddenError extends HttpError {
-  constructor(message = "You are not allowed to do that.", code = "forbidden") {
-    super(403, code, message);
-  }
-}
-export class NotFoundError extends HttpError {
-  constructor(message = "Not found", code = "not-found") {
-    super(404, code, message);
-  }
-}
-export class ConflictError extends HttpError {
-  constructor(message: string, code = "conflict") {
-    super(409, code, message);
   }
 }
 export class ServiceUnavailableError extends HttpError {

@@ -50,7 +50,7 @@ describe.each(routeDrivers())("an operation called without HTTP (%s)", (driver) 
 
   const actorOf = async (uid: string) => {
     const [user] = await t.ctx.database.db.select().from(users).where(eq(users.id, uid));
-    return { user: user!, sessionCreatedAt: new Date() };
+    return { kind: "session" as const, user: user!, sessionCreatedAt: new Date() };
   };
 
   it("validates, authorizes through the policy and writes, as its route does", async () => {

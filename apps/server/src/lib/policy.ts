@@ -7,7 +7,7 @@
  */
 import type { Access } from "@redline/shared";
 import { ForbiddenError, NotFoundError } from "./errors.ts";
-import type { LinkGuestPrincipal } from "./principal.ts";
+import type { LinkGuestPrincipal, PersonPrincipal, PrincipalKind } from "./principal.ts";
 
 /**
  * Who is acting: a signed-in user with their access to the project, or a guest of its public link.
@@ -18,13 +18,22 @@ export interface PolicyActor<Level extends string = Access> {
   access: Level | null;
   /** A visitor through the public link (no account); `access` is what the link allows. */
   isGuest: boolean;
+  /**
+   * How the caller came (lib/principal.ts): a person's session, API token or the browser extension, or a
+   * visitor of the public link — set by `policyActorOf` for every request; absent only where no request is
+   * behind the question (a presenter's abilities for a reader, a check the server makes itself).
+   */
+  kind?: PrincipalKind;
 }
 
 /**
  * Who a policy is asked about (lib/principal.ts): a person — their principal (session, token, extension),
- * or the Actor read from it (modules/auth/session.ts) — or a visitor of a project's public link.
+ * or the Actor read from it (modules/auth/session.ts), which keeps its kind — or a visitor of a project's
+ * public link.
  */
-export type PolicyCaller = { user: { id: string } } | Pick<LinkGuestPrincipal, "kind">;
+export type PolicyCaller =
+  | { kind: PersonPrincipal["kind"]; user: { id: string } }
+  | Pick<LinkGuestPrincipal, "kind">;
 
 /** The public link's visitor as the policy sees them: whoever they are, what the link allows decides. */
 export const LINK_VISITOR: Pick<LinkGuestPrincipal, "kind"> = { kind: "link-guest" };
@@ -35,13 +44,20 @@ export const LINK_VISITOR: Pick<LinkGuestPrincipal, "kind"> = { kind: "link-gues
  */
 export function policyActorOf(caller: PolicyCaller, access: Access | null): PolicyActor {
   return "user" in caller
-    ? { userId: caller.user.id, access, isGuest: false }
-    : { userId: null, access, isGuest: true };
+    ? { userId: caller.user.id, access, isGuest: false, kind: caller.kind }
+    : { userId: null, access, isGuest: true, kind: caller.kind };
 }
 
-/** A signed-in user acting with their access to the project (`policyActorOf` for a person, by id). */
-export const memberActor = (userId: string, access: Access | null): PolicyActor =>
-  policyActorOf({ user: { id: userId } }, access);
+/**
+ * A signed-in user acting with their access to the project, by id — how they came is lost.
+ * @deprecated Use `policyActorOf(actor, access)` with the caller's principal or Actor. Kept only until the
+ * discussion modules (comments, tickets, conversations) are converted; then removed.
+ */
+export const memberActor = (userId: string, access: Access | null): PolicyActor => ({
+  userId,
+  access,
+  isGuest: false,
+});
 
 export interface Rule<Resource, Level extends string = Access> {
   access: readonly Level[];

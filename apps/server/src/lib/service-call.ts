@@ -44,3 +44,47 @@ export async function callService<T>(
     );
   return (text ? JSON.parse(text) : null) as T;
 }
+
+/** An address with its query: an OAuth app's authorize page, a call that takes its parameters there. */
+export function withQuery(address: string, params: Record<string, string>): string {
+  const url = new URL(address);
+  url.search = new URLSearchParams(params).toString();
+  return url.toString();
+}
+
+/** What an OAuth 2.0 token endpoint grants: an access token, a refresh token if any, when the first expires. */
+export interface OAuthGrant {
+  accessToken: string;
+  refreshToken: string | null;
+  /** Epoch milliseconds; an hour from now when the answer says no lifetime. */
+  expiresAt: number;
+}
+
+/**
+ * An authorization code or a refresh token exchanged at an OAuth 2.0 token endpoint (`fields` with the
+ * app's own), sent as a form or as JSON as the service takes it.
+ */
+export async function oauthTokenGrant(
+  service: Parameters<typeof callService>[0],
+  tokenUrl: string,
+  encoding: "form" | "json",
+  fields: Record<string, string>,
+): Promise<OAuthGrant> {
+  const answer = await callService<{ access_token: string; refresh_token?: string; expires_in?: number }>(
+    service,
+    tokenUrl,
+    {
+      method: "POST",
+      headers: {
+        "content-type": encoding === "form" ? "application/x-www-form-urlencoded" : "application/json",
+        accept: "application/json",
+      },
+      body: encoding === "form" ? new URLSearchParams(fields).toString() : JSON.stringify(fields),
+    },
+  );
+  return {
+    accessToken: answer.access_token,
+    refreshToken: answer.refresh_token ?? null,
+    expiresAt: Date.now() + (answer.expires_in ?? 3600) * 1000,
+  };
+}

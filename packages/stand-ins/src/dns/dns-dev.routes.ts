@@ -5,10 +5,10 @@
  * tests (`GET/POST /dev/dns/records`, `DELETE /dev/dns/records/:recordId`), forms for the page.
  */
 import { domainRecords, normalizeHost } from "@redline/shared";
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "@redline/shared/http-errors";
 import { asc, eq, isNotNull } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "../errors.ts";
 import type { Host as AppContext } from "../port.ts";
 import { route } from "../route.ts";
 import { teams } from "../store-schema.ts";

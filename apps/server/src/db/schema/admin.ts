@@ -1,4 +1,5 @@
-import { index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { createdAt } from "./columns.ts";
 
 /**
  * Every instance-admin action (modules/admin): who did what to which user or team, and when. Written in the
@@ -16,7 +17,7 @@ export const adminAudit = pgTable(
     targetId: text("target_id").notNull(),
     targetLabel: text("target_label").notNull(),
     details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (table) => [index("admin_audit_created_idx").on(table.createdAt)],
 );

@@ -1,4 +1,5 @@
-import { index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { createdAt } from "./columns.ts";
 import { users } from "./users.ts";
 
 /**
@@ -14,7 +15,7 @@ export const analyticsEvents = pgTable(
     name: text("name").notNull(),
     userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
     properties: jsonb("properties").$type<Record<string, unknown>>().notNull().default({}),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (table) => [index("analytics_events_name_created_idx").on(table.name, table.createdAt)],
 );

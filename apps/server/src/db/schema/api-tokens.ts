@@ -1,5 +1,6 @@
 import { index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { sessions } from "./auth.ts";
+import { belongsTo, createdAt } from "./columns.ts";
 import { users } from "./users.ts";
 
 /**
@@ -11,9 +12,7 @@ export const apiTokens = pgTable(
   "api_tokens",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: belongsTo("user_id", () => users.id),
     name: text("name").notNull(),
     /** "read" (GET only) or "read-write". */
     scope: text("scope").$type<"read" | "read-write">().notNull(),
@@ -21,7 +20,7 @@ export const apiTokens = pgTable(
     prefix: text("prefix").notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true }),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     /**
      * "api": a token the person made; "extension": the browser extension's credential, handed to it from
      * `sessionId` (ADR 0037) — signing out deletes that session and, by the cascade, the credential.

@@ -1,5 +1,6 @@
 import type { HeldSubscription } from "@redline/shared";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { belongsTo, createdAt } from "./columns.ts";
 import { users } from "./users.ts";
 
 /**
@@ -12,9 +13,7 @@ export const subscriptions = pgTable(
   "subscriptions",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: belongsTo("user_id", () => users.id),
     provider: text("provider").$type<"card" | "second">().notNull(),
     customerId: text("customer_id"),
     planId: text("plan_id").notNull(),
@@ -26,7 +25,7 @@ export const subscriptions = pgTable(
     paymentIssue: boolean("payment_issue").notNull().default(false),
     amount: integer("amount").notNull().default(0),
     currency: text("currency").notNull().default("usd"),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index("subscriptions_user_idx").on(table.userId)],
@@ -52,7 +51,7 @@ export const paymentProviderObjects = pgTable(
     customer: text("customer"),
     lookupKey: text("lookup_key"),
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (table) => [
     index("payment_provider_objects_type_customer_idx").on(table.type, table.customer),
@@ -70,9 +69,7 @@ export type HeldSubscriptions = HeldSubscription[];
 export const redeemedGrants = pgTable("redeemed_grants", {
   id: text("id").primaryKey(),
   kind: text("kind").$type<"privilege" | "lifetime" | "partner">().notNull(),
-  userId: text("user_id")
-    .notNull()
-    .references(() => users.id, { onDelete: "cascade" }),
+  userId: belongsTo("user_id", () => users.id),
   plan: text("plan").notNull(),
   revokedAt: timestamp("revoked_at", { withTimezone: true }),
   redeemedAt: timestamp("redeemed_at", { withTimezone: true }).notNull().defaultNow(),

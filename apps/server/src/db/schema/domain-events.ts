@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigint, bigserial, customType, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { createdAt } from "./columns.ts";
 
 /**
  * A transaction id (PostgreSQL `xid8`), read and written as its decimal text: 64 bits that never wrap,
@@ -20,7 +21,7 @@ export const domainEvents = pgTable(
     tx: xid8("tx").notNull().default(sql`pg_current_xact_id()`),
     type: text("type").notNull(),
     payload: jsonb("payload").$type<unknown>().notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (table) => [
     index("domain_events_order_idx").on(table.tx, table.id),

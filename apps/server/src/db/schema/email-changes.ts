@@ -1,4 +1,5 @@
 import { index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { createdAt } from "./columns.ts";
 import { users } from "./users.ts";
 
 /**
@@ -15,7 +16,7 @@ export const emailChanges = pgTable(
     newEmail: text("new_email").notNull(),
     tokenHash: text("token_hash").notNull().unique(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (table) => [index("email_changes_new_email_idx").on(table.newEmail)],
 );

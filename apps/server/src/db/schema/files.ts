@@ -1,4 +1,5 @@
-import { bigint, index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { createdAt } from "./columns.ts";
 
 /**
  * What a stored-files row's holder is: the table and column (or jsonb list) that names the file.
@@ -45,7 +46,7 @@ export const storedFiles = pgTable(
     projectId: text("project_id"),
     holderKind: text("holder_kind").$type<HolderKind>().notNull(),
     holderId: text("holder_id").notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (table) => [
     primaryKey({ columns: [table.holderKind, table.holderId, table.key] }),

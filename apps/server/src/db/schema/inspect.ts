@@ -1,5 +1,6 @@
 import type { AnchorData, ChangeType, DeviceSize, InspectProperty, RichText } from "@redline/shared";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt } from "./columns.ts";
 import { versionScope } from "./projects.ts";
 
 /**
@@ -28,7 +29,7 @@ export const inspectChanges = pgTable(
     resolvedBy: text("resolved_by"),
     /** Who made the latest edit (no foreign key: a deleted user's suggestions stay). */
     userId: text("user_id"),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     /** When the save that last edited it happened: the activity panel groups changes by save. */
     groupCreatedAt: timestamp("group_created_at", { withTimezone: true }).notNull().defaultNow(),
     modifiedAt: timestamp("modified_at", { withTimezone: true }).notNull().defaultNow(),

@@ -18,6 +18,7 @@ import {
   unique,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import { belongsTo, createdAt } from "./columns.ts";
 import { comments } from "./comments.ts";
 import { pages, projects } from "./projects.ts";
 import { users } from "./users.ts";
@@ -31,15 +32,13 @@ export const projectIntegrations = pgTable(
   "project_integrations",
   {
     id: text("id").primaryKey(),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: belongsTo("project_id", () => projects.id),
     type: text("type").$type<IntegrationType>().notNull(),
     config: jsonb("config").$type<Record<string, unknown>>().notNull().default({}),
     secrets: text("secrets"),
     isEnabled: boolean("is_enabled").notNull().default(true),
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     modifiedAt: timestamp("modified_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [unique("project_integrations_project_type").on(table.projectId, table.type)],
@@ -50,16 +49,12 @@ export const webhookEndpoints = pgTable(
   "webhook_endpoints",
   {
     id: text("id").primaryKey(),
-    integrationId: text("integration_id")
-      .notNull()
-      .references(() => projectIntegrations.id, { onDelete: "cascade" }),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    integrationId: belongsTo("integration_id", () => projectIntegrations.id),
+    projectId: belongsTo("project_id", () => projects.id),
     url: text("url").notNull(),
     events: text("events").array().$type<WebhookEvent[]>().notNull(),
     source: text("source").$type<"panel" | "zapier">().notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (table) => [index("webhook_endpoints_project_idx").on(table.projectId)],
 );
@@ -72,12 +67,8 @@ export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
     id: text("id").primaryKey(),
-    endpointId: text("endpoint_id")
-      .notNull()
-      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    endpointId: belongsTo("endpoint_id", () => webhookEndpoints.id),
+    projectId: belongsTo("project_id", () => projects.id),
     eventId: bigint("event_id", { mode: "number" }).notNull(),
     event: text("event").$type<WebhookEvent>().notNull(),
     payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
@@ -86,7 +77,7 @@ export const webhookDeliveries = pgTable(
     responseStatus: integer("response_status"),
     lastError: text("last_error"),
     leaseUntil: timestamp("lease_until", { withTimezone: true }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     deliveredAt: timestamp("delivered_at", { withTimezone: true }),
   },
   (table) => [
@@ -108,9 +99,7 @@ export const trackerCards = pgTable(
   "tracker_cards",
   {
     id: text("id").primaryKey(),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: belongsTo("project_id", () => projects.id),
     tracker: text("tracker").$type<TrackerType>().notNull(),
     subject: text("subject").$type<CardSubject>().notNull(),
     subjectId: text("subject_id").notNull(),
@@ -124,7 +113,7 @@ export const trackerCards = pgTable(
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
     leaseUntil: timestamp("lease_until", { withTimezone: true }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (table) => [
     unique("tracker_cards_subject").on(table.tracker, table.subject, table.subjectId),
@@ -149,9 +138,7 @@ export const slackMessages = pgTable(
   "slack_messages",
   {
     id: text("id").primaryKey(),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: belongsTo("project_id", () => projects.id),
     /** The comment whose thread this is (null: a page's approval or a ticket, which start none). */
     commentId: text("comment_id").references(() => comments.id, { onDelete: "cascade" }),
     isRoot: boolean("is_root").notNull(),
@@ -163,7 +150,7 @@ export const slackMessages = pgTable(
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
     leaseUntil: timestamp("lease_until", { withTimezone: true }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (table) => [
     uniqueIndex("slack_messages_root").on(table.commentId).where(sql`${table.isRoot}`),
@@ -185,12 +172,8 @@ export const mergeGateCommits = pgTable(
   "merge_gate_commits",
   {
     id: text("id").primaryKey(),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
-    integrationId: text("integration_id")
-      .notNull()
-      .references(() => projectIntegrations.id, { onDelete: "cascade" }),
+    projectId: belongsTo("project_id", () => projects.id),
+    integrationId: belongsTo("integration_id", () => projectIntegrations.id),
     /** `owner/name`, as GitHub spells it. */
     repo: text("repo").notNull(),
     sha: text("sha").notNull(),
@@ -201,7 +184,7 @@ export const mergeGateCommits = pgTable(
     postedDescription: text("posted_description"),
     postedAt: timestamp("posted_at", { withTimezone: true }),
     lastError: text("last_error"),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (table) => [
     unique("merge_gate_commits_commit").on(table.integrationId, table.repo, table.sha),

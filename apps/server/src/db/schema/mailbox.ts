@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { createdAt } from "./columns.ts";
 
 /** The embedded outbox: every mail, when no SMTP server is configured. */
 export const mailboxMessages = pgTable("mailbox_messages", {
@@ -8,7 +9,7 @@ export const mailboxMessages = pgTable("mailbox_messages", {
   subject: text("subject").notNull(),
   text: text("text").notNull(),
   html: text("html"),
-  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  createdAt: createdAt(),
 });
 
 /**
@@ -25,7 +26,7 @@ export const outgoingMails = pgTable(
     leaseUntil: timestamp("lease_until", { withTimezone: true }),
     sentAt: timestamp("sent_at", { withTimezone: true }),
     lastError: text("last_error"),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (table) => [index("outgoing_mails_unsent_idx").on(table.createdAt).where(sql`${table.sentAt} is null`)],
 );

@@ -1,5 +1,6 @@
 import type { NotificationContext, NotificationType } from "@redline/shared";
-import { boolean, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { belongsTo, createdAt } from "./columns.ts";
 import { comments } from "./comments.ts";
 import { pages, projects, versions } from "./projects.ts";
 import { teams } from "./teams.ts";
@@ -14,9 +15,7 @@ export const notifications = pgTable(
   "notifications",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: belongsTo("user_id", () => users.id),
     type: text("type").$type<NotificationType>().notNull(),
     /** Null for a team's notification (team-member-*), which names its team instead. */
     projectId: text("project_id").references(() => projects.id, { onDelete: "cascade" }),
@@ -29,7 +28,7 @@ export const notifications = pgTable(
     context: jsonb("context").$type<NotificationContext>().notNull(),
     /** Grouped count (SPEC §3 length). */
     length: integer("length").notNull().default(1),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     isSeen: boolean("is_seen").notNull().default(false),
     isNotified: boolean("is_notified").notNull().default(false),
     /** Handed to the mail job (sent, or not mailed by the recipient's e-mail preferences). */

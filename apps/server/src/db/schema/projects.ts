@@ -20,6 +20,7 @@ import {
   unique,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import { belongsTo, createdAt } from "./columns.ts";
 import { teams } from "./teams.ts";
 import { users } from "./users.ts";
 
@@ -30,14 +31,12 @@ export const projects = pgTable(
     id: text("id").primaryKey(),
     title: text("title").notNull(),
     type: text("type").$type<ProjectType>().notNull(),
-    ownerId: text("owner_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    ownerId: belongsTo("owner_id", () => users.id),
     /** The team the project belongs to (SPEC §4: its members edit); the creator stays its owner (ADR 0012). */
     teamId: text("team_id").references(() => teams.id, { onDelete: "set null" }),
     domain: text("domain"),
     source: text("source"),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     modifiedAt: timestamp("modified_at", { withTimezone: true }).notNull().defaultNow(),
     isArchived: boolean("is_archived").notNull().default(false),
     expiresAt: timestamp("expires_at", { withTimezone: true }),
@@ -55,12 +54,10 @@ export const pages = pgTable(
   "pages",
   {
     id: text("id").primaryKey(),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: belongsTo("project_id", () => projects.id),
     url: text("url").notNull(),
     title: text("title").notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     modifiedAt: timestamp("modified_at", { withTimezone: true }).notNull().defaultNow(),
     isArchived: boolean("is_archived").notNull().default(false),
     isPDF: boolean("is_pdf").notNull().default(false),
@@ -78,12 +75,8 @@ export const versions = pgTable(
   "versions",
   {
     id: text("id").primaryKey(),
-    pageId: text("page_id")
-      .notNull()
-      .references(() => pages.id, { onDelete: "cascade" }),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    pageId: belongsTo("page_id", () => pages.id),
+    projectId: belongsTo("project_id", () => projects.id),
     number: integer("number").notNull(),
     title: text("title").notNull(),
     kind: text("kind").$type<VersionKind>().notNull(),
@@ -105,7 +98,7 @@ export const versions = pgTable(
       /** Whether the page was quiet when captured, and if not, what kept it busy. */
       settled?: { complete: boolean; busy: CaptureBusyReason[] };
     }>(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     createdBy: text("created_by"),
     modifiedAt: timestamp("modified_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -124,14 +117,12 @@ export const projectMembers = pgTable(
   "project_members",
   {
     id: text("id").primaryKey(),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: belongsTo("project_id", () => projects.id),
     userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
     email: text("email"),
     access: text("access").$type<MemberAccess>().notNull(),
     addedBy: text("added_by"),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (table) => [
     uniqueIndex("project_members_user_idx").on(table.projectId, table.userId),
@@ -148,14 +139,10 @@ export const projectMembers = pgTable(
 export const projectCollaborators = pgTable(
   "project_collaborators",
   {
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    projectId: belongsTo("project_id", () => projects.id),
+    userId: belongsTo("user_id", () => users.id),
     addedBy: text("added_by"),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (table) => [
     primaryKey({ columns: [table.projectId, table.userId] }),
@@ -169,7 +156,7 @@ export const assets = pgTable("assets", {
   contentType: text("content_type").notNull(),
   ext: text("ext").notNull(),
   size: bigint("size", { mode: "number" }).notNull(),
-  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  createdAt: createdAt(),
   /**
    * Its uses are recorded (version_assets, or an inspect change's image): the file collector may remove it
    * once none is left. Assets stored before uses were recorded are false and always kept.
@@ -184,9 +171,7 @@ export const assets = pgTable("assets", {
 export const versionAssets = pgTable(
   "version_assets",
   {
-    versionId: text("version_id")
-      .notNull()
-      .references(() => versions.id, { onDelete: "cascade" }),
+    versionId: belongsTo("version_id", () => versions.id),
     sha256: text("sha256")
       .notNull()
       .references(() => assets.sha256),
@@ -207,13 +192,7 @@ export type ProjectMemberRow = typeof projectMembers.$inferSelect;
  * A function, so each table gets its own column builders.
  */
 export const versionScope = () => ({
-  projectId: text("project_id")
-    .notNull()
-    .references(() => projects.id, { onDelete: "cascade" }),
-  pageId: text("page_id")
-    .notNull()
-    .references(() => pages.id, { onDelete: "cascade" }),
-  versionId: text("version_id")
-    .notNull()
-    .references(() => versions.id, { onDelete: "cascade" }),
+  projectId: belongsTo("project_id", () => projects.id),
+  pageId: belongsTo("page_id", () => pages.id),
+  versionId: belongsTo("version_id", () => versions.id),
 });

@@ -1,4 +1,5 @@
 import { index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { belongsTo, createdAt } from "./columns.ts";
 import { users } from "./users.ts";
 
 /**
@@ -10,14 +11,12 @@ export const referrals = pgTable(
   "referrals",
   {
     id: text("id").primaryKey(),
-    referrerId: text("referrer_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    referrerId: belongsTo("referrer_id", () => users.id),
     referredId: text("referred_id")
       .notNull()
       .unique()
       .references(() => users.id, { onDelete: "cascade" }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     rewardedAt: timestamp("rewarded_at", { withTimezone: true }),
   },
   (table) => [index("referrals_referrer_idx").on(table.referrerId)],

@@ -1,4 +1,5 @@
 import { bigint, bigserial, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { belongsTo, createdAt } from "./columns.ts";
 import { projects } from "./projects.ts";
 
 /**
@@ -21,14 +22,12 @@ export const deckUpdates = pgTable(
   "deck_updates",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: belongsTo("project_id", () => projects.id),
     /** One Yjs update (base64) as an editor sent it, validated against the deck's schema first. */
     update: text("update").notNull(),
     /** Who sent it (no foreign key: a deleted user's edits stay). */
     userId: text("user_id"),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (table) => [index("deck_updates_project_idx").on(table.projectId, table.id)],
 );
@@ -38,13 +37,11 @@ export const slideImages = pgTable(
   "slide_images",
   {
     id: text("id").primaryKey(),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: belongsTo("project_id", () => projects.id),
     key: text("key").notNull(),
     bytes: integer("bytes").notNull(),
     userId: text("user_id"),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (table) => [index("slide_images_project_idx").on(table.projectId)],
 );
@@ -58,9 +55,7 @@ export const slideImages = pgTable(
 export const removedSlides = pgTable(
   "removed_slides",
   {
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: belongsTo("project_id", () => projects.id),
     slideId: text("slide_id").notNull(),
     removedAt: timestamp("removed_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,5 +1,6 @@
 import type { SupportMessageKind } from "@redline/shared";
-import { index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { createdAt } from "./columns.ts";
 import { users } from "./users.ts";
 
 /**
@@ -18,7 +19,7 @@ export const supportMessages = pgTable(
     subject: text("subject").notNull(),
     message: text("message").notNull(),
     details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (table) => [index("support_messages_created_idx").on(table.createdAt)],
 );

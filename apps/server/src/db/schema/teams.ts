@@ -1,6 +1,7 @@
 import type { Product, TeamAccess, TeamTheme } from "@redline/shared";
 import { sql } from "drizzle-orm";
 import { boolean, check, index, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { belongsTo, createdAt } from "./columns.ts";
 import { users } from "./users.ts";
 
 /**
@@ -13,9 +14,7 @@ export const teams = pgTable(
     id: text("id").primaryKey(),
     product: text("product").$type<Product>().notNull(),
     name: text("name").notNull(),
-    ownerId: text("owner_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    ownerId: belongsTo("owner_id", () => users.id),
     isDisabled: boolean("is_disabled").notNull().default(false),
     customBranding: boolean("custom_branding").notNull().default(false),
     theme: jsonb("theme").$type<TeamTheme>(),
@@ -24,7 +23,7 @@ export const teams = pgTable(
     domainStatus: text("domain_status").$type<"pending" | "verified" | "active" | "failed">(),
     domainToken: text("domain_token"),
     domainCheckedAt: timestamp("domain_checked_at", { withTimezone: true }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     modifiedAt: timestamp("modified_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index("teams_owner_idx").on(table.ownerId), uniqueIndex("teams_domain_idx").on(table.domain)],
@@ -39,14 +38,12 @@ export const teamMembers = pgTable(
   "team_members",
   {
     id: text("id").primaryKey(),
-    teamId: text("team_id")
-      .notNull()
-      .references(() => teams.id, { onDelete: "cascade" }),
+    teamId: belongsTo("team_id", () => teams.id),
     userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
     email: text("email"),
     access: text("access").$type<TeamAccess>().notNull(),
     invitedBy: text("invited_by"),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (table) => [
     uniqueIndex("team_members_user_idx").on(table.teamId, table.userId),

@@ -6,6 +6,7 @@ import {
   type Limits,
 } from "@redline/shared";
 import { boolean, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { createdAt } from "./columns.ts";
 
 /**
  * The User record (SPEC §3). The auth library owns id, displayName (its `name`), email, emailVerified,
@@ -17,7 +18,7 @@ export const users = pgTable("users", {
   email: text("email").notNull().unique(),
   emailVerified: boolean("email_verified").notNull().default(false),
   photoURL: text("photo_url"),
-  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  createdAt: createdAt(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   pendingEmail: text("pending_email"),
   phoneNumber: text("phone_number"),

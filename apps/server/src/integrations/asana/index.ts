@@ -16,7 +16,13 @@
  * HMAC-SHA256 of the raw body under that secret. Events name what changed, not the new value.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { callService, ServiceError } from "../../lib/service-call.ts";
+import {
+  callService,
+  type OAuthGrant,
+  oauthTokenGrant,
+  ServiceError,
+  withQuery,
+} from "../../lib/service-call.ts";
 
 export interface AsanaConfig {
   /** The API base, e.g. https://app.asana.com/api/1.0 (the paths below are under it). */
@@ -35,11 +41,7 @@ export interface AsanaConfig {
 export class AsanaError extends ServiceError {}
 
 /** What a token grant gives: the access token, the refresh token (kept), and when the access token ends. */
-export interface AsanaGrant {
-  accessToken: string;
-  refreshToken: string | null;
-  expiresAt: number;
-}
+export type AsanaGrant = OAuthGrant;
 
 export interface AsanaTask {
   gid: string;
@@ -50,37 +52,21 @@ export interface AsanaTask {
 const SERVICE = { name: "Asana", error: AsanaError };
 const request = <T>(url: string, init: RequestInit) => callService<T>(SERVICE, url, init);
 
-export function asanaAuthorizeUrl(config: AsanaConfig, state: string): string {
-  const url = new URL(config.authorizeUrl);
-  url.search = new URLSearchParams({
+export const asanaAuthorizeUrl = (config: AsanaConfig, state: string): string =>
+  withQuery(config.authorizeUrl, {
     client_id: config.clientId,
     redirect_uri: config.redirectUri,
     response_type: "code",
     state,
-  }).toString();
-  return url.toString();
-}
+  });
 
-async function tokenGrant(config: AsanaConfig, fields: Record<string, string>): Promise<AsanaGrant> {
-  const answer = await request<{ access_token: string; refresh_token?: string; expires_in?: number }>(
-    config.tokenUrl,
-    {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
-      body: new URLSearchParams({
-        client_id: config.clientId,
-        client_secret: config.clientSecret,
-        redirect_uri: config.redirectUri,
-        ...fields,
-      }).toString(),
-    },
-  );
-  return {
-    accessToken: answer.access_token,
-    refreshToken: answer.refresh_token ?? null,
-    expiresAt: Date.now() + (answer.expires_in ?? 3600) * 1000,
-  };
-}
+const tokenGrant = (config: AsanaConfig, fields: Record<string, string>): Promise<AsanaGrant> =>
+  oauthTokenGrant(SERVICE, config.tokenUrl, "form", {
+    client_id: config.clientId,
+    client_secret: config.clientSecret,
+    redirect_uri: config.redirectUri,
+    ...fields,
+  });
 
 export const exchangeAsanaCode = (config: AsanaConfig, code: string) =>
   tokenGrant(config, { grant_type: "authorization_code", code });

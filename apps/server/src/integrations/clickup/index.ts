@@ -6,7 +6,7 @@
  * `X-Signature` = hex HMAC-SHA256 of the body under the secret ClickUp returned when it was made.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { callService, ServiceError } from "../../lib/service-call.ts";
+import { callService, ServiceError, withQuery } from "../../lib/service-call.ts";
 
 export interface ClickupConfig {
   /** API origin, e.g. https://api.clickup.com (the `/api/v2/…` paths below it). */
@@ -29,15 +29,12 @@ export interface ClickupTask {
 const SERVICE = { name: "ClickUp", error: ClickupError };
 const request = <T>(url: string, init: RequestInit) => callService<T>(SERVICE, url, init);
 
-export function clickupAuthorizeUrl(config: ClickupConfig, redirectUri: string, state: string): string {
-  const url = new URL(config.authorizeUrl);
-  url.search = new URLSearchParams({
+export const clickupAuthorizeUrl = (config: ClickupConfig, redirectUri: string, state: string): string =>
+  withQuery(config.authorizeUrl, {
     client_id: config.clientId,
     redirect_uri: redirectUri,
     state,
-  }).toString();
-  return url.toString();
-}
+  });
 
 export async function exchangeClickupCode(config: ClickupConfig, code: string): Promise<string> {
   const url = new URL(`${config.apiUrl}/api/v2/oauth/token`);

@@ -8,7 +8,7 @@
  */
 import { Octokit, type RestEndpointMethodTypes } from "@octokit/rest";
 import { verify } from "@octokit/webhooks-methods";
-import { callService, SERVICE_TIMEOUT_MS, ServiceError } from "../../lib/service-call.ts";
+import { callService, SERVICE_TIMEOUT_MS, ServiceError, withQuery } from "../../lib/service-call.ts";
 
 export interface GithubConfig {
   /** API origin, e.g. https://api.github.com. */
@@ -41,18 +41,15 @@ export function parseIssueId(id: string): IssueRef | null {
 
 type Repository = RestEndpointMethodTypes["repos"]["listForAuthenticatedUser"]["response"]["data"][number];
 
-export function githubAuthorizeUrl(config: GithubConfig, redirectUri: string, state: string): string {
-  const url = new URL(config.authorizeUrl);
-  url.search = new URLSearchParams({
+export const githubAuthorizeUrl = (config: GithubConfig, redirectUri: string, state: string): string =>
+  withQuery(config.authorizeUrl, {
     client_id: config.clientId,
     redirect_uri: redirectUri,
     // Issues and repository webhooks in private repositories too (GitHub has no narrower OAuth scope).
     scope: "repo",
     state,
     allow_signup: "false",
-  }).toString();
-  return url.toString();
-}
+  });
 
 export async function exchangeGithubCode(config: GithubConfig, code: string): Promise<string> {
   const body = await callService<{ access_token?: string; error?: string; error_description?: string }>(

@@ -21,7 +21,14 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { HttpException, Version3Client } from "jira.js";
-import { callService, SERVICE_TIMEOUT_MS, ServiceError } from "../../lib/service-call.ts";
+import {
+  callService,
+  type OAuthGrant,
+  oauthTokenGrant,
+  SERVICE_TIMEOUT_MS,
+  ServiceError,
+  withQuery,
+} from "../../lib/service-call.ts";
 
 export interface JiraConfig {
   /** The API gateway, e.g. https://api.atlassian.com (accessible resources, and /ex/jira/{cloudId}). */
@@ -42,12 +49,8 @@ export const JIRA_SCOPES = ["read:jira-work", "write:jira-work", "manage:jira-we
 /** A call Jira refused or could not answer (lib/service-call.ts). */
 export class JiraError extends ServiceError {}
 
-export interface JiraGrant {
-  accessToken: string;
-  /** Rotating: every grant answers a new one (null only if offline_access was not granted). */
-  refreshToken: string | null;
-  expiresAt: number;
-}
+/** Its refresh token rotates: every grant answers a new one (null only if offline_access was not granted). */
+export type JiraGrant = OAuthGrant;
 
 /** A Jira site the token reaches. */
 export interface JiraSite {
@@ -62,9 +65,8 @@ export type StatusCategory = "new" | "indeterminate" | "done";
 const SERVICE = { name: "Jira", error: JiraError };
 const request = <T>(url: string, init: RequestInit) => callService<T>(SERVICE, url, init);
 
-export function jiraAuthorizeUrl(config: JiraConfig, state: string): string {
-  const url = new URL(config.authorizeUrl);
-  url.search = new URLSearchParams({
+export const jiraAuthorizeUrl = (config: JiraConfig, state: string): string =>
+  withQuery(config.authorizeUrl, {
     audience: "api.atlassian.com",
     client_id: config.clientId,
     scope: JIRA_SCOPES.join(" "),
@@ -72,25 +74,14 @@ export function jiraAuthorizeUrl(config: JiraConfig, state: string): string {
     state,
     response_type: "code",
     prompt: "consent",
-  }).toString();
-  return url.toString();
-}
+  });
 
-async function tokenGrant(config: JiraConfig, fields: Record<string, string>): Promise<JiraGrant> {
-  const answer = await request<{ access_token: string; refresh_token?: string; expires_in?: number }>(
-    config.tokenUrl,
-    {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json" },
-      body: JSON.stringify({ client_id: config.clientId, client_secret: config.clientSecret, ...fields }),
-    },
-  );
-  return {
-    accessToken: answer.access_token,
-    refreshToken: answer.refresh_token ?? null,
-    expiresAt: Date.now() + (answer.expires_in ?? 3600) * 1000,
-  };
-}
+const tokenGrant = (config: JiraConfig, fields: Record<string, string>): Promise<JiraGrant> =>
+  oauthTokenGrant(SERVICE, config.tokenUrl, "json", {
+    client_id: config.clientId,
+    client_secret: config.clientSecret,
+    ...fields,
+  });
 
 export const exchangeJiraCode = (config: JiraConfig, code: string) =>
   tokenGrant(config, { grant_type: "authorization_code", code, redirect_uri: config.redirectUri });

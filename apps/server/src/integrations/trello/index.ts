@@ -6,7 +6,7 @@
  * with the application's secret: `X-Trello-Webhook` = base64 HMAC-SHA1(body + callbackURL).
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { callService, ServiceError } from "../../lib/service-call.ts";
+import { callService, ServiceError, withQuery } from "../../lib/service-call.ts";
 
 export interface TrelloConfig {
   /** API origin, e.g. https://api.trello.com (the `/1/…` paths below it). */
@@ -35,9 +35,8 @@ export interface TrelloAction {
   data: { card?: { id: string; closed?: boolean; dueComplete?: boolean }; old?: Record<string, unknown> };
 }
 
-export function trelloAuthorizeUrl(config: TrelloConfig, returnUrl: string, appName: string): string {
-  const url = new URL(config.authorizeUrl);
-  url.search = new URLSearchParams({
+export const trelloAuthorizeUrl = (config: TrelloConfig, returnUrl: string, appName: string): string =>
+  withQuery(config.authorizeUrl, {
     key: config.apiKey,
     name: appName,
     scope: "read,write",
@@ -45,9 +44,7 @@ export function trelloAuthorizeUrl(config: TrelloConfig, returnUrl: string, appN
     response_type: "token",
     callback_method: "fragment",
     return_url: returnUrl,
-  }).toString();
-  return url.toString();
-}
+  });
 
 export function createTrelloClient(config: TrelloConfig, token: string) {
   async function call<T>(method: string, path: string, params: Record<string, string> = {}): Promise<T> {

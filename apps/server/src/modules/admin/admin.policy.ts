@@ -25,18 +25,18 @@ export function isAdminEmail(adminEmails: readonly string[], email: string): boo
 }
 
 /** The policy's actor for a caller: "admin" only for an operator's verified browser session. */
-export function adminActorOf(
-  adminEmails: readonly string[],
-  actor: Actor | null,
-  viaToken: boolean,
-): AdminPolicyActor {
+export function adminActorOf(adminEmails: readonly string[], actor: Actor | null): AdminPolicyActor {
   const isAdmin =
-    actor !== null &&
-    !viaToken &&
+    actor?.kind === "session" &&
     actor.user.emailVerified &&
     !actor.user.disabledAt &&
     isAdminEmail(adminEmails, actor.user.email);
-  return { userId: actor?.user.id ?? null, access: isAdmin ? "admin" : null, isGuest: false };
+  return {
+    userId: actor?.user.id ?? null,
+    access: isAdmin ? "admin" : null,
+    isGuest: false,
+    ...(actor && { kind: actor.kind }),
+  };
 }
 
 const denials = { read: "admin.read" as const, notFound: notAccessible("Not found.", "not-found") };

@@ -21,7 +21,6 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { requestInput } from "../../lib/operations.ts";
-import { bearerOf } from "../../lib/principal.ts";
 import { route } from "../../lib/routes.ts";
 import { getActor } from "../auth/session.ts";
 import {
@@ -44,7 +43,7 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   app.addHook("onRequest", async (request) => {
     const actor = await getActor(request);
-    const policyActor = adminActorOf(config.adminEmails, actor, bearerOf(request.principal) !== null);
+    const policyActor = adminActorOf(config.adminEmails, actor);
     authorizeAdmin(policyActor, "admin.read");
     callers.set(request, { actor: policyActor, userId: actor!.user.id, email: actor!.user.email });
   });

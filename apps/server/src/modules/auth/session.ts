@@ -15,12 +15,15 @@ import type { Database } from "../../db/index.ts";
 import { prepared } from "../../db/prepared.ts";
 import { sessions, type UserRow, users } from "../../db/schema/index.ts";
 import { ForbiddenError, UnauthorizedError } from "../../lib/errors.ts";
-import { personOf, type SessionPrincipal } from "../../lib/principal.ts";
+import { type PersonPrincipal, personOf, type SessionPrincipal } from "../../lib/principal.ts";
 import { authHeaders } from "./auth.routes.ts";
 import type { Auth } from "./auth.ts";
 import { sessionCacheOf } from "./session-cache.ts";
 
+/** A person acting (their session, API token or the browser extension), read from the request's principal. */
 export interface Actor {
+  /** How they came: the policies are told (lib/policy.ts `policyActorOf`). */
+  kind: PersonPrincipal["kind"];
   user: UserRow;
   sessionCreatedAt: Date;
 }
@@ -119,7 +122,7 @@ const session = (user: UserRow, createdAt: Date): SessionPrincipal => ({ kind: "
 /** The person behind a request (their session, API token or the extension), or null. */
 export function getActor(request: FastifyRequest): Actor | null {
   const person = personOf(request.principal);
-  return person && { user: person.user, sessionCreatedAt: person.createdAt };
+  return person && { kind: person.kind, user: person.user, sessionCreatedAt: person.createdAt };
 }
 
 /** better-auth's own reading: refreshes a session due for it, deletes an expired one. */
@@ -128,7 +131,7 @@ async function slowActor(auth: Auth, db: Database, request: FastifyRequest): Pro
   if (!session) return null;
   const [user] = await db.select().from(users).where(eq(users.id, session.user.id));
   if (!user || user.disabledAt) return null;
-  return { user, sessionCreatedAt: new Date(session.session.createdAt) };
+  return { kind: "session", user, sessionCreatedAt: new Date(session.session.createdAt) };
 }
 
 /** Signed in, and (unless `allowUnverified`) with a verified e-mail. */

@@ -28,7 +28,7 @@ import { ForbiddenError, PayloadTooLargeError, UnauthorizedError } from "../../l
 import { requestInput } from "../../lib/operations.ts";
 import { type ExtensionPrincipal, isExtensionOrigin } from "../../lib/principal.ts";
 import { route } from "../../lib/routes.ts";
-import { requireActor, sessionIdOf } from "../auth/session.ts";
+import { type Actor, requireActor, sessionIdOf } from "../auth/session.ts";
 import { extensionProjects, openThreadsAt } from "./extension.load.ts";
 import {
   addExtensionPage,
@@ -58,7 +58,8 @@ export async function extensionRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       throw new ForbiddenError("Verify your e-mail first.", "auth/email-not-verified");
     return principal;
   };
-  const actorOf = (principal: ExtensionPrincipal) => ({
+  const actorOf = (principal: ExtensionPrincipal): Actor => ({
+    kind: principal.kind,
     user: principal.user,
     sessionCreatedAt: principal.createdAt,
   });

@@ -6,7 +6,7 @@
 import type { Access } from "@redline/shared";
 import type { Database } from "../../db/index.ts";
 import type { LedgerEvent } from "../../lib/ledger.ts";
-import { EVERY_ACCESS, memberActor } from "../../lib/policy.ts";
+import { EVERY_ACCESS } from "../../lib/policy.ts";
 import { fanOut, recordEvent } from "../../lib/realtime.ts";
 import { notifies, recipientRule } from "../notifications/notifications.rules.ts";
 import { canInspect } from "./inspect.policy.ts";
@@ -50,7 +50,7 @@ notifies<Of<"inspect.saved">>("inspect.saved", ({ actor, version, editsCount }) 
 
 /** Those who may suggest edits themselves, by access. */
 const suggesters: readonly Access[] = EVERY_ACCESS.filter((access) =>
-  canInspect(memberActor("", access), "inspect.create"),
+  canInspect({ userId: null, access, isGuest: false }, "inspect.create"),
 );
 
 recipientRule("inspect.saved", (_tx, _about, people) =>

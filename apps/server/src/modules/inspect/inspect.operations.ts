@@ -18,7 +18,7 @@ import { assets, inspectChanges } from "../../db/schema/index.ts";
 import { BadRequestError, NotFoundError } from "../../lib/errors.ts";
 import { detectImage, IMAGE_FORMATS } from "../../lib/images.ts";
 import { operation, withParams } from "../../lib/operations.ts";
-import { memberActor } from "../../lib/policy.ts";
+import { policyActorOf } from "../../lib/policy.ts";
 import type { Actor } from "../auth/session.ts";
 import { assertRoomToStore } from "../plans/storage.ts";
 import { loadProject, loadVersion } from "../project-access/projects.load.ts";
@@ -31,7 +31,7 @@ const changeParams = z.object({ changeId: id });
 
 export async function inspectedVersion(db: Database, actor: Actor, versionId: string) {
   const loaded = await loadVersion(db, actor, versionId);
-  return { ...loaded, reader: memberActor(actor.user.id, loaded.access) };
+  return { ...loaded, reader: policyActorOf(actor, loaded.access) };
 }
 
 export const saveInspectChanges = operation(
@@ -58,7 +58,7 @@ export const updateInspectChange = operation(
     const [change] = await db.select().from(inspectChanges).where(eq(inspectChanges.id, changeId));
     if (!change) throw new NotFoundError("Suggestion not found.", "change-not-found");
     const { access } = await loadProject(db, actor, change.projectId);
-    const reader = memberActor(actor.user.id, access);
+    const reader = policyActorOf(actor, access);
     if (input.isResolved !== undefined || input.isHidden === undefined)
       authorizeInspect(reader, "inspect.resolve");
     if (input.isHidden !== undefined) authorizeInspect(reader, "inspect.hide");

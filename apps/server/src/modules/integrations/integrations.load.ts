@@ -9,7 +9,7 @@ import type { AppContext } from "../../context.ts";
 import type { Database } from "../../db/index.ts";
 import { type ProjectIntegrationRow, projectIntegrations, users } from "../../db/schema/index.ts";
 import { NotFoundError, PlanLimitError } from "../../lib/errors.ts";
-import { memberActor } from "../../lib/policy.ts";
+import { policyActorOf } from "../../lib/policy.ts";
 import { secretBox } from "../../lib/secret-box.ts";
 import type { Actor } from "../auth/session.ts";
 import { entitlementsFor } from "../plans/plans.ts";
@@ -54,7 +54,7 @@ export async function loadIntegrationsProject(
 ) {
   const { db } = ctx.database;
   const loaded = await loadProject(db, actor, projectId);
-  authorizeIntegrations(memberActor(actor.user.id, loaded.access), action);
+  authorizeIntegrations(policyActorOf(actor, loaded.access), action);
   const [owner] = await db.select().from(users).where(eq(users.id, loaded.project.ownerId));
   const product = productOf(loaded.project.type);
   if (!owner || !entitlementsFor(owner, product, ctx.config.plansEnabled).integrations)

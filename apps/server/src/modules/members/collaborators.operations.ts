@@ -5,7 +5,7 @@ import { z } from "zod";
 import { projectCollaborators, teamMembers } from "../../db/schema/index.ts";
 import { BadRequestError, NotFoundError } from "../../lib/errors.ts";
 import { operation, withParams } from "../../lib/operations.ts";
-import { memberActor } from "../../lib/policy.ts";
+import { policyActorOf } from "../../lib/policy.ts";
 import { publish, revokeRoom } from "../../lib/realtime.ts";
 import type { Actor } from "../auth/session.ts";
 import { loadProject } from "../project-access/projects.load.ts";
@@ -23,7 +23,7 @@ export const toggleCollaborator = operation(
   async (ctx, actor: Actor, { projectId, userId, enabled }) => {
     const { db } = ctx.database;
     const { project, access } = await loadProject(db, actor, projectId);
-    authorizeMember(memberActor(actor.user.id, access), "members.add");
+    authorizeMember(policyActorOf(actor, access), "members.add");
     if (!project.teamId) throw new BadRequestError(TEAM_PROJECT_MESSAGES.noTeam, "project-without-team");
     const teamId = project.teamId;
     await db.transaction(async (tx) => {

@@ -17,7 +17,7 @@ import type { AppContext } from "../../context.ts";
 import type { Database } from "../../db/index.ts";
 import { type ProjectRow, projectCollaborators, teamMembers, users } from "../../db/schema/index.ts";
 import { requestInput } from "../../lib/operations.ts";
-import { memberActor } from "../../lib/policy.ts";
+import { policyActorOf } from "../../lib/policy.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { loadProject } from "../project-access/projects.load.ts";
@@ -61,7 +61,7 @@ export async function collaboratorsRoutes(app: FastifyInstance, { ctx }: { ctx: 
     async (request): Promise<{ data: ProjectCollaborator[] }> => {
       const actor = await requireActor(request);
       const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
-      authorizeMember(memberActor(actor.user.id, access), "members.read");
+      authorizeMember(policyActorOf(actor, access), "members.read");
       return { data: await listCollaborators(db, project) };
     },
   );

@@ -22,7 +22,7 @@ import { BadRequestError, HttpError, NotFoundError, PlanLimitError } from "../..
 import { newId } from "../../lib/ids.ts";
 import { approverMail, projectInviteMail } from "../../lib/mail/templates.ts";
 import { operation, withParams } from "../../lib/operations.ts";
-import { memberActor } from "../../lib/policy.ts";
+import { policyActorOf } from "../../lib/policy.ts";
 import { publish, revokeRoom } from "../../lib/realtime.ts";
 import type { Actor } from "../auth/session.ts";
 import { planSourcesOf } from "../plans/plans.ts";
@@ -47,7 +47,7 @@ export const addMember = operation(
   async (ctx, actor: Actor, input) => {
     const { db } = ctx.database;
     const { project, access } = await loadProject(db, actor, input.projectId);
-    authorizeMember(memberActor(actor.user.id, access), "members.add");
+    authorizeMember(policyActorOf(actor, access), "members.add");
     const email = input.email.trim().toLowerCase();
     if (email === actor.user.email.toLowerCase()) {
       throw new BadRequestError("You cannot share a project with yourself.", "share-self");
@@ -123,7 +123,7 @@ export const addMember = operation(
 /** A person of the project (by membership id), with the caller as the members policy sees them. */
 async function memberOf(db: Database, actor: Actor, projectId: string, memberId: string) {
   const { project, access } = await loadProject(db, actor, projectId);
-  const writer = memberActor(actor.user.id, access);
+  const writer = policyActorOf(actor, access);
   authorizeMember(writer, "members.read");
   const [member] = await db
     .select()
@@ -185,7 +185,7 @@ export const transferProject = operation(
   async (ctx, actor: Actor, input) => {
     const { db } = ctx.database;
     const { project, access } = await loadProject(db, actor, input.projectId);
-    const writer = memberActor(actor.user.id, access);
+    const writer = policyActorOf(actor, access);
     authorizeMember(writer, "members.read");
     const { to } = input;
     authorizeMember(writer, "projects.transfer", { userId: to });
@@ -223,7 +223,7 @@ export const setApprover = operation(
     const { db } = ctx.database;
     const { projectId, userId, isApprover } = input;
     const { project, access } = await loadProject(db, actor, projectId);
-    const writer = memberActor(actor.user.id, access);
+    const writer = policyActorOf(actor, access);
     authorizeMember(writer, "approvers.manage", projectTarget(project));
     const people = await listMembers(db, project);
     const person = people.find((p) => p.uid === userId);

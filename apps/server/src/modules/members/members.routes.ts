@@ -18,7 +18,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { requestInput } from "../../lib/operations.ts";
-import { memberActor } from "../../lib/policy.ts";
+import { policyActorOf } from "../../lib/policy.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { loadProject } from "../project-access/projects.load.ts";
@@ -46,7 +46,7 @@ export async function membersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     async (request): Promise<{ data: ProjectMember[] }> => {
       const actor = await requireActor(request);
       const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
-      const reader = memberActor(actor.user.id, access);
+      const reader = policyActorOf(actor, access);
       authorizeMember(reader, "members.read");
       return {
         data: (await listMembers(db, project)).map((member) => withMemberAbilities(reader, member, project)),

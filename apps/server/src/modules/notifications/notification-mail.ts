@@ -202,7 +202,7 @@ export async function mailBatch(ctx: AppContext, key: MailBatchKey): Promise<"se
 /** The same load and policy as the project's HTTP read: any access, expiry aside. */
 async function isProjectPerson(ctx: AppContext, user: UserRow, projectId: string): Promise<boolean> {
   try {
-    const loaded = await loadProject(ctx.database.db, { user, sessionCreatedAt: new Date() }, projectId);
+    const loaded = await loadProject(ctx.database.db, { user }, projectId);
     return loaded.heldAccess !== null;
   } catch (error) {
     if (error instanceof NotFoundError) return false; // the project was deleted

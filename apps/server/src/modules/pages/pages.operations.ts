@@ -10,7 +10,7 @@ import { desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { pages, projects, versions } from "../../db/schema/index.ts";
 import { type LoggedContext, operation, withParams } from "../../lib/operations.ts";
-import { memberActor } from "../../lib/policy.ts";
+import { policyActorOf } from "../../lib/policy.ts";
 import { announceChanged } from "../../lib/realtime.ts";
 import type { Actor } from "../auth/session.ts";
 import { OWNED_BY_WORK, releaseFilesOf, removeReleasedFiles } from "../files/stored-files.ts";
@@ -55,7 +55,7 @@ export const approvePage = operation(
   async (ctx, actor: Actor, { pageId, approved }) => {
     const { db } = ctx.database;
     const { page, project, access, isExpired } = await loadPage(db, actor, pageId);
-    authorizeProject(memberActor(actor.user.id, access), "pages.approve", {
+    authorizeProject(policyActorOf(actor, access), "pages.approve", {
       approvers: project.approvers,
       isExpired,
     });

@@ -97,7 +97,7 @@ export interface LoadedProject {
 /** Loads a project and the actor's access to it; a missing project is a 404 like an inaccessible one. */
 export async function loadProject(
   db: Database,
-  actor: Actor | null,
+  actor: Pick<Actor, "user"> | null,
   projectId: string,
 ): Promise<LoadedProject> {
   const userId = actor?.user.id ?? null;

@@ -9,7 +9,7 @@
 import type { Access, RealtimeServerMessage } from "@redline/shared";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
-import { memberActor } from "../../lib/policy.ts";
+import { policyActorOf } from "../../lib/policy.ts";
 import { parseClientMessage, type RealtimeHub, type RealtimeSocket, viewFor } from "../../lib/realtime.ts";
 import { route } from "../../lib/routes.ts";
 import { type Actor, getActor } from "../auth/session.ts";
@@ -59,7 +59,7 @@ export async function realtimeRoutes(
       const refresh = async (user: Actor, projectId: string) => {
         const access = await accessOf(user, projectId);
         if (!accessTo.has(projectId)) return;
-        if (canComment(memberActor(user.user.id, access), "comments.read") && access) {
+        if (canComment(policyActorOf(user, access), "comments.read") && access) {
           accessTo.set(projectId, access);
         } else {
           accessTo.delete(projectId);
@@ -85,8 +85,8 @@ export async function realtimeRoutes(
               // Each module says what a reader sees of its events (e.g. a comment with their abilities).
               const view = viewFor(
                 event,
-                memberActor(
-                  found.user.id,
+                policyActorOf(
+                  found,
                   "projectId" in event && event.projectId ? (accessTo.get(event.projectId) ?? null) : null,
                 ),
                 db,
@@ -123,7 +123,7 @@ export async function realtimeRoutes(
           return send({ type: "left", projectId: message.projectId });
         }
         const access = await accessOf(user, message.projectId);
-        if (!access || !canComment(memberActor(user.user.id, access), "comments.read"))
+        if (!access || !canComment(policyActorOf(user, access), "comments.read"))
           return send({ type: "error", code: "forbidden", projectId: message.projectId });
         accessTo.set(message.projectId, access);
         hub.join(`project:${message.projectId}`, member);

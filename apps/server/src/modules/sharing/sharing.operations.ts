@@ -8,7 +8,7 @@ import { projectMembers, projects } from "../../db/schema/index.ts";
 import { PlanLimitError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { operation, withParams } from "../../lib/operations.ts";
-import { memberActor } from "../../lib/policy.ts";
+import { policyActorOf } from "../../lib/policy.ts";
 import { announceChanged } from "../../lib/realtime.ts";
 import type { Actor } from "../auth/session.ts";
 import { authorizeMember } from "../members/members.policy.ts";
@@ -23,7 +23,7 @@ export const updateSharing = operation(
     const { db } = ctx.database;
     const loaded = await loadProject(db, actor, projectId);
     const { project, access } = loaded;
-    authorizeMember(memberActor(actor.user.id, access), "sharing.update");
+    authorizeMember(policyActorOf(actor, access), "sharing.update");
     // SPEC §6: guest commenting is a plan feature of the project owner's.
     if (input.canComment === true && ctx.config.plansEnabled && !loaded.ownerGuestCommenting)
       throw new PlanLimitError(

@@ -25,7 +25,7 @@ import { BadRequestError, NotFoundError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { detectImage } from "../../lib/images.ts";
 import { operation, withParams } from "../../lib/operations.ts";
-import { memberActor, type PolicyActor } from "../../lib/policy.ts";
+import { type PolicyActor, policyActorOf } from "../../lib/policy.ts";
 import type { LinkGuestPrincipal } from "../../lib/principal.ts";
 import { broadcast } from "../../lib/realtime.ts";
 import type { Actor } from "../auth/session.ts";
@@ -48,7 +48,7 @@ function authorizeDeck(project: ProjectRow, reader: PolicyActor, action: SlidesA
 /** The illustration project and the actor's right to act on its deck (404 for any other project). */
 export async function deckProject(db: Database, actor: Actor, projectId: string, action: SlidesAction) {
   const loaded = await loadProject(db, actor, projectId);
-  const reader = memberActor(actor.user.id, loaded.access);
+  const reader = policyActorOf(actor, loaded.access);
   authorizeDeck(loaded.project, reader, action);
   return { ...loaded, reader };
 }

@@ -81,43 +81,38 @@ export async function grantsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     },
   );
 
-  app.post(
-    "/api/me/lifetime-deal",
-    route({
+  // A lifetime-deal code and a partner-program code (plans A–D) are redeemed alike, each by its own grant.
+  for (const code of [
+    {
+      path: "/api/me/lifetime-deal",
       summary: "Redeem a lifetime-deal code",
-      body: lifetimeRedeemSchema,
-      action: "self",
-      response: dataAnswer(userSchema),
-      accepts: ["session"],
-    }),
-    async (request) => {
-      const { user } = await requireActor(request);
-      const input = lifetimeRedeemSchema.parse(request.body);
-      const updated = await redeemLifetimeCode(db, config.authSecret, user.id, input.code);
-      return {
-        data: presentUser(updated, config.plansEnabled, await countersOf(db, user.id)),
-        message: GRANT_MESSAGES.lifetimeRedeemed,
-      };
+      redeem: redeemLifetimeCode,
+      message: GRANT_MESSAGES.lifetimeRedeemed,
     },
-  );
-
-  app.post(
-    "/api/me/partner-plan",
-    route({
+    {
+      path: "/api/me/partner-plan",
       summary: "Redeem a partner-program code (plans A–D)",
-      body: lifetimeRedeemSchema,
-      action: "self",
-      response: dataAnswer(userSchema),
-      accepts: ["session"],
-    }),
-    async (request) => {
-      const { user } = await requireActor(request);
-      const input = lifetimeRedeemSchema.parse(request.body);
-      const updated = await redeemPartnerCode(db, config.authSecret, user.id, input.code);
-      return {
-        data: presentUser(updated, config.plansEnabled, await countersOf(db, user.id)),
-        message: GRANT_MESSAGES.partnerRedeemed,
-      };
+      redeem: redeemPartnerCode,
+      message: GRANT_MESSAGES.partnerRedeemed,
     },
-  );
+  ])
+    app.post(
+      code.path,
+      route({
+        summary: code.summary,
+        body: lifetimeRedeemSchema,
+        action: "self",
+        response: dataAnswer(userSchema),
+        accepts: ["session"],
+      }),
+      async (request) => {
+        const { user } = await requireActor(request);
+        const input = lifetimeRedeemSchema.parse(request.body);
+        const updated = await code.redeem(db, config.authSecret, user.id, input.code);
+        return {
+          data: presentUser(updated, config.plansEnabled, await countersOf(db, user.id)),
+          message: code.message,
+        };
+      },
+    );
 }

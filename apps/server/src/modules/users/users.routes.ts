@@ -9,7 +9,6 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { requestInput } from "../../lib/operations.ts";
-import { bearerOf } from "../../lib/principal.ts";
 import { route } from "../../lib/routes.ts";
 import { adminActorOf } from "../admin/admin.policy.ts";
 import { requireActor } from "../auth/session.ts";
@@ -29,8 +28,7 @@ export async function usersRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       const actor = await requireActor(request, { allowUnverified: true });
       const { user } = actor;
       // Only an operator learns they are one (the admin routes answer 404 to everyone else).
-      const isAdmin =
-        adminActorOf(ctx.config.adminEmails, actor, bearerOf(request.principal) !== null).access === "admin";
+      const isAdmin = adminActorOf(ctx.config.adminEmails, actor).access === "admin";
       return {
         data: {
           ...presentUser(user, ctx.config.plansEnabled, await countersFor(db, user)),

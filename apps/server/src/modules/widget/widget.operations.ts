@@ -5,7 +5,7 @@ import { z } from "zod";
 import { widgetSettings } from "../../db/schema/index.ts";
 import { BadRequestError } from "../../lib/errors.ts";
 import { operation, withParams } from "../../lib/operations.ts";
-import { memberActor } from "../../lib/policy.ts";
+import { policyActorOf } from "../../lib/policy.ts";
 import type { Actor } from "../auth/session.ts";
 import { loadProject } from "../project-access/projects.load.ts";
 import { authorizeTicket } from "../tickets/tickets.policy.ts";
@@ -19,7 +19,7 @@ export const updateWidgetSettings = operation(
   async (ctx, actor: Actor, { projectId, ...input }): Promise<{ data: WidgetSettings }> => {
     const { db } = ctx.database;
     const { project, access } = await loadProject(db, actor, projectId);
-    authorizeTicket(memberActor(actor.user.id, access), "widget.manage");
+    authorizeTicket(policyActorOf(actor, access), "widget.manage");
     await widgetSettingsOf(db, project);
     // Stored as browsers send them in Origin (lower case, no default port), each once.
     const normalized = input.allowedOrigins.map((origin) => normalizeOrigin(origin));

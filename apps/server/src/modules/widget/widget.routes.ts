@@ -7,7 +7,7 @@ import { dataAnswer, updateWidgetSchema, type WidgetSettings, widgetSettingsSche
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { requestInput } from "../../lib/operations.ts";
-import { memberActor } from "../../lib/policy.ts";
+import { policyActorOf } from "../../lib/policy.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { loadProject } from "../project-access/projects.load.ts";
@@ -32,7 +32,7 @@ export async function widgetRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     async (request): Promise<{ data: WidgetSettings }> => {
       const actor = await requireActor(request);
       const { project, access } = await loadProject(db, actor, params.parse(request.params).projectId);
-      authorizeTicket(memberActor(actor.user.id, access), "widget.manage");
+      authorizeTicket(policyActorOf(actor, access), "widget.manage");
       return { data: presentWidgetSettings(await widgetSettingsOf(db, project), config.appUrl) };
     },
   );

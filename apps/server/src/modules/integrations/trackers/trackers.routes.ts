@@ -30,7 +30,7 @@ import type { AppContext } from "../../../context.ts";
 import { trackerCards } from "../../../db/schema/index.ts";
 import { BadRequestError } from "../../../lib/errors.ts";
 import { requestInput } from "../../../lib/operations.ts";
-import { memberActor } from "../../../lib/policy.ts";
+import { policyActorOf } from "../../../lib/policy.ts";
 import { route } from "../../../lib/routes.ts";
 import { requireActor } from "../../auth/session.ts";
 import { loadProject } from "../../project-access/projects.load.ts";
@@ -92,7 +92,7 @@ export async function trackersRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       const actor = await requireActor(request);
       const { projectId } = projectParams.parse(request.params);
       const { access } = await loadProject(db, actor, projectId);
-      authorizeIntegrations(memberActor(actor.user.id, access), "integrations.cards");
+      authorizeIntegrations(policyActorOf(actor, access), "integrations.cards");
       const rows = await db
         .select()
         .from(trackerCards)

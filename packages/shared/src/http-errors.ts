@@ -1,6 +1,7 @@
 /**
- * Errors the stand-ins' own pages throw: a status and a code, which the host's error handler answers
- * as it answers its own 4xx errors (Fastify's `statusCode` and `code`).
+ * Errors with an HTTP status and a stable code, thrown by the server's operations and by the embedded
+ * stand-ins' pages alike, and answered by the server's one error handler (apps/server/src/app.ts).
+ * Server-side only: imported as `@redline/shared/http-errors`, never through the package index.
  */
 export class HttpError extends Error {
   constructor(
