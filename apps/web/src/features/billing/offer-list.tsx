@@ -20,10 +20,10 @@ export function OfferList({ product, currency }: { product: Product; currency: C
 function OfferCard({ offer, currency }: { offer: Offer; currency: Currency }) {
   const headingId = `offer-${offer.discount}`;
   return (
-    <li className="offer-card" aria-labelledby={headingId}>
+    <li className="panel panel--raised offer-card" aria-labelledby={headingId}>
       <div className="offer-card__head">
-        <BadgePercent size={24} aria-hidden className="offer-card__icon" />
-        <h2 id={headingId} className="offer-card__title">
+        <BadgePercent size={24} aria-hidden className="panel__icon" />
+        <h2 id={headingId} className="panel__title">
           {offerTitle(offer)}
         </h2>
       </div>
