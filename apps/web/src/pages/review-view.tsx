@@ -94,8 +94,8 @@ export function ReviewView({
     recapture.mutate(page.id, { onSuccess: ({ data }) => navigate(`${base}/${data.id}/comment`) });
 
   return (
-    <div className="review">
-      <div className="review__bar">
+    <div className="screen review">
+      <div className="screen__bar review__bar">
         <Link to={base} className="icon-btn" aria-label="Back to project">
           <ArrowLeft size={18} aria-hidden />
         </Link>

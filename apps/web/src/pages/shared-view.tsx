@@ -78,7 +78,7 @@ export function SharedProjectView({
 
   return (
     <div className={`review shared shared--${variant}`}>
-      <div className="review__bar">
+      <div className="screen__bar review__bar">
         <div className="review__titles shared__titles">
           {page ? <p className="shared__project">{project.title}</p> : null}
           <h1 className="review__title">{page?.title ?? project.title}</h1>
@@ -167,7 +167,7 @@ export function SharedDeckView({ project, guest, variant }: SharedViewProps) {
             guestIdentity: guest?.identity ?? "public",
           }}
           bar={
-            <div className="review__bar">
+            <div className="screen__bar review__bar">
               <div className="review__titles shared__titles">
                 <h1 className="review__title">{project.title}</h1>
               </div>

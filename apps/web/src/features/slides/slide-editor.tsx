@@ -488,7 +488,7 @@ function Editor({
   const currentNumber = current ? order.findIndex((s) => s.id === current.id) + 1 : 0;
 
   return (
-    <div className="project-home slide-editor">
+    <div className="screen project-home slide-editor">
       {bar}
       <div className="slide-editor__toolbar" role="toolbar" aria-label="Slide tools">
         {canEdit ? (
