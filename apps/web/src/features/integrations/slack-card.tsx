@@ -8,14 +8,12 @@ import { Hash, Unplug } from "lucide-react";
 import { useState } from "react";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
-import { Switch } from "../../components/switch.tsx";
-import { IntegrationCard } from "./integration-card.tsx";
+import { IntegrationCard, IntegrationSwitch } from "./integration-card.tsx";
 import {
   useChooseSlackChannel,
   useConnectSlack,
   useDisconnectIntegration,
   useSlackChannels,
-  useToggleIntegration,
 } from "./integrations-queries.ts";
 
 export function SlackCard({
@@ -30,7 +28,6 @@ export function SlackCard({
 }) {
   const [confirming, setConfirming] = useState(false);
   const connect = useConnectSlack(projectId);
-  const toggle = useToggleIntegration(projectId);
   const disconnect = useDisconnectIntegration(projectId);
   const choose = useChooseSlackChannel(projectId);
   const channels = useSlackChannels(projectId, { enabled: integration !== null });
@@ -88,17 +85,13 @@ export function SlackCard({
               {INTEGRATION_MESSAGES.failed}
             </p>
           ) : null}
-          <Switch
+          <IntegrationSwitch
+            projectId={projectId}
+            type="slack"
             label="Post to Slack"
             description="While off, nothing is posted; the workspace and channel are kept."
-            checked={integration.isEnabled}
-            disabled={toggle.isPending}
-            onCheckedChange={(isEnabled) =>
-              toggle.mutate(
-                { type: "slack", isEnabled },
-                { onSuccess: ({ message }) => snackbar.success(message), onError: failed },
-              )
-            }
+            isEnabled={integration.isEnabled}
+            failedText={INTEGRATION_MESSAGES.failed}
           />
           <button type="button" className="btn btn--danger" onClick={() => setConfirming(true)}>
             <Unplug size={16} aria-hidden /> Disconnect Slack

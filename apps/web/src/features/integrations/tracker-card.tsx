@@ -21,8 +21,8 @@ import { Field } from "../../components/field.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { Switch } from "../../components/switch.tsx";
 import { errorMessage } from "../../lib/auth-client.ts";
-import { IntegrationCard } from "./integration-card.tsx";
-import { useDisconnectIntegration, useToggleIntegration } from "./integrations-queries.ts";
+import { IntegrationCard, IntegrationSwitch } from "./integration-card.tsx";
+import { useDisconnectIntegration } from "./integrations-queries.ts";
 import { TrackerGuide } from "./tracker-guide.tsx";
 import {
   useSaveTracker,
@@ -44,7 +44,6 @@ export function TrackerCard({
   const [guide, setGuide] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const start = useStartTrackerConnect(projectId, tracker);
-  const toggle = useToggleIntegration(projectId);
   const disconnect = useDisconnectIntegration(projectId);
   const state = integration?.tracker ?? null;
   const headingId = `integration-${tracker}`;
@@ -92,20 +91,12 @@ export function TrackerCard({
           {tracker === "github" && state?.destination ? (
             <MergeGateSwitch projectId={projectId} isOn={state.mergeGate} repository={state.destination} />
           ) : null}
-          <Switch
+          <IntegrationSwitch
+            projectId={projectId}
+            type={tracker}
             label={`Send to ${name}`}
             description="While off, no card is made and none follows its thread; the choices are kept."
-            checked={integration.isEnabled}
-            disabled={toggle.isPending}
-            onCheckedChange={(isEnabled) =>
-              toggle.mutate(
-                { type: tracker, isEnabled },
-                {
-                  onSuccess: ({ message }) => snackbar.success(message),
-                  onError: (error) => snackbar.error(errorMessage(error)),
-                },
-              )
-            }
+            isEnabled={integration.isEnabled}
           />
           <div className="integration-card__actions">
             <button type="button" className="btn btn--ghost" onClick={() => setGuide(true)}>

@@ -17,16 +17,10 @@ import { type FormEvent, useState } from "react";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
 import { AddressField } from "../../components/field.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
-import { Switch } from "../../components/switch.tsx";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { useCopy } from "../../lib/use-copy.ts";
-import { IntegrationCard } from "./integration-card.tsx";
-import {
-  useDisconnectIntegration,
-  useRotateWebhookSecret,
-  useSaveWebhook,
-  useToggleIntegration,
-} from "./integrations-queries.ts";
+import { IntegrationCard, IntegrationSwitch } from "./integration-card.tsx";
+import { useDisconnectIntegration, useRotateWebhookSecret, useSaveWebhook } from "./integrations-queries.ts";
 import { WebhookDeliveries } from "./webhook-deliveries.tsx";
 
 const DEFAULT_EVENTS: WebhookEvent[] = ["comment.created", "comment.replied", "comment.resolved"];
@@ -40,7 +34,6 @@ export function WebhookCard({
 }) {
   const [secret, setSecret] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const toggle = useToggleIntegration(projectId);
   const disconnect = useDisconnectIntegration(projectId);
   const rotate = useRotateWebhookSecret(projectId);
   const webhook = integration?.webhook ?? null;
@@ -80,20 +73,12 @@ export function WebhookCard({
 
       {integration ? (
         <>
-          <Switch
+          <IntegrationSwitch
+            projectId={projectId}
+            type="webhook"
             label="Send events"
             description="While off, nothing is sent; the URL, events and secret are kept."
-            checked={integration.isEnabled}
-            disabled={toggle.isPending}
-            onCheckedChange={(isEnabled) =>
-              toggle.mutate(
-                { type: "webhook", isEnabled },
-                {
-                  onSuccess: ({ message }) => snackbar.success(message),
-                  onError: (error) => snackbar.error(errorMessage(error)),
-                },
-              )
-            }
+            isEnabled={integration.isEnabled}
           />
           {webhook?.subscriptions.some((subscription) => subscription.source === "zapier") ? (
             <div className="integration-card__section">

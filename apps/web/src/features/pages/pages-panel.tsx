@@ -16,6 +16,7 @@ import { isUploadPage, versionsLabel } from "./page-labels.ts";
 import { useDeletePage, useSetPageArchived } from "./page-queries.ts";
 import { UpdateAllPagesButton } from "./update-all-modal.tsx";
 import "./pages.css";
+import { IconButton } from "../../components/icon-button.tsx";
 
 /** Which card view the main area shows, if any: its link in the panel is marked current. */
 export type PagesView = "grid" | "archived";
@@ -130,25 +131,21 @@ function PageItem({
         <ApprovedBadge page={page} />
       </PageItemLink>
       {project.abilities.updatePages ? (
-        <button
-          type="button"
-          className="icon-btn page-item__action"
-          aria-label={`Archive ${noun} ${page.title}`}
+        <IconButton
+          className="page-item__action"
+          label={`Archive ${noun} ${page.title}`}
+          icon={Archive}
           disabled={setArchived.isPending}
           onClick={handleArchive}
-        >
-          <Archive size={16} aria-hidden />
-        </button>
+        />
       ) : null}
       {project.abilities.deletePages ? (
-        <button
-          type="button"
-          className="icon-btn page-item__action page-item__delete"
-          aria-label={`Delete ${noun} ${page.title}`}
+        <IconButton
+          className="page-item__action page-item__delete"
+          label={`Delete ${noun} ${page.title}`}
+          icon={Trash2}
           onClick={() => setDeleteOpen(true)}
-        >
-          <Trash2 size={16} aria-hidden />
-        </button>
+        />
       ) : null}
       <ConfirmModal
         open={isDeleteOpen}

@@ -9,6 +9,7 @@ import { Camera, CopyPlus, Link2, Pencil, RotateCw, Trash2, Upload, X } from "lu
 import { type ChangeEvent, type KeyboardEvent, useId, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
+import { IconButton } from "../../components/icon-button.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { VersionStatusTag } from "../../components/version-status-tag.tsx";
 import { IMAGE_TYPES, isTooLarge } from "../../lib/files.ts";
@@ -197,34 +198,28 @@ function VersionRow({
         </Link>
       )}
       {draft === null ? (
-        <button
-          type="button"
-          className="icon-btn"
-          aria-label={`Copy external link to ${version.title}`}
+        <IconButton
+          label={`Copy external link to ${version.title}`}
+          icon={Link2}
+          iconSize={15}
           onClick={() => copyExternalLink(externalLink)}
-        >
-          <Link2 size={15} aria-hidden />
-        </button>
+        />
       ) : null}
       {canEdit && draft === null ? (
-        <button
-          type="button"
-          className="icon-btn"
-          aria-label={`Rename ${version.title}`}
+        <IconButton
+          label={`Rename ${version.title}`}
+          icon={Pencil}
+          iconSize={15}
           onClick={() => setDraft(version.title)}
-        >
-          <Pencil size={15} aria-hidden />
-        </button>
+        />
       ) : null}
       {canDelete && draft === null ? (
-        <button
-          type="button"
-          className="icon-btn"
-          aria-label={`Delete ${version.title}`}
+        <IconButton
+          label={`Delete ${version.title}`}
+          icon={Trash2}
+          iconSize={15}
           onClick={() => setDeleteOpen(true)}
-        >
-          <Trash2 size={15} aria-hidden />
-        </button>
+        />
       ) : null}
       <ConfirmModal
         open={isDeleteOpen}
