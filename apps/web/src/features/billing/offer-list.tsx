@@ -30,7 +30,7 @@ function OfferCard({ offer, currency }: { offer: Offer; currency: Currency }) {
       <p className="offer-card__code">
         Use code <code className="offer-card__chip">{offer.code}</code>
       </p>
-      <ul className="offer-card__plans">
+      <ul className="list-stack offer-card__plans">
         {offer.plans.map(({ planId, name }) => (
           <li key={planIdOf(planId)} className="offer-card__plan">
             <p className="offer-card__price">

@@ -3,11 +3,13 @@
  * is connected (or disabled), then what the integration's own card puts below.
  */
 import type { IntegrationType, ProjectIntegration } from "@redline/shared";
-import type { ReactNode } from "react";
+import { Unplug } from "lucide-react";
+import { type ReactNode, useState } from "react";
+import { ConfirmModal } from "../../components/confirm-modal.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { Switch } from "../../components/switch.tsx";
 import { errorMessage } from "../../lib/auth-client.ts";
-import { useToggleIntegration } from "./integrations-queries.ts";
+import { useDisconnectIntegration, useToggleIntegration } from "./integrations-queries.ts";
 
 export function IntegrationCard({
   id,
@@ -80,5 +82,55 @@ export function IntegrationSwitch({
         )
       }
     />
+  );
+}
+
+/**
+ * 'Disconnect' and its confirmation: once confirmed the integration is deleted and the server's answer
+ * said; a refusal says `failedText(error)`. `onDisconnected` forgets what the card held for it.
+ */
+export function DisconnectButton({
+  projectId,
+  type,
+  label = "Disconnect",
+  title,
+  description,
+  failedText,
+  onDisconnected,
+}: {
+  projectId: string;
+  type: IntegrationType;
+  label?: string;
+  title: string;
+  description: string;
+  failedText(error: Error): string;
+  onDisconnected?(): void;
+}) {
+  const [confirming, setConfirming] = useState(false);
+  const disconnect = useDisconnectIntegration(projectId);
+  return (
+    <>
+      <button type="button" className="btn btn--danger" onClick={() => setConfirming(true)}>
+        <Unplug size={16} aria-hidden /> {label}
+      </button>
+      <ConfirmModal
+        open={confirming}
+        onOpenChange={setConfirming}
+        title={title}
+        description={description}
+        confirmLabel="Disconnect"
+        isPending={disconnect.isPending}
+        onConfirm={() =>
+          disconnect.mutate(type, {
+            onSuccess: ({ message }) => {
+              snackbar.success(message);
+              setConfirming(false);
+              onDisconnected?.();
+            },
+            onError: (error) => snackbar.error(failedText(error)),
+          })
+        }
+      />
+    </>
   );
 }

@@ -4,15 +4,16 @@
  * a URL page, an uploaded image for an image page (which then opens in the comment view, SPEC §4).
  * Anyone may copy a version's external link (`/preview/…`), which opens while the public link is on.
  */
-import { MESSAGES, type Page, type Version } from "@redline/shared";
+import type { Page, Version } from "@redline/shared";
 import { Camera, CopyPlus, Link2, Pencil, RotateCw, Trash2, Upload, X } from "lucide-react";
 import { type ChangeEvent, type KeyboardEvent, useId, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
 import { IconButton } from "../../components/icon-button.tsx";
+import { pickedFile } from "../../components/picked-file.ts";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { VersionStatusTag } from "../../components/version-status-tag.tsx";
-import { IMAGE_TYPES, isTooLarge } from "../../lib/files.ts";
+import { IMAGE_TYPES } from "../../lib/files.ts";
 import { useCopyUnresolved } from "../comments/comment-queries.ts";
 import { isUploadPage } from "../pages/page-labels.ts";
 import { useDeleteVersion, useRecapture, useRenameVersion, useUploadVersion } from "./version-queries.ts";
@@ -51,13 +52,8 @@ export function VersionsPanel({
     );
 
   const handleFile = (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    event.target.value = "";
+    const file = pickedFile(event);
     if (!file) return;
-    if (isTooLarge(file)) {
-      snackbar.warning(MESSAGES.maxFileSize);
-      return;
-    }
     uploadVersion.mutate({ pageId: page.id, file }, { onSuccess: ({ data }) => open(data.id) });
   };
 
