@@ -67,7 +67,7 @@ export function ProjectsPage() {
   };
 
   return (
-    <main className="projects-page">
+    <main className="content-page projects-page">
       <div className="projects-page__head">
         <div>
           <h1 className="projects-page__title">

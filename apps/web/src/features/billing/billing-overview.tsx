@@ -5,6 +5,7 @@
 import { type Billing, PLANS, type ResolvedPlan } from "@redline/shared";
 import { CircleCheck, CreditCard, Sparkles, TriangleAlert, Wallet, X } from "lucide-react";
 import { Link } from "react-router";
+import { Panel } from "../../components/panel.tsx";
 import { PAYMENT_ISSUE_TEXT } from "./billing-rules.ts";
 import { InvoiceTable } from "./invoice-table.tsx";
 import { PlanFeatures } from "./plan-features.tsx";
@@ -65,10 +66,7 @@ export function BillingOverview({
 
       {hasPaymentDetails ? (
         <>
-          <section className="panel" aria-labelledby="billing-method-heading">
-            <h2 id="billing-method-heading" className="panel__title">
-              Payment method
-            </h2>
+          <Panel id="billing-method-heading" title="Payment method">
             {billing.paymentMethod ? (
               <div className="payment-method">
                 <CreditCard size={20} aria-hidden className="payment-method__icon" />
@@ -95,13 +93,10 @@ export function BillingOverview({
             {billing.paymentMethod || billing.paypal ? null : (
               <p className="panel__text">No payment method on file.</p>
             )}
-          </section>
-          <section className="panel" aria-labelledby="billing-invoices-heading">
-            <h2 id="billing-invoices-heading" className="panel__title">
-              Invoices
-            </h2>
+          </Panel>
+          <Panel id="billing-invoices-heading" title="Invoices">
             <InvoiceTable invoices={billing.invoices} />
-          </section>
+          </Panel>
         </>
       ) : null}
     </div>
