@@ -8,6 +8,7 @@
 import { Pencil } from "lucide-react";
 import { type KeyboardEvent, useEffect, useRef, useState } from "react";
 import "./inline-edit.css";
+import { IconButton } from "./icon-button.tsx";
 
 export function InlineEdit({
   value,
@@ -95,16 +96,15 @@ export function InlineEdit({
         <h2 id={heading.id} className={heading.className}>
           <span className={`inline-edit__text ${className}`}>{value}</span>
         </h2>
-        <button
+        <IconButton
+          className="inline-edit__rename"
+          label={`${label} ${value}`}
+          icon={Pencil}
+          iconSize={14}
           ref={button}
-          type="button"
-          className="icon-btn inline-edit__rename"
           title={label}
-          aria-label={`${label} ${value}`}
           onClick={() => setDraft(value)}
-        >
-          <Pencil size={14} aria-hidden />
-        </button>
+        />
       </>
     );
 

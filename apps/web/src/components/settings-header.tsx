@@ -6,11 +6,11 @@ export function SettingsHeader() {
   return (
     <>
       <h1 className="settings-header__title">Account Settings</h1>
-      <nav className="settings-tabs" aria-label="Settings">
-        <NavLink to="/profile" className="settings-tabs__tab">
+      <nav className="tabs settings-tabs" aria-label="Settings">
+        <NavLink to="/profile" className="tabs__tab">
           Account
         </NavLink>
-        <NavLink to="/billing" className="settings-tabs__tab">
+        <NavLink to="/billing" className="tabs__tab">
           Billing
         </NavLink>
       </nav>

@@ -1,4 +1,5 @@
-import { Link, Outlet } from "react-router";
+import { Outlet } from "react-router";
+import { BrandLink } from "../components/brand-link.tsx";
 import "./public-layout.css";
 
 /** Public views (shared links, embeds, previews): a quiet brand bar instead of the app header. */
@@ -6,12 +7,7 @@ export function PublicLayout() {
   return (
     <div className="public-layout">
       <header className="public-layout__bar">
-        <Link to="/" className="public-layout__brand">
-          <span className="public-layout__mark" aria-hidden>
-            R
-          </span>
-          Redline
-        </Link>
+        <BrandLink to="/" />
       </header>
       <Outlet />
     </div>

@@ -34,7 +34,7 @@ export function BillingPage() {
   };
 
   return (
-    <main className="billing-page">
+    <main className="content-page billing-page">
       <SettingsHeader />
       {/* Said once billing is read: a payment that needs more from the customer is told by its alert. */}
       {isPaymentSuccess && billing.data && me && !paymentNeedsCustomer(billing.data, me.paymentIssue) ? (

@@ -13,7 +13,7 @@ import "../features/projects/projects.css";
 
 export function BoardPage({ project, toolbar }: { project: ProjectDetail; toolbar?: ReactNode }) {
   return (
-    <div className="project-home">
+    <div className="screen project-home">
       <ProjectBar project={project} share={<ShareButton project={project} variant="bar" />} />
       <ExpiredNotice project={project} />
       <TicketBoard projectId={project.id} toolbar={toolbar} />

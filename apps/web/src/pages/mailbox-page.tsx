@@ -44,7 +44,7 @@ export function MailboxPage() {
           No mail yet. Sign up or ask for a password reset and it appears here.
         </p>
       ) : (
-        <ol className="mailbox__list" aria-label="Messages">
+        <ol className="list-stack mailbox__list" aria-label="Messages">
           {mails.map((mail) => (
             <li key={mail.id} className="mail">
               <article aria-label={mail.subject}>

@@ -29,7 +29,7 @@ export function OffersPage() {
   // Teams that could not be read take nothing away: the offers stay (the server still decides a purchase).
   const coveredByTeam = !plan.hideUpsells && hasEnabledTeam(teams.data ?? []);
   return (
-    <main className="billing-page">
+    <main className="content-page billing-page">
       <div className="billing-page__head">
         <h1 className="billing-page__title">Offers</h1>
         {plan.hideUpsells || coveredByTeam ? null : (

@@ -43,7 +43,7 @@ function Summary({
 }) {
   useDocumentTitle("Payment summary");
   return (
-    <main className="billing-page billing-page--narrow">
+    <main className="content-page billing-page billing-page--narrow">
       <Link className="back-link" to={upgradePath(plan, promo)}>
         <ArrowLeft size={16} aria-hidden /> Back to plans
       </Link>

@@ -10,6 +10,7 @@ import { StorageUsage } from "../features/profile/storage-usage.tsx";
 import { useMe } from "../features/session/use-me.ts";
 import { useDocumentTitle } from "../lib/use-document-title.ts";
 import "../features/profile/profile.css";
+import { Panel } from "../components/panel.tsx";
 
 /** `/profile`: Account Settings, tab Account. */
 export function ProfilePage() {
@@ -17,59 +18,33 @@ export function ProfilePage() {
   const { data: me } = useMe();
   if (!me) return <LoadingView />;
   return (
-    <main className="profile-page">
+    <main className="content-page profile-page">
       <SettingsHeader />
       <div className="profile-grid">
-        <section className="panel" aria-labelledby="profile-heading">
-          <h2 id="profile-heading" className="panel__title">
-            Profile
-          </h2>
+        <Panel id="profile-heading" title="Profile">
           <ProfileForm key={`${me.displayName}|${me.photoURL}`} user={me} />
-        </section>
-        <section className="panel" aria-labelledby="password-heading">
-          <h2 id="password-heading" className="panel__title">
-            Password
-          </h2>
+        </Panel>
+        <Panel id="password-heading" title="Password">
           <PasswordForm />
-        </section>
-        <section className="panel" aria-labelledby="email-address-heading">
-          <h2 id="email-address-heading" className="panel__title">
-            Email address
-          </h2>
+        </Panel>
+        <Panel id="email-address-heading" title="Email address">
           <EmailChange user={me} />
-        </section>
-        <section className="panel" aria-labelledby="email-heading">
-          <h2 id="email-heading" className="panel__title">
-            Email notifications
-          </h2>
-          <p className="panel__text">Choose which e-mail alerts you receive.</p>
+        </Panel>
+        <Panel id="email-heading" title="Email notifications" text="Choose which e-mail alerts you receive.">
           <EmailPreferences user={me} />
-        </section>
-        <section className="panel" aria-labelledby="sound-heading">
-          <h2 id="sound-heading" className="panel__title">
-            In-app notifications
-          </h2>
+        </Panel>
+        <Panel id="sound-heading" title="In-app notifications">
           <NotificationSound user={me} />
-        </section>
-        <section className="panel" aria-labelledby="storage-heading">
-          <h2 id="storage-heading" className="panel__title">
-            Storage
-          </h2>
-          <p className="panel__text">Files uploaded to the projects you own.</p>
+        </Panel>
+        <Panel id="storage-heading" title="Storage" text="Files uploaded to the projects you own.">
           <StorageUsage user={me} />
-        </section>
-        <section className="panel profile-section--wide" aria-labelledby="tokens-heading">
-          <h2 id="tokens-heading" className="panel__title">
-            API tokens
-          </h2>
+        </Panel>
+        <Panel id="tokens-heading" title="API tokens" className="profile-section--wide">
           <ApiTokens />
-        </section>
-        <section className="panel profile-section--wide" aria-labelledby="danger-heading">
-          <h2 id="danger-heading" className="panel__title">
-            Delete account
-          </h2>
+        </Panel>
+        <Panel id="danger-heading" title="Delete account" className="profile-section--wide">
           <DeleteAccount />
-        </section>
+        </Panel>
       </div>
     </main>
   );

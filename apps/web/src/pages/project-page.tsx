@@ -165,7 +165,7 @@ export function ProjectHomePage() {
     ? project.pages.find((entry) => entry.id === pageId)
     : project.pages.find((entry) => !entry.isArchived);
   return (
-    <div className="project-home">
+    <div className="screen project-home">
       <ProjectBar
         project={project}
         share={
@@ -256,7 +256,7 @@ function ProjectCardsPage({
   ...section
 }: { project: ProjectDetail; view: PagesView } & Omit<ComponentProps<typeof PageGridSection>, "project">) {
   return (
-    <div className="project-home">
+    <div className="screen project-home">
       <ProjectBar
         project={project}
         share={

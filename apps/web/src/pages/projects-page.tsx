@@ -67,7 +67,7 @@ export function ProjectsPage() {
   };
 
   return (
-    <main className="projects-page">
+    <main className="content-page projects-page">
       <div className="projects-page__head">
         <div>
           <h1 className="projects-page__title">
@@ -88,9 +88,9 @@ export function ProjectsPage() {
       </div>
 
       <div className="projects-page__bar">
-        <nav className="projects-tabs" aria-label="Project lists">
+        <nav className="tabs" aria-label="Project lists">
           {LISTS.filter((entry) => entry.products.includes(product)).map((entry) => (
-            <NavLink key={entry.list} to={entry.path} end className="projects-tabs__tab">
+            <NavLink key={entry.list} to={entry.path} end className="tabs__tab">
               {entry.label}
             </NavLink>
           ))}

@@ -23,6 +23,7 @@ import { type DeviceId, deviceSize, isDeviceId } from "../features/viewer/device
 import { useRecapture } from "../features/viewer/version-queries.ts";
 import { VersionsPanel } from "../features/viewer/versions-panel.tsx";
 import "../features/viewer/viewer.css";
+import { IconButton } from "../components/icon-button.tsx";
 
 export const REVIEW_VIEWS = ["comment", "inspect", "preview"] as const;
 export type ReviewMode = (typeof REVIEW_VIEWS)[number];
@@ -94,20 +95,18 @@ export function ReviewView({
     recapture.mutate(page.id, { onSuccess: ({ data }) => navigate(`${base}/${data.id}/comment`) });
 
   return (
-    <div className="review">
-      <div className="review__bar">
+    <div className="screen review">
+      <div className="screen__bar review__bar">
         <Link to={base} className="icon-btn" aria-label="Back to project">
           <ArrowLeft size={18} aria-hidden />
         </Link>
-        <button
-          type="button"
-          className="icon-btn"
-          aria-label="Pages"
+        <IconButton
+          label="Pages"
+          icon={PanelLeft}
+          iconSize={18}
           aria-pressed={panel === "pages"}
           onClick={() => togglePanel("pages")}
-        >
-          <PanelLeft size={18} aria-hidden />
-        </button>
+        />
         <div className="review__titles">
           <h1 className="review__title">{page.title}</h1>
           <p className="review__source">{pageSource(page)}</p>

@@ -6,15 +6,16 @@
  * illustration project's link shows its deck instead (`SharedDeckView`).
  */
 import type { Comment, Page } from "@redline/shared";
-import { ExternalLink, FileText, Globe, Image as ImageIcon } from "lucide-react";
+import { ExternalLink } from "lucide-react";
 import { Suspense, useCallback } from "react";
-import { Link, useSearchParams } from "react-router";
+import { useSearchParams } from "react-router";
 import { ApprovedBadge } from "../components/approved-badge.tsx";
 import { Avatar } from "../components/avatar.tsx";
 import { LoadingView } from "../components/loading-view.tsx";
 import { COMMENT_MODE_HINT, CommentWorkspace } from "../features/comments/comment-workspace.tsx";
 import { GuestMessages } from "../features/conversations/guest-messages.tsx";
-import { isUploadPage, pageSource, versionsLabel } from "../features/pages/page-labels.ts";
+import { PageItemLink } from "../features/pages/page-item-link.tsx";
+import { versionsLabel } from "../features/pages/page-labels.ts";
 import type { Guest } from "../features/sharing/guest-store.ts";
 import type { SharedProject } from "../features/sharing/shared-queries.ts";
 import { DeviceToolbar } from "../features/viewer/device-toolbar.tsx";
@@ -77,7 +78,7 @@ export function SharedProjectView({
 
   return (
     <div className={`review shared shared--${variant}`}>
-      <div className="review__bar">
+      <div className="screen__bar review__bar">
         <div className="review__titles shared__titles">
           {page ? <p className="shared__project">{project.title}</p> : null}
           <h1 className="review__title">{page?.title ?? project.title}</h1>
@@ -166,7 +167,7 @@ export function SharedDeckView({ project, guest, variant }: SharedViewProps) {
             guestIdentity: guest?.identity ?? "public",
           }}
           bar={
-            <div className="review__bar">
+            <div className="screen__bar review__bar">
               <div className="review__titles shared__titles">
                 <h1 className="review__title">{project.title}</h1>
               </div>
@@ -229,31 +230,12 @@ function SharedPagesList({ project, selectedPageId }: { project: SharedProject; 
       <ul className="pages-list" aria-label="Pages of this project">
         {project.pages.map((page) => {
           const isSelected = page.id === selectedPageId;
-          const Icon = isUploadPage(page) ? (page.isPDF ? FileText : ImageIcon) : Globe;
           return (
             <li key={page.id} className={isSelected ? "page-item page-item--selected" : "page-item"}>
-              <Link
-                to={hrefFor(page)}
-                replace
-                className="page-item__link"
-                aria-current={isSelected ? "page" : undefined}
-              >
-                <span className="page-item__thumb">
-                  {page.thumbnail ? (
-                    <img src={page.thumbnail} alt="" loading="lazy" />
-                  ) : (
-                    <Icon size={20} aria-hidden />
-                  )}
-                </span>
-                <span className="page-item__text">
-                  <span className="page-item__title">{page.title}</span>
-                  <span className="page-item__source">{pageSource(page)}</span>
-                  <span className="page-item__meta">
-                    {project.sharing.showPageVersions ? versionsLabel(page.versions.length) : null}
-                    <ApprovedBadge page={page} />
-                  </span>
-                </span>
-              </Link>
+              <PageItemLink page={page} to={hrefFor(page)} replace isSelected={isSelected}>
+                {project.sharing.showPageVersions ? versionsLabel(page.versions.length) : null}
+                <ApprovedBadge page={page} />
+              </PageItemLink>
             </li>
           );
         })}

@@ -31,6 +31,7 @@ import { errorMessage } from "../lib/auth-client.ts";
 import { useDocumentTitle } from "../lib/use-document-title.ts";
 import { useProduct } from "../lib/use-product.ts";
 import "../features/teams/team.css";
+import { Panel } from "../components/panel.tsx";
 
 export function TeamPage() {
   useDocumentTitle("Team");
@@ -58,7 +59,7 @@ export function TeamPage() {
   const active = pickTeam(teams.data, product, inList ? wanted : savedTeamId(product));
   if (!active)
     return (
-      <main className="team-page">
+      <main className="content-page team-page">
         <h1 className="team-page__title">Team</h1>
         <section className="panel team-empty" aria-labelledby="team-empty-title">
           <Users size={28} aria-hidden className="team-empty__icon" />
@@ -121,7 +122,7 @@ function TeamView({
 
   const name = teamDisplayName(team);
   return (
-    <main className="team-page">
+    <main className="content-page team-page">
       <div className="team-page__head">
         <div>
           <p className="team-page__eyebrow">Team</p>
@@ -215,11 +216,12 @@ function TeamView({
       </section>
 
       {detail.data ? (
-        <section className="panel team-section" aria-labelledby="team-collaborators-title">
-          <h2 id="team-collaborators-title" className="panel__title">
-            Collaborators
-          </h2>
-          <p className="panel__text">Collaborators comment on the team's projects they are added to.</p>
+        <Panel
+          id="team-collaborators-title"
+          title="Collaborators"
+          text="Collaborators comment on the team's projects they are added to."
+          className="team-section"
+        >
           <TeamPeople
             teamId={team.id}
             label="Team collaborators"
@@ -228,7 +230,7 @@ function TeamView({
             emptyText="No collaborators yet."
             onLeave={() => setConfirmLeave(true)}
           />
-        </section>
+        </Panel>
       ) : null}
 
       <TeamBrandingPanel team={team} />

@@ -6,6 +6,7 @@ import { UNSUBSCRIBE_MESSAGES, type UnsubscribeInfo } from "@redline/shared";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Link, useSearchParams } from "react-router";
 import { LoadingView } from "../components/loading-view.tsx";
+import { PendingButton } from "../components/pending-button.tsx";
 import { AuthLayout } from "../features/auth/auth-layout.tsx";
 import { api } from "../lib/api.ts";
 import { errorMessage } from "../lib/auth-client.ts";
@@ -56,14 +57,14 @@ export function UnsubscribePage() {
         </p>
       ) : null}
       <div className="auth__actions">
-        <button
-          type="button"
+        <PendingButton
           className="btn btn--primary"
-          disabled={unsubscribe.isPending}
+          isPending={unsubscribe.isPending}
+          pendingLabel="Unsubscribing..."
           onClick={() => unsubscribe.mutate()}
         >
-          {unsubscribe.isPending ? "Unsubscribing..." : `Unsubscribe from ${label}`}
-        </button>
+          {`Unsubscribe from ${label}`}
+        </PendingButton>
         <SettingsLink />
       </div>
     </AuthLayout>

@@ -57,7 +57,7 @@ export function UpgradePage() {
   const promoFeedback = promoFeedbackFor(product, promo);
 
   return (
-    <main className="billing-page">
+    <main className="content-page billing-page">
       <div className="billing-page__head">
         <h1 className="billing-page__title">Upgrade</h1>
         {plan.hideUpsells ? null : (

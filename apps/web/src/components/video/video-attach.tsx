@@ -5,6 +5,7 @@
 import { formatVideoTime, type VideoInput } from "@redline/shared";
 import { Video, X } from "lucide-react";
 import { useState } from "react";
+import { IconButton } from "../icon-button.tsx";
 import { type RecordedVideo, VideoRecorderModal, type VideoTarget } from "./video-recorder-modal.tsx";
 
 /** What a post names: the upload and its cut, never the duration (the server measures it). */
@@ -26,15 +27,13 @@ export function RecordVideoButton({
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button
-        type="button"
-        className="icon-btn composer__attach"
-        aria-label="Record a video"
+      <IconButton
+        className="composer__attach"
+        label="Record a video"
+        icon={Video}
         disabled={disabled}
         onClick={() => setOpen(true)}
-      >
-        <Video size={16} aria-hidden />
-      </button>
+      />
       <VideoRecorderModal open={open} target={target} onOpenChange={setOpen} onAttach={onAttach} />
     </>
   );
@@ -46,14 +45,13 @@ export function AttachedVideo({ video, onRemove }: { video: RecordedVideo; onRem
     <li className="composer__file">
       <Video size={14} aria-hidden />
       <span className="composer__file-name">Video {formatVideoTime(video.duration)}</span>
-      <button
-        type="button"
-        className="icon-btn composer__remove"
-        aria-label="Remove video"
+      <IconButton
+        className="composer__remove"
+        label="Remove video"
+        icon={X}
+        iconSize={14}
         onClick={onRemove}
-      >
-        <X size={14} aria-hidden />
-      </button>
+      />
     </li>
   );
 }

@@ -1,6 +1,6 @@
 import { PRODUCT_TEXTS } from "@redline/shared";
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { BrandLink } from "../../components/brand-link.tsx";
 import { useProduct } from "../../lib/use-product.ts";
 import "./auth.css";
 
@@ -14,12 +14,7 @@ export function AuthLayout({ title, children }: { title: string; children: React
   return (
     <div className="auth">
       <aside className="auth__intro">
-        <Link to="/" className="auth__brand">
-          <span className="auth__mark" aria-hidden>
-            R
-          </span>
-          Redline
-        </Link>
+        <BrandLink to="/" isLarge />
         <div className="auth__pitch">
           <p className="auth__headline">{pitch.headline}</p>
           <ul className="auth__points">

@@ -1,10 +1,11 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
 import { LoadingView } from "../../components/loading-view.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { api } from "../../lib/api.ts";
 import { signInPathFor } from "../../lib/safe-redirect.ts";
 import { refreshMe } from "../session/use-me.ts";
+import { RefusedLink } from "./refused-link.tsx";
 import { useLinkCode } from "./use-link-code.ts";
 
 /**
@@ -23,19 +24,5 @@ export function ChangeEmailAction({ token }: { token: string }) {
   });
 
   if (!error) return <LoadingView text="Confirming your new e-mail..." />;
-  return (
-    <div className="auth__notice">
-      <p className="form-error" role="alert">
-        Error: {error}
-      </p>
-      <div className="auth__actions">
-        <Link className="btn btn--primary" to="/profile">
-          Account Settings
-        </Link>
-        <Link className="btn" to="/">
-          Back to sign in
-        </Link>
-      </div>
-    </div>
-  );
+  return <RefusedLink error={`Error: ${error}`} to="/profile" label="Account Settings" />;
 }

@@ -1,11 +1,12 @@
 import { MESSAGES } from "@redline/shared";
 import { useQueryClient } from "@tanstack/react-query";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
 import { LoadingView } from "../../components/loading-view.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { authCall, authClient } from "../../lib/auth-client.ts";
 import { signInPathFor } from "../../lib/safe-redirect.ts";
 import { refreshMe } from "../session/use-me.ts";
+import { RefusedLink } from "./refused-link.tsx";
 import { useLinkCode } from "./use-link-code.ts";
 
 /**
@@ -26,19 +27,11 @@ export function VerifyEmailAction({ token, continuePath }: { token: string; cont
 
   if (!error) return <LoadingView text="Verifying your e-mail..." />;
   return (
-    <div className="auth__notice">
-      <p className="form-error" role="alert">
-        {error}. This verification link is invalid or has expired.
-      </p>
-      <p className="auth__text">Sign in and ask for a new verification e-mail from the sign-up page.</p>
-      <div className="auth__actions">
-        <Link className="btn btn--primary" to="/signup">
-          Send a new link
-        </Link>
-        <Link className="btn" to="/">
-          Back to sign in
-        </Link>
-      </div>
-    </div>
+    <RefusedLink
+      error={`${error}. This verification link is invalid or has expired.`}
+      hint="Sign in and ask for a new verification e-mail from the sign-up page."
+      to="/signup"
+      label="Send a new link"
+    />
   );
 }

@@ -2,6 +2,7 @@ import { MESSAGES } from "@redline/shared";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { MailCheck } from "lucide-react";
 import { useNavigate, useSearchParams } from "react-router";
+import { PendingButton } from "../../components/pending-button.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { authCall, authClient, errorMessage } from "../../lib/auth-client.ts";
 import { continuePathFor } from "../../lib/safe-redirect.ts";
@@ -35,14 +36,14 @@ export function VerifyEmailPending({ email }: { email: string }) {
       </p>
       <p className="auth__text">Can't find it? Check your spam folder or send the link again.</p>
       <div className="auth__actions">
-        <button
-          type="button"
+        <PendingButton
           className="btn btn--primary"
-          disabled={resend.isPending}
+          isPending={resend.isPending}
+          pendingLabel="Sending..."
           onClick={() => resend.mutate()}
         >
-          {resend.isPending ? "Sending..." : "Resend verification email"}
-        </button>
+          Resend verification email
+        </PendingButton>
         <button type="button" className="btn btn--ghost" onClick={handleUseAnotherAccount}>
           Use another account
         </button>

@@ -5,6 +5,7 @@
 import { type Billing, PLANS, type ResolvedPlan } from "@redline/shared";
 import { CircleCheck, CreditCard, Sparkles, TriangleAlert, Wallet, X } from "lucide-react";
 import { Link } from "react-router";
+import { Panel } from "../../components/panel.tsx";
 import { PAYMENT_ISSUE_TEXT } from "./billing-rules.ts";
 import { InvoiceTable } from "./invoice-table.tsx";
 import { PlanFeatures } from "./plan-features.tsx";
@@ -45,9 +46,9 @@ export function BillingOverview({
         </div>
       ) : null}
 
-      <section className="billing-section" aria-labelledby="billing-plan-heading">
+      <section className="panel" aria-labelledby="billing-plan-heading">
         <div className="billing-section__head">
-          <h2 id="billing-plan-heading" className="billing-section__title">
+          <h2 id="billing-plan-heading" className="panel__title">
             Your plan
           </h2>
           {hasSubscriptions ? <span className="tag">{plan.name}</span> : null}
@@ -65,10 +66,7 @@ export function BillingOverview({
 
       {hasPaymentDetails ? (
         <>
-          <section className="billing-section" aria-labelledby="billing-method-heading">
-            <h2 id="billing-method-heading" className="billing-section__title">
-              Payment method
-            </h2>
+          <Panel id="billing-method-heading" title="Payment method">
             {billing.paymentMethod ? (
               <div className="payment-method">
                 <CreditCard size={20} aria-hidden className="payment-method__icon" />
@@ -76,7 +74,7 @@ export function BillingOverview({
                   <p className="payment-method__card">
                     {capitalize(billing.paymentMethod.brand)} •••• {billing.paymentMethod.last4}
                   </p>
-                  <p className="billing-section__text">
+                  <p className="panel__text">
                     Expires {String(billing.paymentMethod.expMonth).padStart(2, "0")}/
                     {billing.paymentMethod.expYear}
                   </p>
@@ -88,22 +86,17 @@ export function BillingOverview({
                 <Wallet size={20} aria-hidden className="payment-method__icon" />
                 <div>
                   <p className="payment-method__card">PayPal</p>
-                  {billing.paypal.email ? (
-                    <p className="billing-section__text">{billing.paypal.email}</p>
-                  ) : null}
+                  {billing.paypal.email ? <p className="panel__text">{billing.paypal.email}</p> : null}
                 </div>
               </div>
             ) : null}
             {billing.paymentMethod || billing.paypal ? null : (
-              <p className="billing-section__text">No payment method on file.</p>
+              <p className="panel__text">No payment method on file.</p>
             )}
-          </section>
-          <section className="billing-section" aria-labelledby="billing-invoices-heading">
-            <h2 id="billing-invoices-heading" className="billing-section__title">
-              Invoices
-            </h2>
+          </Panel>
+          <Panel id="billing-invoices-heading" title="Invoices">
             <InvoiceTable invoices={billing.invoices} />
-          </section>
+          </Panel>
         </>
       ) : null}
     </div>
@@ -118,9 +111,7 @@ function NoSubscription({ plan }: { plan: ResolvedPlan }) {
         <Sparkles size={24} aria-hidden className="billing-empty__icon" />
         <div className="billing-empty__text">
           <p className="billing-empty__title">You are on the Free plan</p>
-          <p className="billing-section__text">
-            Upgrade for more projects, more collaborators and unlimited pages.
-          </p>
+          <p className="panel__text">Upgrade for more projects, more collaborators and unlimited pages.</p>
           <PlanFeatures
             name={PLANS[plan.product].free.name}
             entitlements={PLANS[plan.product].free.entitlements}
@@ -139,9 +130,7 @@ function NoSubscription({ plan }: { plan: ResolvedPlan }) {
       <CircleCheck size={24} aria-hidden className="billing-empty__icon" />
       <div className="billing-empty__text">
         <p className="billing-empty__title">Your current plan is {plan.name}</p>
-        <p className="billing-section__text">
-          It is not billed by a subscription, so there is nothing to manage here.
-        </p>
+        <p className="panel__text">It is not billed by a subscription, so there is nothing to manage here.</p>
       </div>
     </div>
   );

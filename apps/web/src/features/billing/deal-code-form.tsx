@@ -37,14 +37,14 @@ export function DealCodeForm({ kind }: { kind: DealCodeKind }) {
   };
 
   return (
-    <section className="lifetime-deal" aria-labelledby={titleId}>
+    <section className="panel panel--raised lifetime-deal" aria-labelledby={titleId}>
       <div className="lifetime-deal__head">
-        <Ticket size={24} aria-hidden className="lifetime-deal__icon" />
+        <Ticket size={24} aria-hidden className="panel__icon" />
         <div>
-          <h2 id={titleId} className="lifetime-deal__title">
+          <h2 id={titleId} className="panel__title">
             {texts.title}
           </h2>
-          <p className="lifetime-deal__text">{texts.text}</p>
+          <p className="panel__text">{texts.text}</p>
         </div>
       </div>
       <form className="lifetime-deal__form" onSubmit={handleSubmit}>

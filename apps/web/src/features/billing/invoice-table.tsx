@@ -14,7 +14,7 @@ const STATUS_TONES: Record<string, string> = {
 };
 
 export function InvoiceTable({ invoices }: { invoices: BillingInvoice[] }) {
-  if (invoices.length === 0) return <p className="billing-section__text">No invoices yet.</p>;
+  if (invoices.length === 0) return <p className="panel__text">No invoices yet.</p>;
   return (
     <div className="invoice-table__wrap">
       <table className="invoice-table">

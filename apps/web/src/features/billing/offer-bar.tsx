@@ -15,6 +15,7 @@ import {
   UPGRADE_OFFERS_ID,
 } from "./offer-bar-rule.ts";
 import "./notices.css";
+import { IconButton } from "../../components/icon-button.tsx";
 
 export function OfferBar({ plan }: { plan: ResolvedPlan }) {
   const { pathname, search } = useLocation();
@@ -54,14 +55,7 @@ export function OfferBar({ plan }: { plan: ResolvedPlan }) {
           </Link>
         )}
         {canCloseOfferBar(pathname) ? (
-          <button
-            type="button"
-            className="icon-btn offer-bar__close"
-            aria-label="Close offer"
-            onClick={handleClose}
-          >
-            <X size={16} aria-hidden />
-          </button>
+          <IconButton className="offer-bar__close" label="Close offer" icon={X} onClick={handleClose} />
         ) : null}
       </div>
     </section>

@@ -20,17 +20,17 @@ export function OfferList({ product, currency }: { product: Product; currency: C
 function OfferCard({ offer, currency }: { offer: Offer; currency: Currency }) {
   const headingId = `offer-${offer.discount}`;
   return (
-    <li className="offer-card" aria-labelledby={headingId}>
+    <li className="panel panel--raised offer-card" aria-labelledby={headingId}>
       <div className="offer-card__head">
-        <BadgePercent size={24} aria-hidden className="offer-card__icon" />
-        <h2 id={headingId} className="offer-card__title">
+        <BadgePercent size={24} aria-hidden className="panel__icon" />
+        <h2 id={headingId} className="panel__title">
           {offerTitle(offer)}
         </h2>
       </div>
       <p className="offer-card__code">
         Use code <code className="offer-card__chip">{offer.code}</code>
       </p>
-      <ul className="offer-card__plans">
+      <ul className="list-stack offer-card__plans">
         {offer.plans.map(({ planId, name }) => (
           <li key={planIdOf(planId)} className="offer-card__plan">
             <p className="offer-card__price">

@@ -12,6 +12,7 @@ import {
   showsPaymentIssueNotice,
 } from "./payment-notice-rule.ts";
 import "./notices.css";
+import { IconButton } from "../../components/icon-button.tsx";
 
 export function PaymentNotice({ paymentIssue }: { paymentIssue: boolean }) {
   const { pathname } = useLocation();
@@ -31,14 +32,12 @@ export function PaymentNotice({ paymentIssue }: { paymentIssue: boolean }) {
         <Link className="btn page-notice__action" to="/billing">
           Go to billing
         </Link>
-        <button
-          type="button"
-          className="icon-btn page-notice__close"
-          aria-label="Dismiss payment notice"
+        <IconButton
+          className="page-notice__close"
+          label="Dismiss payment notice"
+          icon={X}
           onClick={handleDismiss}
-        >
-          <X size={16} aria-hidden />
-        </button>
+        />
       </div>
     </section>
   );

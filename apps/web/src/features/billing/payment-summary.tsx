@@ -197,7 +197,7 @@ function SummaryCard({
   };
 
   return (
-    <section className="summary" aria-label="Order summary">
+    <section className="panel panel--raised summary" aria-label="Order summary">
       <dl className="summary__rows">
         <div className="summary__row">
           <dt>Plan</dt>

@@ -40,7 +40,13 @@ export function PlanGrid({
   const free = PLANS[product].free;
   return (
     <ul className="plan-grid">
-      <li className={currentPlanName === null ? "plan-card plan-card--current" : "plan-card"}>
+      <li
+        className={
+          currentPlanName === null
+            ? "panel panel--raised plan-card plan-card--current"
+            : "panel panel--raised plan-card"
+        }
+      >
         <div className="plan-card__head">
           <h3 className="plan-card__name">{free.name}</h3>
           {currentPlanName === null ? <span className="tag tag--success">Current plan</span> : null}
@@ -64,7 +70,12 @@ export function PlanGrid({
           subscribedPlan.tier === parsed.tier &&
           subscribedPlan.interval === parsed.interval;
         return (
-          <li key={planId} className={isCurrent ? "plan-card plan-card--current" : "plan-card"}>
+          <li
+            key={planId}
+            className={
+              isCurrent ? "panel panel--raised plan-card plan-card--current" : "panel panel--raised plan-card"
+            }
+          >
             <div className="plan-card__head">
               <h3 className="plan-card__name">{plan.name}</h3>
               {isCurrent ? <span className="tag tag--success">Current plan</span> : null}

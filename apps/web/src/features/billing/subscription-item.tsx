@@ -4,16 +4,38 @@
  * update, change plan).
  */
 import { type BillingSubscription, formatMoney } from "@redline/shared";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { Link } from "react-router";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
+import { PendingButton } from "../../components/pending-button.tsx";
 import { useSubscriptionAction } from "./billing-queries.ts";
 import { formatDate, statusLabel, statusTone } from "./billing-rules.ts";
 
+/** A subscription action that asks no confirmation: 'Please wait...' on the button while it goes. */
+function QuickAction({
+  action,
+  subscriptionId,
+  children,
+}: {
+  action: "undo-cancel" | "cancel-pending-update";
+  subscriptionId: string;
+  children: ReactNode;
+}) {
+  const run = useSubscriptionAction(action);
+  return (
+    <PendingButton
+      className="btn"
+      isPending={run.isPending}
+      pendingLabel="Please wait..."
+      onClick={() => run.mutate(subscriptionId)}
+    >
+      {children}
+    </PendingButton>
+  );
+}
+
 export function SubscriptionItem({ subscription }: { subscription: BillingSubscription }) {
   const cancel = useSubscriptionAction("cancel");
-  const undoCancel = useSubscriptionAction("undo-cancel");
-  const cancelUpdate = useSubscriptionAction("cancel-pending-update");
   const [isConfirmOpen, setConfirmOpen] = useState(false);
   const { abilities, currentPeriodEnd, pendingUpdate } = subscription;
   const tone = statusTone(subscription.status);
@@ -64,24 +86,14 @@ export function SubscriptionItem({ subscription }: { subscription: BillingSubscr
           </Link>
         ) : null}
         {abilities.canCancelPendingUpdate ? (
-          <button
-            type="button"
-            className="btn"
-            disabled={cancelUpdate.isPending}
-            onClick={() => cancelUpdate.mutate(subscription.id)}
-          >
-            {cancelUpdate.isPending ? "Please wait..." : "Cancel update"}
-          </button>
+          <QuickAction action="cancel-pending-update" subscriptionId={subscription.id}>
+            Cancel update
+          </QuickAction>
         ) : null}
         {abilities.canUndoCancel ? (
-          <button
-            type="button"
-            className="btn"
-            disabled={undoCancel.isPending}
-            onClick={() => undoCancel.mutate(subscription.id)}
-          >
-            {undoCancel.isPending ? "Please wait..." : "Undo cancel"}
-          </button>
+          <QuickAction action="undo-cancel" subscriptionId={subscription.id}>
+            Undo cancel
+          </QuickAction>
         ) : null}
         {abilities.canCancel ? (
           <button type="button" className="btn btn--ghost" onClick={() => setConfirmOpen(true)}>

@@ -6,6 +6,7 @@ import type { User } from "@redline/shared";
 import { ArrowLeft } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
+import { BrandLink } from "../../components/brand-link.tsx";
 import { HelpMenu } from "./help-menu.tsx";
 import { InboxButtons } from "./inbox-buttons.tsx";
 import { KeyboardShortcuts } from "./keyboard-shortcuts.tsx";
@@ -56,16 +57,20 @@ export function Header({
           </Link>
         ) : null}
         {brand?.logoURL ? (
-          <Link to="/projects" className="header__logo" aria-label={`${brand.name}, go to projects`}>
+          <Link
+            to="/projects"
+            className="brand-link header__logo"
+            aria-label={`${brand.name}, go to projects`}
+          >
             <img className="header__brand-logo" src={brand.logoURL} alt={brand.name} />
           </Link>
         ) : (
-          <Link to="/projects" className="header__logo" aria-label="Redline, go to projects">
-            <span className="header__logo-mark" aria-hidden>
-              R
-            </span>
-            <span className="header__logo-text">Redline</span>
-          </Link>
+          <BrandLink
+            to="/projects"
+            className="header__logo"
+            label="Redline, go to projects"
+            textClassName="header__logo-text"
+          />
         )}
         <ProductSwitcher />
         <nav className="header__nav" aria-label="Main">

@@ -16,6 +16,7 @@ import {
 import { Check, Copy, Download, Eye, EyeOff, X } from "lucide-react";
 import { Avatar } from "../../components/avatar.tsx";
 import { CardActions } from "../../components/card-actions.tsx";
+import { IconButton } from "../../components/icon-button.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { timeAgo } from "../../lib/time-ago.ts";
 import { changesCssUrl, useDeleteChanges, useUpdateChange } from "./inspect-queries.ts";
@@ -126,18 +127,15 @@ export function ActivityPanel({
                         {change.abilities.resolve || change.abilities.hide || change.abilities.delete ? (
                           <div className="inspect-change__actions">
                             {change.abilities.resolve ? (
-                              <button
-                                type="button"
-                                className="icon-btn"
-                                aria-label={change.isResolved ? "Reopen edit" : "Resolve edit"}
+                              <IconButton
+                                label={change.isResolved ? "Reopen edit" : "Resolve edit"}
+                                icon={Check}
                                 title={change.isResolved ? "Reopen" : "Resolve"}
                                 aria-pressed={change.isResolved}
                                 onClick={() =>
                                   update.mutate({ changeId: change.id, isResolved: !change.isResolved })
                                 }
-                              >
-                                <Check size={16} aria-hidden />
-                              </button>
+                              />
                             ) : null}
                             {change.abilities.hide ? (
                               <button
@@ -157,16 +155,13 @@ export function ActivityPanel({
                               </button>
                             ) : null}
                             {change.abilities.delete ? (
-                              <button
-                                type="button"
-                                className="icon-btn"
-                                aria-label="Delete edit"
+                              <IconButton
+                                label="Delete edit"
+                                icon={X}
                                 title="Delete edit"
                                 disabled={remove.isPending}
                                 onClick={() => remove.mutate([change.id])}
-                              >
-                                <X size={16} aria-hidden />
-                              </button>
+                              />
                             ) : null}
                           </div>
                         ) : null}

@@ -14,6 +14,7 @@ import {
 } from "@redline/shared";
 import { AlignCenter, AlignJustify, AlignLeft, AlignRight, ImageUp } from "lucide-react";
 import { useId } from "react";
+import { IconButton } from "../../components/icon-button.tsx";
 import { IMAGE_TYPES } from "../../lib/files.ts";
 import { ColorField, DraftInput, Field, SelectInput, SidesField } from "./edit-fields.tsx";
 
@@ -170,17 +171,14 @@ export function EditPanel({
         <Field label="Alignment">
           <fieldset className="inspect-toggles" aria-label="Text alignment">
             {ALIGNMENTS.map(({ value, label, icon: Icon }) => (
-              <button
+              <IconButton
+                label={label}
+                icon={Icon}
                 key={value}
-                type="button"
-                className="icon-btn"
-                aria-label={label}
                 title={label}
                 aria-pressed={align === value || (value === "left" && align === "start")}
                 onClick={() => onEdit([["text-align", value]])}
-              >
-                <Icon size={16} aria-hidden />
-              </button>
+              />
             ))}
           </fieldset>
         </Field>

@@ -41,6 +41,7 @@ import { uploadChangeImage, useChanges, useSaveChanges } from "./inspect-queries
 import { UnsavedChangesGuard } from "./unsaved-dialog.tsx";
 import { useInspectRealtime } from "./use-inspect-realtime.ts";
 import "./inspect.css";
+import { IconButton } from "../../components/icon-button.tsx";
 import { useVersionView } from "../viewer/version-queries.ts";
 
 export const EDIT_MODE_HINT = "Inspect and edit page elements, including font, alignment, spacing, etc.";
@@ -245,16 +246,14 @@ export function InspectWorkspace({
       />
       {isInspect && canEdit && isSnapshot && isReady ? (
         <div className="stage-bar">
-          <button
-            type="button"
-            className="icon-btn"
+          <IconButton
+            label="Edit mode"
+            icon={MousePointerClick}
+            iconSize={18}
             aria-pressed={isEditing}
-            aria-label="Edit mode"
             title="Edit mode (Ctrl/Cmd+J)"
             onClick={toggleEditing}
-          >
-            <MousePointerClick size={18} aria-hidden />
-          </button>
+          />
         </div>
       ) : null}
     </main>

@@ -4,19 +4,10 @@
  * wrong' when Slack or the server could not do it.
  */
 import { INTEGRATION_MESSAGES, type ProjectIntegration } from "@redline/shared";
-import { Hash, Unplug } from "lucide-react";
-import { useState } from "react";
-import { ConfirmModal } from "../../components/confirm-modal.tsx";
+import { Hash } from "lucide-react";
 import { snackbar } from "../../components/snackbar-store.ts";
-import { Switch } from "../../components/switch.tsx";
-import { IntegrationCard } from "./integration-card.tsx";
-import {
-  useChooseSlackChannel,
-  useConnectSlack,
-  useDisconnectIntegration,
-  useSlackChannels,
-  useToggleIntegration,
-} from "./integrations-queries.ts";
+import { DisconnectButton, IntegrationCard, IntegrationSwitch } from "./integration-card.tsx";
+import { useChooseSlackChannel, useConnectSlack, useSlackChannels } from "./integrations-queries.ts";
 
 export function SlackCard({
   projectId,
@@ -28,10 +19,7 @@ export function SlackCard({
   /** Where the browser goes to install (tests watch it). */
   onLeave?: (url: string) => void;
 }) {
-  const [confirming, setConfirming] = useState(false);
   const connect = useConnectSlack(projectId);
-  const toggle = useToggleIntegration(projectId);
-  const disconnect = useDisconnectIntegration(projectId);
   const choose = useChooseSlackChannel(projectId);
   const channels = useSlackChannels(projectId, { enabled: integration !== null });
   const slack = integration?.slack ?? null;
@@ -88,37 +76,21 @@ export function SlackCard({
               {INTEGRATION_MESSAGES.failed}
             </p>
           ) : null}
-          <Switch
+          <IntegrationSwitch
+            projectId={projectId}
+            type="slack"
             label="Post to Slack"
             description="While off, nothing is posted; the workspace and channel are kept."
-            checked={integration.isEnabled}
-            disabled={toggle.isPending}
-            onCheckedChange={(isEnabled) =>
-              toggle.mutate(
-                { type: "slack", isEnabled },
-                { onSuccess: ({ message }) => snackbar.success(message), onError: failed },
-              )
-            }
+            isEnabled={integration.isEnabled}
+            failedText={INTEGRATION_MESSAGES.failed}
           />
-          <button type="button" className="btn btn--danger" onClick={() => setConfirming(true)}>
-            <Unplug size={16} aria-hidden /> Disconnect Slack
-          </button>
-          <ConfirmModal
-            open={confirming}
-            onOpenChange={setConfirming}
+          <DisconnectButton
+            projectId={projectId}
+            type="slack"
+            label="Disconnect Slack"
             title="Disconnect Slack?"
             description="Redline stops posting to Slack and forgets the workspace's token."
-            confirmLabel="Disconnect"
-            isPending={disconnect.isPending}
-            onConfirm={() =>
-              disconnect.mutate("slack", {
-                onSuccess: ({ message }) => {
-                  snackbar.success(message);
-                  setConfirming(false);
-                },
-                onError: failed,
-              })
-            }
+            failedText={() => INTEGRATION_MESSAGES.failed}
           />
         </>
       )}

@@ -14,15 +14,13 @@ import {
   TRACKER_TERMS,
   type TrackerType,
 } from "@redline/shared";
-import { CircleHelp, KanbanSquare, Link2, Unplug } from "lucide-react";
+import { CircleHelp, KanbanSquare, Link2 } from "lucide-react";
 import { type FormEvent, useState } from "react";
-import { ConfirmModal } from "../../components/confirm-modal.tsx";
 import { Field } from "../../components/field.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { Switch } from "../../components/switch.tsx";
 import { errorMessage } from "../../lib/auth-client.ts";
-import { IntegrationCard } from "./integration-card.tsx";
-import { useDisconnectIntegration, useToggleIntegration } from "./integrations-queries.ts";
+import { DisconnectButton, IntegrationCard, IntegrationSwitch } from "./integration-card.tsx";
 import { TrackerGuide } from "./tracker-guide.tsx";
 import {
   useSaveTracker,
@@ -42,10 +40,7 @@ export function TrackerCard({
 }) {
   const name = TRACKER_NAMES[tracker];
   const [guide, setGuide] = useState(false);
-  const [confirming, setConfirming] = useState(false);
   const start = useStartTrackerConnect(projectId, tracker);
-  const toggle = useToggleIntegration(projectId);
-  const disconnect = useDisconnectIntegration(projectId);
   const state = integration?.tracker ?? null;
   const headingId = `integration-${tracker}`;
 
@@ -92,20 +87,12 @@ export function TrackerCard({
           {tracker === "github" && state?.destination ? (
             <MergeGateSwitch projectId={projectId} isOn={state.mergeGate} repository={state.destination} />
           ) : null}
-          <Switch
+          <IntegrationSwitch
+            projectId={projectId}
+            type={tracker}
             label={`Send to ${name}`}
             description="While off, no card is made and none follows its thread; the choices are kept."
-            checked={integration.isEnabled}
-            disabled={toggle.isPending}
-            onCheckedChange={(isEnabled) =>
-              toggle.mutate(
-                { type: tracker, isEnabled },
-                {
-                  onSuccess: ({ message }) => snackbar.success(message),
-                  onError: (error) => snackbar.error(errorMessage(error)),
-                },
-              )
-            }
+            isEnabled={integration.isEnabled}
           />
           <div className="integration-card__actions">
             <button type="button" className="btn btn--ghost" onClick={() => setGuide(true)}>
@@ -116,28 +103,15 @@ export function TrackerCard({
                 <Link2 size={16} aria-hidden /> Connect again
               </button>
             )}
-            <button type="button" className="btn btn--danger" onClick={() => setConfirming(true)}>
-              <Unplug size={16} aria-hidden /> Disconnect
-            </button>
+            <DisconnectButton
+              projectId={projectId}
+              type={tracker}
+              title={`Disconnect ${name}?`}
+              description={`Redline forgets its ${name} access and where cards go at once. Cards already made stay in ${name}, and their links here.`}
+              // SPEC §8: a failed task-tracker disconnect shows the error's text.
+              failedText={(error) => errorMessage(error) || INTEGRATION_MESSAGES.failed}
+            />
           </div>
-          <ConfirmModal
-            open={confirming}
-            onOpenChange={setConfirming}
-            title={`Disconnect ${name}?`}
-            description={`Redline forgets its ${name} access and where cards go at once. Cards already made stay in ${name}, and their links here.`}
-            confirmLabel="Disconnect"
-            isPending={disconnect.isPending}
-            onConfirm={() =>
-              disconnect.mutate(tracker, {
-                onSuccess: ({ message }) => {
-                  snackbar.success(message);
-                  setConfirming(false);
-                },
-                // SPEC §8: a failed task-tracker disconnect shows the error's text.
-                onError: (error) => snackbar.error(errorMessage(error) || INTEGRATION_MESSAGES.failed),
-              })
-            }
-          />
         </>
       )}
       <TrackerGuide tracker={tracker} open={guide} onOpenChange={setGuide} />

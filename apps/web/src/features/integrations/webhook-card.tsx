@@ -12,21 +12,14 @@ import {
   type WebhookEvent,
   webhookConfigSchema,
 } from "@redline/shared";
-import { Check, Copy, KeyRound, Unplug, Webhook } from "lucide-react";
+import { Check, Copy, KeyRound, Webhook } from "lucide-react";
 import { type FormEvent, useState } from "react";
-import { ConfirmModal } from "../../components/confirm-modal.tsx";
 import { AddressField } from "../../components/field.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
-import { Switch } from "../../components/switch.tsx";
 import { errorMessage } from "../../lib/auth-client.ts";
 import { useCopy } from "../../lib/use-copy.ts";
-import { IntegrationCard } from "./integration-card.tsx";
-import {
-  useDisconnectIntegration,
-  useRotateWebhookSecret,
-  useSaveWebhook,
-  useToggleIntegration,
-} from "./integrations-queries.ts";
+import { DisconnectButton, IntegrationCard, IntegrationSwitch } from "./integration-card.tsx";
+import { useRotateWebhookSecret, useSaveWebhook } from "./integrations-queries.ts";
 import { WebhookDeliveries } from "./webhook-deliveries.tsx";
 
 const DEFAULT_EVENTS: WebhookEvent[] = ["comment.created", "comment.replied", "comment.resolved"];
@@ -39,21 +32,8 @@ export function WebhookCard({
   integration: ProjectIntegration | null;
 }) {
   const [secret, setSecret] = useState<string | null>(null);
-  const [confirming, setConfirming] = useState(false);
-  const toggle = useToggleIntegration(projectId);
-  const disconnect = useDisconnectIntegration(projectId);
   const rotate = useRotateWebhookSecret(projectId);
   const webhook = integration?.webhook ?? null;
-
-  const handleDisconnect = () =>
-    disconnect.mutate("webhook", {
-      onSuccess: ({ message }) => {
-        snackbar.success(message);
-        setConfirming(false);
-        setSecret(null);
-      },
-      onError: () => snackbar.error(INTEGRATION_MESSAGES.failed),
-    });
 
   return (
     <IntegrationCard
@@ -80,20 +60,12 @@ export function WebhookCard({
 
       {integration ? (
         <>
-          <Switch
+          <IntegrationSwitch
+            projectId={projectId}
+            type="webhook"
             label="Send events"
             description="While off, nothing is sent; the URL, events and secret are kept."
-            checked={integration.isEnabled}
-            disabled={toggle.isPending}
-            onCheckedChange={(isEnabled) =>
-              toggle.mutate(
-                { type: "webhook", isEnabled },
-                {
-                  onSuccess: ({ message }) => snackbar.success(message),
-                  onError: (error) => snackbar.error(errorMessage(error)),
-                },
-              )
-            }
+            isEnabled={integration.isEnabled}
           />
           {webhook?.subscriptions.some((subscription) => subscription.source === "zapier") ? (
             <div className="integration-card__section">
@@ -134,19 +106,15 @@ export function WebhookCard({
                 {new Date(webhook.previousSecretExpiresAt).toLocaleString()}.
               </span>
             ) : null}
-            <button type="button" className="btn btn--danger" onClick={() => setConfirming(true)}>
-              <Unplug size={16} aria-hidden /> Disconnect
-            </button>
+            <DisconnectButton
+              projectId={projectId}
+              type="webhook"
+              title="Disconnect Zapier/Webhook?"
+              description="Its URL, events, secret, subscriptions and delivery log are deleted at once."
+              failedText={() => INTEGRATION_MESSAGES.failed}
+              onDisconnected={() => setSecret(null)}
+            />
           </div>
-          <ConfirmModal
-            open={confirming}
-            onOpenChange={setConfirming}
-            title="Disconnect Zapier/Webhook?"
-            description="Its URL, events, secret, subscriptions and delivery log are deleted at once."
-            confirmLabel="Disconnect"
-            isPending={disconnect.isPending}
-            onConfirm={handleDisconnect}
-          />
         </>
       ) : null}
     </IntegrationCard>

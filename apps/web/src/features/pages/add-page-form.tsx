@@ -14,6 +14,7 @@ import { useAddPages } from "./add-pages-context.tsx";
 import { AddSeveralPagesModal } from "./add-several-pages-modal.tsx";
 import { pageLimitText } from "./page-limit.ts";
 import { normalizeUrl } from "./page-urls.ts";
+import { ScreenshotCheckbox } from "./screenshot-checkbox.tsx";
 
 export function AddPageForm() {
   const id = useId();
@@ -82,14 +83,7 @@ export function AddPageForm() {
           onValue={setUrl}
         />
         <div className="add-page__row">
-          <label className="checkbox">
-            <input
-              type="checkbox"
-              checked={isScreenshot}
-              onChange={(event) => setScreenshot(event.target.checked)}
-            />
-            Full-page screenshot
-          </label>
+          <ScreenshotCheckbox checked={isScreenshot} onChange={setScreenshot} />
           <div className="add-page__split">
             <button type="submit" className="btn btn--primary add-page__submit" disabled={!url.trim()}>
               Add page

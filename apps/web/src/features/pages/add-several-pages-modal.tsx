@@ -12,6 +12,7 @@ import { errorMessage } from "../../lib/auth-client.ts";
 import { useDebouncedValue } from "../../lib/use-debounced-value.ts";
 import { useSimilarPages } from "./page-queries.ts";
 import { normalizeUrl, urlsFromPaths } from "./page-urls.ts";
+import { ScreenshotCheckbox } from "./screenshot-checkbox.tsx";
 
 function pagesText(count: number): string {
   return count === 1 ? "1 page" : `${count} pages`;
@@ -135,14 +136,7 @@ export function AddSeveralPagesModal({
         value={paths}
         onChange={(event) => setPaths(event.target.value)}
       />
-      <label className="checkbox">
-        <input
-          type="checkbox"
-          checked={isScreenshot}
-          onChange={(event) => setScreenshot(event.target.checked)}
-        />
-        Full-page screenshot
-      </label>
+      <ScreenshotCheckbox checked={isScreenshot} onChange={setScreenshot} />
       {isOverLimit ? (
         <p className="form-error" role="alert">
           Only {pagesText(remaining ?? 0)} more fit in this project. Remove some to go on.

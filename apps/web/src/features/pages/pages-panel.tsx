@@ -3,7 +3,7 @@
  * form, and the ways to the card views (all pages as a grid, the archived pages).
  */
 import { freePlanTag, type Page, type ProjectDetail } from "@redline/shared";
-import { Archive, FileText, Globe, Image as ImageIcon, LayoutGrid, Trash2 } from "lucide-react";
+import { Archive, LayoutGrid, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { ApprovedBadge } from "../../components/approved-badge.tsx";
@@ -11,10 +11,12 @@ import { ConfirmModal } from "../../components/confirm-modal.tsx";
 import { VersionStatusTag } from "../../components/version-status-tag.tsx";
 import { AddPageForm } from "./add-page-form.tsx";
 import { useAddPages } from "./add-pages-context.tsx";
-import { isUploadPage, pageSource, versionsLabel } from "./page-labels.ts";
+import { PageItemLink } from "./page-item-link.tsx";
+import { isUploadPage, versionsLabel } from "./page-labels.ts";
 import { useDeletePage, useSetPageArchived } from "./page-queries.ts";
 import { UpdateAllPagesButton } from "./update-all-modal.tsx";
 import "./pages.css";
+import { IconButton } from "../../components/icon-button.tsx";
 
 /** Which card view the main area shows, if any: its link in the panel is marked current. */
 export type PagesView = "grid" | "archived";
@@ -105,7 +107,6 @@ function PageItem({
   const setArchived = useSetPageArchived();
   const [isDeleteOpen, setDeleteOpen] = useState(false);
   const latest = page.versions.at(-1);
-  const Icon = isUploadPage(page) ? (page.isPDF ? FileText : ImageIcon) : Globe;
   const noun = isUploadPage(page) ? "file" : "page";
 
   const handleDelete = () =>
@@ -124,48 +125,27 @@ function PageItem({
 
   return (
     <li className={isSelected ? "page-item page-item--selected" : "page-item"}>
-      <Link
-        to={`/project/${project.id}/${page.id}`}
-        className="page-item__link"
-        aria-current={isSelected ? "page" : undefined}
-      >
-        <span className="page-item__thumb">
-          {page.thumbnail ? (
-            <img src={page.thumbnail} alt="" loading="lazy" />
-          ) : (
-            <Icon size={20} aria-hidden />
-          )}
-        </span>
-        <span className="page-item__text">
-          <span className="page-item__title">{page.title}</span>
-          <span className="page-item__source">{pageSource(page)}</span>
-          <span className="page-item__meta">
-            {versionsLabel(page.numberOfVersions)}
-            <VersionStatusTag version={latest} />
-            <ApprovedBadge page={page} />
-          </span>
-        </span>
-      </Link>
+      <PageItemLink page={page} to={`/project/${project.id}/${page.id}`} isSelected={isSelected}>
+        {versionsLabel(page.numberOfVersions)}
+        <VersionStatusTag version={latest} />
+        <ApprovedBadge page={page} />
+      </PageItemLink>
       {project.abilities.updatePages ? (
-        <button
-          type="button"
-          className="icon-btn page-item__action"
-          aria-label={`Archive ${noun} ${page.title}`}
+        <IconButton
+          className="page-item__action"
+          label={`Archive ${noun} ${page.title}`}
+          icon={Archive}
           disabled={setArchived.isPending}
           onClick={handleArchive}
-        >
-          <Archive size={16} aria-hidden />
-        </button>
+        />
       ) : null}
       {project.abilities.deletePages ? (
-        <button
-          type="button"
-          className="icon-btn page-item__action page-item__delete"
-          aria-label={`Delete ${noun} ${page.title}`}
+        <IconButton
+          className="page-item__action page-item__delete"
+          label={`Delete ${noun} ${page.title}`}
+          icon={Trash2}
           onClick={() => setDeleteOpen(true)}
-        >
-          <Trash2 size={16} aria-hidden />
-        </button>
+        />
       ) : null}
       <ConfirmModal
         open={isDeleteOpen}

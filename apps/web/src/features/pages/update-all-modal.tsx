@@ -8,6 +8,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { RefreshCw } from "lucide-react";
 import { useId, useState } from "react";
 import { Modal } from "../../components/modal.tsx";
+import { PendingButton } from "../../components/pending-button.tsx";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { api } from "../../lib/api.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
@@ -49,14 +50,14 @@ export function UpdateAllPagesButton({ projectId }: { projectId: string }) {
             <button type="button" className="btn btn--ghost" onClick={() => setOpen(false)}>
               Cancel
             </button>
-            <button
-              type="button"
+            <PendingButton
               className="btn btn--primary"
-              disabled={update.isPending}
+              isPending={update.isPending}
+              pendingLabel="Updating..."
               onClick={() => update.mutate()}
             >
-              {update.isPending ? "Updating..." : "Update all pages"}
-            </button>
+              Update all pages
+            </PendingButton>
           </>
         }
       >

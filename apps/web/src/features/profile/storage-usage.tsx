@@ -8,7 +8,7 @@ const PRODUCT_NAMES: Record<Product, string> = { web: "Website feedback", browse
 
 export function StorageUsage({ user }: { user: User }) {
   return (
-    <ul className="storage-usage">
+    <ul className="list-stack storage-usage">
       {PRODUCTS.map((product) => {
         const { used, limit } = user.storage[product];
         const isLimited = limit !== -1;

@@ -17,7 +17,7 @@ export function ProjectBar({ project, share }: { project: ProjectDetail; share?:
   const update = useUpdateProject();
   const expiry = projectExpiryLabel(project);
   return (
-    <div className="project-bar">
+    <div className="screen__bar project-bar">
       <Link to="/projects" className="icon-btn" aria-label="All projects">
         <ArrowLeft size={18} aria-hidden />
       </Link>

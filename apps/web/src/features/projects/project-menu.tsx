@@ -2,7 +2,7 @@
  * The card menu: open, set thumbnail, move into one of the owner's teams or out of its team, archive or
  * unarchive, delete (with a confirmation).
  */
-import { MESSAGES, type ProjectSummary, productOf, teamDisplayName } from "@redline/shared";
+import { type ProjectSummary, productOf, teamDisplayName } from "@redline/shared";
 import {
   Archive,
   ArchiveRestore,
@@ -17,9 +17,10 @@ import { DropdownMenu } from "radix-ui";
 import { type ChangeEvent, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
+import { pickedFile } from "../../components/picked-file.ts";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { errorMessage } from "../../lib/auth-client.ts";
-import { IMAGE_TYPES, isTooLarge, readAsDataUrl } from "../../lib/files.ts";
+import { IMAGE_TYPES, readAsDataUrl } from "../../lib/files.ts";
 import { useTeams } from "../teams/team-queries.ts";
 import { teamsForNewProjects } from "../teams/use-active-team.ts";
 import { useDeleteProject, useSetProjectThumbnail, useUpdateProject } from "./project-queries.ts";
@@ -43,13 +44,8 @@ export function ProjectMenu({ project }: { project: ProjectSummary }) {
   };
 
   const handleThumbnail = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    event.target.value = "";
+    const file = pickedFile(event);
     if (!file) return;
-    if (isTooLarge(file)) {
-      snackbar.warning(MESSAGES.maxFileSize);
-      return;
-    }
     try {
       thumbnail.mutate({ id: project.id, dataUrl: await readAsDataUrl(file) });
     } catch (error) {

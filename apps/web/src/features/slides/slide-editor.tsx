@@ -86,6 +86,7 @@ import { thumbnailOf } from "./slide-render.ts";
 import { colorOf, SlideStage } from "./slide-stage.tsx";
 import { type DeckView, useDeck } from "./use-deck.ts";
 import "./slides.css";
+import { IconButton } from "../../components/icon-button.tsx";
 
 const STATUS_TEXT = {
   loading: "Loading…",
@@ -487,7 +488,7 @@ function Editor({
   const currentNumber = current ? order.findIndex((s) => s.id === current.id) + 1 : 0;
 
   return (
-    <div className="project-home slide-editor">
+    <div className="screen project-home slide-editor">
       {bar}
       <div className="slide-editor__toolbar" role="toolbar" aria-label="Slide tools">
         {canEdit ? (
@@ -515,24 +516,20 @@ function Editor({
               }}
             />
             <span className="slide-editor__divider" aria-hidden />
-            <button
-              type="button"
-              className="icon-btn"
-              aria-label="Undo"
+            <IconButton
+              label="Undo"
+              icon={Undo2}
+              iconSize={18}
               title="Undo (Ctrl/Cmd+Z)"
               onClick={() => sync.undo.undo()}
-            >
-              <Undo2 size={18} aria-hidden />
-            </button>
-            <button
-              type="button"
-              className="icon-btn"
-              aria-label="Redo"
+            />
+            <IconButton
+              label="Redo"
+              icon={Redo2}
+              iconSize={18}
               title="Redo (Shift+Ctrl/Cmd+Z)"
               onClick={() => sync.undo.redo()}
-            >
-              <Redo2 size={18} aria-hidden />
-            </button>
+            />
           </>
         ) : (
           <span className="tag">View only</span>
@@ -804,22 +801,18 @@ function SlideStrip({
             </button>
             {canEdit && slide.id === currentId ? (
               <span className="slide-strip__actions">
-                <button
-                  type="button"
-                  className="icon-btn"
-                  aria-label="Duplicate slide"
+                <IconButton
+                  label="Duplicate slide"
+                  icon={Copy}
+                  iconSize={14}
                   onClick={() => onDuplicate(slide.id)}
-                >
-                  <Copy size={14} aria-hidden />
-                </button>
-                <button
-                  type="button"
-                  className="icon-btn"
-                  aria-label="Delete slide"
+                />
+                <IconButton
+                  label="Delete slide"
+                  icon={Trash2}
+                  iconSize={14}
                   onClick={() => onDelete(slide.id)}
-                >
-                  <Trash2 size={14} aria-hidden />
-                </button>
+                />
               </span>
             ) : null}
           </li>
@@ -924,40 +917,31 @@ function StylePanel({
               <input type="color" value={text.fill} onChange={(e) => setText({ fill: e.target.value })} />
             </Field>
             <fieldset className="slide-panel__buttons" aria-label="Text style">
-              <button
-                type="button"
-                className="icon-btn"
-                aria-label="Italic"
+              <IconButton
+                label="Italic"
+                icon={Italic}
                 aria-pressed={text.italic}
                 onClick={() => setText({ italic: !text.italic })}
-              >
-                <Italic size={16} aria-hidden />
-              </button>
-              <button
-                type="button"
-                className="icon-btn"
-                aria-label="Underline"
+              />
+              <IconButton
+                label="Underline"
+                icon={Underline}
                 aria-pressed={text.underline}
                 onClick={() => setText({ underline: !text.underline })}
-              >
-                <Underline size={16} aria-hidden />
-              </button>
+              />
             </fieldset>
           </div>
           <fieldset className="slide-panel__buttons" aria-label="Text alignment">
             {SLIDE_ALIGNS.map((align) => {
               const Icon = ALIGN_ICONS[align];
               return (
-                <button
+                <IconButton
+                  label={`Align text ${align}`}
+                  icon={Icon}
                   key={align}
-                  type="button"
-                  className="icon-btn"
-                  aria-label={`Align text ${align}`}
                   aria-pressed={text.align === align}
                   onClick={() => setText({ align })}
-                >
-                  <Icon size={16} aria-hidden />
-                </button>
+                />
               );
             })}
           </fieldset>
@@ -966,38 +950,29 @@ function StylePanel({
       <h3 className="slide-panel__subtitle">{objects.length === 1 ? "Align to slide" : "Align"}</h3>
       <fieldset className="slide-panel__buttons" aria-label="Align">
         {ARRANGE.map(({ alignment, label, icon: Icon }) => (
-          <button
+          <IconButton
+            label={label}
+            icon={Icon}
             key={alignment}
-            type="button"
-            className="icon-btn"
-            aria-label={label}
             title={label}
             onClick={() => onAlign(alignment)}
-          >
-            <Icon size={16} aria-hidden />
-          </button>
+          />
         ))}
       </fieldset>
       <h3 className="slide-panel__subtitle">Layer</h3>
       <fieldset className="slide-panel__buttons" aria-label="Layer order">
-        <button
-          type="button"
-          className="icon-btn"
-          aria-label="Bring to front"
+        <IconButton
+          label="Bring to front"
+          icon={BringToFront}
           title="Bring to front"
           onClick={() => onOrder("front")}
-        >
-          <BringToFront size={16} aria-hidden />
-        </button>
-        <button
-          type="button"
-          className="icon-btn"
-          aria-label="Send to back"
+        />
+        <IconButton
+          label="Send to back"
+          icon={SendToBack}
           title="Send to back"
           onClick={() => onOrder("back")}
-        >
-          <SendToBack size={16} aria-hidden />
-        </button>
+        />
       </fieldset>
       <button type="button" className="btn btn--danger slide-panel__delete" onClick={onDelete}>
         <Trash2 size={16} aria-hidden /> Delete

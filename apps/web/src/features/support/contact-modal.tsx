@@ -3,22 +3,15 @@
  * installation; they answer by e-mail, to the address of the account. 'Sending...' while it goes, the §8
  * confirmation once it went.
  */
-import {
-  type ContactInput,
-  contactSchema,
-  MAX_SUPPORT_MESSAGE,
-  MAX_SUPPORT_SUBJECT,
-  SUPPORT_MESSAGES,
-} from "@redline/shared";
-import { useMutation } from "@tanstack/react-query";
+import { type ContactInput, contactSchema, MAX_SUPPORT_SUBJECT, SUPPORT_MESSAGES } from "@redline/shared";
 import { useState } from "react";
-import { TextAreaField, TextField } from "../../components/field.tsx";
-import { FormModal } from "../../components/form-modal.tsx";
-import { snackbar } from "../../components/snackbar-store.ts";
-import { useTextLimit } from "../../components/text-limit.tsx";
-import { api } from "../../lib/api.ts";
-import { errorMessage } from "../../lib/auth-client.ts";
 import "./support.css";
+import {
+  SupportFormModal,
+  SupportMessageField,
+  SupportTextField,
+  useSupportRequest,
+} from "./use-support-request.tsx";
 
 export function ContactModal({
   open,
@@ -32,12 +25,7 @@ export function ContactModal({
 }) {
   const [subject, setSubject] = useState("");
   const [message, setMessage] = useState("");
-  const send = useMutation({
-    mutationFn: (input: ContactInput) =>
-      api<{ message: string }>("/api/support/contact", { method: "POST", body: input }),
-  });
-  const subjectLimit = useTextLimit(subject, MAX_SUPPORT_SUBJECT, "subject");
-  const messageLimit = useTextLimit(message, MAX_SUPPORT_MESSAGE, "message");
+  const send = useSupportRequest<ContactInput>("/api/support/contact", SUPPORT_MESSAGES.contactSent);
   const isBlank = !contactSchema.safeParse({ subject, message }).success;
 
   const handleOpenChange = (next: boolean) => {
@@ -49,47 +37,34 @@ export function ContactModal({
     }
   };
 
-  const handleSubmit = () => {
-    send.mutate(
-      { subject: subject.trim(), message: message.trim() },
-      {
-        onSuccess: () => {
-          snackbar.success(SUPPORT_MESSAGES.contactSent);
-          handleOpenChange(false);
-        },
-      },
-    );
-  };
+  const handleSubmit = () =>
+    send.submit({ subject: subject.trim(), message: message.trim() }, () => handleOpenChange(false));
 
   return (
-    <FormModal
+    <SupportFormModal
       open={open}
       onOpenChange={handleOpenChange}
       title="Contact Us"
       description={`Write to the people who run this Redline installation. They will answer at ${email}.`}
       submitLabel="Send message"
-      pendingLabel="Sending..."
       isPending={send.isPending}
       canSubmit={!isBlank}
-      formClassName="form-stack"
       onSubmit={handleSubmit}
     >
-      <TextField
+      <SupportTextField
         label="Subject"
         value={subject}
-        hint={subjectLimit.counter ?? undefined}
-        error={subjectLimit.message ?? undefined}
-        onChange={(e) => setSubject(e.target.value)}
+        onChange={setSubject}
+        max={MAX_SUPPORT_SUBJECT}
+        name="subject"
       />
-      <TextAreaField
+      <SupportMessageField
         label="Message"
         rows={6}
-        inputClassName="support-message"
         value={message}
-        onChange={(e) => setMessage(e.target.value)}
-        hint={messageLimit.counter ?? undefined}
-        error={messageLimit.message ?? (send.isError ? errorMessage(send.error) : undefined)}
+        onChange={setMessage}
+        sendError={send.error}
       />
-    </FormModal>
+    </SupportFormModal>
   );
 }

@@ -21,6 +21,7 @@ import { errorMessage } from "../../lib/auth-client.ts";
 import { captureRegion, type Region } from "./capture-region.ts";
 import { ScreenshotSelector } from "./screenshot-selector.tsx";
 import "./feedback.css";
+import { IconButton } from "../../components/icon-button.tsx";
 
 export interface FeedbackDialogProps {
   open: boolean;
@@ -133,15 +134,14 @@ export function FeedbackDialog({ open, onOpenChange, capture = captureRegion }: 
                   <li key={shot} className="feedback-shots__item">
                     <img src={shot} alt={`Screenshot ${index + 1}`} className="feedback-shots__image" />
                     {state === "idle" ? (
-                      <button
-                        type="button"
-                        className="icon-btn feedback-shots__remove"
-                        aria-label={`${FEEDBACK_TEXTS.removeScreenshot} ${index + 1}`}
+                      <IconButton
+                        className="feedback-shots__remove"
+                        label={`${FEEDBACK_TEXTS.removeScreenshot} ${index + 1}`}
+                        icon={X}
+                        iconSize={14}
                         title={FEEDBACK_TEXTS.removeScreenshot}
                         onClick={() => setScreenshots((shots) => shots.filter((_, at) => at !== index))}
-                      >
-                        <X size={14} aria-hidden />
-                      </button>
+                      />
                     ) : null}
                   </li>
                 ))}

@@ -3,22 +3,16 @@
  * §8 'Your request has been sent. We'll get in touch soon.'): the company, its size and a note, sent to the
  * people who run this installation.
  */
-import {
-  MAX_COMPANY_NAME,
-  MAX_SUPPORT_MESSAGE,
-  type ProRequestInput,
-  proRequestSchema,
-  SUPPORT_MESSAGES,
-} from "@redline/shared";
-import { useMutation } from "@tanstack/react-query";
+import { MAX_COMPANY_NAME, type ProRequestInput, proRequestSchema, SUPPORT_MESSAGES } from "@redline/shared";
 import { useState } from "react";
-import { TextAreaField, TextField } from "../../components/field.tsx";
-import { FormModal } from "../../components/form-modal.tsx";
-import { snackbar } from "../../components/snackbar-store.ts";
-import { useTextLimit } from "../../components/text-limit.tsx";
-import { api } from "../../lib/api.ts";
-import { errorMessage } from "../../lib/auth-client.ts";
+import { TextField } from "../../components/field.tsx";
 import "./support.css";
+import {
+  SupportFormModal,
+  SupportMessageField,
+  SupportTextField,
+  useSupportRequest,
+} from "./use-support-request.tsx";
 
 /** A text button that opens the request form: the page places it (the upgrade page, under the plans). */
 export function ProRequestButton() {
@@ -46,13 +40,8 @@ export function ProRequestModal({
   const [company, setCompany] = useState("");
   const [teamSize, setTeamSize] = useState("");
   const [message, setMessage] = useState("");
-  const send = useMutation({
-    mutationFn: (input: ProRequestInput) =>
-      api<{ message: string }>("/api/support/pro-request", { method: "POST", body: input }),
-  });
+  const send = useSupportRequest<ProRequestInput>("/api/support/pro-request", SUPPORT_MESSAGES.requestSent);
   const input = { company: company.trim(), teamSize: Number(teamSize), message: message.trim() };
-  const companyLimit = useTextLimit(company, MAX_COMPANY_NAME, "company or team name");
-  const messageLimit = useTextLimit(message, MAX_SUPPORT_MESSAGE, "message");
   const isIncomplete = teamSize === "" || !proRequestSchema.safeParse(input).success;
 
   const handleOpenChange = (next: boolean) => {
@@ -65,34 +54,25 @@ export function ProRequestModal({
     }
   };
 
-  const handleSubmit = () => {
-    send.mutate(input, {
-      onSuccess: () => {
-        snackbar.success(SUPPORT_MESSAGES.requestSent);
-        handleOpenChange(false);
-      },
-    });
-  };
+  const handleSubmit = () => send.submit(input, () => handleOpenChange(false));
 
   return (
-    <FormModal
+    <SupportFormModal
       open={open}
       onOpenChange={handleOpenChange}
       title="Request a Team plan"
       description="Tell us about your team: the people who run this Redline installation will get in touch by e-mail."
       submitLabel="Send request"
-      pendingLabel="Sending..."
       isPending={send.isPending}
       canSubmit={!isIncomplete}
-      formClassName="form-stack"
       onSubmit={handleSubmit}
     >
-      <TextField
+      <SupportTextField
         label="Company or team"
         value={company}
-        hint={companyLimit.counter ?? undefined}
-        error={companyLimit.message ?? undefined}
-        onChange={(e) => setCompany(e.target.value)}
+        onChange={setCompany}
+        max={MAX_COMPANY_NAME}
+        name="company or team name"
       />
       <TextField
         label="People in the team"
@@ -102,15 +82,13 @@ export function ProRequestModal({
         value={teamSize}
         onChange={(e) => setTeamSize(e.target.value)}
       />
-      <TextAreaField
+      <SupportMessageField
         label="Anything else we should know"
         rows={4}
-        inputClassName="support-message"
         value={message}
-        onChange={(e) => setMessage(e.target.value)}
-        hint={messageLimit.counter ?? undefined}
-        error={messageLimit.message ?? (send.isError ? errorMessage(send.error) : undefined)}
+        onChange={setMessage}
+        sendError={send.error}
       />
-    </FormModal>
+    </SupportFormModal>
   );
 }

@@ -8,6 +8,7 @@ import { UserMinus } from "lucide-react";
 import { useState } from "react";
 import { Avatar } from "../../components/avatar.tsx";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
+import { IconButton } from "../../components/icon-button.tsx";
 import { useRemoveTeamMember, useUpdateTeamMember } from "./team-queries.ts";
 
 const ROLE_LABELS: Record<TeamRole, string> = {
@@ -109,14 +110,12 @@ function PersonRow({
             Leave team
           </button>
         ) : abilities.remove && entryId ? (
-          <button
-            type="button"
-            className="icon-btn"
-            aria-label={`Remove ${name}`}
+          <IconButton
+            label={`Remove ${name}`}
+            icon={UserMinus}
+            iconSize={18}
             onClick={() => setConfirmRemove(true)}
-          >
-            <UserMinus size={18} aria-hidden />
-          </button>
+          />
         ) : null}
       </span>
       <ConfirmModal

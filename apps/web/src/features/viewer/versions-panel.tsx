@@ -4,14 +4,16 @@
  * a URL page, an uploaded image for an image page (which then opens in the comment view, SPEC §4).
  * Anyone may copy a version's external link (`/preview/…`), which opens while the public link is on.
  */
-import { MESSAGES, type Page, type Version } from "@redline/shared";
+import type { Page, Version } from "@redline/shared";
 import { Camera, CopyPlus, Link2, Pencil, RotateCw, Trash2, Upload, X } from "lucide-react";
 import { type ChangeEvent, type KeyboardEvent, useId, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
+import { IconButton } from "../../components/icon-button.tsx";
+import { pickedFile } from "../../components/picked-file.ts";
 import { snackbar } from "../../components/snackbar-store.ts";
 import { VersionStatusTag } from "../../components/version-status-tag.tsx";
-import { IMAGE_TYPES, isTooLarge } from "../../lib/files.ts";
+import { IMAGE_TYPES } from "../../lib/files.ts";
 import { useCopyUnresolved } from "../comments/comment-queries.ts";
 import { isUploadPage } from "../pages/page-labels.ts";
 import { useDeleteVersion, useRecapture, useRenameVersion, useUploadVersion } from "./version-queries.ts";
@@ -50,13 +52,8 @@ export function VersionsPanel({
     );
 
   const handleFile = (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    event.target.value = "";
+    const file = pickedFile(event);
     if (!file) return;
-    if (isTooLarge(file)) {
-      snackbar.warning(MESSAGES.maxFileSize);
-      return;
-    }
     uploadVersion.mutate({ pageId: page.id, file }, { onSuccess: ({ data }) => open(data.id) });
   };
 
@@ -197,34 +194,28 @@ function VersionRow({
         </Link>
       )}
       {draft === null ? (
-        <button
-          type="button"
-          className="icon-btn"
-          aria-label={`Copy external link to ${version.title}`}
+        <IconButton
+          label={`Copy external link to ${version.title}`}
+          icon={Link2}
+          iconSize={15}
           onClick={() => copyExternalLink(externalLink)}
-        >
-          <Link2 size={15} aria-hidden />
-        </button>
+        />
       ) : null}
       {canEdit && draft === null ? (
-        <button
-          type="button"
-          className="icon-btn"
-          aria-label={`Rename ${version.title}`}
+        <IconButton
+          label={`Rename ${version.title}`}
+          icon={Pencil}
+          iconSize={15}
           onClick={() => setDraft(version.title)}
-        >
-          <Pencil size={15} aria-hidden />
-        </button>
+        />
       ) : null}
       {canDelete && draft === null ? (
-        <button
-          type="button"
-          className="icon-btn"
-          aria-label={`Delete ${version.title}`}
+        <IconButton
+          label={`Delete ${version.title}`}
+          icon={Trash2}
+          iconSize={15}
           onClick={() => setDeleteOpen(true)}
-        >
-          <Trash2 size={15} aria-hidden />
-        </button>
+        />
       ) : null}
       <ConfirmModal
         open={isDeleteOpen}

@@ -14,6 +14,7 @@ import { errorMessage } from "../../lib/auth-client.ts";
 import { useCopy } from "../../lib/use-copy.ts";
 import { useSaveAllowedOrigins, useWidgetSettings } from "./widget-queries.ts";
 import "./install-widget.css";
+import { IconButton } from "../../components/icon-button.tsx";
 
 export const INSTALL_WIDGET_MESSAGES = {
   title: "Install widget",
@@ -157,15 +158,12 @@ function AllowedOrigins({ projectId, origins }: { projectId: string; origins: st
             <li key={origin} className="install-widget__origin">
               <Globe size={16} aria-hidden />
               <span>{origin}</span>
-              <button
-                type="button"
-                className="icon-btn"
-                aria-label={`Remove ${origin}`}
+              <IconButton
+                label={`Remove ${origin}`}
+                icon={X}
                 disabled={save.isPending}
                 onClick={() => saveList(origins.filter((other) => other !== origin))}
-              >
-                <X size={16} aria-hidden />
-              </button>
+              />
             </li>
           ))}
         </ul>
