@@ -1,28 +1,12 @@
 import { cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Composer, type ComposerProps } from "./composer.tsx";
+import { Editor, entry } from "./discussion-fixtures.tsx";
 import type { DiscussionEntry } from "./entry.tsx";
 import { DiscussionThread } from "./thread.tsx";
 
 afterEach(cleanup);
 
-const entry = (id: string, text: string): DiscussionEntry => ({
-  id,
-  createdAt: "2026-11-24T10:00:00.000Z",
-  editedAt: null,
-  author: { uid: null, displayName: `Author of ${text}`, photoURL: null, isGuest: false },
-  comment: text,
-  attachments: [],
-  hasVideo: false,
-  videoURL: null,
-  videoPosterURL: null,
-  videoDuration: null,
-  videoStatus: null,
-  abilities: { edit: false, delete: true },
-});
-
-const Editor = (props: ComposerProps) => <Composer {...props} maxLength={500} noun="message" />;
 const entries = [entry("e1", "first"), entry("e2", "second")];
 
 function renderThread(canReply: boolean) {
