@@ -4,7 +4,6 @@
  * comments. Each authorizes through comments.policy.ts and records its events in its transaction.
  */
 import {
-  type Access,
   COMMENT_MESSAGES,
   createCommentSchema,
   editEntrySchema,
@@ -18,14 +17,15 @@ import type { AppContext } from "../../context.ts";
 import { commentEntries, comments, type ProjectRow } from "../../db/schema/index.ts";
 import { BadRequestError } from "../../lib/errors.ts";
 import { operation, withParams } from "../../lib/operations.ts";
-import { memberActor, type PolicyActor } from "../../lib/policy.ts";
+import { policyActorOf } from "../../lib/policy.ts";
 import type { Actor } from "../auth/session.ts";
+import { authorizeFiles, authorizeNewEntry, entryToChange } from "../discussion/discussion.ts";
+import { editEntryText, projectAttachments } from "../discussion/discussion.write.ts";
 import { loadVersion } from "../project-access/projects.load.ts";
 import { acceptVideo, enqueueVideo, pendingVideoColumns } from "../videos/processing.ts";
-import { storedAttachments } from "./attachments.routes.ts";
 import { commentRef, recordCommentEvent } from "./comments.events.ts";
 import { loadComment, loadEntry } from "./comments.load.ts";
-import { authorizeComment, withCommentAbilities } from "./comments.policy.ts";
+import { authorizeComment, COMMENT_DISCUSSION, withCommentAbilities } from "./comments.policy.ts";
 import {
   addReply,
   copyUnresolved,
@@ -40,13 +40,6 @@ import { movedCommentTarget, newVersionTarget } from "./comments.targets.ts";
 export const versionParams = z.object({ versionId: z.string().min(1).max(64) });
 const commentParams = z.object({ commentId: z.string().min(1).max(64) });
 const entryParams = commentParams.extend({ entryId: z.string().min(1).max(64) });
-
-const member = (actor: Actor, access: Access | null) => memberActor(actor.user.id, access);
-
-/** A new comment or reply that carries files (or a video) needs the right to attach them too. */
-function authorizeAttachments(writer: PolicyActor, input: { attachments: unknown[]; video?: unknown }) {
-  if (input.attachments.length > 0 || input.video) authorizeComment(writer, "comments.attach");
-}
 
 /**
  * The video a new entry carries, measured on the server (videos/processing.ts), as the entry's columns and its job;
@@ -72,11 +65,11 @@ export const pinComment = operation(
   async (ctx, actor: Actor, { versionId, ...input }) => {
     const { db } = ctx.database;
     const { version, access, project } = await loadVersion(db, actor, versionId);
-    const writer = member(actor, access);
+    const writer = policyActorOf(actor, access);
     authorizeComment(writer, "comments.create");
-    authorizeAttachments(writer, input);
+    authorizeFiles(COMMENT_DISCUSSION, writer, input);
     const target = newVersionTarget(input, version.kind);
-    const attachments = await storedAttachments(ctx.storage, version.projectId, input.attachments);
+    const attachments = await projectAttachments(ctx.storage, version.projectId, input.attachments);
     const created = await createComment(
       db,
       version,
@@ -95,10 +88,9 @@ export const replyToComment = operation(
   async (ctx, actor: Actor, { commentId, ...input }) => {
     const { db } = ctx.database;
     const { comment, access, project } = await loadComment(db, actor, commentId);
-    const writer = member(actor, access);
-    authorizeComment(writer, "comments.reply");
-    authorizeAttachments(writer, input);
-    const attachments = await storedAttachments(ctx.storage, comment.projectId, input.attachments);
+    const writer = policyActorOf(actor, access);
+    authorizeNewEntry(COMMENT_DISCUSSION, writer, input);
+    const attachments = await projectAttachments(ctx.storage, comment.projectId, input.attachments);
     const replied = await addReply(
       db,
       comment,
@@ -118,7 +110,7 @@ export const updateComment = operation(
   async (ctx, actor: Actor, { commentId, ...input }) => {
     const { db } = ctx.database;
     const { comment, access } = await loadComment(db, actor, commentId);
-    const writer = member(actor, access);
+    const writer = policyActorOf(actor, access);
     const moves = Boolean(input.target || input.dotPosition || input.anchor || input.anchorStatus);
     if (comment.slideId && (input.anchor || input.anchorStatus))
       throw new BadRequestError("A slide's comment is not anchored to a page's element.", "not-on-a-page");
@@ -157,15 +149,12 @@ export const editCommentEntry = operation(
   async (ctx, actor: Actor, { commentId, entryId, comment: text }) => {
     const { db } = ctx.database;
     const { comment, access } = await loadComment(db, actor, commentId);
-    const writer = member(actor, access);
-    authorizeComment(writer, "comments.read");
-    const entry = await loadEntry(db, comment.id, entryId);
-    authorizeComment(writer, "entries.edit", { authorId: entry.userId });
+    const writer = policyActorOf(actor, access);
+    const entry = await entryToChange(COMMENT_DISCUSSION, writer, "edit", () =>
+      loadEntry(db, comment.id, entryId),
+    );
     await db.transaction(async (tx) => {
-      await tx
-        .update(commentEntries)
-        .set({ body: text, editedAt: new Date() })
-        .where(eq(commentEntries.id, entry.id));
+      await editEntryText(tx, commentEntries, entry.id, text);
       await recordCommentEvent(tx, {
         type: "comment.edited",
         ref: commentRef(comment),
@@ -182,10 +171,9 @@ export const deleteCommentEntry = operation(
   async (ctx, actor: Actor, { commentId, entryId }) => {
     const { db } = ctx.database;
     const { comment, access } = await loadComment(db, actor, commentId);
-    const writer = member(actor, access);
-    authorizeComment(writer, "comments.read");
-    const entry = await loadEntry(db, comment.id, entryId);
-    authorizeComment(writer, "entries.delete", { authorId: entry.userId });
+    const entry = await entryToChange(COMMENT_DISCUSSION, policyActorOf(actor, access), "delete", () =>
+      loadEntry(db, comment.id, entryId),
+    );
     return { data: { commentDeleted: await deleteEntry(db, comment, entry) } };
   },
 );
@@ -196,7 +184,7 @@ export const copyUnresolvedComments = operation(
   async (ctx, actor: Actor, { versionId }) => {
     const { db } = ctx.database;
     const { version, access } = await loadVersion(db, actor, versionId);
-    authorizeComment(member(actor, access), "comments.copy");
+    authorizeComment(policyActorOf(actor, access), "comments.copy");
     const previous = await previousVersion(db, version);
     if (!previous) throw new BadRequestError(COMMENT_MESSAGES.pullFailed, "no-previous-version");
     const copied = await copyUnresolved(db, previous, version);

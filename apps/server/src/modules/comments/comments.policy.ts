@@ -15,6 +15,7 @@ import {
   type PolicyActor,
   type PolicyTable,
 } from "../../lib/policy.ts";
+import { discussionSubject, entryAbilities, isEntryAuthor } from "../discussion/discussion.ts";
 
 export type CommentAction =
   | "comments.read"
@@ -33,9 +34,6 @@ export interface CommentTarget {
   authorId?: string | null;
 }
 
-const isAuthor = (actor: PolicyActor, target: CommentTarget) =>
-  actor.userId !== null && target.authorId === actor.userId;
-
 export const COMMENT_POLICY: PolicyTable<CommentAction, CommentTarget> = {
   "comments.read": [{ access: EVERY_ACCESS, guests: true }],
   "comments.create": [{ access: CONTRIBUTORS, guests: true }],
@@ -44,8 +42,8 @@ export const COMMENT_POLICY: PolicyTable<CommentAction, CommentTarget> = {
   "comments.resolve": [{ access: CONTRIBUTORS }],
   "comments.move": [{ access: CONTRIBUTORS }],
   "comments.copy": [{ access: EDITORS }],
-  "entries.edit": [{ access: EVERY_ACCESS, when: isAuthor }],
-  "entries.delete": [{ access: EDITORS }, { access: EVERY_ACCESS, when: isAuthor }],
+  "entries.edit": [{ access: EVERY_ACCESS, when: isEntryAuthor }],
+  "entries.delete": [{ access: EDITORS }, { access: EVERY_ACCESS, when: isEntryAuthor }],
 };
 
 const LINK_COMMENTS_OFF = { message: "This link does not allow comments.", code: "link-comments-off" };
@@ -77,6 +75,20 @@ export function authorizeComment(
   );
 }
 
+/** A comment's thread as a discussion (modules/discussion): its actions in the table above. */
+export const COMMENT_DISCUSSION = discussionSubject(
+  "comment",
+  {
+    read: "comments.read",
+    write: "comments.reply",
+    attach: "comments.attach",
+    edit: "entries.edit",
+    delete: "entries.delete",
+  },
+  { authorize: authorizeComment, can: canComment },
+  (entry): CommentTarget => ({ authorId: entry?.authorId }),
+);
+
 /** The comment as this reader sees it: its abilities and each entry's, from the table above. */
 export function withCommentAbilities(actor: PolicyActor, comment: Comment): Comment {
   return {
@@ -89,10 +101,7 @@ export function withCommentAbilities(actor: PolicyActor, comment: Comment): Comm
     },
     thread: comment.thread.map((entry) => ({
       ...entry,
-      abilities: {
-        edit: canComment(actor, "entries.edit", { authorId: entry.userId }),
-        delete: canComment(actor, "entries.delete", { authorId: entry.userId }),
-      },
+      abilities: entryAbilities(COMMENT_DISCUSSION, actor, entry.userId),
     })),
   };
 }

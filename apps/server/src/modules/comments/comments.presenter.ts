@@ -1,7 +1,7 @@
 import { type Comment, type CommentAuthor, legacyFromTarget, parseGuestIdentity } from "@redline/shared";
 import type { CommentEntryRow, CommentRow } from "../../db/schema/index.ts";
+import { presentEntry } from "../discussion/discussion.ts";
 import { DELETED_AUTHOR } from "../users/authors.ts";
-import { presentEntryVideo } from "../videos/present.ts";
 
 function authorOf(entry: CommentEntryRow, authors: Map<string, CommentAuthor>): CommentAuthor {
   if (entry.userId) return authors.get(entry.userId) ?? DELETED_AUTHOR;
@@ -14,14 +14,12 @@ function authorOf(entry: CommentEntryRow, authors: Map<string, CommentAuthor>): 
   };
 }
 
-const NO_ENTRY_ABILITIES = { edit: false, delete: false };
 const NO_COMMENT_ABILITIES = { reply: false, attach: false, resolve: false, move: false };
 
-/** An entry's video as a thread shows it (SPEC §3): served by the comments routes once processed. */
-const videoOf = (entry: CommentEntryRow) =>
-  presentEntryVideo(entry, `/api/comments/${entry.commentId}/entries/${entry.id}`);
-
-/** A comment with its thread: `entries` are this comment's (any order). */
+/**
+ * A comment with its thread: `entries` are this comment's (any order), each presented as every discussion's
+ * entry is, its video served by the comments routes once processed.
+ */
 export function presentComment(
   row: CommentRow,
   entries: CommentEntryRow[],
@@ -55,17 +53,9 @@ export function presentComment(
     videoDuration: first?.videoDuration ?? null,
     createdAt: row.createdAt.toISOString(),
     modifiedAt: row.modifiedAt.toISOString(),
-    thread: thread.map((entry) => ({
-      id: entry.id,
-      createdAt: entry.createdAt.toISOString(),
-      editedAt: entry.editedAt?.toISOString() ?? null,
-      userId: entry.userId,
-      author: authorOf(entry, authors),
-      comment: entry.body,
-      attachments: entry.attachments,
-      ...videoOf(entry),
-      abilities: NO_ENTRY_ABILITIES,
-    })),
+    thread: thread.map((entry) =>
+      presentEntry(entry, authorOf(entry, authors), `/api/comments/${entry.commentId}/entries/${entry.id}`),
+    ),
     // Filled in for each reader by the comments policy (withCommentAbilities).
     abilities: NO_COMMENT_ABILITIES,
   };

@@ -23,7 +23,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { requestInput } from "../../lib/operations.ts";
-import { memberActor } from "../../lib/policy.ts";
+import { policyActorOf } from "../../lib/policy.ts";
 import { THROUGH_THE_LINK, throughLink } from "../../lib/principal.ts";
 import { sendRevalidatable } from "../../lib/revalidate.ts";
 import { route } from "../../lib/routes.ts";
@@ -75,7 +75,7 @@ export async function commentsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       const versionId = versionParams.parse(request.params).versionId;
       const { first } = commentsListQuery.parse(request.query);
       const { version, access } = await loadVersionAccessCached(db, actor, versionId);
-      const reader = memberActor(actor.user.id, access);
+      const reader = policyActorOf(actor, access);
       authorizeComment(reader, "comments.read");
       if (first !== undefined) return readFirstComments(db, version, reader, first);
       // Already JSON: kept per version and reader (comments.cache.ts), sent as it is — or 304 to a tab that

@@ -30,14 +30,14 @@ import {
 } from "../../db/schema/index.ts";
 import { together } from "../../db/together.ts";
 import { newId } from "../../lib/ids.ts";
-import { meterStorage } from "../plans/storage.ts";
+import { writeEntry } from "../discussion/discussion.write.ts";
 import { authorsFrom, loadAuthors } from "../users/authors.ts";
 import { type CommentActor, commentRef, recordCommentEvent } from "./comments.events.ts";
 import { presentComment } from "./comments.presenter.ts";
 
 export type Author = CommentActor;
 
-type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+import type { Tx } from "../videos/processing.ts";
 
 /** What a new entry carries beyond its text: its video's columns, and a step in its transaction (the job). */
 export interface EntryExtras {
@@ -187,10 +187,9 @@ export async function createComment(
     versionId: onSlide ? null : place.id,
     ...(onSlide && { slideId: place.slideId }),
   };
-  await db.transaction(async (tx) => {
-    // Attachments count against the project owner's storage from the entry that holds them.
-    const storage =
-      input.attachments.length > 0 ? await meterStorage(tx, place.projectId, plansEnabled) : null;
+  // Attachments count against the project owner's storage from the entry that holds them.
+  const where = { projectId: place.projectId, plansEnabled, carriesFiles: input.attachments.length > 0 };
+  const insert = async (tx: Tx) => {
     const now = new Date();
     await tx.insert(comments).values({
       id: commentId,
@@ -215,7 +214,8 @@ export async function createComment(
       createdAt: now,
       ...extras.columns,
     });
-    await storage?.check();
+  };
+  await writeEntry(db, where, insert, async (tx) => {
     await extras.inTransaction?.(tx, entryId);
     // The event carries the comment, so no reviewer (nor the author's own tab) refetches the list.
     await recordCommentEvent(tx, {
@@ -237,11 +237,10 @@ export async function addReply(
   plansEnabled: boolean,
   extras: EntryExtras = {},
 ): Promise<Comment> {
-  await db.transaction(async (tx) => {
-    const storage =
-      input.attachments.length > 0 ? await meterStorage(tx, comment.projectId, plansEnabled) : null;
-    const entryId = newId();
-    await tx.insert(commentEntries).values({
+  const entryId = newId();
+  const where = { projectId: comment.projectId, plansEnabled, carriesFiles: input.attachments.length > 0 };
+  const insert = (tx: Tx) =>
+    tx.insert(commentEntries).values({
       id: entryId,
       commentId: comment.id,
       userId: author.userId ?? null,
@@ -250,7 +249,7 @@ export async function addReply(
       attachments: input.attachments,
       ...extras.columns,
     });
-    await storage?.check();
+  await writeEntry(db, where, insert, async (tx) => {
     await extras.inTransaction?.(tx, entryId);
     await tx.update(comments).set({ modifiedAt: new Date() }).where(eq(comments.id, comment.id));
     await recordCommentEvent(tx, {

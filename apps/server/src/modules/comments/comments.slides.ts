@@ -26,15 +26,16 @@ import { operation, withParams } from "../../lib/operations.ts";
 import type { PolicyActor } from "../../lib/policy.ts";
 import type { LinkGuestPrincipal } from "../../lib/principal.ts";
 import type { Actor } from "../auth/session.ts";
+import { authorizeFiles } from "../discussion/discussion.ts";
+import { projectAttachments } from "../discussion/discussion.write.ts";
 import { onSlidesChanged } from "../slides/slides.events.ts";
 import { deckProject, guestDeckProject } from "../slides/slides.operations.ts";
 import { readDeckJson } from "../slides/slides.store.ts";
 import { guestUploader } from "../videos/uploads.ts";
-import { storedAttachments } from "./attachments.routes.ts";
 import { commentRef, recordCommentEvent } from "./comments.events.ts";
 import { guestIdentityOf } from "./comments.guest.operations.ts";
 import { videoExtras } from "./comments.operations.ts";
-import { authorizeComment, withCommentAbilities } from "./comments.policy.ts";
+import { authorizeComment, COMMENT_DISCUSSION, withCommentAbilities } from "./comments.policy.ts";
 import { createComment, deleteSlideComments, listSlideComments, presentMany } from "./comments.service.ts";
 import { newSlideTarget } from "./comments.targets.ts";
 
@@ -104,10 +105,10 @@ export const pinSlideComment = operation(
     const { db } = ctx.database;
     const { reader, project } = await deckProject(db, actor, projectId, "slides.read");
     authorizeComment(reader, "comments.create");
-    if (input.attachments.length > 0 || input.video) authorizeComment(reader, "comments.attach");
+    authorizeFiles(COMMENT_DISCUSSION, reader, input);
     const target = newSlideTarget(slideId, { target: asked, objectId, dotPosition });
     await assertOnDeck(db, projectId, slideId, target.objectId);
-    const attachments = await storedAttachments(ctx.storage, projectId, input.attachments);
+    const attachments = await projectAttachments(ctx.storage, projectId, input.attachments);
     const created = await createComment(
       db,
       { projectId, slideId },

@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { NotFoundError } from "../../lib/errors.ts";
-import { memberActor } from "../../lib/policy.ts";
+import { policyActorOf } from "../../lib/policy.ts";
 import { THROUGH_THE_LINK, throughLink } from "../../lib/principal.ts";
 import { route } from "../../lib/routes.ts";
 import { getActor, requireActor } from "../auth/session.ts";
@@ -32,7 +32,7 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   const memberUploader = async (request: FastifyRequest) => {
     const actor = await requireActor(request);
     const { project, access } = await loadProject(db, actor, projectParams.parse(request.params).projectId);
-    authorizeComment(memberActor(actor.user.id, access), "comments.attach");
+    authorizeComment(policyActorOf(actor, access), "comments.attach");
     return { project, uploader: actor.user.id };
   };
   /** A guest of the public link who may comment through it uploads as their identity (`guestUploader`). */
@@ -70,7 +70,7 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   const readableComment = async (request: FastifyRequest, commentId: string) => {
     const actor = await getActor(request);
     const { comment, access } = await loadComment(db, actor, commentId);
-    const member = actor && memberActor(actor.user.id, access);
+    const member = actor && policyActorOf(actor, access);
     if (member && actor.user.emailVerified && canComment(member, "comments.read")) return comment;
     const link = await linkGuestView(db, ctx.config.plansEnabled, comment.projectId);
     if (link?.versions.some((version) => version.id === comment.versionId)) {

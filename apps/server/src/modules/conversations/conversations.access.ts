@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { Database } from "../../db/index.ts";
 import { conversations } from "../../db/schema/index.ts";
 import { NotFoundError } from "../../lib/errors.ts";
-import { memberActor } from "../../lib/policy.ts";
+import { policyActorOf } from "../../lib/policy.ts";
 import type { Actor } from "../auth/session.ts";
 import { loadProject } from "../project-access/projects.load.ts";
 import { authorizeConversation, type ConversationAction } from "./conversations.policy.ts";
@@ -42,7 +42,7 @@ export async function loadConversation(
   if (!conversation) throw new NotFoundError("Conversation not found.", "conversation-not-found");
   const participants = await participantsOf(db, [conversation.id]);
   const participant = participants.find((p) => p.userId === actor.user.id) ?? null;
-  const policyActor = memberActor(actor.user.id, await accessTo(db, actor, conversation, participant));
+  const policyActor = policyActorOf(actor, await accessTo(db, actor, conversation, participant));
   authorizeConversation(policyActor, action, { isParticipant: participant !== null });
   return { conversation, participant: participant!, policyActor };
 }
@@ -64,7 +64,7 @@ export async function presentConversationsFor(
     );
   const visible = rows.filter((row) => !row.projectId || access.get(row.projectId));
   return presentConversations(db, visible, (row, participants) => ({
-    actor: memberActor(actor.user.id, row.projectId ? (access.get(row.projectId) ?? null) : "comment"),
+    actor: policyActorOf(actor, row.projectId ? (access.get(row.projectId) ?? null) : "comment"),
     participant: participants.find((p) => p.userId === actor.user.id) ?? null,
   }));
 }

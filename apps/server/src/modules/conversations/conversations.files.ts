@@ -5,17 +5,14 @@
  * they count towards the project owner's storage (modules/plans/storage.ts): refused before storing when
  * they cannot fit, and metered again when the message that holds them is written.
  */
-import { createHash } from "node:crypto";
 import { CONVERSATION_TEXTS, type ConversationAttachment, isForbiddenAttachment } from "@redline/shared";
 import { eq } from "drizzle-orm";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { Database } from "../../db/index.ts";
 import { projects } from "../../db/schema/index.ts";
-import { BadRequestError, NotFoundError } from "../../lib/errors.ts";
-import { sendDownload } from "../../lib/storage/download.ts";
 import type { Storage } from "../../lib/storage/storage.ts";
-import { readFile } from "../../lib/uploads.ts";
+import { serveEntryFile, uploadEntryFile } from "../discussion/discussion.write.ts";
 import { assertRoomToStore, type FileToStore } from "../plans/storage.ts";
 
 export const shaParams = z.object({ sha: z.string().regex(/^[0-9a-f]{64}$/) });
@@ -43,15 +40,19 @@ export async function uploadAttachment(
   /** Refuses (402) a file the conversation's project owner has no room for. */
   assertRoom?: (file: FileToStore) => Promise<void>,
 ): Promise<ConversationAttachment> {
-  const { bytes, filename, mimetype } = await readFile(request);
-  const name = filename || "file";
-  if (isForbiddenAttachment({ name, type: mimetype }))
-    throw new BadRequestError(CONVERSATION_TEXTS.forbiddenType, "forbidden-file-type");
-  const sha = createHash("sha256").update(bytes).digest("hex");
-  const path = `conversations/${conversationId}/${sha}`;
-  await assertRoom?.({ key: path, bytes: bytes.length });
-  await storage.putContentAddressed(path, bytes, sha);
-  return { id: sha, path, name, size: bytes.length, type: mimetype };
+  const { sha, path, name, size, type } = await uploadEntryFile(
+    storage,
+    request,
+    `conversations/${conversationId}`,
+    {
+      refuse: (file) =>
+        isForbiddenAttachment(file)
+          ? { message: CONVERSATION_TEXTS.forbiddenType, code: "forbidden-file-type" }
+          : null,
+      assertRoom,
+    },
+  );
+  return { id: sha, path, name, size, type };
 }
 
 export async function serveAttachment(
@@ -61,7 +62,8 @@ export async function serveAttachment(
   conversationId: string,
 ) {
   const { sha } = shaParams.parse(request.params);
-  const stored = await storage.get(`conversations/${conversationId}/${sha}`);
-  if (!stored) throw new NotFoundError("Attachment not found.", "attachment-not-found");
-  return sendDownload(request, reply, stored);
+  return serveEntryFile(storage, request, reply, `conversations/${conversationId}/${sha}`, {
+    message: "Attachment not found.",
+    code: "attachment-not-found",
+  });
 }

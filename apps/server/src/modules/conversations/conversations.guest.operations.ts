@@ -19,8 +19,13 @@ import { newId } from "../../lib/ids.ts";
 import { operation, withParams } from "../../lib/operations.ts";
 import type { PolicyActor } from "../../lib/policy.ts";
 import type { LinkGuestPrincipal } from "../../lib/principal.ts";
+import { authorizeNewEntry } from "../discussion/discussion.ts";
 import { findGuestConversation, guestOfProject, guestParticipantOf } from "./conversations.guest.load.ts";
-import { authorizeConversation, type ConversationAction } from "./conversations.policy.ts";
+import {
+  authorizeConversation,
+  type ConversationAction,
+  conversationDiscussion,
+} from "./conversations.policy.ts";
 import {
   addParticipants,
   type ConversationRow,
@@ -122,8 +127,7 @@ export const sendGuestMessage = operation(
       projectId,
       "conversations.send",
     );
-    if (input.attachments.length > 0)
-      authorizeConversation(actor, "conversations.attach", { isParticipant: true });
+    authorizeNewEntry(conversationDiscussion(true), actor, input);
     // People who joined the project since the conversation began take part too.
     await addParticipants(db, await projectPeopleRows(db, conversation.id, project.id));
     return {

@@ -13,12 +13,13 @@ import { BadRequestError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { supportConversationMail } from "../../lib/mail/support-templates.ts";
 import { operation, withParams } from "../../lib/operations.ts";
-import { memberActor } from "../../lib/policy.ts";
+import { policyActorOf } from "../../lib/policy.ts";
 import type { Actor } from "../auth/session.ts";
+import { authorizeNewEntry } from "../discussion/discussion.ts";
 import { loadProject } from "../project-access/projects.load.ts";
 import { boardPeople } from "../tickets/tickets.load.ts";
 import { conversationParams, loadConversation, presentConversationsFor } from "./conversations.access.ts";
-import { authorizeConversation } from "./conversations.policy.ts";
+import { authorizeConversation, conversationDiscussion } from "./conversations.policy.ts";
 import {
   type ConversationRow,
   markRead,
@@ -45,7 +46,7 @@ export const startConversation = operation(
   async (ctx, actor: Actor, input) => {
     const { db } = ctx.database;
     const { project, access } = await loadProject(db, actor, input.projectId);
-    authorizeConversation(memberActor(actor.user.id, access), "conversations.start", {
+    authorizeConversation(policyActorOf(actor, access), "conversations.start", {
       isParticipant: false,
     });
     const people = await boardPeople(db, project.id);
@@ -153,8 +154,7 @@ export const sendConversationMessage = operation(
       conversationId,
       "conversations.send",
     );
-    if (input.attachments.length > 0)
-      authorizeConversation(policyActor, "conversations.attach", { isParticipant: true });
+    authorizeNewEntry(conversationDiscussion(true), policyActor, input);
     const isAsker = conversation.kind === "support" && conversation.supportUserId === actor.user.id;
     if (isAsker) await joinSupportAccount(db, ctx.config.supportEmail, conversation);
     const message = await sendMessage(

@@ -14,6 +14,7 @@ import {
   type PolicyActor,
   type PolicyTable,
 } from "../../lib/policy.ts";
+import { discussionSubject } from "../discussion/discussion.ts";
 
 export type ConversationAction =
   | "conversations.read"
@@ -67,3 +68,21 @@ export function conversationAbilities(actor: PolicyActor, target: ConversationTa
     attach: canConversation(actor, "conversations.attach", target),
   };
 }
+
+/**
+ * A conversation as a discussion (modules/discussion), for someone who takes part in it or not: its messages
+ * are written and attached to, never edited nor deleted.
+ */
+export const conversationDiscussion = (isParticipant: boolean) =>
+  discussionSubject(
+    "conversation",
+    {
+      read: "conversations.read",
+      write: "conversations.send",
+      attach: "conversations.attach",
+      edit: null,
+      delete: null,
+    },
+    { authorize: authorizeConversation, can: canConversation },
+    (): ConversationTarget => ({ isParticipant }),
+  );

@@ -27,7 +27,7 @@ import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { conversationParticipants, conversations } from "../../db/schema/index.ts";
 import { requestInput } from "../../lib/operations.ts";
-import { memberActor } from "../../lib/policy.ts";
+import { policyActorOf } from "../../lib/policy.ts";
 import { THROUGH_THE_LINK, throughLink } from "../../lib/principal.ts";
 import { route } from "../../lib/routes.ts";
 import { type Actor, requireActor } from "../auth/session.ts";
@@ -169,7 +169,7 @@ export async function conversationsRoutes(app: FastifyInstance, { ctx }: { ctx: 
       const actor = await requireActor(request);
       const { projectId } = conversationPeopleQuerySchema.parse(request.query);
       const { project, access } = await loadProject(db, actor, projectId);
-      authorizeConversation(memberActor(actor.user.id, access), "conversations.start", {
+      authorizeConversation(policyActorOf(actor, access), "conversations.start", {
         isParticipant: false,
       });
       const people = [...(await boardPeople(db, project.id)).values()]

@@ -33,7 +33,7 @@ import { newId } from "../../lib/ids.ts";
 import type { PolicyActor } from "../../lib/policy.ts";
 import { publish } from "../../lib/realtime.ts";
 import type { Storage } from "../../lib/storage/storage.ts";
-import { meterStorage } from "../plans/storage.ts";
+import { storedAttachments, writeEntry } from "../discussion/discussion.write.ts";
 import { boardPeople } from "../tickets/tickets.load.ts";
 import { conversationAbilities } from "./conversations.policy.ts";
 
@@ -235,29 +235,21 @@ export async function supportAccount(db: Executor, supportEmail: string) {
 }
 
 /**
- * The attachments of a new message, as stored: each uploaded to this conversation first, its size the
- * stored file's (never the client's word).
+ * The attachments of a new message, as stored: never a forbidden type, each uploaded to this conversation
+ * first, its size the stored file's (never the client's word).
  */
-export async function storedAttachments(
+export async function storedMessageFiles(
   storage: Storage,
   conversationId: string,
   attachments: ConversationAttachment[],
 ): Promise<ConversationAttachment[]> {
-  return Promise.all(
-    attachments.map(async (attachment) => {
-      if (isForbiddenAttachment(attachment))
-        throw new BadRequestError(CONVERSATION_TEXTS.forbiddenType, "forbidden-file-type");
-      const size =
-        attachment.path === `conversations/${conversationId}/${attachment.id}`
-          ? await storage.size(attachment.path)
-          : null;
-      if (size === null)
-        throw new BadRequestError(
-          "Upload the attachment to this conversation first.",
-          "attachment-not-found",
-        );
-      return { ...attachment, size };
-    }),
+  if (attachments.some(isForbiddenAttachment))
+    throw new BadRequestError(CONVERSATION_TEXTS.forbiddenType, "forbidden-file-type");
+  return storedAttachments(
+    storage,
+    attachments,
+    (attachment) => attachment.path === `conversations/${conversationId}/${attachment.id}`,
+    { message: "Upload the attachment to this conversation first.", code: "attachment-not-found" },
   );
 }
 
@@ -274,13 +266,10 @@ export async function sendMessage(
   plansEnabled: boolean,
 ): Promise<ConversationMessage> {
   const input = sendMessageSchema.parse(body);
-  const attachments = await storedAttachments(storage, conversation.id, input.attachments);
-  return db.transaction(async (tx) => {
-    const meter =
-      attachments.length > 0 && conversation.projectId
-        ? await meterStorage(tx, conversation.projectId, plansEnabled)
-        : null;
-    const now = new Date();
+  const attachments = await storedMessageFiles(storage, conversation.id, input.attachments);
+  const now = new Date();
+  const where = { projectId: conversation.projectId, plansEnabled, carriesFiles: attachments.length > 0 };
+  const insert = async (tx: Tx) => {
     const [row] = await tx
       .insert(conversationMessages)
       .values({
@@ -293,14 +282,16 @@ export async function sendMessage(
         createdAt: now,
       })
       .returning();
-    await meter?.check();
+    return row!;
+  };
+  return writeEntry(db, where, insert, async (tx, row) => {
     await tx.update(conversations).set({ lastMessageAt: now }).where(eq(conversations.id, conversation.id));
     // What one sends is read by its sender.
     await tx
       .update(conversationParticipants)
       .set({ lastReadAt: now })
       .where(eq(conversationParticipants.id, sender.id));
-    const message = presentMessage(row!);
+    const message = presentMessage(row);
     // A long message would pass the channel's limit: the event then says "refetch".
     const carried = JSON.stringify(message).length < 6000 ? message : undefined;
     const recipients = await participantsOf(tx, [conversation.id]);

@@ -11,7 +11,7 @@ import { browseLists, projects, tickets } from "../../db/schema/index.ts";
 import { BadRequestError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { type LoggedContext, operation, withParams } from "../../lib/operations.ts";
-import { memberActor } from "../../lib/policy.ts";
+import { policyActorOf } from "../../lib/policy.ts";
 import type { Actor } from "../auth/session.ts";
 import { removeReleasedFiles } from "../files/stored-files.ts";
 import { loadBoardProject, loadList } from "./tickets.load.ts";
@@ -49,7 +49,7 @@ export const createList = operation(
   async (ctx, actor: Actor, input) => {
     const { db } = ctx.database;
     const { project, access } = await loadBoardProject(db, actor, input.projectId);
-    const writer = memberActor(actor.user.id, access);
+    const writer = policyActorOf(actor, access);
     authorizeTicket(writer, "lists.create");
     const list = await db.transaction(async (tx) => {
       // Two lists added at once both go to the end, one after the other.
@@ -77,7 +77,7 @@ export const updateList = operation(
   async (ctx, actor: Actor, input) => {
     const { db } = ctx.database;
     const { list, access } = await loadList(db, actor, input.listId);
-    const writer = memberActor(actor.user.id, access);
+    const writer = policyActorOf(actor, access);
     authorizeTicket(writer, "lists.update");
     if (input.title === undefined && input.move === undefined)
       throw new BadRequestError("Give a title or a place to move to.", "nothing-to-change");
@@ -106,7 +106,7 @@ export const deleteList = operation(
   async (ctx: LoggedContext, actor: Actor, { listId }) => {
     const { db } = ctx.database;
     const { list, access } = await loadList(db, actor, listId);
-    authorizeTicket(memberActor(actor.user.id, access), "lists.delete");
+    authorizeTicket(policyActorOf(actor, access), "lists.delete");
     const files = await db.transaction(async (tx) => {
       const listed = await tx.select({ id: tickets.id }).from(tickets).where(eq(tickets.listId, list.id));
       const released = await releaseTicketFiles(

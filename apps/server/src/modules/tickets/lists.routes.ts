@@ -18,7 +18,7 @@ import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { browseLists, tickets, users } from "../../db/schema/index.ts";
 import { requestInput } from "../../lib/operations.ts";
-import { memberActor } from "../../lib/policy.ts";
+import { policyActorOf } from "../../lib/policy.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { boardParams, createList, deleteList, updateList } from "./lists.operations.ts";
@@ -77,7 +77,7 @@ export async function listsRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         actor,
         projectParams.parse(request.params).projectId,
       );
-      const reader = memberActor(actor.user.id, access);
+      const reader = policyActorOf(actor, access);
       authorizeTicket(reader, "tickets.read");
       const filter = boardFilterSchema.parse(request.query ?? {});
       const [listRows, ticketRows, people, [owner], used] = await Promise.all([

@@ -8,22 +8,23 @@ import { z } from "zod";
 import { ticketEntries, tickets } from "../../db/schema/index.ts";
 import { newId } from "../../lib/ids.ts";
 import { type LoggedContext, operation, withParams } from "../../lib/operations.ts";
-import { memberActor } from "../../lib/policy.ts";
+import { policyActorOf } from "../../lib/policy.ts";
 import type { Actor } from "../auth/session.ts";
-import { storedAttachments } from "../comments/attachments.routes.ts";
+import { authorizeNewEntry, entryToChange } from "../discussion/discussion.ts";
+import { editEntryText, projectAttachments, writeEntry } from "../discussion/discussion.write.ts";
 import { releaseFilesOf, removeReleasedFiles } from "../files/stored-files.ts";
-import { meterStorage } from "../plans/storage.ts";
 import { acceptVideo, enqueueVideo, pendingVideoColumns } from "../videos/processing.ts";
 import { recordTicketEvent } from "./tickets.events.ts";
 import { loadTicket, loadTicketEntry } from "./tickets.load.ts";
 import { ticketParams } from "./tickets.operations.ts";
-import { authorizeTicket, withTicketAbilities } from "./tickets.policy.ts";
+import { TICKET_DISCUSSION, withTicketAbilities } from "./tickets.policy.ts";
 import {
   lockTicket,
   recordTicketDeleted,
   recordTicketsChanged,
   releaseTicketFiles,
   TICKET_ENTRY_FILES,
+  type Tx,
   ticketDetailNow,
   ticketState,
 } from "./tickets.service.ts";
@@ -36,16 +37,18 @@ export const replyOnTicket = operation(
   async (ctx, actor: Actor, { ticketId, ...input }) => {
     const { db } = ctx.database;
     const { ticket, access, project } = await loadTicket(db, actor, ticketId);
-    const writer = memberActor(actor.user.id, access);
-    authorizeTicket(writer, "tickets.reply");
-    if (input.attachments.length > 0 || input.video) authorizeTicket(writer, "tickets.attach");
-    const attachments = await storedAttachments(ctx.storage, ticket.projectId, input.attachments);
+    const writer = policyActorOf(actor, access);
+    authorizeNewEntry(TICKET_DISCUSSION, writer, input);
+    const attachments = await projectAttachments(ctx.storage, ticket.projectId, input.attachments);
     // Measured on the server before anything is written (videos/processing.ts); refused, nothing is kept.
     const video = input.video && (await acceptVideo(ctx, project, actor.user.id, input.video));
     const entryId = newId();
-    await db.transaction(async (tx) => {
-      const meter =
-        attachments.length > 0 ? await meterStorage(tx, ticket.projectId, ctx.config.plansEnabled) : null;
+    const place = {
+      projectId: ticket.projectId,
+      plansEnabled: ctx.config.plansEnabled,
+      carriesFiles: attachments.length > 0,
+    };
+    const insert = async (tx: Tx) => {
       await lockTicket(tx, ticket.id);
       await tx.insert(ticketEntries).values({
         id: entryId,
@@ -56,7 +59,8 @@ export const replyOnTicket = operation(
         ...pendingVideoColumns(video),
       });
       if (video) await enqueueVideo(ctx.queue, tx, "ticket", entryId, video);
-      await meter?.check();
+    };
+    await writeEntry(db, place, insert, async (tx) => {
       await tx.update(tickets).set({ modifiedAt: new Date() }).where(eq(tickets.id, ticket.id));
       await recordTicketEvent(tx, {
         type: "ticket.replied",
@@ -77,15 +81,12 @@ export const editTicketEntry = operation(
     const input = { comment };
     const { db } = ctx.database;
     const { ticket, access } = await loadTicket(db, actor, params.ticketId);
-    const writer = memberActor(actor.user.id, access);
-    authorizeTicket(writer, "tickets.read");
-    const entry = await loadTicketEntry(db, ticket.id, params.entryId);
-    authorizeTicket(writer, "ticketEntries.edit", { authorId: entry.userId });
+    const writer = policyActorOf(actor, access);
+    const entry = await entryToChange(TICKET_DISCUSSION, writer, "edit", () =>
+      loadTicketEntry(db, ticket.id, params.entryId),
+    );
     await db.transaction(async (tx) => {
-      await tx
-        .update(ticketEntries)
-        .set({ body: input.comment, editedAt: new Date() })
-        .where(eq(ticketEntries.id, entry.id));
+      await editEntryText(tx, ticketEntries, entry.id, input.comment);
       await recordTicketsChanged(tx, ticket.projectId, ticket.id);
     });
     return { data: withTicketAbilities(writer, await ticketDetailNow(db, ticket.id)) };
@@ -98,10 +99,9 @@ export const deleteTicketEntry = operation(
   async (ctx: LoggedContext, actor: Actor, params) => {
     const { db } = ctx.database;
     const { ticket, access } = await loadTicket(db, actor, params.ticketId);
-    const writer = memberActor(actor.user.id, access);
-    authorizeTicket(writer, "tickets.read");
-    const entry = await loadTicketEntry(db, ticket.id, params.entryId);
-    authorizeTicket(writer, "ticketEntries.delete", { authorId: entry.userId });
+    const entry = await entryToChange(TICKET_DISCUSSION, policyActorOf(actor, access), "delete", () =>
+      loadTicketEntry(db, ticket.id, params.entryId),
+    );
     const { ticketDeleted, files } = await db.transaction(async (tx) => {
       // Under the ticket's lock, so two deletions of its last two entries cannot leave it empty.
       await lockTicket(tx, ticket.id);

@@ -15,7 +15,7 @@ import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import { requestInput } from "../../lib/operations.ts";
-import { memberActor } from "../../lib/policy.ts";
+import { policyActorOf } from "../../lib/policy.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { acceptTusChunks, registerUploadRoutes, sendRange, videoTypeOf } from "../videos/video.routes.ts";
@@ -71,7 +71,7 @@ export async function ticketThreadRoutes(app: FastifyInstance, { ctx }: { ctx: A
     (kind: "screenshot" | "replay") => async (request: FastifyRequest, reply: FastifyReply) => {
       const actor = await requireActor(request);
       const { ticket, access } = await loadTicket(db, actor, ticketParams.parse(request.params).ticketId);
-      authorizeTicket(memberActor(actor.user.id, access), "tickets.read");
+      authorizeTicket(policyActorOf(actor, access), "tickets.read");
       const key = kind === "screenshot" ? ticket.screenshotKey : ticket.replayKey;
       const stored = key ? await storage.get(key) : null;
       if (!stored) throw new NotFoundError(`This ticket has no ${kind}.`, `no-${kind}`);
@@ -104,7 +104,7 @@ export async function ticketThreadRoutes(app: FastifyInstance, { ctx }: { ctx: A
     async uploaderOf(request) {
       const actor = await requireActor(request);
       const { project, access } = await loadTicket(db, actor, ticketParams.parse(request.params).ticketId);
-      authorizeTicket(memberActor(actor.user.id, access), "tickets.attach");
+      authorizeTicket(policyActorOf(actor, access), "tickets.attach");
       return { project, uploader: actor.user.id };
     },
   });
@@ -113,7 +113,7 @@ export async function ticketThreadRoutes(app: FastifyInstance, { ctx }: { ctx: A
     const params = entryParams.parse(request.params);
     const actor = await requireActor(request);
     const { ticket, access } = await loadTicket(db, actor, params.ticketId);
-    authorizeTicket(memberActor(actor.user.id, access), "tickets.read");
+    authorizeTicket(policyActorOf(actor, access), "tickets.read");
     const entry = await loadTicketEntry(db, ticket.id, params.entryId);
     const key = kind === "video" ? entry.videoKey : entry.videoPosterKey;
     const stored = key ? await storage.get(key) : null;

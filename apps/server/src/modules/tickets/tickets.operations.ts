@@ -17,7 +17,7 @@ import { tickets } from "../../db/schema/index.ts";
 import { BadRequestError } from "../../lib/errors.ts";
 import { ticketResolvedMail } from "../../lib/mail/templates.ts";
 import { type LoggedContext, operation, withParams } from "../../lib/operations.ts";
-import { memberActor } from "../../lib/policy.ts";
+import { policyActorOf } from "../../lib/policy.ts";
 import type { Actor } from "../auth/session.ts";
 import { removeReleasedFiles } from "../files/stored-files.ts";
 import { recordTicketEvent } from "./tickets.events.ts";
@@ -64,7 +64,7 @@ export const writeTicket = operation(
   async (ctx, actor: Actor, { projectId, ...input }) => {
     const { db } = ctx.database;
     const { project, access } = await loadBoardProject(db, actor, projectId);
-    const writer = memberActor(actor.user.id, access);
+    const writer = policyActorOf(actor, access);
     authorizeTicket(writer, "tickets.create");
     const ticket = await createTicket(ctx, {
       projectId: project.id,
@@ -85,7 +85,7 @@ export const updateTicket = operation(
   async (ctx, actor: Actor, { ticketId, ...input }) => {
     const { db } = ctx.database;
     const { ticket, access } = await loadTicket(db, actor, ticketId);
-    const writer = memberActor(actor.user.id, access);
+    const writer = policyActorOf(actor, access);
     authorizeTicket(writer, "tickets.read");
     const edits = ["title", "description", "dueDate"].some((key) => key in input);
     if (edits || Object.keys(input).length === 0) authorizeTicket(writer, "tickets.update");
@@ -139,7 +139,7 @@ export const moveTicket = operation(
   async (ctx, actor: Actor, { ticketId, ...input }) => {
     const { db } = ctx.database;
     const { ticket, access } = await loadTicket(db, actor, ticketId);
-    const writer = memberActor(actor.user.id, access);
+    const writer = policyActorOf(actor, access);
     authorizeTicket(writer, "tickets.move");
     await db.transaction(async (tx) => {
       const current = await lockTicket(tx, ticket.id);
@@ -189,7 +189,7 @@ export const triageReport = operation(
   async (ctx, actor: Actor, { ticketId, ...input }) => {
     const { db } = ctx.database;
     const { ticket, access } = await loadTicket(db, actor, ticketId);
-    const writer = memberActor(actor.user.id, access);
+    const writer = policyActorOf(actor, access);
     authorizeTicket(writer, "tickets.triage");
     await db.transaction((tx) => triageTicket(tx, ticket, input, ctx.config.plansEnabled));
     return { data: withTicketAbilities(writer, await ticketNow(db, ticket.id)) };
@@ -202,7 +202,7 @@ export const deleteTicket = operation(
   async (ctx: LoggedContext, actor: Actor, { ticketId }) => {
     const { db } = ctx.database;
     const { ticket, access } = await loadTicket(db, actor, ticketId);
-    authorizeTicket(memberActor(actor.user.id, access), "tickets.delete");
+    authorizeTicket(policyActorOf(actor, access), "tickets.delete");
     const files = await db.transaction(async (tx) => {
       const released = await releaseTicketFiles(tx, [ticket.id], () =>
         tx.delete(tickets).where(eq(tickets.id, ticket.id)),

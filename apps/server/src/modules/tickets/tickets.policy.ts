@@ -22,6 +22,7 @@ import {
   type PolicyActor,
   type PolicyTable,
 } from "../../lib/policy.ts";
+import { discussionSubject, entryAbilities, isEntryAuthor } from "../discussion/discussion.ts";
 
 export type TicketAction =
   | "tickets.read"
@@ -47,9 +48,6 @@ export interface TicketTarget {
   authorId?: string | null;
 }
 
-const isAuthor = (actor: PolicyActor, target: TicketTarget) =>
-  actor.userId !== null && target.authorId === actor.userId;
-
 export const TICKET_POLICY: PolicyTable<TicketAction, TicketTarget> = {
   "tickets.read": [{ access: EVERY_ACCESS }],
   "tickets.create": [{ access: EDITORS }],
@@ -62,8 +60,8 @@ export const TICKET_POLICY: PolicyTable<TicketAction, TicketTarget> = {
   "tickets.reply": [{ access: CONTRIBUTORS }],
   "tickets.attach": [{ access: CONTRIBUTORS }],
   // An author still able to write (a viewer — or anyone on an expired project — writes nothing).
-  "ticketEntries.edit": [{ access: CONTRIBUTORS, when: isAuthor }],
-  "ticketEntries.delete": [{ access: EDITORS }, { access: CONTRIBUTORS, when: isAuthor }],
+  "ticketEntries.edit": [{ access: CONTRIBUTORS, when: isEntryAuthor }],
+  "ticketEntries.delete": [{ access: EDITORS }, { access: CONTRIBUTORS, when: isEntryAuthor }],
   "lists.create": [{ access: EDITORS }],
   "lists.update": [{ access: EDITORS }],
   "lists.delete": [{ access: EDITORS }],
@@ -91,6 +89,20 @@ export function authorizeTicket(actor: PolicyActor, action: TicketAction, target
     target,
   );
 }
+
+/** A ticket's thread as a discussion (modules/discussion): its actions in the table above. */
+export const TICKET_DISCUSSION = discussionSubject(
+  "ticket",
+  {
+    read: "tickets.read",
+    write: "tickets.reply",
+    attach: "tickets.attach",
+    edit: "ticketEntries.edit",
+    delete: "ticketEntries.delete",
+  },
+  { authorize: authorizeTicket, can: canTicket },
+  (entry): TicketTarget => ({ authorId: entry?.authorId }),
+);
 
 export function withListAbilities(actor: PolicyActor, list: BrowseList): BrowseList {
   return {
@@ -124,10 +136,7 @@ export function withTicketAbilities<T extends Ticket | TicketDetail>(actor: Poli
     ...withAbilities,
     thread: ticket.thread.map((entry) => ({
       ...entry,
-      abilities: {
-        edit: canTicket(actor, "ticketEntries.edit", { authorId: entry.userId }),
-        delete: canTicket(actor, "ticketEntries.delete", { authorId: entry.userId }),
-      },
+      abilities: entryAbilities(TICKET_DISCUSSION, actor, entry.userId),
     })),
   };
 }

@@ -17,7 +17,7 @@ import { and, asc, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-o
 import type { Database } from "../../db/index.ts";
 import { type BrowseListRow, type TicketEntryRow, ticketEntries, tickets } from "../../db/schema/index.ts";
 import { together } from "../../db/together.ts";
-import { presentEntryVideo } from "../videos/present.ts";
+import { presentEntry } from "../discussion/discussion.ts";
 import { type BoardPerson, boardPeople } from "./tickets.load.ts";
 
 const NO_TICKET_ABILITIES: Ticket["abilities"] = {
@@ -122,19 +122,8 @@ function authorOf(entry: TicketEntryRow, people: Map<string, BoardPerson>): Comm
   return { uid: null, displayName: entry.guestName ?? "Anonymous", photoURL: null, isGuest: true };
 }
 
-export function presentEntry(entry: TicketEntryRow, people: Map<string, BoardPerson>): TicketEntry {
-  return {
-    id: entry.id,
-    createdAt: entry.createdAt.toISOString(),
-    editedAt: entry.editedAt?.toISOString() ?? null,
-    userId: entry.userId,
-    author: authorOf(entry, people),
-    comment: entry.body,
-    attachments: entry.attachments,
-    ...presentEntryVideo(entry, `/api/tickets/${entry.ticketId}/entries/${entry.id}`),
-    abilities: { edit: false, delete: false },
-  };
-}
+export const presentTicketEntry = (entry: TicketEntryRow, people: Map<string, BoardPerson>): TicketEntry =>
+  presentEntry(entry, authorOf(entry, people), `/api/tickets/${entry.ticketId}/entries/${entry.id}`);
 
 /** One ticket as a card (`people` when the caller has them already), or null when it is gone. */
 export async function presentTicket(
@@ -155,7 +144,10 @@ export async function presentTicketDetail(db: Database, ticketId: string): Promi
     () => boardPeople(db, row.projectId),
     () => threadOf(db, [ticketId]),
   ]);
-  return { ...presentTicketRow(row, people), thread: entries.map((entry) => presentEntry(entry, people)) };
+  return {
+    ...presentTicketRow(row, people),
+    thread: entries.map((entry) => presentTicketEntry(entry, people)),
+  };
 }
 
 export function threadOf(db: Database, ticketIds: string[]) {

@@ -15,7 +15,7 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
 import { requestInput } from "../../lib/operations.ts";
-import { memberActor } from "../../lib/policy.ts";
+import { policyActorOf } from "../../lib/policy.ts";
 import { route } from "../../lib/routes.ts";
 import { requireActor } from "../auth/session.ts";
 import { loadTicket } from "./tickets.load.ts";
@@ -58,7 +58,7 @@ export async function ticketsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     async (request) => {
       const actor = await requireActor(request);
       const { ticket, access } = await loadTicket(db, actor, ticketParams.parse(request.params).ticketId);
-      const reader = memberActor(actor.user.id, access);
+      const reader = policyActorOf(actor, access);
       authorizeTicket(reader, "tickets.read");
       return { data: withTicketAbilities(reader, await ticketDetailNow(db, ticket.id)) };
     },

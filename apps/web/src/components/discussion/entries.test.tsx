@@ -1,33 +1,18 @@
 import { cleanup, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Composer, type ComposerProps } from "./composer.tsx";
+import { Editor, entry } from "./discussion-fixtures.tsx";
 import { ThreadEntries } from "./entries.tsx";
-import type { DiscussionEntry } from "./entry.tsx";
 
 afterEach(cleanup);
-
-const entry = (id: string, text: string, canEdit: boolean): DiscussionEntry => ({
-  id,
-  createdAt: "2026-11-24T10:00:00.000Z",
-  editedAt: null,
-  author: { uid: null, displayName: `Author of ${text}`, photoURL: null, isGuest: false },
-  comment: text,
-  attachments: [],
-  hasVideo: false,
-  videoURL: null,
-  videoPosterURL: null,
-  videoDuration: null,
-  videoStatus: null,
-  abilities: { edit: canEdit, delete: true },
-});
-
-const Editor = (props: ComposerProps) => <Composer {...props} maxLength={500} noun="message" />;
 
 function renderEntries(onSave = vi.fn(async () => {}), onDelete = vi.fn()) {
   render(
     <ThreadEntries
-      entries={[entry("e1", "first", true), entry("e2", "second", false)]}
+      entries={[
+        entry("e1", "first", { edit: true, delete: true }),
+        entry("e2", "second", { edit: false, delete: true }),
+      ]}
       people={null}
       projectId="p1"
       noun="message"

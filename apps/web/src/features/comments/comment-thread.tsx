@@ -3,12 +3,10 @@
  * author's edit and delete, resolve / reopen, and the reply box. Deleting the first entry removes the
  * whole comment (SPEC §4), so that asks first.
  */
-import type { Comment, CommentEntry, MentionPerson } from "@redline/shared";
+import type { Comment, MentionPerson } from "@redline/shared";
 import { ArrowLeft, Check, RotateCcw } from "lucide-react";
-import { useState } from "react";
 import { CardActions } from "../../components/card-actions.tsx";
-import { ConfirmModal } from "../../components/confirm-modal.tsx";
-import { ThreadEntries } from "../../components/discussion/entries.tsx";
+import { DiscussionThread } from "../../components/discussion/thread.tsx";
 import { CommentComposer } from "./comment-composer.tsx";
 import {
   type CommentScope,
@@ -40,7 +38,6 @@ export function CommentThread({
   const reply = useReply(scope);
   const update = useUpdateComment(scope);
   const remove = useDeleteEntry(scope);
-  const [deleting, setDeleting] = useState<CommentEntry | null>(null);
   const edit = useEditEntry(scope);
   const first = comment.thread[0];
 
@@ -82,7 +79,7 @@ export function CommentThread({
           canManage={canManageIntegrations}
         />
       ) : null}
-      <ThreadEntries
+      <DiscussionThread
         entries={comment.thread}
         people={people}
         projectId={scope.projectId}
@@ -94,44 +91,39 @@ export function CommentThread({
         onSave={(entry, text) =>
           edit.mutateAsync({ commentId: comment.id, entryId: entry.id, comment: text })
         }
-        onDelete={setDeleting}
         onDraftChange={onDraftChange}
-      />
-      {comment.abilities.reply ? (
-        <CommentComposer
-          key={comment.id}
-          label="Reply"
-          submitLabel="Reply"
-          people={people}
-          projectId={scope.projectId}
-          allowAttachments={comment.abilities.attach}
-          videoTarget={videoTargetOf(scope, comment.abilities.attach)}
-          isPending={reply.isPending}
-          onSubmit={(input) => reply.mutateAsync({ commentId: comment.id, ...input })}
-          onDraftChange={onDraftChange}
-        />
-      ) : null}
-      <ConfirmModal
-        open={deleting !== null}
-        onOpenChange={(open) => !open && setDeleting(null)}
-        title={deleting === first ? "Delete this comment?" : "Delete this reply?"}
-        description={
-          deleting === first
-            ? "Deleting the first message removes the whole comment with its replies."
-            : "The reply is removed for everyone."
+        reply={
+          comment.abilities.reply
+            ? {
+                key: comment.id,
+                allowAttachments: comment.abilities.attach,
+                videoTarget: videoTargetOf(scope, comment.abilities.attach),
+                isPending: reply.isPending,
+                onSubmit: (input) => reply.mutateAsync({ commentId: comment.id, ...input }),
+              }
+            : null
         }
-        confirmLabel="Delete"
-        pendingLabel="Deleting..."
-        isPending={remove.isPending}
-        isDanger
-        onConfirm={() => {
-          if (!deleting) return;
-          const wasFirst = deleting === first;
+        deletion={(entry) =>
+          entry === first
+            ? {
+                title: "Delete this comment?",
+                description: "Deleting the first message removes the whole comment with its replies.",
+                confirmLabel: "Delete",
+              }
+            : {
+                title: "Delete this reply?",
+                description: "The reply is removed for everyone.",
+                confirmLabel: "Delete",
+              }
+        }
+        isDeleting={remove.isPending}
+        onConfirmDelete={(entry, done) => {
+          const wasFirst = entry === first;
           remove.mutate(
-            { commentId: comment.id, entryId: deleting.id },
+            { commentId: comment.id, entryId: entry.id },
             {
               onSuccess: () => {
-                setDeleting(null);
+                done();
                 if (wasFirst) onBack();
               },
             },
