@@ -48,17 +48,6 @@ export function policyActorOf(caller: PolicyCaller, access: Access | null): Poli
     : { userId: null, access, isGuest: true, kind: caller.kind };
 }
 
-/**
- * A signed-in user acting with their access to the project, by id — how they came is lost.
- * @deprecated Use `policyActorOf(actor, access)` with the caller's principal or Actor. Kept only until the
- * discussion modules (comments, tickets, conversations) are converted; then removed.
- */
-export const memberActor = (userId: string, access: Access | null): PolicyActor => ({
-  userId,
-  access,
-  isGuest: false,
-});
-
 export interface Rule<Resource, Level extends string = Access> {
   access: readonly Level[];
   /** Guests of the public link may use this rule too. */
