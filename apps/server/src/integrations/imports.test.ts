@@ -34,7 +34,9 @@ const SDKS: Record<string, string[]> = {
   stripe: ["stripe"],
   github: ["@octokit/rest", "@octokit/webhooks-methods"],
 };
-const isTest = (file: string) => /\.test\.tsx?$/.test(file);
+/** A test, or the tests' own support code (src/testing/, which production never imports). */
+const isTest = (file: string) =>
+  /\.test\.tsx?$/.test(file) || file.startsWith(path.join(src, "testing") + path.sep);
 const relative = (file: string) => path.relative(src, file);
 
 describe("integrations are reached through their port", () => {
