@@ -173,6 +173,40 @@ describe.runIf(drivers().includes("postgres"))("the ledger across processes (pos
     expect(seen).toEqual([1, 2]);
   });
 
+  it("is not held back by a long transaction of another database on the same server", async () => {
+    const elsewhere = await open(await fresh("postgres"));
+    const test = await fresh("postgres");
+    const handle = await open(test);
+    const ledger = await ledgerOn(handle);
+    const seen: number[] = [];
+    ledger.follow((events) =>
+      seen.push(...events.filter((e) => isNumbered(e.event)).map((e) => e.event.n as number)),
+    );
+    await ledger.settled();
+    // Another database's transaction, started first and holding an id, stays open while this one records.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const long = elsewhere.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_current_xact_id()`);
+      started();
+      await held;
+    });
+    await running;
+    await handle.db.transaction((tx) => record(tx, { type: "test.numbered", n: 1 }));
+    try {
+      await expect.poll(() => seen, { timeout: 5_000 }).toEqual([1]);
+    } finally {
+      release();
+      await long;
+    }
+  });
+
   it("one consumer, two processes: every event handled exactly once", async () => {
     const test = await fresh("postgres");
     const a = await open(test);

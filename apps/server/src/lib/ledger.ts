@@ -86,6 +86,25 @@ interface Row extends Record<string, unknown> {
 }
 
 /**
+ * Below this transaction id every event is settled: no transaction that could still record one before it is
+ * running. That is the oldest transaction in progress (the snapshot's xmin) — but transaction ids are the
+ * whole PostgreSQL server's, and a transaction of another database on it never writes this one's ledger, so
+ * one proven to belong to another database (pg_stat_activity, by its 32-bit id) does not hold the readers
+ * back: a long transaction elsewhere on a shared server once held every reader here. A transaction not
+ * found there (it ended meanwhile, or its row is hidden from this role) still holds, for one more pass.
+ * With none left: the snapshot's xmax, as the first id not yet given.
+ */
+const SETTLED_BELOW = sql`
+  select coalesce(
+           (select min(running)
+              from pg_snapshot_xip(pg_current_snapshot()) as running
+             where not exists (
+               select 1 from pg_stat_activity activity
+                where activity.datname is distinct from current_database()
+                  and activity.backend_xid::text::bigint = running::text::numeric % 4294967296)),
+           pg_snapshot_xmax(pg_current_snapshot()))`;
+
+/**
  * The events after `cursor`, in order, up to `limit`; `held` when an event was left for a transaction
  * still running that may yet record one before it (read again shortly).
  */
@@ -96,7 +115,7 @@ async function readAfter(
 ): Promise<{ events: RecordedEvent[]; held: boolean }> {
   const result = await db.execute<Row>(sql`
     select id, tx::text as tx, type, payload, created_at,
-           tx < pg_snapshot_xmin(pg_current_snapshot()) as settled
+           tx < (${SETTLED_BELOW}) as settled
       from domain_events
      where (tx, id) > (${cursor.tx}::xid8, ${cursor.id})
      order by tx, id
@@ -116,9 +135,7 @@ async function readAfter(
 
 /** Where a reader that starts now begins: every event of a transaction that had not finished yet. */
 async function horizon(db: Executor): Promise<Cursor> {
-  const result = await db.execute<{ xmin: string }>(
-    sql`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin`,
-  );
+  const result = await db.execute<{ xmin: string }>(sql`select (${SETTLED_BELOW})::text as xmin`);
   const [row] = (result as unknown as { rows: { xmin: string }[] }).rows;
   return { tx: row!.xmin, id: -1 };
 }
