@@ -120,15 +120,17 @@ export function DisconnectButton({
         description={description}
         confirmLabel="Disconnect"
         isPending={disconnect.isPending}
+        // The promise, not mutate's callbacks: the card drops this button once the integration is gone
+        // (its refetch lands first), and mutate's callbacks never run for an unmounted component.
         onConfirm={() =>
-          disconnect.mutate(type, {
-            onSuccess: ({ message }) => {
+          disconnect.mutateAsync(type).then(
+            ({ message }) => {
               snackbar.success(message);
               setConfirming(false);
               onDisconnected?.();
             },
-            onError: (error) => snackbar.error(failedText(error)),
-          })
+            (error: Error) => snackbar.error(failedText(error)),
+          )
         }
       />
     </>
