@@ -79,16 +79,21 @@ describe("the task trackers in the Integrations panel", () => {
   });
 
   it("chooses a board and list and the automatic rule, and disconnects with SPEC's text", async () => {
+    let disconnected = false;
     stubApi((method, url) => {
       if (url.endsWith("/destinations")) return json(200, { data: [board] });
       if (method === "PUT") return json(200, { message: "Settings saved.", data: trello({}) });
-      if (method === "DELETE") return json(200, { message: "Trello disconnected successfully." });
+      if (method === "DELETE") {
+        disconnected = true;
+        return json(200, { message: "Trello disconnected successfully." });
+      }
       return json(200, {
         data: {
           available: ["webhook", "trello"],
-          integrations: [
-            trello({ isAuthorized: true, account: "Tess", destination: null, autoCreate: false }),
-          ],
+          // Once disconnected the list no longer has it: the card drops its Disconnect button.
+          integrations: disconnected
+            ? []
+            : [trello({ isAuthorized: true, account: "Tess", destination: null, autoCreate: false })],
         },
       });
     });
@@ -114,6 +119,7 @@ describe("the task trackers in the Integrations panel", () => {
     await userEvent.click(within(card).getByRole("button", { name: "Disconnect" }));
     await userEvent.click(await screen.findByRole("button", { name: "Disconnect" }));
     expect(await screen.findByText("Trello disconnected successfully.")).toBeTruthy();
+    expect(await within(card).findByRole("button", { name: "Connect Trello" })).toBeTruthy();
   });
 });
 
