@@ -138,37 +138,56 @@ describe.each(drivers())("the ledger (%s)", (driver) => {
   });
 });
 
+/** The numbers of the `test.numbered` events a follower of `ledger` hears, in order. */
+function followNumbered(ledger: Ledger): number[] {
+  const seen: number[] = [];
+  ledger.follow((events) =>
+    seen.push(...events.filter((e) => isNumbered(e.event)).map((e) => e.event.n as number)),
+  );
+  return seen;
+}
+
+/** Opens a transaction on `handle`, runs `begin` in it, and keeps it open until `release()`. */
+async function openTransaction(
+  handle: DatabaseHandle,
+  begin: (tx: Parameters<Parameters<DatabaseHandle["db"]["transaction"]>[0]>[0]) => Promise<unknown>,
+): Promise<{ release(): Promise<void> }> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let started!: () => void;
+  const running = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+  const done = handle.db.transaction(async (tx) => {
+    await begin(tx);
+    started();
+    await held;
+  });
+  await running;
+  return {
+    async release() {
+      release();
+      await done;
+    },
+  };
+}
+
 describe.runIf(drivers().includes("postgres"))("the ledger across processes (postgres)", () => {
   it("loses no event when transactions commit out of the order they recorded in", async () => {
     const test = await fresh("postgres");
     const writer = await open(test);
     const reader = await open(test);
     const ledger = await ledgerOn(reader);
-    const seen: number[] = [];
-    ledger.follow((events) =>
-      seen.push(...events.filter((e) => isNumbered(e.event)).map((e) => e.event.n as number)),
-    );
+    const seen = followNumbered(ledger);
     await ledger.settled();
     // The first to record commits last: its event has the smaller id, and must not be passed over.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let recorded!: () => void;
-    const first = new Promise<void>((resolve) => {
-      recorded = resolve;
-    });
-    const slow = writer.db.transaction(async (tx) => {
-      await record(tx, { type: "test.numbered", n: 1 });
-      recorded();
-      await held;
-    });
-    await first;
+    const slow = await openTransaction(writer, (tx) => record(tx, { type: "test.numbered", n: 1 }));
     await writer.db.transaction((tx) => record(tx, { type: "test.numbered", n: 2 }));
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(seen).toEqual([]);
-    release();
-    await slow;
+    await slow.release();
     await expect.poll(() => seen.length, { timeout: 10_000 }).toBe(2);
     expect(seen).toEqual([1, 2]);
   });
@@ -178,32 +197,15 @@ describe.runIf(drivers().includes("postgres"))("the ledger across processes (pos
     const test = await fresh("postgres");
     const handle = await open(test);
     const ledger = await ledgerOn(handle);
-    const seen: number[] = [];
-    ledger.follow((events) =>
-      seen.push(...events.filter((e) => isNumbered(e.event)).map((e) => e.event.n as number)),
-    );
+    const seen = followNumbered(ledger);
     await ledger.settled();
     // Another database's transaction, started first and holding an id, stays open while this one records.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let started!: () => void;
-    const running = new Promise<void>((resolve) => {
-      started = resolve;
-    });
-    const long = elsewhere.db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_current_xact_id()`);
-      started();
-      await held;
-    });
-    await running;
+    const long = await openTransaction(elsewhere, (tx) => tx.execute(sql`select pg_current_xact_id()`));
     await handle.db.transaction((tx) => record(tx, { type: "test.numbered", n: 1 }));
     try {
       await expect.poll(() => seen, { timeout: 5_000 }).toEqual([1]);
     } finally {
-      release();
-      await long;
+      await long.release();
     }
   });
 
